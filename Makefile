@@ -1,0 +1,137 @@
+# attn - a terminal lab for self-attention.
+#
+#   make            build ./attn (objects under build/)
+#   make run        install what is missing, build, open attn on its default lesson
+#   make test       install what is missing, build, run every test
+#   make asan       the whole suite under AddressSanitizer + UBSan (build-asan/)
+#   make valgrind   the unit suite under valgrind (CK_FORK=no)
+#   make bench      the engine benchmark
+#   make install    PREFIX=/usr/local: bin/attn and share/attn/lessons
+#
+# Libraries come through pkg-config (ncursesw, openblas, check) with plain -l
+# fallbacks; put local overrides in config.mk.
+
+-include config.mk
+
+CC      ?= cc
+CFLAGS  ?= -std=c11 -O2 -g -Wall -Wextra
+PREFIX  ?= /usr/local
+BUILD   ?= build
+
+PKG_CONFIG ?= pkg-config
+pc_cflags = $(shell $(PKG_CONFIG) --cflags $(1) 2>/dev/null)
+pc_libs   = $(or $(shell $(PKG_CONFIG) --libs $(1) 2>/dev/null),$(2))
+
+CURSES_CFLAGS := $(call pc_cflags,ncursesw)
+CURSES_LIBS   := $(call pc_libs,ncursesw,-lncursesw -ltinfo)
+BLAS_CFLAGS   := $(or $(call pc_cflags,openblas),$(call pc_cflags,cblas))
+BLAS_LIBS     := $(call pc_libs,openblas,$(call pc_libs,cblas,-lopenblas))
+CHECK_CFLAGS  := $(call pc_cflags,check)
+CHECK_LIBS    := $(call pc_libs,check,-lcheck -lsubunit -lrt -lpthread)
+
+ATTN_CPPFLAGS = -D_XOPEN_SOURCE=700 -D_DEFAULT_SOURCE -Iengine -Iapp \
+                -DATTN_DATADIR='"$(PREFIX)/share/attn"'
+
+ENGINE_SRC := $(wildcard engine/*.c)
+APP_SRC    := $(filter-out app/main.c,$(wildcard app/*.c))
+TEST_SRC   := $(wildcard tests/*.c)
+
+ENGINE_OBJ := $(ENGINE_SRC:%.c=$(BUILD)/%.o)
+APP_OBJ    := $(APP_SRC:%.c=$(BUILD)/%.o)
+TEST_OBJ   := $(TEST_SRC:%.c=$(BUILD)/%.o)
+
+ENGINE_LIB := $(BUILD)/libattn-engine.a
+APP_LIB    := $(BUILD)/libattn-app.a
+TEST_BIN   := $(BUILD)/run_tests
+LIBS       := $(CURSES_LIBS) $(BLAS_LIBS) -lm
+
+.PHONY: all run test test-only check-lessons asan valgrind bench install uninstall clean deps
+
+all: attn
+
+attn: $(BUILD)/app/main.o $(APP_LIB) $(ENGINE_LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(ENGINE_LIB): $(ENGINE_OBJ)
+	@mkdir -p $(@D)
+	$(AR) rcs $@ $^
+
+$(APP_LIB): $(APP_OBJ)
+	@mkdir -p $(@D)
+	$(AR) rcs $@ $^
+
+# The engine knows nothing of curses; only app/ sees its headers.
+$(BUILD)/engine/%.o: engine/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(ATTN_CPPFLAGS) $(BLAS_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/app/%.o: app/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(ATTN_CPPFLAGS) $(CURSES_CFLAGS) -MMD -MP -c -o $@ $<
+
+# Every tests/check_*.c defines `Suite *NAME_suite(void)`; the runner's
+# list of suites is generated from them, so adding a suite is adding a file.
+$(BUILD)/tests/suites.h: $(wildcard tests/check_*.c)
+	@mkdir -p $(@D)
+	@sed -n 's/^Suite \*\([a-z0-9_]*_suite\)(void)$$/SUITE(\1)/p' $^ > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/tests/%.o: tests/%.c $(BUILD)/tests/suites.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(ATTN_CPPFLAGS) -I$(BUILD)/tests $(CURSES_CFLAGS) $(BLAS_CFLAGS) $(CHECK_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(TEST_BIN): $(TEST_OBJ) $(APP_LIB) $(ENGINE_LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(LIBS)
+
+-include $(ENGINE_OBJ:.o=.d) $(APP_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BUILD)/app/main.d
+
+# Set-up: install the libraries (and tmux, for the screen tests) when missing.
+# The targets that need them re-enter make so flags are read after the install.
+deps:
+	@scripts/install-deps
+
+run: deps
+	@$(MAKE) --no-print-directory attn
+	./attn
+
+test: deps
+	@$(MAKE) --no-print-directory test-only
+
+# The lessons' own checks, then every libcheck suite (engine, language,
+# screen in tmux); libcheck's summary closes the output.
+test-only: attn $(TEST_BIN)
+	./attn check lessons/*.lesson
+	ATTN_BIN=$(CURDIR)/attn ATTN_LESSONS=$(CURDIR)/lessons ATTN_REF=$(ATTN_REF) $(TEST_BIN)
+
+check-lessons: attn
+	./attn check lessons/*.lesson
+
+asan: deps
+	@$(MAKE) --no-print-directory BUILD=build-asan \
+	  CFLAGS="-std=c11 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined -Wall -Wextra" \
+	  LDFLAGS="-fsanitize=address,undefined" ATTN_BIN_NAME=attn-asan asan-run
+
+asan-run: $(TEST_BIN) $(BUILD)/app/main.o $(APP_LIB) $(ENGINE_LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $(BUILD)/attn $(BUILD)/app/main.o $(APP_LIB) $(ENGINE_LIB) $(LIBS)
+	$(BUILD)/attn check lessons/*.lesson
+	ASAN_OPTIONS=detect_leaks=1 ATTN_BIN=$(CURDIR)/$(BUILD)/attn ATTN_LESSONS=$(CURDIR)/lessons $(TEST_BIN)
+
+valgrind: deps
+	@$(MAKE) --no-print-directory attn $(TEST_BIN)
+	CK_FORK=no ATTN_BIN=$(CURDIR)/attn ATTN_LESSONS=$(CURDIR)/lessons ATTN_SKIP_TUI=1 \
+	  valgrind --error-exitcode=9 --leak-check=full --errors-for-leak-kinds=definite \
+	  $(TEST_BIN)
+
+bench: attn
+	./attn bench
+
+install: attn
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/attn/lessons
+	install -m 755 attn $(DESTDIR)$(PREFIX)/bin/attn
+	install -m 644 lessons/*.lesson lessons/README.md $(DESTDIR)$(PREFIX)/share/attn/lessons/
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/attn
+	rm -rf $(DESTDIR)$(PREFIX)/share/attn
+
+clean:
+	rm -rf build build-asan attn

@@ -1,0 +1,14 @@
+/*
+ * cli.h - the plain-text commands: `attn run`, `attn run --json`,
+ * `attn run --explain CELL`, `attn check`. They evaluate lessons through the
+ * same engine calls as the screen and print to stdout; errors go to stderr.
+ * Each returns the process exit status: 0 success, 1 a check failed,
+ * 2 a file could not be read or parsed, or a usage error.
+ */
+#ifndef ATTN_CLI_H
+#define ATTN_CLI_H
+
+int cli_run(int argc, char **argv);     /* argv[0] is "run"   */
+int cli_check(int argc, char **argv);   /* argv[0] is "check" */
+
+#endif

@@ -1,0 +1,28 @@
+/*
+ * lessonfile.h - lesson files on disk: read one (with the language's size
+ * limit), parse it, and find the default lesson set.
+ *
+ * The default set is, in order: $ATTN_LESSONS; ./lessons beside the running
+ * binary (a build tree); PREFIX/share/attn/lessons (an install).
+ */
+#ifndef ATTN_LESSONFILE_H
+#define ATTN_LESSONFILE_H
+
+#include "lesson.h"
+
+/* Read and parse path. NULL and err (with file set to path) when the file
+ * cannot be read, is too large, or is refused by the parser. The caller
+ * frees the Lesson with lesson_free. */
+Lesson *lessonfile_load(const char *path, LessonError *err);
+
+/* The directory of the default lesson set, or NULL when none exists.
+ * Returns a static buffer. */
+const char *lessonfile_default_dir(void);
+
+/* The *.lesson files of dir, sorted by name, as a NULL-terminated array of
+ * malloc'd paths (free with lessonfile_list_free). NULL when dir cannot be
+ * read; an empty array when it holds no lessons. */
+char **lessonfile_list(const char *dir);
+void lessonfile_list_free(char **paths);
+
+#endif

@@ -1,0 +1,57 @@
+/*
+ * main.c - attn's entry point: read the command line and hand over to the
+ * screen (tui.c), the plain-text commands (cli.c) or the benchmark.
+ */
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "tui.h"
+
+#define ATTN_VERSION "0.1.0"
+
+static void usage(FILE *out)
+{
+    fputs("usage: attn [--no-color] [FILE.lesson]   open the lesson menu, or one lesson\n"
+          "       attn run [--json | --explain CELL] FILE\n"
+          "                                         print a lesson as plain text or JSON,\n"
+          "                                         or explain one cell, e.g. 'A[2,1]'\n"
+          "       attn check FILE...                verify lessons' checks and exercises\n"
+          "       attn --help | --version\n"
+          "\n"
+          "Exit status: 0 success, 1 a check failed, 2 a file could not be read or\n"
+          "parsed, or a usage error. Lessons: $ATTN_LESSONS, else the shipped set.\n", out);
+}
+
+int main(int argc, char **argv)
+{
+    setlocale(LC_ALL, "");
+    if (argc >= 2 && strcmp(argv[1], "run") == 0)
+        return cli_run(argc - 1, argv + 1);
+    if (argc >= 2 && strcmp(argv[1], "check") == 0)
+        return cli_check(argc - 1, argv + 1);
+    int no_color = 0;
+    const char *file = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            usage(stdout);
+            return 0;
+        } else if (strcmp(argv[i], "--version") == 0) {
+            printf("attn %s\n", ATTN_VERSION);
+            return 0;
+        } else if (strcmp(argv[i], "--no-color") == 0) {
+            no_color = 1;
+        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            fprintf(stderr, "attn: unknown option '%s'\n", argv[i]);
+            usage(stderr);
+            return 2;
+        } else if (!file) {
+            file = argv[i];
+        } else {
+            fprintf(stderr, "attn: one lesson at a time ('%s' and '%s')\n", file, argv[i]);
+            return 2;
+        }
+    }
+    return tui_main(file, no_color);
+}

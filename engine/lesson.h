@@ -1,0 +1,135 @@
+/*
+ * lesson.h - the lesson language (../shared/LESSON-FORMAT.md, extended in
+ * lessons/README.md): parse a lesson's text once into a Lesson, evaluate it
+ * into a LessonState (every named matrix), verify its checks and exercises.
+ *
+ * No curses, no files, no printing: the caller reads the file and hands over
+ * its text; errors come back as a LessonError with file, line and column.
+ * Evaluation re-runs every statement through the engine (ops.h), cheaply
+ * enough to repeat on each keystroke when the screen edits an input; edits
+ * override cells of named matrices and everything downstream follows.
+ *
+ * Ownership: lesson_parse returns a Lesson the caller frees with
+ * lesson_free; lesson_eval returns a LessonState the caller frees with
+ * lesson_state_free. Matrices got from a state belong to it (mat_retain to
+ * keep one longer). Strings and arrays inside LessonStep belong to the Lesson.
+ * All *_free functions accept NULL.
+ */
+#ifndef ATTN_LESSON_H
+#define ATTN_LESSON_H
+
+#include <stddef.h>
+
+#include "mat.h"
+
+/* Limits of the language; exceeding one is an error naming it. */
+#define LESSON_MAX_BYTES      (1L << 20)  /* file size                       */
+#define LESSON_MAX_LINE       4096        /* characters on one line          */
+#define LESSON_MAX_DEPTH      200         /* nesting of an expression        */
+#define LESSON_MAX_ELEMS      (1L << 22)  /* elements of one matrix          */
+#define LESSON_MAX_NAMES      4096        /* names one lesson may define     */
+
+typedef enum { LAYOUT_ROWS, LAYOUT_COLUMNS } LessonLayout;
+
+/* Where and why a lesson was refused. line and col are 1-based; col counts
+ * characters (bytes) from 1. code is ATTN_E_SYNTAX, ATTN_E_NAME, ATTN_E_SHAPE,
+ * ATTN_E_LIMIT, ... */
+typedef struct {
+    attn_status code;
+    char file[256];
+    int line, col;
+    char msg[320];
+    char source_line[256];  /* the offending line, control chars removed */
+} LessonError;
+
+/* Write "FILE:LINE:COL: error: MSG\n" + the line + "\n" + a caret under the
+ * column + "\n" into buf (truncating safely). Returns buf. */
+const char *lesson_error_format(const LessonError *e, char *buf, size_t size);
+
+typedef struct {
+    int line;               /* where it was written                          */
+    char *question;         /* the prompt after 'exercise'                   */
+    char *answer;           /* the answer's expression, as written           */
+    int has_expected;       /* 'answer EXPR = VALUE': the value stated       */
+    double expected;
+    double within;          /* tolerance for a student's answer (default 1e-3) */
+    char **hints;           /* revealed one at a time                        */
+    int n_hints;
+} LessonExercise;
+
+typedef struct {
+    int line;
+    char *title;
+    char *text;             /* prose, paragraphs separated by blank lines    */
+    char **show;            /* panes, in order                               */
+    int n_show;
+    char **heatmap;         /* the subset of panes drawn as heatmaps         */
+    int n_heatmap;
+    char **defines;         /* names this step's lets define, in order       */
+    int n_defines;
+    LessonExercise *exercises;
+    int n_exercises;
+} LessonStep;
+
+typedef struct Lesson Lesson;
+typedef struct LessonState LessonState;
+
+/* Parse text (len bytes, need not be NUL-terminated) named file in errors.
+ * Checks syntax and names (every name used is defined earlier; an unknown
+ * name suggests the nearest defined one). NULL and err on refusal. */
+Lesson *lesson_parse(const char *text, size_t len, const char *file, LessonError *err);
+void lesson_free(Lesson *l);
+
+const char *lesson_title(const Lesson *l);
+const char *lesson_about(const Lesson *l);          /* "" when absent */
+const char *lesson_file(const Lesson *l);
+LessonLayout lesson_layout(const Lesson *l);
+int lesson_n_tokens(const Lesson *l);               /* 0 when no 'tokens' */
+const char *lesson_token(const Lesson *l, int i);
+int lesson_n_steps(const Lesson *l);
+const LessonStep *lesson_step(const Lesson *l, int i);   /* 0-based */
+/* Names defined before the first step (the set-up screen), in order. */
+int lesson_n_setup(const Lesson *l);
+const char *lesson_setup_name(const Lesson *l, int i);
+
+/* Edits: overrides of single cells of named matrices, applied right after
+ * that name is computed, so everything downstream follows. */
+typedef struct {
+    char name[MAT_NAME_MAX];
+    int row, col;           /* 0-based */
+    float value;
+} LessonEdit;
+
+/* Evaluate every statement in order. Shape errors and the like refuse the
+ * lesson with the position of the operator or call at fault. An edit that
+ * names an unknown matrix or a cell outside it is an error too. */
+LessonState *lesson_eval(const Lesson *l, const LessonEdit *edits, int n_edits, LessonError *err);
+void lesson_state_free(LessonState *s);
+
+/* Named matrices in definition order, and by name (NULL when undefined). */
+int lesson_state_count(const LessonState *s);
+const Mat *lesson_state_at(const LessonState *s, int i);
+const Mat *lesson_state_get(const LessonState *s, const char *name);
+
+/* Evaluate one expression in the language against a state (e.g. "A[2,1]",
+ * "S / 2", a student's answer). Returns a new matrix the caller frees;
+ * NULL and err (file "<expr>", line 1) on failure. */
+Mat *lesson_eval_expr(const LessonState *s, const char *expr, LessonError *err);
+
+/* What `attn check` verifies: every check line, and every exercise (its
+ * answer evaluates; where it states a value, the answer matches it). */
+typedef enum { VERIFY_CHECK, VERIFY_EXERCISE } VerifyKind;
+
+typedef struct {
+    VerifyKind kind;
+    int line;
+    int passed;
+    char what[160];         /* "X_prime = [...] within 0.0001" or the question */
+    char detail[320];       /* why it failed: max difference and where        */
+} VerifyResult;
+
+/* Verify l against s. *out gets an array of *n results (caller frees with
+ * free()). Returns ATTN_OK, or ATTN_E_NOMEM. */
+attn_status lesson_verify(const Lesson *l, const LessonState *s, VerifyResult **out, int *n);
+
+#endif

@@ -1,0 +1,2 @@
+/* mat.c - placeholder; the engine helper replaces it. */
+#include "mat.h"

@@ -1,0 +1,136 @@
+/*
+ * mat.h - the matrix: row-major float data, a leading dimension, a name,
+ * axis labels, and the provenance of how it was computed.
+ *
+ * Element (i, j), 0-based, lives at data[i * ld + j]. ld >= cols, so a view
+ * (a range of columns, one head of a wider matrix) shares its parent's
+ * buffer without a copy. The lesson language is 1-based; the engine is
+ * 0-based throughout and the evaluator converts.
+ *
+ * Ownership: matrices are reference counted. mat_new* returns a matrix with
+ * one reference held by the caller; mat_free() drops one reference and frees
+ * at zero; mat_free(NULL) does nothing. A matrix's provenance holds
+ * references to its operands, and a view holds one on its parent, so an
+ * operand lives as long as anything computed from it. Labels are shared
+ * and reference counted the same way.
+ */
+#ifndef ATTN_MAT_H
+#define ATTN_MAT_H
+
+#include <stddef.h>
+
+#include "status.h"
+
+/* The largest matrix the engine allocates (elements); larger requests fail
+ * with ATTN_E_TOO_BIG before any allocation. */
+#define MAT_MAX_ELEMS (1L << 26)
+#define MAT_NAME_MAX 32
+
+/* Axis labels: n strings, shared between matrices. */
+typedef struct Labels {
+    int refs;
+    int n;
+    char **names;           /* n NUL-terminated strings, owned */
+} Labels;
+
+/* How a matrix was made. Operands are retained by the provenance. */
+typedef enum {
+    OP_INPUT,           /* literal, zeros/ones/eye, or an edited value     */
+    OP_RANDN,           /* drawn from the generator                        */
+    OP_COPY,            /* a = the matrix copied (let B = A)               */
+    OP_MATMUL,          /* a @ b, with trans_a / trans_b                   */
+    OP_TRANSPOSE,       /* a^T                                             */
+    OP_ADD, OP_SUB, OP_MUL, OP_DIV, /* a op b, with broadcast              */
+    OP_NEG,             /* -a                                              */
+    OP_SOFTMAX_ROWS, OP_SOFTMAX_COLS,
+    OP_LAYERNORM_ROWS,
+    OP_RELU, OP_EXP, OP_LOG, OP_SQRT,
+    OP_HCAT, OP_VCAT,   /* parts[0..n_parts-1]                             */
+    OP_ROWS, OP_COLS,   /* a's rows / columns lo..hi-1 (a view)            */
+    OP_ELEMENT,         /* a[lo, hi] as 1x1 (lo = row, hi = col, 0-based)  */
+    OP_CAUSAL_MASK,
+    OP_POSENC,          /* Vaswani et al.: exponent uses the pair index    */
+    OP_POSENC_BOOK,     /* notebook 003: exponent uses the element index   */
+    OP_COSINE,          /* cosine(a, b)                                    */
+    OP_COUNT
+} MatOp;
+
+typedef struct Mat Mat;
+
+typedef struct {
+    MatOp op;
+    Mat *a, *b;         /* operands (retained), NULL when unused           */
+    Mat **parts;        /* hcat/vcat operands (each retained), owned array */
+    int n_parts;
+    int trans_a, trans_b; /* OP_MATMUL: operand used transposed (no copy)  */
+    int lo, hi;         /* OP_ROWS/OP_COLS range; OP_ELEMENT row/col       */
+} Prov;
+
+struct Mat {
+    int refs;
+    int rows, cols;
+    int ld;             /* floats between the starts of two rows          */
+    float *data;        /* rows x cols at stride ld                        */
+    float *buf;         /* owned buffer, or NULL for a view                */
+    char name[MAT_NAME_MAX]; /* "" for an unnamed intermediate            */
+    Labels *row_labels; /* NULL: rows are shown as 1..rows                 */
+    Labels *col_labels;
+    Prov prov;
+    /* Softmax lines whose inputs were all -inf: the result there is 0s and
+     * masked[line] = 1 (line = row for softmax_rows, column for _cols).
+     * NULL when no line was fully masked. Owned. */
+    unsigned char *masked;
+    int n_masked;
+};
+
+/* A new rows x cols matrix of zeros, ld = cols, OP_INPUT, no name.
+ * Returns NULL and sets err on a bad size (<= 0, or more than
+ * MAT_MAX_ELEMS: ATTN_E_TOO_BIG, checked before allocating) or no memory. */
+Mat *mat_new(int rows, int cols, AttnError *err);
+
+/* A new matrix from row-major values (copied). NULL on failure. */
+Mat *mat_from(int rows, int cols, const float *values, AttnError *err);
+
+/* A deep copy with its own contiguous buffer (ld = cols); keeps name,
+ * labels and masked lines; provenance OP_COPY of m. NULL on failure. */
+Mat *mat_copy(const Mat *m, AttnError *err);
+
+/* Take one more reference; returns m (NULL-safe). */
+Mat *mat_retain(const Mat *m);
+
+/* Drop one reference; frees at zero. NULL does nothing. */
+void mat_free(Mat *m);
+
+/* Element access, 0-based, unchecked (callers check ranges). */
+static inline float mat_get(const Mat *m, int i, int j) { return m->data[(size_t)i * m->ld + j]; }
+static inline void mat_set(Mat *m, int i, int j, float v) { m->data[(size_t)i * m->ld + j] = v; }
+static inline float *mat_row(const Mat *m, int i) { return m->data + (size_t)i * m->ld; }
+
+/* Name a matrix (truncated to MAT_NAME_MAX-1). */
+void mat_set_name(Mat *m, const char *name);
+
+/* "3x4" into buf; returns buf. */
+const char *mat_shape_str(const Mat *m, char *buf, size_t size);
+
+/* Labels: a new set of n labels copied from names (NULL on failure). */
+Labels *labels_new(int n, const char *const *names);
+Labels *labels_retain(Labels *l);
+void labels_free(Labels *l);                  /* drop a reference */
+/* Labels lo..hi-1 of l as a new set; NULL if l is NULL. */
+Labels *labels_slice(const Labels *l, int lo, int hi);
+/* Replace m's row / column labels (retains l; l may be NULL). A set whose
+ * n does not match the axis length is ignored (the axis keeps 1..n). */
+void mat_set_row_labels(Mat *m, Labels *l);
+void mat_set_col_labels(Mat *m, Labels *l);
+/* The label of row i / column j, or NULL when the axis has none. */
+const char *mat_row_label(const Mat *m, int i);
+const char *mat_col_label(const Mat *m, int j);
+
+/* Set m's provenance: retains a and b (either may be NULL). Replaces and
+ * releases any previous provenance. */
+void mat_set_prov(Mat *m, MatOp op, const Mat *a, const Mat *b);
+
+/* Human name of an operation ("@", "softmax_rows", ...). */
+const char *mat_op_name(MatOp op);
+
+#endif

@@ -1,0 +1,83 @@
+/*
+ * ops.h - the operations of attention on Mat, each recording provenance
+ * and carrying axis labels.
+ *
+ * Every function has the same contract: on success it stores a new matrix
+ * (one reference, owned by the caller) in *out and returns ATTN_OK; on
+ * failure *out is NULL, err explains (shape errors name both shapes and what
+ * the operation needs) and the status is returned. Inputs are never
+ * modified except for their reference counts. Nothing here prints, exits or
+ * aborts. The BLAS-backed products go through blas.c, the one caller of cblas.
+ *
+ * Labels: a product takes a's row labels and b's column labels; a transpose
+ * swaps them; element-wise ops take them from the operand of full shape;
+ * softmax, layernorm and the element-wise functions keep them; ranges slice.
+ */
+#ifndef ATTN_OPS_H
+#define ATTN_OPS_H
+
+#include "mat.h"
+
+/* out = op(a) @ op(b) where op transposes when trans_* is set, by one
+ * cblas_sgemm: Q @ K^T is (q, 0, k, 1), no copy of K. (r, c) = (rows of
+ * op(a), cols of op(b)). */
+attn_status op_matmul(Mat **out, const Mat *a, int trans_a, const Mat *b, int trans_b, AttnError *err);
+/* The same with plain loops: the algorithmic reference for tests. */
+attn_status op_matmul_ref(Mat **out, const Mat *a, int trans_a, const Mat *b, int trans_b, AttnError *err);
+
+attn_status op_transpose(Mat **out, const Mat *a, AttnError *err);
+
+/* Element-wise a OP b. b (or a) may be 1x1 (scalar), 1xC (row, broadcast
+ * down) or Rx1 (column, broadcast across) when the other is RxC. */
+attn_status op_add(Mat **out, const Mat *a, const Mat *b, AttnError *err);
+attn_status op_sub(Mat **out, const Mat *a, const Mat *b, AttnError *err);
+attn_status op_mul(Mat **out, const Mat *a, const Mat *b, AttnError *err);
+attn_status op_div(Mat **out, const Mat *a, const Mat *b, AttnError *err);
+attn_status op_neg(Mat **out, const Mat *a, AttnError *err);
+
+/* Stable softmax along each row / down each column: shift by the line's true
+ * max; -inf gets weight exactly 0; a line that is all -inf gives 0s and is
+ * flagged in out->masked. NaN inputs propagate as NaN. */
+attn_status op_softmax_rows(Mat **out, const Mat *a, AttnError *err);
+attn_status op_softmax_cols(Mat **out, const Mat *a, AttnError *err);
+
+/* Each row to mean 0 and variance 1: (x - mean) / sqrt(var + 1e-5), biased
+ * variance, gain 1 and bias 0 (torch.nn.LayerNorm's defaults). */
+attn_status op_layernorm_rows(Mat **out, const Mat *a, AttnError *err);
+
+attn_status op_relu(Mat **out, const Mat *a, AttnError *err);
+attn_status op_exp(Mat **out, const Mat *a, AttnError *err);
+attn_status op_log(Mat **out, const Mat *a, AttnError *err);
+attn_status op_sqrt(Mat **out, const Mat *a, AttnError *err);
+
+/* n x n: 0 on and below the diagonal, -inf above. */
+attn_status op_causal_mask(Mat **out, int n, AttnError *err);
+
+/* Side by side (same rows) / stacked (same cols); n >= 1 parts. */
+attn_status op_hcat(Mat **out, Mat *const *parts, int n, AttnError *err);
+attn_status op_vcat(Mat **out, Mat *const *parts, int n, AttnError *err);
+
+/* Rows / columns lo..hi-1 (0-based, half-open) as a view sharing a's buffer. */
+attn_status op_rows(Mat **out, const Mat *a, int lo, int hi, AttnError *err);
+attn_status op_cols(Mat **out, const Mat *a, int lo, int hi, AttnError *err);
+/* a[i, j] (0-based) as a 1x1 matrix. */
+attn_status op_element(Mat **out, const Mat *a, int i, int j, AttnError *err);
+
+/* n positions x d of the sinusoidal encoding. op_posenc is Vaswani et al.:
+ * PE(p, 2i) = sin(p / 10000^(2i/d)), PE(p, 2i+1) = cos(same). op_posenc_book
+ * is notebook 003's variant, whose exponent uses the element index k
+ * (k = 0, 2, 4 ...: 10000^(k/d) for both members of the pair... see the
+ * reference file 003 for its numbers). Row p is position p (0-based). */
+attn_status op_posenc(Mat **out, int n, int d, AttnError *err);
+attn_status op_posenc_book(Mat **out, int n, int d, AttnError *err);
+
+/* Cosine similarity of two vectors of the same number of elements (any
+ * orientation), as 1x1. Zero vectors give 0. */
+attn_status op_cosine(Mat **out, const Mat *a, const Mat *b, AttnError *err);
+
+/* Constant matrices (OP_INPUT). */
+attn_status op_zeros(Mat **out, int r, int c, AttnError *err);
+attn_status op_ones(Mat **out, int r, int c, AttnError *err);
+attn_status op_eye(Mat **out, int n, AttnError *err);
+
+#endif
