@@ -1,0 +1,107 @@
+/*
+ * testutil.c - running commands and handling files for the test suites.
+ */
+#include "testutil.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, len = 0;
+    char *buf = malloc(cap + 1);
+    size_t got;
+    while (buf && (got = fread(buf + len, 1, cap - len, f)) > 0) {
+        len += got;
+        if (len == cap) {
+            char *bigger = realloc(buf, cap * 2 + 1);
+            if (!bigger) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = bigger;
+            cap *= 2;
+        }
+    }
+    fclose(f);
+    if (buf)
+        buf[len] = '\0';
+    return buf;
+}
+
+CmdResult cmd_run(const char *cmd)
+{
+    CmdResult r = { -1, NULL, NULL };
+    char out_path[] = "/tmp/attn-test-out-XXXXXX";
+    char err_path[] = "/tmp/attn-test-err-XXXXXX";
+    int fo = mkstemp(out_path), fe = mkstemp(err_path);
+    if (fo < 0 || fe < 0)
+        return r;
+    close(fo);
+    close(fe);
+    size_t size = strlen(cmd) + 2 * sizeof out_path + 64;
+    char *full = malloc(size);
+    snprintf(full, size, "(%s) </dev/null >%s 2>%s", cmd, out_path, err_path);
+    int st = system(full);
+    free(full);
+    r.status = (st != -1 && WIFEXITED(st)) ? WEXITSTATUS(st) : -1;
+    r.out = slurp(out_path);
+    r.err = slurp(err_path);
+    unlink(out_path);
+    unlink(err_path);
+    if (!r.out)
+        r.out = calloc(1, 1);
+    if (!r.err)
+        r.err = calloc(1, 1);
+    return r;
+}
+
+CmdResult cmd_runf(const char *fmt, ...)
+{
+    char cmd[8192];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    return cmd_run(cmd);
+}
+
+void cmd_free(CmdResult *r)
+{
+    free(r->out);
+    free(r->err);
+    r->out = r->err = NULL;
+}
+
+const char *attn_bin(void)
+{
+    const char *b = getenv("ATTN_BIN");
+    return b && *b ? b : "./attn";
+}
+
+const char *lessons_dir(void)
+{
+    const char *d = getenv("ATTN_LESSONS");
+    return d && *d ? d : "lessons";
+}
+
+const char *write_temp(const char *suffix, const char *text)
+{
+    static char path[128];
+    snprintf(path, sizeof path, "/tmp/attn-test-XXXXXX%s", suffix);
+    int fd = mkstemps(path, (int)strlen(suffix));
+    if (fd < 0)
+        return NULL;
+    size_t len = strlen(text);
+    ssize_t w = write(fd, text, len);
+    close(fd);
+    return w == (ssize_t)len ? path : NULL;
+}
