@@ -29,7 +29,7 @@ BLAS_LIBS     := $(call pc_libs,openblas,$(call pc_libs,cblas,-lopenblas))
 CHECK_CFLAGS  := $(call pc_cflags,check)
 CHECK_LIBS    := $(call pc_libs,check,-lcheck -lsubunit -lrt -lpthread)
 
-ATTN_CPPFLAGS = -D_XOPEN_SOURCE=700 -D_DEFAULT_SOURCE -Iengine -Iapp \
+ATTN_CPPFLAGS = -D_DEFAULT_SOURCE -Iengine -Iapp \
                 -DATTN_DATADIR='"$(PREFIX)/share/attn"'
 
 ENGINE_SRC := $(wildcard engine/*.c)

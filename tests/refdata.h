@@ -1,5 +1,6 @@
 /*
- * refdata.h - the reference numbers of ../shared/reference/*.ref, read for
+/*
+ * refdata.h - the reference numbers of the .ref files in ../shared/reference, read for
  * the tests: each file is a list of named matrices and scalars (a scalar is
  * stored as a 1x1 matrix). In torch-randn.ref a 'seed S' line starts a new
  * block; each entry records the seed in force.
@@ -21,7 +22,7 @@ typedef struct {
 } RefEntry;
 
 typedef struct {
-    char path[512];
+    char path[1024];
     RefEntry *entries;
     int n;
 } RefFile;
