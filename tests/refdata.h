@@ -1,5 +1,4 @@
 /*
-/*
  * refdata.h - the reference numbers of the .ref files in ../shared/reference, read for
  * the tests: each file is a list of named matrices and scalars (a scalar is
  * stored as a 1x1 matrix). In torch-randn.ref a 'seed S' line starts a new
