@@ -71,8 +71,11 @@ static const RefEntry *golden_entry(Golden *g, const char *name)
 }
 
 /* Keep a result the engine returned (or fail with its error). */
-static Mat *keep(Golden *g, attn_status st, Mat *m, const char *what)
+/* The result is read through pm after the call that made it, so
+ * keep(g, op(&o, ...), &o, ...) sees o as the operation left it. */
+static Mat *keep(Golden *g, attn_status st, Mat *const *pm, const char *what)
 {
+    Mat *m = *pm;
     ck_assert_msg(st == ATTN_OK && m != NULL, "%s failed: %s (%s)", what, attn_status_str(st), g->err.msg);
     ck_assert_msg(g->n_made < GOLDEN_MAX_MATS, "too many matrices");
     g->made[g->n_made++] = m;
@@ -99,7 +102,7 @@ static Mat *input(Golden *g, const char *name)
         v[i] = (float)e->data[i];
     Mat *m = mat_from(e->rows, e->cols, v, &g->err);
     free(v);
-    keep(g, m ? ATTN_OK : g->err.code, m, name);
+    keep(g, m ? ATTN_OK : g->err.code, &m, name);
     mat_set_name(m, name);
     return m;
 }
@@ -108,7 +111,7 @@ static Mat *input(Golden *g, const char *name)
 static Mat *drawn(Golden *g, const char *name, int r, int c)
 {
     Mat *m = rng_randn(&g->rng, r, c, &g->err);
-    keep(g, m ? ATTN_OK : g->err.code, m, name);
+    keep(g, m ? ATTN_OK : g->err.code, &m, name);
     mat_set_name(m, name);
     check(g, name, m);
     return m;
@@ -117,13 +120,13 @@ static Mat *drawn(Golden *g, const char *name, int r, int c)
 static Mat *scalar(Golden *g, float v)
 {
     Mat *m = mat_from(1, 1, &v, &g->err);
-    return keep(g, m ? ATTN_OK : g->err.code, m, "scalar");
+    return keep(g, m ? ATTN_OK : g->err.code, &m, "scalar");
 }
 
 static Mat *matmul(Golden *g, const Mat *a, int ta, const Mat *b, int tb)
 {
     Mat *o = NULL;
-    return keep(g, op_matmul(&o, a, ta, b, tb, &g->err), o, "op_matmul");
+    return keep(g, op_matmul(&o, a, ta, b, tb, &g->err), &o, "op_matmul");
 }
 
 typedef attn_status (*BinaryOp)(Mat **, const Mat *, const Mat *, AttnError *);
@@ -132,13 +135,13 @@ typedef attn_status (*UnaryOp)(Mat **, const Mat *, AttnError *);
 static Mat *binary(Golden *g, BinaryOp fn, const Mat *a, const Mat *b, const char *what)
 {
     Mat *o = NULL;
-    return keep(g, fn(&o, a, b, &g->err), o, what);
+    return keep(g, fn(&o, a, b, &g->err), &o, what);
 }
 
 static Mat *unary(Golden *g, UnaryOp fn, const Mat *a, const char *what)
 {
     Mat *o = NULL;
-    return keep(g, fn(&o, a, &g->err), o, what);
+    return keep(g, fn(&o, a, &g->err), &o, what);
 }
 
 #define ADD(g, a, b) binary((g), op_add, (a), (b), "op_add")
@@ -149,13 +152,13 @@ static Mat *unary(Golden *g, UnaryOp fn, const Mat *a, const char *what)
 static Mat *rows(Golden *g, const Mat *a, int lo, int hi)
 {
     Mat *o = NULL;
-    return keep(g, op_rows(&o, a, lo, hi, &g->err), o, "op_rows");
+    return keep(g, op_rows(&o, a, lo, hi, &g->err), &o, "op_rows");
 }
 
 static Mat *cols(Golden *g, const Mat *a, int lo, int hi)
 {
     Mat *o = NULL;
-    return keep(g, op_cols(&o, a, lo, hi, &g->err), o, "op_cols");
+    return keep(g, op_cols(&o, a, lo, hi, &g->err), &o, "op_cols");
 }
 
 /* sqrt(d) as a 1x1, through the engine's sqrt. */
@@ -205,10 +208,12 @@ START_TEST(test_000_self_attention)
     golden_open(&g, "000-self-attention-exercises.ref");
     rng_seed(&g.rng, 3);
     Mat *x[3];
-    for (int n = 0; n < 3; n++)
-        x[n] = keep(&g, ATTN_OK, rng_randn(&g.rng, 4, 1, &g.err), "randn");
+    for (int n = 0; n < 3; n++) {
+        x[n] = rng_randn(&g.rng, 4, 1, &g.err);
+        keep(&g, x[n] ? ATTN_OK : g.err.code, &x[n], "randn");
+    }
     Mat *X = NULL;
-    keep(&g, op_hcat(&X, x, 3, &g.err), X, "op_hcat");
+    keep(&g, op_hcat(&X, x, 3, &g.err), &X, "op_hcat");
     check(&g, "X", X);
 
     rng_seed(&g.rng, 0);
@@ -247,7 +252,7 @@ START_TEST(test_000_multihead)
         check(&g, hn[h].z, z[h]);
     }
     Mat *concat = NULL;
-    keep(&g, op_vcat(&concat, z, 2, &g.err), concat, "op_vcat");
+    keep(&g, op_vcat(&concat, z, 2, &g.err), &concat, "op_vcat");
     check(&g, "concat", concat);
     check(&g, "X_prime", matmul(&g, wc, 0, concat, 0));
     golden_close(&g);
@@ -336,11 +341,11 @@ START_TEST(test_003_transformer_encoder)
 
     /* positional encodings: d = 512, positions 0..10 */
     Mat *pe = NULL;
-    keep(&g, op_posenc_book(&pe, 11, 512, &g.err), pe, "op_posenc_book");
+    keep(&g, op_posenc_book(&pe, 11, 512, &g.err), &pe, "op_posenc_book");
     check(&g, "pe_book_2_first8", cols(&g, rows(&g, pe, 2, 3), 0, 8));
     check(&g, "cos_pe_book_2_10", COSINE(&g, rows(&g, pe, 2, 3), rows(&g, pe, 10, 11)));
     Mat *pp = NULL;
-    keep(&g, op_posenc(&pp, 11, 512, &g.err), pp, "op_posenc");
+    keep(&g, op_posenc(&pp, 11, 512, &g.err), &pp, "op_posenc");
     check(&g, "pe_paper_2_first8", cols(&g, rows(&g, pp, 2, 3), 0, 8));
     check(&g, "cos_pe_paper_2_10", COSINE(&g, rows(&g, pp, 2, 3), rows(&g, pp, 10, 11)));
 
@@ -355,7 +360,7 @@ START_TEST(test_003_transformer_encoder)
 
     /* the decoder's look-ahead mask */
     Mat *mask = NULL;
-    keep(&g, op_causal_mask(&mask, 3, &g.err), mask, "op_causal_mask");
+    keep(&g, op_causal_mask(&mask, 3, &g.err), &mask, "op_causal_mask");
     check(&g, "mask", mask);
     Mat *Ac = unary(&g, op_softmax_rows, ADD(&g, scores, mask), "op_softmax_rows");
     check(&g, "A_causal", Ac);
@@ -380,7 +385,7 @@ START_TEST(test_004_key_query)
     /* e approximated by 3: 3^s / sum 3^s, the sum as a product with ones */
     Mat *p3 = unary(&g, op_exp, MUL(&g, s, unary(&g, op_log, scalar(&g, 3), "op_log")), "op_exp");
     Mat *ones = NULL;
-    keep(&g, op_ones(&ones, s->cols, 1, &g.err), ones, "op_ones");
+    keep(&g, op_ones(&ones, s->cols, 1, &g.err), &ones, "op_ones");
     Mat *alpha3 = DIV(&g, p3, matmul(&g, p3, 0, ones, 0));
     check(&g, "alpha_e3", alpha3);
     check(&g, "out_e3", matmul(&g, alpha3, 0, E, 0));
