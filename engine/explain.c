@@ -18,6 +18,7 @@
  * copies) have two: what they are, and the value.
  */
 #include "explain.h"
+#include "explain_internal.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -30,11 +31,6 @@
 #define EXPLAIN_MAX_TERMS 8
 #define EXPLAIN_HEAD 4
 #define EXPLAIN_TAIL 2
-/* Unnamed matrices are described to this depth of nested operations. */
-#define EXPLAIN_EXPR_DEPTH 3
-#define EXPLAIN_EXPR_MAX 128
-#define EXPLAIN_NAME_MAX (EXPLAIN_EXPR_MAX + 32)
-#define LAYERNORM_EPS 1e-5
 
 /* ---- growing text ---------------------------------------------------- */
 
@@ -107,218 +103,6 @@ static void text_term(Text *t, double v)
     text_add(t, v < 0 ? "(%s)" : "%s", buf);
 }
 
-/* ---- names of matrices and cells ------------------------------------- */
-
-/* Where a view (OP_ROWS / OP_COLS) starts in its parent. */
-static void view_origin(const Mat *v, int *r0, int *c0)
-{
-    const Mat *p = v->prov.a;
-    *r0 = *c0 = 0;
-    if (!v->buf && p && v->ld == p->ld && v->data >= p->data) {
-        ptrdiff_t off = v->data - p->data;
-        *r0 = (int)(off / p->ld);
-        *c0 = (int)(off % p->ld);
-    } else if (v->prov.op == OP_ROWS) {
-        *r0 = v->prov.lo;
-    } else {
-        *c0 = v->prov.lo;
-    }
-}
-
-static void expr_of(const Mat *m, char *buf, size_t size, int depth);
-
-/* Append the expression of m to buf (bounded). */
-static void expr_cat(char *buf, size_t size, const Mat *m, int depth)
-{
-    size_t used = strlen(buf);
-    if (used + 1 < size)
-        expr_of(m, buf + used, size - used, depth);
-}
-
-static void str_cat(char *buf, size_t size, const char *s)
-{
-    size_t used = strlen(buf);
-    if (used + 1 < size)
-        snprintf(buf + used, size - used, "%s", s);
-}
-
-/* A short expression for m as a lesson would write it: its name, else the
- * operation on its operands' expressions ("(W_q @ X)", "K^T", "sqrt(4)"). */
-static void expr_of(const Mat *m, char *buf, size_t size, int depth)
-{
-    buf[0] = '\0';
-    if (!m) {
-        snprintf(buf, size, "?");
-        return;
-    }
-    if (m->name[0]) {
-        snprintf(buf, size, "%s", m->name);
-        return;
-    }
-    const Prov *p = &m->prov;
-    if (depth >= EXPLAIN_EXPR_DEPTH && p->op != OP_INPUT) {
-        snprintf(buf, size, "(...)");
-        return;
-    }
-    char num[48];
-    switch (p->op) {
-    case OP_INPUT:
-        if (m->rows == 1 && m->cols == 1) {
-            snprintf(buf, size, "%g", (double)mat_get(m, 0, 0));
-        } else {
-            snprintf(buf, size, "[%dx%d]", m->rows, m->cols);
-        }
-        break;
-    case OP_RANDN:
-        snprintf(buf, size, "randn(%d, %d)", m->rows, m->cols);
-        break;
-    case OP_COPY:
-        expr_of(p->a, buf, size, depth);
-        break;
-    case OP_TRANSPOSE:
-        expr_cat(buf, size, p->a, depth + 1);
-        str_cat(buf, size, "^T");
-        break;
-    case OP_MATMUL:
-        str_cat(buf, size, "(");
-        expr_cat(buf, size, p->a, depth + 1);
-        str_cat(buf, size, p->trans_a ? "^T @ " : " @ ");
-        expr_cat(buf, size, p->b, depth + 1);
-        str_cat(buf, size, p->trans_b ? "^T)" : ")");
-        break;
-    case OP_ADD: case OP_SUB: case OP_MUL: case OP_DIV:
-        str_cat(buf, size, "(");
-        expr_cat(buf, size, p->a, depth + 1);
-        snprintf(num, sizeof num, " %s ", mat_op_name(p->op));
-        str_cat(buf, size, num);
-        expr_cat(buf, size, p->b, depth + 1);
-        str_cat(buf, size, ")");
-        break;
-    case OP_NEG:
-        str_cat(buf, size, "-");
-        expr_cat(buf, size, p->a, depth + 1);
-        break;
-    case OP_ROWS: case OP_COLS: {
-        int r0, c0;
-        view_origin(m, &r0, &c0);
-        snprintf(buf, size, "%s(", mat_op_name(p->op));
-        expr_cat(buf, size, p->a, depth + 1);
-        if (p->op == OP_ROWS)
-            snprintf(num, sizeof num, ", %d, %d)", r0 + 1, r0 + m->rows);
-        else
-            snprintf(num, sizeof num, ", %d, %d)", c0 + 1, c0 + m->cols);
-        str_cat(buf, size, num);
-        break;
-    }
-    case OP_ELEMENT:
-        expr_cat(buf, size, p->a, depth + 1);
-        snprintf(num, sizeof num, "[%d,%d]", p->lo + 1, p->hi + 1);
-        str_cat(buf, size, num);
-        break;
-    case OP_HCAT: case OP_VCAT:
-        snprintf(buf, size, "%s(", mat_op_name(p->op));
-        for (int i = 0; i < p->n_parts; i++) {
-            if (i)
-                str_cat(buf, size, ", ");
-            expr_cat(buf, size, p->parts[i], depth + 1);
-        }
-        str_cat(buf, size, ")");
-        break;
-    case OP_CAUSAL_MASK:
-        snprintf(buf, size, "causal_mask(%d)", m->rows);
-        break;
-    case OP_POSENC: case OP_POSENC_BOOK:
-        snprintf(buf, size, "%s(%d, %d)", mat_op_name(p->op), m->rows, m->cols);
-        break;
-    case OP_COSINE:
-        str_cat(buf, size, "cosine(");
-        expr_cat(buf, size, p->a, depth + 1);
-        str_cat(buf, size, ", ");
-        expr_cat(buf, size, p->b, depth + 1);
-        str_cat(buf, size, ")");
-        break;
-    default: /* softmax, layernorm, relu, exp, log, sqrt: f(a) */
-        snprintf(buf, size, "%s(", mat_op_name(p->op));
-        expr_cat(buf, size, p->a, depth + 1);
-        str_cat(buf, size, ")");
-        break;
-    }
-}
-
-const char *explain_cell_name(const Mat *m, int row, int col, char *buf, size_t size)
-{
-    if (!buf || size == 0)
-        return buf;
-    char expr[EXPLAIN_EXPR_MAX];
-    expr_of(m, expr, sizeof expr, 0);
-    snprintf(buf, size, "%s[%d,%d]", expr, row + 1, col + 1);
-    return buf;
-}
-
-/* ---- following cells back through operations that only move numbers -- */
-
-/* One step back from cell (r, c) of m through an operation that copies
- * numbers; returns the source matrix and updates r, c, or NULL when m's
- * operation computes its cells. */
-static const Mat *source_step(const Mat *m, int *r, int *c)
-{
-    const Prov *p = &m->prov;
-    switch (p->op) {
-    case OP_COPY:
-        return p->a;
-    case OP_TRANSPOSE: {
-        int t = *r;
-        *r = *c;
-        *c = t;
-        return p->a;
-    }
-    case OP_ROWS: case OP_COLS: {
-        int r0, c0;
-        view_origin(m, &r0, &c0);
-        *r += r0;
-        *c += c0;
-        return p->a;
-    }
-    case OP_ELEMENT:
-        *r = p->lo;
-        *c = p->hi;
-        return p->a;
-    case OP_HCAT: case OP_VCAT:
-        for (int i = 0; i < p->n_parts; i++) {
-            const Mat *part = p->parts[i];
-            int *at = p->op == OP_HCAT ? c : r;
-            int extent = p->op == OP_HCAT ? part->cols : part->rows;
-            if (*at < extent)
-                return part;
-            *at -= extent;
-        }
-        return NULL;
-    default:
-        return NULL;
-    }
-}
-
-/* The cell (r, c) of m, followed back to the nearest named matrix (or the
- * first one that computes its cells). */
-static CellRef resolve_cell(const Mat *m, int r, int c)
-{
-    CellRef ref = { m, r, c, mat_get(m, r, c) };
-    const Mat *cur = m;
-    while (cur && !cur->name[0]) {
-        int rr = r, cc = c;
-        const Mat *src = source_step(cur, &rr, &cc);
-        if (!src || rr < 0 || cc < 0 || rr >= src->rows || cc >= src->cols)
-            break;
-        cur = src;
-        r = rr;
-        c = cc;
-    }
-    ref.mat = cur;
-    ref.row = r;
-    ref.col = c;
-    return ref;
-}
-
 /* ---- building an explanation ----------------------------------------- */
 
 typedef struct {
@@ -343,13 +127,13 @@ static void add_cell(Builder *b, const Mat *m, int r, int c)
         ex->operands = ops;
         b->cap = cap;
     }
-    ex->operands[ex->n_operands++] = resolve_cell(m, r, c);
+    ex->operands[ex->n_operands++] = explain_resolve(m, r, c);
 }
 
 /* The name of cell (r, c) of m as an operand: the resolved named cell. */
 static const char *operand_name(const Mat *m, int r, int c, char *buf, size_t size)
 {
-    CellRef ref = resolve_cell(m, r, c);
+    CellRef ref = explain_resolve(m, r, c);
     return explain_cell_name(ref.mat, ref.row, ref.col, buf, size);
 }
 
@@ -408,7 +192,7 @@ static void explain_input(Builder *b, const Mat *m)
 static void explain_gather(Builder *b, const Mat *m, int row, int col)
 {
     int r = row, c = col;
-    const Mat *src = source_step(m, &r, &c);
+    const Mat *src = explain_source_step(m, &r, &c);
     char name[EXPLAIN_NAME_MAX];
     b->ex->kind = EXPLAIN_GATHER;
     add_cell(b, src, r, c);
@@ -448,13 +232,13 @@ static void explain_product(Builder *b, const Mat *prod, int row, int col, const
         return;
 
     char ea[EXPLAIN_NAME_MAX], eb[EXPLAIN_NAME_MAX], es[EXPLAIN_NAME_MAX];
-    expr_of(a, ea, sizeof ea, 1);
-    expr_of(bm, eb, sizeof eb, 1);
+    explain_expr(a, ea, sizeof ea, 1);
+    explain_expr(bm, eb, sizeof eb, 1);
     target_head(b);
     text_add(&b->text, "%s%s%s[%d,:] . %s%s[:,%d]%s", scale_m ? "(" : "", ea, p->trans_a ? "^T" : "", row + 1, eb,
              p->trans_b ? "^T" : "", col + 1, scale_m ? ")" : "");
     if (scale_m) {
-        expr_of(scale_m, es, sizeof es, 1);
+        explain_expr(scale_m, es, sizeof es, 1);
         text_add(&b->text, " %c %s", scale_op, es);
     }
     text_add(&b->text, "\n= %s", scale_m ? "(" : "");
@@ -557,7 +341,7 @@ static void explain_softmax(Builder *b, const Mat *m, int row, int col)
         return;
 
     char ea[EXPLAIN_NAME_MAX], own_name[EXPLAIN_NAME_MAX];
-    expr_of(a, ea, sizeof ea, 1);
+    explain_expr(a, ea, sizeof ea, 1);
     explain_cell_name(a, row, col, own_name, sizeof own_name);
     target_head(b);
     int masked = m->masked && line < m->n_masked && m->masked[line];
@@ -620,7 +404,7 @@ static void explain_layernorm(Builder *b, const Mat *m, int row, int col)
     }
     var /= n;
     char ea[EXPLAIN_NAME_MAX], own[EXPLAIN_NAME_MAX];
-    expr_of(a, ea, sizeof ea, 1);
+    explain_expr(a, ea, sizeof ea, 1);
     explain_cell_name(a, row, col, own, sizeof own);
     target_head(b);
     text_add(&b->text, "(%s - mean) / sqrt(var + 1e-5), mean and var of %s[%d,:]", own, ea, row + 1);
@@ -685,8 +469,8 @@ static void explain_cosine(Builder *b, const Mat *m)
         return;
     double norms = sqrt(na) * sqrt(nb);
     char ea[EXPLAIN_NAME_MAX], eb[EXPLAIN_NAME_MAX];
-    expr_of(a, ea, sizeof ea, 1);
-    expr_of(v, eb, sizeof eb, 1);
+    explain_expr(a, ea, sizeof ea, 1);
+    explain_expr(v, eb, sizeof eb, 1);
     target_head(b);
     text_add(&b->text, "(%s . %s) / (|%s| |%s|)", ea, eb, ea, eb);
     if (norms == 0) {
@@ -736,7 +520,7 @@ static int prov_complete(const Mat *m)
 static int gather_source_ok(const Mat *m, int row, int col)
 {
     int r = row, c = col;
-    const Mat *src = source_step(m, &r, &c);
+    const Mat *src = explain_source_step(m, &r, &c);
     return src && r >= 0 && c >= 0 && r < src->rows && c < src->cols;
 }
 
