@@ -194,6 +194,10 @@ typedef struct {
 /* Evaluate e; a new reference the caller frees. NULL and ctx->err. */
 Mat *expr_eval(EvalCtx *ctx, const Expr *e);
 
+/* Evaluate e (parsed from src) against a finished state, with a copy of
+ * the state's generator. A new reference, or NULL and err. */
+Mat *lesson_state_eval(const LessonState *s, const Src *src, const Expr *e, LessonError *err);
+
 /* The source text of e, shortened to fit buf, for messages. */
 const char *expr_text(const Src *s, const Expr *e, char *buf, size_t size);
 
