@@ -586,7 +586,7 @@ attn_status op_vcat(Mat **out, Mat *const *parts, int n, AttnError *err)
 static attn_status check_range(const Mat *a, int lo, int hi, int n, const char *axis, AttnError *err)
 {
     if (lo >= hi)
-        return attn_fail(err, ATTN_E_RANGE, "%s %d..%d of %s is empty: the first must not come after the last",
+        return attn_fail(err, ATTN_E_RANGE, "%s %d..%d of %s: the first comes after the last",
                          axis, lo + 1, hi, who(a, "the matrix"));
     if (lo < 0 || hi > n)
         return attn_fail(err, ATTN_E_RANGE, "%s %d..%d are outside %s, which has %d %s (%dx%d)",

@@ -835,7 +835,7 @@ START_TEST(range_messages)
     assert_err(op_cols(&o, a, -1, 2, &err), &err, o, ATTN_E_RANGE,
                "columns 0..2 are outside X, which has 3 columns (4x3)");
     assert_err(op_cols(&o, a, 2, 2, &err), &err, o, ATTN_E_RANGE,
-               "columns 3..2 of X is empty: the first must not come after the last");
+               "columns 3..2 of X: the first comes after the last");
     assert_err(op_rows(&o, a, 3, 1, &err), &err, o, ATTN_E_RANGE, NULL);
     assert_err(op_element(&o, a, 4, 0, &err), &err, o, ATTN_E_RANGE, "X[5,1] is outside X, which is 4x3");
     assert_err(op_element(&o, a, 0, -1, &err), &err, o, ATTN_E_RANGE, NULL);
