@@ -303,6 +303,73 @@ static int step_text(const Tui *t, char *buf, size_t size, int width)
     return text_wrap(buf, size, text, width);
 }
 
+/* How m was made, in the lesson's notation ("logits / sqrt(2)"), from its
+ * provenance: named operands by name, unnamed ones spelled out a few levels
+ * deep. Returns the length written (as snprintf, bounded by size). */
+static int describe(const Mat *m, char *buf, size_t size, int depth)
+{
+    if (size == 0)
+        return 0;
+    buf[0] = '\0';
+    if (!m)
+        return 0;
+    if (depth > 0 && m->name[0])
+        return snprintf(buf, size, "%s", m->name);
+    if (depth > 3)
+        return snprintf(buf, size, "%s", g_utf8 ? "…" : "...");
+    char a[160] = "", b[160] = "";
+    const Prov *p = &m->prov;
+    describe(p->a, a, sizeof a, depth + 1);
+    describe(p->b, b, sizeof b, depth + 1);
+    /* a compound operand inside a larger formula gets parentheses */
+    int wrap = depth > 0;
+    switch (p->op) {
+    case OP_INPUT:
+        if (depth > 0 && m->rows == 1 && m->cols == 1)
+            return snprintf(buf, size, "%g", (double)mat_get(m, 0, 0));
+        return 0;
+    case OP_RANDN:
+        return snprintf(buf, size, "randn(%d, %d)", m->rows, m->cols);
+    case OP_COPY:
+        return snprintf(buf, size, "%s", a);
+    case OP_MATMUL:
+        return snprintf(buf, size, "%s%s%s @ %s%s%s", wrap ? "(" : "", a, p->trans_a ? "^T" : "", b,
+                        p->trans_b ? "^T" : "", wrap ? ")" : "");
+    case OP_TRANSPOSE:
+        return snprintf(buf, size, "%s^T", a);
+    case OP_ADD: case OP_SUB: case OP_MUL: case OP_DIV:
+        return snprintf(buf, size, "%s%s %s %s%s", wrap ? "(" : "", a, mat_op_name(p->op), b, wrap ? ")" : "");
+    case OP_NEG:
+        return snprintf(buf, size, "-%s", a);
+    case OP_SOFTMAX_ROWS: case OP_SOFTMAX_COLS: case OP_LAYERNORM_ROWS:
+    case OP_RELU: case OP_EXP: case OP_LOG: case OP_SQRT:
+        return snprintf(buf, size, "%s(%s)", mat_op_name(p->op), a);
+    case OP_COSINE:
+        return snprintf(buf, size, "cosine(%s, %s)", a, b);
+    case OP_HCAT: case OP_VCAT: {
+        int n = snprintf(buf, size, "%s(", mat_op_name(p->op));
+        for (int k = 0; k < p->n_parts && n > 0 && (size_t)n < size; k++) {
+            char part[160];
+            describe(p->parts[k], part, sizeof part, depth + 1);
+            n += snprintf(buf + n, size - (size_t)n, "%s%s", k ? ", " : "", part);
+        }
+        if (n > 0 && (size_t)n < size)
+            n += snprintf(buf + n, size - (size_t)n, ")");
+        return n;
+    }
+    case OP_ROWS: case OP_COLS:
+        return snprintf(buf, size, "%s(%s, %d, %d)", mat_op_name(p->op), a, p->lo + 1, p->hi);
+    case OP_ELEMENT:
+        return snprintf(buf, size, "%s[%d,%d]", a, p->lo + 1, p->hi + 1);
+    case OP_CAUSAL_MASK:
+        return snprintf(buf, size, "causal_mask(%d)", m->rows);
+    case OP_POSENC: case OP_POSENC_BOOK:
+        return snprintf(buf, size, "%s(%d, %d)", mat_op_name(p->op), m->rows, m->cols);
+    default:
+        return snprintf(buf, size, "%s", mat_op_name(p->op));
+    }
+}
+
 static void view_of(Tui *t, int i, PaneNeed *need)
 {
     LessonView *lv = &t->lv;
@@ -312,7 +379,7 @@ static void view_of(Tui *t, int i, PaneNeed *need)
     memset(v, 0, sizeof *v);
     v->br = v->bc = 1;
     v->m = lv_pane_mat(lv, i);
-    *need = (PaneNeed){ PANE_MIN_W, 3, PANE_MIN_W, 3 };
+    *need = (PaneNeed){ PANE_MIN_W, 3, PANE_MIN_W, 3, 0 };
     if (!v->m)
         return;
     const Mat *m = v->m;
@@ -326,7 +393,11 @@ static void view_of(Tui *t, int i, PaneNeed *need)
     v->cols = m->cols;
     if (p->heat)
         heat_scale(m, v);
-    need->want_w = imax(grid_want_w(&v->grid, m->cols), imin(24, (int)strlen(p->name) + 12));
+    /* wide enough for the title and its formula, within reason */
+    char how[200];
+    int title_w = 2 + (int)strlen(p->name) + 8 + (describe(m, how, sizeof how, 0) > 0 ? 3 + fmt_display_width(how) : 0);
+    need->want_w = grid_want_w(&v->grid, m->cols);
+    need->nice_w = imin(title_w, 48);
     need->want_h = grid_want_h(&v->grid, m->rows);
     need->min_w = PANE_MIN_W;
     need->min_h = PANE_MIN_H + v->grid.footer_h;
@@ -405,6 +476,18 @@ void tui_prepare(Tui *t)
     }
     free(need);
     free(place);
+    /* the exercise and the explanation follow the panes closely; the
+     * space left over goes to the bottom, above the key bar */
+    int bottom = t->layout.panes.y;
+    for (int i = 0; i < lv->n_panes; i++)
+        if (lv->views[i].place.visible)
+            bottom = imax(bottom, lv->views[i].place.r.y + lv->views[i].place.r.h);
+    int spare = t->layout.panes.y + t->layout.panes.h - bottom - 1;
+    if (spare > 0) {
+        t->layout.panes.h -= spare;
+        t->layout.exercise.y -= spare;
+        t->layout.status.y -= spare;
+    }
     /* the explanation of the focused cell */
     Pane *p = &lv->panes[lv->focus];
     const Mat *m = lv->views[lv->focus].m;
@@ -536,14 +619,15 @@ static void draw_pane(const Tui *t, int idx)
     if (m)
         mat_shape_str(m, shape, sizeof shape);
     int tl = snprintf(title, sizeof title, "%s%s %s", focus ? glyph("▶ ", "> ") : "  ", p->name, shape);
-    if (m && m->prov.op != OP_INPUT && m->prov.op != OP_COPY && tl < (int)sizeof title)
-        tl += snprintf(title + tl, sizeof title - (size_t)tl, " %s", mat_op_name(m->prov.op));
     if (p->overview && tl < (int)sizeof title)
-        tl += snprintf(title + tl, sizeof title - (size_t)tl, "  [%s of %dx%d blocks]",
+        tl += snprintf(title + tl, sizeof title - (size_t)tl, " [%s of %dx%d blocks]",
                        p->overview == 2 ? "max" : "mean", v->br, v->bc);
     if (m && (v->fit_r < v->rows || v->fit_c < v->cols) && tl < (int)sizeof title)
-        snprintf(title + tl, sizeof title - (size_t)tl, "  rows %d-%d cols %d-%d", p->first_r + 1,
-                 p->first_r + v->fit_r, p->first_c + 1, p->first_c + v->fit_c);
+        tl += snprintf(title + tl, sizeof title - (size_t)tl, " [rows %d-%d, cols %d-%d]", p->first_r + 1,
+                       p->first_r + v->fit_r, p->first_c + 1, p->first_c + v->fit_c);
+    char how[200];
+    if (m && describe(m, how, sizeof how, 0) > 0 && tl < (int)sizeof title)
+        snprintf(title + tl, sizeof title - (size_t)tl, " = %s", how);
     put(r.y, r.x, r.w, t->attr[focus ? C_PANE_FOCUS : C_PANE_TITLE], title);
     if (!m) {
         put(r.y + 1, r.x + 2, r.w - 2, t->attr[C_ERROR], "not defined");
@@ -696,7 +780,15 @@ static void draw_status(const Tui *t)
     Rect lines = { r.x, r.y, r.w, r.h };
     const char *tag = lv->explain_on ? "" : "Enter: mark its operands";
     draw_lines(buf, lines, t->attr[C_STATUS], t->attr[C_DIM], NULL);
-    if (*tag && r.w > 70) {
+    int n_lines = 1, last_w = 0;
+    for (const char *q = buf; *q; q++)
+        if (*q == '\n')
+            n_lines++;
+    const char *last = strrchr(buf, '\n');
+    last_w = fmt_display_width(last ? last + 1 : buf);
+    if (n_lines < r.h)
+        last_w = 0;
+    if (*tag && last_w + fmt_display_width(tag) + 4 < r.w) {
         int tw = fmt_display_width(tag);
         put(r.y + r.h - 1, r.w - tw - 1, tw, t->attr[C_DIM], tag);
     }
@@ -720,23 +812,32 @@ static void draw_keybar(const Tui *t, int where)
         put(r.y, 1, r.w - 2, t->message_error ? (int)(t->attr[C_ERROR] | A_REVERSE) : t->attr[C_KEYBAR], t->message);
         return;
     }
+    /* what this screen offers, most useful first; keys from the table */
     static const struct {
         TuiAction a;
         const char *label;
     } lesson_keys[] = {
-        { ACT_NEXT, "next" }, { ACT_PREV, "back" }, { ACT_PANE_NEXT, "pane" }, { ACT_SELECT, "explain" },
-        { ACT_HEAT, "heat" }, { ACT_EDIT, "edit" }, { ACT_HINT, "hint" }, { ACT_ANSWER, "answer" },
-        { ACT_MORE, "digits" }, { ACT_HELP, "help" }, { ACT_QUIT, "quit" },
+        { ACT_NEXT, "next" }, { ACT_PREV, "back" }, { ACT_HINT, "hint" }, { ACT_ANSWER, "answer" },
+        { ACT_UP, "move" }, { ACT_PANE_NEXT, "pane" }, { ACT_SELECT, "explain" }, { ACT_HEAT, "heat" },
+        { ACT_EDIT, "edit" }, { ACT_HELP, "help" }, { ACT_QUIT, "quit" }, { ACT_OVERVIEW, "overview" },
+        { ACT_MORE, "digits" },
     }, menu_keys[] = {
-        { ACT_DOWN, "down" }, { ACT_UP, "up" }, { ACT_SELECT, "open" }, { ACT_HELP, "help" },
-        { ACT_QUIT, "quit" },
+        { ACT_UP, "move" }, { ACT_SELECT, "open" }, { ACT_HELP, "help" }, { ACT_QUIT, "quit" },
     };
+    const LessonStep *st = where == KEYS_LESSON ? lv_step(&t->lv) : NULL;
+    int has_ex = st && st->n_exercises > 0, scrolls = 0;
+    for (int i = 0; where == KEYS_LESSON && i < t->lv.n_panes; i++) {
+        const PaneView *v = &t->lv.views[i];
+        scrolls |= v->m && (v->fit_r < v->rows || v->fit_c < v->cols || t->lv.panes[i].overview);
+    }
     int n = where == KEYS_MENU ? (int)(sizeof menu_keys / sizeof *menu_keys)
                                : (int)(sizeof lesson_keys / sizeof *lesson_keys);
     int x = 1;
     for (int i = 0; i < n; i++) {
         TuiAction a = where == KEYS_MENU ? menu_keys[i].a : lesson_keys[i].a;
         const char *label = where == KEYS_MENU ? menu_keys[i].label : lesson_keys[i].label;
+        if (((a == ACT_HINT || a == ACT_ANSWER) && !has_ex) || (a == ACT_OVERVIEW && !scrolls))
+            continue;
         char keys[64];
         tui_action_keys(a, where, keys, sizeof keys);
         char *comma = strchr(keys, ',');
@@ -744,6 +845,9 @@ static void draw_keybar(const Tui *t, int where)
             *comma = '\0';
         if (a == ACT_MORE)
             snprintf(keys, sizeof keys, "+/-");
+        else if (a == ACT_UP)   /* the arrows, as one entry */
+            snprintf(keys, sizeof keys, "%s", where == KEYS_MENU ? glyph("↑↓", "Up/Down")
+                                                                 : glyph("←↑↓→", "arrows"));
         int need = fmt_display_width(keys) + 1 + (int)strlen(label) + 2;
         if (x + need > r.w - 1)
             break;
