@@ -281,9 +281,9 @@ static int exercise_lines(const Tui *t, char *buf, size_t size, int width)
     len += (size_t)snprintf(raw + len, sizeof raw - len, "Exercise %d/%d%s: %s\n", lv->ex_index + 1,
                             st->n_exercises, mark, ex->question);
     for (int h = 0; h < lv->hints_shown[lv->ex_index] && len < sizeof raw; h++)
-        len += (size_t)snprintf(raw + len, sizeof raw - len, "\n  Hint %d: %s\n", h + 1, ex->hints[h]);
+        len += (size_t)snprintf(raw + len, sizeof raw - len, "  Hint %d: %s\n", h + 1, ex->hints[h]);
     if (lv->feedback[0] && len < sizeof raw)
-        snprintf(raw + len, sizeof raw - len, "\n%s\n", lv->feedback);
+        snprintf(raw + len, sizeof raw - len, "  %s\n", lv->feedback);
     return text_wrap(buf, size, raw, width);
 }
 
@@ -398,6 +398,15 @@ static void view_of(Tui *t, int i, PaneNeed *need)
     int title_w = 2 + (int)strlen(p->name) + 8 + (describe(m, how, sizeof how, 0) > 0 ? 3 + fmt_display_width(how) : 0);
     need->want_w = grid_want_w(&v->grid, m->cols);
     need->nice_w = imin(title_w, 48);
+    if (p->heat) {
+        /* the legend: scale, swatches, and the notes on masking */
+        int infs = 0;
+        for (int r = 0; r < m->rows && !infs; r++)
+            for (int c = 0; c < m->cols && !infs; c++)
+                infs = isinf(mat_get(m, r, c)) && mat_get(m, r, c) < 0;
+        int legend_w = 26 + (infs ? 9 : 0) + (m->masked && m->n_masked > 0 ? 16 : 0);
+        need->nice_w = imax(need->nice_w, legend_w);
+    }
     need->want_h = grid_want_h(&v->grid, m->rows);
     need->min_w = PANE_MIN_W;
     need->min_h = PANE_MIN_H + v->grid.footer_h;
@@ -541,11 +550,21 @@ static const char *shade_of(const PaneView *v, float x)
     return ramp_shade(v->hi > v->lo ? (x - v->lo) / (v->hi - v->lo) : 0, g_utf8);
 }
 
+/* Softmax marks its fully masked lines in m->masked, an array of
+ * max(rows, cols) flags (n_masked counts the flagged ones): rows for
+ * softmax_rows, columns for softmax_cols, followed through copies. */
+static int masked_by_rows(const Mat *m)
+{
+    for (int depth = 0; m && m->prov.op == OP_COPY && depth < 16; depth++)
+        m = m->prov.a;
+    return !m || m->prov.op != OP_SOFTMAX_COLS;
+}
+
 static int line_masked(const Mat *m, int line, int by_rows)
 {
-    if (!m->masked || line >= m->n_masked || !m->masked[line])
+    if (!m->masked || m->n_masked <= 0 || by_rows != masked_by_rows(m))
         return 0;
-    return by_rows ? m->prov.op != OP_SOFTMAX_COLS : m->prov.op == OP_SOFTMAX_COLS;
+    return line < (by_rows ? m->rows : m->cols) && m->masked[line];
 }
 
 static void axis_label(char *buf, size_t size, const Mat *m, int k, int block, int by_rows)
@@ -569,7 +588,7 @@ static void draw_legend(const Tui *t, const PaneView *v, int y, int x, int w)
     int cx = x;
     put(y, cx, x + w - cx, t->attr[C_DIM], lo);
     cx += fmt_display_width(lo) + 1;
-    int steps = 8;
+    int steps = t->color == COLORS_NONE ? RAMP_SHADE_LEVELS : 8;
     for (int k = 0; k < steps && cx < x + w; k++, cx++) {
         float f = ((float)k + 0.5f) / (float)steps;
         float val = v->diverging ? -v->hi + 2 * v->hi * f : v->lo + (v->hi - v->lo) * f;
@@ -585,8 +604,13 @@ static void draw_legend(const Tui *t, const PaneView *v, int y, int x, int w)
     for (int i = 0; i < m->rows; i++)
         for (int j = 0; j < m->cols; j++)
             infs += isinf(mat_get(m, i, j)) && mat_get(m, i, j) < 0;
-    for (int k = 0; k < m->n_masked; k++)
-        masked += m->masked && m->masked[k];
+    int by_rows = masked_by_rows(m), first = -1;
+    for (int k = 0; k < (by_rows ? m->rows : m->cols); k++)
+        if (line_masked(m, k, by_rows)) {
+            masked++;
+            if (first < 0)
+                first = k;
+        }
     if (infs && cx < x + w) {
         putf(y, cx, x + w - cx, t->attr[C_HEAT_INF], "%s", glyph("-∞", "-inf"));
         cx += g_utf8 ? 3 : 5;
@@ -595,12 +619,7 @@ static void draw_legend(const Tui *t, const PaneView *v, int y, int x, int w)
     }
     if (masked && cx < x + w) {
         char what[64];
-        int by_rows = m->prov.op != OP_SOFTMAX_COLS;
-        int first = -1;
-        for (int k = 0; k < m->n_masked && first < 0; k++)
-            if (m->masked[k])
-                first = k;
-        snprintf(what, sizeof what, "%s %d%s fully masked", by_rows ? "row" : "col", first + 1,
+        snprintf(what, sizeof what, "%s %d%s masked", by_rows ? "row" : "col", first + 1,
                  masked > 1 ? " ..." : "");
         put(y, cx, x + w - cx, t->attr[C_MASKED], what);
     }
@@ -694,7 +713,7 @@ static void draw_pane(const Tui *t, int idx)
             } else {
                 put_right(y, x, g->cell_w, a, num);
             }
-            if (edited && x + g->cell_w < r.x + r.w)
+            if (edited && x + g->cell_w < t->cols)
                 put(y, x + g->cell_w, 1, t->attr[C_EDITED], "*");
         }
     }
@@ -950,9 +969,10 @@ static void draw_lesson(Tui *t)
             memcpy(line, p, n);
             line[n] = '\0';
             int a = t->attr[C_HINT];
+            const char *body = line + strspn(line, " ");
             if (strncmp(line, "Exercise", 8) == 0)
                 a = t->attr[C_PANE_TITLE];
-            else if (lv->feedback[0] && strstr(lv->feedback, line) == lv->feedback)
+            else if (lv->feedback[0] && *body && strncmp(lv->feedback, body, strlen(body)) == 0)
                 a = t->attr[lv->feedback_ok ? C_RIGHT : C_WRONG];
             put(er.y + k, 1, er.w - 2, a, line);
             p = nl ? nl + 1 : p + n;
