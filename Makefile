@@ -5,7 +5,6 @@
 #   make test       install what is missing, build, run every test
 #   make asan       the whole suite under AddressSanitizer + UBSan (build-asan/)
 #   make valgrind   the unit suite under valgrind (CK_FORK=no)
-#   make bench      the engine benchmark
 #   make install    PREFIX=/usr/local: bin/attn and share/attn/lessons
 #
 # Libraries come through pkg-config (ncursesw, openblas, check) with plain -l
@@ -45,7 +44,7 @@ APP_LIB    := $(BUILD)/libattn-app.a
 TEST_BIN   := $(BUILD)/run_tests
 LIBS       := $(CURSES_LIBS) $(BLAS_LIBS) -lm
 
-.PHONY: all run test test-only check-lessons asan valgrind bench install uninstall clean deps
+.PHONY: all run test test-only check-lessons asan valgrind install uninstall clean deps
 
 all: attn
 
@@ -120,9 +119,6 @@ valgrind: deps
 	CK_FORK=no ATTN_BIN=$(CURDIR)/attn ATTN_LESSONS=$(CURDIR)/lessons ATTN_SKIP_TUI=1 \
 	  valgrind --error-exitcode=9 --leak-check=full --errors-for-leak-kinds=definite \
 	  $(TEST_BIN)
-
-bench: attn
-	./attn bench
 
 install: attn
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/attn/lessons

@@ -1,5 +1,502 @@
-/* cli.c - placeholder until the lesson commands land (issue 3). */
-#include <stdio.h>
+/*
+ * cli.c - the plain-text commands: `attn run FILE` (a handout: every step,
+ * its prose, its matrices with labelled axes), `attn run --json FILE` (the
+ * JSON object of LESSON-FORMAT.md), `attn run --explain CELL FILE` (the
+ * arithmetic behind one cell) and `attn check FILE...` (every check and
+ * exercise, one line each, then "N passed, N failed").
+ *
+ * The lesson is evaluated by the same engine calls the screen uses
+ * (lessonfile_load, lesson_eval, lesson_verify); this file only prints.
+ * Errors go to stderr; `run` prints nothing to stdout when it fails.
+ */
 #include "cli.h"
-int cli_run(int argc, char **argv) { (void)argc; (void)argv; fputs("attn run: not built yet\n", stderr); return 2; }
-int cli_check(int argc, char **argv) { (void)argc; (void)argv; fputs("attn check: not built yet\n", stderr); return 2; }
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "explain.h"
+#include "format.h"
+#include "lesson.h"
+#include "lessonfile.h"
+
+#define WRAP_COLUMNS 78
+#define DECIMALS 4
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fputs("attn: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputs("\nusage: attn run [--json | --explain CELL] FILE\n"
+          "       attn check FILE...\n", stderr);
+    return 2;
+}
+
+static void print_error(const LessonError *err)
+{
+    char buf[1024];
+    fputs(lesson_error_format(err, buf, sizeof buf), stderr);
+}
+
+/* ---- plain text ---- */
+
+/* Print prose wrapped to WRAP_COLUMNS, each line after `indent` spaces;
+ * paragraphs ("\n\n") stay apart. */
+static void print_wrapped(FILE *out, const char *text, int indent)
+{
+    int col = 0;
+    const char *p = text;
+    while (*p) {
+        if (p[0] == '\n' && p[1] == '\n') {
+            fputs("\n\n", out);
+            col = 0;
+            p += 2;
+            while (*p == '\n')
+                p++;
+            continue;
+        }
+        if (isspace((unsigned char)*p)) {
+            p++;
+            continue;
+        }
+        const char *w = p;
+        while (*p && !isspace((unsigned char)*p))
+            p++;
+        char word[512];
+        size_t n = (size_t)(p - w) < sizeof word - 1 ? (size_t)(p - w) : sizeof word - 1;
+        memcpy(word, w, n);
+        word[n] = '\0';
+        int width = fmt_display_width(word);
+        if (col > 0 && col + 1 + width > WRAP_COLUMNS - indent) {
+            fputc('\n', out);
+            col = 0;
+        }
+        if (col == 0)
+            fprintf(out, "%*s", indent, "");
+        else {
+            fputc(' ', out);
+            col++;
+        }
+        fputs(word, out);
+        col += width;
+    }
+    if (col > 0)
+        fputc('\n', out);
+}
+
+static void print_rule(FILE *out, const char *title, char c)
+{
+    int w = fmt_display_width(title);
+    for (int i = 0; i < w; i++)
+        fputc(c, out);
+    fputc('\n', out);
+}
+
+static void pad(FILE *out, int n)
+{
+    for (int i = 0; i < n; i++)
+        fputc(' ', out);
+}
+
+/* Shades for a heatmap row in plain ASCII, light to dark. */
+static const char ramp[] = " .:-=+*#%@";
+
+static void print_matrix(FILE *out, const Mat *m, int heat)
+{
+    fprintf(out, "%s  (%dx%d%s)\n", m->name, m->rows, m->cols, heat ? ", heatmap" : "");
+    int label_w = 0;
+    char buf[64];
+    for (int i = 0; i < m->rows; i++) {
+        const char *lab = mat_row_label(m, i);
+        int w = lab ? fmt_display_width(lab) : snprintf(buf, sizeof buf, "%d", i + 1);
+        if (w > label_w)
+            label_w = w;
+    }
+    int *widths = calloc((size_t)m->cols, sizeof *widths);
+    if (!widths)
+        return;
+    for (int j = 0; j < m->cols; j++) {
+        const char *lab = mat_col_label(m, j);
+        int w = lab ? fmt_display_width(lab) : snprintf(buf, sizeof buf, "%d", j + 1);
+        for (int i = 0; i < m->rows; i++) {
+            int vw = fmt_value(buf, sizeof buf, mat_get(m, i, j), DECIMALS, 0);
+            if (vw > w)
+                w = vw;
+        }
+        widths[j] = w;
+    }
+    float lo = INFINITY, hi = -INFINITY;
+    for (int i = 0; i < m->rows; i++)
+        for (int j = 0; j < m->cols; j++) {
+            float v = mat_get(m, i, j);
+            if (isfinite(v)) {
+                lo = v < lo ? v : lo;
+                hi = v > hi ? v : hi;
+            }
+        }
+    /* the header: column labels, right-aligned over their numbers */
+    pad(out, 2 + label_w);
+    for (int j = 0; j < m->cols; j++) {
+        const char *lab = mat_col_label(m, j);
+        if (!lab) {
+            snprintf(buf, sizeof buf, "%d", j + 1);
+            lab = buf;
+        }
+        pad(out, 2 + widths[j] - fmt_display_width(lab));
+        fputs(lab, out);
+    }
+    fputc('\n', out);
+    for (int i = 0; i < m->rows; i++) {
+        const char *lab = mat_row_label(m, i);
+        if (!lab) {
+            snprintf(buf, sizeof buf, "%d", i + 1);
+            lab = buf;
+        }
+        fputs("  ", out);
+        fputs(lab, out);
+        pad(out, label_w - fmt_display_width(lab));
+        for (int j = 0; j < m->cols; j++) {
+            int w = fmt_value(buf, sizeof buf, mat_get(m, i, j), DECIMALS, 0);
+            pad(out, 2 + widths[j] - w);
+            fputs(buf, out);
+        }
+        if (heat) {
+            fputs("   |", out);
+            for (int j = 0; j < m->cols; j++) {
+                float v = mat_get(m, i, j);
+                int k;
+                if (isnan(v) || v == -INFINITY)
+                    k = 0;
+                else if (v == INFINITY)
+                    k = (int)sizeof ramp - 2;
+                else
+                    k = hi > lo ? (int)((v - lo) / (hi - lo) * (sizeof ramp - 2) + 0.5) : (int)sizeof ramp / 2;
+                fputc(ramp[k], out);
+            }
+            fputc('|', out);
+        }
+        fputc('\n', out);
+    }
+    fputc('\n', out);
+    free(widths);
+}
+
+static int in_list(char **names, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(names[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+static void print_handout(FILE *out, const Lesson *l, const LessonState *s)
+{
+    fputs(lesson_title(l), out);
+    fputc('\n', out);
+    print_rule(out, lesson_title(l), '=');
+    if (*lesson_about(l)) {
+        fputc('\n', out);
+        print_wrapped(out, lesson_about(l), 0);
+    }
+    if (lesson_n_tokens(l) > 0) {
+        fprintf(out, "\nTokens (%s):", lesson_layout(l) == LAYOUT_ROWS ? "one per row" : "one per column");
+        for (int i = 0; i < lesson_n_tokens(l); i++)
+            fprintf(out, " %s", lesson_token(l, i));
+        fputc('\n', out);
+    }
+    if (lesson_n_setup(l) > 0) {
+        fputs("\nSet-up\n------\n\n", out);
+        for (int i = 0; i < lesson_n_setup(l); i++)
+            print_matrix(out, lesson_state_get(s, lesson_setup_name(l, i)), 0);
+    }
+    int n = lesson_n_steps(l);
+    for (int k = 0; k < n; k++) {
+        const LessonStep *st = lesson_step(l, k);
+        char head[512];
+        snprintf(head, sizeof head, "Step %d/%d: %s", k + 1, n, st->title);
+        fprintf(out, "\n%s\n", head);
+        print_rule(out, head, '-');
+        if (st->text[0]) {
+            fputc('\n', out);
+            print_wrapped(out, st->text, 0);
+        }
+        fputc('\n', out);
+        for (int i = 0; i < st->n_show; i++)
+            print_matrix(out, lesson_state_get(s, st->show[i]), in_list(st->heatmap, st->n_heatmap, st->show[i]));
+        for (int e = 0; e < st->n_exercises; e++) {
+            const LessonExercise *ex = &st->exercises[e];
+            fputs("Exercise: ", out);
+            print_wrapped(out, ex->question, 0);
+            for (int h = 0; h < ex->n_hints; h++) {
+                fprintf(out, "  Hint %d: ", h + 1);
+                print_wrapped(out, ex->hints[h], 0);
+            }
+            LessonError err;
+            Mat *v = lesson_eval_expr(s, ex->answer, &err);
+            if (v && v->rows == 1 && v->cols == 1) {
+                char buf[64];
+                fmt_value(buf, sizeof buf, mat_get(v, 0, 0), DECIMALS, 0);
+                fprintf(out, "  Answer: %s = %s\n", ex->answer, buf);
+            } else {
+                fprintf(out, "  Answer: %s\n", ex->answer);
+            }
+            mat_free(v);
+            fputc('\n', out);
+        }
+    }
+}
+
+/* ---- JSON ---- */
+
+static void json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(out, "\\%c", *p);
+        else if (*p == '\n')
+            fputs("\\n", out);
+        else if (*p == '\t')
+            fputs("\\t", out);
+        else if (*p < 0x20 || *p == 0x7f)
+            fprintf(out, "\\u%04x", *p);
+        else
+            fputc(*p, out);
+    }
+    fputc('"', out);
+}
+
+static void json_number(FILE *out, float v)
+{
+    if (isnan(v))
+        fputs("\"nan\"", out);
+    else if (isinf(v))
+        fputs(v > 0 ? "\"inf\"" : "\"-inf\"", out);
+    else
+        fprintf(out, "%.9g", (double)v);
+}
+
+static void json_names(FILE *out, char **names, int n)
+{
+    fputc('[', out);
+    for (int i = 0; i < n; i++) {
+        if (i)
+            fputs(", ", out);
+        json_string(out, names[i]);
+    }
+    fputc(']', out);
+}
+
+static void print_json(FILE *out, const Lesson *l, const LessonState *s)
+{
+    fputs("{\"lesson\": ", out);
+    json_string(out, lesson_title(l));
+    fprintf(out, ", \"layout\": \"%s\",\n \"steps\": [", lesson_layout(l) == LAYOUT_ROWS ? "rows" : "columns");
+    for (int k = 0; k < lesson_n_steps(l); k++) {
+        const LessonStep *st = lesson_step(l, k);
+        fputs(k ? ",\n  {\"title\": " : "\n  {\"title\": ", out);
+        json_string(out, st->title);
+        fputs(", \"show\": ", out);
+        json_names(out, st->show, st->n_show);
+        fputs(", \"heatmap\": ", out);
+        json_names(out, st->heatmap, st->n_heatmap);
+        fputc('}', out);
+    }
+    fputs("],\n \"matrices\": {", out);
+    for (int i = 0; i < lesson_state_count(s); i++) {
+        const Mat *m = lesson_state_at(s, i);
+        fputs(i ? ",\n  " : "\n  ", out);
+        json_string(out, m->name);
+        fprintf(out, ": {\"rows\": %d, \"cols\": %d, \"data\": [", m->rows, m->cols);
+        for (int r = 0; r < m->rows; r++) {
+            fputs(r ? ", [" : "[", out);
+            for (int c = 0; c < m->cols; c++) {
+                if (c)
+                    fputs(", ", out);
+                json_number(out, mat_get(m, r, c));
+            }
+            fputc(']', out);
+        }
+        fputs("]}", out);
+    }
+    fputs("}}\n", out);
+}
+
+/* ---- explain ---- */
+
+/* "NAME[ROW,COL]" (1-based, blanks allowed) into its parts; 1 on success. */
+static int parse_cell(const char *spec, char *name, size_t size, int *row, int *col)
+{
+    const char *p = spec;
+    while (*p == ' ')
+        p++;
+    const char *start = p;
+    while (isalnum((unsigned char)*p) || *p == '_')
+        p++;
+    size_t n = (size_t)(p - start);
+    if (n == 0 || n >= size || isdigit((unsigned char)*start))
+        return 0;
+    memcpy(name, start, n);
+    name[n] = '\0';
+    char close;
+    int used = 0;
+    if (sscanf(p, " [ %d , %d %c%n", row, col, &close, &used) != 3 || close != ']')
+        return 0;
+    for (p += used; *p == ' '; p++)
+        ;
+    return *p == '\0';
+}
+
+static int run_explain(const LessonState *s, const char *spec)
+{
+    char name[MAT_NAME_MAX];
+    int row, col;
+    if (!parse_cell(spec, name, sizeof name, &row, &col)) {
+        fprintf(stderr, "attn: bad cell '%s': write NAME[ROW,COL] with 1-based indices, e.g. 'A[2,1]'\n", spec);
+        return 2;
+    }
+    const Mat *m = lesson_state_get(s, name);
+    if (!m) {
+        fprintf(stderr, "attn: the lesson defines no matrix '%s'\n", name);
+        return 2;
+    }
+    if (row < 1 || row > m->rows || col < 1 || col > m->cols) {
+        fprintf(stderr, "attn: %s[%d,%d] is outside %s, which is %dx%d (indices start at 1)\n", name, row, col,
+                name, m->rows, m->cols);
+        return 2;
+    }
+    Explanation ex;
+    memset(&ex, 0, sizeof ex);
+    AttnError err = { 0 };
+    if (explain_cell(&ex, m, row - 1, col - 1, &err) != ATTN_OK) {
+        fprintf(stderr, "attn: cannot explain %s[%d,%d]: %s\n", name, row, col,
+                err.msg[0] ? err.msg : attn_status_str(err.code));
+        explain_free(&ex);
+        return 2;
+    }
+    fputs(ex.text ? ex.text : "", stdout);
+    if (ex.text && ex.text[0] && ex.text[strlen(ex.text) - 1] != '\n')
+        fputc('\n', stdout);
+    explain_free(&ex);
+    return 0;
+}
+
+int cli_run(int argc, char **argv)
+{
+    int json = 0;
+    const char *explain = NULL, *file = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--json") == 0) {
+            json = 1;
+        } else if (strcmp(a, "--explain") == 0) {
+            if (i + 1 >= argc)
+                return usage_error("--explain needs a cell, e.g. --explain 'A[2,1]'%s", "");
+            explain = argv[++i];
+        } else if (strncmp(a, "--explain=", 10) == 0) {
+            explain = a + 10;
+        } else if (strcmp(a, "--") == 0 && i + 1 < argc && !file) {
+            file = argv[++i];
+        } else if (a[0] == '-' && a[1] != '\0') {
+            return usage_error("unknown option '%s'", a);
+        } else if (file) {
+            return usage_error("run takes one lesson file (got a second: '%s')", a);
+        } else {
+            file = a;
+        }
+    }
+    if (!file)
+        return usage_error("run needs a lesson file%s", "");
+    if (json && explain)
+        return usage_error("--json and --explain do not go together%s", "");
+    LessonError err;
+    Lesson *l = lessonfile_load(file, &err);
+    if (!l) {
+        print_error(&err);
+        return 2;
+    }
+    LessonState *s = lesson_eval(l, NULL, 0, &err);
+    if (!s) {
+        print_error(&err);
+        lesson_free(l);
+        return 2;
+    }
+    int status = 0;
+    if (explain)
+        status = run_explain(s, explain);
+    else if (json)
+        print_json(stdout, l, s);
+    else
+        print_handout(stdout, l, s);
+    lesson_state_free(s);
+    lesson_free(l);
+    if (fflush(stdout) != 0) {
+        fprintf(stderr, "attn: could not write the output\n");
+        return 2;
+    }
+    return status;
+}
+
+/* ---- check ---- */
+
+/* Check one file; adds to *passed / *failed. Returns 2 when it could not be
+ * read or evaluated, 1 when something failed, 0 when all passed. */
+static int check_file(const char *file, int *passed, int *failed)
+{
+    LessonError err;
+    Lesson *l = lessonfile_load(file, &err);
+    LessonState *s = l ? lesson_eval(l, NULL, 0, &err) : NULL;
+    if (!s) {
+        print_error(&err);
+        printf("FAIL %s  refused: %s\n", file, err.msg);
+        (*failed)++;
+        lesson_free(l);
+        return 2;
+    }
+    VerifyResult *res = NULL;
+    int n = 0, status = 0;
+    if (lesson_verify(l, s, &res, &n) != ATTN_OK) {
+        fprintf(stderr, "attn: out of memory checking %s\n", file);
+        (*failed)++;
+        status = 2;
+    }
+    for (int i = 0; i < n; i++) {
+        const VerifyResult *r = &res[i];
+        const char *kind = r->kind == VERIFY_CHECK ? "check" : "exercise";
+        if (r->passed) {
+            printf("ok   %s:%d  %s %s\n", file, r->line, kind, r->what);
+            (*passed)++;
+        } else {
+            printf("FAIL %s:%d  %s %s -- %s\n", file, r->line, kind, r->what, r->detail);
+            (*failed)++;
+            status = 1;
+        }
+    }
+    free(res);
+    lesson_state_free(s);
+    lesson_free(l);
+    return status;
+}
+
+int cli_check(int argc, char **argv)
+{
+    int first = 1;
+    if (first < argc && strcmp(argv[first], "--") == 0)
+        first++;
+    else
+        for (int i = 1; i < argc; i++)
+            if (argv[i][0] == '-' && argv[i][1] != '\0')
+                return usage_error("unknown option '%s'", argv[i]);
+    if (first >= argc)
+        return usage_error("check needs at least one lesson file%s", "");
+    int passed = 0, failed = 0, status = 0;
+    for (int i = first; i < argc; i++) {
+        int st = check_file(argv[i], &passed, &failed);
+        if (st > status)
+            status = st;
+    }
+    printf("%d passed, %d failed\n", passed, failed);
+    return status;
+}

@@ -78,7 +78,8 @@ struct Mat {
     Prov prov;
     /* Softmax lines whose inputs were all -inf: the result there is 0s and
      * masked[line] = 1 (line = row for softmax_rows, column for _cols).
-     * NULL when no line was fully masked. Owned. */
+     * NULL when no line was fully masked. Owned; holds max(rows, cols)
+     * flags so it can be copied without knowing the axis. */
     unsigned char *masked;
     int n_masked;
 };
@@ -118,8 +119,9 @@ Labels *labels_retain(Labels *l);
 void labels_free(Labels *l);                  /* drop a reference */
 /* Labels lo..hi-1 of l as a new set; NULL if l is NULL. */
 Labels *labels_slice(const Labels *l, int lo, int hi);
-/* Replace m's row / column labels (retains l; l may be NULL). A set whose
- * n does not match the axis length is ignored (the axis keeps 1..n). */
+/* Replace m's row / column labels (retains l; l may be NULL: the axis is
+ * then shown as 1..n). A set whose n does not match the axis length is
+ * ignored: the axis keeps what it had. */
 void mat_set_row_labels(Mat *m, Labels *l);
 void mat_set_col_labels(Mat *m, Labels *l);
 /* The label of row i / column j, or NULL when the axis has none. */
@@ -127,7 +129,9 @@ const char *mat_row_label(const Mat *m, int i);
 const char *mat_col_label(const Mat *m, int j);
 
 /* Set m's provenance: retains a and b (either may be NULL). Replaces and
- * releases any previous provenance. */
+ * releases any previous provenance (parts, trans and lo/hi are cleared).
+ * A view (buf == NULL) first takes its own copy of its data, since its
+ * parent may be released; if that copy cannot be allocated nothing changes. */
 void mat_set_prov(Mat *m, MatOp op, const Mat *a, const Mat *b);
 
 /* Human name of an operation ("@", "softmax_rows", ...). */

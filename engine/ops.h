@@ -5,9 +5,11 @@
  * Every function has the same contract: on success it stores a new matrix
  * (one reference, owned by the caller) in *out and returns ATTN_OK; on
  * failure *out is NULL, err explains (shape errors name both shapes and what
- * the operation needs) and the status is returned. Inputs are never
- * modified except for their reference counts. Nothing here prints, exits or
- * aborts. The BLAS-backed products go through blas.c, the one caller of cblas.
+ * the operation needs; ranges and indices are quoted 1-based and inclusive,
+ * as the lessons write them) and the status is returned. err may be NULL.
+ * Inputs are never modified except for their reference counts (a view from
+ * op_rows/op_cols shares its parent's buffer: writing into it writes into
+ * the parent). Nothing here prints, exits or aborts. The BLAS-backed products go through blas.c, the one caller of cblas.
  *
  * Labels: a product takes a's row labels and b's column labels; a transpose
  * swaps them; element-wise ops take them from the operand of full shape;
@@ -65,9 +67,12 @@ attn_status op_element(Mat **out, const Mat *a, int i, int j, AttnError *err);
 
 /* n positions x d of the sinusoidal encoding. op_posenc is Vaswani et al.:
  * PE(p, 2i) = sin(p / 10000^(2i/d)), PE(p, 2i+1) = cos(same). op_posenc_book
- * is notebook 003's variant, whose exponent uses the element index k
- * (k = 0, 2, 4 ...: 10000^(k/d) for both members of the pair... see the
- * reference file 003 for its numbers). Row p is position p (0-based). */
+ * is notebook 003's variant, whose exponent doubles the element index k
+ * instead of the pair index i (k = 2i = 0, 2, 4 ...):
+ * PE(p, k) = sin(p / 10000^(2k/d)), PE(p, k+1) = cos(same), so its
+ * frequencies fall twice as fast (column 2 of the book equals column 4 of
+ * the paper). Reference 003: pe_book_2_first8, cos_pe_book_2_10. Row p is
+ * position p (0-based); an odd d ends on a sine column. */
 attn_status op_posenc(Mat **out, int n, int d, AttnError *err);
 attn_status op_posenc_book(Mat **out, int n, int d, AttnError *err);
 

@@ -1,0 +1,601 @@
+/*
+ * explain.c - the arithmetic behind one cell of a matrix, read from its
+ * provenance: which cells fed it, in which formula, with the real numbers.
+ *
+ * A cell is explained one operation deep: a product cell as a dot product
+ * of a row and a column (with a following division or multiplication by a
+ * scalar folded in, so S = K^T @ Q / sqrt(4) reads as one formula); a
+ * softmax cell over its line; a layer-norm cell over its row; element-wise
+ * ops on their (broadcast) operand cells; copies, transposes, ranges and
+ * concatenations as the cell they came from; masks and encodings from the
+ * position alone. Operand cells are followed through the operations that
+ * only move numbers (transpose, copy, views, cat, element) back to the
+ * nearest named matrix, so K^T[2,k] is reported as K[k,2].
+ *
+ * The text has three lines: the formula with names and 1-based indices as
+ * the lessons write them, the same with the numbers (4 decimals, the middle
+ * of long sums elided), and "= value". Cells with no arithmetic (inputs,
+ * copies) have two: what they are, and the value.
+ */
+#include "explain.h"
+#include "explain_internal.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Sums over more terms than this show the first EXPLAIN_HEAD and the last
+ * EXPLAIN_TAIL terms around "...". */
+#define EXPLAIN_MAX_TERMS 8
+#define EXPLAIN_HEAD 4
+#define EXPLAIN_TAIL 2
+
+/* ---- growing text ---------------------------------------------------- */
+
+typedef struct {
+    char *s;
+    size_t len, cap;
+    int failed;
+} Text;
+
+static void text_vadd(Text *t, const char *fmt, va_list ap)
+{
+    if (t->failed)
+        return;
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(NULL, 0, fmt, again);
+    va_end(again);
+    if (n < 0) {
+        t->failed = 1;
+        return;
+    }
+    if (t->len + (size_t)n + 1 > t->cap) {
+        size_t cap = t->cap ? t->cap : 128;
+        while (cap < t->len + (size_t)n + 1)
+            cap *= 2;
+        char *s = realloc(t->s, cap);
+        if (!s) {
+            t->failed = 1;
+            return;
+        }
+        t->s = s;
+        t->cap = cap;
+    }
+    vsnprintf(t->s + t->len, t->cap - t->len, fmt, ap);
+    t->len += (size_t)n;
+}
+
+static void text_add(Text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void text_add(Text *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    text_vadd(t, fmt, ap);
+    va_end(ap);
+}
+
+/* A number as the explanations print it: 4 decimals, or inf/-inf/nan. */
+static const char *fmt_num(char *buf, size_t size, double v)
+{
+    if (isnan(v))
+        snprintf(buf, size, "nan");
+    else if (isinf(v))
+        snprintf(buf, size, v < 0 ? "-inf" : "inf");
+    else
+        snprintf(buf, size, "%.4f", v);
+    return buf;
+}
+
+static void text_num(Text *t, double v)
+{
+    char buf[48];
+    text_add(t, "%s", fmt_num(buf, sizeof buf, v));
+}
+
+/* A number inside a product or sum: negatives in parentheses. */
+static void text_term(Text *t, double v)
+{
+    char buf[48];
+    fmt_num(buf, sizeof buf, v);
+    text_add(t, v < 0 ? "(%s)" : "%s", buf);
+}
+
+/* ---- building an explanation ----------------------------------------- */
+
+typedef struct {
+    Explanation *ex;
+    int cap;
+    int failed;
+    Text text;
+} Builder;
+
+static void add_cell(Builder *b, const Mat *m, int r, int c)
+{
+    Explanation *ex = b->ex;
+    if (b->failed)
+        return;
+    if (ex->n_operands == b->cap) {
+        int cap = b->cap ? b->cap * 2 : 16;
+        CellRef *ops = realloc(ex->operands, (size_t)cap * sizeof *ops);
+        if (!ops) {
+            b->failed = 1;
+            return;
+        }
+        ex->operands = ops;
+        b->cap = cap;
+    }
+    ex->operands[ex->n_operands++] = explain_resolve(m, r, c);
+}
+
+/* The name of cell (r, c) of m as an operand: the resolved named cell. */
+static const char *operand_name(const Mat *m, int r, int c, char *buf, size_t size)
+{
+    CellRef ref = explain_resolve(m, r, c);
+    return explain_cell_name(ref.mat, ref.row, ref.col, buf, size);
+}
+
+static void target_head(Builder *b)
+{
+    char name[EXPLAIN_NAME_MAX];
+    const CellRef *t = &b->ex->target;
+    text_add(&b->text, "%s = ", explain_cell_name(t->mat, t->row, t->col, name, sizeof name));
+}
+
+static void result_line(Builder *b)
+{
+    text_add(&b->text, "\n= ");
+    text_num(&b->text, b->ex->target.value);
+}
+
+/* Should term k of n be printed, and is it where the "..." goes? */
+static int term_shown(int k, int n)
+{
+    return n <= EXPLAIN_MAX_TERMS || k < EXPLAIN_HEAD || k >= n - EXPLAIN_TAIL;
+}
+
+static int term_elided_here(int k, int n)
+{
+    return n > EXPLAIN_MAX_TERMS && k == EXPLAIN_HEAD;
+}
+
+/* "a1*b1 + a2*b2 + ... + an*bn" over the operand pairs from first. */
+static void text_pairs(Builder *b, int first, int n_pairs)
+{
+    const CellRef *o = b->ex->operands + first;
+    for (int k = 0; k < n_pairs; k++) {
+        if (term_elided_here(k, n_pairs))
+            text_add(&b->text, " + ...");
+        if (!term_shown(k, n_pairs))
+            continue;
+        if (k)
+            text_add(&b->text, " + ");
+        text_term(&b->text, o[2 * k].value);
+        text_add(&b->text, "*");
+        text_term(&b->text, o[2 * k + 1].value);
+    }
+}
+
+static void explain_input(Builder *b, const Mat *m)
+{
+    target_head(b);
+    if (m->prov.op == OP_RANDN)
+        text_add(&b->text, "a draw of randn(%d, %d)", m->rows, m->cols);
+    else
+        text_add(&b->text, "a given value");
+    result_line(b);
+}
+
+/* A cell that was copied from another: the source cell. */
+static void explain_gather(Builder *b, const Mat *m, int row, int col)
+{
+    int r = row, c = col;
+    const Mat *src = explain_source_step(m, &r, &c);
+    char name[EXPLAIN_NAME_MAX];
+    b->ex->kind = EXPLAIN_GATHER;
+    add_cell(b, src, r, c);
+    target_head(b);
+    text_add(&b->text, "%s", operand_name(src, r, c, name, sizeof name));
+    if (m->prov.op == OP_TRANSPOSE)
+        text_add(&b->text, " (transposed)");
+    else if (m->prov.op == OP_HCAT || m->prov.op == OP_VCAT)
+        text_add(&b->text, " (%s)", mat_op_name(m->prov.op));
+    result_line(b);
+}
+
+/* A product cell, optionally followed by `scale_op scale_m` (1x1). */
+static void explain_product(Builder *b, const Mat *prod, int row, int col, const Mat *scale_m, char scale_op)
+{
+    const Prov *p = &prod->prov;
+    const Mat *a = p->a, *bm = p->b;
+    int inner = p->trans_a ? a->rows : a->cols;
+    Explanation *ex = b->ex;
+    ex->kind = EXPLAIN_DOT;
+    for (int k = 0; k < inner; k++) {
+        if (p->trans_a)
+            add_cell(b, a, k, row);
+        else
+            add_cell(b, a, row, k);
+        if (p->trans_b)
+            add_cell(b, bm, col, k);
+        else
+            add_cell(b, bm, k, col);
+    }
+    if (scale_m) {
+        add_cell(b, scale_m, 0, 0);
+        ex->scale_op = scale_op;
+        ex->scale = mat_get(scale_m, 0, 0);
+    }
+    if (b->failed)
+        return;
+
+    char ea[EXPLAIN_NAME_MAX], eb[EXPLAIN_NAME_MAX], es[EXPLAIN_NAME_MAX];
+    explain_expr(a, ea, sizeof ea, 1);
+    explain_expr(bm, eb, sizeof eb, 1);
+    target_head(b);
+    text_add(&b->text, "%s%s%s[%d,:] . %s%s[:,%d]%s", scale_m ? "(" : "", ea, p->trans_a ? "^T" : "", row + 1, eb,
+             p->trans_b ? "^T" : "", col + 1, scale_m ? ")" : "");
+    if (scale_m) {
+        explain_expr(scale_m, es, sizeof es, 1);
+        text_add(&b->text, " %c %s", scale_op, es);
+    }
+    text_add(&b->text, "\n= %s", scale_m ? "(" : "");
+    text_pairs(b, 0, inner);
+    if (scale_m) {
+        text_add(&b->text, ") %c ", scale_op);
+        text_num(&b->text, ex->scale);
+    }
+    result_line(b);
+}
+
+/* The product m = a @ b / s (or * s) when a is an unnamed product and s a
+ * 1x1: returns the product and sets *scale / *op; else NULL. */
+static const Mat *folded_product(const Mat *m, const Mat **scale, char *op)
+{
+    const Prov *p = &m->prov;
+    if ((p->op != OP_DIV && p->op != OP_MUL) || !p->a || !p->b)
+        return NULL;
+    const Mat *x = p->a, *y = p->b;
+    if (p->op == OP_MUL && x->rows == 1 && x->cols == 1) {
+        const Mat *t = x;
+        x = y;
+        y = t;
+    }
+    if (x->prov.op != OP_MATMUL || x->name[0] || y->rows != 1 || y->cols != 1 || x->rows != m->rows ||
+        x->cols != m->cols)
+        return NULL;
+    *scale = y;
+    *op = p->op == OP_DIV ? '/' : '*';
+    return x;
+}
+
+/* The cell of operand o that broadcasts onto (row, col) of an r x c result. */
+static void broadcast_cell(const Mat *o, int row, int col, int *r, int *c)
+{
+    *r = o->rows == 1 ? 0 : row;
+    *c = o->cols == 1 ? 0 : col;
+}
+
+static void explain_binary(Builder *b, const Mat *m, int row, int col)
+{
+    const Prov *p = &m->prov;
+    int ra, ca, rb, cb;
+    broadcast_cell(p->a, row, col, &ra, &ca);
+    broadcast_cell(p->b, row, col, &rb, &cb);
+    b->ex->kind = EXPLAIN_ELEMENTWISE;
+    add_cell(b, p->a, ra, ca);
+    add_cell(b, p->b, rb, cb);
+    if (b->failed)
+        return;
+    char na[EXPLAIN_NAME_MAX], nb[EXPLAIN_NAME_MAX];
+    const char *op = mat_op_name(p->op);
+    target_head(b);
+    text_add(&b->text, "%s %s %s", operand_name(p->a, ra, ca, na, sizeof na), op,
+             operand_name(p->b, rb, cb, nb, sizeof nb));
+    text_add(&b->text, "\n= ");
+    text_term(&b->text, b->ex->operands[0].value);
+    text_add(&b->text, " %s ", op);
+    text_term(&b->text, b->ex->operands[1].value);
+    result_line(b);
+}
+
+static void explain_unary(Builder *b, const Mat *m, int row, int col)
+{
+    const Mat *a = m->prov.a;
+    b->ex->kind = EXPLAIN_ELEMENTWISE;
+    add_cell(b, a, row, col);
+    if (b->failed)
+        return;
+    char na[EXPLAIN_NAME_MAX], num[48];
+    double v = b->ex->operands[0].value;
+    fmt_num(num, sizeof num, v);
+    operand_name(a, row, col, na, sizeof na);
+    target_head(b);
+    if (m->prov.op == OP_NEG) {
+        text_add(&b->text, "-%s\n= -(%s)", na, num);
+    } else {
+        const char *fn = mat_op_name(m->prov.op);
+        text_add(&b->text, "%s(%s)\n= %s(%s)", fn, na, fn, num);
+        if (m->prov.op == OP_RELU)
+            text_add(&b->text, " = max(0, %s)", num);
+    }
+    result_line(b);
+}
+
+/* Softmax along a row (rows = 1) or down a column of a. */
+static void explain_softmax(Builder *b, const Mat *m, int row, int col)
+{
+    const Mat *a = m->prov.a;
+    int by_rows = m->prov.op == OP_SOFTMAX_ROWS;
+    int line = by_rows ? row : col;
+    int n = by_rows ? a->cols : a->rows;
+    int own = by_rows ? col : row;
+    b->ex->kind = EXPLAIN_SOFTMAX;
+    add_cell(b, a, row, col);
+    for (int k = 0; k < n; k++)
+        if (k != own)
+            add_cell(b, a, by_rows ? row : k, by_rows ? k : col);
+    if (b->failed)
+        return;
+
+    char ea[EXPLAIN_NAME_MAX], own_name[EXPLAIN_NAME_MAX];
+    explain_expr(a, ea, sizeof ea, 1);
+    explain_cell_name(a, row, col, own_name, sizeof own_name);
+    target_head(b);
+    int masked = m->masked && line < m->n_masked && m->masked[line];
+    if (masked) {
+        if (by_rows)
+            text_add(&b->text, "0: every %s[%d,:] is -inf, so there is nothing to weigh", ea, row + 1);
+        else
+            text_add(&b->text, "0: every %s[:,%d] is -inf, so there is nothing to weigh", ea, col + 1);
+        result_line(b);
+        return;
+    }
+    if (by_rows)
+        text_add(&b->text, "exp(%s - max) / sum_n exp(%s[%d,n] - max)", own_name, ea, row + 1);
+    else
+        text_add(&b->text, "exp(%s - max) / sum_m exp(%s[m,%d] - max)", own_name, ea, col + 1);
+
+    double max = -INFINITY;
+    for (int k = 0; k < n; k++) {
+        double v = by_rows ? mat_get(a, row, k) : mat_get(a, k, col);
+        if (v > max)
+            max = v;
+    }
+    text_add(&b->text, "\n= exp(");
+    text_num(&b->text, mat_get(a, row, col));
+    text_add(&b->text, " - ");
+    text_term(&b->text, max);
+    text_add(&b->text, ") / (");
+    for (int k = 0; k < n; k++) {
+        if (term_elided_here(k, n))
+            text_add(&b->text, " + ...");
+        if (!term_shown(k, n))
+            continue;
+        double v = by_rows ? mat_get(a, row, k) : mat_get(a, k, col);
+        if (k)
+            text_add(&b->text, " + ");
+        text_num(&b->text, isinf(v) && v < 0 ? 0.0 : exp(v - max));
+    }
+    text_add(&b->text, ")");
+    result_line(b);
+}
+
+static void explain_layernorm(Builder *b, const Mat *m, int row, int col)
+{
+    const Mat *a = m->prov.a;
+    int n = a->cols;
+    b->ex->kind = EXPLAIN_LAYERNORM;
+    add_cell(b, a, row, col);
+    for (int k = 0; k < n; k++)
+        if (k != col)
+            add_cell(b, a, row, k);
+    if (b->failed)
+        return;
+    double mean = 0, var = 0;
+    for (int k = 0; k < n; k++)
+        mean += mat_get(a, row, k);
+    mean /= n;
+    for (int k = 0; k < n; k++) {
+        double d = mat_get(a, row, k) - mean;
+        var += d * d;
+    }
+    var /= n;
+    char ea[EXPLAIN_NAME_MAX], own[EXPLAIN_NAME_MAX];
+    explain_expr(a, ea, sizeof ea, 1);
+    explain_cell_name(a, row, col, own, sizeof own);
+    target_head(b);
+    text_add(&b->text, "(%s - mean) / sqrt(var + 1e-5), mean and var of %s[%d,:]", own, ea, row + 1);
+    text_add(&b->text, "\n= (");
+    text_num(&b->text, mat_get(a, row, col));
+    text_add(&b->text, " - ");
+    text_term(&b->text, mean);
+    text_add(&b->text, ") / sqrt(");
+    text_num(&b->text, var);
+    text_add(&b->text, " + 1e-5)");
+    result_line(b);
+}
+
+static void explain_mask(Builder *b, int row, int col)
+{
+    b->ex->kind = EXPLAIN_FORMULA;
+    target_head(b);
+    if (col > row)
+        text_add(&b->text, "-inf: column %d comes after row %d, a later position is hidden", col + 1, row + 1);
+    else
+        text_add(&b->text, "0: column %d is not after row %d, so it stays visible", col + 1, row + 1);
+    result_line(b);
+}
+
+/* Sinusoidal encoding: row = position, col = element k. The paper's
+ * exponent is the pair's even index 2i over d; the notebook's variant
+ * (posenc_book) doubles it. */
+static void explain_posenc(Builder *b, const Mat *m, int row, int col)
+{
+    int book = m->prov.op == OP_POSENC_BOOK;
+    int even = col - col % 2;
+    int expo = book ? 2 * even : even;
+    const char *fn = col % 2 ? "cos" : "sin";
+    int d = m->cols;
+    b->ex->kind = EXPLAIN_FORMULA;
+    target_head(b);
+    text_add(&b->text, "%s(pos / 10000^(%s/d)), pos %d, %s %d, d %d", fn, book ? "2k" : "2i", row, book ? "k" : "2i",
+             even, d);
+    double angle = row / pow(10000.0, (double)expo / d);
+    text_add(&b->text, "\n= %s(%d / 10000^(%d/%d)) = %s(", fn, row, expo, d, fn);
+    text_num(&b->text, angle);
+    text_add(&b->text, ")");
+    result_line(b);
+}
+
+/* cosine(a, b): the dot product of the two vectors over their norms. */
+static void explain_cosine(Builder *b, const Mat *m)
+{
+    const Mat *a = m->prov.a, *v = m->prov.b;
+    int n = a->rows * a->cols;
+    double na = 0, nb = 0;
+    Explanation *ex = b->ex;
+    ex->kind = EXPLAIN_DOT;
+    for (int k = 0; k < n; k++) {
+        int ra = k / a->cols, cra = k % a->cols, rb = k / v->cols, cb = k % v->cols;
+        add_cell(b, a, ra, cra);
+        add_cell(b, v, rb, cb);
+        na += (double)mat_get(a, ra, cra) * mat_get(a, ra, cra);
+        nb += (double)mat_get(v, rb, cb) * mat_get(v, rb, cb);
+    }
+    if (b->failed)
+        return;
+    double norms = sqrt(na) * sqrt(nb);
+    char ea[EXPLAIN_NAME_MAX], eb[EXPLAIN_NAME_MAX];
+    explain_expr(a, ea, sizeof ea, 1);
+    explain_expr(v, eb, sizeof eb, 1);
+    target_head(b);
+    text_add(&b->text, "(%s . %s) / (|%s| |%s|)", ea, eb, ea, eb);
+    if (norms == 0) {
+        text_add(&b->text, "\n= 0, a vector is all zeros");
+    } else {
+        ex->scale_op = '/';
+        ex->scale = (float)norms;
+        text_add(&b->text, "\n= (");
+        text_pairs(b, 0, n);
+        text_add(&b->text, ") / (");
+        text_num(&b->text, sqrt(na));
+        text_add(&b->text, " * ");
+        text_num(&b->text, sqrt(nb));
+        text_add(&b->text, ")");
+    }
+    result_line(b);
+}
+
+/* Does m's provenance hold the operands its operation needs, in shapes
+ * that fit m? (A matrix edited in place or built by hand may not.) */
+static int prov_complete(const Mat *m)
+{
+    const Prov *p = &m->prov;
+    const Mat *a = p->a, *b = p->b;
+    switch (p->op) {
+    case OP_MATMUL: {
+        if (!a || !b)
+            return 0;
+        int ar = p->trans_a ? a->cols : a->rows, ak = p->trans_a ? a->rows : a->cols;
+        int bk = p->trans_b ? b->cols : b->rows, bc = p->trans_b ? b->rows : b->cols;
+        return ar == m->rows && bc == m->cols && ak == bk;
+    }
+    case OP_ADD: case OP_SUB: case OP_MUL: case OP_DIV:
+        return a && b && (a->rows == 1 || a->rows == m->rows) && (a->cols == 1 || a->cols == m->cols) &&
+               (b->rows == 1 || b->rows == m->rows) && (b->cols == 1 || b->cols == m->cols);
+    case OP_NEG: case OP_RELU: case OP_EXP: case OP_LOG: case OP_SQRT:
+    case OP_SOFTMAX_ROWS: case OP_SOFTMAX_COLS: case OP_LAYERNORM_ROWS:
+        return a && a->rows == m->rows && a->cols == m->cols;
+    case OP_COSINE:
+        return a && b && a->rows * a->cols == b->rows * b->cols;
+    default:
+        return 1;
+    }
+}
+
+/* The cell one step back of a gathering op, when it exists and fits. */
+static int gather_source_ok(const Mat *m, int row, int col)
+{
+    int r = row, c = col;
+    const Mat *src = explain_source_step(m, &r, &c);
+    return src && r >= 0 && c >= 0 && r < src->rows && c < src->cols;
+}
+
+attn_status explain_cell(Explanation *ex, const Mat *m, int row, int col, AttnError *err)
+{
+    if (!ex)
+        return attn_fail(err, ATTN_E_ARG, "no explanation to fill");
+    memset(ex, 0, sizeof *ex);
+    if (!m)
+        return attn_fail(err, ATTN_E_ARG, "no matrix to explain");
+    if (row < 0 || col < 0 || row >= m->rows || col >= m->cols) {
+        char shape[32];
+        return attn_fail(err, ATTN_E_RANGE, "cell [%d,%d] is outside the %s matrix %s", row + 1, col + 1,
+                         mat_shape_str(m, shape, sizeof shape), m->name[0] ? m->name : "(unnamed)");
+    }
+    Builder b = { .ex = ex };
+    ex->kind = EXPLAIN_INPUT;
+    ex->target = (CellRef){ m, row, col, mat_get(m, row, col) };
+
+    const Mat *scale = NULL;
+    char scale_op = 0;
+    const Mat *prod = folded_product(m, &scale, &scale_op);
+    switch (prov_complete(m) ? m->prov.op : OP_INPUT) {
+    case OP_MATMUL:
+        explain_product(&b, m, row, col, NULL, 0);
+        break;
+    case OP_ADD: case OP_SUB: case OP_MUL: case OP_DIV:
+        if (prod)
+            explain_product(&b, prod, row, col, scale, scale_op);
+        else
+            explain_binary(&b, m, row, col);
+        break;
+    case OP_NEG: case OP_RELU: case OP_EXP: case OP_LOG: case OP_SQRT:
+        explain_unary(&b, m, row, col);
+        break;
+    case OP_SOFTMAX_ROWS: case OP_SOFTMAX_COLS:
+        explain_softmax(&b, m, row, col);
+        break;
+    case OP_LAYERNORM_ROWS:
+        explain_layernorm(&b, m, row, col);
+        break;
+    case OP_COPY: case OP_TRANSPOSE: case OP_ROWS: case OP_COLS: case OP_ELEMENT: case OP_HCAT: case OP_VCAT:
+        if (gather_source_ok(m, row, col))
+            explain_gather(&b, m, row, col);
+        else
+            explain_input(&b, m);
+        break;
+    case OP_CAUSAL_MASK:
+        explain_mask(&b, row, col);
+        break;
+    case OP_POSENC: case OP_POSENC_BOOK:
+        explain_posenc(&b, m, row, col);
+        break;
+    case OP_COSINE:
+        explain_cosine(&b, m);
+        break;
+    default: /* OP_INPUT, OP_RANDN */
+        explain_input(&b, m);
+        break;
+    }
+    if (b.failed || b.text.failed || !b.text.s) {
+        free(b.text.s);
+        explain_free(ex);
+        return attn_fail(err, ATTN_E_NOMEM, "out of memory explaining a cell");
+    }
+    ex->text = b.text.s;
+    attn_error_clear(err);
+    return ATTN_OK;
+}
+
+void explain_free(Explanation *ex)
+{
+    if (!ex)
+        return;
+    free(ex->operands);
+    free(ex->text);
+    memset(ex, 0, sizeof *ex);
+}

@@ -1,0 +1,32 @@
+/*
+ * explain_internal.h - shared between explain.c (the arithmetic of a cell)
+ * and explain_name.c (how matrices and cells are named, and the walk back
+ * to named cells). Not for app/ code.
+ */
+#ifndef ATTN_EXPLAIN_INTERNAL_H
+#define ATTN_EXPLAIN_INTERNAL_H
+
+#include <stddef.h>
+
+#include "explain.h"
+
+/* Buffer sizes for an expression and for a cell name built on one. */
+#define EXPLAIN_EXPR_MAX 128
+#define EXPLAIN_NAME_MAX (EXPLAIN_EXPR_MAX + 32)
+
+/* A short expression for m into buf (always NUL-terminated, truncated to
+ * size): its name, else its operation on its operands' expressions, cut to
+ * "(...)" below a few levels. depth is the nesting already used (0 at the
+ * top). */
+void explain_expr(const Mat *m, char *buf, size_t size, int depth);
+
+/* One step back from cell (*r, *c) of m through an operation that copies
+ * numbers (copy, transpose, rows/cols view, element, hcat/vcat): returns the
+ * source matrix and moves *r, *c there; NULL when m computes its cells. */
+const Mat *explain_source_step(const Mat *m, int *r, int *c);
+
+/* Cell (r, c) of m followed back through such steps to the nearest named
+ * matrix (or the first that computes its cells). */
+CellRef explain_resolve(const Mat *m, int r, int c);
+
+#endif

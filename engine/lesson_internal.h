@@ -1,0 +1,204 @@
+/*
+ * lesson_internal.h - what the modules of the lesson language share: the
+ * source text and its errors, the tokens of the lexer, the expression tree
+ * (one per let, check and answer), the compiled Lesson and the evaluator's
+ * entry points. Not for app/ code: app/ sees only lesson.h.
+ *
+ * The modules: lesson_src.c (source checks, positions, errors),
+ * lesson_lex.c (tokens), lesson_expr.c (expressions: parser, functions,
+ * suggestions), lesson_parse.c (directives into a Lesson), lesson_eval.c
+ * (expressions and statements through the engine), lesson_verify.c (checks
+ * and exercises).
+ */
+#ifndef ATTN_LESSON_INTERNAL_H
+#define ATTN_LESSON_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lesson.h"
+#include "rng.h"
+
+/* ---- source text, positions, errors (lesson_src.c) ---- */
+
+/* A text being parsed; positions are byte offsets into it. */
+typedef struct {
+    const char *text;
+    size_t len;
+    const char *file;       /* the name errors carry ("<expr>" for one expression) */
+} Src;
+
+/* 1-based line and column of byte offset pos (tabs count as one column). */
+void src_linecol(const Src *s, size_t pos, int *line, int *col);
+
+/* Fill err for offset pos: file, line, column, the source line with control
+ * characters turned to spaces, and a printf-style message. Returns 0 so a
+ * parser can `return src_error(...)`. */
+int src_error(const Src *s, LessonError *err, attn_status code, size_t pos, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+/* Refuse text that is not lesson text: invalid UTF-8, control characters
+ * other than tab and line ends, a carriage return not before a line feed, a
+ * line longer than LESSON_MAX_LINE. 1 when acceptable, else 0 and err. */
+int src_validate(const Src *s, LessonError *err);
+
+/* Levenshtein distance of a[0..na) and b[0..nb), capped at 100. */
+int edit_distance(const char *a, size_t na, const char *b, size_t nb);
+
+/* ---- tokens (lesson_lex.c) ---- */
+
+typedef enum { T_EOF, T_NEWLINE, T_NUM, T_NAME, T_SYM } TokKind;
+
+typedef struct {
+    TokKind kind;
+    char sym;               /* T_SYM: one of @ + - * / ^ ( ) [ ] , ; = :    */
+    double num;             /* T_NUM                                         */
+    size_t pos, len;        /* where it is in the source                     */
+} Token;
+
+typedef struct {
+    const Src *src;
+    size_t pos;
+    LessonError *err;
+} Lexer;
+
+/* The next token from lx->pos (blanks and # comments skipped; a line end is
+ * a T_NEWLINE token). 1 on success, 0 and lx->err on a bad character or a
+ * bad number. */
+int lex_next(Lexer *lx, Token *t);
+
+/* 1 when the token is the name `word`. */
+int tok_is(const Src *s, const Token *t, const char *word);
+
+/* ---- expressions (lesson_expr.c, evaluated by lesson_eval.c) ---- */
+
+typedef enum {
+    E_NUM, E_NAME, E_MATRIX, E_NEG, E_ADD, E_SUB, E_MUL, E_DIV, E_MATMUL,
+    E_TRANSPOSE, E_INDEX, E_CALL
+} ExprKind;
+
+typedef enum {
+    FN_SOFTMAX_ROWS, FN_SOFTMAX_COLS, FN_SQRT, FN_EXP, FN_LOG, FN_RELU,
+    FN_CAUSAL_MASK, FN_HCAT, FN_VCAT, FN_COLS, FN_ROWS, FN_LAYERNORM_ROWS,
+    FN_POSENC, FN_POSENC_BOOK, FN_COSINE, FN_RANDN, FN_ZEROS, FN_ONES, FN_EYE,
+    FN_COUNT
+} FnId;
+
+typedef struct {
+    const char *name;
+    int min_args, max_args; /* max_args -1: any number                       */
+    const char *params;     /* for messages: "(S)", "(r, c)"                 */
+} FnInfo;
+
+extern const FnInfo lesson_fns[FN_COUNT];
+/* The function called name[0..len), or -1. */
+int fn_lookup(const char *name, size_t len);
+
+typedef struct Expr Expr;
+struct Expr {
+    ExprKind kind;
+    size_t pos;             /* the operator, call, name or number: errors point here */
+    size_t start, end;      /* the whole expression's source span            */
+    double num;             /* E_NUM                                         */
+    int slot;               /* E_NAME: index of the name                     */
+    int rows, cols;         /* E_MATRIX                                      */
+    float *vals;            /* E_MATRIX: rows*cols values, owned             */
+    Expr *a, *b;            /* operands                                      */
+    int row, col;           /* E_INDEX: 1-based; 0 means ':' (the whole axis) */
+    int fn;                 /* E_CALL: FnId                                  */
+    Expr **args;            /* E_CALL: owned                                 */
+    int n_args;
+};
+
+void expr_free(Expr *e);
+
+/* The names an expression may use: names[0..n), slot = index. */
+typedef struct {
+    char **names;
+    int n;
+} Scope;
+
+/* Parse one expression starting with the token *tok (read by the caller
+ * from lx); on return *tok is the first token after it. NULL and lx->err on
+ * failure (syntax, unknown name or function, a limit). */
+Expr *expr_parse(Lexer *lx, Token *tok, const Scope *scope);
+
+/* The nearest of names[0..n) to name[0..len) within a few edits, or NULL. */
+const char *suggest_name(const char *name, size_t len, char *const *names, int n);
+
+/* ---- the compiled lesson (lesson_parse.c) ---- */
+
+typedef enum { ST_LET, ST_SEED } StmtKind;
+
+typedef struct {
+    StmtKind kind;
+    size_t pos;             /* the directive                                 */
+    int slot;               /* ST_LET                                        */
+    Expr *expr;             /* ST_LET                                        */
+    uint64_t seed;          /* ST_SEED                                       */
+} Stmt;
+
+/* `labels NAME rows|cols a b c` (or `none`): applied right after NAME's let. */
+typedef struct {
+    size_t pos;
+    int slot;
+    int cols;               /* 0: rows, 1: columns                           */
+    char **names;           /* NULL with n 0: remove the labels              */
+    int n;
+} LabelSpec;
+
+/* A check or an exercise, in file order, for lesson_verify. */
+typedef struct {
+    VerifyKind kind;
+    int line;
+    size_t pos;
+    Expr *lhs;              /* check: left side; exercise: the answer        */
+    Expr *rhs;              /* check: right side; exercise: NULL             */
+    double tol;
+    int has_expected;       /* exercise: `= VALUE`                           */
+    double expected;
+    char *what;             /* the check as written, or the question         */
+} VerifyItem;
+
+struct Lesson {
+    Src src;                /* text: an owned copy; file: owned              */
+    char *text, *file;
+    char *title, *about;
+    LessonLayout layout;
+    char **tokens;
+    int n_tokens;
+    LessonStep *steps;
+    int n_steps;
+    char **setup;           /* borrowed from names                           */
+    int n_setup;
+    char **names;           /* every name, slot = index, owned               */
+    int *name_lines;
+    int n_names, cap_names;
+    Stmt *stmts;
+    int n_stmts;
+    LabelSpec *labels;
+    int n_labels;
+    VerifyItem *items;
+    int n_items;
+};
+
+/* ---- evaluation (lesson_eval.c) ---- */
+
+typedef struct {
+    const Src *src;
+    Mat **env;              /* values by slot (borrowed)                     */
+    Rng *rng;
+    LessonError *err;
+} EvalCtx;
+
+/* Evaluate e; a new reference the caller frees. NULL and ctx->err. */
+Mat *expr_eval(EvalCtx *ctx, const Expr *e);
+
+/* Evaluate e (parsed from src) against a finished state, with a copy of
+ * the state's generator. A new reference, or NULL and err. */
+Mat *lesson_state_eval(const LessonState *s, const Src *src, const Expr *e, LessonError *err);
+
+/* The source text of e, shortened to fit buf, for messages. */
+const char *expr_text(const Src *s, const Expr *e, char *buf, size_t size);
+
+#endif

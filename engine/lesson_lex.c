@@ -1,0 +1,112 @@
+/*
+ * lesson_lex.c - the tokens of the lesson language's expressions: numbers,
+ * names, operator symbols and line ends. Blanks (space, tab, the CR of a
+ * CRLF) and `#` comments are skipped. Prose (titles, text blocks, hints) is
+ * never tokenised: the directive parser takes it as it stands.
+ */
+#include "lesson_internal.h"
+
+#include <ctype.h>
+#include <float.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int is_name_start(int c) { return isalpha(c) || c == '_'; }
+static int is_name_char(int c) { return isalnum(c) || c == '_'; }
+
+int tok_is(const Src *s, const Token *t, const char *word)
+{
+    size_t n = strlen(word);
+    return t->kind == T_NAME && t->len == n && memcmp(s->text + t->pos, word, n) == 0;
+}
+
+static int lex_number(Lexer *lx, Token *t)
+{
+    const char *s = lx->src->text;
+    size_t p = lx->pos, end = lx->src->len;
+    while (p < end && (isdigit((unsigned char)s[p]) || s[p] == '.'))
+        p++;
+    if (p < end && (s[p] == 'e' || s[p] == 'E')) {
+        size_t q = p + 1;
+        if (q < end && (s[q] == '+' || s[q] == '-'))
+            q++;
+        if (q < end && isdigit((unsigned char)s[q]))
+            for (p = q; p < end && isdigit((unsigned char)s[p]); p++)
+                ;
+    }
+    /* letters or points glued on make it a bad number, reported whole */
+    while (p < end && (is_name_char((unsigned char)s[p]) || s[p] == '.'))
+        p++;
+    size_t n = p - lx->pos;
+    char buf[64];
+    t->kind = T_NUM;
+    t->pos = lx->pos;
+    t->len = n;
+    if (n >= sizeof buf)
+        return src_error(lx->src, lx->err, ATTN_E_SYNTAX, lx->pos, "bad number '%.20s...'", s + lx->pos);
+    memcpy(buf, s + lx->pos, n);
+    buf[n] = '\0';
+    char *stop;
+    double v = strtod(buf, &stop);
+    /* strtod would also take hex spellings: numbers here are decimal */
+    if (*stop != '\0' || strspn(buf, "0123456789.eE+-") != n)
+        return src_error(lx->src, lx->err, ATTN_E_SYNTAX, lx->pos, "bad number '%s'", buf);
+    if (v > FLT_MAX)
+        return src_error(lx->src, lx->err, ATTN_E_SYNTAX, lx->pos,
+                         "the number '%s' is too large for a float (the largest is about 3.4e38)", buf);
+    t->num = v;
+    lx->pos = p;
+    return 1;
+}
+
+int lex_next(Lexer *lx, Token *t)
+{
+    const char *s = lx->src->text;
+    size_t end = lx->src->len;
+    for (;;) {
+        while (lx->pos < end && (s[lx->pos] == ' ' || s[lx->pos] == '\t' || s[lx->pos] == '\r'))
+            lx->pos++;
+        if (lx->pos < end && s[lx->pos] == '#') {
+            while (lx->pos < end && s[lx->pos] != '\n')
+                lx->pos++;
+            continue;
+        }
+        break;
+    }
+    memset(t, 0, sizeof *t);
+    t->pos = lx->pos;
+    if (lx->pos >= end) {
+        t->kind = T_EOF;
+        return 1;
+    }
+    unsigned char c = (unsigned char)s[lx->pos];
+    if (c == '\n') {
+        t->kind = T_NEWLINE;
+        t->len = 1;
+        lx->pos++;
+        return 1;
+    }
+    if (isdigit(c) || (c == '.' && lx->pos + 1 < end && isdigit((unsigned char)s[lx->pos + 1])))
+        return lex_number(lx, t);
+    if (is_name_start(c)) {
+        size_t p = lx->pos;
+        while (p < end && is_name_char((unsigned char)s[p]))
+            p++;
+        t->kind = T_NAME;
+        t->len = p - lx->pos;
+        lx->pos = p;
+        return 1;
+    }
+    if (strchr("@+-*/^()[],;=:", c) && c != '\0') {
+        t->kind = T_SYM;
+        t->sym = (char)c;
+        t->len = 1;
+        lx->pos++;
+        return 1;
+    }
+    size_t n = 1;
+    while (lx->pos + n < end && ((unsigned char)s[lx->pos + n] & 0xC0) == 0x80)
+        n++;
+    return src_error(lx->src, lx->err, ATTN_E_SYNTAX, lx->pos, "unexpected character '%.*s'",
+                     (int)n, s + lx->pos);
+}

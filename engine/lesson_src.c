@@ -1,0 +1,161 @@
+/*
+ * lesson_src.c - the source text of a lesson: positions as line and column,
+ * errors that quote the offending line, the checks that refuse text that
+ * is not lesson text, and the formatted error a person reads.
+ */
+#include "lesson_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+void src_linecol(const Src *s, size_t pos, int *line, int *col)
+{
+    int ln = 1;
+    size_t start = 0;
+    if (pos > s->len)
+        pos = s->len;
+    for (size_t i = 0; i < pos; i++)
+        if (s->text[i] == '\n') {
+            ln++;
+            start = i + 1;
+        }
+    *line = ln;
+    *col = (int)(pos - start) + 1;
+}
+
+int src_error(const Src *s, LessonError *err, attn_status code, size_t pos, const char *fmt, ...)
+{
+    if (!err)
+        return 0;
+    memset(err, 0, sizeof *err);
+    err->code = code;
+    snprintf(err->file, sizeof err->file, "%s", s->file ? s->file : "<lesson>");
+    src_linecol(s, pos, &err->line, &err->col);
+    size_t start = pos > s->len ? s->len : pos;
+    while (start > 0 && s->text[start - 1] != '\n')
+        start--;
+    size_t n = 0;
+    for (size_t i = start; i < s->len && s->text[i] != '\n' && n + 1 < sizeof err->source_line; i++) {
+        unsigned char c = (unsigned char)s->text[i];
+        if (c == '\r' && (i + 1 == s->len || s->text[i + 1] == '\n'))
+            break;
+        err->source_line[n++] = (c < 0x20 || c == 0x7f) ? ' ' : (char)c;
+    }
+    /* never cut a UTF-8 sequence in half */
+    while (n > 0 && ((unsigned char)err->source_line[n - 1] & 0xC0) == 0x80 &&
+           n + 1 >= sizeof err->source_line)
+        n--;
+    err->source_line[n] = '\0';
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+    return 0;
+}
+
+/* The length of the UTF-8 sequence at p (at most n bytes), 0 if invalid. */
+static size_t utf8_seq(const unsigned char *p, size_t n)
+{
+    unsigned char c = p[0];
+    size_t len;
+    unsigned min;
+    unsigned cp;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xC2 && c <= 0xDF) { len = 2; cp = c & 0x1F; min = 0x80; }
+    else if (c >= 0xE0 && c <= 0xEF) { len = 3; cp = c & 0x0F; min = 0x800; }
+    else if (c >= 0xF0 && c <= 0xF4) { len = 4; cp = c & 0x07; min = 0x10000; }
+    else
+        return 0;
+    if (len > n)
+        return 0;
+    for (size_t i = 1; i < len; i++) {
+        if ((p[i] & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (p[i] & 0x3F);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    return len;
+}
+
+int src_validate(const Src *s, LessonError *err)
+{
+    const unsigned char *t = (const unsigned char *)s->text;
+    size_t line_start = 0;
+    for (size_t i = 0; i < s->len;) {
+        unsigned char c = t[i];
+        if (c == '\n') {
+            line_start = ++i;
+            continue;
+        }
+        if (i - line_start >= LESSON_MAX_LINE) {
+            size_t end = i;
+            while (end < s->len && t[end] != '\n')
+                end++;
+            return src_error(s, err, ATTN_E_LIMIT, i,
+                             "this line is %zu characters long; the limit is %d",
+                             end - line_start, LESSON_MAX_LINE);
+        }
+        if (c == '\r') {
+            if (i + 1 < s->len && t[i + 1] != '\n')
+                return src_error(s, err, ATTN_E_SYNTAX, i,
+                                 "a carriage return in the middle of a line (only CRLF line ends are allowed)");
+            i++;
+            continue;
+        }
+        if ((c < 0x20 && c != '\t') || c == 0x7f)
+            return src_error(s, err, ATTN_E_SYNTAX, i,
+                             "control character 0x%02x is not allowed in a lesson", c);
+        size_t n = utf8_seq(t + i, s->len - i);
+        if (n == 0)
+            return src_error(s, err, ATTN_E_SYNTAX, i,
+                             "byte 0x%02x is not valid UTF-8 (save the lesson as UTF-8)", c);
+        i += n;
+    }
+    return 1;
+}
+
+int edit_distance(const char *a, size_t na, const char *b, size_t nb)
+{
+    enum { CAP = 100 };
+    if (na > 64 || nb > 64)
+        return CAP;
+    int prev[65], cur[65];
+    for (size_t j = 0; j <= nb; j++)
+        prev[j] = (int)j;
+    for (size_t i = 1; i <= na; i++) {
+        cur[0] = (int)i;
+        for (size_t j = 1; j <= nb; j++) {
+            int sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
+            int del = prev[j] + 1, ins = cur[j - 1] + 1;
+            int best = sub < del ? sub : del;
+            cur[j] = best < ins ? best : ins;
+        }
+        memcpy(prev, cur, sizeof(int) * (nb + 1));
+    }
+    return prev[nb];
+}
+
+const char *lesson_error_format(const LessonError *e, char *buf, size_t size)
+{
+    if (!buf || size == 0)
+        return buf;
+    if (e->line <= 0) {
+        snprintf(buf, size, "%s: error: %s\n", e->file, e->msg);
+        return buf;
+    }
+    /* the caret goes under the character at col (bytes), in display columns */
+    char caret[sizeof e->source_line + 2];
+    size_t w = 0, bytes = (size_t)(e->col - 1);
+    size_t shown = strlen(e->source_line);
+    for (size_t i = 0; i < bytes && w + 2 < sizeof caret; i++)
+        if (i >= shown || ((unsigned char)e->source_line[i] & 0xC0) != 0x80)
+            caret[w++] = ' ';
+    caret[w++] = '^';
+    caret[w] = '\0';
+    snprintf(buf, size, "%s:%d:%d: error: %s\n%s\n%s\n", e->file, e->line, e->col, e->msg,
+             e->source_line, caret);
+    return buf;
+}

@@ -1,0 +1,689 @@
+/*
+ * ops.c - the operations of attention on Mat: products (through blas.c),
+ * broadcasting element-wise arithmetic, stable softmax, layer norm, masks,
+ * concatenation, ranges as views, positional encodings and cosine.
+ *
+ * Each operation checks its arguments first and explains a refusal in words
+ * a student can act on (naming both shapes and what was needed; ranges are
+ * quoted 1-based, as the lessons write them), then allocates, computes,
+ * attaches labels and records provenance. Nothing here prints or exits.
+ */
+#include "ops.h"
+
+#include <math.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blas.h"
+#include "mat_internal.h"
+#include "ops_ref.h"
+
+/* ---- small helpers ------------------------------------------------------ */
+
+/* How an operand is named in a message: its name, or a fallback. */
+static const char *who(const Mat *m, const char *fallback)
+{
+    return m->name[0] ? m->name : fallback;
+}
+
+static attn_status missing(AttnError *err, const char *op)
+{
+    return attn_fail(err, ATTN_E_ARG, "%s was given no matrix", op);
+}
+
+/* Start an operation: clear *out, and point err at a local AttnError when
+ * the caller passed none, so a failure's code can always be read back. */
+#define BEGIN(out, err)              \
+    AttnError err##_scratch;         \
+    if (!(err))                      \
+        (err) = &err##_scratch;      \
+    if (out)                         \
+        *(out) = NULL;               \
+    attn_error_clear(err)
+
+/* A new matrix of a's shape carrying a's labels. */
+static Mat *new_like(const Mat *a, AttnError *err)
+{
+    Mat *m = mat_new(a->rows, a->cols, err);
+    if (m) {
+        mat_set_row_labels(m, a->row_labels);
+        mat_set_col_labels(m, a->col_labels);
+    }
+    return m;
+}
+
+/* The labels of range lo..hi-1 of l (NULL when l has none), attached by set. */
+static void set_sliced(Mat *m, const Labels *l, int lo, int hi, void (*set)(Mat *, Labels *))
+{
+    Labels *s = labels_slice(l, lo, hi);
+    set(m, s);
+    labels_free(s);
+}
+
+/* ---- products ------------------------------------------------------------ */
+
+attn_status ops_matmul_with(Mat **out, const Mat *a, int trans_a, const Mat *b, int trans_b,
+                            MatmulKernel kernel, AttnError *err)
+{
+    BEGIN(out, err);
+    if (!out || !a || !b)
+        return missing(err, "`@`");
+    int ar = trans_a ? a->cols : a->rows, ac = trans_a ? a->rows : a->cols;
+    int br = trans_b ? b->cols : b->rows, bc = trans_b ? b->rows : b->cols;
+    if (ac != br) {
+        char an[MAT_NAME_MAX + 4], bn[MAT_NAME_MAX + 4];
+        if (a->name[0])
+            snprintf(an, sizeof an, "%s%s", a->name, trans_a ? "^T" : "");
+        else
+            snprintf(an, sizeof an, "the left operand");
+        if (b->name[0])
+            snprintf(bn, sizeof bn, "%s%s", b->name, trans_b ? "^T" : "");
+        else
+            snprintf(bn, sizeof bn, "the right operand");
+        return attn_fail(err, ATTN_E_SHAPE,
+                         "`@` needs the columns of %s (%d) to equal the rows of %s (%d): %dx%d @ %dx%d",
+                         an, ac, bn, br, ar, ac, br, bc);
+    }
+    Mat *c = mat_new(ar, bc, err);
+    if (!c)
+        return err->code;
+    kernel(c, a, trans_a, b, trans_b);
+    mat_set_row_labels(c, trans_a ? a->col_labels : a->row_labels);
+    mat_set_col_labels(c, trans_b ? b->row_labels : b->col_labels);
+    mat_set_prov(c, OP_MATMUL, a, b);
+    c->prov.trans_a = trans_a != 0;
+    c->prov.trans_b = trans_b != 0;
+    *out = c;
+    return ATTN_OK;
+}
+
+attn_status op_matmul(Mat **out, const Mat *a, int trans_a, const Mat *b, int trans_b, AttnError *err)
+{
+    return ops_matmul_with(out, a, trans_a, b, trans_b, blas_matmul, err);
+}
+
+attn_status op_transpose(Mat **out, const Mat *a, AttnError *err)
+{
+    BEGIN(out, err);
+    if (!out || !a)
+        return missing(err, "`^T`");
+    Mat *t = mat_new(a->cols, a->rows, err);
+    if (!t)
+        return err->code;
+    for (int i = 0; i < a->rows; i++)
+        for (int j = 0; j < a->cols; j++)
+            mat_set(t, j, i, mat_get(a, i, j));
+    mat_set_row_labels(t, a->col_labels);
+    mat_set_col_labels(t, a->row_labels);
+    mat_set_prov(t, OP_TRANSPOSE, a, NULL);
+    *out = t;
+    return ATTN_OK;
+}
+
+/* ---- element-wise with broadcast --------------------------------------------- */
+
+/* Can s stand in for a full r x c operand: the same shape, 1x1, a 1xc row
+ * or an rx1 column? */
+static int broadcasts_to(const Mat *s, int r, int c)
+{
+    return (s->rows == r || s->rows == 1) && (s->cols == c || s->cols == 1);
+}
+
+typedef float (*BinaryFn)(float, float);
+static float f_add(float x, float y) { return x + y; }
+static float f_sub(float x, float y) { return x - y; }
+static float f_mul(float x, float y) { return x * y; }
+static float f_div(float x, float y) { return x / y; }
+
+static attn_status binary(Mat **out, const Mat *a, const Mat *b, MatOp op, BinaryFn fn, AttnError *err)
+{
+    const char *sym = mat_op_name(op);
+    BEGIN(out, err);
+    if (!out || !a || !b)
+        return attn_fail(err, ATTN_E_ARG, "`%s` was given no matrix", sym);
+    /* The full shape is a's when b broadcasts to it, else b's. */
+    int r = a->rows, c = a->cols;
+    if (!broadcasts_to(b, r, c)) {
+        r = b->rows;
+        c = b->cols;
+    }
+    if (!broadcasts_to(a, r, c) || !broadcasts_to(b, r, c)) {
+        const Mat *big = (int64_t)a->rows * a->cols >= (int64_t)b->rows * b->cols ? a : b;
+        const Mat *small = big == a ? b : a;
+        const char *bigname = who(big, big == a ? "the left operand" : "the right operand");
+        const char *smallname = who(small, small == a ? "the left operand" : "the right operand");
+        return attn_fail(err, ATTN_E_SHAPE,
+                         "`%s` needs %s (%dx%d) to have the shape of %s (%dx%d), or to be "
+                         "1x1, a 1x%d row or a %dx1 column",
+                         sym, smallname, small->rows, small->cols, bigname, big->rows, big->cols,
+                         big->cols, big->rows);
+    }
+    Mat *m = mat_new(r, c, err);
+    if (!m)
+        return err->code;
+    int ai = a->rows > 1, aj = a->cols > 1, bi = b->rows > 1, bj = b->cols > 1;
+    for (int i = 0; i < r; i++) {
+        const float *ra = mat_row(a, ai ? i : 0), *rb = mat_row(b, bi ? i : 0);
+        float *ro = mat_row(m, i);
+        for (int j = 0; j < c; j++)
+            ro[j] = fn(ra[aj ? j : 0], rb[bj ? j : 0]);
+    }
+    /* Labels come from an operand that spans the axis (a first). */
+    mat_set_row_labels(m, a->rows == r && a->row_labels ? a->row_labels : b->rows == r ? b->row_labels : NULL);
+    mat_set_col_labels(m, a->cols == c && a->col_labels ? a->col_labels : b->cols == c ? b->col_labels : NULL);
+    mat_set_prov(m, op, a, b);
+    *out = m;
+    return ATTN_OK;
+}
+
+attn_status op_add(Mat **out, const Mat *a, const Mat *b, AttnError *err)
+{
+    return binary(out, a, b, OP_ADD, f_add, err);
+}
+
+attn_status op_sub(Mat **out, const Mat *a, const Mat *b, AttnError *err)
+{
+    return binary(out, a, b, OP_SUB, f_sub, err);
+}
+
+attn_status op_mul(Mat **out, const Mat *a, const Mat *b, AttnError *err)
+{
+    return binary(out, a, b, OP_MUL, f_mul, err);
+}
+
+attn_status op_div(Mat **out, const Mat *a, const Mat *b, AttnError *err)
+{
+    return binary(out, a, b, OP_DIV, f_div, err);
+}
+
+/* ---- element-wise functions ---------------------------------------------------- */
+
+typedef float (*UnaryFn)(float);
+static float f_neg(float x) { return -x; }
+static float f_relu(float x) { return x > 0.0f || isnan(x) ? x : 0.0f; }
+
+static attn_status unary(Mat **out, const Mat *a, MatOp op, UnaryFn fn, AttnError *err)
+{
+    BEGIN(out, err);
+    if (!out || !a)
+        return attn_fail(err, ATTN_E_ARG, "`%s` was given no matrix", mat_op_name(op));
+    Mat *m = new_like(a, err);
+    if (!m)
+        return err->code;
+    for (int i = 0; i < a->rows; i++) {
+        const float *ra = mat_row(a, i);
+        float *ro = mat_row(m, i);
+        for (int j = 0; j < a->cols; j++)
+            ro[j] = fn(ra[j]);
+    }
+    mat_set_prov(m, op, a, NULL);
+    *out = m;
+    return ATTN_OK;
+}
+
+attn_status op_neg(Mat **out, const Mat *a, AttnError *err) { return unary(out, a, OP_NEG, f_neg, err); }
+attn_status op_relu(Mat **out, const Mat *a, AttnError *err) { return unary(out, a, OP_RELU, f_relu, err); }
+attn_status op_exp(Mat **out, const Mat *a, AttnError *err) { return unary(out, a, OP_EXP, expf, err); }
+attn_status op_log(Mat **out, const Mat *a, AttnError *err) { return unary(out, a, OP_LOG, logf, err); }
+attn_status op_sqrt(Mat **out, const Mat *a, AttnError *err) { return unary(out, a, OP_SQRT, sqrtf, err); }
+
+/* ---- softmax ---------------------------------------------------------------- */
+
+attn_status ops_softmax_with(Mat **out, const Mat *a, MatOp op, SoftmaxKernel kernel, AttnError *err)
+{
+    BEGIN(out, err);
+    if (!out || !a)
+        return missing(err, mat_op_name(op));
+    Mat *m = new_like(a, err);
+    if (!m)
+        return err->code;
+    unsigned char *masked = calloc((size_t)mat_masked_len(m), 1);
+    if (!masked) {
+        mat_free(m);
+        return attn_fail(err, ATTN_E_NOMEM, "out of memory for %s of a %dx%d matrix",
+                         mat_op_name(op), a->rows, a->cols);
+    }
+    int n_masked = kernel(m, a, masked);
+    if (n_masked > 0) {
+        m->masked = masked;
+        m->n_masked = n_masked;
+    } else {
+        free(masked);
+    }
+    mat_set_prov(m, op, a, NULL);
+    *out = m;
+    return ATTN_OK;
+}
+
+/* Along each row: shift by the row's true max, exponentiate in float, sum in
+ * double. A row that is all -inf becomes 0s and is flagged. */
+static int softmax_rows_kernel(Mat *out, const Mat *a, unsigned char *masked)
+{
+    int n_masked = 0;
+    for (int i = 0; i < a->rows; i++) {
+        const float *x = mat_row(a, i);
+        float *y = mat_row(out, i);
+        float max = -INFINITY;
+        int all_masked = 1;
+        for (int j = 0; j < a->cols; j++) {
+            all_masked &= x[j] == -INFINITY;
+            if (x[j] > max)
+                max = x[j];     /* NaN never compares greater: it propagates */
+        }
+        if (all_masked) {
+            memset(y, 0, (size_t)a->cols * sizeof *y);
+            masked[i] = 1;
+            n_masked++;
+            continue;
+        }
+        double sum = 0.0;
+        for (int j = 0; j < a->cols; j++) {
+            y[j] = expf(x[j] - max);    /* exp(-inf - max) is exactly 0 */
+            sum += y[j];
+        }
+        float inv = (float)(1.0 / sum);
+        for (int j = 0; j < a->cols; j++)
+            y[j] *= inv;
+    }
+    return n_masked;
+}
+
+/* Down each column, walking the matrix a row at a time (cache-friendly for
+ * row-major data): column maxima, then exponentials and sums, then scale. */
+static int softmax_cols_kernel(Mat *out, const Mat *a, unsigned char *masked)
+{
+    int n = a->cols;
+    float *max = malloc((size_t)n * sizeof *max);
+    double *sum = calloc((size_t)n, sizeof *sum);
+    unsigned char *finite_seen = calloc((size_t)n, 1);
+    if (!max || !sum || !finite_seen) {
+        free(max);
+        free(sum);
+        free(finite_seen);
+        return ref_softmax_cols(out, a, masked);   /* no scratch: the plain loops need none */
+    }
+    for (int j = 0; j < n; j++)
+        max[j] = -INFINITY;
+    for (int i = 0; i < a->rows; i++) {
+        const float *x = mat_row(a, i);
+        for (int j = 0; j < n; j++) {
+            finite_seen[j] |= x[j] != -INFINITY;
+            if (x[j] > max[j])
+                max[j] = x[j];
+        }
+    }
+    for (int i = 0; i < a->rows; i++) {
+        const float *x = mat_row(a, i);
+        float *y = mat_row(out, i);
+        for (int j = 0; j < n; j++) {
+            y[j] = finite_seen[j] ? expf(x[j] - max[j]) : 0.0f;
+            sum[j] += y[j];
+        }
+    }
+    int n_masked = 0;
+    for (int j = 0; j < n; j++) {
+        if (!finite_seen[j]) {
+            masked[j] = 1;
+            n_masked++;
+        }
+        max[j] = finite_seen[j] ? (float)(1.0 / sum[j]) : 0.0f;    /* reuse as the scale */
+    }
+    for (int i = 0; i < a->rows; i++) {
+        float *y = mat_row(out, i);
+        for (int j = 0; j < n; j++)
+            y[j] *= max[j];
+    }
+    free(max);
+    free(sum);
+    free(finite_seen);
+    return n_masked;
+}
+
+attn_status op_softmax_rows(Mat **out, const Mat *a, AttnError *err)
+{
+    return ops_softmax_with(out, a, OP_SOFTMAX_ROWS, softmax_rows_kernel, err);
+}
+
+attn_status op_softmax_cols(Mat **out, const Mat *a, AttnError *err)
+{
+    return ops_softmax_with(out, a, OP_SOFTMAX_COLS, softmax_cols_kernel, err);
+}
+
+/* ---- layer norm -------------------------------------------------------------- */
+
+attn_status ops_layernorm_with(Mat **out, const Mat *a, RowKernel kernel, AttnError *err)
+{
+    BEGIN(out, err);
+    if (!out || !a)
+        return missing(err, "layernorm_rows");
+    Mat *m = new_like(a, err);
+    if (!m)
+        return err->code;
+    kernel(m, a);
+    mat_set_prov(m, OP_LAYERNORM_ROWS, a, NULL);
+    *out = m;
+    return ATTN_OK;
+}
+
+/* Float data, double accumulators, two passes (mean, then variance). */
+static void layernorm_rows_kernel(Mat *out, const Mat *a)
+{
+    for (int i = 0; i < a->rows; i++) {
+        const float *x = mat_row(a, i);
+        float *y = mat_row(out, i);
+        double sum = 0.0, sq = 0.0;
+        for (int j = 0; j < a->cols; j++)
+            sum += x[j];
+        float mean = (float)(sum / a->cols);
+        for (int j = 0; j < a->cols; j++) {
+            double d = (double)x[j] - mean;
+            sq += d * d;
+        }
+        float inv = (float)(1.0 / sqrt(sq / a->cols + OPS_LAYERNORM_EPS));
+        for (int j = 0; j < a->cols; j++)
+            y[j] = (x[j] - mean) * inv;
+    }
+}
+
+attn_status op_layernorm_rows(Mat **out, const Mat *a, AttnError *err)
+{
+    return ops_layernorm_with(out, a, layernorm_rows_kernel, err);
+}
+
+/* ---- constant and positional matrices ---------------------------------------- */
+
+/* A new r x c matrix for a generator named what; NULL with err set. */
+static Mat *new_made(int r, int c, MatOp op, AttnError *err)
+{
+    Mat *m = mat_new(r, c, err);
+    if (m)
+        m->prov.op = op;
+    return m;
+}
+
+attn_status op_causal_mask(Mat **out, int n, AttnError *err)
+{
+    BEGIN(out, err);
+    if (!out)
+        return missing(err, "causal_mask");
+    Mat *m = new_made(n, n, OP_CAUSAL_MASK, err);
+    if (!m)
+        return err->code;
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++)
+            mat_set(m, i, j, -INFINITY);
+    *out = m;
+    return ATTN_OK;
+}
+
+/* Row p, column k of a sinusoidal encoding: the pair (k & ~1, k | 1) shares
+ * one angle p / 10000^(e/d), sine on the even member and cosine on the odd.
+ * The paper's exponent e is the pair index times two (2i for columns 2i and
+ * 2i+1); the notebook's is twice the even column's index (2k for columns k
+ * and k+1, k = 0, 2, 4 ...). */
+static attn_status posenc(Mat **out, int n, int d, MatOp op, AttnError *err)
+{
+    BEGIN(out, err);
+    if (!out)
+        return missing(err, mat_op_name(op));
+    Mat *m = new_made(n, d, op, err);
+    if (!m)
+        return err->code;
+    for (int k = 0; k < d; k += 2) {
+        double e = op == OP_POSENC_BOOK ? 2.0 * k : (double)k;
+        double freq = pow(10000.0, e / d);
+        for (int p = 0; p < n; p++) {
+            double angle = p / freq;
+            mat_set(m, p, k, (float)sin(angle));
+            if (k + 1 < d)
+                mat_set(m, p, k + 1, (float)cos(angle));
+        }
+    }
+    *out = m;
+    return ATTN_OK;
+}
+
+attn_status op_posenc(Mat **out, int n, int d, AttnError *err)
+{
+    return posenc(out, n, d, OP_POSENC, err);
+}
+
+attn_status op_posenc_book(Mat **out, int n, int d, AttnError *err)
+{
+    return posenc(out, n, d, OP_POSENC_BOOK, err);
+}
+
+attn_status op_zeros(Mat **out, int r, int c, AttnError *err)
+{
+    BEGIN(out, err);
+    if (!out)
+        return missing(err, "zeros");
+    *out = new_made(r, c, OP_INPUT, err);
+    return *out ? ATTN_OK : err->code;
+}
+
+attn_status op_ones(Mat **out, int r, int c, AttnError *err)
+{
+    attn_status st = op_zeros(out, r, c, err);
+    if (st != ATTN_OK)
+        return st;
+    for (int i = 0; i < r; i++)
+        for (int j = 0; j < c; j++)
+            mat_set(*out, i, j, 1.0f);
+    return ATTN_OK;
+}
+
+attn_status op_eye(Mat **out, int n, AttnError *err)
+{
+    attn_status st = op_zeros(out, n, n, err);
+    if (st != ATTN_OK)
+        return st;
+    for (int i = 0; i < n; i++)
+        mat_set(*out, i, i, 1.0f);
+    return ATTN_OK;
+}
+
+/* ---- concatenation ---------------------------------------------------------------- */
+
+/* Concatenate labels of one axis of every part, or NULL unless all have them. */
+static Labels *concat_labels(Mat *const *parts, int n, int rows_axis)
+{
+    int total = 0;
+    for (int p = 0; p < n; p++) {
+        const Labels *l = rows_axis ? parts[p]->row_labels : parts[p]->col_labels;
+        if (!l)
+            return NULL;
+        total += l->n;
+    }
+    const char **names = malloc((size_t)total * sizeof *names);
+    if (!names)
+        return NULL;
+    int k = 0;
+    for (int p = 0; p < n; p++) {
+        const Labels *l = rows_axis ? parts[p]->row_labels : parts[p]->col_labels;
+        for (int t = 0; t < l->n; t++)
+            names[k++] = l->names[t];
+    }
+    Labels *all = labels_new(total, names);
+    free(names);
+    return all;
+}
+
+/* hcat (horizontal) or vcat: parts agree on the kept axis; the other adds up. */
+static attn_status concat(Mat **out, Mat *const *parts, int n, int horizontal, AttnError *err)
+{
+    const char *op = horizontal ? "hcat" : "vcat";
+    BEGIN(out, err);
+    if (!out || !parts || n < 1)
+        return attn_fail(err, ATTN_E_ARG, "%s needs at least one matrix", op);
+    for (int p = 0; p < n; p++)
+        if (!parts[p])
+            return attn_fail(err, ATTN_E_ARG, "%s was given no matrix as part %d", op, p + 1);
+    int64_t total = 0;
+    for (int p = 0; p < n; p++) {
+        const Mat *first = parts[0], *m = parts[p];
+        int keep0 = horizontal ? first->rows : first->cols, keep = horizontal ? m->rows : m->cols;
+        if (keep != keep0)
+            return attn_fail(err, ATTN_E_SHAPE,
+                             "%s needs every part to have the same number of %s: part 1 (%s) is %dx%d, "
+                             "part %d (%s) is %dx%d",
+                             op, horizontal ? "rows" : "columns", who(first, "unnamed"),
+                             first->rows, first->cols, p + 1, who(m, "unnamed"), m->rows, m->cols);
+        total += horizontal ? m->cols : m->rows;
+    }
+    int r = horizontal ? parts[0]->rows : (int)(total > INT_MAX ? INT_MAX : total);
+    int c = horizontal ? (int)(total > INT_MAX ? INT_MAX : total) : parts[0]->cols;
+    if (total > INT_MAX)
+        return attn_fail(err, ATTN_E_TOO_BIG, "%s of %d parts would have %lld %s; the limit is %lld",
+                         op, n, (long long)total, horizontal ? "columns" : "rows",
+                         (long long)MAT_MAX_ELEMS);
+    Mat *m = mat_new(r, c, err);
+    if (!m)
+        return err->code;
+    int at = 0;
+    for (int p = 0; p < n; p++) {
+        const Mat *part = parts[p];
+        for (int i = 0; i < part->rows; i++)
+            memcpy(horizontal ? mat_row(m, i) + at : mat_row(m, at + i), mat_row(part, i),
+                   (size_t)part->cols * sizeof(float));
+        at += horizontal ? part->cols : part->rows;
+    }
+    Labels *joined = concat_labels(parts, n, !horizontal);
+    if (horizontal) {
+        mat_set_row_labels(m, parts[0]->row_labels);
+        mat_set_col_labels(m, joined);
+    } else {
+        mat_set_col_labels(m, parts[0]->col_labels);
+        mat_set_row_labels(m, joined);
+    }
+    labels_free(joined);
+    attn_status st = mat_set_prov_parts(m, horizontal ? OP_HCAT : OP_VCAT, parts, n, err);
+    if (st != ATTN_OK) {
+        mat_free(m);
+        return st;
+    }
+    *out = m;
+    return ATTN_OK;
+}
+
+attn_status op_hcat(Mat **out, Mat *const *parts, int n, AttnError *err)
+{
+    return concat(out, parts, n, 1, err);
+}
+
+attn_status op_vcat(Mat **out, Mat *const *parts, int n, AttnError *err)
+{
+    return concat(out, parts, n, 0, err);
+}
+
+/* ---- ranges ------------------------------------------------------------------ */
+
+/* Check lo..hi-1 against an axis of size n; the message quotes the range
+ * 1-based and inclusive (lo + 1 .. hi), as `rows(A, a, b)` writes it. */
+static attn_status check_range(const Mat *a, int lo, int hi, int n, const char *axis, AttnError *err)
+{
+    if (lo >= hi)
+        return attn_fail(err, ATTN_E_RANGE, "%s %d..%d of %s: the first comes after the last",
+                         axis, lo + 1, hi, who(a, "the matrix"));
+    if (lo < 0 || hi > n)
+        return attn_fail(err, ATTN_E_RANGE, "%s %d..%d are outside %s, which has %d %s (%dx%d)",
+                         axis, lo + 1, hi, who(a, "the matrix"), n, axis, a->rows, a->cols);
+    return ATTN_OK;
+}
+
+attn_status op_rows(Mat **out, const Mat *a, int lo, int hi, AttnError *err)
+{
+    BEGIN(out, err);
+    if (!out || !a)
+        return missing(err, "rows");
+    attn_status st = check_range(a, lo, hi, a->rows, "rows", err);
+    if (st != ATTN_OK)
+        return st;
+    Mat *v = mat_view(a, OP_ROWS, lo, 0, hi - lo, a->cols, err);
+    if (!v)
+        return err->code;
+    v->prov.lo = lo;
+    v->prov.hi = hi;
+    set_sliced(v, a->row_labels, lo, hi, mat_set_row_labels);
+    mat_set_col_labels(v, a->col_labels);
+    *out = v;
+    return ATTN_OK;
+}
+
+attn_status op_cols(Mat **out, const Mat *a, int lo, int hi, AttnError *err)
+{
+    BEGIN(out, err);
+    if (!out || !a)
+        return missing(err, "cols");
+    attn_status st = check_range(a, lo, hi, a->cols, "columns", err);
+    if (st != ATTN_OK)
+        return st;
+    Mat *v = mat_view(a, OP_COLS, 0, lo, a->rows, hi - lo, err);
+    if (!v)
+        return err->code;
+    v->prov.lo = lo;
+    v->prov.hi = hi;
+    mat_set_row_labels(v, a->row_labels);
+    set_sliced(v, a->col_labels, lo, hi, mat_set_col_labels);
+    *out = v;
+    return ATTN_OK;
+}
+
+attn_status op_element(Mat **out, const Mat *a, int i, int j, AttnError *err)
+{
+    BEGIN(out, err);
+    if (!out || !a)
+        return missing(err, "an element");
+    if (i < 0 || i >= a->rows || j < 0 || j >= a->cols)
+        return attn_fail(err, ATTN_E_RANGE, "%s[%d,%d] is outside %s, which is %dx%d",
+                         who(a, "the matrix"), i + 1, j + 1, who(a, "the matrix"), a->rows, a->cols);
+    Mat *m = mat_new(1, 1, err);
+    if (!m)
+        return err->code;
+    mat_set(m, 0, 0, mat_get(a, i, j));
+    set_sliced(m, a->row_labels, i, i + 1, mat_set_row_labels);
+    set_sliced(m, a->col_labels, j, j + 1, mat_set_col_labels);
+    mat_set_prov(m, OP_ELEMENT, a, NULL);
+    m->prov.lo = i;
+    m->prov.hi = j;
+    *out = m;
+    return ATTN_OK;
+}
+
+/* ---- cosine ---------------------------------------------------------------------- */
+
+/* Element t of m in row-major order, honouring ld. */
+static double flat_get(const Mat *m, int64_t t)
+{
+    return mat_get(m, (int)(t / m->cols), (int)(t % m->cols));
+}
+
+attn_status op_cosine(Mat **out, const Mat *a, const Mat *b, AttnError *err)
+{
+    BEGIN(out, err);
+    if (!out || !a || !b)
+        return missing(err, "cosine");
+    int64_t na = (int64_t)a->rows * a->cols, nb = (int64_t)b->rows * b->cols;
+    if (na != nb)
+        return attn_fail(err, ATTN_E_SHAPE,
+                         "cosine needs two vectors with as many numbers: %s is %dx%d (%lld), %s is %dx%d (%lld)",
+                         who(a, "the first"), a->rows, a->cols, (long long)na,
+                         who(b, "the second"), b->rows, b->cols, (long long)nb);
+    double dot = 0.0, sa = 0.0, sb = 0.0;
+    for (int64_t t = 0; t < na; t++) {
+        double x = flat_get(a, t), y = flat_get(b, t);
+        dot += x * y;
+        sa += x * x;
+        sb += y * y;
+    }
+    Mat *m = mat_new(1, 1, err);
+    if (!m)
+        return err->code;
+    mat_set(m, 0, 0, sa > 0.0 && sb > 0.0 ? (float)(dot / (sqrt(sa) * sqrt(sb))) : 0.0f);
+    mat_set_prov(m, OP_COSINE, a, b);
+    *out = m;
+    return ATTN_OK;
+}

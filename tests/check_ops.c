@@ -1,0 +1,912 @@
+/*
+ * check_ops.c - the operations: the BLAS product against plain loops on
+ * many shapes (transposed operands, views of wider matrices), broadcasting
+ * arithmetic and its messages, stable softmax at the edges (+-1e4, -inf,
+ * fully masked lines), layer norm, masks, concatenation, ranges, positional
+ * encodings against reference 003, labels and provenance lifetimes.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ops.h"
+#include "ops_ref.h"
+#include "refdata.h"
+
+/* ---- helpers ------------------------------------------------------------------ */
+
+static uint32_t lcg_state = 12345u;
+
+static float rnd(void)
+{
+    lcg_state = lcg_state * 1664525u + 1013904223u;
+    return (float)((lcg_state >> 8) / 16777216.0 * 4.0 - 2.0);   /* [-2, 2) */
+}
+
+static Mat *random_mat(int rows, int cols)
+{
+    AttnError err;
+    Mat *m = mat_new(rows, cols, &err);
+    ck_assert_msg(m != NULL, "mat_new(%d, %d): %s", rows, cols, err.msg);
+    for (int i = 0; i < rows; i++)
+        for (int j = 0; j < cols; j++)
+            mat_set(m, i, j, rnd());
+    return m;
+}
+
+static Mat *lit(int rows, int cols, const float *v, const char *name)
+{
+    AttnError err;
+    Mat *m = mat_from(rows, cols, v, &err);
+    ck_assert_msg(m != NULL, "mat_from: %s", err.msg);
+    if (name)
+        mat_set_name(m, name);
+    return m;
+}
+
+static Labels *labels3(const char *a, const char *b, const char *c, int n)
+{
+    const char *names[] = { a, b, c };
+    return labels_new(n, names);
+}
+
+/* Assert got equals want element-wise within tol (absolute, scaled by
+ * max(1, |want|)); a failure names the max difference and where. */
+static void assert_close(const Mat *got, const Mat *want, double tol, const char *what)
+{
+    ck_assert_msg(got->rows == want->rows && got->cols == want->cols, "%s: shape %dx%d, want %dx%d",
+                  what, got->rows, got->cols, want->rows, want->cols);
+    double worst = 0.0;
+    int wi = 0, wj = 0;
+    for (int i = 0; i < got->rows; i++)
+        for (int j = 0; j < got->cols; j++) {
+            double g = mat_get(got, i, j), w = mat_get(want, i, j);
+            double d = g == w || (isnan(g) && isnan(w)) ? 0.0 : fabs(g - w) / fmax(1.0, fabs(w));
+            if (isnan(g) != isnan(w) || (isinf(w) && g != w))
+                d = INFINITY;
+            if (d > worst || isnan(d)) {
+                worst = d;
+                wi = i;
+                wj = j;
+            }
+        }
+    ck_assert_msg(worst <= tol, "%s: max difference %g at [%d,%d] (got %.9g, want %.9g)", what, worst,
+                  wi + 1, wj + 1, mat_get(got, wi, wj), mat_get(want, wi, wj));
+}
+
+static void assert_values(const Mat *m, int rows, int cols, const float *want, double tol, const char *what)
+{
+    Mat *w = lit(rows, cols, want, NULL);
+    assert_close(m, w, tol, what);
+    mat_free(w);
+}
+
+static void assert_err(attn_status st, const AttnError *err, const Mat *out, attn_status code, const char *msg)
+{
+    ck_assert_msg(st == code, "status %s, want %s (%s)", attn_status_str(st), attn_status_str(code), err->msg);
+    ck_assert_int_eq(err->code, code);
+    ck_assert_ptr_null(out);
+    if (msg)
+        ck_assert_str_eq(err->msg, msg);
+}
+
+/* ---- products ---------------------------------------------------------------- */
+
+START_TEST(matmul_hand)
+{
+    float av[] = { 1, 2, 3, 4 }, bv[] = { 5, 6, 7, 8 };
+    Mat *a = lit(2, 2, av, "A"), *b = lit(2, 2, bv, "B"), *c = NULL;
+    AttnError err;
+    ck_assert_int_eq(op_matmul(&c, a, 0, b, 0, &err), ATTN_OK);
+    assert_values(c, 2, 2, (float[]){ 19, 22, 43, 50 }, 0, "A @ B");
+    ck_assert_int_eq(c->prov.op, OP_MATMUL);
+    ck_assert_ptr_eq(c->prov.a, a);
+    ck_assert_ptr_eq(c->prov.b, b);
+    mat_free(c);
+    ck_assert_int_eq(op_matmul(&c, a, 0, b, 1, &err), ATTN_OK);      /* A @ B^T */
+    assert_values(c, 2, 2, (float[]){ 17, 23, 39, 53 }, 0, "A @ B^T");
+    ck_assert_int_eq(c->prov.trans_b, 1);
+    ck_assert_int_eq(c->prov.trans_a, 0);
+    mat_free(c);
+    ck_assert_int_eq(op_matmul(&c, a, 1, b, 0, &err), ATTN_OK);      /* A^T @ B */
+    assert_values(c, 2, 2, (float[]){ 26, 30, 38, 44 }, 0, "A^T @ B");
+    mat_free(c);
+    mat_free(a);
+    mat_free(b);
+}
+END_TEST
+
+START_TEST(matmul_blas_matches_loops)
+{
+    static const int shapes[][3] = {   /* m, k, n */
+        { 1, 1, 1 }, { 1, 7, 1 }, { 1, 5, 9 }, { 9, 1, 6 }, { 6, 4, 1 }, { 3, 4, 3 },
+        { 17, 3, 5 }, { 5, 31, 2 }, { 64, 64, 64 }, { 33, 70, 19 }, { 2, 100, 3 },
+    };
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+        for (int ta = 0; ta < 2; ta++)
+            for (int tb = 0; tb < 2; tb++) {
+                int m = shapes[s][0], k = shapes[s][1], n = shapes[s][2];
+                Mat *a = ta ? random_mat(k, m) : random_mat(m, k);
+                Mat *b = tb ? random_mat(n, k) : random_mat(k, n);
+                Mat *fast = NULL, *slow = NULL;
+                AttnError err;
+                ck_assert_msg(op_matmul(&fast, a, ta, b, tb, &err) == ATTN_OK, "%s", err.msg);
+                ck_assert_msg(op_matmul_ref(&slow, a, ta, b, tb, &err) == ATTN_OK, "%s", err.msg);
+                ck_assert_int_eq(fast->rows, m);
+                ck_assert_int_eq(fast->cols, n);
+                char what[64];
+                snprintf(what, sizeof what, "%dx%d @ %dx%d (trans %d,%d)", m, k, k, n, ta, tb);
+                assert_close(fast, slow, 1e-5, what);
+                mat_free(fast);
+                mat_free(slow);
+                mat_free(a);
+                mat_free(b);
+            }
+}
+END_TEST
+
+/* One head of a wider matrix, multiplied in place: Q_h = cols(Q, 2, 5) has
+ * ld 8 and shares Q's buffer; Q_h @ K_h^T is one product, no copies. */
+START_TEST(matmul_views_without_copy)
+{
+    Mat *q = random_mat(5, 8), *k = random_mat(6, 8);
+    Mat *qh = NULL, *kh = NULL, *s = NULL, *want = NULL;
+    AttnError err;
+    ck_assert_int_eq(op_cols(&qh, q, 2, 5, &err), ATTN_OK);
+    ck_assert_int_eq(op_cols(&kh, k, 2, 5, &err), ATTN_OK);
+    ck_assert_int_eq(qh->ld, 8);
+    ck_assert_ptr_eq(qh->data, q->data + 2);
+    ck_assert_ptr_null(qh->buf);
+    ck_assert_int_eq(op_matmul(&s, qh, 0, kh, 1, &err), ATTN_OK);
+    ck_assert_int_eq(s->rows, 5);
+    ck_assert_int_eq(s->cols, 6);
+    Mat *qc = mat_copy(qh, &err), *kc = mat_copy(kh, &err);
+    ck_assert_int_eq(qc->ld, 3);
+    ck_assert_int_eq(op_matmul_ref(&want, qc, 0, kc, 1, &err), ATTN_OK);
+    assert_close(s, want, 1e-5, "head view product");
+    mat_free(want);
+    /* a row view as the right operand, and a view as the output's source */
+    Mat *kr = NULL, *t = NULL;
+    ck_assert_int_eq(op_rows(&kr, kh, 1, 4, &err), ATTN_OK);   /* 3x3 view, ld 8 */
+    ck_assert_int_eq(op_matmul(&t, qh, 0, kr, 0, &err), ATTN_OK);
+    ck_assert_int_eq(op_matmul_ref(&want, qh, 0, kr, 0, &err), ATTN_OK);
+    assert_close(t, want, 1e-5, "view @ view");
+    mat_free(want);
+    mat_free(t);
+    mat_free(kr);
+    mat_free(qc);
+    mat_free(kc);
+    mat_free(s);
+    mat_free(qh);
+    mat_free(kh);
+    mat_free(q);
+    mat_free(k);
+}
+END_TEST
+
+START_TEST(matmul_shape_messages)
+{
+    Mat *a = random_mat(3, 4), *b = random_mat(3, 2), *c = NULL;
+    AttnError err;
+    attn_status st = op_matmul(&c, a, 0, b, 0, &err);
+    assert_err(st, &err, c, ATTN_E_SHAPE,
+               "`@` needs the columns of the left operand (4) to equal the rows of the right operand (3): "
+               "3x4 @ 3x2");
+    mat_set_name(a, "Q");
+    mat_set_name(b, "K");
+    st = op_matmul(&c, a, 0, b, 1, &err);
+    assert_err(st, &err, c, ATTN_E_SHAPE, "`@` needs the columns of Q (4) to equal the rows of K^T (2): 3x4 @ 2x3");
+    st = op_matmul(&c, a, 1, b, 1, &err);
+    assert_err(st, &err, c, ATTN_E_SHAPE, "`@` needs the columns of Q^T (3) to equal the rows of K^T (2): 4x3 @ 2x3");
+    ck_assert_int_eq(op_matmul(&c, a, 1, b, 0, &err), ATTN_OK);  /* Q^T @ K is 4x2 */
+    ck_assert_int_eq(c->rows, 4);
+    ck_assert_int_eq(c->cols, 2);
+    mat_free(c);
+    ck_assert_int_eq(a->refs, 1);   /* failures took no references */
+    mat_free(a);
+    mat_free(b);
+}
+END_TEST
+
+START_TEST(matmul_labels)
+{
+    Mat *x = random_mat(3, 2), *w = random_mat(2, 3), *c = NULL;
+    Labels *tok = labels3("The", "cat", "sat", 3), *dim = labels3("d1", "d2", NULL, 2);
+    Labels *out = labels3("q1", "q2", "q3", 3);
+    mat_set_row_labels(x, tok);
+    mat_set_col_labels(x, dim);
+    mat_set_row_labels(w, dim);
+    mat_set_col_labels(w, out);
+    AttnError err;
+    ck_assert_int_eq(op_matmul(&c, x, 0, w, 0, &err), ATTN_OK);
+    ck_assert_str_eq(mat_row_label(c, 1), "cat");
+    ck_assert_str_eq(mat_col_label(c, 2), "q3");
+    mat_free(c);
+    ck_assert_int_eq(op_matmul(&c, x, 0, x, 1, &err), ATTN_OK);     /* X X^T: tokens both ways */
+    ck_assert_str_eq(mat_row_label(c, 0), "The");
+    ck_assert_str_eq(mat_col_label(c, 2), "sat");
+    mat_free(c);
+    ck_assert_int_eq(op_matmul(&c, x, 1, x, 0, &err), ATTN_OK);     /* X^T X: dims both ways */
+    ck_assert_str_eq(mat_row_label(c, 1), "d2");
+    ck_assert_str_eq(mat_col_label(c, 0), "d1");
+    mat_free(c);
+    labels_free(tok);
+    labels_free(dim);
+    labels_free(out);
+    mat_free(x);
+    mat_free(w);
+}
+END_TEST
+
+START_TEST(transpose_swaps)
+{
+    float v[] = { 1, 2, 3, 4, 5, 6 };
+    Mat *a = lit(2, 3, v, "A"), *t = NULL;
+    Labels *r = labels3("r1", "r2", NULL, 2), *c = labels3("c1", "c2", "c3", 3);
+    mat_set_row_labels(a, r);
+    mat_set_col_labels(a, c);
+    AttnError err;
+    ck_assert_int_eq(op_transpose(&t, a, &err), ATTN_OK);
+    assert_values(t, 3, 2, (float[]){ 1, 4, 2, 5, 3, 6 }, 0, "A^T");
+    ck_assert_str_eq(mat_row_label(t, 2), "c3");
+    ck_assert_str_eq(mat_col_label(t, 1), "r2");
+    ck_assert_int_eq(t->prov.op, OP_TRANSPOSE);
+    ck_assert_ptr_eq(t->prov.a, a);
+    labels_free(r);
+    labels_free(c);
+    mat_free(a);
+    mat_free(t);
+}
+END_TEST
+
+/* ---- element-wise ------------------------------------------------------------------ */
+
+START_TEST(broadcast_arithmetic)
+{
+    float av[] = { 1, 2, 3, 4, 5, 6 };
+    Mat *a = lit(2, 3, av, "A");
+    Mat *s = lit(1, 1, (float[]){ 2 }, NULL);
+    Mat *row = lit(1, 3, (float[]){ 10, 20, 30 }, "b");
+    Mat *col = lit(2, 1, (float[]){ 100, 200 }, NULL);
+    Mat *full = lit(2, 3, (float[]){ 1, 1, 2, 2, 4, 4 }, NULL);
+    Mat *o = NULL;
+    AttnError err;
+    ck_assert_int_eq(op_add(&o, a, s, &err), ATTN_OK);
+    assert_values(o, 2, 3, (float[]){ 3, 4, 5, 6, 7, 8 }, 0, "A + 2");
+    ck_assert_int_eq(o->prov.op, OP_ADD);
+    ck_assert_ptr_eq(o->prov.b, s);
+    mat_free(o);
+    ck_assert_int_eq(op_sub(&o, s, a, &err), ATTN_OK);          /* scalar on the left */
+    assert_values(o, 2, 3, (float[]){ 1, 0, -1, -2, -3, -4 }, 0, "2 - A");
+    mat_free(o);
+    ck_assert_int_eq(op_add(&o, a, row, &err), ATTN_OK);        /* bias row, down */
+    assert_values(o, 2, 3, (float[]){ 11, 22, 33, 14, 25, 36 }, 0, "A + b");
+    mat_free(o);
+    ck_assert_int_eq(op_mul(&o, col, a, &err), ATTN_OK);        /* column, across */
+    assert_values(o, 2, 3, (float[]){ 100, 200, 300, 800, 1000, 1200 }, 0, "c * A");
+    mat_free(o);
+    ck_assert_int_eq(op_div(&o, a, full, &err), ATTN_OK);
+    assert_values(o, 2, 3, (float[]){ 1, 2, 1.5f, 2, 1.25f, 1.5f }, 0, "A / F");
+    mat_free(o);
+    ck_assert_int_eq(op_div(&o, a, col, &err), ATTN_OK);
+    assert_values(o, 2, 3, (float[]){ 0.01f, 0.02f, 0.03f, 0.02f, 0.025f, 0.03f }, 1e-7, "A / c");
+    mat_free(o);
+    ck_assert_int_eq(op_div(&o, s, s, &err), ATTN_OK);          /* 1x1 with 1x1 */
+    assert_values(o, 1, 1, (float[]){ 1 }, 0, "2 / 2");
+    mat_free(o);
+    Mat *z = lit(1, 1, (float[]){ 0 }, NULL);
+    ck_assert_int_eq(op_div(&o, a, z, &err), ATTN_OK);          /* IEEE: x / 0 = inf */
+    ck_assert(isinf(mat_get(o, 0, 0)) && mat_get(o, 0, 0) > 0);
+    mat_free(o);
+    mat_free(z);
+    mat_free(a);
+    mat_free(s);
+    mat_free(row);
+    mat_free(col);
+    mat_free(full);
+}
+END_TEST
+
+START_TEST(broadcast_labels)
+{
+    Mat *a = random_mat(3, 2), *b = random_mat(1, 2), *o = NULL;
+    Labels *tok = labels3("The", "cat", "sat", 3), *dim = labels3("x", "y", NULL, 2);
+    mat_set_row_labels(a, tok);
+    mat_set_col_labels(b, dim);             /* only the bias names the columns */
+    AttnError err;
+    ck_assert_int_eq(op_add(&o, b, a, &err), ATTN_OK);
+    ck_assert_str_eq(mat_row_label(o, 2), "sat");
+    ck_assert_str_eq(mat_col_label(o, 1), "y");
+    mat_free(o);
+    ck_assert_int_eq(op_neg(&o, a, &err), ATTN_OK);
+    ck_assert_str_eq(mat_row_label(o, 0), "The");
+    mat_free(o);
+    labels_free(tok);
+    labels_free(dim);
+    mat_free(a);
+    mat_free(b);
+}
+END_TEST
+
+START_TEST(elementwise_functions)
+{
+    float v[] = { -1, 0, 4, 0.25f };
+    Mat *a = lit(2, 2, v, "A"), *o = NULL;
+    AttnError err;
+    ck_assert_int_eq(op_neg(&o, a, &err), ATTN_OK);
+    assert_values(o, 2, 2, (float[]){ 1, 0, -4, -0.25f }, 0, "-A");
+    ck_assert_int_eq(o->prov.op, OP_NEG);
+    mat_free(o);
+    ck_assert_int_eq(op_relu(&o, a, &err), ATTN_OK);
+    assert_values(o, 2, 2, (float[]){ 0, 0, 4, 0.25f }, 0, "relu");
+    mat_free(o);
+    ck_assert_int_eq(op_exp(&o, a, &err), ATTN_OK);
+    assert_values(o, 2, 2, (float[]){ 0.36787944f, 1, 54.59815f, 1.2840254f }, 1e-6, "exp");
+    mat_free(o);
+    ck_assert_int_eq(op_sqrt(&o, a, &err), ATTN_OK);
+    ck_assert(isnan(mat_get(o, 0, 0)));
+    ck_assert_float_eq(mat_get(o, 1, 0), 2.0f);
+    ck_assert_float_eq(mat_get(o, 1, 1), 0.5f);
+    mat_free(o);
+    ck_assert_int_eq(op_log(&o, a, &err), ATTN_OK);
+    ck_assert(isinf(mat_get(o, 0, 1)) && mat_get(o, 0, 1) < 0);
+    ck_assert_float_eq_tol(mat_get(o, 1, 0), 1.3862944f, 1e-6f);
+    ck_assert_int_eq(o->prov.op, OP_LOG);
+    mat_free(o);
+    mat_free(a);
+}
+END_TEST
+
+START_TEST(constants)
+{
+    Mat *o = NULL;
+    AttnError err;
+    ck_assert_int_eq(op_zeros(&o, 2, 3, &err), ATTN_OK);
+    assert_values(o, 2, 3, (float[]){ 0, 0, 0, 0, 0, 0 }, 0, "zeros");
+    ck_assert_int_eq(o->prov.op, OP_INPUT);
+    mat_free(o);
+    ck_assert_int_eq(op_ones(&o, 1, 2, &err), ATTN_OK);
+    assert_values(o, 1, 2, (float[]){ 1, 1 }, 0, "ones");
+    mat_free(o);
+    ck_assert_int_eq(op_eye(&o, 3, &err), ATTN_OK);
+    assert_values(o, 3, 3, (float[]){ 1, 0, 0, 0, 1, 0, 0, 0, 1 }, 0, "eye");
+    mat_free(o);
+    ck_assert_int_eq(op_causal_mask(&o, 3, &err), ATTN_OK);
+    assert_values(o, 3, 3, (float[]){ 0, -INFINITY, -INFINITY, 0, 0, -INFINITY, 0, 0, 0 }, 0, "causal_mask");
+    ck_assert_int_eq(o->prov.op, OP_CAUSAL_MASK);
+    mat_free(o);
+}
+END_TEST
+
+/* ---- softmax and layer norm ----------------------------------------------------------- */
+
+START_TEST(softmax_hand)
+{
+    Mat *a = lit(2, 3, (float[]){ 1, 2, 3, 0, 0, 0 }, "S"), *o = NULL, *t = NULL, *oc = NULL;
+    AttnError err;
+    ck_assert_int_eq(op_softmax_rows(&o, a, &err), ATTN_OK);
+    assert_values(o, 2, 3, (float[]){ 0.09003057f, 0.24472847f, 0.66524096f, 1 / 3.f, 1 / 3.f, 1 / 3.f }, 1e-7,
+                  "softmax_rows");
+    ck_assert_ptr_null(o->masked);
+    ck_assert_int_eq(o->n_masked, 0);
+    ck_assert_int_eq(o->prov.op, OP_SOFTMAX_ROWS);
+    /* columns of the transpose are the rows */
+    ck_assert_int_eq(op_transpose(&t, a, &err), ATTN_OK);
+    ck_assert_int_eq(op_softmax_cols(&oc, t, &err), ATTN_OK);
+    ck_assert_int_eq(oc->prov.op, OP_SOFTMAX_COLS);
+    Mat *back = NULL;
+    ck_assert_int_eq(op_transpose(&back, oc, &err), ATTN_OK);
+    assert_close(back, o, 1e-7, "softmax_cols(S^T)^T vs softmax_rows(S)");
+    mat_free(back);
+    mat_free(oc);
+    mat_free(t);
+    mat_free(o);
+    mat_free(a);
+}
+END_TEST
+
+START_TEST(softmax_matches_loops)
+{
+    static const int shapes[][2] = { { 1, 1 }, { 1, 9 }, { 9, 1 }, { 4, 4 }, { 7, 13 }, { 40, 3 } };
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        Mat *a = random_mat(shapes[s][0], shapes[s][1]);
+        for (int i = 0; i < a->rows; i++)
+            for (int j = 0; j < a->cols; j++)
+                mat_set(a, i, j, mat_get(a, i, j) * 10.0f);
+        Mat *f = NULL, *r = NULL;
+        AttnError err;
+        ck_assert_int_eq(op_softmax_rows(&f, a, &err), ATTN_OK);
+        ck_assert_int_eq(op_softmax_rows_ref(&r, a, &err), ATTN_OK);
+        assert_close(f, r, 1e-6, "softmax_rows vs loops");
+        mat_free(f);
+        mat_free(r);
+        ck_assert_int_eq(op_softmax_cols(&f, a, &err), ATTN_OK);
+        ck_assert_int_eq(op_softmax_cols_ref(&r, a, &err), ATTN_OK);
+        assert_close(f, r, 1e-6, "softmax_cols vs loops");
+        mat_free(f);
+        mat_free(r);
+        mat_free(a);
+    }
+}
+END_TEST
+
+START_TEST(softmax_large_scores)
+{
+    Mat *a = lit(3, 3, (float[]){ 1e4f, -1e4f, 0, 1e4f, 1e4f, -1e4f, -1e4f, -1e4f, -1e4f }, NULL), *o = NULL;
+    AttnError err;
+    ck_assert_int_eq(op_softmax_rows(&o, a, &err), ATTN_OK);
+    assert_values(o, 3, 3, (float[]){ 1, 0, 0, 0.5f, 0.5f, 0, 1 / 3.f, 1 / 3.f, 1 / 3.f }, 1e-7, "softmax of +-1e4");
+    mat_free(o);
+    ck_assert_int_eq(op_softmax_cols(&o, a, &err), ATTN_OK);
+    assert_values(o, 3, 3, (float[]){ 0.5f, 0, 1, 0.5f, 1, 0, 0, 0, 0 }, 1e-7, "softmax_cols of +-1e4");
+    mat_free(o);
+    mat_free(a);
+}
+END_TEST
+
+/* Masked scores get weight exactly 0; a line masked entirely is all zeros,
+ * flagged, with no NaN. */
+START_TEST(softmax_masked)
+{
+    const float ninf = -INFINITY;
+    Mat *a = lit(3, 3, (float[]){ 0, ninf, 0, ninf, ninf, ninf, 2, ninf, ninf }, NULL), *o = NULL;
+    AttnError err;
+    ck_assert_int_eq(op_softmax_rows(&o, a, &err), ATTN_OK);
+    ck_assert_msg(mat_get(o, 0, 1) == 0.0f, "masked weight %g, not exactly 0", mat_get(o, 0, 1));
+    ck_assert_float_eq(mat_get(o, 0, 0), 0.5f);
+    ck_assert_float_eq(mat_get(o, 2, 0), 1.0f);
+    for (int j = 0; j < 3; j++)
+        ck_assert_msg(mat_get(o, 1, j) == 0.0f, "masked row [2,%d] = %g", j + 1, mat_get(o, 1, j));
+    ck_assert_ptr_nonnull(o->masked);
+    ck_assert_int_eq(o->n_masked, 1);
+    ck_assert_int_eq(o->masked[0], 0);
+    ck_assert_int_eq(o->masked[1], 1);
+    ck_assert_int_eq(o->masked[2], 0);
+    Mat *c = mat_copy(o, &err);                 /* the flags travel with a copy */
+    ck_assert_int_eq(c->n_masked, 1);
+    ck_assert_int_eq(c->masked[1], 1);
+    mat_free(c);
+    mat_free(o);
+    ck_assert_int_eq(op_softmax_cols(&o, a, &err), ATTN_OK);   /* column 2 is all -inf */
+    assert_values(o, 3, 3, (float[]){ 0.11920292f, 0, 1, 0, 0, 0, 0.88079708f, 0, 0 }, 1e-7, "softmax_cols masked");
+    ck_assert_int_eq(o->n_masked, 1);
+    ck_assert_int_eq(o->masked[1], 1);
+    ck_assert_int_eq(o->masked[0] + o->masked[2], 0);
+    Mat *r = NULL;
+    ck_assert_int_eq(op_softmax_cols_ref(&r, a, &err), ATTN_OK);
+    assert_close(o, r, 1e-7, "masked softmax_cols vs loops");
+    ck_assert_int_eq(r->n_masked, 1);
+    mat_free(r);
+    mat_free(o);
+    mat_free(a);
+}
+END_TEST
+
+/* Scores + causal mask -> each query sees itself and earlier keys only. */
+START_TEST(softmax_causal)
+{
+    Mat *s = lit(3, 3, (float[]){ 1, 5, 9, 2, 2, 7, 0, 1, 2 }, NULL), *m = NULL, *sm = NULL, *w = NULL;
+    AttnError err;
+    ck_assert_int_eq(op_causal_mask(&m, 3, &err), ATTN_OK);
+    ck_assert_int_eq(op_add(&sm, s, m, &err), ATTN_OK);
+    ck_assert_int_eq(op_softmax_rows(&w, sm, &err), ATTN_OK);
+    assert_values(w, 3, 3, (float[]){ 1, 0, 0, 0.5f, 0.5f, 0, 0.09003057f, 0.24472847f, 0.66524096f }, 1e-7,
+                  "causal softmax");
+    ck_assert_int_eq(w->n_masked, 0);
+    mat_free(w);
+    mat_free(sm);
+    mat_free(m);
+    mat_free(s);
+}
+END_TEST
+
+START_TEST(softmax_nan_propagates)
+{
+    Mat *a = lit(2, 2, (float[]){ NAN, 1, 0, 0 }, NULL), *o = NULL;
+    AttnError err;
+    ck_assert_int_eq(op_softmax_rows(&o, a, &err), ATTN_OK);
+    ck_assert(isnan(mat_get(o, 0, 0)) && isnan(mat_get(o, 0, 1)));
+    ck_assert_float_eq(mat_get(o, 1, 0), 0.5f);
+    ck_assert_int_eq(o->n_masked, 0);
+    mat_free(o);
+    mat_free(a);
+}
+END_TEST
+
+START_TEST(layernorm_hand)
+{
+    Mat *a = lit(2, 4, (float[]){ 1, 2, 3, 4, 5, 5, 5, 5 }, "V"), *o = NULL, *r = NULL;
+    Labels *tok = labels3("a", "b", NULL, 2);
+    mat_set_row_labels(a, tok);
+    labels_free(tok);
+    AttnError err;
+    ck_assert_int_eq(op_layernorm_rows(&o, a, &err), ATTN_OK);
+    assert_values(o, 2, 4, (float[]){ -1.34163542f, -0.44721181f, 0.44721181f, 1.34163542f, 0, 0, 0, 0 }, 1e-6,
+                  "layernorm [1 2 3 4]");
+    ck_assert_str_eq(mat_row_label(o, 1), "b");
+    ck_assert_int_eq(o->prov.op, OP_LAYERNORM_ROWS);
+    ck_assert_int_eq(op_layernorm_rows_ref(&r, a, &err), ATTN_OK);
+    assert_close(o, r, 1e-6, "layernorm vs loops");
+    mat_free(r);
+    mat_free(o);
+    mat_free(a);
+    Mat *big = random_mat(9, 37);
+    ck_assert_int_eq(op_layernorm_rows(&o, big, &err), ATTN_OK);
+    ck_assert_int_eq(op_layernorm_rows_ref(&r, big, &err), ATTN_OK);
+    assert_close(o, r, 1e-5, "layernorm 9x37 vs loops");
+    mat_free(r);
+    mat_free(o);
+    mat_free(big);
+}
+END_TEST
+
+/* ---- concatenation and ranges ----------------------------------------------------------- */
+
+START_TEST(concat_values_and_labels)
+{
+    Mat *a = lit(2, 1, (float[]){ 1, 2 }, "h1"), *b = lit(2, 2, (float[]){ 3, 4, 5, 6 }, "h2"), *o = NULL;
+    Labels *tok = labels3("The", "cat", NULL, 2), *ca = labels3("x", NULL, NULL, 1), *cb = labels3("y", "z", NULL, 2);
+    mat_set_row_labels(a, tok);
+    mat_set_col_labels(a, ca);
+    AttnError err;
+    Mat *parts[] = { a, b };
+    ck_assert_int_eq(op_hcat(&o, parts, 2, &err), ATTN_OK);
+    assert_values(o, 2, 3, (float[]){ 1, 3, 4, 2, 5, 6 }, 0, "hcat");
+    ck_assert_str_eq(mat_row_label(o, 1), "cat");
+    ck_assert_ptr_null(o->col_labels);          /* b has none: no column labels */
+    ck_assert_int_eq(o->prov.op, OP_HCAT);
+    ck_assert_int_eq(o->prov.n_parts, 2);
+    ck_assert_ptr_eq(o->prov.parts[1], b);
+    mat_free(o);
+    mat_set_col_labels(b, cb);
+    ck_assert_int_eq(op_hcat(&o, parts, 2, &err), ATTN_OK);
+    ck_assert_str_eq(mat_col_label(o, 0), "x");
+    ck_assert_str_eq(mat_col_label(o, 2), "z");
+    mat_free(o);
+
+    Mat *at = NULL, *bt = NULL;
+    ck_assert_int_eq(op_transpose(&at, a, &err), ATTN_OK);
+    ck_assert_int_eq(op_transpose(&bt, b, &err), ATTN_OK);
+    Mat *vparts[] = { at, bt, at };
+    ck_assert_int_eq(op_vcat(&o, vparts, 3, &err), ATTN_OK);
+    assert_values(o, 4, 2, (float[]){ 1, 2, 3, 5, 4, 6, 1, 2 }, 0, "vcat");
+    ck_assert_str_eq(mat_col_label(o, 0), "The");
+    ck_assert_str_eq(mat_row_label(o, 3), "x");
+    ck_assert_int_eq(at->refs, 3);              /* retained twice by the parts */
+    mat_free(o);
+    ck_assert_int_eq(op_hcat(&o, parts, 1, &err), ATTN_OK);     /* one part: a copy */
+    assert_values(o, 2, 1, (float[]){ 1, 2 }, 0, "hcat of one");
+    mat_free(o);
+    labels_free(tok);
+    labels_free(ca);
+    labels_free(cb);
+    mat_free(at);
+    mat_free(bt);
+    mat_free(a);
+    mat_free(b);
+}
+END_TEST
+
+START_TEST(concat_shape_message)
+{
+    Mat *a = random_mat(2, 3), *b = random_mat(3, 3), *o = NULL;
+    mat_set_name(a, "Z1");
+    AttnError err;
+    Mat *parts[] = { a, b };
+    attn_status st = op_hcat(&o, parts, 2, &err);
+    assert_err(st, &err, o, ATTN_E_SHAPE,
+               "hcat needs every part to have the same number of rows: part 1 (Z1) is 2x3, part 2 (unnamed) is 3x3");
+    Mat *c = random_mat(2, 4);
+    Mat *vparts[] = { a, a, c };
+    st = op_vcat(&o, vparts, 3, &err);
+    assert_err(st, &err, o, ATTN_E_SHAPE,
+               "vcat needs every part to have the same number of columns: part 1 (Z1) is 2x3, part 3 (unnamed) is 2x4");
+    mat_free(a);
+    mat_free(b);
+    mat_free(c);
+}
+END_TEST
+
+START_TEST(ranges_are_views_with_labels)
+{
+    Mat *a = random_mat(3, 4), *r = NULL, *c = NULL, *e = NULL;
+    mat_set_name(a, "X");
+    Labels *tok = labels3("The", "cat", "sat", 3);
+    const char *dn[] = { "d1", "d2", "d3", "d4" };
+    Labels *dim = labels_new(4, dn);
+    mat_set_row_labels(a, tok);
+    mat_set_col_labels(a, dim);
+    AttnError err;
+    ck_assert_int_eq(op_rows(&r, a, 1, 3, &err), ATTN_OK);
+    ck_assert_int_eq(r->rows, 2);
+    ck_assert_int_eq(r->cols, 4);
+    ck_assert_ptr_eq(r->data, a->data + 4);
+    ck_assert_int_eq(r->prov.op, OP_ROWS);
+    ck_assert_int_eq(r->prov.lo, 1);
+    ck_assert_int_eq(r->prov.hi, 3);
+    ck_assert_str_eq(mat_row_label(r, 0), "cat");
+    ck_assert_str_eq(mat_col_label(r, 3), "d4");
+    ck_assert_int_eq(op_cols(&c, r, 2, 4, &err), ATTN_OK);     /* a view of a view */
+    ck_assert_int_eq(c->ld, 4);
+    ck_assert_float_eq(mat_get(c, 1, 1), mat_get(a, 2, 3));
+    ck_assert_str_eq(mat_col_label(c, 0), "d3");
+    ck_assert_str_eq(mat_row_label(c, 1), "sat");
+    ck_assert_int_eq(op_element(&e, a, 2, 1, &err), ATTN_OK);
+    ck_assert_float_eq(mat_get(e, 0, 0), mat_get(a, 2, 1));
+    ck_assert_int_eq(e->prov.op, OP_ELEMENT);
+    ck_assert_int_eq(e->prov.lo, 2);
+    ck_assert_int_eq(e->prov.hi, 1);
+    ck_assert_str_eq(mat_row_label(e, 0), "sat");
+    ck_assert_str_eq(mat_col_label(e, 0), "d2");
+    labels_free(tok);
+    labels_free(dim);
+    float keep = mat_get(a, 2, 3);
+    mat_free(a);
+    mat_free(r);
+    ck_assert_float_eq(mat_get(c, 1, 1), keep);     /* the chain keeps the buffer */
+    mat_free(c);
+    mat_free(e);
+}
+END_TEST
+
+/* ---- positional encodings and cosine ------------------------------------------------------ */
+
+static double ref_scalar(const RefFile *rf, const char *name)
+{
+    const RefEntry *e = ref_find(rf, name, -1);
+    ck_assert_msg(e != NULL, "%s not in %s", name, rf->path);
+    return e->data[0];
+}
+
+START_TEST(posenc_against_reference)
+{
+    RefFile rf;
+    char msg[512];
+    ck_assert_msg(ref_load(&rf, "003-transformer-encoder.ref", msg, sizeof msg) == 0, "%s", msg);
+    struct { MatOp op; const char *first8, *cos; } cases[] = {
+        { OP_POSENC, "pe_paper_2_first8", "cos_pe_paper_2_10" },
+        { OP_POSENC_BOOK, "pe_book_2_first8", "cos_pe_book_2_10" },
+    };
+    for (int k = 0; k < 2; k++) {
+        Mat *pe = NULL, *p2 = NULL, *p10 = NULL, *head = NULL, *cs = NULL;
+        AttnError err;
+        attn_status st = cases[k].op == OP_POSENC ? op_posenc(&pe, 11, 512, &err) : op_posenc_book(&pe, 11, 512, &err);
+        ck_assert_int_eq(st, ATTN_OK);
+        ck_assert_int_eq(pe->prov.op, cases[k].op);
+        ck_assert_int_eq(op_rows(&p2, pe, 2, 3, &err), ATTN_OK);
+        ck_assert_int_eq(op_rows(&p10, pe, 10, 11, &err), ATTN_OK);
+        ck_assert_int_eq(op_cols(&head, p2, 0, 8, &err), ATTN_OK);
+        const RefEntry *want = ref_find(&rf, cases[k].first8, -1);
+        ck_assert_msg(want != NULL, "%s missing", cases[k].first8);
+        ck_assert_msg(ref_compare(head, want, 1e-6, msg, sizeof msg), "%s: %s", cases[k].first8, msg);
+        ck_assert_int_eq(op_cosine(&cs, p2, p10, &err), ATTN_OK);
+        double w = ref_scalar(&rf, cases[k].cos);
+        ck_assert_msg(fabs(mat_get(cs, 0, 0) - w) < 1e-6, "%s: %.9f, want %.9f", cases[k].cos, mat_get(cs, 0, 0), w);
+        mat_free(cs);
+        mat_free(head);
+        mat_free(p2);
+        mat_free(p10);
+        mat_free(pe);
+    }
+    ref_free(&rf);
+}
+END_TEST
+
+START_TEST(posenc_small)
+{
+    Mat *pe = NULL;
+    AttnError err;
+    ck_assert_int_eq(op_posenc(&pe, 2, 3, &err), ATTN_OK);   /* odd d ends on a sine */
+    assert_values(pe, 2, 3, (float[]){ 0, 1, 0, 0.84147098f, 0.54030231f, (float)sin(1 / pow(10000, 2 / 3.0)) }, 1e-7,
+                  "posenc(2, 3)");
+    mat_free(pe);
+}
+END_TEST
+
+START_TEST(cosine_values)
+{
+    Mat *a = lit(1, 3, (float[]){ 1, 2, 3 }, "a"), *b = lit(3, 1, (float[]){ 2, 4, 6 }, "b");
+    Mat *c = lit(1, 3, (float[]){ -3, 0, 1 }, NULL), *z = lit(1, 3, (float[]){ 0, 0, 0 }, NULL), *o = NULL;
+    AttnError err;
+    ck_assert_int_eq(op_cosine(&o, a, b, &err), ATTN_OK);       /* any orientation */
+    ck_assert_float_eq_tol(mat_get(o, 0, 0), 1.0f, 1e-7f);
+    ck_assert_int_eq(o->prov.op, OP_COSINE);
+    ck_assert_ptr_eq(o->prov.b, b);
+    mat_free(o);
+    ck_assert_int_eq(op_cosine(&o, a, c, &err), ATTN_OK);
+    ck_assert_float_eq_tol(mat_get(o, 0, 0), 0.0f, 1e-7f);
+    mat_free(o);
+    ck_assert_int_eq(op_cosine(&o, a, z, &err), ATTN_OK);
+    ck_assert_float_eq(mat_get(o, 0, 0), 0.0f);
+    mat_free(o);
+    Mat *two = random_mat(2, 2);
+    attn_status st = op_cosine(&o, a, two, &err);
+    assert_err(st, &err, o, ATTN_E_SHAPE, "cosine needs two vectors with as many numbers: a is 1x3 (3), the second is 2x2 (4)");
+    mat_free(two);
+    mat_free(a);
+    mat_free(b);
+    mat_free(c);
+    mat_free(z);
+}
+END_TEST
+
+/* ---- lifetime ---------------------------------------------------------------------------- */
+
+/* Scores outlive the handles of their operands: the provenance still holds
+ * Q and K, with their values, so the result can still be explained. */
+START_TEST(provenance_outlives_handles)
+{
+    Mat *q = lit(2, 2, (float[]){ 1, 0, 0, 1 }, "Q"), *k = lit(2, 2, (float[]){ 2, 3, 4, 5 }, "K");
+    Mat *s = NULL, *scale = lit(1, 1, (float[]){ 2 }, NULL), *ss = NULL, *w = NULL;
+    AttnError err;
+    ck_assert_int_eq(op_matmul(&s, q, 0, k, 1, &err), ATTN_OK);
+    ck_assert_int_eq(op_div(&ss, s, scale, &err), ATTN_OK);
+    ck_assert_int_eq(op_softmax_rows(&w, ss, &err), ATTN_OK);
+    mat_free(q);
+    mat_free(k);
+    mat_free(s);
+    mat_free(scale);
+    mat_free(ss);
+    const Mat *div = w->prov.a, *prod = div->prov.a;
+    ck_assert_int_eq(div->prov.op, OP_DIV);
+    ck_assert_float_eq(mat_get(div->prov.b, 0, 0), 2.0f);
+    ck_assert_int_eq(prod->prov.op, OP_MATMUL);
+    ck_assert_int_eq(prod->prov.trans_b, 1);
+    ck_assert_str_eq(prod->prov.a->name, "Q");
+    ck_assert_str_eq(prod->prov.b->name, "K");
+    ck_assert_float_eq(mat_get(prod->prov.b, 1, 0), 4.0f);
+    ck_assert_float_eq(mat_get(prod, 0, 1), 4.0f);              /* q1 . k2 */
+    mat_free(w);                                                /* frees the whole chain */
+}
+END_TEST
+
+/* ---- limits -------------------------------------------------------------------------------- */
+
+START_TEST(huge_refused)
+{
+    Mat *o = NULL;
+    AttnError err;
+    assert_err(op_zeros(&o, 2000000, 2000000, &err), &err, o, ATTN_E_TOO_BIG,
+               "a 2000000x2000000 matrix would hold 4000000000000 numbers; the limit is 67108864");
+    assert_err(op_causal_mask(&o, 2000000, &err), &err, o, ATTN_E_TOO_BIG, NULL);
+    assert_err(op_posenc(&o, 2000000, 2000000, &err), &err, o, ATTN_E_TOO_BIG, NULL);
+    assert_err(op_eye(&o, 1 << 14, &err), &err, o, ATTN_E_TOO_BIG, NULL);
+    assert_err(op_ones(&o, 1, 1 << 30, &err), &err, o, ATTN_E_TOO_BIG, NULL);
+    /* an outer product past the limit is refused before any work */
+    Mat *col = NULL, *row = NULL;
+    ck_assert_int_eq(op_zeros(&col, 1 << 14, 1, &err), ATTN_OK);
+    ck_assert_int_eq(op_zeros(&row, 1, 1 << 14, &err), ATTN_OK);
+    assert_err(op_matmul(&o, col, 0, row, 0, &err), &err, o, ATTN_E_TOO_BIG,
+               "a 16384x16384 matrix would hold 268435456 numbers; the limit is 67108864");
+    mat_free(col);
+    mat_free(row);
+}
+END_TEST
+
+START_TEST(bad_sizes_refused)
+{
+    Mat *o = NULL;
+    AttnError err;
+    assert_err(op_zeros(&o, 0, 3, &err), &err, o, ATTN_E_ARG,
+               "a matrix needs at least one row and one column, not 0x3");
+    assert_err(op_ones(&o, 2, -1, &err), &err, o, ATTN_E_ARG, NULL);
+    assert_err(op_eye(&o, -3, &err), &err, o, ATTN_E_ARG, NULL);
+    assert_err(op_causal_mask(&o, 0, &err), &err, o, ATTN_E_ARG, NULL);
+    assert_err(op_posenc(&o, 4, 0, &err), &err, o, ATTN_E_ARG, NULL);
+    assert_err(op_posenc_book(&o, -1, 8, &err), &err, o, ATTN_E_ARG, NULL);
+    ck_assert_int_eq(op_zeros(&o, 0, 0, NULL), ATTN_E_ARG);    /* err may be NULL */
+    ck_assert_int_eq(op_zeros(&o, 1 << 20, 1 << 20, NULL), ATTN_E_TOO_BIG);
+}
+END_TEST
+
+START_TEST(broadcast_shape_messages)
+{
+    Mat *a = random_mat(3, 4), *b = random_mat(2, 4), *row = random_mat(1, 3), *o = NULL;
+    AttnError err;
+    assert_err(op_add(&o, a, b, &err), &err, o, ATTN_E_SHAPE,
+               "`+` needs the right operand (2x4) to have the shape of the left operand (3x4), or to be 1x1, "
+               "a 1x4 row or a 3x1 column");
+    mat_set_name(a, "XW");
+    mat_set_name(row, "b");
+    assert_err(op_sub(&o, row, a, &err), &err, o, ATTN_E_SHAPE,
+               "`-` needs b (1x3) to have the shape of XW (3x4), or to be 1x1, a 1x4 row or a 3x1 column");
+    assert_err(op_mul(&o, a, row, &err), &err, o, ATTN_E_SHAPE, NULL);
+    assert_err(op_div(&o, b, a, &err), &err, o, ATTN_E_SHAPE, NULL);
+    /* a row and a column do not make an outer sum */
+    Mat *c = random_mat(3, 1);
+    assert_err(op_add(&o, row, c, &err), &err, o, ATTN_E_SHAPE, NULL);
+    ck_assert_int_eq(a->refs, 1);
+    mat_free(a);
+    mat_free(b);
+    mat_free(row);
+    mat_free(c);
+}
+END_TEST
+
+START_TEST(range_messages)
+{
+    Mat *a = random_mat(4, 3), *o = NULL;
+    mat_set_name(a, "X");
+    AttnError err;
+    assert_err(op_rows(&o, a, 2, 5, &err), &err, o, ATTN_E_RANGE,
+               "rows 3..5 are outside X, which has 4 rows (4x3)");
+    assert_err(op_cols(&o, a, -1, 2, &err), &err, o, ATTN_E_RANGE,
+               "columns 0..2 are outside X, which has 3 columns (4x3)");
+    assert_err(op_cols(&o, a, 2, 2, &err), &err, o, ATTN_E_RANGE,
+               "columns 3..2 of X: the first comes after the last");
+    assert_err(op_rows(&o, a, 3, 1, &err), &err, o, ATTN_E_RANGE, NULL);
+    assert_err(op_element(&o, a, 4, 0, &err), &err, o, ATTN_E_RANGE, "X[5,1] is outside X, which is 4x3");
+    assert_err(op_element(&o, a, 0, -1, &err), &err, o, ATTN_E_RANGE, NULL);
+    assert_err(op_element(&o, a, 0, 3, &err), &err, o, ATTN_E_RANGE, NULL);
+    ck_assert_int_eq(op_rows(&o, a, 0, 4, &err), ATTN_OK);      /* the whole range is fine */
+    mat_free(o);
+    ck_assert_int_eq(a->refs, 1);
+    mat_free(a);
+}
+END_TEST
+
+START_TEST(null_arguments)
+{
+    Mat *a = random_mat(2, 2), *o = NULL;
+    AttnError err;
+    assert_err(op_matmul(&o, NULL, 0, a, 0, &err), &err, o, ATTN_E_ARG, "`@` was given no matrix");
+    assert_err(op_add(&o, a, NULL, &err), &err, o, ATTN_E_ARG, "`+` was given no matrix");
+    assert_err(op_softmax_rows(&o, NULL, &err), &err, o, ATTN_E_ARG, NULL);
+    assert_err(op_layernorm_rows(&o, NULL, &err), &err, o, ATTN_E_ARG, NULL);
+    assert_err(op_transpose(&o, NULL, &err), &err, o, ATTN_E_ARG, NULL);
+    assert_err(op_relu(&o, NULL, &err), &err, o, ATTN_E_ARG, NULL);
+    assert_err(op_cosine(&o, a, NULL, &err), &err, o, ATTN_E_ARG, NULL);
+    assert_err(op_rows(&o, NULL, 0, 1, &err), &err, o, ATTN_E_ARG, NULL);
+    assert_err(op_element(&o, NULL, 0, 0, &err), &err, o, ATTN_E_ARG, NULL);
+    assert_err(op_hcat(&o, NULL, 1, &err), &err, o, ATTN_E_ARG, NULL);
+    Mat *parts[] = { a, NULL };
+    assert_err(op_hcat(&o, parts, 0, &err), &err, o, ATTN_E_ARG, "hcat needs at least one matrix");
+    assert_err(op_vcat(&o, parts, 2, &err), &err, o, ATTN_E_ARG, "vcat was given no matrix as part 2");
+    ck_assert_int_eq(op_neg(NULL, a, &err), ATTN_E_ARG);
+    ck_assert_int_eq(op_matmul(NULL, a, 0, a, 0, NULL), ATTN_E_ARG);
+    ck_assert_int_eq(a->refs, 1);
+    mat_free(a);
+}
+END_TEST
+
+Suite *ops_suite(void)
+{
+    Suite *s = suite_create("ops");
+    TCase *core = tcase_create("core");
+    tcase_add_test(core, matmul_hand);
+    tcase_add_test(core, matmul_blas_matches_loops);
+    tcase_add_test(core, matmul_views_without_copy);
+    tcase_add_test(core, matmul_shape_messages);
+    tcase_add_test(core, matmul_labels);
+    tcase_add_test(core, transpose_swaps);
+    tcase_add_test(core, broadcast_arithmetic);
+    tcase_add_test(core, broadcast_labels);
+    tcase_add_test(core, elementwise_functions);
+    tcase_add_test(core, constants);
+    tcase_add_test(core, softmax_hand);
+    tcase_add_test(core, softmax_matches_loops);
+    tcase_add_test(core, softmax_large_scores);
+    tcase_add_test(core, softmax_masked);
+    tcase_add_test(core, softmax_causal);
+    tcase_add_test(core, softmax_nan_propagates);
+    tcase_add_test(core, layernorm_hand);
+    tcase_add_test(core, concat_values_and_labels);
+    tcase_add_test(core, concat_shape_message);
+    tcase_add_test(core, ranges_are_views_with_labels);
+    tcase_add_test(core, posenc_against_reference);
+    tcase_add_test(core, posenc_small);
+    tcase_add_test(core, cosine_values);
+    tcase_add_test(core, provenance_outlives_handles);
+    suite_add_tcase(s, core);
+
+    TCase *limits = tcase_create("limits");
+    tcase_add_test(limits, huge_refused);
+    tcase_add_test(limits, bad_sizes_refused);
+    tcase_add_test(limits, broadcast_shape_messages);
+    tcase_add_test(limits, range_messages);
+    tcase_add_test(limits, null_arguments);
+    suite_add_tcase(s, limits);
+    return s;
+}
