@@ -604,12 +604,15 @@ START_TEST(test_every_lesson_passes_attn_check)
     last_line(r.out, line, sizeof line);
     snprintf(expect, sizeof expect, "%d passed, 0 failed", want);
     int status = r.status;
-    char out[2048];
-    snprintf(out, sizeof out, "%s%s", r.out, r.err);
+    char failed[2048] = "";
+    for (const char *p = r.out; (p = strstr(p, "FAIL ")) != NULL; p++)
+        if (p == r.out || p[-1] == '\n')
+            appendf(failed, sizeof failed, "%.*s\n", (int)strcspn(p, "\n"), p);
+    appendf(failed, sizeof failed, "%s", r.err);
     cmd_free(&r);
     ck_assert_msg(status == 0 && strcmp(line, expect) == 0,
-                  "attn check %s: exit %d, closing line '%s', expected '%s':\n%.1500s",
-                  path, status, line, expect, out);
+                  "attn check %s: exit %d, closing line '%s', expected '%s':\n%s",
+                  path, status, line, expect, failed);
     lessonfile_list_free(paths);
 }
 END_TEST
