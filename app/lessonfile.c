@@ -91,7 +91,7 @@ static int is_dir(const char *p)
 
 const char *lessonfile_default_dir(void)
 {
-    static char found[PATH_MAX];
+    static char found[PATH_MAX + 32];
     const char *env = getenv("ATTN_LESSONS");
     if (env && *env && is_dir(env)) {
         snprintf(found, sizeof found, "%s", env);
@@ -105,9 +105,9 @@ const char *lessonfile_default_dir(void)
         if (slash) {
             *slash = '\0';
             /* the binary at the top of a build tree, or in build-asan/ */
-            const char *tries[] = { "%s/lessons", "%s/../lessons" };
+            const char *tries[] = { "/lessons", "/../lessons" };
             for (size_t i = 0; i < sizeof tries / sizeof *tries; i++) {
-                snprintf(found, sizeof found, tries[i], exe);
+                snprintf(found, sizeof found, "%s%s", exe, tries[i]);
                 if (is_dir(found))
                     return found;
             }

@@ -1,4 +1,215 @@
-/* tui.c - placeholder until the screen lands (issue 4). */
-#include <stdio.h>
+/*
+ * tui.c - the terminal screen's entry point and its one input loop: check
+ * a lesson before the terminal is touched, set up curses, read a key,
+ * turn it into an action (tui_keys.c), let the menu or the lesson view act
+ * on it, then lay out and draw one frame from the state. Resizes arrive as
+ * KEY_RESIZE in the same loop; SIGINT/SIGTERM/SIGHUP only set a flag here,
+ * and the loop leaves through the one exit path that restores the terminal.
+ */
 #include "tui.h"
-int tui_main(const char *file, int no_color) { (void)file; (void)no_color; fputs("attn: the screen is not built yet\n", stderr); return 2; }
+
+#include <curses.h>
+#include <langinfo.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lessonfile.h"
+#include "tui_state.h"
+
+#define KEY_ESC 27
+#define CTRL(c) ((c) & 0x1f)
+
+static volatile sig_atomic_t got_signal;
+static int curses_active;
+
+static void on_signal(int sig)
+{
+    got_signal = sig;   /* the loop notices within one getch timeout */
+}
+
+static void leave_curses(void)
+{
+    if (curses_active) {
+        curses_active = 0;
+        endwin();
+    }
+}
+
+void tui_fatal(const char *msg)
+{
+    leave_curses();
+    fprintf(stderr, "attn: %s\n", msg);
+    exit(2);
+}
+
+void tui_message(Tui *t, int error, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(t->message, sizeof t->message, fmt, ap);
+    va_end(ap);
+    t->message_error = error;
+}
+
+static int locale_is_utf8(void)
+{
+    const char *cs = nl_langinfo(CODESET);
+    return cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0);
+}
+
+static void start_curses(Tui *t, int no_color)
+{
+    if (!newterm(NULL, stdout, stdin)) {
+        fprintf(stderr, "attn: cannot open the terminal (TERM=%s)\n", getenv("TERM") ? getenv("TERM") : "");
+        exit(2);
+    }
+    curses_active = 1;
+    atexit(leave_curses);
+    cbreak();
+    noecho();
+    keypad(stdscr, TRUE);
+    set_escdelay(25);
+    curs_set(0);
+    timeout(200);
+    mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
+    mouseinterval(0);
+    tui_colors_init(t, no_color);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+}
+
+/* Typing into the prompt: printable characters, Backspace, Enter, Esc. */
+static void prompt_key(Tui *t, int ch)
+{
+    if (ch == KEY_ESC || ch == CTRL('g')) {
+        t->prompt = PROMPT_NONE;
+    } else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
+        lv_submit(t);
+    } else if (ch == KEY_BACKSPACE || ch == 127 || ch == CTRL('h')) {
+        if (t->input_len > 0)
+            t->input[--t->input_len] = '\0';
+    } else if (ch == CTRL('u')) {
+        t->input_len = 0;
+        t->input[0] = '\0';
+    } else if (ch >= ' ' && ch < 127 && t->input_len < INPUT_MAX - 1) {
+        t->input[t->input_len++] = (char)ch;
+        t->input[t->input_len] = '\0';
+    }
+}
+
+static void mouse_key(Tui *t)
+{
+    MEVENT ev;
+    if (getmouse(&ev) != OK || !(ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED)))
+        return;
+    if (t->mode == MODE_MENU)
+        menu_click(t, ev.y);
+    else
+        lv_click(t, ev.x, ev.y);
+}
+
+static void handle_key(Tui *t, int ch)
+{
+    if (ch == KEY_RESIZE)
+        return;     /* the next frame lays out for the new size */
+    t->message[0] = '\0';
+    if (t->overlay != OVERLAY_NONE) {
+        t->overlay = OVERLAY_NONE;     /* any key closes help and text */
+        return;
+    }
+    if (t->prompt != PROMPT_NONE) {
+        prompt_key(t, ch);
+        return;
+    }
+    if (ch == KEY_MOUSE) {
+        mouse_key(t);
+        return;
+    }
+    int where = t->mode == MODE_MENU ? KEYS_MENU : KEYS_LESSON;
+    TuiAction a = tui_key_action(ch, where);
+    switch (a) {
+    case ACT_QUIT:
+        t->quit = 1;
+        return;
+    case ACT_HELP:
+        t->overlay = OVERLAY_HELP;
+        return;
+    case ACT_BACK:
+        if (t->direct || t->n_items == 0) {
+            t->quit = 1;
+        } else {
+            lv_close(&t->lv);
+            t->mode = MODE_MENU;
+        }
+        return;
+    default:
+        break;
+    }
+    if (!t->layout_ok)
+        return;     /* nothing to act on while the screen is too small */
+    if (t->mode == MODE_MENU)
+        menu_action(t, a);
+    else
+        lv_action(t, a);
+}
+
+static void frame(Tui *t)
+{
+    tui_prepare(t);
+    tui_draw(t);
+}
+
+int tui_main(const char *file, int no_color)
+{
+    static Tui t;
+    memset(&t, 0, sizeof t);
+    t.utf8 = locale_is_utf8();
+    /* a lesson named on the command line is checked before the terminal
+     * changes, so its error prints plainly */
+    Lesson *l = NULL;
+    LessonState *s = NULL;
+    if (file) {
+        LessonError err;
+        l = lessonfile_load(file, &err);
+        s = l ? lesson_eval(l, NULL, 0, &err) : NULL;
+        if (!s) {
+            char buf[2048];
+            fputs(lesson_error_format(&err, buf, sizeof buf), stderr);
+            lesson_free(l);
+            return 2;
+        }
+    }
+    start_curses(&t, no_color);
+    if (file) {
+        t.direct = 1;
+        lv_adopt(&t, l, s);
+        t.mode = MODE_LESSON;
+    } else {
+        menu_load(&t, lessonfile_default_dir());
+        t.mode = MODE_MENU;
+    }
+    frame(&t);
+    while (!t.quit && !got_signal) {
+        int ch = getch();
+        if (ch == ERR)
+            continue;   /* a timeout or an interrupted read: check the flag */
+        handle_key(&t, ch);
+        if (!t.quit)
+            frame(&t);
+    }
+    leave_curses();
+    lv_close(&t.lv);
+    menu_free(&t);
+    tui_frame_free();
+    if (got_signal)
+        return 128 + (int)got_signal;
+    return 0;
+}

@@ -3,16 +3,20 @@
  * cell of a computed matrix, from its provenance, with the real numbers.
  *
  * An Explanation is structured so the screen can lay it out and highlight
- * the operand cells in their panes, and the CLI can print it as text through
- * explain_render(). Operand cells are resolved through transposes, copies
+ * the operand cells in their panes, and the CLI can print its text field
+ * as it is. Operand cells are resolved through transposes, copies
  * and views to the nearest NAMED matrix, so explaining S[2,1] of
  * S = K^T @ Q / sqrt(4) names cells of K and Q, not of the unnamed K^T.
  *
- * Examples of the rendered text (indices 1-based, as the lessons use):
- *   S[2,1] = (K^T[2,:] . Q[:,1]) / 2
- *          = (0.5200*-0.6700 + ... ) / 2
- *          = 3.6531
- *   A[2,1] = exp(S[2,1] - max) / sum_m exp(S[m,1] - max) = ... = 0.9908
+ * Examples of the text (indices 1-based, as the lessons use; one line each
+ * for the formula, the numbers, the value):
+ *   S[2,1] = (K^T[2,:] . Q[:,1]) / sqrt(4)
+ *   = (3.2516*(-1.4282) + 3.9138*2.4459 + ...) / 2.0000
+ *   = 3.2252
+ *   A[2,1] = exp(S[2,1] - max) / sum_m exp(S[m,1] - max)
+ *   = exp(3.2252 - 3.2252) / (0.0146 + 1.0000 + 0.0325)
+ *   = 0.9551
+ * Cells with no arithmetic (inputs, copies) have two lines.
  *
  * Ownership: explain_cell fills a caller-provided Explanation whose term
  * array and text it allocates; explain_free releases them (NULL-safe, and
@@ -62,7 +66,9 @@ typedef struct {
 } Explanation;
 
 /* Explain m[row, col] (0-based). Returns ATTN_E_RANGE for a cell outside m,
- * ATTN_E_NOMEM on allocation failure (ex is then left empty). */
+ * ATTN_E_ARG for a NULL m, ATTN_E_NOMEM on allocation failure (ex is then
+ * left empty, as on every failure). ex is overwritten, not freed: call
+ * explain_free before reusing one. The caller frees with explain_free. */
 attn_status explain_cell(Explanation *ex, const Mat *m, int row, int col, AttnError *err);
 
 void explain_free(Explanation *ex);

@@ -12,6 +12,8 @@
 
 #include "explain.h"
 #include "ops.h"
+#include "refdata.h"
+#include "rng.h"
 
 #define EX_TOL 1e-5
 
@@ -490,6 +492,73 @@ START_TEST(test_long_and_masked)
 }
 END_TEST
 
+/* Notebook 000 as a lesson builds it (seed 3 inputs, seed 0 weights,
+ * S = K^T @ Q / sqrt(4), A = softmax_cols(S), X' = V @ A): the explanations
+ * of S[2,1], A[2,1] and X'[1,3] add up to the reference numbers. */
+START_TEST(test_notebook_000_cells)
+{
+    RefFile rf;
+    char msg[512];
+    ck_assert_msg(ref_load(&rf, "000-self-attention-exercises.ref", msg, sizeof msg) == 0, "%s", msg);
+    Rng g;
+    rng_seed(&g, 3);
+    Mat *x[3];
+    for (int n = 0; n < 3; n++) {
+        x[n] = rng_randn(&g, 4, 1, NULL);
+        keep(x[n] ? ATTN_OK : ATTN_E_NOMEM, &x[n], "randn");
+    }
+    Mat *X = NULL;
+    keep(op_hcat(&X, x, 3, NULL), &X, "op_hcat");
+    mat_set_name(X, "X");
+    rng_seed(&g, 0);
+    static const char *const names[6] = { "W_q", "W_k", "W_v", "b_q", "b_k", "b_v" };
+    Mat *w[6];
+    for (int i = 0; i < 6; i++) {
+        w[i] = rng_randn(&g, 4, i < 3 ? 4 : 1, NULL);
+        keep(w[i] ? ATTN_OK : ATTN_E_NOMEM, &w[i], names[i]);
+        mat_set_name(w[i], names[i]);
+    }
+    Mat *qkv[3];
+    static const char *const qkv_names[3] = { "Q", "K", "V" };
+    for (int i = 0; i < 3; i++) {
+        qkv[i] = OP2(op_add, matmul(w[i], 0, X, 0), w[i + 3]);
+        mat_set_name(qkv[i], qkv_names[i]);
+    }
+    Mat *S = OP2(op_div, matmul(qkv[1], 1, qkv[0], 0), OP1(op_sqrt, scalar(4)));
+    mat_set_name(S, "S");
+    Mat *A = OP1(op_softmax_cols, S);
+    mat_set_name(A, "A");
+    Mat *Xp = matmul(qkv[2], 0, A, 0);
+    mat_set_name(Xp, "X_prime");
+
+    struct { const Mat *m; const char *ref; int r, c; ExplainKind kind; const char *piece; } cells[] = {
+        { S, "S", 1, 0, EXPLAIN_DOT, "S[2,1] = (K^T[2,:] . Q[:,1]) / sqrt(4)" },
+        { A, "A", 1, 0, EXPLAIN_SOFTMAX, "A[2,1] = exp(S[2,1] - max) / sum_m exp(S[m,1] - max)" },
+        { Xp, "X_prime", 0, 2, EXPLAIN_DOT, "X_prime[1,3] = V[1,:] . A[:,3]" },
+        { qkv[0], "Q", 3, 1, EXPLAIN_ELEMENTWISE, "Q[4,2] = (W_q @ X)[4,2] + b_q[4,1]" },
+    };
+    for (size_t i = 0; i < sizeof cells / sizeof cells[0]; i++) {
+        const RefEntry *e = ref_find(&rf, cells[i].ref, -1);
+        ck_assert_ptr_nonnull(e);
+        double want = e->data[cells[i].r * e->cols + cells[i].c];
+        Explanation ex;
+        ck_assert_int_eq(explain_cell(&ex, cells[i].m, cells[i].r, cells[i].c, NULL), ATTN_OK);
+        ck_assert_int_eq(ex.kind, cells[i].kind);
+        double got = ex.kind == EXPLAIN_ELEMENTWISE ? (double)ex.operands[0].value + ex.operands[1].value
+                                                    : recompute(&ex);
+        ck_assert_msg(fabs(got - want) <= EX_TOL * fmax(1.0, fabs(want)), "%s: the explanation gives %.9g, reference %.9g\n%s",
+                      cells[i].ref, got, want, ex.text);
+        assert_text(&ex, cells[i].piece);
+        char value[48];
+        snprintf(value, sizeof value, "\n= %.4f", want);
+        assert_text(&ex, value);
+        explain_free(&ex);
+    }
+    ref_free(&rf);
+    free_kept();
+}
+END_TEST
+
 Suite *explain_suite(void)
 {
     Suite *s = suite_create("explain");
@@ -502,6 +571,7 @@ Suite *explain_suite(void)
     tcase_add_test(core, test_layernorm_cell);
     tcase_add_test(core, test_formula_cells);
     tcase_add_test(core, test_input_and_cosine);
+    tcase_add_test(core, test_notebook_000_cells);
     suite_add_tcase(s, core);
     TCase *limits = tcase_create("limits");
     tcase_add_test(limits, test_out_of_range);

@@ -1,0 +1,123 @@
+/*
+ * tui_keys.c - the bindings table and the names of keys. Adding a key is
+ * adding a line here; the help screen lists it from the same table.
+ */
+#include "tui_keys.h"
+
+#include <curses.h>
+#include <stdio.h>
+#include <string.h>
+
+#define KEY_ESC 27
+#define BOTH (KEYS_MENU | KEYS_LESSON)
+
+const TuiBinding tui_bindings[] = {
+    { 'n',           ACT_NEXT,      KEYS_LESSON },
+    { ' ',           ACT_NEXT,      KEYS_LESSON },
+    { KEY_NPAGE,     ACT_NEXT,      KEYS_LESSON },
+    { 'p',           ACT_PREV,      KEYS_LESSON },
+    { KEY_PPAGE,     ACT_PREV,      KEYS_LESSON },
+    { KEY_HOME,      ACT_FIRST,     BOTH },
+    { 'g',           ACT_FIRST,     BOTH },
+    { KEY_END,       ACT_LAST,      BOTH },
+    { 'G',           ACT_LAST,      BOTH },
+    { KEY_UP,        ACT_UP,        BOTH },
+    { 'k',           ACT_UP,        BOTH },
+    { KEY_DOWN,      ACT_DOWN,      BOTH },
+    { 'j',           ACT_DOWN,      BOTH },
+    { KEY_LEFT,      ACT_LEFT,      KEYS_LESSON },
+    { KEY_RIGHT,     ACT_RIGHT,     KEYS_LESSON },
+    { '\t',          ACT_PANE_NEXT, KEYS_LESSON },
+    { KEY_BTAB,      ACT_PANE_PREV, KEYS_LESSON },
+    { '\n',          ACT_SELECT,    BOTH },
+    { '\r',          ACT_SELECT,    BOTH },
+    { KEY_ENTER,     ACT_SELECT,    BOTH },
+    { '+',           ACT_MORE,      KEYS_LESSON },
+    { '=',           ACT_MORE,      KEYS_LESSON },
+    { '-',           ACT_LESS,      KEYS_LESSON },
+    { 'h',           ACT_HEAT,      KEYS_LESSON },
+    { 'o',           ACT_OVERVIEW,  KEYS_LESSON },
+    { 'e',           ACT_EDIT,      KEYS_LESSON },
+    { 'u',           ACT_UNDO,      KEYS_LESSON },
+    { 'r',           ACT_RESET,     KEYS_LESSON },
+    { 'i',           ACT_HINT,      KEYS_LESSON },
+    { 'a',           ACT_ANSWER,    KEYS_LESSON },
+    { 'x',           ACT_EXERCISE,  KEYS_LESSON },
+    { 't',           ACT_TEXT,      KEYS_LESSON },
+    { '?',           ACT_HELP,      BOTH },
+    { KEY_F(1),      ACT_HELP,      BOTH },
+    { KEY_ESC,       ACT_BACK,      KEYS_LESSON },
+    { KEY_ESC,       ACT_QUIT,      KEYS_MENU },
+    { 'q',           ACT_QUIT,      BOTH },
+    { 0,             ACT_NONE,      0 },
+};
+
+TuiAction tui_key_action(int key, int where)
+{
+    for (const TuiBinding *b = tui_bindings; b->action != ACT_NONE; b++)
+        if (b->key == key && (b->where & where))
+            return b->action;
+    return ACT_NONE;
+}
+
+const char *tui_action_help(TuiAction a)
+{
+    static const char *const help[] = {
+#define TUI_ACTION_HELP(name, text) text,
+        TUI_ACTIONS(TUI_ACTION_HELP)
+#undef TUI_ACTION_HELP
+    };
+    return (a >= 0 && a < ACT_COUNT) ? help[a] : "";
+}
+
+const char *tui_key_name(int key, char *buf, size_t size)
+{
+    static const struct {
+        int key;
+        const char *name;
+    } named[] = {
+        { ' ', "Space" }, { '\t', "Tab" }, { '\n', "Enter" }, { '\r', "Enter" },
+        { KEY_ENTER, "Enter" }, { KEY_ESC, "Esc" }, { KEY_NPAGE, "PgDn" },
+        { KEY_PPAGE, "PgUp" }, { KEY_HOME, "Home" }, { KEY_END, "End" },
+        { KEY_UP, "Up" }, { KEY_DOWN, "Down" }, { KEY_LEFT, "Left" },
+        { KEY_RIGHT, "Right" }, { KEY_BTAB, "Shift-Tab" }, { KEY_F(1), "F1" },
+    };
+    for (size_t i = 0; i < sizeof named / sizeof *named; i++)
+        if (named[i].key == key) {
+            snprintf(buf, size, "%s", named[i].name);
+            return buf;
+        }
+    if (key > ' ' && key < 127)
+        snprintf(buf, size, "%c", key);
+    else
+        snprintf(buf, size, "#%d", key);
+    return buf;
+}
+
+const char *tui_action_keys(TuiAction a, int where, char *buf, size_t size)
+{
+    size_t len = 0;
+    if (size == 0)
+        return buf;
+    buf[0] = '\0';
+    for (const TuiBinding *b = tui_bindings; b->action != ACT_NONE; b++) {
+        if (b->action != a || !(b->where & where))
+            continue;
+        char name[32];
+        tui_key_name(b->key, name, sizeof name);
+        /* \n, \r and KEY_ENTER are all "Enter": name each key once */
+        int seen = 0;
+        for (const TuiBinding *e = tui_bindings; e < b && !seen; e++) {
+            char other[32];
+            seen = e->action == a && (e->where & where)
+                && strcmp(tui_key_name(e->key, other, sizeof other), name) == 0;
+        }
+        if (seen)
+            continue;
+        int n = snprintf(buf + len, size - len, "%s%s", len ? ", " : "", name);
+        if (n < 0 || (size_t)n >= size - len)
+            break;
+        len += (size_t)n;
+    }
+    return buf;
+}

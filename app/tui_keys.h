@@ -1,0 +1,74 @@
+/*
+ * tui_keys.h - every action of the screen, its help text and its keys, in
+ * one place: an X-macro of actions and a {key, action} table. The key
+ * loop and the help screen both read them, so the help cannot drift from
+ * the bindings (nnn's bindings[], tig's REQ_INFO).
+ */
+#ifndef ATTN_TUI_KEYS_H
+#define ATTN_TUI_KEYS_H
+
+#include <stddef.h>
+
+/* X(name, help text) */
+#define TUI_ACTIONS(X)                                                        \
+    X(ACT_NONE,      "")                                                      \
+    X(ACT_NEXT,      "next step")                                             \
+    X(ACT_PREV,      "previous step")                                         \
+    X(ACT_FIRST,     "first step")                                            \
+    X(ACT_LAST,      "last step")                                             \
+    X(ACT_UP,        "move up")                                               \
+    X(ACT_DOWN,      "move down")                                             \
+    X(ACT_LEFT,      "move left")                                             \
+    X(ACT_RIGHT,     "move right")                                            \
+    X(ACT_PANE_NEXT, "next pane")                                             \
+    X(ACT_PANE_PREV, "previous pane")                                         \
+    X(ACT_SELECT,    "open the lesson / explain the cell: mark its operands") \
+    X(ACT_MORE,      "more decimals")                                         \
+    X(ACT_LESS,      "fewer decimals")                                        \
+    X(ACT_HEAT,      "heatmap or numbers in this pane")                       \
+    X(ACT_OVERVIEW,  "pooled overview of a large matrix: mean, max, off")     \
+    X(ACT_EDIT,      "edit this cell of an input matrix")                     \
+    X(ACT_UNDO,      "undo the last edit")                                    \
+    X(ACT_RESET,     "reset every edit")                                      \
+    X(ACT_HINT,      "reveal the exercise's next hint")                       \
+    X(ACT_ANSWER,    "answer the exercise")                                   \
+    X(ACT_EXERCISE,  "next exercise of this step")                            \
+    X(ACT_TEXT,      "read the step's whole text")                            \
+    X(ACT_HELP,      "this help (any key closes it)")                         \
+    X(ACT_BACK,      "back to the menu (quit when opened directly)")          \
+    X(ACT_QUIT,      "quit")
+
+typedef enum {
+#define TUI_ACTION_ENUM(name, help) name,
+    TUI_ACTIONS(TUI_ACTION_ENUM)
+#undef TUI_ACTION_ENUM
+    ACT_COUNT
+} TuiAction;
+
+/* Where a binding applies. */
+enum { KEYS_MENU = 1, KEYS_LESSON = 2 };
+
+typedef struct {
+    int key;            /* a character or a curses KEY_* code */
+    TuiAction action;
+    int where;          /* KEYS_MENU | KEYS_LESSON */
+} TuiBinding;
+
+/* The table, ended by an entry with action ACT_NONE. */
+extern const TuiBinding tui_bindings[];
+
+/* The action bound to key where (KEYS_MENU or KEYS_LESSON), or ACT_NONE. */
+TuiAction tui_key_action(int key, int where);
+
+/* The action's help text (static, "" for ACT_NONE). */
+const char *tui_action_help(TuiAction a);
+
+/* A key's name for people: "n", "Space", "PgDn", "Up", "Tab", "Esc" ...
+ * Returns buf. */
+const char *tui_key_name(int key, char *buf, size_t size);
+
+/* All keys of action a in where, joined with ", " into buf. Returns buf
+ * ("" when the action has no key there). */
+const char *tui_action_keys(TuiAction a, int where, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,518 @@
+/*
+ * tui_layout.c - the screen's geometry: regions, pane placement (shelves,
+ * then pages), matrix grids, scrolling, hit testing, pooling and text
+ * wrapping. Pure functions of their arguments; no curses.
+ */
+#include "tui_layout.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format.h"
+
+static int imin(int a, int b) { return a < b ? a : b; }
+static int imax(int a, int b) { return a > b ? a : b; }
+
+int rect_overlap(Rect a, Rect b)
+{
+    if (a.w <= 0 || a.h <= 0 || b.w <= 0 || b.h <= 0)
+        return 0;
+    return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+}
+
+int rect_inside(Rect in, Rect out)
+{
+    return in.x >= out.x && in.y >= out.y && in.x + in.w <= out.x + out.w
+        && in.y + in.h <= out.y + out.h;
+}
+
+int layout_screen(int cols, int rows, int text_lines, int exercise_lines, ScreenLayout *out)
+{
+    memset(out, 0, sizeof *out);
+    if (cols < TUI_MIN_COLS || rows < TUI_MIN_ROWS)
+        return 0;
+    int free_rows = rows - 1 /* title */ - 1 /* keybar */ - STATUS_ROWS;
+    /* the panes keep at least 6 rows; prose and exercises share the rest,
+     * each capped to a third of it so a long text cannot crowd out the
+     * matrices */
+    int spare = free_rows - 6;
+    int ex = imin(imax(exercise_lines, 0), imax(2, spare / 3));
+    spare -= ex;
+    int tx = imin(imax(text_lines, 0), imax(2, free_rows / 3));
+    tx = imin(tx, imax(spare, 0));
+    if (ex > 0 && tx + ex > spare)
+        ex = imax(0, spare - tx);
+    int y = 0;
+    out->title = (Rect){ 0, y, cols, 1 };
+    y += 1;
+    out->text = (Rect){ 0, y, cols, tx };
+    y += tx;
+    int pane_h = rows - y - ex - STATUS_ROWS - 1;
+    /* a blank row between the prose and the panes when there is room */
+    if (tx > 0 && pane_h > 12) {
+        y += 1;
+        pane_h -= 1;
+    }
+    out->panes = (Rect){ 0, y, cols, pane_h };
+    y += pane_h;
+    out->exercise = (Rect){ 0, y, cols, ex };
+    y += ex;
+    out->status = (Rect){ 0, y, cols, STATUS_ROWS };
+    y += STATUS_ROWS;
+    out->keybar = (Rect){ 0, y, cols, 1 };
+    return 1;
+}
+
+/* A shelf: panes [first, first+count) side by side. */
+typedef struct {
+    int first, count;
+    int want_h, min_h;
+} Shelf;
+
+int layout_panes(const PaneNeed *need, int n, Rect area, int focus, PanePlace *out)
+{
+    if (n <= 0)
+        return 0;
+    memset(out, 0, (size_t)n * sizeof *out);
+    int *w = malloc((size_t)n * sizeof *w);
+    int *minw = malloc((size_t)n * sizeof *minw);
+    Shelf *shelf = malloc((size_t)n * sizeof *shelf);
+    if (!w || !minw || !shelf) {
+        free(w);
+        free(minw);
+        free(shelf);
+        /* no memory: everything on one page, stacked in the area */
+        for (int i = 0; i < n; i++)
+            out[i] = (PanePlace){ area, i == focus, i };
+        return n;
+    }
+    /* widths: as wanted, within [min, area] */
+    for (int i = 0; i < n; i++) {
+        minw[i] = imin(imin(need[i].min_w, need[i].want_w), area.w);
+        w[i] = imax(minw[i], imin(need[i].want_w, area.w));
+    }
+    /* shelves, greedily: side by side while they fit across */
+    int n_shelves = 0;
+    for (int i = 0; i < n;) {
+        Shelf *s = &shelf[n_shelves++];
+        s->first = i;
+        s->count = 0;
+        s->want_h = s->min_h = 0;
+        int used = 0;
+        while (i < n) {
+            int add = w[i] + (s->count > 0 ? PANE_GAP_X : 0);
+            if (s->count > 0 && used + add > area.w) {
+                /* try the minimum widths before starting a new shelf */
+                int used_min = 0;
+                for (int k = s->first; k <= i; k++)
+                    used_min += minw[k] + (k > s->first ? PANE_GAP_X : 0);
+                if (used_min > area.w)
+                    break;
+            }
+            used += add;
+            int wh = imin(need[i].want_h, area.h);
+            int mh = imin(imin(need[i].min_h, need[i].want_h), area.h);
+            s->want_h = imax(s->want_h, wh);
+            s->min_h = imax(s->min_h, mh);
+            s->count++;
+            i++;
+        }
+    }
+    /* pages: consecutive shelves whose minimum heights fit down */
+    int page = 0, used_h = 0, focus_page = 0;
+    int *shelf_page = malloc((size_t)n_shelves * sizeof *shelf_page);
+    if (!shelf_page) {
+        free(w);
+        free(minw);
+        free(shelf);
+        for (int i = 0; i < n; i++)
+            out[i] = (PanePlace){ area, i == focus, i };
+        return n;
+    }
+    for (int s = 0; s < n_shelves; s++) {
+        int add = shelf[s].min_h + (used_h > 0 ? PANE_GAP_Y : 0);
+        if (used_h > 0 && used_h + add > area.h) {
+            page++;
+            used_h = 0;
+            add = shelf[s].min_h;
+        }
+        used_h += add;
+        shelf_page[s] = page;
+        for (int k = shelf[s].first; k < shelf[s].first + shelf[s].count; k++) {
+            out[k].page = page;
+            if (k == focus)
+                focus_page = page;
+        }
+    }
+    int n_pages = page + 1;
+    /* heights on the shown page: minimums first, then the rest shared in
+     * proportion to what each shelf still wants */
+    int s0 = -1, s1 = -1;
+    for (int s = 0; s < n_shelves; s++)
+        if (shelf_page[s] == focus_page) {
+            if (s0 < 0)
+                s0 = s;
+            s1 = s;
+        }
+    int room = area.h, extra_want = 0;
+    for (int s = s0; s <= s1; s++) {
+        room -= shelf[s].min_h + (s > s0 ? PANE_GAP_Y : 0);
+        extra_want += shelf[s].want_h - shelf[s].min_h;
+    }
+    int y = area.y;
+    for (int s = s0; s <= s1; s++) {
+        int extra = shelf[s].want_h - shelf[s].min_h;
+        if (extra_want > room && extra_want > 0)
+            extra = (int)((long)extra * imax(room, 0) / extra_want);
+        int sh = shelf[s].min_h + extra;
+        /* widths: share what is left across among panes that want more */
+        int used = 0, more_want = 0;
+        int first = shelf[s].first, count = shelf[s].count;
+        for (int k = first; k < first + count; k++) {
+            used += w[k] + (k > first ? PANE_GAP_X : 0);
+            more_want += need[k].want_w - w[k];
+        }
+        if (used > area.w) {
+            /* minimum widths fit (the shelf was built so): start from them */
+            used = 0;
+            more_want = 0;
+            for (int k = first; k < first + count; k++) {
+                w[k] = minw[k];
+                used += w[k] + (k > first ? PANE_GAP_X : 0);
+                more_want += need[k].want_w - w[k];
+            }
+        }
+        int spare = area.w - used;
+        int x = area.x;
+        for (int k = first; k < first + count; k++) {
+            int pw = w[k];
+            int more = need[k].want_w - w[k];
+            if (more > 0 && spare > 0 && more_want > 0)
+                pw += (int)((long)more * spare / more_want) > more ? more
+                    : (int)((long)more * spare / more_want);
+            pw = imin(pw, area.x + area.w - x);
+            int ph = imin(imax(imin(need[k].want_h, sh), imin(need[k].min_h, sh)), sh);
+            out[k].r = (Rect){ x, y, pw, imax(ph, 1) };
+            out[k].visible = 1;
+            x += pw + PANE_GAP_X;
+        }
+        y += sh + PANE_GAP_Y;
+    }
+    free(shelf_page);
+    free(w);
+    free(minw);
+    free(shelf);
+    return n_pages;
+}
+
+int grid_want_w(const GridSpec *g, int cols)
+{
+    return g->label_w + cols * (g->cell_w + 1);
+}
+
+int grid_want_h(const GridSpec *g, int rows)
+{
+    return GRID_HEADER_H + rows + g->footer_h;
+}
+
+int grid_fit_cols(const GridSpec *g, int w)
+{
+    return imax(1, (w - g->label_w) / (g->cell_w + 1));
+}
+
+int grid_fit_rows(const GridSpec *g, int h)
+{
+    return imax(1, h - GRID_HEADER_H - g->footer_h);
+}
+
+int grid_cell_x(const GridSpec *g, int k)
+{
+    return g->label_w + 1 + k * (g->cell_w + 1);
+}
+
+int layout_scroll(int cursor, int first, int visible, int total)
+{
+    if (visible < 1)
+        visible = 1;
+    if (cursor < first)
+        first = cursor;
+    else if (cursor >= first + visible)
+        first = cursor - visible + 1;
+    if (first > total - visible)
+        first = total - visible;
+    return first < 0 ? 0 : first;
+}
+
+int grid_hit(const GridSpec *g, Rect r, int first_row, int first_col, int rows, int cols,
+             int x, int y, int *row, int *col)
+{
+    int dy = y - r.y - GRID_HEADER_H, dx = x - r.x - g->label_w - 1;
+    if (x < r.x || x >= r.x + r.w || dy < 0 || dx < 0)
+        return 0;
+    if (dy >= grid_fit_rows(g, r.h))
+        return 0;
+    int k = dx / (g->cell_w + 1);
+    if (k >= grid_fit_cols(g, r.w))
+        return 0;
+    int i = first_row + dy, j = first_col + k;
+    if (i >= rows || j >= cols)
+        return 0;
+    *row = i;
+    *col = j;
+    return 1;
+}
+
+void pool_blocks(int rows, int cols, int max_r, int max_c, int *br, int *bc)
+{
+    max_r = imax(max_r, 1);
+    max_c = imax(max_c, 1);
+    *br = imax(1, (rows + max_r - 1) / max_r);
+    *bc = imax(1, (cols + max_c - 1) / max_c);
+}
+
+void pool_matrix(float *out, const float *data, int rows, int cols, int ld, int br, int bc, int use_max)
+{
+    int pr = (rows + br - 1) / br, pc = (cols + bc - 1) / bc;
+    for (int bi = 0; bi < pr; bi++)
+        for (int bj = 0; bj < pc; bj++) {
+            double sum = 0;
+            long count = 0;
+            float mx = -INFINITY, first = NAN;
+            int seen = 0;
+            for (int i = bi * br; i < imin(rows, (bi + 1) * br); i++)
+                for (int j = bj * bc; j < imin(cols, (bj + 1) * bc); j++) {
+                    float v = data[(size_t)i * ld + j];
+                    if (!seen) {
+                        first = v;
+                        seen = 1;
+                    }
+                    if (v > mx)
+                        mx = v;
+                    if (isfinite(v)) {
+                        sum += v;
+                        count++;
+                    }
+                }
+            float r;
+            if (use_max)
+                r = mx;
+            else
+                r = count > 0 ? (float)(sum / (double)count) : first;
+            out[bi * pc + bj] = r;
+        }
+}
+
+/* The length of a well-formed UTF-8 sequence at s (1..4), or 0. */
+static int utf8_len(const unsigned char *s)
+{
+    int n;
+    if (s[0] < 0x80)
+        return 1;
+    else if ((s[0] & 0xE0) == 0xC0 && s[0] >= 0xC2)
+        n = 2;
+    else if ((s[0] & 0xF0) == 0xE0)
+        n = 3;
+    else if ((s[0] & 0xF8) == 0xF0 && s[0] <= 0xF4)
+        n = 4;
+    else
+        return 0;
+    for (int k = 1; k < n; k++)
+        if ((s[k] & 0xC0) != 0x80)
+            return 0;
+    return n;
+}
+
+char *text_clean(char *out, size_t size, const char *in, int keep_newlines, int utf8)
+{
+    if (size == 0)
+        return out;
+    size_t o = 0;
+    const unsigned char *s = (const unsigned char *)(in ? in : "");
+    while (*s && o + 1 < size) {
+        if (*s == '\t') {
+            out[o++] = ' ';
+            s++;
+        } else if (*s == '\n' && keep_newlines) {
+            out[o++] = '\n';
+            s++;
+        } else if (*s < 0x20 || *s == 0x7F) {
+            s++;
+        } else if (*s < 0x80) {
+            out[o++] = (char)*s++;
+        } else if (!utf8) {
+            out[o++] = '?';
+            s += utf8_len(s) > 0 ? utf8_len(s) : 1;
+        } else {
+            int n = utf8_len(s);
+            if (n == 0) {
+                out[o++] = '?';
+                s++;
+            } else if (n == 2 && s[0] == 0xC2 && s[1] < 0xA0) {
+                s += 2;   /* C1 control */
+            } else if (o + (size_t)n < size) {
+                memcpy(out + o, s, (size_t)n);
+                o += (size_t)n;
+                s += n;
+            } else {
+                break;
+            }
+        }
+    }
+    out[o] = '\0';
+    return out;
+}
+
+size_t text_fit(const char *s, int w)
+{
+    size_t i = 0;
+    int cols = 0;
+    while (s[i]) {
+        size_t n = 1;
+        while (s[i + n] && ((unsigned char)s[i + n] & 0xC0) == 0x80)
+            n++;
+        if (cols + 1 > w)
+            break;
+        cols++;
+        i += n;
+    }
+    return i;
+}
+
+/* Display columns of the first n bytes of s. */
+static int width_n(const char *s, size_t n)
+{
+    int w = 0;
+    for (size_t i = 0; i < n; i++)
+        if (((unsigned char)s[i] & 0xC0) != 0x80)
+            w++;
+    return w;
+}
+
+/* The growing output of text_wrap. */
+typedef struct {
+    char *out;
+    size_t size, len;
+    int lines;
+    int line_w;     /* display width of the open line, -1 when none is open */
+    int words;      /* words on the open line */
+    int full;
+} WrapOut;
+
+static void wrap_newline(WrapOut *o)
+{
+    if (o->full)
+        return;
+    if (o->len + 2 > o->size) {
+        o->full = 1;
+        return;
+    }
+    if (o->lines > 0)
+        o->out[o->len++] = '\n';
+    o->out[o->len] = '\0';
+    o->lines++;
+    o->line_w = 0;
+    o->words = 0;
+}
+
+static void wrap_put(WrapOut *o, const char *s, size_t n)
+{
+    if (o->full)
+        return;
+    if (o->len + n + 1 > o->size) {
+        o->full = 1;
+        return;
+    }
+    memcpy(o->out + o->len, s, n);
+    o->len += n;
+    o->out[o->len] = '\0';
+    o->line_w += width_n(s, n);
+}
+
+/* Add one word (n bytes) to the paragraph being wrapped. */
+static void wrap_word(WrapOut *o, const char *s, size_t n, int width)
+{
+    int ww = width_n(s, n);
+    if (o->line_w < 0)
+        wrap_newline(o);
+    else if (o->words > 0 && o->line_w + 1 + ww > width)
+        wrap_newline(o);
+    else if (o->words > 0)
+        wrap_put(o, " ", 1);
+    /* a word too long for any line is split at the width */
+    while (!o->full && ww > width - o->line_w && width - o->line_w > 0) {
+        size_t cut = 0;
+        int cols = 0;
+        while (cut < n && cols < width - o->line_w) {
+            cut++;
+            while (cut < n && ((unsigned char)s[cut] & 0xC0) == 0x80)
+                cut++;
+            cols++;
+        }
+        wrap_put(o, s, cut);
+        s += cut;
+        n -= cut;
+        ww -= cols;
+        wrap_newline(o);
+    }
+    if (n > 0) {
+        if (o->line_w >= width)
+            wrap_newline(o);
+        wrap_put(o, s, n);
+    }
+    o->words++;
+}
+
+int text_wrap(char *out, size_t size, const char *text, int width)
+{
+    WrapOut o = { out, size, 0, 0, -1, 0, 0 };
+    if (size == 0)
+        return 0;
+    out[0] = '\0';
+    if (width < 1)
+        width = 1;
+    const char *p = text ? text : "";
+    int in_para = 0, para_indent = 0;
+    while (*p && !o.full) {
+        const char *eol = strchr(p, '\n');
+        size_t len = eol ? (size_t)(eol - p) : strlen(p);
+        int indent = 0;
+        while ((size_t)indent < len && (p[indent] == ' ' || p[indent] == '\t'))
+            indent++;
+        if ((size_t)indent == len) {
+            /* a blank line ends the paragraph */
+            in_para = 0;
+        } else {
+            if (!in_para) {
+                if (o.lines > 0)
+                    wrap_newline(&o);   /* the empty line between paragraphs */
+                o.line_w = -1;
+                para_indent = indent;
+                in_para = 1;
+            } else if (indent > para_indent) {
+                /* an indented line keeps its own line and indentation */
+                o.line_w = -1;
+                wrap_newline(&o);
+                int pad = imin(indent - para_indent, width / 2);
+                for (int k = 0; k < pad; k++)
+                    wrap_put(&o, " ", 1);
+            }
+            const char *q = p + indent, *end = p + len;
+            while (q < end) {
+                while (q < end && (*q == ' ' || *q == '\t'))
+                    q++;
+                const char *w0 = q;
+                while (q < end && *q != ' ' && *q != '\t')
+                    q++;
+                if (q > w0)
+                    wrap_word(&o, w0, (size_t)(q - w0), width);
+            }
+        }
+        p = eol ? eol + 1 : p + len;
+    }
+    if (o.full && o.len > 0 && out[o.len - 1] == '\n') {
+        out[--o.len] = '\0';   /* cut off at a line boundary */
+        o.lines--;
+    }
+    return o.lines;
+}

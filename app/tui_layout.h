@@ -1,0 +1,126 @@
+/*
+ * tui_layout.h - where things go on the screen, as pure functions (no
+ * curses): the screen's regions, panes placed side by side or stacked (and
+ * paged when even their minimum sizes do not fit), a matrix's grid inside a
+ * pane with scrolling and hit testing, pooling a large matrix into an
+ * overview, and wrapping a lesson's prose. The tests drive these directly
+ * at any screen size.
+ */
+#ifndef ATTN_TUI_LAYOUT_H
+#define ATTN_TUI_LAYOUT_H
+
+#include <stddef.h>
+
+/* Below this the screen says "terminal too small" instead of drawing. */
+#define TUI_MIN_COLS 60
+#define TUI_MIN_ROWS 16
+
+/* The smallest pane worth drawing: a title, column labels, two rows. */
+#define PANE_MIN_W 16
+#define PANE_MIN_H 4
+#define PANE_GAP_X 3   /* columns between panes side by side */
+#define PANE_GAP_Y 1   /* rows between shelves of panes */
+
+typedef struct {
+    int x, y, w, h;
+} Rect;
+
+/* 1 when a and b share a cell. */
+int rect_overlap(Rect a, Rect b);
+/* 1 when inner lies wholly inside outer. */
+int rect_inside(Rect inner, Rect outer);
+
+/* The lesson screen's regions, top to bottom. */
+typedef struct {
+    Rect title;     /* 1 row: lesson title, step k/n                        */
+    Rect text;      /* the step's prose, wrapped                            */
+    Rect panes;     /* the matrices                                         */
+    Rect exercise;  /* exercises, hints, feedback (h = 0 when none)         */
+    Rect status;    /* the cell under the cursor and its arithmetic         */
+    Rect keybar;    /* 1 row: keys, or the prompt while typing              */
+} ScreenLayout;
+
+#define STATUS_ROWS 3
+
+/* Divide a cols x rows screen. text_lines and exercise_lines are what the
+ * step would like; each is capped so the panes keep at least 6 rows.
+ * Returns 0 (and leaves *out zeroed) below TUI_MIN_COLS x TUI_MIN_ROWS. */
+int layout_screen(int cols, int rows, int text_lines, int exercise_lines, ScreenLayout *out);
+
+/* What a pane would like (its whole matrix) and the least it can use. */
+typedef struct {
+    int want_w, want_h;
+    int min_w, min_h;
+} PaneNeed;
+
+typedef struct {
+    Rect r;
+    int visible;    /* on the page shown (the focused pane's page)          */
+    int page;       /* which page the pane is on, 0-based                   */
+} PanePlace;
+
+/* Place n panes in area, in order, left to right in shelves that stack
+ * downwards; a pane gets its wanted size when it fits, else shares the
+ * room, never below its minimum (or its want when that is smaller) nor
+ * beyond area. When even the minimums do not fit, the panes are split
+ * into pages and only the page holding `focus` is visible. Returns the
+ * number of pages (0 when n == 0). out has n entries. */
+int layout_panes(const PaneNeed *need, int n, Rect area, int focus, PanePlace *out);
+
+/* A matrix drawn as a grid inside a pane:
+ *   row 0: the pane title; row 1: column labels; then the rows;
+ *   footer_h rows at the bottom (a heatmap's legend).
+ *   Each row starts with a label_w-wide label, then cells of cell_w
+ *   separated by one space. */
+typedef struct {
+    int label_w;
+    int cell_w;
+    int footer_h;
+} GridSpec;
+
+#define GRID_HEADER_H 2
+
+int grid_want_w(const GridSpec *g, int cols);
+int grid_want_h(const GridSpec *g, int rows);
+/* How many whole cells fit across w / down h (at least 1). */
+int grid_fit_cols(const GridSpec *g, int w);
+int grid_fit_rows(const GridSpec *g, int h);
+/* The x (relative to the pane) of visible column k, 0-based. */
+int grid_cell_x(const GridSpec *g, int k);
+
+/* The first visible index after moving so cursor stays in view: keep
+ * first when the cursor is visible, else scroll the least. */
+int layout_scroll(int cursor, int first, int visible, int total);
+
+/* The cell at screen position (x, y) of a grid drawn in r, scrolled to
+ * (first_row, first_col), showing n_rows x n_cols cells of a matrix of
+ * rows x cols. Returns 1 and sets *row, *col (matrix indices) on a hit. */
+int grid_hit(const GridSpec *g, Rect r, int first_row, int first_col, int rows, int cols,
+             int x, int y, int *row, int *col);
+
+/* Pooling: the block size (br x bc) that brings rows x cols within
+ * max_r x max_c, and the pooled matrix of ceil(rows/br) x ceil(cols/bc):
+ * the mean of each block's finite values (or -inf/inf/nan when it has
+ * none), or its max. data is rows x cols at stride ld; out is caller's. */
+void pool_blocks(int rows, int cols, int max_r, int max_c, int *br, int *bc);
+void pool_matrix(float *out, const float *data, int rows, int cols, int ld, int br, int bc, int use_max);
+
+/* Copy in to out (size bytes, NUL-terminated), dropping control
+ * characters (C0 but newline when keep_newlines, DEL, and C1 in UTF-8);
+ * tabs become spaces. Without utf8, bytes >= 0x80 become '?'; with it,
+ * malformed UTF-8 bytes become '?'. Returns out. */
+char *text_clean(char *out, size_t size, const char *in, int keep_newlines, int utf8);
+
+/* Wrap prose to width display columns into out, lines separated by '\n'.
+ * Paragraphs are separated by blank lines and stay separated by one empty
+ * line; inside a paragraph, line breaks are spaces, except that a line
+ * indented deeper than the paragraph's first line starts a new line and
+ * keeps its indentation (formulas, lists). Words longer than width are
+ * split. Returns the number of lines (0 for empty text). out always holds
+ * a NUL-terminated result, truncated at a line boundary to fit. */
+int text_wrap(char *out, size_t size, const char *text, int width);
+
+/* The byte length of the longest prefix of s that fits in w columns. */
+size_t text_fit(const char *s, int w);
+
+#endif

@@ -1,0 +1,187 @@
+/*
+ * tui_menu.c - the lesson menu: every lesson of the default set with its
+ * title and 'about' line, in file order; a lesson that does not parse is
+ * listed with its error and cannot be opened.
+ */
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format.h"
+#include "lessonfile.h"
+#include "tui_state.h"
+
+static int imin(int a, int b) { return a < b ? a : b; }
+static int imax(int a, int b) { return a > b ? a : b; }
+
+static char *dup_str(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (!d)
+        tui_fatal("out of memory");
+    memcpy(d, s, n);
+    return d;
+}
+
+void menu_load(Tui *t, const char *dir)
+{
+    menu_free(t);
+    snprintf(t->menu_dir, sizeof t->menu_dir, "%s", dir ? dir : "");
+    char **paths = dir ? lessonfile_list(dir) : NULL;
+    if (!paths)
+        return;
+    int n = 0;
+    while (paths[n])
+        n++;
+    t->items = calloc((size_t)imax(n, 1), sizeof *t->items);
+    if (!t->items)
+        tui_fatal("out of memory");
+    for (int i = 0; i < n; i++) {
+        MenuItem *it = &t->items[i];
+        it->path = dup_str(paths[i]);
+        LessonError err;
+        Lesson *l = lessonfile_load(paths[i], &err);
+        if (l) {
+            it->title = dup_str(lesson_title(l));
+            it->about = dup_str(lesson_about(l));
+            lesson_free(l);
+        } else {
+            char buf[1024];
+            lesson_error_format(&err, buf, sizeof buf);
+            char *nl = strchr(buf, '\n');
+            if (nl)
+                *nl = '\0';
+            /* the file name is already on the line above the error */
+            const char *base = strrchr(buf, '/');
+            it->error = dup_str(base ? base + 1 : buf);
+        }
+    }
+    t->n_items = n;
+    t->sel = 0;
+    lessonfile_list_free(paths);
+}
+
+void menu_free(Tui *t)
+{
+    for (int i = 0; i < t->n_items; i++) {
+        free(t->items[i].path);
+        free(t->items[i].title);
+        free(t->items[i].about);
+        free(t->items[i].error);
+    }
+    free(t->items);
+    t->items = NULL;
+    t->n_items = 0;
+}
+
+static void open_selected(Tui *t)
+{
+    if (t->n_items == 0)
+        return;
+    MenuItem *it = &t->items[t->sel];
+    if (it->error) {
+        tui_message(t, 1, "this lesson has an error and cannot open: %s", it->error);
+        return;
+    }
+    char msg[1024];
+    if (lv_open(t, it->path, msg, sizeof msg) < 0) {
+        char *nl = strchr(msg, '\n');
+        if (nl)
+            *nl = '\0';
+        tui_message(t, 1, "%s", msg);
+        return;
+    }
+    t->mode = MODE_LESSON;
+}
+
+void menu_action(Tui *t, TuiAction a)
+{
+    switch (a) {
+    case ACT_UP:
+        t->sel = imax(0, t->sel - 1);
+        break;
+    case ACT_DOWN:
+        t->sel = imin(imax(t->n_items - 1, 0), t->sel + 1);
+        break;
+    case ACT_FIRST:
+        t->sel = 0;
+        break;
+    case ACT_LAST:
+        t->sel = imax(t->n_items - 1, 0);
+        break;
+    case ACT_SELECT:
+        open_selected(t);
+        break;
+    default:
+        break;
+    }
+}
+
+/* Each lesson takes two rows (title, about) under a two-row heading. */
+#define MENU_TOP 3
+
+static int menu_first(const Tui *t)
+{
+    int fit = imax(1, (t->rows - MENU_TOP - 2) / 2);
+    return imax(0, imin(t->sel - fit / 2, t->n_items - fit));
+}
+
+void menu_click(Tui *t, int y)
+{
+    int k = (y - MENU_TOP) / 2 + menu_first(t);
+    if (y >= MENU_TOP && k >= 0 && k < t->n_items)
+        t->sel = k;
+}
+
+void menu_draw(Tui *t)
+{
+    int w = t->cols;
+    attrset(tui_attr(t, C_TITLE));
+    mvhline(0, 0, ' ', w);
+    mvaddstr(0, 1, "attn: self-attention, step by step");
+    attrset(A_NORMAL);
+    char buf[1200];
+    char clean[1200];
+    if (t->n_items == 0) {
+        snprintf(buf, sizeof buf, t->menu_dir[0] ? "No lessons in %s." : "No lesson directory found%s.",
+                 t->menu_dir[0] ? t->menu_dir : "");
+        text_clean(clean, sizeof clean, buf, 0, t->utf8);
+        attrset(tui_attr(t, C_ERROR));
+        mvaddnstr(2, 2, clean, (int)text_fit(clean, w - 4));
+        attrset(A_NORMAL);
+        mvaddstr(4, 2, "Set ATTN_LESSONS to a directory of .lesson files, or run attn FILE.lesson.");
+        return;
+    }
+    snprintf(buf, sizeof buf, "%d lesson%s in %s", t->n_items, t->n_items == 1 ? "" : "s", t->menu_dir);
+    text_clean(clean, sizeof clean, buf, 0, t->utf8);
+    attrset(tui_attr(t, C_DIM));
+    mvaddnstr(1, 2, clean, (int)text_fit(clean, w - 4));
+    attrset(A_NORMAL);
+    int first = menu_first(t);
+    int y = MENU_TOP;
+    for (int i = first; i < t->n_items && y + 1 < t->rows - 1; i++, y += 2) {
+        const MenuItem *it = &t->items[i];
+        int sel = i == t->sel;
+        if (sel) {
+            attrset(tui_attr(t, C_SELECTED));
+            mvhline(y, 0, ' ', w);
+        }
+        snprintf(buf, sizeof buf, "%s%2d  %s", sel ? (t->utf8 ? "▶ " : "> ") : "  ", i + 1,
+                 it->error ? "(does not open)" : it->title);
+        text_clean(clean, sizeof clean, buf, 0, t->utf8);
+        attrset(sel ? tui_attr(t, C_SELECTED) : tui_attr(t, C_PANE_TITLE));
+        mvaddnstr(y, 1, clean, (int)text_fit(clean, w - 2));
+        attrset(A_NORMAL);
+        if (it->error) {
+            text_clean(clean, sizeof clean, it->error, 0, t->utf8);
+            attrset(tui_attr(t, C_ERROR));
+        } else {
+            text_clean(clean, sizeof clean, it->about, 0, t->utf8);
+            attrset(tui_attr(t, C_DIM));
+        }
+        mvaddnstr(y + 1, 7, clean, (int)text_fit(clean, w - 8));
+        attrset(A_NORMAL);
+    }
+}

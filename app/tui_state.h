@@ -1,0 +1,169 @@
+/*
+ * tui_state.h - the screen's one state struct, shared by the main loop
+ * (tui.c), the drawing (tui_draw.c), the lesson view's actions
+ * (tui_lesson.c) and the menu (tui_menu.c). Everything on the screen is
+ * drawn from this struct each frame; only the main loop draws.
+ */
+#ifndef ATTN_TUI_STATE_H
+#define ATTN_TUI_STATE_H
+
+#include "explain.h"
+#include "lesson.h"
+#include "tui_keys.h"
+#include "tui_layout.h"
+
+/* Semantic colours: each indexes the attribute table set up for the
+ * terminal (256 colours, 8 colours or none). */
+#define TUI_COLORS(X)                                                          \
+    X(C_NORMAL) X(C_TITLE) X(C_STEP) X(C_TEXT) X(C_PANE_TITLE) X(C_PANE_FOCUS) \
+    X(C_LABEL) X(C_CURSOR) X(C_OPERAND) X(C_EDITED) X(C_STATUS) X(C_KEYBAR)    \
+    X(C_KEY) X(C_ERROR) X(C_RIGHT) X(C_WRONG) X(C_HINT) X(C_MASKED) X(C_DIM)   \
+    X(C_SELECTED) X(C_HEAT_INF)
+
+typedef enum {
+#define TUI_COLOR_ENUM(name) name,
+    TUI_COLORS(TUI_COLOR_ENUM)
+#undef TUI_COLOR_ENUM
+    C_COUNT
+} TuiColor;
+
+typedef enum { COLORS_NONE, COLORS_8, COLORS_256 } ColorMode;
+
+#define HEAT_SEQ_LEVELS 16
+#define HEAT_DIV_HALF 8
+
+/* A pane: one named matrix of the step. */
+typedef struct {
+    char name[MAT_NAME_MAX];
+    int heat;           /* drawn as a heatmap */
+    int overview;       /* 0 off, 1 block means, 2 block maxima */
+    int cur_r, cur_c;   /* the cursor, in matrix cells */
+    int first_r, first_c; /* scroll position (matrix or pooled cells) */
+} Pane;
+
+/* What the last frame computed for a pane: the geometry the drawing used,
+ * kept for mouse hits. Rebuilt by tui_prepare before every draw. */
+typedef struct {
+    const Mat *m;       /* NULL when the name is not (yet) defined */
+    PanePlace place;
+    GridSpec grid;
+    int compact;        /* heat cells too narrow for numbers */
+    int num_w;          /* width of a number */
+    /* what the grid shows: the matrix, or its pooled overview */
+    int rows, cols;     /* cells shown in total (pooled when overview) */
+    int br, bc;         /* block size of the overview (1 x 1 otherwise) */
+    float *pooled;      /* rows x cols when overview, owned */
+    int fit_r, fit_c;   /* cells visible at once */
+    /* the heat scale */
+    int diverging;
+    float lo, hi;       /* sequential: lo..hi; diverging: -hi..hi */
+} PaneView;
+
+typedef enum { PROMPT_NONE, PROMPT_EDIT, PROMPT_ANSWER } PromptKind;
+typedef enum { OVERLAY_NONE, OVERLAY_HELP, OVERLAY_TEXT } Overlay;
+
+#define INPUT_MAX 80
+
+typedef struct {
+    Lesson *lesson;
+    LessonState *state;
+    LessonEdit *edits;
+    int n_edits, cap_edits;
+    int screen;         /* 0-based; the set-up screen is 0 when there is one */
+    int has_setup;
+    Pane *panes;
+    PaneView *views;
+    int n_panes, focus;
+    int decimals;
+    int explain_on;     /* Enter: mark the operands of the cursor's cell */
+    /* exercises of the step shown */
+    int ex_index;
+    int *hints_shown;   /* per exercise */
+    int *result;        /* per exercise: 0 unanswered, 1 right, -1 wrong */
+    char feedback[640];
+    int feedback_ok;
+} LessonView;
+
+typedef struct {
+    char *path;
+    char *title;        /* NULL when the lesson failed to parse */
+    char *about;
+    char *error;        /* the first line of the parse error, or NULL */
+} MenuItem;
+
+typedef enum { MODE_MENU, MODE_LESSON } Mode;
+
+typedef struct {
+    /* the terminal */
+    int utf8;
+    ColorMode color;
+    int attr[C_COUNT];
+    int heat_seq[HEAT_SEQ_LEVELS];
+    int heat_div[2 * HEAT_DIV_HALF + 1];
+    int rows, cols;
+    /* what is shown */
+    Mode mode;
+    Overlay overlay;
+    int direct;         /* opened on one file: Esc quits */
+    MenuItem *items;
+    int n_items, sel;
+    char menu_dir[1024];
+    LessonView lv;
+    ScreenLayout layout;
+    int layout_ok;
+    /* typing */
+    PromptKind prompt;
+    char input[INPUT_MAX];
+    int input_len;
+    char prompt_label[160];
+    /* a one-line message in the key bar until the next key */
+    char message[256];
+    int message_error;
+    int quit;
+} Tui;
+
+/* tui_lesson.c: the lesson view's life and actions. */
+/* Open the lesson at path into t->lv (evaluated). Returns 0, or -1 with
+ * the error text in msg (the view is left empty). */
+int lv_open(Tui *t, const char *path, char *msg, size_t size);
+/* Adopt a parsed and evaluated lesson (ownership passes to the view). */
+void lv_adopt(Tui *t, Lesson *l, LessonState *s);
+void lv_close(LessonView *lv);
+int lv_n_screens(const LessonView *lv);
+/* The step of the current screen, or NULL on the set-up screen. */
+const LessonStep *lv_step(const LessonView *lv);
+void lv_go(Tui *t, int screen);
+/* Handle one action of the lesson view. */
+void lv_action(Tui *t, TuiAction a);
+/* Finish the prompt with the typed text. */
+void lv_submit(Tui *t);
+/* The matrix of pane i in the current state (NULL when undefined). */
+const Mat *lv_pane_mat(const LessonView *lv, int i);
+/* Is this cell edited? */
+int lv_is_edited(const LessonView *lv, const char *name, int row, int col);
+/* Mouse: select the cell at screen (x, y) if there is one. */
+void lv_click(Tui *t, int x, int y);
+
+/* tui_draw.c: building a frame. */
+void tui_colors_init(Tui *t, int no_color);
+int tui_attr(const Tui *t, TuiColor c);
+/* Lay out the current screen (regions, pane geometry, scroll). */
+void tui_prepare(Tui *t);
+void tui_draw(Tui *t);
+void tui_views_free(LessonView *lv);
+/* Release what the last frame kept (its explanation). */
+void tui_frame_free(void);
+
+/* tui_menu.c */
+void menu_load(Tui *t, const char *dir);
+void menu_free(Tui *t);
+void menu_action(Tui *t, TuiAction a);
+void menu_draw(Tui *t);
+void menu_click(Tui *t, int y);
+
+/* tui.c */
+void tui_message(Tui *t, int error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Leave curses, print msg to stderr and exit(2): the fatal error path. */
+void tui_fatal(const char *msg) __attribute__((noreturn));
+
+#endif

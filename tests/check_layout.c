@@ -1,0 +1,295 @@
+/*
+ * check_layout.c - the screen's geometry at real terminal sizes: regions
+ * that tile the screen, panes inside their area and never overlapping,
+ * every pane reachable at a usable size, grids, scrolling, hit tests,
+ * pooling and the wrapping of prose.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tui_layout.h"
+
+static const int sizes[][2] = { { 80, 24 }, { 120, 40 }, { 250, 70 }, { 60, 16 } };
+#define N_SIZES (int)(sizeof sizes / sizeof *sizes)
+
+/* The panes of a lesson step: a few small matrices, a wide one, a tall
+ * one and a 64x64 that cannot fit whole. */
+static PaneNeed need_of(int rows, int cols, int cell_w)
+{
+    GridSpec g = { 3, cell_w, 0 };
+    PaneNeed n = { grid_want_w(&g, cols), grid_want_h(&g, rows) + 0, PANE_MIN_W, PANE_MIN_H };
+    return n;
+}
+
+static void check_places(const PaneNeed *need, int n, Rect area, const char *what)
+{
+    PanePlace place[32];
+    int seen[32] = { 0 };
+    int pages = layout_panes(need, n, area, 0, place);
+    ck_assert_msg(pages >= 1 && pages <= n, "%s: %d pages for %d panes", what, pages, n);
+    for (int p = 0; p < pages; p++) {
+        /* show the page holding some pane of page p */
+        int f = -1;
+        for (int i = 0; i < n; i++)
+            if (place[i].page == p && f < 0)
+                f = i;
+        ck_assert_msg(f >= 0, "%s: page %d is empty", what, p);
+        PanePlace pp[32];
+        layout_panes(need, n, area, f, pp);
+        for (int i = 0; i < n; i++) {
+            if (!pp[i].visible)
+                continue;
+            seen[i] = 1;
+            Rect r = pp[i].r;
+            ck_assert_msg(rect_inside(r, area), "%s: pane %d at %d,%d %dx%d outside area %d,%d %dx%d",
+                          what, i, r.x, r.y, r.w, r.h, area.x, area.y, area.w, area.h);
+            int mw = need[i].min_w < need[i].want_w ? need[i].min_w : need[i].want_w;
+            int mh = need[i].min_h < need[i].want_h ? need[i].min_h : need[i].want_h;
+            if (mw > area.w)
+                mw = area.w;
+            if (mh > area.h)
+                mh = area.h;
+            ck_assert_msg(r.w >= mw && r.h >= mh, "%s: pane %d got %dx%d, needs at least %dx%d",
+                          what, i, r.w, r.h, mw, mh);
+            for (int k = 0; k < i; k++)
+                if (pp[k].visible)
+                    ck_assert_msg(!rect_overlap(r, pp[k].r), "%s: panes %d and %d overlap (%d,%d %dx%d / %d,%d %dx%d)",
+                                  what, k, i, pp[k].r.x, pp[k].r.y, pp[k].r.w, pp[k].r.h, r.x, r.y, r.w, r.h);
+        }
+    }
+    for (int i = 0; i < n; i++)
+        ck_assert_msg(seen[i], "%s: pane %d is on no page", what, i);
+}
+
+START_TEST(screen_regions_tile)
+{
+    for (int s = 0; s < N_SIZES; s++) {
+        int cols = sizes[s][0], rows = sizes[s][1];
+        for (int text = 0; text <= 30; text += 6) {
+            ScreenLayout L;
+            ck_assert_msg(layout_screen(cols, rows, text, 3, &L), "%dx%d refused", cols, rows);
+            Rect screen = { 0, 0, cols, rows };
+            Rect parts[] = { L.title, L.text, L.panes, L.exercise, L.status, L.keybar };
+            int total = 0;
+            for (int i = 0; i < 6; i++) {
+                ck_assert_msg(rect_inside(parts[i], screen) || parts[i].h == 0,
+                              "%dx%d: region %d outside the screen", cols, rows, i);
+                for (int k = 0; k < i; k++)
+                    ck_assert_msg(!rect_overlap(parts[i], parts[k]), "%dx%d: regions %d and %d overlap", cols, rows, k, i);
+                total += parts[i].h;
+            }
+            ck_assert_msg(total <= rows && total >= rows - 1, "%dx%d: regions cover %d rows", cols, rows, total);
+            ck_assert_msg(L.panes.h >= 6, "%dx%d text %d: only %d rows for panes", cols, rows, text, L.panes.h);
+            ck_assert_int_eq(L.keybar.y, rows - 1);
+            ck_assert_int_eq(L.status.h, STATUS_ROWS);
+            ck_assert_msg(L.text.h <= text, "text got %d rows for %d lines", L.text.h, text);
+        }
+    }
+}
+END_TEST
+
+START_TEST(panes_fit_at_real_sizes)
+{
+    PaneNeed need[8];
+    need[0] = need_of(3, 2, 7);     /* E */
+    need[1] = need_of(2, 2, 7);     /* WQ */
+    need[2] = need_of(3, 3, 7);     /* S */
+    need[3] = need_of(3, 3, 7);     /* A */
+    need[4] = need_of(3, 12, 7);    /* a wide one */
+    need[5] = need_of(20, 2, 7);    /* a tall one */
+    need[6] = need_of(64, 64, 7);   /* too big for any screen */
+    need[7] = need_of(1, 1, 7);     /* a scalar */
+    for (int s = 0; s < N_SIZES; s++) {
+        ScreenLayout L;
+        layout_screen(sizes[s][0], sizes[s][1], 4, 2, &L);
+        for (int n = 1; n <= 8; n++) {
+            char what[64];
+            snprintf(what, sizeof what, "%dx%d with %d panes", sizes[s][0], sizes[s][1], n);
+            check_places(need, n, L.panes, what);
+        }
+    }
+}
+END_TEST
+
+START_TEST(small_panes_side_by_side)
+{
+    PaneNeed need[3] = { need_of(3, 2, 7), need_of(3, 2, 7), need_of(3, 3, 7) };
+    Rect area = { 0, 5, 120, 20 };
+    PanePlace p[3];
+    ck_assert_int_eq(layout_panes(need, 3, area, 0, p), 1);
+    for (int i = 0; i < 3; i++) {
+        ck_assert_int_eq(p[i].r.y, 5);
+        ck_assert_int_eq(p[i].r.w, need[i].want_w);
+        ck_assert_int_eq(p[i].r.h, need[i].want_h);
+    }
+    ck_assert_int_eq(p[1].r.x, p[0].r.x + p[0].r.w + PANE_GAP_X);
+    /* too narrow for all three across: the last goes below */
+    Rect narrow = { 0, 0, need[0].want_w + need[1].want_w + PANE_GAP_X + 2, 20 };
+    layout_panes(need, 3, narrow, 0, p);
+    ck_assert_int_eq(p[2].r.x, 0);
+    ck_assert_int_eq(p[2].r.y, p[0].r.h + PANE_GAP_Y);
+}
+END_TEST
+
+START_TEST(big_pane_gets_the_room)
+{
+    PaneNeed need[1] = { need_of(64, 64, 7) };
+    Rect area = { 0, 3, 250, 50 };
+    PanePlace p[1];
+    layout_panes(need, 1, area, 0, p);
+    ck_assert_int_eq(p[0].r.w, 250);
+    ck_assert_int_eq(p[0].r.h, 50);
+}
+END_TEST
+
+START_TEST(pages_when_minimums_do_not_fit)
+{
+    PaneNeed need[10];
+    for (int i = 0; i < 10; i++)
+        need[i] = need_of(30, 30, 7);
+    Rect area = { 0, 2, 60, 6 };
+    PanePlace p[10];
+    int pages = layout_panes(need, 10, area, 9, p);
+    /* three minimum-width panes across, one shelf of minimum height down */
+    ck_assert_msg(pages == 4, "10 big panes in 60x6 need 4 pages, got %d", pages);
+    ck_assert_int_eq(p[9].visible, 1);
+    ck_assert_int_eq(p[0].visible, 0);
+    check_places(need, 10, area, "60x6, ten 30x30");
+}
+END_TEST
+
+START_TEST(grid_geometry)
+{
+    GridSpec g = { 4, 7, 1 };
+    ck_assert_int_eq(grid_want_w(&g, 3), 4 + 3 * 8);
+    ck_assert_int_eq(grid_want_h(&g, 3), 2 + 3 + 1);
+    ck_assert_int_eq(grid_fit_cols(&g, 4 + 3 * 8), 3);
+    ck_assert_int_eq(grid_fit_cols(&g, 4 + 3 * 8 - 1), 2);
+    ck_assert_int_eq(grid_fit_rows(&g, 6), 3);
+    ck_assert_int_eq(grid_cell_x(&g, 0), 5);
+    ck_assert_int_eq(grid_cell_x(&g, 2), 5 + 16);
+    Rect r = { 10, 5, 4 + 2 * 8, 2 + 2 + 1 };
+    int i, j;
+    ck_assert_int_eq(grid_hit(&g, r, 3, 7, 64, 64, 10 + 5, 5 + 2, &i, &j), 1);
+    ck_assert_int_eq(i, 3);
+    ck_assert_int_eq(j, 7);
+    ck_assert_int_eq(grid_hit(&g, r, 3, 7, 64, 64, 10 + 5 + 8 + 6, 5 + 3, &i, &j), 1);
+    ck_assert_int_eq(i, 4);
+    ck_assert_int_eq(j, 8);
+    ck_assert_int_eq(grid_hit(&g, r, 0, 0, 64, 64, 10 + 1, 5 + 2, &i, &j), 0);  /* the label */
+    ck_assert_int_eq(grid_hit(&g, r, 0, 0, 64, 64, 10 + 5, 5 + 1, &i, &j), 0);  /* the header */
+    ck_assert_int_eq(grid_hit(&g, r, 0, 0, 1, 1, 10 + 5 + 8, 5 + 2, &i, &j), 0); /* past the matrix */
+}
+END_TEST
+
+START_TEST(scrolling_follows_the_cursor)
+{
+    ck_assert_int_eq(layout_scroll(0, 0, 10, 64), 0);
+    ck_assert_int_eq(layout_scroll(9, 0, 10, 64), 0);
+    ck_assert_int_eq(layout_scroll(10, 0, 10, 64), 1);
+    ck_assert_int_eq(layout_scroll(63, 0, 10, 64), 54);
+    ck_assert_int_eq(layout_scroll(20, 54, 10, 64), 20);
+    ck_assert_int_eq(layout_scroll(2, 0, 10, 3), 0);
+    ck_assert_int_eq(layout_scroll(5, 60, 10, 64), 5);
+}
+END_TEST
+
+START_TEST(pooling)
+{
+    float m[4 * 6], out[6];
+    for (int i = 0; i < 24; i++)
+        m[i] = (float)i;
+    int br, bc;
+    pool_blocks(4, 6, 2, 3, &br, &bc);
+    ck_assert_int_eq(br, 2);
+    ck_assert_int_eq(bc, 2);
+    pool_matrix(out, m, 4, 6, 6, br, bc, 0);
+    /* block (0,0): 0 1 6 7 -> 3.5 */
+    ck_assert_float_eq_tol(out[0], 3.5f, 1e-6f);
+    ck_assert_float_eq_tol(out[5], (16 + 17 + 22 + 23) / 4.0f, 1e-6f);
+    pool_matrix(out, m, 4, 6, 6, br, bc, 1);
+    ck_assert_float_eq(out[0], 7.0f);
+    ck_assert_float_eq(out[5], 23.0f);
+    /* -inf is left out of a mean, kept by a max when alone */
+    float k[4] = { 1.0f, -INFINITY, -INFINITY, -INFINITY };
+    float o2[2];
+    pool_matrix(o2, k, 2, 2, 2, 1, 2, 0);
+    ck_assert_float_eq(o2[0], 1.0f);
+    ck_assert_msg(isinf(o2[1]) && o2[1] < 0, "all -inf block pools to -inf, got %f", o2[1]);
+    pool_blocks(64, 64, 20, 30, &br, &bc);
+    ck_assert_int_eq(br, 4);
+    ck_assert_int_eq(bc, 3);
+}
+END_TEST
+
+START_TEST(wrapping)
+{
+    char out[1024];
+    int n = text_wrap(out, sizeof out, "The quick brown fox jumps over the lazy dog.", 15);
+    ck_assert_int_eq(n, 3);
+    ck_assert_str_eq(out, "The quick brown\nfox jumps over\nthe lazy dog.");
+    n = text_wrap(out, sizeof out, "  One\n  two.\n\n  Three.\n", 40);
+    ck_assert_int_eq(n, 3);
+    ck_assert_str_eq(out, "One two.\n\nThree.");
+    n = text_wrap(out, sizeof out, "Scores:\n    S = K^T Q / 2\nthen more", 40);
+    ck_assert_str_eq(out, "Scores:\n    S = K^T Q / 2 then more");
+    ck_assert_int_eq(n, 2);
+    n = text_wrap(out, sizeof out, "abcdefghij", 4);
+    ck_assert_str_eq(out, "abcd\nefgh\nij");
+    n = text_wrap(out, sizeof out, "é é é é", 3);
+    ck_assert_str_eq(out, "é é\né é");
+    ck_assert_int_eq(text_wrap(out, sizeof out, "", 10), 0);
+    ck_assert_str_eq(out, "");
+}
+END_TEST
+
+START_TEST(cleaning_and_limits)
+{
+    char out[64];
+    ck_assert_str_eq(text_clean(out, sizeof out, "a\x1b[31mb\x07\tc\x7f", 0, 1), "a[31mb c");
+    ck_assert_str_eq(text_clean(out, sizeof out, "x\ny", 1, 1), "x\ny");
+    ck_assert_str_eq(text_clean(out, sizeof out, "x\ny", 0, 1), "xy");
+    ck_assert_str_eq(text_clean(out, sizeof out, "\xc2\x9b" "1m ok", 0, 1), "1m ok");   /* C1 CSI */
+    ck_assert_str_eq(text_clean(out, sizeof out, "caf\xc3\xa9", 0, 0), "caf?");
+    ck_assert_str_eq(text_clean(out, sizeof out, "caf\xc3\xa9", 0, 1), "caf\xc3\xa9");
+    ck_assert_str_eq(text_clean(out, sizeof out, "bad\xff", 0, 1), "bad?");
+    char tiny[4];
+    ck_assert_str_eq(text_clean(tiny, sizeof tiny, "abcdef", 0, 1), "abc");
+    ck_assert_str_eq(text_clean(tiny, sizeof tiny, "ab\xc3\xa9", 0, 1), "ab");  /* never half a character */
+    ck_assert_uint_eq(text_fit("héllo", 3), 4);
+    ck_assert_uint_eq(text_fit("abc", 10), 3);
+    /* a small screen is refused, not squeezed */
+    ScreenLayout L;
+    ck_assert_int_eq(layout_screen(TUI_MIN_COLS - 1, 40, 0, 0, &L), 0);
+    ck_assert_int_eq(layout_screen(100, TUI_MIN_ROWS - 1, 0, 0, &L), 0);
+    ck_assert_int_eq(layout_screen(TUI_MIN_COLS, TUI_MIN_ROWS, 50, 50, &L), 1);
+    ck_assert_int_eq(layout_panes(NULL, 0, L.panes, 0, NULL), 0);
+    /* a wrap into a tiny buffer stops at a line boundary */
+    char small[12];
+    text_wrap(small, sizeof small, "one two three four five", 5);
+    ck_assert_msg(strlen(small) < sizeof small, "wrap overflowed");
+    ck_assert_str_eq(small, "one\ntwo");
+}
+END_TEST
+
+Suite *layout_suite(void)
+{
+    Suite *s = suite_create("layout");
+    TCase *core = tcase_create("core");
+    tcase_add_test(core, screen_regions_tile);
+    tcase_add_test(core, panes_fit_at_real_sizes);
+    tcase_add_test(core, small_panes_side_by_side);
+    tcase_add_test(core, big_pane_gets_the_room);
+    tcase_add_test(core, grid_geometry);
+    tcase_add_test(core, scrolling_follows_the_cursor);
+    tcase_add_test(core, pooling);
+    tcase_add_test(core, wrapping);
+    suite_add_tcase(s, core);
+    TCase *limits = tcase_create("limits");
+    tcase_add_test(limits, pages_when_minimums_do_not_fit);
+    tcase_add_test(limits, cleaning_and_limits);
+    suite_add_tcase(s, limits);
+    return s;
+}
