@@ -483,6 +483,25 @@ START_TEST(test_deep_nesting_refused)
     l = lesson_parse(text, len, "d.lesson", &err);
     ck_assert_ptr_null(l);
     ck_assert_int_eq(err.code, ATTN_E_LIMIT);
+    /* a flat chain is deep too: a + b + c + ... beyond LESSON_MAX_CHAIN */
+    len = (size_t)sprintf(text, "lesson D\nlet a = (");
+    for (int i = 0; i < 1100; i++)
+        len += (size_t)sprintf(text + len, "1+\n");
+    len += (size_t)sprintf(text + len, "1)\n");
+    l = lesson_parse(text, len, "d.lesson", &err);
+    ck_assert_ptr_null(l);
+    ck_assert_int_eq(err.code, ATTN_E_LIMIT);
+    ck_assert_msg(strstr(err.msg, "chains more than 1000 operations"), "message: %s", err.msg);
+    len = (size_t)sprintf(text, "lesson D\nlet a = (");
+    for (int i = 0; i < 900; i++)
+        len += (size_t)sprintf(text + len, "1+\n");
+    len += (size_t)sprintf(text + len, "1)\n");
+    l = lesson_parse(text, len, "d.lesson", &err);
+    ck_assert_msg(l != NULL, "a chain of 900 refused: %s", err.msg);
+    LessonState *chain = eval_ok(l, NULL, 0);
+    ck_assert_float_eq(mat_get(get(chain, "a"), 0, 0), 901.0f);
+    lesson_state_free(chain);
+    lesson_free(l);
     /* just under the limit works */
     len = (size_t)sprintf(text, "lesson D\nlet a = ");
     for (int i = 0; i < 150; i++)
