@@ -205,6 +205,9 @@ static int literal_value(Parser *p, float *v)
         *v = (float)(sign * p->tok->num);
     else if (tok_is(P_src(p), p->tok, "inf"))
         *v = (float)(sign * INFINITY);
+    else if (p->tok->kind == T_NAME && !p->crossed_newline)
+        return fail(p, ATTN_E_SYNTAX, p->tok->pos,
+                    "a matrix literal holds numbers; to join matrices write hcat(A, B) or vcat(A, B)%s%s", "", "");
     else
         return unexpected(p, "a number, ';' or ']' in the matrix");
     return advance(p);

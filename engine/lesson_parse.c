@@ -384,7 +384,8 @@ static int d_about(PS *ps, size_t kw, size_t arg)
 {
     if (!before_steps(ps, kw, "about"))
         return 0;
-    free(ps->l->about);
+    if (ps->l->about)
+        return fail(ps, ATTN_E_SYNTAX, kw, "the lesson already has an 'about' line%s%s", "", "");
     ps->l->about = rest_of_line(ps, arg);
     if (!ps->l->about)
         return nomem(ps);
