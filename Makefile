@@ -44,7 +44,7 @@ APP_LIB    := $(BUILD)/libattn-app.a
 TEST_BIN   := $(BUILD)/run_tests
 LIBS       := $(CURSES_LIBS) $(BLAS_LIBS) -lm
 
-.PHONY: all run test test-only check-lessons asan valgrind install uninstall clean deps
+.PHONY: all run test test-only check-lessons asan asan-run valgrind fuzz install uninstall clean deps
 
 all: attn
 
@@ -130,4 +130,15 @@ uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/share/attn
 
 clean:
-	rm -rf build build-asan attn
+	rm -rf build build-asan build-fuzz attn
+
+# Fuzz the lesson language with libFuzzer (clang, ASan + UBSan), seeded with
+# the shipped lessons and the broken corpus. FUZZ_SECONDS bounds the run.
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	@mkdir -p build-fuzz/corpus
+	clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	  $(ATTN_CPPFLAGS) $(BLAS_CFLAGS) -o build-fuzz/fuzz_lesson tests/fuzz/fuzz_lesson.c $(ENGINE_SRC) $(BLAS_LIBS) -lm
+	cp lessons/*.lesson tests/broken/*.lesson build-fuzz/corpus/ 2>/dev/null || true
+	build-fuzz/fuzz_lesson -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
+	  -dict=tests/fuzz/lesson.dict build-fuzz/corpus

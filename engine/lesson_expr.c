@@ -163,6 +163,19 @@ static Expr *node(ExprKind kind, size_t pos, size_t start)
 
 static Expr *parse_expr(Parser *p);
 
+/* parent sits on child: count the height, refuse past LESSON_MAX_CHAIN. */
+static int stack_on(Parser *p, Expr *parent, const Expr *child)
+{
+    if (child->height + 1 > parent->height)
+        parent->height = child->height + 1;
+    if (parent->height <= LESSON_MAX_CHAIN)
+        return 1;
+    char lim[16];
+    snprintf(lim, sizeof lim, "%d", LESSON_MAX_CHAIN);
+    return fail(p, ATTN_E_LIMIT, parent->pos, "this expression is too long: it chains more than %s operations%s",
+                lim, "");
+}
+
 static Expr *nomem(Parser *p)
 {
     fail(p, ATTN_E_NOMEM, p->tok->pos, "%s%s", "out of memory parsing the lesson", "");
@@ -192,6 +205,9 @@ static int literal_value(Parser *p, float *v)
         *v = (float)(sign * p->tok->num);
     else if (tok_is(P_src(p), p->tok, "inf"))
         *v = (float)(sign * INFINITY);
+    else if (p->tok->kind == T_NAME && !p->crossed_newline)
+        return fail(p, ATTN_E_SYNTAX, p->tok->pos,
+                    "a matrix literal holds numbers; to join matrices write hcat(A, B) or vcat(A, B)%s%s", "", "");
     else
         return unexpected(p, "a number, ';' or ']' in the matrix");
     return advance(p);
@@ -334,6 +350,8 @@ static Expr *parse_call(Parser *p, int fn, size_t name_pos)
             if (!arg)
                 goto fail;
             e->args[e->n_args++] = arg;
+            if (!stack_on(p, e, arg))
+                goto fail;
             if (is_sym(p->tok, ')'))
                 break;
             if (!is_sym(p->tok, ',')) {
@@ -526,6 +544,8 @@ static Expr *parse_postfix(Parser *p)
             }
             t->a = e;
             e = t;
+            if (!stack_on(p, e, e->a))
+                goto fail;
             e->end = p->tok->pos + 1;
             if (!advance(p))
                 goto fail;
@@ -537,6 +557,8 @@ static Expr *parse_postfix(Parser *p)
             }
             ix->a = e;
             e = ix;
+            if (!stack_on(p, e, e->a))
+                goto fail;
             Saved s = open_paren(p, '[');
             int ok = advance(p) && parse_index(p, &ix->row);
             if (ok && !is_sym(p->tok, ','))
@@ -578,6 +600,10 @@ static Expr *parse_unary(Parser *p)
     }
     e->a = a;
     e->end = a->end;
+    if (!stack_on(p, e, a)) {
+        expr_free(e);
+        return NULL;
+    }
     return e;
 }
 
@@ -592,6 +618,10 @@ static Expr *binary(Parser *p, ExprKind kind, size_t pos, Expr *a, Expr *b)
     e->a = a;
     e->b = b;
     e->end = b->end;
+    if (!stack_on(p, e, a) || !stack_on(p, e, b)) {
+        expr_free(e);
+        return NULL;
+    }
     return e;
 }
 

@@ -108,7 +108,13 @@ struct Expr {
     int fn;                 /* E_CALL: FnId                                  */
     Expr **args;            /* E_CALL: owned                                 */
     int n_args;
+    int height;             /* levels of operations below, for the chain limit */
 };
+
+/* The most operations stacked in one expression tree (a long chain like
+ * a + b + c + ... is deep without nesting): keeps evaluation's recursion
+ * well inside the stack. */
+#define LESSON_MAX_CHAIN 1000
 
 void expr_free(Expr *e);
 

@@ -384,7 +384,8 @@ static int d_about(PS *ps, size_t kw, size_t arg)
 {
     if (!before_steps(ps, kw, "about"))
         return 0;
-    free(ps->l->about);
+    if (ps->l->about)
+        return fail(ps, ATTN_E_SYNTAX, kw, "the lesson already has an 'about' line%s%s", "", "");
     ps->l->about = rest_of_line(ps, arg);
     if (!ps->l->about)
         return nomem(ps);
@@ -529,6 +530,7 @@ static int d_labels(PS *ps, size_t kw, size_t arg)
         return 0;
     if (c.tok.kind != T_NAME)
         return fail(ps, ATTN_E_SYNTAX, c.tok.pos, "usage: labels NAME rows|cols LABEL...%s%s", "", "");
+    size_t name_pos = c.tok.pos;
     int slot = lookup_defined(ps, c.tok.pos, c.tok.len, "'labels'");
     if (slot < 0 || !cursor_next(&c))
         return 0;
@@ -539,7 +541,7 @@ static int d_labels(PS *ps, size_t kw, size_t arg)
         cols = 1;
     else
         return fail(ps, ATTN_E_SYNTAX, c.tok.pos, "expected 'rows' or 'cols' after the name: labels NAME rows|cols LABEL...%s%s", "", "");
-    LabelSpec spec = { .pos = arg, .slot = slot, .cols = cols };
+    LabelSpec spec = { .pos = name_pos, .slot = slot, .cols = cols };
     if (!read_words(ps, c.lx.pos, &spec.names, &spec.n))
         goto fail;
     if (spec.n == 1 && strcmp(spec.names[0], "none") == 0) {

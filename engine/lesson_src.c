@@ -24,36 +24,6 @@ void src_linecol(const Src *s, size_t pos, int *line, int *col)
     *col = (int)(pos - start) + 1;
 }
 
-int src_error(const Src *s, LessonError *err, attn_status code, size_t pos, const char *fmt, ...)
-{
-    if (!err)
-        return 0;
-    memset(err, 0, sizeof *err);
-    err->code = code;
-    snprintf(err->file, sizeof err->file, "%s", s->file ? s->file : "<lesson>");
-    src_linecol(s, pos, &err->line, &err->col);
-    size_t start = pos > s->len ? s->len : pos;
-    while (start > 0 && s->text[start - 1] != '\n')
-        start--;
-    size_t n = 0;
-    for (size_t i = start; i < s->len && s->text[i] != '\n' && n + 1 < sizeof err->source_line; i++) {
-        unsigned char c = (unsigned char)s->text[i];
-        if (c == '\r' && (i + 1 == s->len || s->text[i + 1] == '\n'))
-            break;
-        err->source_line[n++] = (c < 0x20 || c == 0x7f) ? ' ' : (char)c;
-    }
-    /* never cut a UTF-8 sequence in half */
-    while (n > 0 && ((unsigned char)err->source_line[n - 1] & 0xC0) == 0x80 &&
-           n + 1 >= sizeof err->source_line)
-        n--;
-    err->source_line[n] = '\0';
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-    va_end(ap);
-    return 0;
-}
-
 /* The length of the UTF-8 sequence at p (at most n bytes), 0 if invalid. */
 static size_t utf8_seq(const unsigned char *p, size_t n)
 {
@@ -78,6 +48,44 @@ static size_t utf8_seq(const unsigned char *p, size_t n)
     if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
         return 0;
     return len;
+}
+
+int src_error(const Src *s, LessonError *err, attn_status code, size_t pos, const char *fmt, ...)
+{
+    if (!err)
+        return 0;
+    memset(err, 0, sizeof *err);
+    err->code = code;
+    snprintf(err->file, sizeof err->file, "%s", s->file ? s->file : "<lesson>");
+    src_linecol(s, pos, &err->line, &err->col);
+    size_t start = pos > s->len ? s->len : pos;
+    while (start > 0 && s->text[start - 1] != '\n')
+        start--;
+    /* the line as it can be shown: control characters as blanks, a byte
+     * that is not UTF-8 as '?' (one column each, so the caret lines up) */
+    size_t n = 0;
+    for (size_t i = start; i < s->len && s->text[i] != '\n';) {
+        unsigned char c = (unsigned char)s->text[i];
+        if (c == '\r' && (i + 1 == s->len || s->text[i + 1] == '\n'))
+            break;
+        size_t k = utf8_seq((const unsigned char *)s->text + i, s->len - i);
+        if (n + (k ? k : 1) + 1 > sizeof err->source_line)
+            break;
+        if (k > 1) {
+            memcpy(err->source_line + n, s->text + i, k);
+            n += k;
+            i += k;
+            continue;
+        }
+        err->source_line[n++] = k == 0 ? '?' : (c < 0x20 || c == 0x7f) ? ' ' : (char)c;
+        i++;
+    }
+    err->source_line[n] = '\0';
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+    return 0;
 }
 
 int src_validate(const Src *s, LessonError *err)
@@ -150,6 +158,9 @@ const char *lesson_error_format(const LessonError *e, char *buf, size_t size)
     char caret[sizeof e->source_line + 2];
     size_t w = 0, bytes = (size_t)(e->col - 1);
     size_t shown = strlen(e->source_line);
+    /* past the end of a shortened line, the caret marks where it was cut */
+    if (bytes > shown + 1)
+        bytes = shown;
     for (size_t i = 0; i < bytes && w + 2 < sizeof caret; i++)
         if (i >= shown || ((unsigned char)e->source_line[i] & 0xC0) != 0x80)
             caret[w++] = ' ';

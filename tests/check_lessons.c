@@ -1,0 +1,845 @@
+/*
+ * check_lessons.c - the shipped lessons against the reference numbers.
+ *
+ * For every reference file (the .ref files of ../shared/reference, torch-randn.ref
+ * aside) the lesson(s) that reproduce it are run with `attn run --json`, the
+ * matrices are read out of the JSON, and EVERY matrix and scalar of the
+ * .ref is compared (1e-5 relative): a failure names the lesson, the matrix,
+ * the max difference and where. Every shipped lesson must also pass
+ * `attn check` (closing line `N passed, 0 failed`, N = its checks and
+ * exercises), and be built the way lessons/README.md asks: a title, a menu
+ * line, labelled tokens, text on every step, an exercise with a stated
+ * value and a hint on every step that defines something, heatmaps.
+ *
+ * A small JSON reader for the shape `attn run --json` prints (objects,
+ * arrays, numbers, strings with escapes, "inf"/"-inf"/"nan" as strings)
+ * lives here too; the "limits" case tests it and shows the comparison
+ * catches a wrong number.
+ */
+#include <check.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lesson.h"
+#include "lessonfile.h"
+#include "mat.h"
+#include "refdata.h"
+#include "testutil.h"
+
+#define REL_TOL 1e-5
+
+/* ------------------------------------------------------------------ */
+/* A small JSON reader                                                  */
+/* ------------------------------------------------------------------ */
+
+typedef enum { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ } JType;
+
+typedef struct JVal {
+    JType type;
+    double num;             /* J_NUM, and J_BOOL (0 or 1)                 */
+    char *str;              /* J_STR, owned                               */
+    struct JVal *items;     /* J_ARR elements / J_OBJ values, owned       */
+    char **keys;            /* J_OBJ keys, owned                          */
+    int n;
+} JVal;
+
+typedef struct {
+    const char *s;
+    size_t pos, len;
+    int depth;
+    char err[160];
+} JParser;
+
+static void json_free(JVal *v)
+{
+    if (!v)
+        return;
+    for (int i = 0; i < v->n; i++) {
+        json_free(&v->items[i]);
+        if (v->keys)
+            free(v->keys[i]);
+    }
+    free(v->items);
+    free(v->keys);
+    free(v->str);
+    memset(v, 0, sizeof *v);
+}
+
+static int jfail(JParser *p, const char *what)
+{
+    if (!p->err[0])
+        snprintf(p->err, sizeof p->err, "JSON: %s at offset %zu", what, p->pos);
+    return -1;
+}
+
+static void jskip(JParser *p)
+{
+    while (p->pos < p->len && strchr(" \t\r\n", p->s[p->pos]))
+        p->pos++;
+}
+
+static int jvalue(JParser *p, JVal *v);
+
+/* Append one code point as UTF-8. */
+static void put_utf8(char *out, size_t *n, unsigned cp)
+{
+    if (cp < 0x80) {
+        out[(*n)++] = (char)cp;
+    } else if (cp < 0x800) {
+        out[(*n)++] = (char)(0xC0 | (cp >> 6));
+        out[(*n)++] = (char)(0x80 | (cp & 0x3F));
+    } else {
+        out[(*n)++] = (char)(0xE0 | (cp >> 12));
+        out[(*n)++] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        out[(*n)++] = (char)(0x80 | (cp & 0x3F));
+    }
+}
+
+/* A string at p->pos (which is on the opening quote) into a malloc'd buffer. */
+static int jstring(JParser *p, char **out)
+{
+    p->pos++;
+    size_t start = p->pos, n = 0;
+    char *buf = malloc(p->len - start + 1);   /* decoded is never longer */
+    if (!buf)
+        return jfail(p, "out of memory");
+    while (p->pos < p->len && p->s[p->pos] != '"') {
+        unsigned char c = (unsigned char)p->s[p->pos];
+        if (c < 0x20) {
+            free(buf);
+            return jfail(p, "control character in a string");
+        }
+        if (c != '\\') {
+            buf[n++] = (char)c;
+            p->pos++;
+            continue;
+        }
+        if (++p->pos >= p->len)
+            break;
+        char e = p->s[p->pos++];
+        switch (e) {
+        case '"': buf[n++] = '"'; break;
+        case '\\': buf[n++] = '\\'; break;
+        case '/': buf[n++] = '/'; break;
+        case 'b': buf[n++] = '\b'; break;
+        case 'f': buf[n++] = '\f'; break;
+        case 'n': buf[n++] = '\n'; break;
+        case 'r': buf[n++] = '\r'; break;
+        case 't': buf[n++] = '\t'; break;
+        case 'u': {
+            unsigned cp = 0;
+            for (int k = 0; k < 4; k++, p->pos++) {
+                char h = p->pos < p->len ? p->s[p->pos] : '\0';
+                int d = (h >= '0' && h <= '9') ? h - '0'
+                      : (h >= 'a' && h <= 'f') ? h - 'a' + 10
+                      : (h >= 'A' && h <= 'F') ? h - 'A' + 10 : -1;
+                if (d < 0) {
+                    free(buf);
+                    return jfail(p, "bad \\u escape");
+                }
+                cp = cp * 16 + (unsigned)d;
+            }
+            put_utf8(buf, &n, cp);
+            break;
+        }
+        default:
+            free(buf);
+            p->pos--;
+            return jfail(p, "bad escape in a string");
+        }
+    }
+    if (p->pos >= p->len) {
+        free(buf);
+        return jfail(p, "unterminated string");
+    }
+    p->pos++;   /* closing quote */
+    buf[n] = '\0';
+    *out = buf;
+    return 0;
+}
+
+static int jnumber(JParser *p, JVal *v)
+{
+    const char *s = p->s + p->pos;
+    size_t i = 0, avail = p->len - p->pos;
+    if (i < avail && s[i] == '-')
+        i++;
+    size_t digits = i;
+    while (i < avail && s[i] >= '0' && s[i] <= '9')
+        i++;
+    if (i == digits)
+        return jfail(p, "expected a value");
+    if (i < avail && s[i] == '.') {
+        size_t frac = ++i;
+        while (i < avail && s[i] >= '0' && s[i] <= '9')
+            i++;
+        if (i == frac)
+            return jfail(p, "digits expected after '.'");
+    }
+    if (i < avail && (s[i] == 'e' || s[i] == 'E')) {
+        i++;
+        if (i < avail && (s[i] == '+' || s[i] == '-'))
+            i++;
+        size_t ex = i;
+        while (i < avail && s[i] >= '0' && s[i] <= '9')
+            i++;
+        if (i == ex)
+            return jfail(p, "digits expected in an exponent");
+    }
+    char tmp[64];
+    if (i >= sizeof tmp)
+        return jfail(p, "number too long");
+    memcpy(tmp, s, i);
+    tmp[i] = '\0';
+    v->type = J_NUM;
+    v->num = strtod(tmp, NULL);
+    p->pos += i;
+    return 0;
+}
+
+/* Elements of an array or members of an object, after the opening bracket. */
+static int jcontainer(JParser *p, JVal *v, int is_object)
+{
+    char close = is_object ? '}' : ']';
+    v->type = is_object ? J_OBJ : J_ARR;
+    p->pos++;
+    jskip(p);
+    if (p->pos < p->len && p->s[p->pos] == close) {
+        p->pos++;
+        return 0;
+    }
+    int cap = 0;
+    for (;;) {
+        if (v->n == cap) {
+            cap = cap ? cap * 2 : 8;
+            JVal *items = realloc(v->items, (size_t)cap * sizeof *items);
+            if (!items)
+                return jfail(p, "out of memory");
+            v->items = items;
+            if (is_object) {
+                char **keys = realloc(v->keys, (size_t)cap * sizeof *keys);
+                if (!keys)
+                    return jfail(p, "out of memory");
+                v->keys = keys;
+            }
+        }
+        JVal *item = &v->items[v->n];
+        memset(item, 0, sizeof *item);
+        if (is_object) {
+            jskip(p);
+            if (p->pos >= p->len || p->s[p->pos] != '"')
+                return jfail(p, "expected a key string");
+            char *key = NULL;
+            if (jstring(p, &key) < 0)
+                return -1;
+            v->keys[v->n] = key;
+            v->n++;
+            jskip(p);
+            if (p->pos >= p->len || p->s[p->pos] != ':')
+                return jfail(p, "expected ':'");
+            p->pos++;
+        } else {
+            v->n++;
+        }
+        if (jvalue(p, item) < 0)
+            return -1;
+        jskip(p);
+        if (p->pos < p->len && p->s[p->pos] == ',') {
+            p->pos++;
+            continue;
+        }
+        if (p->pos < p->len && p->s[p->pos] == close) {
+            p->pos++;
+            return 0;
+        }
+        return jfail(p, is_object ? "expected ',' or '}'" : "expected ',' or ']'");
+    }
+}
+
+static int jvalue(JParser *p, JVal *v)
+{
+    jskip(p);
+    if (p->pos >= p->len)
+        return jfail(p, "unexpected end of input");
+    if (++p->depth > 64)
+        return jfail(p, "nested too deeply");
+    int rc;
+    char c = p->s[p->pos];
+    const char *rest = p->s + p->pos;
+    size_t avail = p->len - p->pos;
+    if (c == '{' || c == '[') {
+        rc = jcontainer(p, v, c == '{');
+    } else if (c == '"') {
+        v->type = J_STR;
+        rc = jstring(p, &v->str);
+    } else if (avail >= 4 && strncmp(rest, "true", 4) == 0) {
+        v->type = J_BOOL, v->num = 1, p->pos += 4, rc = 0;
+    } else if (avail >= 5 && strncmp(rest, "false", 5) == 0) {
+        v->type = J_BOOL, v->num = 0, p->pos += 5, rc = 0;
+    } else if (avail >= 4 && strncmp(rest, "null", 4) == 0) {
+        v->type = J_NULL, p->pos += 4, rc = 0;
+    } else {
+        rc = jnumber(p, v);
+    }
+    p->depth--;
+    return rc;
+}
+
+/* Parse text into *root. 0 on success; -1 with a message in err. */
+static int json_parse(const char *text, JVal *root, char *err, size_t err_size)
+{
+    JParser p = { text, 0, strlen(text), 0, "" };
+    memset(root, 0, sizeof *root);
+    int rc = jvalue(&p, root);
+    if (rc == 0) {
+        jskip(&p);
+        if (p.pos != p.len)
+            rc = jfail(&p, "trailing characters after the value");
+    }
+    if (rc < 0) {
+        json_free(root);
+        snprintf(err, err_size, "%s", p.err);
+    }
+    return rc;
+}
+
+static const JVal *json_get(const JVal *obj, const char *key)
+{
+    if (!obj || obj->type != J_OBJ)
+        return NULL;
+    for (int i = 0; i < obj->n; i++)
+        if (strcmp(obj->keys[i], key) == 0)
+            return &obj->items[i];
+    return NULL;
+}
+
+/* A number, or one of the strings "inf", "-inf", "nan". 0 on success. */
+static int json_number(const JVal *v, double *out)
+{
+    if (v && v->type == J_NUM) {
+        *out = v->num;
+        return 0;
+    }
+    if (v && v->type == J_STR) {
+        if (strcmp(v->str, "inf") == 0)
+            return *out = INFINITY, 0;
+        if (strcmp(v->str, "-inf") == 0)
+            return *out = -INFINITY, 0;
+        if (strcmp(v->str, "nan") == 0)
+            return *out = NAN, 0;
+    }
+    return -1;
+}
+
+/* The matrix `name` of an `attn run --json` document as a new Mat (the
+ * caller frees), or NULL with the reason in why. */
+static Mat *json_matrix(const JVal *root, const char *name, char *why, size_t why_size)
+{
+    const JVal *m = json_get(json_get(root, "matrices"), name);
+    if (!m) {
+        snprintf(why, why_size, "%s: not defined by the lesson", name);
+        return NULL;
+    }
+    const JVal *jr = json_get(m, "rows"), *jc = json_get(m, "cols"), *data = json_get(m, "data");
+    if (!jr || jr->type != J_NUM || !jc || jc->type != J_NUM || !data || data->type != J_ARR) {
+        snprintf(why, why_size, "%s: not an object with rows, cols and data", name);
+        return NULL;
+    }
+    int rows = (int)jr->num, cols = (int)jc->num;
+    if (data->n != rows) {
+        snprintf(why, why_size, "%s: %d rows of data for rows = %d", name, data->n, rows);
+        return NULL;
+    }
+    AttnError err;
+    Mat *out = mat_new(rows, cols, &err);
+    if (!out) {
+        snprintf(why, why_size, "%s: %s", name, err.msg);
+        return NULL;
+    }
+    for (int i = 0; i < rows; i++) {
+        const JVal *row = &data->items[i];
+        if (row->type != J_ARR || row->n != cols) {
+            snprintf(why, why_size, "%s: row %d does not hold %d values", name, i + 1, cols);
+            mat_free(out);
+            return NULL;
+        }
+        for (int j = 0; j < cols; j++) {
+            double x;
+            if (json_number(&row->items[j], &x) < 0) {
+                snprintf(why, why_size, "%s: [%d,%d] is not a number", name, i + 1, j + 1);
+                mat_free(out);
+                return NULL;
+            }
+            mat_set(out, i, j, (float)x);
+        }
+    }
+    return out;
+}
+
+/* ------------------------------------------------------------------ */
+/* Lessons and their reference files                                   */
+/* ------------------------------------------------------------------ */
+
+#define MAX_PARTS 3
+
+/* Which lessons reproduce which reference file. A file may be split over
+ * several lessons; each of its entries must be defined by at least one, and
+ * every lesson that defines it must match it. */
+static const struct {
+    const char *ref;
+    const char *lessons[MAX_PARTS];
+} REF_LESSONS[] = {
+    { "004-key-query.ref", { "01-key-query.lesson" } },
+    { "001-sky-is-blue.ref", { "02-sky-is-blue.lesson" } },
+    { "000-self-attention-exercises.ref", { "03-self-attention-steps.lesson" } },
+    { "000-multihead.ref", { "04-two-heads.lesson" } },
+    { "002-attention-layer.ref", { "05-attention-layer.lesson" } },
+    { "003-transformer-encoder.ref",
+      { "06-encoder.lesson", "07-positional-encoding.lesson", "08-causal-mask.lesson" } },
+};
+#define N_REF_LESSONS ((int)(sizeof REF_LESSONS / sizeof REF_LESSONS[0]))
+
+/* Append printf-style text to buf (always NUL-terminated). */
+static void appendf(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void appendf(char *buf, size_t size, const char *fmt, ...)
+{
+    size_t used = strlen(buf);
+    if (used + 1 >= size)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + used, size - used, fmt, ap);
+    va_end(ap);
+}
+
+/* Run `attn run --json` on path into *root; 0 on success, else -1 with the
+ * reason (exit status, stderr, or the JSON error) in why. */
+static int run_json(const char *path, JVal *root, char *why, size_t why_size)
+{
+    CmdResult r = cmd_runf("'%s' run --json '%s'", attn_bin(), path);
+    int rc = -1;
+    char jerr[200];
+    if (r.status != 0)
+        snprintf(why, why_size, "attn run --json %s: exit %d: %.300s", path, r.status, r.err);
+    else if (json_parse(r.out, root, jerr, sizeof jerr) < 0)
+        snprintf(why, why_size, "attn run --json %s: %s", path, jerr);
+    else
+        rc = 0;
+    cmd_free(&r);
+    return rc;
+}
+
+/* Compare every entry of rf with the lessons' documents (names[i] is the
+ * lesson of docs[i]). Failures are appended to report; returns their count. */
+static int compare_reference(const RefFile *rf, const JVal *docs, const char *const *names, int n_docs,
+                             char *report, size_t report_size)
+{
+    int failures = 0;
+    for (int e = 0; e < rf->n; e++) {
+        const RefEntry *entry = &rf->entries[e];
+        int found = 0;
+        for (int d = 0; d < n_docs; d++) {
+            if (!json_get(json_get(&docs[d], "matrices"), entry->name))
+                continue;
+            found = 1;
+            char why[400] = "";
+            Mat *m = json_matrix(&docs[d], entry->name, why, sizeof why);
+            if (!m || !ref_compare(m, entry, REL_TOL, why, sizeof why)) {
+                appendf(report, report_size, "%s: %s\n", names[d], why);
+                failures++;
+            }
+            mat_free(m);
+        }
+        if (!found) {
+            appendf(report, report_size, "%s: %s is not defined by", rf->path, entry->name);
+            for (int d = 0; d < n_docs; d++)
+                appendf(report, report_size, " %s", names[d]);
+            appendf(report, report_size, "\n");
+            failures++;
+        }
+    }
+    return failures;
+}
+
+/* "rows" or "columns": what the reference file's header says. */
+static const char *ref_layout(const char *ref_name)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", ref_dir(), ref_name);
+    char *text = slurp(path);
+    const char *layout = text && strstr(text, "COLUMNS") ? "columns" : "rows";
+    free(text);
+    return layout;
+}
+
+START_TEST(test_lessons_reproduce_reference)
+{
+    const char *ref_name = REF_LESSONS[_i].ref;
+    RefFile rf;
+    char msg[512];
+    ck_assert_msg(ref_load(&rf, ref_name, msg, sizeof msg) == 0, "%s", msg);
+    ck_assert_msg(rf.n > 0, "%s holds no matrices", rf.path);
+
+    JVal docs[MAX_PARTS];
+    const char *names[MAX_PARTS];
+    int n_docs = 0;
+    char report[8192] = "";
+    const char *want_layout = ref_layout(ref_name);
+    for (int k = 0; k < MAX_PARTS && REF_LESSONS[_i].lessons[k]; k++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", lessons_dir(), REF_LESSONS[_i].lessons[k]);
+        char why[600];
+        if (run_json(path, &docs[n_docs], why, sizeof why) < 0) {
+            appendf(report, sizeof report, "%s\n", why);
+            continue;
+        }
+        const JVal *layout = json_get(&docs[n_docs], "layout");
+        if (!layout || layout->type != J_STR || strcmp(layout->str, want_layout) != 0)
+            appendf(report, sizeof report, "%s: layout %s, but %s is laid out in %s\n",
+                    REF_LESSONS[_i].lessons[k], layout && layout->str ? layout->str : "(none)",
+                    ref_name, want_layout);
+        names[n_docs++] = REF_LESSONS[_i].lessons[k];
+    }
+    int failures = report[0] ? 1 : 0;
+    failures += compare_reference(&rf, docs, names, n_docs, report, sizeof report);
+    for (int d = 0; d < n_docs; d++)
+        json_free(&docs[d]);
+    int entries = rf.n;
+    ref_free(&rf);
+    ck_assert_msg(failures == 0, "%s (%d entries): %d failure(s):\n%s", ref_name, entries, failures, report);
+}
+END_TEST
+
+/* Every reference file but the generator's is reproduced by some lesson. */
+START_TEST(test_every_reference_has_a_lesson)
+{
+    DIR *dir = opendir(ref_dir());
+    ck_assert_msg(dir != NULL, "cannot open the reference directory %s (set ATTN_REF)", ref_dir());
+    struct dirent *de;
+    int seen = 0;
+    char missing[1024] = "";
+    while ((de = readdir(dir))) {
+        size_t len = strlen(de->d_name);
+        if (len < 5 || strcmp(de->d_name + len - 4, ".ref") != 0 || strcmp(de->d_name, "torch-randn.ref") == 0)
+            continue;
+        seen++;
+        int listed = 0;
+        for (int i = 0; i < N_REF_LESSONS; i++)
+            listed |= strcmp(REF_LESSONS[i].ref, de->d_name) == 0;
+        if (!listed)
+            appendf(missing, sizeof missing, " %s", de->d_name);
+    }
+    closedir(dir);
+    ck_assert_msg(seen == N_REF_LESSONS, "%d reference files, %d listed", seen, N_REF_LESSONS);
+    ck_assert_msg(missing[0] == '\0', "reference files no lesson reproduces:%s", missing);
+}
+END_TEST
+
+/* The shipped lessons, sorted (a NULL-terminated list, or NULL). */
+static char **shipped(void)
+{
+    return lessonfile_list(lessons_dir());
+}
+
+static int n_shipped(void)
+{
+    char **paths = shipped();
+    int n = 0;
+    while (paths && paths[n])
+        n++;
+    lessonfile_list_free(paths);
+    return n;
+}
+
+/* How many results `attn check` should report for path: its checks and
+ * exercises, as the language counts them. -1 when it does not evaluate. */
+static int expected_results(const char *path, char *why, size_t why_size)
+{
+    LessonError err;
+    Lesson *l = lessonfile_load(path, &err);
+    if (!l) {
+        lesson_error_format(&err, why, why_size);
+        return -1;
+    }
+    LessonState *s = lesson_eval(l, NULL, 0, &err);
+    int n = -1;
+    VerifyResult *results = NULL;
+    if (!s)
+        lesson_error_format(&err, why, why_size);
+    else if (lesson_verify(l, s, &results, &n) != ATTN_OK)
+        snprintf(why, why_size, "%s: lesson_verify failed", path), n = -1;
+    free(results);
+    lesson_state_free(s);
+    lesson_free(l);
+    return n;
+}
+
+/* The last non-empty line of text, into line. */
+static void last_line(const char *text, char *line, size_t size)
+{
+    const char *end = text + strlen(text);
+    while (end > text && (end[-1] == '\n' || end[-1] == ' '))
+        end--;
+    const char *start = end;
+    while (start > text && start[-1] != '\n')
+        start--;
+    snprintf(line, size, "%.*s", (int)(end - start), start);
+}
+
+START_TEST(test_every_lesson_passes_attn_check)
+{
+    char **paths = shipped();
+    ck_assert_msg(paths && paths[_i], "lesson %d of %s is missing", _i + 1, lessons_dir());
+    const char *path = paths[_i];
+    char why[1024] = "";
+    int want = expected_results(path, why, sizeof why);
+    ck_assert_msg(want > 0, "%s: no checks or exercises to verify (%s)", path, why);
+
+    CmdResult r = cmd_runf("'%s' check '%s'", attn_bin(), path);
+    char line[256], expect[64];
+    last_line(r.out, line, sizeof line);
+    snprintf(expect, sizeof expect, "%d passed, 0 failed", want);
+    int status = r.status;
+    char failed[2048] = "";
+    for (const char *p = r.out; (p = strstr(p, "FAIL ")) != NULL; p++)
+        if (p == r.out || p[-1] == '\n')
+            appendf(failed, sizeof failed, "%.*s\n", (int)strcspn(p, "\n"), p);
+    appendf(failed, sizeof failed, "%s", r.err);
+    cmd_free(&r);
+    ck_assert_msg(status == 0 && strcmp(line, expect) == 0,
+                  "attn check %s: exit %d, closing line '%s', expected '%s':\n%s",
+                  path, status, line, expect, failed);
+    lessonfile_list_free(paths);
+}
+END_TEST
+
+/* The authoring rules of lessons/README.md that a machine can check. */
+START_TEST(test_every_lesson_is_well_formed)
+{
+    char **paths = shipped();
+    ck_assert_msg(paths && paths[_i], "lesson %d of %s is missing", _i + 1, lessons_dir());
+    const char *path = paths[_i];
+    LessonError err;
+    Lesson *l = lessonfile_load(path, &err);
+    char buf[1024];
+    ck_assert_msg(l != NULL, "%s", l ? "" : lesson_error_format(&err, buf, sizeof buf));
+
+    char problems[4096] = "";
+    if (!lesson_about(l)[0])
+        appendf(problems, sizeof problems, "no 'about' line for the menu\n");
+    if (lesson_n_tokens(l) == 0)
+        appendf(problems, sizeof problems, "no 'tokens' line: token positions are unlabelled\n");
+    if (lesson_n_steps(l) < 3)
+        appendf(problems, sizeof problems, "only %d steps\n", lesson_n_steps(l));
+    int heatmaps = 0;
+    for (int i = 0; i < lesson_n_steps(l); i++) {
+        const LessonStep *st = lesson_step(l, i);
+        heatmaps += st->n_heatmap;
+        if (!st->text || !st->text[0])
+            appendf(problems, sizeof problems, "line %d: step '%s' has no text\n", st->line, st->title);
+        if (st->n_defines > 0 && st->n_exercises == 0)
+            appendf(problems, sizeof problems, "line %d: step '%s' defines %s but has no exercise\n",
+                    st->line, st->title, st->defines[0]);
+        for (int e = 0; e < st->n_exercises; e++) {
+            const LessonExercise *ex = &st->exercises[e];
+            if (!ex->has_expected)
+                appendf(problems, sizeof problems, "line %d: the answer states no value (answer EXPR = VALUE)\n",
+                        ex->line);
+            if (ex->n_hints == 0)
+                appendf(problems, sizeof problems, "line %d: an exercise without a hint\n", ex->line);
+        }
+    }
+    if (heatmaps == 0)
+        appendf(problems, sizeof problems, "no heatmap in the whole lesson\n");
+    lesson_free(l);
+    ck_assert_msg(problems[0] == '\0', "%s:\n%s", path, problems);
+    lessonfile_list_free(paths);
+}
+END_TEST
+
+/* `attn run --json` lists the same steps as the parser sees, with the
+ * heatmap panes among the matrices. */
+START_TEST(test_json_steps_match_the_lesson)
+{
+    char **paths = shipped();
+    ck_assert_msg(paths && paths[_i], "lesson %d of %s is missing", _i + 1, lessons_dir());
+    const char *path = paths[_i];
+    LessonError err;
+    Lesson *l = lessonfile_load(path, &err);
+    char buf[1024];
+    ck_assert_msg(l != NULL, "%s", l ? "" : lesson_error_format(&err, buf, sizeof buf));
+    JVal doc;
+    char why[1024];
+    ck_assert_msg(run_json(path, &doc, why, sizeof why) == 0, "%s", why);
+    const JVal *title = json_get(&doc, "lesson"), *steps = json_get(&doc, "steps");
+    ck_assert_msg(title && title->type == J_STR && strcmp(title->str, lesson_title(l)) == 0,
+                  "%s: JSON title '%s', lesson '%s'", path, title && title->str ? title->str : "?",
+                  lesson_title(l));
+    ck_assert_msg(steps && steps->type == J_ARR && steps->n == lesson_n_steps(l),
+                  "%s: %d steps in the JSON, %d in the lesson", path, steps ? steps->n : -1, lesson_n_steps(l));
+    for (int i = 0; i < steps->n; i++) {
+        const JVal *heat = json_get(&steps->items[i], "heatmap");
+        for (int h = 0; heat && h < heat->n; h++) {
+            const char *name = heat->items[h].str;
+            const JVal *m = name ? json_get(json_get(&doc, "matrices"), name) : NULL;
+            ck_assert_msg(m != NULL, "%s: step %d draws %s as a heatmap, but it is not among the matrices",
+                          path, i + 1, name ? name : "?");
+        }
+    }
+    json_free(&doc);
+    lesson_free(l);
+    lessonfile_list_free(paths);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
+/* Limits: the reader and the comparison can fail                       */
+/* ------------------------------------------------------------------ */
+
+START_TEST(test_json_reader_reads_attn_shape)
+{
+    const char *text =
+        "{\"lesson\": \"T\\u00e9st \\\"q\\\"\\n\", \"layout\": \"rows\",\n"
+        " \"steps\": [{\"title\": \"a\", \"show\": [\"S\"], \"heatmap\": []}],\n"
+        " \"matrices\": {\"M\": {\"rows\": 2, \"cols\": 3,\n"
+        "   \"data\": [[1, -2.5e-3, \"-inf\"], [0.123456789, \"inf\", \"nan\"]]}, \"ok\": true, \"z\": null}}";
+    JVal doc;
+    char err[200];
+    ck_assert_msg(json_parse(text, &doc, err, sizeof err) == 0, "%s", err);
+    ck_assert_str_eq(json_get(&doc, "lesson")->str, "T\xc3\xa9st \"q\"\n");
+    char why[200] = "";
+    Mat *m = json_matrix(&doc, "M", why, sizeof why);
+    ck_assert_msg(m != NULL, "%s", why);
+    ck_assert_int_eq(m->rows, 2);
+    ck_assert_int_eq(m->cols, 3);
+    ck_assert_float_eq_tol(mat_get(m, 0, 1), -2.5e-3f, 1e-9f);
+    ck_assert_float_eq_tol(mat_get(m, 1, 0), 0.123456789f, 1e-9f);
+    ck_assert_msg(isinf(mat_get(m, 0, 2)) && mat_get(m, 0, 2) < 0, "M[1,3] = %g, want -inf", mat_get(m, 0, 2));
+    ck_assert_msg(isinf(mat_get(m, 1, 1)) && mat_get(m, 1, 1) > 0, "M[2,2] = %g, want inf", mat_get(m, 1, 1));
+    ck_assert_msg(isnan(mat_get(m, 1, 2)), "M[2,3] = %g, want nan", mat_get(m, 1, 2));
+    mat_free(m);
+    ck_assert_ptr_null(json_matrix(&doc, "missing", why, sizeof why));
+    ck_assert_str_eq(why, "missing: not defined by the lesson");
+    json_free(&doc);
+}
+END_TEST
+
+START_TEST(test_json_reader_refuses_bad_input)
+{
+    static const struct { const char *text, *msg; } bad[] = {
+        { "{", "JSON: expected a key string at offset 1" },
+        { "[1, ]", "JSON: expected a value at offset 4" },
+        { "{\"a\" 1}", "JSON: expected ':' at offset 5" },
+        { "[1 2]", "JSON: expected ',' or ']' at offset 3" },
+        { "\"open", "JSON: unterminated string at offset 5" },
+        { "[1.]", "JSON: digits expected after '.' at offset 1" },
+        { "{} x", "JSON: trailing characters after the value at offset 3" },
+        { "\"\\q\"", "JSON: bad escape in a string at offset 2" },
+        { "", "JSON: unexpected end of input at offset 0" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        JVal doc;
+        char err[200] = "";
+        ck_assert_msg(json_parse(bad[i].text, &doc, err, sizeof err) < 0, "'%s' was accepted", bad[i].text);
+        ck_assert_msg(strcmp(err, bad[i].msg) == 0, "'%s': got '%s', want '%s'", bad[i].text, err, bad[i].msg);
+    }
+    char deep[200];
+    memset(deep, '[', 100);
+    memset(deep + 100, ']', 99);
+    deep[199] = '\0';
+    JVal doc;
+    char err[200];
+    ck_assert_int_lt(json_parse(deep, &doc, err, sizeof err), 0);
+    ck_assert_msg(strstr(err, "nested too deeply") != NULL, "%s", err);
+}
+END_TEST
+
+/* A lesson with one input number changed must fail the comparison, and the
+ * report must name the lesson, the matrices and where they differ. */
+START_TEST(test_comparison_catches_a_wrong_number)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/02-sky-is-blue.lesson", lessons_dir());
+    char *text = slurp(path);
+    ck_assert_msg(text != NULL, "cannot read %s", path);
+    char *at = strstr(text, "-0.4311");   /* E[2,2] */
+    ck_assert_msg(at != NULL, "E[2,2] = -0.4311 not found in %s", path);
+    memcpy(at, "-0.4911", 7);
+    char *checks = strstr(text, "\ncheck ");   /* its checks would now fail */
+    if (checks)
+        checks[1] = '\0';
+    const char *tampered = write_temp(".lesson", text);
+    free(text);
+    ck_assert_ptr_nonnull(tampered);
+
+    JVal doc;
+    char why[1024];
+    ck_assert_msg(run_json(tampered, &doc, why, sizeof why) == 0, "%s", why);
+    RefFile rf;
+    char msg[512];
+    ck_assert_msg(ref_load(&rf, "001-sky-is-blue.ref", msg, sizeof msg) == 0, "%s", msg);
+    const char *names[] = { "tampered.lesson" };
+    char report[8192] = "";
+    int failures = compare_reference(&rf, &doc, names, 1, report, sizeof report);
+    json_free(&doc);
+    ref_free(&rf);
+    remove(tampered);
+    /* E, Q, K, V, logits, scaled, A and O all depend on E[2,2]; the
+     * weights do not. */
+    ck_assert_msg(failures == 8, "%d failures, want 8:\n%s", failures, report);
+    ck_assert_msg(strstr(report, "tampered.lesson: E: max relative difference 0.06 at [2,2]: got -0.491"),
+                  "report does not name E[2,2]:\n%s", report);
+    ck_assert_msg(strstr(report, "tampered.lesson: WQ") == NULL, "WQ did not change:\n%s", report);
+}
+END_TEST
+
+START_TEST(test_comparison_reports_a_missing_name)
+{
+    const char *text = "{\"matrices\": {\"x\": {\"rows\": 1, \"cols\": 1, \"data\": [[2]]}}}";
+    JVal doc;
+    char err[200];
+    ck_assert_msg(json_parse(text, &doc, err, sizeof err) == 0, "%s", err);
+    RefFile rf;
+    char msg[512];
+    ck_assert_msg(ref_load(&rf, "003-transformer-encoder.ref", msg, sizeof msg) == 0, "%s", msg);
+    const char *names[] = { "tiny.lesson" };
+    char report[16384] = "";
+    int failures = compare_reference(&rf, &doc, names, 1, report, sizeof report);
+    int entries = rf.n;
+    ref_free(&rf);
+    json_free(&doc);
+    /* x is there but wrong (shape); everything else is missing */
+    ck_assert_msg(failures == entries, "%d failures for %d entries:\n%s", failures, entries, report);
+    ck_assert_msg(strstr(report, "tiny.lesson: x: shape 1x1, reference 3x4") != NULL, "%s", report);
+    ck_assert_msg(strstr(report, "cos_pe_paper_2_10 is not defined by tiny.lesson") != NULL, "%s", report);
+}
+END_TEST
+
+Suite *lessons_suite(void)
+{
+    Suite *s = suite_create("lessons");
+    TCase *core = tcase_create("core");
+    tcase_set_timeout(core, 60);
+    tcase_add_loop_test(core, test_lessons_reproduce_reference, 0, N_REF_LESSONS);
+    tcase_add_test(core, test_every_reference_has_a_lesson);
+    int n = n_shipped();
+    /* With no lessons at all the loops below would run zero times: run one
+     * iteration so the test fails and says why. */
+    tcase_add_loop_test(core, test_every_lesson_passes_attn_check, 0, n > 0 ? n : 1);
+    tcase_add_loop_test(core, test_every_lesson_is_well_formed, 0, n > 0 ? n : 1);
+    tcase_add_loop_test(core, test_json_steps_match_the_lesson, 0, n > 0 ? n : 1);
+    suite_add_tcase(s, core);
+
+    TCase *limits = tcase_create("limits");
+    tcase_set_timeout(limits, 60);
+    tcase_add_test(limits, test_json_reader_reads_attn_shape);
+    tcase_add_test(limits, test_json_reader_refuses_bad_input);
+    tcase_add_test(limits, test_comparison_catches_a_wrong_number);
+    tcase_add_test(limits, test_comparison_reports_a_missing_name);
+    suite_add_tcase(s, limits);
+    return s;
+}
