@@ -129,10 +129,6 @@ static void handle_key(Tui *t, int ch)
         prompt_key(t, ch);
         return;
     }
-    if (ch == KEY_MOUSE) {
-        mouse_key(t);
-        return;
-    }
     int where = t->mode == MODE_MENU ? KEYS_MENU : KEYS_LESSON;
     TuiAction a = tui_key_action(ch, where);
     switch (a) {
@@ -155,6 +151,10 @@ static void handle_key(Tui *t, int ch)
     }
     if (!t->layout_ok)
         return;     /* nothing to act on while the screen is too small */
+    if (ch == KEY_MOUSE) {
+        mouse_key(t);
+        return;
+    }
     if (t->mode == MODE_MENU)
         menu_action(t, a);
     else

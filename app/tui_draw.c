@@ -327,6 +327,8 @@ static int describe(const Mat *m, char *buf, size_t size, int depth)
     case OP_INPUT:
         if (depth > 0 && m->rows == 1 && m->cols == 1)
             return snprintf(buf, size, "%g", (double)mat_get(m, 0, 0));
+        if (depth > 0)     /* an unnamed constant: its shape */
+            return snprintf(buf, size, "[%dx%d]", m->rows, m->cols);
         return 0;
     case OP_RANDN:
         return snprintf(buf, size, "randn(%d, %d)", m->rows, m->cols);
@@ -468,15 +470,19 @@ void tui_prepare(Tui *t)
     int text_n = step_text(t, buf, size, imax(t->cols - 2, 10));
     int ex_n = exercise_lines(t, buf, size, imax(t->cols - 2, 10));
     free(buf);
-    t->layout_ok = layout_screen(t->cols, t->rows, text_n, ex_n, &t->layout);
-    if (!t->layout_ok || lv->n_panes == 0)
-        return;
-    PaneNeed *need = calloc((size_t)lv->n_panes, sizeof *need);
-    PanePlace *place = calloc((size_t)lv->n_panes, sizeof *place);
+    PaneNeed *need = calloc((size_t)imax(lv->n_panes, 1), sizeof *need);
+    PanePlace *place = calloc((size_t)imax(lv->n_panes, 1), sizeof *place);
     if (!need || !place)
         tui_fatal("out of memory");
     for (int i = 0; i < lv->n_panes; i++)
         view_of(t, i, &need[i]);
+    int panes_want = lv->n_panes ? imax(1, layout_panes_height(need, lv->n_panes, t->cols)) : 0;
+    t->layout_ok = layout_screen(t->cols, t->rows, text_n, ex_n, panes_want, &t->layout);
+    if (!t->layout_ok || lv->n_panes == 0) {
+        free(need);
+        free(place);
+        return;
+    }
     layout_panes(need, lv->n_panes, t->layout.panes, lv->focus, place);
     for (int i = 0; i < lv->n_panes; i++) {
         lv->views[i].place = place[i];
@@ -583,19 +589,31 @@ static void draw_legend(const Tui *t, const PaneView *v, int y, int x, int w)
 {
     const Mat *m = v->m;
     char lo[32], hi[32];
-    fmt_value(lo, sizeof lo, v->diverging ? -v->hi : v->lo, 2, t->utf8);
-    fmt_value(hi, sizeof hi, v->hi, 2, t->utf8);
     int cx = x;
-    put(y, cx, x + w - cx, t->attr[C_DIM], lo);
-    cx += fmt_display_width(lo) + 1;
-    int steps = t->color == COLORS_NONE ? RAMP_SHADE_LEVELS : 8;
-    for (int k = 0; k < steps && cx < x + w; k++, cx++) {
-        float f = ((float)k + 0.5f) / (float)steps;
-        float val = v->diverging ? -v->hi + 2 * v->hi * f : v->lo + (v->hi - v->lo) * f;
-        if (t->color == COLORS_NONE)
-            put(y, cx, 1, A_NORMAL, shade_of(v, val));
-        else
+    if (t->color == COLORS_NONE) {
+        /* shades: by value from lo to hi, or by size for signed values */
+        if (v->diverging) {
+            snprintf(lo, sizeof lo, "|v|: 0");
+            fmt_value(hi, sizeof hi, v->hi, 2, t->utf8);
+        } else {
+            fmt_value(lo, sizeof lo, v->lo, 2, t->utf8);
+            fmt_value(hi, sizeof hi, v->hi, 2, t->utf8);
+        }
+        put(y, cx, x + w - cx, t->attr[C_DIM], lo);
+        cx += fmt_display_width(lo) + 1;
+        for (int k = 1; k < RAMP_SHADE_LEVELS && cx < x + w; k++, cx++)
+            put(y, cx, 1, A_NORMAL, ramp_shade(((float)k + 0.5f) / RAMP_SHADE_LEVELS, t->utf8));
+    } else {
+        fmt_value(lo, sizeof lo, v->diverging ? -v->hi : v->lo, 2, t->utf8);
+        fmt_value(hi, sizeof hi, v->hi, 2, t->utf8);
+        put(y, cx, x + w - cx, t->attr[C_DIM], lo);
+        cx += fmt_display_width(lo) + 1;
+        int steps = 8;
+        for (int k = 0; k < steps && cx < x + w; k++, cx++) {
+            float f = ((float)k + 0.5f) / (float)steps;
+            float val = v->diverging ? -v->hi + 2 * v->hi * f : v->lo + (v->hi - v->lo) * f;
             fill(y, cx, 1, heat_attr(t, v, val));
+        }
     }
     cx += 1;
     put(y, cx, x + w - cx, t->attr[C_DIM], hi);
@@ -641,9 +659,12 @@ static void draw_pane(const Tui *t, int idx)
     if (p->overview && tl < (int)sizeof title)
         tl += snprintf(title + tl, sizeof title - (size_t)tl, " [%s of %dx%d blocks]",
                        p->overview == 2 ? "max" : "mean", v->br, v->bc);
-    if (m && (v->fit_r < v->rows || v->fit_c < v->cols) && tl < (int)sizeof title)
-        tl += snprintf(title + tl, sizeof title - (size_t)tl, " [rows %d-%d, cols %d-%d]", p->first_r + 1,
-                       p->first_r + v->fit_r, p->first_c + 1, p->first_c + v->fit_c);
+    if (m && v->fit_r < v->rows && tl < (int)sizeof title)
+        tl += snprintf(title + tl, sizeof title - (size_t)tl, " [rows %d-%d/%d]", p->first_r + 1,
+                       p->first_r + v->fit_r, v->rows);
+    if (m && v->fit_c < v->cols && tl < (int)sizeof title)
+        tl += snprintf(title + tl, sizeof title - (size_t)tl, " [cols %d-%d/%d]", p->first_c + 1,
+                       p->first_c + v->fit_c, v->cols);
     char how[200];
     if (m && describe(m, how, sizeof how, 0) > 0 && tl < (int)sizeof title)
         snprintf(title + tl, sizeof title - (size_t)tl, " = %s", how);
