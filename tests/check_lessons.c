@@ -8,8 +8,9 @@
  * the max difference and where. Every shipped lesson must also pass
  * `attn check` (closing line `N passed, 0 failed`, N = its checks and
  * exercises), and be built the way lessons/README.md asks: a title, a menu
- * line that fits the menu, labelled tokens, text on every step, an exercise with a stated
- * value and a hint on every step that defines something, heatmaps.
+ * line that fits the menu, labelled tokens, text on every step, an exercise
+ * with a stated value and a hint on every step that defines something,
+ * heatmaps.
  *
  * A small JSON reader for the shape `attn run --json` prints (objects,
  * arrays, numbers, strings with escapes, "inf"/"-inf"/"nan" as strings)
