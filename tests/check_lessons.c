@@ -8,8 +8,9 @@
  * the max difference and where. Every shipped lesson must also pass
  * `attn check` (closing line `N passed, 0 failed`, N = its checks and
  * exercises), and be built the way lessons/README.md asks: a title, a menu
- * line, labelled tokens, text on every step, an exercise with a stated
- * value and a hint on every step that defines something, heatmaps.
+ * line that fits the menu, labelled tokens, text on every step, an exercise
+ * with a stated value and a hint on every step that defines something,
+ * heatmaps.
  *
  * A small JSON reader for the shape `attn run --json` prints (objects,
  * arrays, numbers, strings with escapes, "inf"/"-inf"/"nan" as strings)
@@ -31,6 +32,7 @@
 #include "testutil.h"
 
 #define REL_TOL 1e-5
+#define ABOUT_MAX 70    /* what the lesson menu shows of an 'about' line at 80 columns */
 
 /* ------------------------------------------------------------------ */
 /* A small JSON reader                                                  */
@@ -631,6 +633,9 @@ START_TEST(test_every_lesson_is_well_formed)
     char problems[4096] = "";
     if (!lesson_about(l)[0])
         appendf(problems, sizeof problems, "no 'about' line for the menu\n");
+    else if (strlen(lesson_about(l)) > ABOUT_MAX)
+        appendf(problems, sizeof problems, "the 'about' line has %zu characters; the menu shows %d\n",
+                strlen(lesson_about(l)), ABOUT_MAX);
     if (lesson_n_tokens(l) == 0)
         appendf(problems, sizeof problems, "no 'tokens' line: token positions are unlabelled\n");
     if (lesson_n_steps(l) < 3)
