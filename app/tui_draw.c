@@ -281,9 +281,9 @@ static int exercise_lines(const Tui *t, char *buf, size_t size, int width)
     len += (size_t)snprintf(raw + len, sizeof raw - len, "Exercise %d/%d%s: %s\n", lv->ex_index + 1,
                             st->n_exercises, mark, ex->question);
     for (int h = 0; h < lv->hints_shown[lv->ex_index] && len < sizeof raw; h++)
-        len += (size_t)snprintf(raw + len, sizeof raw - len, "\n  Hint %d: %s\n", h + 1, ex->hints[h]);
+        len += (size_t)snprintf(raw + len, sizeof raw - len, "  Hint %d: %s\n", h + 1, ex->hints[h]);
     if (lv->feedback[0] && len < sizeof raw)
-        snprintf(raw + len, sizeof raw - len, "\n%s\n", lv->feedback);
+        snprintf(raw + len, sizeof raw - len, "  %s\n", lv->feedback);
     return text_wrap(buf, size, raw, width);
 }
 
@@ -303,6 +303,73 @@ static int step_text(const Tui *t, char *buf, size_t size, int width)
     return text_wrap(buf, size, text, width);
 }
 
+/* How m was made, in the lesson's notation ("logits / sqrt(2)"), from its
+ * provenance: named operands by name, unnamed ones spelled out a few levels
+ * deep. Returns the length written (as snprintf, bounded by size). */
+static int describe(const Mat *m, char *buf, size_t size, int depth)
+{
+    if (size == 0)
+        return 0;
+    buf[0] = '\0';
+    if (!m)
+        return 0;
+    if (depth > 0 && m->name[0])
+        return snprintf(buf, size, "%s", m->name);
+    if (depth > 3)
+        return snprintf(buf, size, "%s", g_utf8 ? "…" : "...");
+    char a[160] = "", b[160] = "";
+    const Prov *p = &m->prov;
+    describe(p->a, a, sizeof a, depth + 1);
+    describe(p->b, b, sizeof b, depth + 1);
+    /* a compound operand inside a larger formula gets parentheses */
+    int wrap = depth > 0;
+    switch (p->op) {
+    case OP_INPUT:
+        if (depth > 0 && m->rows == 1 && m->cols == 1)
+            return snprintf(buf, size, "%g", (double)mat_get(m, 0, 0));
+        return 0;
+    case OP_RANDN:
+        return snprintf(buf, size, "randn(%d, %d)", m->rows, m->cols);
+    case OP_COPY:
+        return snprintf(buf, size, "%s", a);
+    case OP_MATMUL:
+        return snprintf(buf, size, "%s%s%s @ %s%s%s", wrap ? "(" : "", a, p->trans_a ? "^T" : "", b,
+                        p->trans_b ? "^T" : "", wrap ? ")" : "");
+    case OP_TRANSPOSE:
+        return snprintf(buf, size, "%s^T", a);
+    case OP_ADD: case OP_SUB: case OP_MUL: case OP_DIV:
+        return snprintf(buf, size, "%s%s %s %s%s", wrap ? "(" : "", a, mat_op_name(p->op), b, wrap ? ")" : "");
+    case OP_NEG:
+        return snprintf(buf, size, "-%s", a);
+    case OP_SOFTMAX_ROWS: case OP_SOFTMAX_COLS: case OP_LAYERNORM_ROWS:
+    case OP_RELU: case OP_EXP: case OP_LOG: case OP_SQRT:
+        return snprintf(buf, size, "%s(%s)", mat_op_name(p->op), a);
+    case OP_COSINE:
+        return snprintf(buf, size, "cosine(%s, %s)", a, b);
+    case OP_HCAT: case OP_VCAT: {
+        int n = snprintf(buf, size, "%s(", mat_op_name(p->op));
+        for (int k = 0; k < p->n_parts && n > 0 && (size_t)n < size; k++) {
+            char part[160];
+            describe(p->parts[k], part, sizeof part, depth + 1);
+            n += snprintf(buf + n, size - (size_t)n, "%s%s", k ? ", " : "", part);
+        }
+        if (n > 0 && (size_t)n < size)
+            n += snprintf(buf + n, size - (size_t)n, ")");
+        return n;
+    }
+    case OP_ROWS: case OP_COLS:
+        return snprintf(buf, size, "%s(%s, %d, %d)", mat_op_name(p->op), a, p->lo + 1, p->hi);
+    case OP_ELEMENT:
+        return snprintf(buf, size, "%s[%d,%d]", a, p->lo + 1, p->hi + 1);
+    case OP_CAUSAL_MASK:
+        return snprintf(buf, size, "causal_mask(%d)", m->rows);
+    case OP_POSENC: case OP_POSENC_BOOK:
+        return snprintf(buf, size, "%s(%d, %d)", mat_op_name(p->op), m->rows, m->cols);
+    default:
+        return snprintf(buf, size, "%s", mat_op_name(p->op));
+    }
+}
+
 static void view_of(Tui *t, int i, PaneNeed *need)
 {
     LessonView *lv = &t->lv;
@@ -312,7 +379,7 @@ static void view_of(Tui *t, int i, PaneNeed *need)
     memset(v, 0, sizeof *v);
     v->br = v->bc = 1;
     v->m = lv_pane_mat(lv, i);
-    *need = (PaneNeed){ PANE_MIN_W, 3, PANE_MIN_W, 3 };
+    *need = (PaneNeed){ PANE_MIN_W, 3, PANE_MIN_W, 3, 0 };
     if (!v->m)
         return;
     const Mat *m = v->m;
@@ -326,7 +393,20 @@ static void view_of(Tui *t, int i, PaneNeed *need)
     v->cols = m->cols;
     if (p->heat)
         heat_scale(m, v);
-    need->want_w = imax(grid_want_w(&v->grid, m->cols), imin(24, (int)strlen(p->name) + 12));
+    /* wide enough for the title and its formula, within reason */
+    char how[200];
+    int title_w = 2 + (int)strlen(p->name) + 8 + (describe(m, how, sizeof how, 0) > 0 ? 3 + fmt_display_width(how) : 0);
+    need->want_w = grid_want_w(&v->grid, m->cols);
+    need->nice_w = imin(title_w, 48);
+    if (p->heat) {
+        /* the legend: scale, swatches, and the notes on masking */
+        int infs = 0;
+        for (int r = 0; r < m->rows && !infs; r++)
+            for (int c = 0; c < m->cols && !infs; c++)
+                infs = isinf(mat_get(m, r, c)) && mat_get(m, r, c) < 0;
+        int legend_w = 26 + (infs ? 9 : 0) + (m->masked && m->n_masked > 0 ? 16 : 0);
+        need->nice_w = imax(need->nice_w, legend_w);
+    }
     need->want_h = grid_want_h(&v->grid, m->rows);
     need->min_w = PANE_MIN_W;
     need->min_h = PANE_MIN_H + v->grid.footer_h;
@@ -405,6 +485,18 @@ void tui_prepare(Tui *t)
     }
     free(need);
     free(place);
+    /* the exercise and the explanation follow the panes closely; the
+     * space left over goes to the bottom, above the key bar */
+    int bottom = t->layout.panes.y;
+    for (int i = 0; i < lv->n_panes; i++)
+        if (lv->views[i].place.visible)
+            bottom = imax(bottom, lv->views[i].place.r.y + lv->views[i].place.r.h);
+    int spare = t->layout.panes.y + t->layout.panes.h - bottom - 1;
+    if (spare > 0) {
+        t->layout.panes.h -= spare;
+        t->layout.exercise.y -= spare;
+        t->layout.status.y -= spare;
+    }
     /* the explanation of the focused cell */
     Pane *p = &lv->panes[lv->focus];
     const Mat *m = lv->views[lv->focus].m;
@@ -458,11 +550,21 @@ static const char *shade_of(const PaneView *v, float x)
     return ramp_shade(v->hi > v->lo ? (x - v->lo) / (v->hi - v->lo) : 0, g_utf8);
 }
 
+/* Softmax marks its fully masked lines in m->masked, an array of
+ * max(rows, cols) flags (n_masked counts the flagged ones): rows for
+ * softmax_rows, columns for softmax_cols, followed through copies. */
+static int masked_by_rows(const Mat *m)
+{
+    for (int depth = 0; m && m->prov.op == OP_COPY && depth < 16; depth++)
+        m = m->prov.a;
+    return !m || m->prov.op != OP_SOFTMAX_COLS;
+}
+
 static int line_masked(const Mat *m, int line, int by_rows)
 {
-    if (!m->masked || line >= m->n_masked || !m->masked[line])
+    if (!m->masked || m->n_masked <= 0 || by_rows != masked_by_rows(m))
         return 0;
-    return by_rows ? m->prov.op != OP_SOFTMAX_COLS : m->prov.op == OP_SOFTMAX_COLS;
+    return line < (by_rows ? m->rows : m->cols) && m->masked[line];
 }
 
 static void axis_label(char *buf, size_t size, const Mat *m, int k, int block, int by_rows)
@@ -486,7 +588,7 @@ static void draw_legend(const Tui *t, const PaneView *v, int y, int x, int w)
     int cx = x;
     put(y, cx, x + w - cx, t->attr[C_DIM], lo);
     cx += fmt_display_width(lo) + 1;
-    int steps = 8;
+    int steps = t->color == COLORS_NONE ? RAMP_SHADE_LEVELS : 8;
     for (int k = 0; k < steps && cx < x + w; k++, cx++) {
         float f = ((float)k + 0.5f) / (float)steps;
         float val = v->diverging ? -v->hi + 2 * v->hi * f : v->lo + (v->hi - v->lo) * f;
@@ -502,8 +604,13 @@ static void draw_legend(const Tui *t, const PaneView *v, int y, int x, int w)
     for (int i = 0; i < m->rows; i++)
         for (int j = 0; j < m->cols; j++)
             infs += isinf(mat_get(m, i, j)) && mat_get(m, i, j) < 0;
-    for (int k = 0; k < m->n_masked; k++)
-        masked += m->masked && m->masked[k];
+    int by_rows = masked_by_rows(m), first = -1;
+    for (int k = 0; k < (by_rows ? m->rows : m->cols); k++)
+        if (line_masked(m, k, by_rows)) {
+            masked++;
+            if (first < 0)
+                first = k;
+        }
     if (infs && cx < x + w) {
         putf(y, cx, x + w - cx, t->attr[C_HEAT_INF], "%s", glyph("-∞", "-inf"));
         cx += g_utf8 ? 3 : 5;
@@ -512,12 +619,7 @@ static void draw_legend(const Tui *t, const PaneView *v, int y, int x, int w)
     }
     if (masked && cx < x + w) {
         char what[64];
-        int by_rows = m->prov.op != OP_SOFTMAX_COLS;
-        int first = -1;
-        for (int k = 0; k < m->n_masked && first < 0; k++)
-            if (m->masked[k])
-                first = k;
-        snprintf(what, sizeof what, "%s %d%s fully masked", by_rows ? "row" : "col", first + 1,
+        snprintf(what, sizeof what, "%s %d%s masked", by_rows ? "row" : "col", first + 1,
                  masked > 1 ? " ..." : "");
         put(y, cx, x + w - cx, t->attr[C_MASKED], what);
     }
@@ -536,14 +638,15 @@ static void draw_pane(const Tui *t, int idx)
     if (m)
         mat_shape_str(m, shape, sizeof shape);
     int tl = snprintf(title, sizeof title, "%s%s %s", focus ? glyph("▶ ", "> ") : "  ", p->name, shape);
-    if (m && m->prov.op != OP_INPUT && m->prov.op != OP_COPY && tl < (int)sizeof title)
-        tl += snprintf(title + tl, sizeof title - (size_t)tl, " %s", mat_op_name(m->prov.op));
     if (p->overview && tl < (int)sizeof title)
-        tl += snprintf(title + tl, sizeof title - (size_t)tl, "  [%s of %dx%d blocks]",
+        tl += snprintf(title + tl, sizeof title - (size_t)tl, " [%s of %dx%d blocks]",
                        p->overview == 2 ? "max" : "mean", v->br, v->bc);
     if (m && (v->fit_r < v->rows || v->fit_c < v->cols) && tl < (int)sizeof title)
-        snprintf(title + tl, sizeof title - (size_t)tl, "  rows %d-%d cols %d-%d", p->first_r + 1,
-                 p->first_r + v->fit_r, p->first_c + 1, p->first_c + v->fit_c);
+        tl += snprintf(title + tl, sizeof title - (size_t)tl, " [rows %d-%d, cols %d-%d]", p->first_r + 1,
+                       p->first_r + v->fit_r, p->first_c + 1, p->first_c + v->fit_c);
+    char how[200];
+    if (m && describe(m, how, sizeof how, 0) > 0 && tl < (int)sizeof title)
+        snprintf(title + tl, sizeof title - (size_t)tl, " = %s", how);
     put(r.y, r.x, r.w, t->attr[focus ? C_PANE_FOCUS : C_PANE_TITLE], title);
     if (!m) {
         put(r.y + 1, r.x + 2, r.w - 2, t->attr[C_ERROR], "not defined");
@@ -610,7 +713,7 @@ static void draw_pane(const Tui *t, int idx)
             } else {
                 put_right(y, x, g->cell_w, a, num);
             }
-            if (edited && x + g->cell_w < r.x + r.w)
+            if (edited && x + g->cell_w < t->cols)
                 put(y, x + g->cell_w, 1, t->attr[C_EDITED], "*");
         }
     }
@@ -696,7 +799,15 @@ static void draw_status(const Tui *t)
     Rect lines = { r.x, r.y, r.w, r.h };
     const char *tag = lv->explain_on ? "" : "Enter: mark its operands";
     draw_lines(buf, lines, t->attr[C_STATUS], t->attr[C_DIM], NULL);
-    if (*tag && r.w > 70) {
+    int n_lines = 1, last_w = 0;
+    for (const char *q = buf; *q; q++)
+        if (*q == '\n')
+            n_lines++;
+    const char *last = strrchr(buf, '\n');
+    last_w = fmt_display_width(last ? last + 1 : buf);
+    if (n_lines < r.h)
+        last_w = 0;
+    if (*tag && last_w + fmt_display_width(tag) + 4 < r.w) {
         int tw = fmt_display_width(tag);
         put(r.y + r.h - 1, r.w - tw - 1, tw, t->attr[C_DIM], tag);
     }
@@ -720,23 +831,32 @@ static void draw_keybar(const Tui *t, int where)
         put(r.y, 1, r.w - 2, t->message_error ? (int)(t->attr[C_ERROR] | A_REVERSE) : t->attr[C_KEYBAR], t->message);
         return;
     }
+    /* what this screen offers, most useful first; keys from the table */
     static const struct {
         TuiAction a;
         const char *label;
     } lesson_keys[] = {
-        { ACT_NEXT, "next" }, { ACT_PREV, "back" }, { ACT_PANE_NEXT, "pane" }, { ACT_SELECT, "explain" },
-        { ACT_HEAT, "heat" }, { ACT_EDIT, "edit" }, { ACT_HINT, "hint" }, { ACT_ANSWER, "answer" },
-        { ACT_MORE, "digits" }, { ACT_HELP, "help" }, { ACT_QUIT, "quit" },
+        { ACT_NEXT, "next" }, { ACT_PREV, "back" }, { ACT_HINT, "hint" }, { ACT_ANSWER, "answer" },
+        { ACT_UP, "move" }, { ACT_PANE_NEXT, "pane" }, { ACT_SELECT, "explain" }, { ACT_HEAT, "heat" },
+        { ACT_EDIT, "edit" }, { ACT_HELP, "help" }, { ACT_QUIT, "quit" }, { ACT_OVERVIEW, "overview" },
+        { ACT_MORE, "digits" },
     }, menu_keys[] = {
-        { ACT_DOWN, "down" }, { ACT_UP, "up" }, { ACT_SELECT, "open" }, { ACT_HELP, "help" },
-        { ACT_QUIT, "quit" },
+        { ACT_UP, "move" }, { ACT_SELECT, "open" }, { ACT_HELP, "help" }, { ACT_QUIT, "quit" },
     };
+    const LessonStep *st = where == KEYS_LESSON ? lv_step(&t->lv) : NULL;
+    int has_ex = st && st->n_exercises > 0, scrolls = 0;
+    for (int i = 0; where == KEYS_LESSON && i < t->lv.n_panes; i++) {
+        const PaneView *v = &t->lv.views[i];
+        scrolls |= v->m && (v->fit_r < v->rows || v->fit_c < v->cols || t->lv.panes[i].overview);
+    }
     int n = where == KEYS_MENU ? (int)(sizeof menu_keys / sizeof *menu_keys)
                                : (int)(sizeof lesson_keys / sizeof *lesson_keys);
     int x = 1;
     for (int i = 0; i < n; i++) {
         TuiAction a = where == KEYS_MENU ? menu_keys[i].a : lesson_keys[i].a;
         const char *label = where == KEYS_MENU ? menu_keys[i].label : lesson_keys[i].label;
+        if (((a == ACT_HINT || a == ACT_ANSWER) && !has_ex) || (a == ACT_OVERVIEW && !scrolls))
+            continue;
         char keys[64];
         tui_action_keys(a, where, keys, sizeof keys);
         char *comma = strchr(keys, ',');
@@ -744,6 +864,9 @@ static void draw_keybar(const Tui *t, int where)
             *comma = '\0';
         if (a == ACT_MORE)
             snprintf(keys, sizeof keys, "+/-");
+        else if (a == ACT_UP)   /* the arrows, as one entry */
+            snprintf(keys, sizeof keys, "%s", where == KEYS_MENU ? glyph("↑↓", "Up/Down")
+                                                                 : glyph("←↑↓→", "arrows"));
         int need = fmt_display_width(keys) + 1 + (int)strlen(label) + 2;
         if (x + need > r.w - 1)
             break;
@@ -846,9 +969,10 @@ static void draw_lesson(Tui *t)
             memcpy(line, p, n);
             line[n] = '\0';
             int a = t->attr[C_HINT];
+            const char *body = line + strspn(line, " ");
             if (strncmp(line, "Exercise", 8) == 0)
                 a = t->attr[C_PANE_TITLE];
-            else if (lv->feedback[0] && strstr(lv->feedback, line) == lv->feedback)
+            else if (lv->feedback[0] && *body && strncmp(lv->feedback, body, strlen(body)) == 0)
                 a = t->attr[lv->feedback_ok ? C_RIGHT : C_WRONG];
             put(er.y + k, 1, er.w - 2, a, line);
             p = nl ? nl + 1 : p + n;

@@ -70,6 +70,49 @@ typedef struct {
     int want_h, min_h;
 } Shelf;
 
+/* Panes side by side, greedily, in shelves that stack down. With squeeze,
+ * a pane that does not fit at its width joins the shelf anyway when every
+ * pane of the shelf fits at its minimum width. Returns the shelf count. */
+static int build_shelves(const PaneNeed *need, int n, const int *w, const int *minw, Rect area, int squeeze,
+                         Shelf *shelf)
+{
+    int n_shelves = 0;
+    for (int i = 0; i < n;) {
+        Shelf *s = &shelf[n_shelves++];
+        s->first = i;
+        s->count = 0;
+        s->want_h = s->min_h = 0;
+        int used = 0;
+        while (i < n) {
+            int add = w[i] + (s->count > 0 ? PANE_GAP_X : 0);
+            if (s->count > 0 && used + add > area.w) {
+                if (!squeeze)
+                    break;
+                int used_min = 0;
+                for (int k = s->first; k <= i; k++)
+                    used_min += minw[k] + (k > s->first ? PANE_GAP_X : 0);
+                if (used_min > area.w)
+                    break;
+            }
+            used += add;
+            s->want_h = imax(s->want_h, imin(need[i].want_h, area.h));
+            s->min_h = imax(s->min_h, imin(imin(need[i].min_h, need[i].want_h), area.h));
+            s->count++;
+            i++;
+        }
+    }
+    return n_shelves;
+}
+
+/* The rows the shelves take at their minimum heights. */
+static int shelves_height(const Shelf *shelf, int n_shelves)
+{
+    int h = 0;
+    for (int k = 0; k < n_shelves; k++)
+        h += shelf[k].min_h + (k > 0 ? PANE_GAP_Y : 0);
+    return h;
+}
+
 int layout_panes(const PaneNeed *need, int n, Rect area, int focus, PanePlace *out)
 {
     if (n <= 0)
@@ -92,33 +135,11 @@ int layout_panes(const PaneNeed *need, int n, Rect area, int focus, PanePlace *o
         minw[i] = imin(imin(need[i].min_w, need[i].want_w), area.w);
         w[i] = imax(minw[i], imin(need[i].want_w, area.w));
     }
-    /* shelves, greedily: side by side while they fit across */
-    int n_shelves = 0;
-    for (int i = 0; i < n;) {
-        Shelf *s = &shelf[n_shelves++];
-        s->first = i;
-        s->count = 0;
-        s->want_h = s->min_h = 0;
-        int used = 0;
-        while (i < n) {
-            int add = w[i] + (s->count > 0 ? PANE_GAP_X : 0);
-            if (s->count > 0 && used + add > area.w) {
-                /* try the minimum widths before starting a new shelf */
-                int used_min = 0;
-                for (int k = s->first; k <= i; k++)
-                    used_min += minw[k] + (k > s->first ? PANE_GAP_X : 0);
-                if (used_min > area.w)
-                    break;
-            }
-            used += add;
-            int wh = imin(need[i].want_h, area.h);
-            int mh = imin(imin(need[i].min_h, need[i].want_h), area.h);
-            s->want_h = imax(s->want_h, wh);
-            s->min_h = imax(s->min_h, mh);
-            s->count++;
-            i++;
-        }
-    }
+    /* shelves at the wanted widths; squeezed to minimum widths only when
+     * the shelves would not fit down the area otherwise */
+    int n_shelves = build_shelves(need, n, w, minw, area, 0, shelf);
+    if (shelves_height(shelf, n_shelves) > area.h)
+        n_shelves = build_shelves(need, n, w, minw, area, 1, shelf);
     /* pages: consecutive shelves whose minimum heights fit down */
     int page = 0, used_h = 0, focus_page = 0;
     int *shelf_page = malloc((size_t)n_shelves * sizeof *shelf_page);
@@ -185,12 +206,19 @@ int layout_panes(const PaneNeed *need, int n, Rect area, int focus, PanePlace *o
         }
         int spare = area.w - used;
         int x = area.x;
+        int nice_left = spare - imin(spare, imax(more_want, 0));
         for (int k = first; k < first + count; k++) {
             int pw = w[k];
             int more = need[k].want_w - w[k];
             if (more > 0 && spare > 0 && more_want > 0)
                 pw += (int)((long)more * spare / more_want) > more ? more
                     : (int)((long)more * spare / more_want);
+            /* room nobody needs: towards the width that would be nice */
+            int nicer = imin(need[k].nice_w - pw, nice_left);
+            if (nicer > 0) {
+                pw += nicer;
+                nice_left -= nicer;
+            }
             pw = imin(pw, area.x + area.w - x);
             int ph = imin(imax(imin(need[k].want_h, sh), imin(need[k].min_h, sh)), sh);
             out[k].r = (Rect){ x, y, pw, imax(ph, 1) };

@@ -51,6 +51,7 @@ int layout_screen(int cols, int rows, int text_lines, int exercise_lines, Screen
 typedef struct {
     int want_w, want_h;
     int min_w, min_h;
+    int nice_w;     /* wider still if the room is free (a long title); 0: none */
 } PaneNeed;
 
 typedef struct {

@@ -19,7 +19,7 @@ static const int sizes[][2] = { { 80, 24 }, { 120, 40 }, { 250, 70 }, { 60, 16 }
 static PaneNeed need_of(int rows, int cols, int cell_w)
 {
     GridSpec g = { 3, cell_w, 0 };
-    PaneNeed n = { grid_want_w(&g, cols), grid_want_h(&g, rows) + 0, PANE_MIN_W, PANE_MIN_H };
+    PaneNeed n = { grid_want_w(&g, cols), grid_want_h(&g, rows) + 0, PANE_MIN_W, PANE_MIN_H, 0 };
     return n;
 }
 

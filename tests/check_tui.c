@@ -1,0 +1,800 @@
+/*
+ * check_tui.c - the terminal screen, tested for real: attn runs inside a
+ * private tmux server (tmux -L attn-test-PID-N), the test types keys with
+ * send-keys and reads the screen with capture-pane, polling every 50 ms
+ * until the expected text appears (5 s at most). It covers the menu,
+ * every shipped lesson stepped to its end at 80x24 and 250x70, with
+ * colour and with NO_COLOR, the explanation of a cell and its operands,
+ * heatmaps, help, editing, exercises, mouse clicks, resizing below the
+ * minimum and back, and leaving by q, Esc and signals with the terminal
+ * restored. ATTN_SKIP_TUI=1 registers none of the tmux tests (make
+ * valgrind); a missing tmux fails them with a message.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lessonfile.h"
+#include "refdata.h"
+#include "testutil.h"
+#include "tui_keys.h"
+#include "tui_layout.h"
+
+#define POLL_MS 50
+#define WAIT_MS 5000
+
+typedef struct {
+    char sock[64];
+    char last[16384];   /* the last screen captured */
+} Tmux;
+
+static int tmux_serial;
+
+static int have_tmux(void)
+{
+    CmdResult r = cmd_run("command -v tmux");
+    int ok = r.status == 0;
+    cmd_free(&r);
+    return ok;
+}
+
+/* Start attn in a new tmux session of cols x rows. env is put before the
+ * command (e.g. "NO_COLOR=1"), args after it. The shell around it reports
+ * how attn left: "EXITED <status>". SIGINT is ignored by that shell so ^C
+ * reaches attn alone. */
+static void tmux_start(Tmux *t, int cols, int rows, const char *env, const char *args)
+{
+    ck_assert_msg(have_tmux(), "tmux is not installed: the screen tests need it (apt-get install tmux)");
+    snprintf(t->sock, sizeof t->sock, "attn-test-%d-%d", (int)getpid(), tmux_serial++);
+    t->last[0] = '\0';
+    char inner[2048];
+    snprintf(inner, sizeof inner,
+             "trap '' INT; sh -c 'echo ATTN PID $$; exec env LC_ALL=C.UTF-8 TERM=xterm-256color "
+             "ATTN_LESSONS=%s %s %s %s'; echo EXITED $?; sleep 60",
+             lessons_dir(), env ? env : "", attn_bin(), args ? args : "");
+    /* the command goes to tmux as one argument: quote it for sh */
+    char quoted[4096];
+    size_t q = 0;
+    quoted[q++] = '\'';
+    for (const char *p = inner; *p && q < sizeof quoted - 8; p++) {
+        if (*p == '\'') {
+            memcpy(quoted + q, "'\\''", 4);
+            q += 4;
+        } else {
+            quoted[q++] = *p;
+        }
+    }
+    quoted[q++] = '\'';
+    quoted[q] = '\0';
+    CmdResult r = cmd_runf("tmux -u -f /dev/null -L %s new-session -d -x %d -y %d sh -c %s", t->sock, cols, rows,
+                           quoted);
+    ck_assert_msg(r.status == 0, "tmux new-session failed (%d): %s", r.status, r.err);
+    cmd_free(&r);
+}
+
+static void tmux_stop(Tmux *t)
+{
+    CmdResult r = cmd_runf("tmux -L %s kill-server", t->sock);
+    cmd_free(&r);
+}
+
+/* Capture the screen into t->last; with_attrs keeps the escape codes. */
+static void tmux_capture(Tmux *t, int with_attrs)
+{
+    CmdResult r = cmd_runf("tmux -L %s capture-pane -p %s", t->sock, with_attrs ? "-e" : "");
+    snprintf(t->last, sizeof t->last, "%s", r.out ? r.out : "");
+    cmd_free(&r);
+}
+
+/* Poll until the screen shows text; 1 on success. */
+static int tmux_wait_for(Tmux *t, const char *text)
+{
+    for (int waited = 0; waited <= WAIT_MS; waited += POLL_MS) {
+        tmux_capture(t, 0);
+        if (strstr(t->last, text))
+            return 1;
+        usleep(POLL_MS * 1000);
+    }
+    return 0;
+}
+
+#define WAIT_FOR(t, text)                                                                               \
+    ck_assert_msg(tmux_wait_for((t), (text)), "the screen never showed \"%s\"; it shows:\n%s", (text), \
+                  (t)->last)
+
+/* Poll until the screen no longer shows text. */
+static int tmux_wait_gone(Tmux *t, const char *text)
+{
+    for (int waited = 0; waited <= WAIT_MS; waited += POLL_MS) {
+        tmux_capture(t, 0);
+        if (!strstr(t->last, text))
+            return 1;
+        usleep(POLL_MS * 1000);
+    }
+    return 0;
+}
+
+/* Send tmux key names ("Down", "Enter", "n", "C-c"). */
+static void tmux_keys(Tmux *t, const char *keys)
+{
+    CmdResult r = cmd_runf("tmux -L %s send-keys %s", t->sock, keys);
+    ck_assert_msg(r.status == 0, "send-keys %s failed: %s", keys, r.err);
+    cmd_free(&r);
+}
+
+/* Send text literally (typing into a prompt, or a mouse escape sequence). */
+static void tmux_type(Tmux *t, const char *text)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "tmux -L %s send-keys -l '%s'", t->sock, text);
+    CmdResult r = cmd_run(cmd);
+    ck_assert_msg(r.status == 0, "send-keys -l failed: %s", r.err);
+    cmd_free(&r);
+}
+
+static void tmux_quit_and_check(Tmux *t, const char *key, const char *expect)
+{
+    tmux_keys(t, key);
+    WAIT_FOR(t, expect);
+    /* the terminal is restored: attn's screen is gone, the shell's is back */
+    ck_assert_msg(strstr(t->last, "attn ·") == NULL && strstr(t->last, "step ") == NULL,
+                  "attn's screen is still shown after it left:\n%s", t->last);
+    ck_assert_msg(strstr(t->last, "ATTN PID"), "the shell's own screen did not come back:\n%s", t->last);
+}
+
+/* ---- lessons for the tests ------------------------------------------------ */
+
+/* A small lesson with known numbers: set-up, a product, a softmax with a
+ * fully masked row, an exercise with hints. */
+static const char *small_lesson =
+    "# a lesson for the screen tests\n"
+    "lesson Tiny attention\n"
+    "about  Two tokens, a mask, one exercise.\n"
+    "tokens ab cd\n"
+    "let X = [ 1 2 ; 3 4 ]\n"
+    "let W = [ 0.5 0 ; 0 2 ]\n"
+    "step Products\n"
+    "  text\n"
+    "    P is X times W. Every entry of P is a dot product.\n"
+    "  end\n"
+    "  let P = X @ W\n"
+    "  show X W P\n"
+    "  exercise What is P[2,2]?\n"
+    "    answer P[2,2] within 0.001\n"
+    "    hint   Row 2 of X, column 2 of W.\n"
+    "    hint   3*0 + 4*2.\n"
+    "  end\n"
+    "step Weights\n"
+    "  text\n"
+    "    A softmax of masked scores: the second row is all -inf.\n"
+    "  end\n"
+    "  let M = [ 0 -inf ; -inf -inf ]\n"
+    "  let S = P + M\n"
+    "  let A = softmax_rows(S)\n"
+    "  show S A\n"
+    "  heatmap A\n";
+
+static char small_path[256];
+
+static const char *small_lesson_path(void)
+{
+    const char *p = write_temp(".lesson", small_lesson);
+    ck_assert_msg(p != NULL, "cannot write a temporary lesson");
+    snprintf(small_path, sizeof small_path, "%s", p);
+    return small_path;
+}
+
+/* The shipped lessons, loaded. */
+typedef struct {
+    char **paths;
+    Lesson **lessons;
+    int n;
+} Shipped;
+
+static Shipped shipped_load(void)
+{
+    Shipped s = { 0 };
+    s.paths = lessonfile_list(lessons_dir());
+    ck_assert_msg(s.paths != NULL, "cannot list the lessons in %s", lessons_dir());
+    while (s.paths[s.n])
+        s.n++;
+    s.lessons = calloc((size_t)s.n + 1, sizeof *s.lessons);
+    for (int i = 0; i < s.n; i++) {
+        LessonError err;
+        s.lessons[i] = lessonfile_load(s.paths[i], &err);
+        ck_assert_msg(s.lessons[i] != NULL, "shipped lesson %s does not parse: %s:%d:%d: %s", s.paths[i], err.file,
+                      err.line, err.col, err.msg);
+    }
+    return s;
+}
+
+static void shipped_free(Shipped *s)
+{
+    for (int i = 0; i < s->n; i++)
+        lesson_free(s->lessons[i]);
+    free(s->lessons);
+    lessonfile_list_free(s->paths);
+}
+
+static int n_screens(const Lesson *l)
+{
+    return lesson_n_steps(l) + (lesson_n_setup(l) > 0);
+}
+
+/* Step through one lesson from its first screen to its end. */
+static void step_through(Tmux *t, const Lesson *l)
+{
+    int n = n_screens(l), setup = lesson_n_setup(l) > 0;
+    for (int k = 1; k <= n; k++) {
+        char want[64];
+        snprintf(want, sizeof want, "step %d/%d", k, n);
+        WAIT_FOR(t, want);
+        if (k > setup) {
+            /* the step's title, as far as the title bar has room for it */
+            char title[24];
+            snprintf(title, sizeof title, "%s", lesson_step(l, k - 1 - setup)->title);
+            ck_assert_msg(strstr(t->last, title), "step %d of %s: title \"%s\" not shown:\n%s", k,
+                          lesson_title(l), title, t->last);
+        }
+        tmux_keys(t, "n");
+    }
+    WAIT_FOR(t, "the end of the lesson");
+}
+
+/* ---- core ------------------------------------------------------------------ */
+
+START_TEST(menu_lists_every_lesson)
+{
+    Shipped s = shipped_load();
+    ck_assert_msg(s.n > 0, "no lessons in %s", lessons_dir());
+    Tmux t;
+    tmux_start(&t, 120, 6 + 2 * s.n, NULL, NULL);
+    WAIT_FOR(&t, "self-attention, step by step");
+    for (int i = 0; i < s.n; i++) {
+        WAIT_FOR(&t, lesson_title(s.lessons[i]));
+        char about[60];
+        snprintf(about, sizeof about, "%s", lesson_about(s.lessons[i]));
+        ck_assert_msg(strstr(t.last, about), "the about line of %s is missing:\n%s", s.paths[i], t.last);
+    }
+    /* Enter opens the first lesson; Esc comes back to the menu; q quits */
+    tmux_keys(&t, "Enter");
+    char want[64];
+    snprintf(want, sizeof want, "step 1/%d", n_screens(s.lessons[0]));
+    WAIT_FOR(&t, want);
+    tmux_keys(&t, "Escape");
+    WAIT_FOR(&t, lesson_about(s.lessons[s.n - 1]));
+    tmux_quit_and_check(&t, "q", "EXITED 0");
+    tmux_stop(&t);
+    shipped_free(&s);
+}
+END_TEST
+
+/* Every shipped lesson, opened from the menu and stepped to its end. */
+static void every_lesson_at(int cols, int rows, const char *env)
+{
+    Shipped s = shipped_load();
+    Tmux t;
+    tmux_start(&t, cols, rows, env, NULL);
+    WAIT_FOR(&t, "self-attention, step by step");
+    for (int i = 0; i < s.n; i++) {
+        if (i > 0)
+            tmux_keys(&t, "Down");
+        tmux_keys(&t, "Enter");
+        step_through(&t, s.lessons[i]);
+        ck_assert_msg(strstr(t.last, "terminal too small") == NULL, "%dx%d is too small?\n%s", cols, rows, t.last);
+        tmux_keys(&t, "Escape");
+        WAIT_FOR(&t, "lessons in");
+    }
+    tmux_quit_and_check(&t, "q", "EXITED 0");
+    tmux_stop(&t);
+    shipped_free(&s);
+}
+
+START_TEST(every_lesson_80x24_colour)
+{
+    every_lesson_at(80, 24, NULL);
+}
+END_TEST
+
+START_TEST(every_lesson_250x70_no_color)
+{
+    every_lesson_at(250, 70, "NO_COLOR=1");
+}
+END_TEST
+
+START_TEST(every_lesson_100x30_eight_colours)
+{
+    every_lesson_at(100, 30, "TERM=xterm");
+}
+END_TEST
+
+/* The reference numbers on the right step: sky-is-blue's A on the softmax
+ * step, compared with ../shared/reference/001-sky-is-blue.ref. */
+START_TEST(reference_numbers_on_the_softmax_step)
+{
+    Shipped s = shipped_load();
+    int which = -1;
+    for (int i = 0; i < s.n && which < 0; i++)
+        if (strstr(s.paths[i], "sky-is-blue"))
+            which = i;
+    ck_assert_msg(which >= 0, "no sky-is-blue lesson among the %d in %s", s.n, lessons_dir());
+    const Lesson *l = s.lessons[which];
+    RefFile rf;
+    char msg[256];
+    ck_assert_msg(ref_load(&rf, "001-sky-is-blue.ref", msg, sizeof msg) == 0, "%s", msg);
+    const RefEntry *A = ref_find(&rf, "A", -1);
+    ck_assert_msg(A != NULL, "no A in 001-sky-is-blue.ref");
+    /* the first step that shows A (by show or by defining it) */
+    int step = -1;
+    for (int k = 0; k < lesson_n_steps(l) && step < 0; k++) {
+        const LessonStep *st = lesson_step(l, k);
+        char **names = st->n_show ? st->show : st->defines;
+        int n = st->n_show ? st->n_show : st->n_defines;
+        for (int j = 0; j < n; j++)
+            if (strcmp(names[j], "A") == 0)
+                step = k;
+    }
+    ck_assert_msg(step >= 0, "no step of %s shows A", s.paths[which]);
+    char args[600];
+    snprintf(args, sizeof args, "%s", s.paths[which]);
+    Tmux t;
+    tmux_start(&t, 100, 30, NULL, args);
+    int screen = step + (lesson_n_setup(l) > 0) + 1;
+    char want[64];
+    snprintf(want, sizeof want, "step 1/%d", n_screens(l));
+    WAIT_FOR(&t, want);
+    for (int k = 1; k < screen; k++)
+        tmux_keys(&t, "n");
+    snprintf(want, sizeof want, "step %d/%d", screen, n_screens(l));
+    WAIT_FOR(&t, want);
+    for (int i = 0; i < A->rows; i++)
+        for (int j = 0; j < A->cols; j++) {
+            char num[32];
+            snprintf(num, sizeof num, "%.4f", A->data[i * A->cols + j]);
+            ck_assert_msg(strstr(t.last, num), "A[%d,%d] = %s (reference) is not on the screen:\n%s", i + 1, j + 1,
+                          num, t.last);
+        }
+    ck_assert_msg(strstr(t.last, "0.2801"), "A[1,1] 0.2801 missing:\n%s", t.last);
+    /* focus A and explain A[1,1]: the softmax with its numbers */
+    for (int k = 0; k < 8 && !strstr(t.last, "A[1,1] ="); k++) {
+        tmux_keys(&t, "Tab");
+        usleep(100 * 1000);
+        tmux_capture(&t, 0);
+    }
+    WAIT_FOR(&t, "A[1,1] =");
+    ck_assert_msg(strstr(t.last, "exp"), "the softmax explanation shows no exp:\n%s", t.last);
+    ck_assert_msg(strstr(t.last, "= 0.2801"), "the explanation does not end in 0.2801:\n%s", t.last);
+    tmux_stop(&t);
+    ref_free(&rf);
+    shipped_free(&s);
+}
+END_TEST
+
+START_TEST(explain_marks_the_operands)
+{
+    Tmux t;
+    char args[300];
+    snprintf(args, sizeof args, "%s", small_lesson_path());
+    tmux_start(&t, 100, 30, NULL, args);
+    WAIT_FOR(&t, "step 1/3");
+    WAIT_FOR(&t, "Set-up");
+    tmux_keys(&t, "n");
+    WAIT_FOR(&t, "step 2/3: Products");
+    /* P is the third pane: its cell [2,2] = 3*0 + 4*2 = 8 */
+    tmux_keys(&t, "Tab");
+    tmux_keys(&t, "Tab");
+    WAIT_FOR(&t, "P[1,1] =");
+    tmux_keys(&t, "Down");
+    tmux_keys(&t, "Right");
+    WAIT_FOR(&t, "P[2,2] = X[2,:] . W[:,2]");
+    ck_assert_msg(strstr(t.last, "3.0000*0.0000 + 4.0000*2.0000") || strstr(t.last, "3.0000*0.0000 + 4.0000*2.0000"),
+                  "the arithmetic of P[2,2] is not shown with its numbers:\n%s", t.last);
+    ck_assert_msg(strstr(t.last, "= 8.0000"), "P[2,2] = 8 missing:\n%s", t.last);
+    /* Enter marks X's row 2 and W's column 2 in the operand colour
+     * (xterm-256 colour 214 behind the numbers) */
+    tmux_keys(&t, "Enter");
+    usleep(150 * 1000);
+    tmux_capture(&t, 1);
+    int marked = 0;
+    for (const char *p = t.last; (p = strstr(p, "48;5;214m")); p++)
+        marked++;
+    ck_assert_msg(marked >= 4, "Enter marked %d operand cells, expected X[2,1], X[2,2], W[1,2], W[2,2]:\n%s", marked,
+                  t.last);
+    tmux_keys(&t, "Enter");
+    usleep(150 * 1000);
+    tmux_capture(&t, 1);
+    ck_assert_msg(strstr(t.last, "48;5;214m") == NULL, "a second Enter leaves the marks:\n%s", t.last);
+    tmux_quit_and_check(&t, "q", "EXITED 0");
+    tmux_stop(&t);
+}
+END_TEST
+
+START_TEST(heatmap_toggles)
+{
+    Tmux t;
+    char args[300];
+    snprintf(args, sizeof args, "%s", small_lesson_path());
+    tmux_start(&t, 100, 30, "NO_COLOR=1", args);
+    WAIT_FOR(&t, "Set-up");
+    tmux_keys(&t, "n");
+    tmux_keys(&t, "n");
+    WAIT_FOR(&t, "step 3/3: Weights");
+    /* A is a heatmap: shade blocks, its legend, the masked row flagged;
+     * S shows -inf as -∞ */
+    WAIT_FOR(&t, "row 2 masked");
+    ck_assert_msg(strstr(t.last, "█"), "no full shade block for A[1,1] = 1:\n%s", t.last);
+    ck_assert_msg(strstr(t.last, "0.00") && strstr(t.last, "1.00"), "no legend 0.00 .. 1.00:\n%s", t.last);
+    ck_assert_msg(strstr(t.last, "-∞"), "-inf is not drawn as -∞:\n%s", t.last);
+    /* h on S (the focused pane) turns it into a heatmap: its legend and
+     * the -∞ key appear */
+    tmux_keys(&t, "h");
+    WAIT_FOR(&t, "masked");
+    ck_assert_msg(strstr(t.last, "-∞ masked"), "S as a heatmap shows no -∞ key:\n%s", t.last);
+    tmux_keys(&t, "h");
+    ck_assert_msg(tmux_wait_gone(&t, "-∞ masked"), "h again did not turn S back to numbers:\n%s", t.last);
+    /* Tab to A, h: numbers only, the shade gone */
+    tmux_keys(&t, "Tab");
+    tmux_keys(&t, "h");
+    ck_assert_msg(tmux_wait_gone(&t, "█"), "A still shaded after h:\n%s", t.last);
+    tmux_stop(&t);
+}
+END_TEST
+
+START_TEST(heatmap_colours_on_256)
+{
+    Tmux t;
+    char args[300];
+    snprintf(args, sizeof args, "%s", small_lesson_path());
+    tmux_start(&t, 100, 30, NULL, args);
+    WAIT_FOR(&t, "Set-up");
+    tmux_keys(&t, "G");
+    WAIT_FOR(&t, "step 3/3");
+    usleep(100 * 1000);
+    tmux_capture(&t, 1);
+    /* viridis ends: A[1,1] = 1 on yellow (xterm 220 or near), zeros dark */
+    ck_assert_msg(strstr(t.last, "48;5;"), "no 256-colour background in the heatmap:\n%s", t.last);
+    tmux_stop(&t);
+}
+END_TEST
+
+START_TEST(help_lists_the_bindings)
+{
+    Tmux t;
+    char args[300];
+    snprintf(args, sizeof args, "%s", small_lesson_path());
+    tmux_start(&t, 100, 40, NULL, args);
+    WAIT_FOR(&t, "Set-up");
+    tmux_keys(&t, "?");
+    WAIT_FOR(&t, "keys of the lesson screen");
+    for (int a = ACT_NONE + 1; a < ACT_COUNT; a++) {
+        char keys[128];
+        if (!tui_action_keys((TuiAction)a, KEYS_LESSON, keys, sizeof keys)[0])
+            continue;
+        ck_assert_msg(strstr(t.last, tui_action_help((TuiAction)a)), "help lacks \"%s\":\n%s",
+                      tui_action_help((TuiAction)a), t.last);
+        ck_assert_msg(strstr(t.last, keys), "help lacks the keys \"%s\":\n%s", keys, t.last);
+    }
+    ck_assert_msg(strstr(t.last, "n, Space, PgDn"), "next step keys missing:\n%s", t.last);
+    tmux_keys(&t, "x");
+    ck_assert_msg(tmux_wait_gone(&t, "keys of the lesson screen"), "a key did not close the help:\n%s", t.last);
+    WAIT_FOR(&t, "step 1/3");
+    /* the menu has its own help */
+    tmux_stop(&t);
+}
+END_TEST
+
+START_TEST(edit_undo_reset)
+{
+    Tmux t;
+    char args[300];
+    snprintf(args, sizeof args, "%s", small_lesson_path());
+    tmux_start(&t, 100, 30, NULL, args);
+    WAIT_FOR(&t, "Set-up");
+    tmux_keys(&t, "n");
+    WAIT_FOR(&t, "Products");
+    /* X[2,2] = 4 -> 10: P[2,2] = 3*0 + 10*2 = 20 */
+    tmux_keys(&t, "Down");
+    tmux_keys(&t, "Right");
+    WAIT_FOR(&t, "X[2,2] =");
+    tmux_keys(&t, "e");
+    WAIT_FOR(&t, "new value for X[2,2]");
+    tmux_type(&t, "10");
+    tmux_keys(&t, "Enter");
+    WAIT_FOR(&t, "20.0000");
+    ck_assert_msg(strstr(t.last, "1 edit"), "the title does not count the edit:\n%s", t.last);
+    ck_assert_msg(strstr(t.last, "10.0000*"), "the edited cell is not marked:\n%s", t.last);
+    /* a computed matrix refuses an edit, and says why */
+    tmux_keys(&t, "Tab");
+    tmux_keys(&t, "Tab");
+    tmux_keys(&t, "e");
+    WAIT_FOR(&t, "P is computed");
+    /* a bad value leaves the edits alone */
+    tmux_keys(&t, "Tab");
+    tmux_keys(&t, "e");
+    WAIT_FOR(&t, "new value for X[2,2]");
+    tmux_type(&t, "banana");
+    tmux_keys(&t, "Enter");
+    WAIT_FOR(&t, "not a number");
+    ck_assert_msg(strstr(t.last, "20.0000"), "a refused edit lost the earlier one:\n%s", t.last);
+    /* undo brings back 8, the lesson's value */
+    tmux_keys(&t, "u");
+    WAIT_FOR(&t, "undone: X[2,2]");
+    ck_assert_msg(strstr(t.last, "8.0000") && !strstr(t.last, "20.0000"), "undo did not restore P:\n%s", t.last);
+    /* two edits, reset */
+    tmux_keys(&t, "e");
+    tmux_type(&t, "1");
+    tmux_keys(&t, "Enter");
+    WAIT_FOR(&t, "1 edit");
+    tmux_keys(&t, "Left");
+    tmux_keys(&t, "e");
+    tmux_type(&t, "X[1,1] * 5");
+    tmux_keys(&t, "Enter");
+    WAIT_FOR(&t, "2 edits");
+    ck_assert_msg(strstr(t.last, "5.0000*"), "an expression as a value was not applied:\n%s", t.last);
+    tmux_keys(&t, "r");
+    WAIT_FOR(&t, "2 edits reset");
+    ck_assert_msg(strstr(t.last, "8.0000"), "reset did not restore P:\n%s", t.last);
+    tmux_stop(&t);
+}
+END_TEST
+
+START_TEST(exercise_hints_and_answers)
+{
+    Tmux t;
+    char args[300];
+    snprintf(args, sizeof args, "%s", small_lesson_path());
+    tmux_start(&t, 100, 30, NULL, args);
+    WAIT_FOR(&t, "Set-up");
+    tmux_keys(&t, "n");
+    WAIT_FOR(&t, "Exercise 1/1: What is P[2,2]?");
+    tmux_keys(&t, "i");
+    WAIT_FOR(&t, "Hint 1: Row 2 of X, column 2 of W.");
+    ck_assert_msg(!strstr(t.last, "Hint 2"), "two hints after one i:\n%s", t.last);
+    tmux_keys(&t, "i");
+    WAIT_FOR(&t, "Hint 2: 3*0 + 4*2.");
+    tmux_keys(&t, "a");
+    WAIT_FOR(&t, "your answer");
+    tmux_type(&t, "7.5");
+    tmux_keys(&t, "Enter");
+    WAIT_FOR(&t, "not yet");
+    tmux_keys(&t, "a");
+    tmux_type(&t, "8");
+    tmux_keys(&t, "Enter");
+    WAIT_FOR(&t, "right: P[2,2] = 8.0000");
+    tmux_stop(&t);
+}
+END_TEST
+
+START_TEST(mouse_click_selects_a_cell)
+{
+    Tmux t;
+    char args[300];
+    snprintf(args, sizeof args, "%s", small_lesson_path());
+    tmux_start(&t, 100, 30, NULL, args);
+    WAIT_FOR(&t, "Set-up");
+    tmux_keys(&t, "n");
+    WAIT_FOR(&t, "Products");
+    /* find the row of X's second row label "cd" and click its second cell */
+    tmux_capture(&t, 0);
+    int row = 0, col = -1;
+    for (const char *line = t.last; *line; row++) {
+        const char *nl = strchr(line, '\n');
+        if (strncmp(line, "cd ", 3) == 0) {
+            const char *four = strstr(line, "4.0000");
+            if (four && (!nl || four < nl))
+                col = (int)(four - line);
+            break;
+        }
+        if (!nl)
+            break;
+        line = nl + 1;
+    }
+    ck_assert_msg(col >= 0, "no row 'cd' with 4.0000 on the screen:\n%s", t.last);
+    char click[64];
+    snprintf(click, sizeof click, "\033[<0;%d;%dM", col + 3, row + 1);
+    tmux_type(&t, click);
+    snprintf(click, sizeof click, "\033[<0;%d;%dm", col + 3, row + 1);
+    tmux_type(&t, click);
+    WAIT_FOR(&t, "X[2,2] = a given value");
+    tmux_stop(&t);
+}
+END_TEST
+
+/* ---- limits ---------------------------------------------------------------- */
+
+START_TEST(resize_below_the_minimum_and_back)
+{
+    Tmux t;
+    char args[300];
+    snprintf(args, sizeof args, "%s", small_lesson_path());
+    tmux_start(&t, 100, 30, NULL, args);
+    WAIT_FOR(&t, "Set-up");
+    CmdResult r = cmd_runf("tmux -L %s resize-window -x 56 -y 12", t.sock);
+    cmd_free(&r);
+    char want[128];
+    snprintf(want, sizeof want, "terminal too small: need at least %dx%d, have 56x12", TUI_MIN_COLS, TUI_MIN_ROWS);
+    WAIT_FOR(&t, want);
+    /* keys while too small change nothing and break nothing */
+    tmux_keys(&t, "n");
+    r = cmd_runf("tmux -L %s resize-window -x 80 -y 24", t.sock);
+    cmd_free(&r);
+    WAIT_FOR(&t, "Tiny attention");
+    ck_assert_msg(!strstr(t.last, "too small"), "the notice stayed after growing back:\n%s", t.last);
+    ck_assert_msg(strstr(t.last, "step 1/3"), "growing back lost the step:\n%s", t.last);
+    tmux_quit_and_check(&t, "q", "EXITED 0");
+    tmux_stop(&t);
+}
+END_TEST
+
+START_TEST(signals_restore_the_terminal)
+{
+    char args[300];
+    snprintf(args, sizeof args, "%s", small_lesson_path());
+    Tmux t;
+    tmux_start(&t, 100, 30, NULL, args);
+    WAIT_FOR(&t, "Set-up");
+    tmux_quit_and_check(&t, "C-c", "EXITED 130");
+    tmux_stop(&t);
+    /* SIGTERM and SIGHUP from outside */
+    const char *sigs[] = { "TERM", "HUP" };
+    const char *codes[] = { "EXITED 143", "EXITED 129" };
+    for (int k = 0; k < 2; k++) {
+        tmux_start(&t, 100, 30, NULL, args);
+        WAIT_FOR(&t, "Set-up");
+        /* attn is the child of the pane's shell (the inner sh exec'd it) */
+        CmdResult q = cmd_runf("tmux -L %s list-panes -F '#{pane_pid}'", t.sock);
+        int sh = atoi(q.out ? q.out : "0");
+        cmd_free(&q);
+        q = cmd_runf("pgrep -P %d", sh);
+        int pid = atoi(q.out ? q.out : "0");
+        cmd_free(&q);
+        ck_assert_msg(pid > 0, "cannot find attn's pid");
+        CmdResult kr = cmd_runf("kill -%s %d", sigs[k], pid);
+        cmd_free(&kr);
+        WAIT_FOR(&t, codes[k]);
+        ck_assert_msg(strstr(t.last, "attn ·") == NULL, "SIG%s left attn's screen behind:\n%s", sigs[k], t.last);
+        tmux_stop(&t);
+    }
+}
+END_TEST
+
+START_TEST(menu_lists_a_broken_lesson_with_its_error)
+{
+    char dir[] = "/tmp/attn-test-menu-XXXXXX";
+    ck_assert_msg(mkdtemp(dir) != NULL, "mkdtemp failed");
+    char path[300];
+    snprintf(path, sizeof path, "%s/1-good.lesson", dir);
+    FILE *f = fopen(path, "w");
+    fputs(small_lesson, f);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/2-broken.lesson", dir);
+    f = fopen(path, "w");
+    fputs("lesson Broken\nlet A = [ 1 2 ; 3 4 ]\nlet B = A @ Nope\n", f);
+    fclose(f);
+    Tmux t;
+    char env[400];
+    snprintf(env, sizeof env, "ATTN_LESSONS=%s", dir);
+    tmux_start(&t, 100, 24, env, NULL);
+    WAIT_FOR(&t, "Tiny attention");
+    WAIT_FOR(&t, "(does not open)");
+    ck_assert_msg(strstr(t.last, "2-broken.lesson:3:"), "the error has no file:line:col:\n%s", t.last);
+    tmux_keys(&t, "Down");
+    tmux_keys(&t, "Enter");
+    WAIT_FOR(&t, "cannot open");
+    ck_assert_msg(!strstr(t.last, "step 1/"), "a broken lesson opened:\n%s", t.last);
+    tmux_keys(&t, "Up");
+    tmux_keys(&t, "Enter");
+    WAIT_FOR(&t, "step 1/3");
+    tmux_keys(&t, "Escape");
+    WAIT_FOR(&t, "2-broken.lesson");    /* Esc went back to the menu */
+    tmux_quit_and_check(&t, "Escape", "EXITED 0");
+    tmux_stop(&t);
+    CmdResult r = cmd_runf("rm -rf %s", dir);
+    cmd_free(&r);
+}
+END_TEST
+
+START_TEST(big_matrix_scrolls_and_pools)
+{
+    const char *text =
+        "lesson Big\n"
+        "step Encoding\n"
+        "  text\n"
+        "    Fifty positions, sixty-four dimensions.\n"
+        "  end\n"
+        "  let P = posenc(50, 64)\n"
+        "  show P\n";
+    const char *path = write_temp(".lesson", text);
+    ck_assert_msg(path != NULL, "cannot write a lesson");
+    char args[300];
+    snprintf(args, sizeof args, "%s", path);
+    Tmux t;
+    tmux_start(&t, 80, 24, NULL, args);
+    WAIT_FOR(&t, "[rows 1-");
+    for (int k = 0; k < 45; k++)
+        tmux_keys(&t, "Down");
+    WAIT_FOR(&t, "P[46,1]");
+    ck_assert_msg(strstr(t.last, "P[46,1] = "), "the cursor did not reach row 46:\n%s", t.last);
+    ck_assert_msg(!strstr(t.last, "[rows 1-"), "the pane did not scroll with the cursor:\n%s", t.last);
+    tmux_keys(&t, "o");
+    WAIT_FOR(&t, "mean of");
+    ck_assert_msg(strstr(t.last, "blocks]"), "no overview title:\n%s", t.last);
+    tmux_keys(&t, "o");
+    WAIT_FOR(&t, "max of");
+    tmux_keys(&t, "Enter");
+    WAIT_FOR(&t, "cell by cell");
+    tmux_stop(&t);
+}
+END_TEST
+
+START_TEST(bad_lesson_file_exits_2_before_the_screen)
+{
+    const char *path = write_temp(".lesson", "lesson Bad\nlet A = [ 1 2 ; 3 ]\n");
+    ck_assert_msg(path != NULL, "cannot write a lesson");
+    CmdResult r = cmd_runf("%s %s", attn_bin(), path);
+    ck_assert_msg(r.status == 2, "exit %d, want 2", r.status);
+    char want[300];
+    snprintf(want, sizeof want, "%s:2:", path);
+    ck_assert_msg(strstr(r.err, want), "stderr lacks %s:\n%s", want, r.err);
+    ck_assert_msg(strstr(r.out, "\033[") == NULL, "the terminal was touched:\n%s", r.out);
+    cmd_free(&r);
+    r = cmd_runf("%s /nonexistent/x.lesson", attn_bin());
+    ck_assert_msg(r.status == 2 && strstr(r.err, "/nonexistent/x.lesson"), "exit %d: %s", r.status, r.err);
+    cmd_free(&r);
+}
+END_TEST
+
+START_TEST(too_small_from_the_start_and_ascii)
+{
+    char args[300];
+    snprintf(args, sizeof args, "%s", small_lesson_path());
+    Tmux t;
+    /* a C locale: ASCII only, -inf spelled out */
+    tmux_start(&t, 59, 16, "LC_ALL=C", args);
+    WAIT_FOR(&t, "terminal too small: need at least 60x16, have 59x16");
+    CmdResult r = cmd_runf("tmux -L %s resize-window -x 90 -y 24", t.sock);
+    cmd_free(&r);
+    WAIT_FOR(&t, "Tiny attention");
+    tmux_keys(&t, "G");
+    WAIT_FOR(&t, "-inf");
+    ck_assert_msg(!strstr(t.last, "∞") && !strstr(t.last, "▶"), "non-ASCII drawn in the C locale:\n%s", t.last);
+    tmux_stop(&t);
+}
+END_TEST
+
+Suite *tui_suite(void)
+{
+    Suite *s = suite_create("tui");
+    TCase *core = tcase_create("core");
+    TCase *limits = tcase_create("limits");
+    tcase_set_timeout(core, 300);
+    tcase_set_timeout(limits, 120);
+    tcase_add_test(limits, bad_lesson_file_exits_2_before_the_screen);
+    const char *skip = getenv("ATTN_SKIP_TUI");
+    if (!(skip && strcmp(skip, "1") == 0)) {
+        tcase_add_test(core, menu_lists_every_lesson);
+        tcase_add_test(core, every_lesson_80x24_colour);
+        tcase_add_test(core, every_lesson_250x70_no_color);
+        tcase_add_test(core, every_lesson_100x30_eight_colours);
+        tcase_add_test(core, reference_numbers_on_the_softmax_step);
+        tcase_add_test(core, explain_marks_the_operands);
+        tcase_add_test(core, heatmap_toggles);
+        tcase_add_test(core, heatmap_colours_on_256);
+        tcase_add_test(core, help_lists_the_bindings);
+        tcase_add_test(core, edit_undo_reset);
+        tcase_add_test(core, exercise_hints_and_answers);
+        tcase_add_test(core, mouse_click_selects_a_cell);
+        tcase_add_test(limits, resize_below_the_minimum_and_back);
+        tcase_add_test(limits, signals_restore_the_terminal);
+        tcase_add_test(limits, menu_lists_a_broken_lesson_with_its_error);
+        tcase_add_test(limits, big_matrix_scrolls_and_pools);
+        tcase_add_test(limits, too_small_from_the_start_and_ascii);
+    }
+    suite_add_tcase(s, core);
+    suite_add_tcase(s, limits);
+    return s;
+}
