@@ -10,7 +10,7 @@
  * exercises), and be built the way lessons/README.md asks: a title, a menu
  * line that fits the menu, labelled tokens, text on every step, an exercise
  * with a stated value and a hint on every step that defines something,
- * heatmaps.
+ * panes on every step, heatmaps among them.
  *
  * A small JSON reader for the shape `attn run --json` prints (objects,
  * arrays, numbers, strings with escapes, "inf"/"-inf"/"nan" as strings)
@@ -687,11 +687,20 @@ START_TEST(test_json_steps_match_the_lesson)
     ck_assert_msg(steps && steps->type == J_ARR && steps->n == lesson_n_steps(l),
                   "%s: %d steps in the JSON, %d in the lesson", path, steps ? steps->n : -1, lesson_n_steps(l));
     for (int i = 0; i < steps->n; i++) {
-        const JVal *heat = json_get(&steps->items[i], "heatmap");
+        const JVal *show = json_get(&steps->items[i], "show"), *heat = json_get(&steps->items[i], "heatmap");
+        ck_assert_msg(show && show->type == J_ARR && show->n > 0, "%s: step %d shows nothing", path, i + 1);
         for (int h = 0; heat && h < heat->n; h++) {
             const char *name = heat->items[h].str;
+            int shown = 0;
+            for (int k = 0; name && k < show->n; k++)
+                shown |= show->items[k].str && strcmp(show->items[k].str, name) == 0;
+            ck_assert_msg(shown, "%s: step %d draws %s as a heatmap, but it is not among its panes",
+                          path, i + 1, name ? name : "?");
+        }
+        for (int k = 0; k < show->n; k++) {
+            const char *name = show->items[k].str;
             const JVal *m = name ? json_get(json_get(&doc, "matrices"), name) : NULL;
-            ck_assert_msg(m != NULL, "%s: step %d draws %s as a heatmap, but it is not among the matrices",
+            ck_assert_msg(m != NULL, "%s: step %d shows %s, but it is not among the matrices",
                           path, i + 1, name ? name : "?");
         }
     }
