@@ -105,6 +105,8 @@ static const char ramp[] = " .:-=+*#%@";
 
 static void print_matrix(FILE *out, const Mat *m, int heat)
 {
+    if (!m)
+        return;
     fprintf(out, "%s  (%dx%d%s)\n", m->name, m->rows, m->cols, heat ? ", heatmap" : "");
     int label_w = 0;
     char buf[64];

@@ -104,12 +104,17 @@ const char *lessonfile_default_dir(void)
         char *slash = strrchr(exe, '/');
         if (slash) {
             *slash = '\0';
-            /* the binary at the top of a build tree, or in build-asan/ */
-            const char *tries[] = { "/lessons", "/../lessons" };
+            /* the binary at the top of a build tree, in build-asan/, or
+             * installed as PREFIX/bin/attn whatever PREFIX it was built with */
+            const char *tries[] = { "/lessons", "/../lessons", "/../share/attn/lessons" };
             for (size_t i = 0; i < sizeof tries / sizeof *tries; i++) {
-                snprintf(found, sizeof found, "%s%s", exe, tries[i]);
-                if (is_dir(found))
+                char candidate[PATH_MAX + 32];
+                snprintf(candidate, sizeof candidate, "%s%s", exe, tries[i]);
+                if (is_dir(candidate)) {
+                    if (!realpath(candidate, found))
+                        snprintf(found, sizeof found, "%s", candidate);
                     return found;
+                }
             }
         }
     }

@@ -2,8 +2,9 @@
  * lessonfile.h - lesson files on disk: read one (with the language's size
  * limit), parse it, and find the default lesson set.
  *
- * The default set is, in order: $ATTN_LESSONS; ./lessons beside the running
- * binary (a build tree); PREFIX/share/attn/lessons (an install).
+ * The default set is, in order: $ATTN_LESSONS; lessons/ beside the running
+ * binary or one level up (a build tree); ../share/attn/lessons from the
+ * binary (an install under any PREFIX); the PREFIX compiled in.
  */
 #ifndef ATTN_LESSONFILE_H
 #define ATTN_LESSONFILE_H

@@ -20,6 +20,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,9 +101,16 @@ typedef struct {
 
 static const Src *P_src(Parser *p) { return p->lx->src; }
 
-static int fail(Parser *p, attn_status code, size_t pos, const char *fmt, const char *a, const char *b)
+static int fail(Parser *p, attn_status code, size_t pos, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static int fail(Parser *p, attn_status code, size_t pos, const char *fmt, ...)
 {
-    return src_error(P_src(p), p->lx->err, code, pos, fmt, a, b);
+    va_list ap;
+    va_start(ap, fmt);
+    src_verror(P_src(p), p->lx->err, code, pos, fmt, ap);
+    va_end(ap);
+    return 0;
 }
 
 static int advance(Parser *p)
@@ -170,24 +178,20 @@ static int stack_on(Parser *p, Expr *parent, const Expr *child)
         parent->height = child->height + 1;
     if (parent->height <= LESSON_MAX_CHAIN)
         return 1;
-    char lim[16];
-    snprintf(lim, sizeof lim, "%d", LESSON_MAX_CHAIN);
-    return fail(p, ATTN_E_LIMIT, parent->pos, "this expression is too long: it chains more than %s operations%s",
-                lim, "");
+    return fail(p, ATTN_E_LIMIT, parent->pos, "this expression is too long: it chains more than %d operations",
+                LESSON_MAX_CHAIN);
 }
 
 static Expr *nomem(Parser *p)
 {
-    fail(p, ATTN_E_NOMEM, p->tok->pos, "%s%s", "out of memory parsing the lesson", "");
+    fail(p, ATTN_E_NOMEM, p->tok->pos, "out of memory parsing the lesson");
     return NULL;
 }
 
 static int enter(Parser *p)
 {
     if (++p->depth > LESSON_MAX_DEPTH) {
-        char lim[16];
-        snprintf(lim, sizeof lim, "%d", LESSON_MAX_DEPTH);
-        return fail(p, ATTN_E_LIMIT, p->tok->pos, "this expression nests deeper than the limit of %s%s", lim, "");
+        return fail(p, ATTN_E_LIMIT, p->tok->pos, "this expression nests deeper than the limit of %d", LESSON_MAX_DEPTH);
     }
     return 1;
 }
@@ -207,7 +211,7 @@ static int literal_value(Parser *p, float *v)
         *v = (float)(sign * INFINITY);
     else if (p->tok->kind == T_NAME && !p->crossed_newline)
         return fail(p, ATTN_E_SYNTAX, p->tok->pos,
-                    "a matrix literal holds numbers; to join matrices write hcat(A, B) or vcat(A, B)%s%s", "", "");
+                    "a matrix literal holds numbers; to join matrices write hcat(A, B) or vcat(A, B)");
     else
         return unexpected(p, "a number, ';' or ']' in the matrix");
     return advance(p);
@@ -237,10 +241,8 @@ static Expr *parse_matrix(Parser *p)
                 if (rows == 0) {
                     e->cols = (int)got;
                 } else if (got != e->cols) {
-                    char a[64], b[64];
-                    snprintf(a, sizeof a, "%d has %ld value%s", rows + 1, got, got == 1 ? "" : "s");
-                    snprintf(b, sizeof b, "%d", e->cols);
-                    fail(p, ATTN_E_SHAPE, row_pos, "row %s, but row 1 has %s", a, b);
+                    fail(p, ATTN_E_SHAPE, row_pos, "row %d has %ld value%s, but row 1 has %d", rows + 1, got,
+                         got == 1 ? "" : "s", e->cols);
                     goto fail;
                 }
                 rows++;
@@ -266,9 +268,7 @@ static Expr *parse_matrix(Parser *p)
         }
         if (n == cap) {
             if (cap >= LESSON_MAX_ELEMS) {
-                char lim[32];
-                snprintf(lim, sizeof lim, "%ld", (long)LESSON_MAX_ELEMS);
-                fail(p, ATTN_E_LIMIT, e->pos, "this matrix has more than the limit of %s elements%s", lim, "");
+                fail(p, ATTN_E_LIMIT, e->pos, "this matrix has more than the limit of %ld elements", (long)LESSON_MAX_ELEMS);
                 goto fail;
             }
             float *bigger = realloc(e->vals, 2 * cap * sizeof *bigger);
@@ -285,7 +285,7 @@ static Expr *parse_matrix(Parser *p)
         p->crossed_newline = 0;
     }
     if (rows == 0) {
-        fail(p, ATTN_E_SHAPE, e->pos, "a matrix needs at least one value%s%s", "", "");
+        fail(p, ATTN_E_SHAPE, e->pos, "a matrix needs at least one value");
         goto fail;
     }
     e->rows = rows;
@@ -366,18 +366,15 @@ static Expr *parse_call(Parser *p, int fn, size_t name_pos)
     e->end = p->tok->pos + 1;
     const FnInfo *f = &lesson_fns[fn];
     if (e->n_args < f->min_args || (f->max_args >= 0 && e->n_args > f->max_args)) {
-        char want[80], got[32];
         if (f->max_args < 0)
-            snprintf(want, sizeof want, "%s%s needs at least %d argument%s", f->name, f->params,
-                     f->min_args, f->min_args == 1 ? "" : "s");
+            fail(p, ATTN_E_SYNTAX, name_pos, "%s%s needs at least %d argument%s, not %d", f->name, f->params,
+                 f->min_args, f->min_args == 1 ? "" : "s", e->n_args);
         else if (f->min_args == f->max_args)
-            snprintf(want, sizeof want, "%s%s takes %d argument%s", f->name, f->params,
-                     f->min_args, f->min_args == 1 ? "" : "s");
+            fail(p, ATTN_E_SYNTAX, name_pos, "%s%s takes %d argument%s, not %d", f->name, f->params, f->min_args,
+                 f->min_args == 1 ? "" : "s", e->n_args);
         else
-            snprintf(want, sizeof want, "%s%s takes %d or %d arguments", f->name, f->params,
-                     f->min_args, f->max_args);
-        snprintf(got, sizeof got, "%d", e->n_args);
-        fail(p, ATTN_E_SYNTAX, name_pos, "%s, not %s", want, got);
+            fail(p, ATTN_E_SYNTAX, name_pos, "%s%s takes %d or %d arguments, not %d", f->name, f->params,
+                 f->min_args, f->max_args, e->n_args);
         expr_free(e);
         return NULL;
     }
@@ -430,7 +427,7 @@ static Expr *parse_name(Parser *p)
         if (best) {
             fail(p, ATTN_E_NAME, pos, "unknown function '%s'; did you mean '%s'?", nm, best);
         } else {
-            fail(p, ATTN_E_NAME, pos, "unknown function '%s'%s", nm, "");
+            fail(p, ATTN_E_NAME, pos, "unknown function '%s'", nm);
         }
         return NULL;
     }
@@ -451,7 +448,7 @@ static Expr *parse_name(Parser *p)
     if (best)
         fail(p, ATTN_E_NAME, pos, "unknown name '%s'; did you mean '%s'?", nm, best);
     else
-        fail(p, ATTN_E_NAME, pos, "unknown name '%s'%s", nm, "");
+        fail(p, ATTN_E_NAME, pos, "unknown name '%s'", nm);
     return NULL;
 }
 
@@ -517,8 +514,8 @@ static int parse_index(Parser *p, int *out)
     double v = p->tok->num;
     if (v != floor(v) || v < 1 || v > 1e9) {
         char buf[64];
-        return fail(p, ATTN_E_RANGE, p->tok->pos, "indices are whole numbers from 1 (found %s)%s",
-                    tok_desc(p, buf, sizeof buf), "");
+        return fail(p, ATTN_E_RANGE, p->tok->pos, "indices are whole numbers from 1 (found %s)",
+                    tok_desc(p, buf, sizeof buf));
     }
     *out = (int)v;
     return advance(p);
@@ -534,7 +531,7 @@ static Expr *parse_postfix(Parser *p)
             if (!advance(p))
                 goto fail;
             if (!tok_is(P_src(p), p->tok, "T")) {
-                fail(p, ATTN_E_SYNTAX, pos, "'^' must be followed by T (transpose)%s%s", "", "");
+                fail(p, ATTN_E_SYNTAX, pos, "'^' must be followed by T (transpose)");
                 goto fail;
             }
             Expr *t = node(E_TRANSPOSE, pos, start);

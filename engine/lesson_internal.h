@@ -13,6 +13,7 @@
 #ifndef ATTN_LESSON_INTERNAL_H
 #define ATTN_LESSON_INTERNAL_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -36,6 +37,7 @@ void src_linecol(const Src *s, size_t pos, int *line, int *col);
  * parser can `return src_error(...)`. */
 int src_error(const Src *s, LessonError *err, attn_status code, size_t pos, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
+int src_verror(const Src *s, LessonError *err, attn_status code, size_t pos, const char *fmt, va_list ap);
 
 /* Refuse text that is not lesson text: invalid UTF-8, control characters
  * other than tab and line ends, a carriage return not before a line feed, a

@@ -21,6 +21,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,14 +47,21 @@ static const char *const directives[] = {
 
 static const Src *S(PS *ps) { return &ps->l->src; }
 
-static int fail(PS *ps, attn_status code, size_t pos, const char *fmt, const char *a, const char *b)
+static int fail(PS *ps, attn_status code, size_t pos, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static int fail(PS *ps, attn_status code, size_t pos, const char *fmt, ...)
 {
-    return src_error(S(ps), ps->err, code, pos, fmt, a, b);
+    va_list ap;
+    va_start(ap, fmt);
+    src_verror(S(ps), ps->err, code, pos, fmt, ap);
+    va_end(ap);
+    return 0;
 }
 
 static int nomem(PS *ps)
 {
-    return fail(ps, ATTN_E_NOMEM, ps->pos, "out of memory reading the lesson%s%s", "", "");
+    return fail(ps, ATTN_E_NOMEM, ps->pos, "out of memory reading the lesson");
 }
 
 /* Append one zeroed element to *arr (which holds n); 1 on success. */
@@ -183,7 +191,7 @@ static int parse_number(PS *ps, Cursor *c, double *out, const char *what)
     else if (tok_is(S(ps), &c->tok, "inf"))
         *out = sign * INFINITY;
     else
-        return fail(ps, ATTN_E_SYNTAX, pos, "expected %s (a number)%s", what, "");
+        return fail(ps, ATTN_E_SYNTAX, pos, "expected %s (a number)", what);
     return cursor_next(c);
 }
 
@@ -196,7 +204,7 @@ static int parse_within(PS *ps, Cursor *c, double *tol)
     if (!cursor_next(c) || !parse_number(ps, c, tol, "a tolerance after 'within'"))
         return 0;
     if (!(*tol >= 0) || isinf(*tol))
-        return fail(ps, ATTN_E_SYNTAX, pos, "a tolerance is a number of 0 or more%s%s", "", "");
+        return fail(ps, ATTN_E_SYNTAX, pos, "a tolerance is a number of 0 or more");
     return 1;
 }
 
@@ -247,27 +255,21 @@ static int define_name(PS *ps, size_t pos, size_t n)
     snprintf(nm, sizeof nm, "%.*s", (int)(n < 60 ? n : 60), name);
     int prev = find_name(l, name, n);
     if (prev >= 0) {
-        char where[32];
-        snprintf(where, sizeof where, "%d", l->name_lines[prev]);
         src_error(S(ps), ps->err, ATTN_E_NAME, pos,
-                  "'%s' is already defined at line %s (a let may not redefine a name)", nm, where);
+                  "'%s' is already defined at line %d (a let may not redefine a name)", nm, l->name_lines[prev]);
         return -1;
     }
     if (fn_lookup(name, n) >= 0 || (n == 3 && memcmp(name, "inf", 3) == 0) ||
         (n == 6 && memcmp(name, "within", 6) == 0)) {
-        fail(ps, ATTN_E_NAME, pos, "'%s' is a reserved word of the language; choose another name%s", nm, "");
+        fail(ps, ATTN_E_NAME, pos, "'%s' is a reserved word of the language; choose another name", nm);
         return -1;
     }
     if (n >= MAT_NAME_MAX) {
-        char lim[16];
-        snprintf(lim, sizeof lim, "%d", MAT_NAME_MAX - 1);
-        fail(ps, ATTN_E_LIMIT, pos, "the name '%s' is longer than the limit of %s characters", nm, lim);
+        fail(ps, ATTN_E_LIMIT, pos, "the name '%s' is longer than the limit of %d characters", nm, MAT_NAME_MAX - 1);
         return -1;
     }
     if (l->n_names >= LESSON_MAX_NAMES) {
-        char lim[16];
-        snprintf(lim, sizeof lim, "%d", LESSON_MAX_NAMES);
-        fail(ps, ATTN_E_LIMIT, pos, "a lesson may define at most %s names%s", lim, "");
+        fail(ps, ATTN_E_LIMIT, pos, "a lesson may define at most %d names", LESSON_MAX_NAMES);
         return -1;
     }
     if (!grow1(&l->names, l->n_names, sizeof *l->names) ||
@@ -363,12 +365,12 @@ static int d_lesson(PS *ps, size_t kw, size_t arg)
 {
     Lesson *l = ps->l;
     if (l->title)
-        return fail(ps, ATTN_E_SYNTAX, kw, "the lesson already has a title%s%s", "", "");
+        return fail(ps, ATTN_E_SYNTAX, kw, "the lesson already has a title");
     l->title = rest_of_line(ps, arg);
     if (!l->title)
         return nomem(ps);
     if (!*l->title)
-        return fail(ps, ATTN_E_SYNTAX, arg, "'lesson' needs a title: lesson TITLE%s%s", "", "");
+        return fail(ps, ATTN_E_SYNTAX, arg, "'lesson' needs a title: lesson TITLE");
     next_line(ps);
     return 1;
 }
@@ -376,7 +378,7 @@ static int d_lesson(PS *ps, size_t kw, size_t arg)
 static int before_steps(PS *ps, size_t kw, const char *what)
 {
     if (ps->l->n_steps > 0)
-        return fail(ps, ATTN_E_SYNTAX, kw, "'%s' belongs before the first step%s", what, "");
+        return fail(ps, ATTN_E_SYNTAX, kw, "'%s' belongs before the first step", what);
     return 1;
 }
 
@@ -385,7 +387,7 @@ static int d_about(PS *ps, size_t kw, size_t arg)
     if (!before_steps(ps, kw, "about"))
         return 0;
     if (ps->l->about)
-        return fail(ps, ATTN_E_SYNTAX, kw, "the lesson already has an 'about' line%s%s", "", "");
+        return fail(ps, ATTN_E_SYNTAX, kw, "the lesson already has an 'about' line");
     ps->l->about = rest_of_line(ps, arg);
     if (!ps->l->about)
         return nomem(ps);
@@ -407,7 +409,7 @@ static int d_layout(PS *ps, size_t kw, size_t arg)
     else {
         char found[64];
         snprintf(found, sizeof found, "%.*s", (int)(c.tok.len < 40 ? c.tok.len : 40), S(ps)->text + c.tok.pos);
-        return fail(ps, ATTN_E_SYNTAX, c.tok.pos, "layout is 'rows' or 'columns', not '%s'%s", found, "");
+        return fail(ps, ATTN_E_SYNTAX, c.tok.pos, "layout is 'rows' or 'columns', not '%s'", found);
     }
     return cursor_next(&c) && end_statement(ps, &c, "the layout");
 }
@@ -424,9 +426,7 @@ static int read_words(PS *ps, size_t p, char ***out, int *n)
         while (q < ps->eol && !is_blank(t[q]))
             q++;
         if (*n >= LESSON_MAX_NAMES) {
-            char lim[16];
-            snprintf(lim, sizeof lim, "%d", LESSON_MAX_NAMES);
-            return fail(ps, ATTN_E_LIMIT, p, "more than the limit of %s labels%s", lim, "");
+            return fail(ps, ATTN_E_LIMIT, p, "more than the limit of %d labels", LESSON_MAX_NAMES);
         }
         char *w = dupn(t + p, q - p);
         if (!w || !grow1(out, *n, sizeof **out)) {
@@ -443,11 +443,11 @@ static int d_tokens(PS *ps, size_t kw, size_t arg)
     if (!before_steps(ps, kw, "tokens"))
         return 0;
     if (ps->l->n_tokens > 0)
-        return fail(ps, ATTN_E_SYNTAX, kw, "the tokens are already given%s%s", "", "");
+        return fail(ps, ATTN_E_SYNTAX, kw, "the tokens are already given");
     if (!read_words(ps, arg, &ps->l->tokens, &ps->l->n_tokens))
         return 0;
     if (ps->l->n_tokens == 0)
-        return fail(ps, ATTN_E_SYNTAX, kw, "'tokens' needs at least one word: tokens The sky is%s%s", "", "");
+        return fail(ps, ATTN_E_SYNTAX, kw, "'tokens' needs at least one word: tokens The sky is");
     next_line(ps);
     return 1;
 }
@@ -468,7 +468,7 @@ static int d_seed(PS *ps, size_t kw, size_t arg)
         return 0;
     size_t pos = c.tok.pos;
     if (c.tok.kind != T_NUM || c.tok.num != floor(c.tok.num) || c.tok.num > 9007199254740992.0)
-        return fail(ps, ATTN_E_SYNTAX, pos, "'seed' needs a whole number of 0 or more: seed 3%s%s", "", "");
+        return fail(ps, ATTN_E_SYNTAX, pos, "'seed' needs a whole number of 0 or more: seed 3");
     Stmt st = { .kind = ST_SEED, .pos = kw, .seed = (uint64_t)c.tok.num };
     return cursor_next(&c) && end_statement(ps, &c, "the seed") && add_stmt(ps, st);
 }
@@ -479,12 +479,12 @@ static int d_let(PS *ps, size_t kw, size_t arg)
     if (!cursor_at(ps, &c, arg))
         return 0;
     if (c.tok.kind != T_NAME)
-        return fail(ps, ATTN_E_SYNTAX, c.tok.pos, "'let' needs a name: let NAME = EXPRESSION%s%s", "", "");
+        return fail(ps, ATTN_E_SYNTAX, c.tok.pos, "'let' needs a name: let NAME = EXPRESSION");
     Token name = c.tok;
     if (!cursor_next(&c))
         return 0;
     if (!(c.tok.kind == T_SYM && c.tok.sym == '='))
-        return fail(ps, ATTN_E_SYNTAX, c.tok.pos, "expected '=' after the name: let NAME = EXPRESSION%s%s", "", "");
+        return fail(ps, ATTN_E_SYNTAX, c.tok.pos, "expected '=' after the name: let NAME = EXPRESSION");
     if (!cursor_next(&c))
         return 0;
     int line = ps->line;
@@ -529,7 +529,7 @@ static int d_labels(PS *ps, size_t kw, size_t arg)
     if (!cursor_at(ps, &c, arg))
         return 0;
     if (c.tok.kind != T_NAME)
-        return fail(ps, ATTN_E_SYNTAX, c.tok.pos, "usage: labels NAME rows|cols LABEL...%s%s", "", "");
+        return fail(ps, ATTN_E_SYNTAX, c.tok.pos, "usage: labels NAME rows|cols LABEL...");
     size_t name_pos = c.tok.pos;
     int slot = lookup_defined(ps, c.tok.pos, c.tok.len, "'labels'");
     if (slot < 0 || !cursor_next(&c))
@@ -540,7 +540,7 @@ static int d_labels(PS *ps, size_t kw, size_t arg)
     else if (tok_is(S(ps), &c.tok, "cols") || tok_is(S(ps), &c.tok, "columns"))
         cols = 1;
     else
-        return fail(ps, ATTN_E_SYNTAX, c.tok.pos, "expected 'rows' or 'cols' after the name: labels NAME rows|cols LABEL...%s%s", "", "");
+        return fail(ps, ATTN_E_SYNTAX, c.tok.pos, "expected 'rows' or 'cols' after the name: labels NAME rows|cols LABEL...");
     LabelSpec spec = { .pos = name_pos, .slot = slot, .cols = cols };
     if (!read_words(ps, c.lx.pos, &spec.names, &spec.n))
         goto fail;
@@ -550,7 +550,7 @@ static int d_labels(PS *ps, size_t kw, size_t arg)
         spec.names = NULL;
         spec.n = 0;
     } else if (spec.n == 0) {
-        fail(ps, ATTN_E_SYNTAX, c.lx.pos, "'labels' needs the labels (or 'none')%s%s", "", "");
+        fail(ps, ATTN_E_SYNTAX, c.lx.pos, "'labels' needs the labels (or 'none')");
         goto fail;
     }
     Lesson *l = ps->l;
@@ -578,7 +578,7 @@ static int d_step(PS *ps, size_t kw, size_t arg)
         return nomem(ps);
     if (!*title) {
         free(title);
-        return fail(ps, ATTN_E_SYNTAX, kw, "'step' needs a title: step TITLE%s%s", "", "");
+        return fail(ps, ATTN_E_SYNTAX, kw, "'step' needs a title: step TITLE");
     }
     if (!grow1(&l->steps, l->n_steps, sizeof *l->steps)) {
         free(title);
@@ -631,7 +631,7 @@ static int d_text(PS *ps, size_t kw, size_t arg)
 {
     LessonStep *st = cur_step(ps);
     if (!st)
-        return fail(ps, ATTN_E_SYNTAX, kw, "'text' belongs inside a step (after 'step TITLE')%s%s", "", "");
+        return fail(ps, ATTN_E_SYNTAX, kw, "'text' belongs inside a step (after 'step TITLE')");
     int new_paragraph = st->text[0] != '\0';
     size_t p = skip_blanks(ps, arg);
     const char *t = S(ps)->text;
@@ -661,13 +661,13 @@ static int d_text(PS *ps, size_t kw, size_t arg)
             return nomem(ps);
         new_paragraph = 0;
     }
-    return fail(ps, ATTN_E_SYNTAX, kw, "this 'text' has no 'end' (prose runs to a line with just 'end')%s%s", "", "");
+    return fail(ps, ATTN_E_SYNTAX, kw, "this 'text' has no 'end' (prose runs to a line with just 'end')");
 }
 
 static int d_panes(PS *ps, size_t kw, size_t arg, int heat)
 {
     if (!cur_step(ps))
-        return fail(ps, ATTN_E_SYNTAX, kw, "'%s' belongs inside a step%s", heat ? "heatmap" : "show", "");
+        return fail(ps, ATTN_E_SYNTAX, kw, "'%s' belongs inside a step", heat ? "heatmap" : "show");
     if (!heat)
         ps->show_given = 1;
     Cursor c;
@@ -682,7 +682,7 @@ static int d_panes(PS *ps, size_t kw, size_t arg, int heat)
         if (c.tok.kind == T_NEWLINE || c.tok.kind == T_EOF)
             break;
         if (c.tok.kind != T_NAME)
-            return fail(ps, ATTN_E_SYNTAX, c.tok.pos, "'%s' takes names of matrices%s", heat ? "heatmap" : "show", "");
+            return fail(ps, ATTN_E_SYNTAX, c.tok.pos, "'%s' takes names of matrices", heat ? "heatmap" : "show");
         if (!grow1(&ps->pending, ps->n_pending, sizeof *ps->pending))
             return nomem(ps);
         struct Pending *pd = &ps->pending[ps->n_pending];
@@ -696,7 +696,7 @@ static int d_panes(PS *ps, size_t kw, size_t arg, int heat)
             return 0;
     }
     if (count == 0)
-        return fail(ps, ATTN_E_SYNTAX, kw, "'%s' needs at least one name%s", heat ? "heatmap" : "show", "");
+        return fail(ps, ATTN_E_SYNTAX, kw, "'%s' needs at least one name", heat ? "heatmap" : "show");
     return end_statement(ps, &c, "the names");
 }
 
@@ -713,7 +713,7 @@ static int add_item(PS *ps, VerifyItem it)
 static int d_answer(PS *ps, size_t kw, size_t arg, LessonExercise *ex, VerifyItem *it)
 {
     if (it->lhs)
-        return fail(ps, ATTN_E_SYNTAX, kw, "this exercise already has an answer%s%s", "", "");
+        return fail(ps, ATTN_E_SYNTAX, kw, "this exercise already has an answer");
     Cursor c;
     if (!cursor_at(ps, &c, arg))
         return 0;
@@ -743,7 +743,7 @@ static int d_exercise(PS *ps, size_t kw, size_t arg)
 {
     LessonStep *st = cur_step(ps);
     if (!st)
-        return fail(ps, ATTN_E_SYNTAX, kw, "'exercise' belongs inside a step%s%s", "", "");
+        return fail(ps, ATTN_E_SYNTAX, kw, "'exercise' belongs inside a step");
     if (!grow1(&st->exercises, st->n_exercises, sizeof *st->exercises))
         return nomem(ps);
     LessonExercise *ex = &st->exercises[st->n_exercises++];
@@ -753,7 +753,7 @@ static int d_exercise(PS *ps, size_t kw, size_t arg)
     if (!ex->question)
         return nomem(ps);
     if (!*ex->question)
-        return fail(ps, ATTN_E_SYNTAX, kw, "'exercise' needs a question: exercise QUESTION%s%s", "", "");
+        return fail(ps, ATTN_E_SYNTAX, kw, "'exercise' needs a question: exercise QUESTION");
     VerifyItem it = { .kind = VERIFY_EXERCISE, .line = ps->line, .pos = kw, .tol = 1e-3 };
     int ok = 0;
     for (next_line(ps); !at_end(ps);) {
@@ -765,11 +765,11 @@ static int d_exercise(PS *ps, size_t kw, size_t arg)
         const char *w = S(ps)->text + p;
         if (n == 3 && memcmp(w, "end", 3) == 0) {
             if (!line_is(ps, "end")) {
-                fail(ps, ATTN_E_SYNTAX, p + 3, "nothing may follow 'end' on its line%s%s", "", "");
+                fail(ps, ATTN_E_SYNTAX, p + 3, "nothing may follow 'end' on its line");
                 goto out;
             }
             if (!it.lhs) {
-                fail(ps, ATTN_E_SYNTAX, kw, "this exercise has no 'answer EXPRESSION'%s%s", "", "");
+                fail(ps, ATTN_E_SYNTAX, kw, "this exercise has no 'answer EXPRESSION'");
                 goto out;
             }
             next_line(ps);
@@ -787,21 +787,21 @@ static int d_exercise(PS *ps, size_t kw, size_t arg)
             }
             ex->hints[ex->n_hints++] = h;
             if (!*h) {
-                fail(ps, ATTN_E_SYNTAX, p, "'hint' needs the hint's text%s%s", "", "");
+                fail(ps, ATTN_E_SYNTAX, p, "'hint' needs the hint's text");
                 goto out;
             }
             next_line(ps);
         } else {
-            char found[48], line[16];
-            snprintf(found, sizeof found, "%.*s", (int)(n ? (n < 30 ? n : 30) : 1), w);
-            snprintf(line, sizeof line, "%d", ex->line);
+            if (n == 0)     /* not a word: show one whole character */
+                for (n = 1; p + n < ps->eol && ((unsigned char)w[n] & 0xC0) == 0x80; n++)
+                    ;
             fail(ps, ATTN_E_SYNTAX, p,
-                 "expected 'answer', 'hint' or 'end' in the exercise of line %s, found '%s' (missing 'end'?)",
-                 line, found);
+                 "expected 'answer', 'hint' or 'end' in the exercise of line %d, found '%.*s' (missing 'end'?)",
+                 ex->line, (int)(n < 30 ? n : 30), w);
             goto out;
         }
     }
-    fail(ps, ATTN_E_SYNTAX, kw, "this exercise has no 'end'%s%s", "", "");
+    fail(ps, ATTN_E_SYNTAX, kw, "this exercise has no 'end'");
 out:
     if (!ok) {
         expr_free(it.lhs);
@@ -833,7 +833,7 @@ static int d_check(PS *ps, size_t kw, size_t arg)
     if (!it.lhs)
         return 0;
     if (!(c.tok.kind == T_SYM && c.tok.sym == '=')) {
-        fail(ps, ATTN_E_SYNTAX, c.tok.pos, "expected '=' in the check: check EXPRESSION = VALUE [within TOLERANCE]%s%s", "", "");
+        fail(ps, ATTN_E_SYNTAX, c.tok.pos, "expected '=' in the check: check EXPRESSION = VALUE [within TOLERANCE]");
         goto fail;
     }
     if (!cursor_next(&c) || !(it.rhs = parse_expr_at(ps, &c)))
@@ -867,20 +867,20 @@ static int unknown_directive(PS *ps, size_t p, size_t n)
         while (p + k < ps->eol && ((unsigned char)w[k] & 0xC0) == 0x80 && k < 4)
             k++;
         snprintf(found, sizeof found, "%.*s", (int)k, w);
-        return fail(ps, ATTN_E_SYNTAX, p, "expected a directive (lesson, let, step, text, show, check, ...), found '%s'%s", found, "");
+        return fail(ps, ATTN_E_SYNTAX, p, "expected a directive (lesson, let, step, text, show, check, ...), found '%s'", found);
     }
     char nm[48];
     snprintf(nm, sizeof nm, "%.*s", (int)(n < 40 ? n : 40), w);
     if (n == 6 && memcmp(w, "answer", 6) == 0)
-        return fail(ps, ATTN_E_SYNTAX, p, "'answer' belongs inside an exercise%s%s", "", "");
+        return fail(ps, ATTN_E_SYNTAX, p, "'answer' belongs inside an exercise");
     if (n == 4 && memcmp(w, "hint", 4) == 0)
-        return fail(ps, ATTN_E_SYNTAX, p, "'hint' belongs inside an exercise%s%s", "", "");
+        return fail(ps, ATTN_E_SYNTAX, p, "'hint' belongs inside an exercise");
     if (n == 3 && memcmp(w, "end", 3) == 0)
-        return fail(ps, ATTN_E_SYNTAX, p, "'end' without a 'text' or 'exercise' to close%s%s", "", "");
+        return fail(ps, ATTN_E_SYNTAX, p, "'end' without a 'text' or 'exercise' to close");
     const char *best = suggest_name(w, n, (char *const *)directives, N_DIRECTIVES);
     if (best)
         return fail(ps, ATTN_E_SYNTAX, p, "unknown directive '%s'; did you mean '%s'?", nm, best);
-    return fail(ps, ATTN_E_SYNTAX, p, "unknown directive '%s'%s", nm, "");
+    return fail(ps, ATTN_E_SYNTAX, p, "unknown directive '%s'", nm);
 }
 
 static int parse_lines(PS *ps)
@@ -897,7 +897,7 @@ static int parse_lines(PS *ps)
         if (!ps->l->title && !IS("lesson")) {
             char found[48];
             snprintf(found, sizeof found, "%.*s", (int)(n ? (n < 40 ? n : 40) : 1), w);
-            return fail(ps, ATTN_E_SYNTAX, p, "a lesson starts with 'lesson TITLE', not '%s'%s", found, "");
+            return fail(ps, ATTN_E_SYNTAX, p, "a lesson starts with 'lesson TITLE', not '%s'", found);
         }
         int ok;
         if (IS("lesson")) ok = d_lesson(ps, p, arg);
@@ -919,7 +919,7 @@ static int parse_lines(PS *ps)
             return 0;
     }
     if (!ps->l->title)
-        return fail(ps, ATTN_E_SYNTAX, S(ps)->len, "the lesson is empty: it starts with 'lesson TITLE'%s%s", "", "");
+        return fail(ps, ATTN_E_SYNTAX, S(ps)->len, "the lesson is empty: it starts with 'lesson TITLE'");
     return close_step(ps);
 }
 

@@ -50,7 +50,7 @@ static size_t utf8_seq(const unsigned char *p, size_t n)
     return len;
 }
 
-int src_error(const Src *s, LessonError *err, attn_status code, size_t pos, const char *fmt, ...)
+int src_verror(const Src *s, LessonError *err, attn_status code, size_t pos, const char *fmt, va_list ap)
 {
     if (!err)
         return 0;
@@ -81,9 +81,15 @@ int src_error(const Src *s, LessonError *err, attn_status code, size_t pos, cons
         i++;
     }
     err->source_line[n] = '\0';
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    return 0;
+}
+
+int src_error(const Src *s, LessonError *err, attn_status code, size_t pos, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    src_verror(s, err, code, pos, fmt, ap);
     va_end(ap);
     return 0;
 }

@@ -8,8 +8,9 @@
  * the max difference and where. Every shipped lesson must also pass
  * `attn check` (closing line `N passed, 0 failed`, N = its checks and
  * exercises), and be built the way lessons/README.md asks: a title, a menu
- * line, labelled tokens, text on every step, an exercise with a stated
- * value and a hint on every step that defines something, heatmaps.
+ * line that fits the menu, labelled tokens, text on every step, an exercise
+ * with a stated value and a hint on every step that defines something,
+ * panes on every step, heatmaps among them.
  *
  * A small JSON reader for the shape `attn run --json` prints (objects,
  * arrays, numbers, strings with escapes, "inf"/"-inf"/"nan" as strings)
@@ -31,6 +32,7 @@
 #include "testutil.h"
 
 #define REL_TOL 1e-5
+#define ABOUT_MAX 70    /* what the lesson menu shows of an 'about' line at 80 columns */
 
 /* ------------------------------------------------------------------ */
 /* A small JSON reader                                                  */
@@ -631,6 +633,9 @@ START_TEST(test_every_lesson_is_well_formed)
     char problems[4096] = "";
     if (!lesson_about(l)[0])
         appendf(problems, sizeof problems, "no 'about' line for the menu\n");
+    else if (strlen(lesson_about(l)) > ABOUT_MAX)
+        appendf(problems, sizeof problems, "the 'about' line has %zu characters; the menu shows %d\n",
+                strlen(lesson_about(l)), ABOUT_MAX);
     if (lesson_n_tokens(l) == 0)
         appendf(problems, sizeof problems, "no 'tokens' line: token positions are unlabelled\n");
     if (lesson_n_steps(l) < 3)
@@ -682,11 +687,20 @@ START_TEST(test_json_steps_match_the_lesson)
     ck_assert_msg(steps && steps->type == J_ARR && steps->n == lesson_n_steps(l),
                   "%s: %d steps in the JSON, %d in the lesson", path, steps ? steps->n : -1, lesson_n_steps(l));
     for (int i = 0; i < steps->n; i++) {
-        const JVal *heat = json_get(&steps->items[i], "heatmap");
+        const JVal *show = json_get(&steps->items[i], "show"), *heat = json_get(&steps->items[i], "heatmap");
+        ck_assert_msg(show && show->type == J_ARR && show->n > 0, "%s: step %d shows nothing", path, i + 1);
         for (int h = 0; heat && h < heat->n; h++) {
             const char *name = heat->items[h].str;
+            int shown = 0;
+            for (int k = 0; name && k < show->n; k++)
+                shown |= show->items[k].str && strcmp(show->items[k].str, name) == 0;
+            ck_assert_msg(shown, "%s: step %d draws %s as a heatmap, but it is not among its panes",
+                          path, i + 1, name ? name : "?");
+        }
+        for (int k = 0; k < show->n; k++) {
+            const char *name = show->items[k].str;
             const JVal *m = name ? json_get(json_get(&doc, "matrices"), name) : NULL;
-            ck_assert_msg(m != NULL, "%s: step %d draws %s as a heatmap, but it is not among the matrices",
+            ck_assert_msg(m != NULL, "%s: step %d shows %s, but it is not among the matrices",
                           path, i + 1, name ? name : "?");
         }
     }
