@@ -714,10 +714,13 @@ static void draw_pane(const Tui *t, int idx)
                 a = t->attr[C_EDITED];
             if (heat && edited)
                 a |= A_UNDERLINE | A_BOLD;
-            if (operand)
-                a = t->attr[C_OPERAND];
+            /* on a heatmap the colour is the value: marks go on top of it */
+            if (operand) {
+                a = heat ? (int)(a | A_UNDERLINE | A_BOLD) : t->attr[C_OPERAND];
+                put(y, x - 1, 1, t->attr[C_OPERAND], glyph("▸", ">"));
+            }
             if (cursor)
-                a = t->attr[C_CURSOR];
+                a = heat ? (int)((a ^ A_REVERSE) | A_BOLD) : t->attr[C_CURSOR];
             char num[48];
             fmt_value(num, sizeof num, val, lv->decimals, t->utf8);
             if (heat && mono) {
@@ -822,7 +825,7 @@ static void draw_status(const Tui *t)
     char buf[4096];
     snprintf(buf, sizeof buf, "%s", frame_ex.text);
     Rect lines = { r.x, r.y, r.w, r.h };
-    const char *tag = lv->explain_on ? "" : "Enter: mark its operands";
+    const char *tag = lv->explain_on ? "operands marked (Enter: off)" : "Enter: mark its operands";
     draw_lines(buf, lines, t->attr[C_STATUS], t->attr[C_DIM], NULL);
     int n_lines = 1, last_w = 0;
     for (const char *q = buf; *q; q++)

@@ -399,15 +399,20 @@ START_TEST(explain_marks_the_operands)
     tmux_keys(&t, "Enter");
     usleep(150 * 1000);
     tmux_capture(&t, 1);
+    ck_assert_msg(strstr(t.last, "48;5;214m▸3.0000▸4.0000"), "X's row 2 is not marked:\n%s", t.last);
+    ck_assert_msg(strstr(t.last, "48;5;214m▸0.0000") && strstr(t.last, "48;5;214m▸2.0000"),
+                  "W's column 2 is not marked:\n%s", t.last);
+    tmux_capture(&t, 0);
     int marked = 0;
-    for (const char *p = t.last; (p = strstr(p, "48;5;214m")); p++)
+    for (const char *p = t.last; (p = strstr(p, "▸")); p++)
         marked++;
-    ck_assert_msg(marked >= 4, "Enter marked %d operand cells, expected X[2,1], X[2,2], W[1,2], W[2,2]:\n%s", marked,
+    ck_assert_msg(marked == 4, "Enter marked %d operand cells, expected X[2,1], X[2,2], W[1,2], W[2,2]:\n%s", marked,
                   t.last);
     tmux_keys(&t, "Enter");
     usleep(150 * 1000);
     tmux_capture(&t, 1);
-    ck_assert_msg(strstr(t.last, "48;5;214m") == NULL, "a second Enter leaves the marks:\n%s", t.last);
+    ck_assert_msg(strstr(t.last, "48;5;214m") == NULL && strstr(t.last, "▸") == NULL,
+                  "a second Enter leaves the marks:\n%s", t.last);
     tmux_quit_and_check(&t, "q", "EXITED 0");
     tmux_stop(&t);
 }
@@ -457,6 +462,8 @@ START_TEST(heatmap_colours_on_256)
     tmux_capture(&t, 1);
     /* viridis ends: A[1,1] = 1 on yellow (xterm 220 or near), zeros dark */
     ck_assert_msg(strstr(t.last, "48;5;"), "no 256-colour background in the heatmap:\n%s", t.last);
+    /* opened directly, Esc quits */
+    tmux_quit_and_check(&t, "Escape", "EXITED 0");
     tmux_stop(&t);
 }
 END_TEST
