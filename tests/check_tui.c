@@ -696,6 +696,12 @@ START_TEST(menu_lists_a_broken_lesson_with_its_error)
     f = fopen(path, "w");
     fputs("lesson Broken\nlet A = [ 1 2 ; 3 4 ]\nlet B = A @ Nope\n", f);
     fclose(f);
+    /* a C1 control (CSI, U+009B) in a title: the parser lets it through,
+     * the screen must not (a terminal would read "1m" as a colour) */
+    snprintf(path, sizeof path, "%s/3-c1.lesson", dir);
+    f = fopen(path, "w");
+    fputs("lesson Sneaky \xc2\x9b" "1m title\nabout the C1 control\nstep One\n  let A = [ 1 ]\n", f);
+    fclose(f);
     Tmux t;
     char env[400];
     snprintf(env, sizeof env, "ATTN_LESSONS=%s", dir);
@@ -703,6 +709,7 @@ START_TEST(menu_lists_a_broken_lesson_with_its_error)
     WAIT_FOR(&t, "Tiny attention");
     WAIT_FOR(&t, "(does not open)");
     ck_assert_msg(strstr(t.last, "2-broken.lesson:3:"), "the error has no file:line:col:\n%s", t.last);
+    ck_assert_msg(strstr(t.last, "Sneaky 1m title"), "the C1 control reached the terminal:\n%s", t.last);
     tmux_keys(&t, "Down");
     tmux_keys(&t, "Enter");
     WAIT_FOR(&t, "cannot open");
