@@ -394,6 +394,18 @@ START_TEST(explain_marks_the_operands)
     ck_assert_msg(strstr(t.last, "3.0000*0.0000 + 4.0000*2.0000") || strstr(t.last, "3.0000*0.0000 + 4.0000*2.0000"),
                   "the arithmetic of P[2,2] is not shown with its numbers:\n%s", t.last);
     ck_assert_msg(strstr(t.last, "= 8.0000"), "P[2,2] = 8 missing:\n%s", t.last);
+    /* precision: + shows more decimals in the panes, - fewer */
+    tmux_keys(&t, "+");
+    WAIT_FOR(&t, "8.00000");
+    ck_assert_msg(strstr(t.last, "0.50000"), "+ did not widen W's numbers:\n%s", t.last);
+    tmux_keys(&t, "-");
+    tmux_keys(&t, "-");
+    tmux_keys(&t, "-");
+    WAIT_FOR(&t, "cd 1.50 8.00");
+    ck_assert_msg(strstr(t.last, "0.50 ") && !strstr(t.last, "0.500 "), "- did not narrow the numbers:\n%s", t.last);
+    tmux_keys(&t, "+");
+    tmux_keys(&t, "+");
+    WAIT_FOR(&t, "cd 1.5000 8.0000");
     /* Enter marks X's row 2 and W's column 2 in the operand colour
      * (xterm-256 colour 214 behind the numbers) */
     tmux_keys(&t, "Enter");
