@@ -482,7 +482,21 @@ START_TEST(help_lists_the_bindings)
     tmux_keys(&t, "x");
     ck_assert_msg(tmux_wait_gone(&t, "keys of the lesson screen"), "a key did not close the help:\n%s", t.last);
     WAIT_FOR(&t, "step 1/3");
-    /* the menu has its own help */
+    tmux_stop(&t);
+    /* at 80x24 every binding still shows (in two columns) */
+    tmux_start(&t, 80, 24, NULL, args);
+    WAIT_FOR(&t, "Set-up");
+    tmux_keys(&t, "?");
+    WAIT_FOR(&t, "keys of the lesson screen");
+    for (int a = ACT_NONE + 1; a < ACT_COUNT; a++) {
+        char keys[128];
+        if (tui_action_keys((TuiAction)a, KEYS_LESSON, keys, sizeof keys)[0])
+            ck_assert_msg(strstr(t.last, tui_action_help((TuiAction)a)), "80x24 help lacks \"%s\":\n%s",
+                          tui_action_help((TuiAction)a), t.last);
+    }
+    tmux_keys(&t, "q");
+    tmux_keys(&t, "Escape");
+    WAIT_FOR(&t, "EXITED 0");
     tmux_stop(&t);
 }
 END_TEST
