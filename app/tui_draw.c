@@ -308,7 +308,16 @@ static int step_text(const Tui *t, char *buf, size_t size, int width)
 /* How m was made, in the lesson's notation ("logits / sqrt(2)"), from its
  * provenance: named operands by name, unnamed ones spelled out a few levels
  * deep. Returns the length written (as snprintf, bounded by size). */
+static int describe_in(const Mat *m, char *buf, size_t size, int depth, int wrap);
+
 static int describe(const Mat *m, char *buf, size_t size, int depth)
+{
+    return describe_in(m, buf, size, depth, 0);
+}
+
+/* wrap: the result is an operand of a larger formula, so a compound one
+ * gets parentheses (not so for the argument of a function). */
+static int describe_in(const Mat *m, char *buf, size_t size, int depth, int wrap)
 {
     if (size == 0)
         return 0;
@@ -321,10 +330,9 @@ static int describe(const Mat *m, char *buf, size_t size, int depth)
         return snprintf(buf, size, "%s", g_utf8 ? "…" : "...");
     char a[160] = "", b[160] = "";
     const Prov *p = &m->prov;
-    describe(p->a, a, sizeof a, depth + 1);
-    describe(p->b, b, sizeof b, depth + 1);
-    /* a compound operand inside a larger formula gets parentheses */
-    int wrap = depth > 0;
+    int binary = p->op == OP_MATMUL || p->op == OP_ADD || p->op == OP_SUB || p->op == OP_MUL || p->op == OP_DIV;
+    describe_in(p->a, a, sizeof a, depth + 1, binary || p->op == OP_TRANSPOSE || p->op == OP_NEG);
+    describe_in(p->b, b, sizeof b, depth + 1, binary);
     switch (p->op) {
     case OP_INPUT:
         if (depth > 0 && m->rows == 1 && m->cols == 1)
@@ -354,7 +362,7 @@ static int describe(const Mat *m, char *buf, size_t size, int depth)
         int n = snprintf(buf, size, "%s(", mat_op_name(p->op));
         for (int k = 0; k < p->n_parts && n > 0 && (size_t)n < size; k++) {
             char part[160];
-            describe(p->parts[k], part, sizeof part, depth + 1);
+            describe_in(p->parts[k], part, sizeof part, depth + 1, 0);
             n += snprintf(buf + n, size - (size_t)n, "%s%s", k ? ", " : "", part);
         }
         if (n > 0 && (size_t)n < size)
@@ -581,8 +589,10 @@ static void axis_label(char *buf, size_t size, const Mat *m, int k, int block, i
 {
     const char *l = by_rows ? mat_row_label(m, k) : mat_col_label(m, k);
     int n = by_rows ? m->rows : m->cols;
-    if (block > 1)
+    if (block > 1 && k + 1 < imin(k + block, n))
         snprintf(buf, size, "%d-%d", k + 1, imin(k + block, n));
+    else if (block > 1)
+        snprintf(buf, size, "%d", k + 1);
     else if (l)
         snprintf(buf, size, "%s", l);
     else
@@ -859,17 +869,19 @@ static void draw_keybar(const Tui *t, int where)
         put(r.y, 1, r.w - 2, t->message_error ? (int)(t->attr[C_ERROR] | A_REVERSE) : t->attr[C_KEYBAR], t->message);
         return;
     }
-    /* what this screen offers, most useful first; keys from the table */
+    /* what this screen offers, most useful first, with help and quit
+     * always at the right end; keys from the table */
     static const struct {
         TuiAction a;
         const char *label;
     } lesson_keys[] = {
         { ACT_NEXT, "next" }, { ACT_PREV, "back" }, { ACT_HINT, "hint" }, { ACT_ANSWER, "answer" },
         { ACT_UP, "move" }, { ACT_PANE_NEXT, "pane" }, { ACT_SELECT, "explain" }, { ACT_HEAT, "heat" },
-        { ACT_EDIT, "edit" }, { ACT_HELP, "help" }, { ACT_QUIT, "quit" }, { ACT_OVERVIEW, "overview" },
-        { ACT_MORE, "digits" },
+        { ACT_EDIT, "edit" }, { ACT_OVERVIEW, "overview" }, { ACT_MORE, "digits" },
     }, menu_keys[] = {
-        { ACT_UP, "move" }, { ACT_SELECT, "open" }, { ACT_HELP, "help" }, { ACT_QUIT, "quit" },
+        { ACT_UP, "move" }, { ACT_SELECT, "open" },
+    }, tail[] = {
+        { ACT_HELP, "help" }, { ACT_QUIT, "quit" },
     };
     const LessonStep *st = where == KEYS_LESSON ? lv_step(&t->lv) : NULL;
     int has_ex = st && st->n_exercises > 0, scrolls = 0;
@@ -879,29 +891,40 @@ static void draw_keybar(const Tui *t, int where)
     }
     int n = where == KEYS_MENU ? (int)(sizeof menu_keys / sizeof *menu_keys)
                                : (int)(sizeof lesson_keys / sizeof *lesson_keys);
-    int x = 1;
-    for (int i = 0; i < n; i++) {
-        TuiAction a = where == KEYS_MENU ? menu_keys[i].a : lesson_keys[i].a;
-        const char *label = where == KEYS_MENU ? menu_keys[i].label : lesson_keys[i].label;
+    int n_tail = (int)(sizeof tail / sizeof *tail);
+    char keys[16][64];
+    const char *labels[16];
+    int n_shown = 0, tail_w = 0;
+    for (int i = 0; i < n + n_tail; i++) {
+        TuiAction a = i >= n ? tail[i - n].a : where == KEYS_MENU ? menu_keys[i].a : lesson_keys[i].a;
+        labels[n_shown] = i >= n ? tail[i - n].label : where == KEYS_MENU ? menu_keys[i].label : lesson_keys[i].label;
         if (((a == ACT_HINT || a == ACT_ANSWER) && !has_ex) || (a == ACT_OVERVIEW && !scrolls))
             continue;
-        char keys[64];
-        tui_action_keys(a, where, keys, sizeof keys);
-        char *comma = strchr(keys, ',');
+        char *k = keys[n_shown];
+        tui_action_keys(a, where, k, sizeof keys[0]);
+        char *comma = strchr(k, ',');
         if (comma)
             *comma = '\0';
         if (a == ACT_MORE)
-            snprintf(keys, sizeof keys, "+/-");
+            snprintf(k, sizeof keys[0], "+/-");
         else if (a == ACT_UP)   /* the arrows, as one entry */
-            snprintf(keys, sizeof keys, "%s", where == KEYS_MENU ? glyph("↑↓", "Up/Down")
-                                                                 : glyph("←↑↓→", "arrows"));
-        int need = fmt_display_width(keys) + 1 + (int)strlen(label) + 2;
-        if (x + need > r.w - 1)
-            break;
-        put(r.y, x, r.w - x, t->attr[C_KEY], keys);
-        x += fmt_display_width(keys) + 1;
-        put(r.y, x, r.w - x, t->attr[C_KEYBAR], label);
-        x += (int)strlen(label) + 2;
+            snprintf(k, sizeof keys[0], "%s", where == KEYS_MENU ? glyph("↑↓", "Up/Down") : glyph("←↑↓→", "arrows"));
+        if (i >= n)
+            tail_w += fmt_display_width(k) + 1 + (int)strlen(labels[n_shown]) + 2;
+        n_shown++;
+    }
+    int x = 1, tail_x = r.w - tail_w;
+    for (int i = 0; i < n_shown; i++) {
+        int is_tail = i >= n_shown - n_tail;
+        int need = fmt_display_width(keys[i]) + 1 + (int)strlen(labels[i]) + 2;
+        if (is_tail && x < tail_x)
+            x = tail_x;
+        else if (!is_tail && x + need > tail_x)
+            continue;
+        put(r.y, x, r.w - x, t->attr[C_KEY], keys[i]);
+        x += fmt_display_width(keys[i]) + 1;
+        put(r.y, x, r.w - x, t->attr[C_KEYBAR], labels[i]);
+        x += (int)strlen(labels[i]) + 2;
     }
 }
 
