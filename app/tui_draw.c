@@ -837,18 +837,29 @@ static void draw_status(const Tui *t)
     Rect lines = { r.x, r.y, r.w, r.h };
     const char *tag = lv->explain_on ? "operands marked (Enter: off)" : "Enter: mark its operands";
     draw_lines(buf, lines, t->attr[C_STATUS], t->attr[C_DIM], NULL);
-    int n_lines = 1, last_w = 0;
-    for (const char *q = buf; *q; q++)
-        if (*q == '\n')
-            n_lines++;
-    const char *last = strrchr(buf, '\n');
-    last_w = fmt_display_width(last ? last + 1 : buf);
-    if (n_lines < r.h)
-        last_w = 0;
-    if (*tag && last_w + fmt_display_width(tag) + 4 < r.w) {
-        int tw = fmt_display_width(tag);
-        put(r.y + r.h - 1, r.w - tw - 1, tw, t->attr[C_DIM], tag);
+    /* the hint goes after the shortest of the explanation's lines (the
+     * result, usually), a few columns from its end */
+    int tw = fmt_display_width(tag), best_row = -1, best_w = 0, row = 0;
+    for (const char *q = buf; *q && row < r.h; row++) {
+        const char *nl = strchr(q, '\n');
+        size_t n = nl ? (size_t)(nl - q) : strlen(q);
+        char line[1024];
+        n = n < sizeof line - 1 ? n : sizeof line - 1;
+        memcpy(line, q, n);
+        line[n] = '\0';
+        int w = fmt_display_width(line);
+        if (best_row < 0 || w < best_w) {
+            best_row = row;
+            best_w = w;
+        }
+        q = nl ? nl + 1 : q + n;
     }
+    if (row < r.h) {        /* an empty row below the explanation */
+        best_row = row;
+        best_w = 0;
+    }
+    if (best_row >= 0 && 1 + best_w + 4 + tw < r.w)
+        put(r.y + best_row, 1 + best_w + 4, tw, t->attr[C_DIM], tag);
 }
 
 /* The key bar: the main actions, their keys read from the table. */
