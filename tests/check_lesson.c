@@ -633,6 +633,74 @@ START_TEST(test_fuzzed_input_never_crashes)
 }
 END_TEST
 
+/* A line too long to quote whole is quoted as a window around the column,
+ * with the caret under the character at fault
+ * wherever it is on the line: near the start, in the middle, at the end. */
+START_TEST(test_long_line_window)
+{
+    static const struct { int before, after; } shapes[] = { { 0, 150 }, { 150, 100 }, { 150, 0 } };
+    for (size_t t = 0; t < sizeof shapes / sizeof *shapes; t++) {
+        char text[4096];
+        int n = snprintf(text, sizeof text, "lesson T\nlet A = 1\nlet Z = 1\nlet B = ");
+        for (int i = 0; i < shapes[t].before; i++)
+            n += snprintf(text + n, sizeof text - (size_t)n, "A + Z + ");
+        int col = n - (int)strlen("lesson T\nlet A = 1\nlet Z = 1\n") + 1;
+        n += snprintf(text + n, sizeof text - (size_t)n, "Qx");
+        for (int i = 0; i < shapes[t].after; i++)
+            n += snprintf(text + n, sizeof text - (size_t)n, " + A");
+        snprintf(text + n, sizeof text - (size_t)n, "\n");
+        LessonError err;
+        Lesson *l = lesson_parse(text, strlen(text), "t.lesson", &err);
+        ck_assert_ptr_null(l);
+        ck_assert_msg(err.line == 4 && err.col == col, "at %d:%d, expected 4:%d", err.line, err.col, col);
+        char buf[1024];
+        lesson_error_format(&err, buf, sizeof buf);
+        char *quote = strchr(buf, '\n') + 1, *caret = strchr(quote, '\n') + 1;
+        *strchr(caret, '\n') = '\0';
+        caret[-1] = '\0';
+        ck_assert_msg(strlen(quote) < sizeof err.source_line && strlen(quote) >= 100, "quoted %zu bytes: %s",
+                      strlen(quote), quote);
+        ck_assert_int_eq(strncmp(quote, "...", 3) == 0, shapes[t].before > 0);
+        ck_assert_int_eq(strcmp(quote + strlen(quote) - 3, "...") == 0, shapes[t].after > 0);
+        /* the caret's display column, counted in characters of the quote */
+        size_t spaces = strspn(caret, " "), chars = 0, i = 0;
+        ck_assert_msg(caret[spaces] == '^' && caret[spaces + 1] == '\0', "caret line '%s'", caret);
+        while (chars < spaces && quote[i]) {
+            i++;
+            while (((unsigned char)quote[i] & 0xC0) == 0x80)
+                i++;
+            chars++;
+        }
+        ck_assert_msg(strncmp(quote + i, "Qx", 2) == 0, "the caret is under '%.8s', not 'Qx':\n%s\n%s", quote + i,
+                      quote, caret);
+    }
+    /* cut between whole characters: both ends of the window would fall
+     * inside a two-byte character around this bad byte */
+    char text[1024];
+    int n = snprintf(text, sizeof text, "lesson T\n# ");
+    for (int i = 0; i < 300; i++)
+        n += snprintf(text + n, sizeof text - (size_t)n, "\xc3\xa9");
+    n += snprintf(text + n, sizeof text - (size_t)n, "x\xffy");
+    for (int i = 0; i < 100; i++)
+        n += snprintf(text + n, sizeof text - (size_t)n, "\xc3\xa9");
+    snprintf(text + n, sizeof text - (size_t)n, "\n");
+    LessonError err;
+    ck_assert_ptr_null(lesson_parse(text, strlen(text), "t.lesson", &err));
+    ck_assert_int_eq(err.col, 604);
+    const char *q = err.source_line;
+    size_t len = strlen(q);
+    ck_assert_msg(strncmp(q, "...\xc3\xa9", 5) == 0, "the window starts inside a character: %s", q);
+    ck_assert_msg(len > 8 && strcmp(q + len - 5, "\xc3\xa9...") == 0, "the window ends inside a character: %s", q);
+    char buf[1024];
+    const char *caret = strchr(strchr(lesson_error_format(&err, buf, sizeof buf), '\n') + 1, '\n') + 1;
+    size_t chars = 0;   /* characters of the quote before the '?' */
+    for (const char *p = q; *p != '?'; p++)
+        chars += ((unsigned char)*p & 0xC0) != 0x80;
+    ck_assert_msg(strspn(caret, " ") == chars && caret[chars] == '^', "caret at %zu, the bad byte at %zu",
+                  strspn(caret, " "), chars);
+}
+END_TEST
+
 Suite *lesson_suite(void)
 {
     Suite *s = suite_create("lesson");
@@ -658,6 +726,7 @@ Suite *lesson_suite(void)
     tcase_add_test(limits, test_huge_matrix_refused);
     tcase_add_test(limits, test_redefinition_refused);
     tcase_add_test(limits, test_name_and_line_limits);
+    tcase_add_test(limits, test_long_line_window);
     tcase_add_test(limits, test_null_safe);
     tcase_add_test(limits, test_fuzzed_input_never_crashes);
     suite_add_tcase(s, limits);
