@@ -442,6 +442,40 @@ START_TEST(test_broken_corpus)
 }
 END_TEST
 
+/* A file over the size limit is refused by every command, before parsing. */
+START_TEST(test_file_too_large)
+{
+    size_t len = 1048576 + 1;
+    char *text = malloc(len + 1);
+    ck_assert_ptr_nonnull(text);
+    size_t n = (size_t)sprintf(text, "lesson Big\n");
+    while (n < len) {
+        size_t line = len - n > 80 ? 80 : len - n;
+        memset(text + n, '#', line - 1);
+        text[n + line - 1] = '\n';
+        n += line;
+    }
+    text[len] = '\0';
+    char *path = temp_lesson(text);
+    free(text);
+    char want[1200];
+    snprintf(want, sizeof want, "%s: error: the lesson is larger than the limit of 1048576 bytes\n", path);
+    const char *cmds[] = { "run", "run --json", "check" };
+    for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) {
+        CmdResult r = cmd_runf("%s %s %s", attn_bin(), cmds[i], path);
+        ck_assert_msg(r.status == 2, "attn %s: exit %d", cmds[i], r.status);
+        ck_assert_str_eq(r.err, want);
+        if (i < 2)
+            ck_assert_msg(r.out[0] == '\0', "attn %s printed: %.200s", cmds[i], r.out);
+        else
+            ck_assert_msg(strstr(r.out, "refused: the lesson is larger") && strstr(r.out, "\n0 passed, 1 failed\n"),
+                          "attn check printed: %s", r.out);
+        cmd_free(&r);
+    }
+    free(path);
+}
+END_TEST
+
 Suite *cli_suite(void)
 {
     Suite *s = suite_create("cli");
@@ -458,6 +492,7 @@ Suite *cli_suite(void)
     tcase_set_timeout(limits, 120);
     tcase_add_test(limits, test_usage_errors);
     tcase_add_test(limits, test_broken_corpus);
+    tcase_add_test(limits, test_file_too_large);
     suite_add_tcase(s, limits);
     return s;
 }

@@ -151,7 +151,8 @@ START_TEST(test_softmax_mask)
                          "let M = causal_mask(3)\n"
                          "let S = [1 2 3; 1 2 3; 1 2 3] + M\n"
                          "let A = softmax_rows(S)\n"
-                         "let B = softmax_cols([0 -inf; 0 -inf])\n");
+                         "let B = softmax_cols([0 -inf; 0 -inf])\n"
+                         "let C = B\n");
     LessonState *s = eval_ok(l, NULL, 0);
     const Mat *M = get(s, "M");
     ck_assert_msg(isinf(mat_get(M, 0, 1)) && mat_get(M, 0, 1) < 0, "mask above the diagonal is %g", mat_get(M, 0, 1));
@@ -161,6 +162,13 @@ START_TEST(test_softmax_mask)
                1e-6);
     /* a fully masked column gives zeros */
     expect_mat(get(s, "B"), 2, 2, (float[]){ 0.5f, 0, 0.5f, 0 }, 1e-7);
+    /* ...flagged for the screen, on the named matrix and on a copy of it */
+    for (const char *const *name = (const char *const[]){ "B", "C", NULL }; *name; name++) {
+        const Mat *m = get(s, *name);
+        ck_assert_msg(m->masked && m->n_masked == 1 && !m->masked[0] && m->masked[1],
+                      "%s: masked lines not flagged (n_masked %d)", *name, m->n_masked);
+    }
+    ck_assert_int_eq(get(s, "A")->n_masked, 0);
     lesson_state_free(s);
     lesson_free(l);
 }
@@ -701,6 +709,38 @@ START_TEST(test_long_line_window)
 }
 END_TEST
 
+/* A lesson of exactly LESSON_MAX_BYTES parses; one byte more is refused
+ * with the limit named, before anything is read into the Lesson. */
+START_TEST(test_file_size_limit)
+{
+    size_t len = (size_t)LESSON_MAX_BYTES;
+    char *text = malloc(len + 2);
+    ck_assert_ptr_nonnull(text);
+    size_t n = (size_t)sprintf(text, "lesson Big\nlet A = [1 2]\n");
+    while (n < len) {
+        size_t line = len - n > 80 ? 80 : len - n;
+        memset(text + n, '#', line - 1);
+        text[n + line - 1] = '\n';
+        n += line;
+    }
+    LessonError err;
+    Lesson *l = lesson_parse(text, len, "big.lesson", &err);
+    ck_assert_msg(l != NULL, "a lesson of exactly the limit was refused: %s", err.msg);
+    lesson_free(l);
+    text[len] = '\n';
+    l = lesson_parse(text, len + 1, "big.lesson", &err);
+    ck_assert_ptr_null(l);
+    ck_assert_int_eq(err.code, ATTN_E_LIMIT);
+    ck_assert_int_eq(err.line, 0);
+    ck_assert_str_eq(err.file, "big.lesson");
+    ck_assert_str_eq(err.msg, "the lesson is larger than the limit of 1048576 bytes");
+    char buf[512];
+    ck_assert_str_eq(lesson_error_format(&err, buf, sizeof buf),
+                     "big.lesson: error: the lesson is larger than the limit of 1048576 bytes\n");
+    free(text);
+}
+END_TEST
+
 Suite *lesson_suite(void)
 {
     Suite *s = suite_create("lesson");
@@ -727,6 +767,7 @@ Suite *lesson_suite(void)
     tcase_add_test(limits, test_redefinition_refused);
     tcase_add_test(limits, test_name_and_line_limits);
     tcase_add_test(limits, test_long_line_window);
+    tcase_add_test(limits, test_file_size_limit);
     tcase_add_test(limits, test_null_safe);
     tcase_add_test(limits, test_fuzzed_input_never_crashes);
     suite_add_tcase(s, limits);
