@@ -122,15 +122,21 @@ static void handle_key(Tui *t, int ch)
         return;     /* the next frame lays out for the new size */
     t->message[0] = '\0';
     if (t->overlay != OVERLAY_NONE) {
-        t->overlay = OVERLAY_NONE;     /* any key closes help and text */
+        /* any key closes help and text, but for scrolling a help that
+         * does not fit the terminal */
+        TuiAction a = tui_key_action(ch, KEYS_LESSON);
+        if (t->overlay == OVERLAY_HELP && t->help_max > 0 && (a == ACT_DOWN || a == ACT_NEXT)) {
+            t->help_first++;
+        } else if (t->overlay == OVERLAY_HELP && t->help_max > 0 && (a == ACT_UP || a == ACT_PREV)) {
+            t->help_first--;
+        } else {
+            t->overlay = OVERLAY_NONE;
+            t->help_first = 0;
+        }
         return;
     }
     if (t->prompt != PROMPT_NONE) {
         prompt_key(t, ch);
-        return;
-    }
-    if (ch == KEY_MOUSE) {
-        mouse_key(t);
         return;
     }
     int where = t->mode == MODE_MENU ? KEYS_MENU : KEYS_LESSON;
@@ -155,6 +161,10 @@ static void handle_key(Tui *t, int ch)
     }
     if (!t->layout_ok)
         return;     /* nothing to act on while the screen is too small */
+    if (ch == KEY_MOUSE) {
+        mouse_key(t);
+        return;
+    }
     if (t->mode == MODE_MENU)
         menu_action(t, a);
     else

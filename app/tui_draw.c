@@ -205,6 +205,8 @@ static const char *glyph(const char *utf8, const char *ascii)
     return g_utf8 ? utf8 : ascii;
 }
 
+static void prepare_help(Tui *t);
+
 /* ---- per-frame layout -------------------------------------------------- */
 
 void tui_views_free(LessonView *lv)
@@ -327,6 +329,8 @@ static int describe(const Mat *m, char *buf, size_t size, int depth)
     case OP_INPUT:
         if (depth > 0 && m->rows == 1 && m->cols == 1)
             return snprintf(buf, size, "%g", (double)mat_get(m, 0, 0));
+        if (depth > 0)     /* an unnamed constant: its shape */
+            return snprintf(buf, size, "[%dx%d]", m->rows, m->cols);
         return 0;
     case OP_RANDN:
         return snprintf(buf, size, "randn(%d, %d)", m->rows, m->cols);
@@ -456,6 +460,8 @@ void tui_prepare(Tui *t)
     getmaxyx(stdscr, t->rows, t->cols);
     tui_frame_free();
     frame_ex_err[0] = '\0';
+    if (t->overlay == OVERLAY_HELP)
+        prepare_help(t);
     if (t->mode != MODE_LESSON) {
         t->layout_ok = t->cols >= TUI_MIN_COLS && t->rows >= TUI_MIN_ROWS;
         return;
@@ -468,15 +474,19 @@ void tui_prepare(Tui *t)
     int text_n = step_text(t, buf, size, imax(t->cols - 2, 10));
     int ex_n = exercise_lines(t, buf, size, imax(t->cols - 2, 10));
     free(buf);
-    t->layout_ok = layout_screen(t->cols, t->rows, text_n, ex_n, &t->layout);
-    if (!t->layout_ok || lv->n_panes == 0)
-        return;
-    PaneNeed *need = calloc((size_t)lv->n_panes, sizeof *need);
-    PanePlace *place = calloc((size_t)lv->n_panes, sizeof *place);
+    PaneNeed *need = calloc((size_t)imax(lv->n_panes, 1), sizeof *need);
+    PanePlace *place = calloc((size_t)imax(lv->n_panes, 1), sizeof *place);
     if (!need || !place)
         tui_fatal("out of memory");
     for (int i = 0; i < lv->n_panes; i++)
         view_of(t, i, &need[i]);
+    int panes_want = lv->n_panes ? imax(1, layout_panes_height(need, lv->n_panes, t->cols)) : 0;
+    t->layout_ok = layout_screen(t->cols, t->rows, text_n, ex_n, panes_want, &t->layout);
+    if (!t->layout_ok || lv->n_panes == 0) {
+        free(need);
+        free(place);
+        return;
+    }
     layout_panes(need, lv->n_panes, t->layout.panes, lv->focus, place);
     for (int i = 0; i < lv->n_panes; i++) {
         lv->views[i].place = place[i];
@@ -583,19 +593,31 @@ static void draw_legend(const Tui *t, const PaneView *v, int y, int x, int w)
 {
     const Mat *m = v->m;
     char lo[32], hi[32];
-    fmt_value(lo, sizeof lo, v->diverging ? -v->hi : v->lo, 2, t->utf8);
-    fmt_value(hi, sizeof hi, v->hi, 2, t->utf8);
     int cx = x;
-    put(y, cx, x + w - cx, t->attr[C_DIM], lo);
-    cx += fmt_display_width(lo) + 1;
-    int steps = t->color == COLORS_NONE ? RAMP_SHADE_LEVELS : 8;
-    for (int k = 0; k < steps && cx < x + w; k++, cx++) {
-        float f = ((float)k + 0.5f) / (float)steps;
-        float val = v->diverging ? -v->hi + 2 * v->hi * f : v->lo + (v->hi - v->lo) * f;
-        if (t->color == COLORS_NONE)
-            put(y, cx, 1, A_NORMAL, shade_of(v, val));
-        else
+    if (t->color == COLORS_NONE) {
+        /* shades: by value from lo to hi, or by size for signed values */
+        if (v->diverging) {
+            snprintf(lo, sizeof lo, "|v|: 0");
+            fmt_value(hi, sizeof hi, v->hi, 2, t->utf8);
+        } else {
+            fmt_value(lo, sizeof lo, v->lo, 2, t->utf8);
+            fmt_value(hi, sizeof hi, v->hi, 2, t->utf8);
+        }
+        put(y, cx, x + w - cx, t->attr[C_DIM], lo);
+        cx += fmt_display_width(lo) + 1;
+        for (int k = 1; k < RAMP_SHADE_LEVELS && cx < x + w; k++, cx++)
+            put(y, cx, 1, A_NORMAL, ramp_shade(((float)k + 0.5f) / RAMP_SHADE_LEVELS, t->utf8));
+    } else {
+        fmt_value(lo, sizeof lo, v->diverging ? -v->hi : v->lo, 2, t->utf8);
+        fmt_value(hi, sizeof hi, v->hi, 2, t->utf8);
+        put(y, cx, x + w - cx, t->attr[C_DIM], lo);
+        cx += fmt_display_width(lo) + 1;
+        int steps = 8;
+        for (int k = 0; k < steps && cx < x + w; k++, cx++) {
+            float f = ((float)k + 0.5f) / (float)steps;
+            float val = v->diverging ? -v->hi + 2 * v->hi * f : v->lo + (v->hi - v->lo) * f;
             fill(y, cx, 1, heat_attr(t, v, val));
+        }
     }
     cx += 1;
     put(y, cx, x + w - cx, t->attr[C_DIM], hi);
@@ -641,9 +663,12 @@ static void draw_pane(const Tui *t, int idx)
     if (p->overview && tl < (int)sizeof title)
         tl += snprintf(title + tl, sizeof title - (size_t)tl, " [%s of %dx%d blocks]",
                        p->overview == 2 ? "max" : "mean", v->br, v->bc);
-    if (m && (v->fit_r < v->rows || v->fit_c < v->cols) && tl < (int)sizeof title)
-        tl += snprintf(title + tl, sizeof title - (size_t)tl, " [rows %d-%d, cols %d-%d]", p->first_r + 1,
-                       p->first_r + v->fit_r, p->first_c + 1, p->first_c + v->fit_c);
+    if (m && v->fit_r < v->rows && tl < (int)sizeof title)
+        tl += snprintf(title + tl, sizeof title - (size_t)tl, " [rows %d-%d/%d]", p->first_r + 1,
+                       p->first_r + v->fit_r, v->rows);
+    if (m && v->fit_c < v->cols && tl < (int)sizeof title)
+        tl += snprintf(title + tl, sizeof title - (size_t)tl, " [cols %d-%d/%d]", p->first_c + 1,
+                       p->first_c + v->fit_c, v->cols);
     char how[200];
     if (m && describe(m, how, sizeof how, 0) > 0 && tl < (int)sizeof title)
         snprintf(title + tl, sizeof title - (size_t)tl, " = %s", how);
@@ -689,10 +714,13 @@ static void draw_pane(const Tui *t, int idx)
                 a = t->attr[C_EDITED];
             if (heat && edited)
                 a |= A_UNDERLINE | A_BOLD;
-            if (operand)
-                a = t->attr[C_OPERAND];
+            /* on a heatmap the colour is the value: marks go on top of it */
+            if (operand) {
+                a = heat ? (int)(a | A_UNDERLINE | A_BOLD) : t->attr[C_OPERAND];
+                put(y, x - 1, 1, t->attr[C_OPERAND], glyph("▸", ">"));
+            }
             if (cursor)
-                a = t->attr[C_CURSOR];
+                a = heat ? (int)((a ^ A_REVERSE) | A_BOLD) : t->attr[C_CURSOR];
             char num[48];
             fmt_value(num, sizeof num, val, lv->decimals, t->utf8);
             if (heat && mono) {
@@ -797,7 +825,7 @@ static void draw_status(const Tui *t)
     char buf[4096];
     snprintf(buf, sizeof buf, "%s", frame_ex.text);
     Rect lines = { r.x, r.y, r.w, r.h };
-    const char *tag = lv->explain_on ? "" : "Enter: mark its operands";
+    const char *tag = lv->explain_on ? "operands marked (Enter: off)" : "Enter: mark its operands";
     draw_lines(buf, lines, t->attr[C_STATUS], t->attr[C_DIM], NULL);
     int n_lines = 1, last_w = 0;
     for (const char *q = buf; *q; q++)
@@ -877,29 +905,70 @@ static void draw_keybar(const Tui *t, int where)
     }
 }
 
+/* The help screen, generated from the bindings table: one column when
+ * it fits, two when the terminal is short, and scrolled when even two do
+ * not fit. */
+typedef struct {
+    int acts[ACT_COUNT];
+    char keys[ACT_COUNT][64];
+    int n, key_w, help_w;
+    int columns, per_col, col_w;
+    int top, room;
+} HelpLayout;
+
+static void help_layout(const Tui *t, HelpLayout *h)
+{
+    int where = t->mode == MODE_MENU ? KEYS_MENU : KEYS_LESSON;
+    h->n = h->key_w = h->help_w = 0;
+    for (int a = ACT_NONE + 1; a < ACT_COUNT; a++) {
+        tui_action_keys((TuiAction)a, where, h->keys[h->n], sizeof h->keys[h->n]);
+        if (!h->keys[h->n][0])
+            continue;
+        h->key_w = imax(h->key_w, fmt_display_width(h->keys[h->n]));
+        h->help_w = imax(h->help_w, fmt_display_width(tui_action_help((TuiAction)a)));
+        h->acts[h->n++] = a;
+    }
+    h->top = 2;
+    h->room = imax(1, t->rows - h->top - 2);
+    int entry_w = h->key_w + 1 + h->help_w;
+    h->columns = h->n > h->room && t->cols >= 1 + 2 * entry_w + 2 ? 2 : 1;
+    h->per_col = (h->n + h->columns - 1) / h->columns;
+    h->col_w = h->columns == 2 ? entry_w + 2 : t->cols - 2;
+}
+
+static void prepare_help(Tui *t)
+{
+    HelpLayout h;
+    help_layout(t, &h);
+    t->help_max = imax(0, h.per_col - h.room);
+    t->help_first = imax(0, imin(t->help_first, t->help_max));
+}
+
 static void draw_help(const Tui *t)
 {
     int where = t->mode == MODE_MENU ? KEYS_MENU : KEYS_LESSON;
-    int y = 0;
-    fill(y, 0, t->cols, t->attr[C_TITLE]);
-    put(y++, 1, t->cols - 2, t->attr[C_TITLE], where == KEYS_MENU ? "attn: keys of the lesson menu"
-                                                                  : "attn: keys of the lesson screen");
-    y++;
-    int key_w = 22;
-    for (int a = ACT_NONE + 1; a < ACT_COUNT && y < t->rows - 2; a++) {
-        char keys[128];
-        tui_action_keys((TuiAction)a, where, keys, sizeof keys);
-        if (!keys[0])
+    fill(0, 0, t->cols, t->attr[C_TITLE]);
+    put(0, 1, t->cols - 2, t->attr[C_TITLE], where == KEYS_MENU ? "attn: keys of the lesson menu"
+                                                               : "attn: keys of the lesson screen");
+    HelpLayout h;
+    help_layout(t, &h);
+    for (int k = 0; k < h.n; k++) {
+        int c = k / h.per_col, row = k % h.per_col - t->help_first;
+        if (row < 0 || row >= h.room)
             continue;
-        put(y, 2, key_w, t->attr[C_KEY] & ~A_REVERSE, keys);
-        put(y, 2 + key_w + 1, t->cols - key_w - 4, A_NORMAL, tui_action_help((TuiAction)a));
-        y++;
+        int x = 1 + c * h.col_w;
+        put(h.top + row, x, h.key_w, t->attr[C_HINT], h.keys[k]);
+        put(h.top + row, x + h.key_w + 1, t->cols - x - h.key_w - 1, A_NORMAL,
+            tui_action_help((TuiAction)h.acts[k]));
     }
-    if (where == KEYS_LESSON && y < t->rows - 2) {
-        y++;
-        put(y++, 2, t->cols - 4, t->attr[C_DIM], "Mouse: a click selects a cell. Heatmaps: colour (or shade) by value; -inf is masked.");
-    }
-    put(t->rows - 1, 1, t->cols - 2, t->attr[C_DIM], "any key closes this help");
+    int below = h.top + h.per_col - t->help_first + 1;
+    if (where == KEYS_LESSON && below < t->rows - 2)
+        put(below, 2, t->cols - 4, t->attr[C_DIM],
+            "Enter marks the cells a value came from; a click selects a cell; -inf is masked.");
+    put(t->rows - 1, 1, t->cols - 2, t->attr[C_DIM],
+        t->help_max > 0 ? (t->help_first < t->help_max ? "Down: more keys; any other key closes this help"
+                                                       : "Up: back; any other key closes this help")
+                        : "any key closes this help");
 }
 
 static void draw_text_overlay(const Tui *t)

@@ -47,8 +47,8 @@ const TuiBinding tui_bindings[] = {
     { '?',           ACT_HELP,      BOTH },
     { KEY_F(1),      ACT_HELP,      BOTH },
     { KEY_ESC,       ACT_BACK,      KEYS_LESSON },
-    { KEY_ESC,       ACT_QUIT,      KEYS_MENU },
     { 'q',           ACT_QUIT,      BOTH },
+    { KEY_ESC,       ACT_QUIT,      KEYS_MENU },
     { 0,             ACT_NONE,      0 },
 };
 

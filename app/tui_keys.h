@@ -10,32 +10,32 @@
 #include <stddef.h>
 
 /* X(name, help text) */
-#define TUI_ACTIONS(X)                                                        \
-    X(ACT_NONE,      "")                                                      \
-    X(ACT_NEXT,      "next step")                                             \
-    X(ACT_PREV,      "previous step")                                         \
-    X(ACT_FIRST,     "first step")                                            \
-    X(ACT_LAST,      "last step")                                             \
-    X(ACT_UP,        "move up")                                               \
-    X(ACT_DOWN,      "move down")                                             \
-    X(ACT_LEFT,      "move left")                                             \
-    X(ACT_RIGHT,     "move right")                                            \
-    X(ACT_PANE_NEXT, "next pane")                                             \
-    X(ACT_PANE_PREV, "previous pane")                                         \
-    X(ACT_SELECT,    "open the lesson / explain the cell: mark its operands") \
-    X(ACT_MORE,      "more decimals")                                         \
-    X(ACT_LESS,      "fewer decimals")                                        \
-    X(ACT_HEAT,      "heatmap or numbers in this pane")                       \
-    X(ACT_OVERVIEW,  "pooled overview of a large matrix: mean, max, off")     \
-    X(ACT_EDIT,      "edit this cell of an input matrix")                     \
-    X(ACT_UNDO,      "undo the last edit")                                    \
-    X(ACT_RESET,     "reset every edit")                                      \
-    X(ACT_HINT,      "reveal the exercise's next hint")                       \
-    X(ACT_ANSWER,    "answer the exercise")                                   \
-    X(ACT_EXERCISE,  "next exercise of this step")                            \
-    X(ACT_TEXT,      "read the step's whole text")                            \
-    X(ACT_HELP,      "this help (any key closes it)")                         \
-    X(ACT_BACK,      "back to the menu (quit when opened directly)")          \
+#define TUI_ACTIONS(X)                                   \
+    X(ACT_NONE,      "")                                 \
+    X(ACT_NEXT,      "next step")                        \
+    X(ACT_PREV,      "previous step")                    \
+    X(ACT_FIRST,     "first step")                       \
+    X(ACT_LAST,      "last step")                        \
+    X(ACT_UP,        "move up")                          \
+    X(ACT_DOWN,      "move down")                        \
+    X(ACT_LEFT,      "move left")                        \
+    X(ACT_RIGHT,     "move right")                       \
+    X(ACT_PANE_NEXT, "next pane")                        \
+    X(ACT_PANE_PREV, "previous pane")                    \
+    X(ACT_SELECT,    "open / explain the cell")          \
+    X(ACT_MORE,      "more decimals")                    \
+    X(ACT_LESS,      "fewer decimals")                   \
+    X(ACT_HEAT,      "heatmap or numbers")               \
+    X(ACT_OVERVIEW,  "overview: mean/max/off")           \
+    X(ACT_EDIT,      "edit an input cell")               \
+    X(ACT_UNDO,      "undo the last edit")               \
+    X(ACT_RESET,     "reset all edits")                  \
+    X(ACT_HINT,      "reveal the next hint")             \
+    X(ACT_ANSWER,    "answer the exercise")              \
+    X(ACT_EXERCISE,  "next exercise")                    \
+    X(ACT_TEXT,      "the step's whole text")            \
+    X(ACT_HELP,      "this help")                        \
+    X(ACT_BACK,      "back to the menu")                 \
     X(ACT_QUIT,      "quit")
 
 typedef enum {

@@ -27,30 +27,36 @@ int rect_inside(Rect in, Rect out)
         && in.y + in.h <= out.y + out.h;
 }
 
-int layout_screen(int cols, int rows, int text_lines, int exercise_lines, ScreenLayout *out)
+int layout_screen(int cols, int rows, int text_lines, int exercise_lines, int panes_want, ScreenLayout *out)
 {
     memset(out, 0, sizeof *out);
     if (cols < TUI_MIN_COLS || rows < TUI_MIN_ROWS)
         return 0;
     int free_rows = rows - 1 /* title */ - 1 /* keybar */ - STATUS_ROWS;
-    /* the panes keep at least 6 rows; prose and exercises share the rest,
-     * each capped to a third of it so a long text cannot crowd out the
-     * matrices */
-    int spare = free_rows - 6;
-    int ex = imin(imax(exercise_lines, 0), imax(2, spare / 3));
-    spare -= ex;
-    int tx = imin(imax(text_lines, 0), imax(2, free_rows / 3));
-    tx = imin(tx, imax(spare, 0));
-    if (ex > 0 && tx + ex > spare)
-        ex = imax(0, spare - tx);
+    text_lines = imax(text_lines, 0);
+    int ex = imin(imax(exercise_lines, 0), imax(2, (free_rows - 6) / 3));
+    int tx, pane_h;
+    if (panes_want <= 0) {
+        /* no matrices: the prose may use all the room */
+        tx = imin(text_lines, free_rows - ex - (ex > 0));
+        pane_h = ex > 0 && tx > 0;    /* a blank row before the exercise */
+    } else {
+        /* the prose takes what the panes do not want, and at least a
+         * quarter of the room when it has that much to say; the panes
+         * keep at least 6 rows */
+        int room = free_rows - ex - 6;
+        int text_min = imin(text_lines, imax(2, free_rows / 4));
+        tx = imin(text_lines, imax(text_min, free_rows - ex - 1 - panes_want));
+        tx = imax(0, imin(tx, room));
+        pane_h = free_rows - ex - tx;
+    }
     int y = 0;
     out->title = (Rect){ 0, y, cols, 1 };
     y += 1;
     out->text = (Rect){ 0, y, cols, tx };
     y += tx;
-    int pane_h = rows - y - ex - STATUS_ROWS - 1;
     /* a blank row between the prose and the panes when there is room */
-    if (tx > 0 && pane_h > 12) {
+    if (tx > 0 && pane_h > 6 && pane_h > panes_want) {
         y += 1;
         pane_h -= 1;
     }
@@ -60,7 +66,7 @@ int layout_screen(int cols, int rows, int text_lines, int exercise_lines, Screen
     y += ex;
     out->status = (Rect){ 0, y, cols, STATUS_ROWS };
     y += STATUS_ROWS;
-    out->keybar = (Rect){ 0, y, cols, 1 };
+    out->keybar = (Rect){ 0, rows - 1, cols, 1 };
     return 1;
 }
 
@@ -232,6 +238,22 @@ int layout_panes(const PaneNeed *need, int n, Rect area, int focus, PanePlace *o
     free(minw);
     free(shelf);
     return n_pages;
+}
+
+int layout_panes_height(const PaneNeed *need, int n, int w)
+{
+    if (n <= 0)
+        return 0;
+    PanePlace *place = malloc((size_t)n * sizeof *place);
+    if (!place)
+        return 0;
+    Rect tall = { 0, 0, w, 1 << 20 };
+    layout_panes(need, n, tall, 0, place);
+    int bottom = 0;
+    for (int i = 0; i < n; i++)
+        bottom = imax(bottom, place[i].r.y + place[i].r.h);
+    free(place);
+    return bottom;
 }
 
 int grid_want_w(const GridSpec *g, int cols)

@@ -43,9 +43,12 @@ typedef struct {
 #define STATUS_ROWS 3
 
 /* Divide a cols x rows screen. text_lines and exercise_lines are what the
- * step would like; each is capped so the panes keep at least 6 rows.
- * Returns 0 (and leaves *out zeroed) below TUI_MIN_COLS x TUI_MIN_ROWS. */
-int layout_screen(int cols, int rows, int text_lines, int exercise_lines, ScreenLayout *out);
+ * step would like, panes_want the rows its panes would like (0: the step
+ * shows none, and the prose may fill the screen). The prose gets what the
+ * panes do not want, and at least a quarter of the room; exercises at
+ * most a third; the panes at least 6 rows. Returns 0 (and leaves *out
+ * zeroed) below TUI_MIN_COLS x TUI_MIN_ROWS. */
+int layout_screen(int cols, int rows, int text_lines, int exercise_lines, int panes_want, ScreenLayout *out);
 
 /* What a pane would like (its whole matrix) and the least it can use. */
 typedef struct {
@@ -67,6 +70,10 @@ typedef struct {
  * into pages and only the page holding `focus` is visible. Returns the
  * number of pages (0 when n == 0). out has n entries. */
 int layout_panes(const PaneNeed *need, int n, Rect area, int focus, PanePlace *out);
+
+/* The rows n panes would take in an area of width w if height were no
+ * object (their shelves at the heights they want). */
+int layout_panes_height(const PaneNeed *need, int n, int w);
 
 /* A matrix drawn as a grid inside a pane:
  *   row 0: the pane title; row 1: column labels; then the rows;

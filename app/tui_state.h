@@ -104,6 +104,7 @@ typedef struct {
     /* what is shown */
     Mode mode;
     Overlay overlay;
+    int help_first, help_max; /* the help's scroll, when it does not fit */
     int direct;         /* opened on one file: Esc quits */
     MenuItem *items;
     int n_items, sel;

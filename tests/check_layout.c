@@ -69,7 +69,7 @@ START_TEST(screen_regions_tile)
         int cols = sizes[s][0], rows = sizes[s][1];
         for (int text = 0; text <= 30; text += 6) {
             ScreenLayout L;
-            ck_assert_msg(layout_screen(cols, rows, text, 3, &L), "%dx%d refused", cols, rows);
+            ck_assert_msg(layout_screen(cols, rows, text, 3, 12, &L), "%dx%d refused", cols, rows);
             Rect screen = { 0, 0, cols, rows };
             Rect parts[] = { L.title, L.text, L.panes, L.exercise, L.status, L.keybar };
             int total = 0;
@@ -103,7 +103,7 @@ START_TEST(panes_fit_at_real_sizes)
     need[7] = need_of(1, 1, 7);     /* a scalar */
     for (int s = 0; s < N_SIZES; s++) {
         ScreenLayout L;
-        layout_screen(sizes[s][0], sizes[s][1], 4, 2, &L);
+        layout_screen(sizes[s][0], sizes[s][1], 4, 2, 40, &L);
         for (int n = 1; n <= 8; n++) {
             char what[64];
             snprintf(what, sizeof what, "%dx%d with %d panes", sizes[s][0], sizes[s][1], n);
@@ -262,9 +262,9 @@ START_TEST(cleaning_and_limits)
     ck_assert_uint_eq(text_fit("abc", 10), 3);
     /* a small screen is refused, not squeezed */
     ScreenLayout L;
-    ck_assert_int_eq(layout_screen(TUI_MIN_COLS - 1, 40, 0, 0, &L), 0);
-    ck_assert_int_eq(layout_screen(100, TUI_MIN_ROWS - 1, 0, 0, &L), 0);
-    ck_assert_int_eq(layout_screen(TUI_MIN_COLS, TUI_MIN_ROWS, 50, 50, &L), 1);
+    ck_assert_int_eq(layout_screen(TUI_MIN_COLS - 1, 40, 0, 0, 5, &L), 0);
+    ck_assert_int_eq(layout_screen(100, TUI_MIN_ROWS - 1, 0, 0, 5, &L), 0);
+    ck_assert_int_eq(layout_screen(TUI_MIN_COLS, TUI_MIN_ROWS, 50, 50, 50, &L), 1);
     ck_assert_int_eq(layout_panes(NULL, 0, L.panes, 0, NULL), 0);
     /* a wrap into a tiny buffer stops at a line boundary */
     char small[12];

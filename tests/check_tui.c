@@ -394,20 +394,37 @@ START_TEST(explain_marks_the_operands)
     ck_assert_msg(strstr(t.last, "3.0000*0.0000 + 4.0000*2.0000") || strstr(t.last, "3.0000*0.0000 + 4.0000*2.0000"),
                   "the arithmetic of P[2,2] is not shown with its numbers:\n%s", t.last);
     ck_assert_msg(strstr(t.last, "= 8.0000"), "P[2,2] = 8 missing:\n%s", t.last);
+    /* precision: + shows more decimals in the panes, - fewer */
+    tmux_keys(&t, "+");
+    WAIT_FOR(&t, "8.00000");
+    ck_assert_msg(strstr(t.last, "0.50000"), "+ did not widen W's numbers:\n%s", t.last);
+    tmux_keys(&t, "-");
+    tmux_keys(&t, "-");
+    tmux_keys(&t, "-");
+    WAIT_FOR(&t, "cd 1.50 8.00");
+    ck_assert_msg(strstr(t.last, "0.50 ") && !strstr(t.last, "0.500 "), "- did not narrow the numbers:\n%s", t.last);
+    tmux_keys(&t, "+");
+    tmux_keys(&t, "+");
+    WAIT_FOR(&t, "cd 1.5000 8.0000");
     /* Enter marks X's row 2 and W's column 2 in the operand colour
      * (xterm-256 colour 214 behind the numbers) */
     tmux_keys(&t, "Enter");
     usleep(150 * 1000);
     tmux_capture(&t, 1);
+    ck_assert_msg(strstr(t.last, "48;5;214m▸3.0000▸4.0000"), "X's row 2 is not marked:\n%s", t.last);
+    ck_assert_msg(strstr(t.last, "48;5;214m▸0.0000") && strstr(t.last, "48;5;214m▸2.0000"),
+                  "W's column 2 is not marked:\n%s", t.last);
+    tmux_capture(&t, 0);
     int marked = 0;
-    for (const char *p = t.last; (p = strstr(p, "48;5;214m")); p++)
+    for (const char *p = t.last; (p = strstr(p, "▸")); p++)
         marked++;
-    ck_assert_msg(marked >= 4, "Enter marked %d operand cells, expected X[2,1], X[2,2], W[1,2], W[2,2]:\n%s", marked,
+    ck_assert_msg(marked == 4, "Enter marked %d operand cells, expected X[2,1], X[2,2], W[1,2], W[2,2]:\n%s", marked,
                   t.last);
     tmux_keys(&t, "Enter");
     usleep(150 * 1000);
     tmux_capture(&t, 1);
-    ck_assert_msg(strstr(t.last, "48;5;214m") == NULL, "a second Enter leaves the marks:\n%s", t.last);
+    ck_assert_msg(strstr(t.last, "48;5;214m") == NULL && strstr(t.last, "▸") == NULL,
+                  "a second Enter leaves the marks:\n%s", t.last);
     tmux_quit_and_check(&t, "q", "EXITED 0");
     tmux_stop(&t);
 }
@@ -457,6 +474,8 @@ START_TEST(heatmap_colours_on_256)
     tmux_capture(&t, 1);
     /* viridis ends: A[1,1] = 1 on yellow (xterm 220 or near), zeros dark */
     ck_assert_msg(strstr(t.last, "48;5;"), "no 256-colour background in the heatmap:\n%s", t.last);
+    /* opened directly, Esc quits */
+    tmux_quit_and_check(&t, "Escape", "EXITED 0");
     tmux_stop(&t);
 }
 END_TEST
@@ -482,7 +501,21 @@ START_TEST(help_lists_the_bindings)
     tmux_keys(&t, "x");
     ck_assert_msg(tmux_wait_gone(&t, "keys of the lesson screen"), "a key did not close the help:\n%s", t.last);
     WAIT_FOR(&t, "step 1/3");
-    /* the menu has its own help */
+    tmux_stop(&t);
+    /* at 80x24 every binding still shows (in two columns) */
+    tmux_start(&t, 80, 24, NULL, args);
+    WAIT_FOR(&t, "Set-up");
+    tmux_keys(&t, "?");
+    WAIT_FOR(&t, "keys of the lesson screen");
+    for (int a = ACT_NONE + 1; a < ACT_COUNT; a++) {
+        char keys[128];
+        if (tui_action_keys((TuiAction)a, KEYS_LESSON, keys, sizeof keys)[0])
+            ck_assert_msg(strstr(t.last, tui_action_help((TuiAction)a)), "80x24 help lacks \"%s\":\n%s",
+                          tui_action_help((TuiAction)a), t.last);
+    }
+    tmux_keys(&t, "q");
+    tmux_keys(&t, "Escape");
+    WAIT_FOR(&t, "EXITED 0");
     tmux_stop(&t);
 }
 END_TEST
@@ -675,6 +708,12 @@ START_TEST(menu_lists_a_broken_lesson_with_its_error)
     f = fopen(path, "w");
     fputs("lesson Broken\nlet A = [ 1 2 ; 3 4 ]\nlet B = A @ Nope\n", f);
     fclose(f);
+    /* a C1 control (CSI, U+009B) in a title: the parser lets it through,
+     * the screen must not (a terminal would read "1m" as a colour) */
+    snprintf(path, sizeof path, "%s/3-c1.lesson", dir);
+    f = fopen(path, "w");
+    fputs("lesson Sneaky \xc2\x9b" "1m title\nabout the C1 control\nstep One\n  let A = [ 1 ]\n", f);
+    fclose(f);
     Tmux t;
     char env[400];
     snprintf(env, sizeof env, "ATTN_LESSONS=%s", dir);
@@ -682,6 +721,7 @@ START_TEST(menu_lists_a_broken_lesson_with_its_error)
     WAIT_FOR(&t, "Tiny attention");
     WAIT_FOR(&t, "(does not open)");
     ck_assert_msg(strstr(t.last, "2-broken.lesson:3:"), "the error has no file:line:col:\n%s", t.last);
+    ck_assert_msg(strstr(t.last, "Sneaky 1m title"), "the C1 control reached the terminal:\n%s", t.last);
     tmux_keys(&t, "Down");
     tmux_keys(&t, "Enter");
     WAIT_FOR(&t, "cannot open");
