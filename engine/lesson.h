@@ -39,7 +39,13 @@ typedef struct {
     char file[256];
     int line, col;
     char msg[320];
-    char source_line[256];  /* the offending line, control chars removed */
+    /* The offending line as it can be shown: control characters as blanks,
+     * bytes that are not UTF-8 as '?'. A line too long to fit is shown as
+     * a window around the column, "..." marking where it was cut. */
+    char source_line[256];
+    /* Where the caret goes in source_line: 1-based bytes, like col; 0 means
+     * col itself (a line shown whole, or an error built without a window). */
+    int source_col;
 } LessonError;
 
 /* Write "FILE:LINE:COL: error: MSG\n" + the line + "\n" + a caret under the

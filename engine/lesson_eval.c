@@ -279,10 +279,10 @@ static Mat *eval_cat(EvalCtx *c, const Expr *e)
         char t0[64], tb[64];
         const char *axis = horizontal ? "rows" : "columns";
         eval_fail(c, ATTN_E_SHAPE, e->args[bad]->pos,
-                  "%s needs the same number of %s in every part: %s has %d, %s (part %d) has %d",
-                  lesson_fns[e->fn].name, axis, expr_text(c->src, e->args[0], t0, sizeof t0),
-                  horizontal ? parts[0]->rows : parts[0]->cols, expr_text(c->src, e->args[bad], tb, sizeof tb),
-                  bad + 1, horizontal ? parts[bad]->rows : parts[bad]->cols);
+                  "%s needs the same number of %s in every part: %s is %dx%d, %s (part %d) is %dx%d",
+                  lesson_fns[e->fn].name, axis, expr_text(c->src, e->args[0], t0, sizeof t0), parts[0]->rows,
+                  parts[0]->cols, expr_text(c->src, e->args[bad], tb, sizeof tb), bad + 1, parts[bad]->rows,
+                  parts[bad]->cols);
     } else if (!too_many(c, e, horizontal ? parts[0]->rows : total, horizontal ? total : parts[0]->cols)) {
         AttnError ae = { 0 };
         attn_status st = horizontal ? op_hcat(&out, parts, e->n_args, &ae) : op_vcat(&out, parts, e->n_args, &ae);

@@ -929,6 +929,13 @@ Lesson *lesson_parse(const char *text, size_t len, const char *file, LessonError
     if (!err)
         err = &scratch;
     memset(err, 0, sizeof *err);
+    if (text && len > (size_t)LESSON_MAX_BYTES) {   /* refused before copying it */
+        err->code = ATTN_E_LIMIT;
+        snprintf(err->file, sizeof err->file, "%s", file ? file : "<lesson>");
+        snprintf(err->msg, sizeof err->msg, "the lesson is larger than the limit of %ld bytes",
+                 (long)LESSON_MAX_BYTES);
+        return NULL;
+    }
     Lesson *l = calloc(1, sizeof *l);
     if (!l || !(l->text = dupn(text ? text : "", text ? len : 0)) ||
         !(l->file = dupn(file ? file : "<lesson>", strlen(file ? file : "<lesson>")))) {
@@ -942,13 +949,6 @@ Lesson *lesson_parse(const char *text, size_t len, const char *file, LessonError
     l->src.len = text ? len : 0;
     l->src.file = l->file;
     l->layout = LAYOUT_ROWS;
-    if (l->src.len > (size_t)LESSON_MAX_BYTES) {
-        src_error(&l->src, err, ATTN_E_LIMIT, 0, "the lesson is larger than the limit of %ld bytes",
-                  (long)LESSON_MAX_BYTES);
-        err->line = err->col = 0;
-        lesson_free(l);
-        return NULL;
-    }
     if (!src_validate(&l->src, err)) {
         lesson_free(l);
         return NULL;

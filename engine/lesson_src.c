@@ -50,6 +50,39 @@ static size_t utf8_seq(const unsigned char *p, size_t n)
     return len;
 }
 
+/* Shown of a line too long for LessonError.source_line: this many bytes,
+ * about a third of them before the column. */
+#define WINDOW_BYTES 200
+#define WINDOW_BEFORE 70
+
+/* Copy text[from..to) into out as it can be shown (see LessonError): every
+ * byte stays one byte, so offsets into the line are offsets into out. */
+static size_t copy_shown(char *out, const char *text, size_t from, size_t to)
+{
+    size_t n = 0;
+    for (size_t i = from; i < to;) {
+        unsigned char c = (unsigned char)text[i];
+        size_t k = utf8_seq((const unsigned char *)text + i, to - i);
+        if (k > 1) {
+            memcpy(out + n, text + i, k);
+            n += k;
+            i += k;
+            continue;
+        }
+        out[n++] = k == 0 ? '?' : (c < 0x20 || c == 0x7f) ? ' ' : (char)c;
+        i++;
+    }
+    return n;
+}
+
+/* The first byte at or after i (and before end) that starts a character. */
+static size_t char_start(const char *text, size_t i, size_t end)
+{
+    while (i < end && ((unsigned char)text[i] & 0xC0) == 0x80)
+        i++;
+    return i;
+}
+
 int src_verror(const Src *s, LessonError *err, attn_status code, size_t pos, const char *fmt, va_list ap)
 {
     if (!err)
@@ -58,29 +91,39 @@ int src_verror(const Src *s, LessonError *err, attn_status code, size_t pos, con
     err->code = code;
     snprintf(err->file, sizeof err->file, "%s", s->file ? s->file : "<lesson>");
     src_linecol(s, pos, &err->line, &err->col);
-    size_t start = pos > s->len ? s->len : pos;
+    if (pos > s->len)
+        pos = s->len;
+    size_t start = pos, end = pos;
     while (start > 0 && s->text[start - 1] != '\n')
         start--;
-    /* the line as it can be shown: control characters as blanks, a byte
-     * that is not UTF-8 as '?' (one column each, so the caret lines up) */
-    size_t n = 0;
-    for (size_t i = start; i < s->len && s->text[i] != '\n';) {
-        unsigned char c = (unsigned char)s->text[i];
-        if (c == '\r' && (i + 1 == s->len || s->text[i + 1] == '\n'))
-            break;
-        size_t k = utf8_seq((const unsigned char *)s->text + i, s->len - i);
-        if (n + (k ? k : 1) + 1 > sizeof err->source_line)
-            break;
-        if (k > 1) {
-            memcpy(err->source_line + n, s->text + i, k);
-            n += k;
-            i += k;
-            continue;
+    while (end < s->len && s->text[end] != '\n')
+        end++;
+    if (end > start && s->text[end - 1] == '\r')
+        end--;
+    if (end - start < sizeof err->source_line) {
+        err->source_line[copy_shown(err->source_line, s->text, start, end)] = '\0';
+    } else {
+        /* a window around the column, on character boundaries */
+        size_t from = pos - start > WINDOW_BEFORE ? pos - WINDOW_BEFORE : start;
+        if (end - from < WINDOW_BYTES)
+            from = end - WINDOW_BYTES;
+        from = char_start(s->text, from, end);
+        size_t to = from + WINDOW_BYTES < end ? from + WINDOW_BYTES : end;
+        while (to < end && to > from && ((unsigned char)s->text[to] & 0xC0) == 0x80)
+            to--;
+        size_t n = 0;
+        if (from > start) {
+            memcpy(err->source_line, "...", 3);
+            n = 3;
         }
-        err->source_line[n++] = k == 0 ? '?' : (c < 0x20 || c == 0x7f) ? ' ' : (char)c;
-        i++;
+        err->source_col = (int)(n + (pos - from)) + 1;
+        n += copy_shown(err->source_line + n, s->text, from, to);
+        if (to < end) {
+            memcpy(err->source_line + n, "...", 3);
+            n += 3;
+        }
+        err->source_line[n] = '\0';
     }
-    err->source_line[n] = '\0';
     vsnprintf(err->msg, sizeof err->msg, fmt, ap);
     return 0;
 }
@@ -160,15 +203,15 @@ const char *lesson_error_format(const LessonError *e, char *buf, size_t size)
         snprintf(buf, size, "%s: error: %s\n", e->file, e->msg);
         return buf;
     }
-    /* the caret goes under the character at col (bytes), in display columns */
+    /* the caret goes under the character at col (bytes; in a window of a
+     * long line, at source_col), in display columns */
     char caret[sizeof e->source_line + 2];
-    size_t w = 0, bytes = (size_t)(e->col - 1);
+    size_t w = 0, bytes = (size_t)((e->source_col > 0 ? e->source_col : e->col) - 1);
     size_t shown = strlen(e->source_line);
-    /* past the end of a shortened line, the caret marks where it was cut */
-    if (bytes > shown + 1)
+    if (bytes > shown)
         bytes = shown;
     for (size_t i = 0; i < bytes && w + 2 < sizeof caret; i++)
-        if (i >= shown || ((unsigned char)e->source_line[i] & 0xC0) != 0x80)
+        if (((unsigned char)e->source_line[i] & 0xC0) != 0x80)
             caret[w++] = ' ';
     caret[w++] = '^';
     caret[w] = '\0';

@@ -6,12 +6,14 @@
  * error its first line expects.
  */
 #include <check.h>
-#include <ctype.h>
 #include <dirent.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "json.h"
+#include "lesson.h"
 #include "testutil.h"
 
 static const char *small_lesson =
@@ -45,128 +47,34 @@ static char *temp_lesson(const char *text)
     return strdup(p);
 }
 
-/* ---- a tiny JSON validator: 1 when s[*i..] is one valid value ---- */
-
-static void ws(const char *s, size_t *i)
+/* 1 when text parses as JSON. */
+static int json_ok(const char *text)
 {
-    while (s[*i] == ' ' || s[*i] == '\n' || s[*i] == '\t' || s[*i] == '\r')
-        (*i)++;
-}
-
-static int json_value(const char *s, size_t *i, int depth);
-
-static int json_str(const char *s, size_t *i)
-{
-    if (s[*i] != '"')
+    JVal doc;
+    char err[200];
+    if (json_parse(text, &doc, err, sizeof err) < 0)
         return 0;
-    for ((*i)++; s[*i] && s[*i] != '"'; (*i)++) {
-        if ((unsigned char)s[*i] < 0x20)
-            return 0;
-        if (s[*i] == '\\') {
-            (*i)++;
-            if (s[*i] == 'u') {
-                for (int k = 1; k <= 4; k++)
-                    if (!isxdigit((unsigned char)s[*i + k]))
-                        return 0;
-                *i += 4;
-            } else if (!strchr("\"\\/bfnrt", s[*i]) || !s[*i]) {
-                return 0;
-            }
-        }
-    }
-    if (s[*i] != '"')
-        return 0;
-    (*i)++;
+    json_free(&doc);
     return 1;
 }
 
-static int json_num(const char *s, size_t *i)
+/* The keys of object v, in order, must be exactly keys[0..n). */
+static void expect_keys(const JVal *v, const char *what, const char *const *keys, int n)
 {
-    size_t start = *i;
-    if (s[*i] == '-')
-        (*i)++;
-    if (!isdigit((unsigned char)s[*i]))
-        return 0;
-    if (s[*i] == '0' && isdigit((unsigned char)s[*i + 1]))
-        return 0;
-    while (isdigit((unsigned char)s[*i]))
-        (*i)++;
-    if (s[*i] == '.') {
-        (*i)++;
-        if (!isdigit((unsigned char)s[*i]))
-            return 0;
-        while (isdigit((unsigned char)s[*i]))
-            (*i)++;
-    }
-    if (s[*i] == 'e' || s[*i] == 'E') {
-        (*i)++;
-        if (s[*i] == '+' || s[*i] == '-')
-            (*i)++;
-        if (!isdigit((unsigned char)s[*i]))
-            return 0;
-        while (isdigit((unsigned char)s[*i]))
-            (*i)++;
-    }
-    return *i > start;
+    ck_assert_msg(v && v->type == J_OBJ, "%s is not an object", what);
+    ck_assert_msg(v->n == n, "%s has %d keys, expected %d", what, v->n, n);
+    for (int i = 0; i < n; i++)
+        ck_assert_msg(strcmp(v->keys[i], keys[i]) == 0, "%s: key %d is \"%s\", expected \"%s\"", what, i + 1,
+                      v->keys[i], keys[i]);
 }
 
-static int json_value(const char *s, size_t *i, int depth)
+/* An array of strings equal to names[0..n). */
+static void expect_names(const JVal *v, const char *what, const char *const *names, int n)
 {
-    if (depth > 64)
-        return 0;
-    ws(s, i);
-    char c = s[*i];
-    int ok;
-    if (c == '{' || c == '[') {
-        char close = c == '{' ? '}' : ']';
-        (*i)++;
-        ws(s, i);
-        if (s[*i] == close) {
-            (*i)++;
-            return 1;
-        }
-        for (;;) {
-            ws(s, i);
-            if (c == '{') {
-                if (!json_str(s, i))
-                    return 0;
-                ws(s, i);
-                if (s[*i] != ':')
-                    return 0;
-                (*i)++;
-            }
-            if (!json_value(s, i, depth + 1))
-                return 0;
-            ws(s, i);
-            if (s[*i] == ',') {
-                (*i)++;
-                continue;
-            }
-            if (s[*i] != close)
-                return 0;
-            (*i)++;
-            return 1;
-        }
-    }
-    if (c == '"')
-        ok = json_str(s, i);
-    else if (strncmp(s + *i, "true", 4) == 0 || strncmp(s + *i, "null", 4) == 0)
-        ok = (*i += 4, 1);
-    else if (strncmp(s + *i, "false", 5) == 0)
-        ok = (*i += 5, 1);
-    else
-        ok = json_num(s, i);
-    ws(s, i);
-    return ok;
-}
-
-static int json_valid(const char *s)
-{
-    size_t i = 0;
-    if (!json_value(s, &i, 0))
-        return 0;
-    ws(s, &i);
-    return s[i] == '\0';
+    ck_assert_msg(v && v->type == J_ARR && v->n == n, "%s is not an array of %d", what, n);
+    for (int i = 0; i < n; i++)
+        ck_assert_msg(v->items[i].type == J_STR && strcmp(v->items[i].str, names[i]) == 0,
+                      "%s[%d] is not \"%s\"", what, i, names[i]);
 }
 
 /* ---- run ---- */
@@ -218,7 +126,7 @@ START_TEST(test_run_json)
     char *path = temp_lesson(small_lesson);
     CmdResult r = cmd_runf("%s run --json %s", attn_bin(), path);
     ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
-    ck_assert_msg(json_valid(r.out), "not valid JSON:\n%s", r.out);
+    ck_assert_msg(json_ok(r.out), "not valid JSON:\n%s", r.out);
     const char *want[] = {
         "{\"lesson\": \"Tiny attention\", \"layout\": \"rows\",",
         "\"steps\": [\n  {\"title\": \"Scores\", \"show\": [\"S\", \"A\"], \"heatmap\": [\"A\"]}]",
@@ -234,10 +142,92 @@ START_TEST(test_run_json)
     /* titles are escaped */
     path = temp_lesson("lesson A \"quoted\" \\ title\nlet v = [1e-7 123456789]\n");
     r = cmd_runf("%s run --json %s", attn_bin(), path);
-    ck_assert_msg(json_valid(r.out), "not valid JSON:\n%s", r.out);
+    ck_assert_msg(json_ok(r.out), "not valid JSON:\n%s", r.out);
     ck_assert_msg(strstr(r.out, "\"lesson\": \"A \\\"quoted\\\" \\\\ title\""), "escaping: %s", r.out);
     ck_assert_msg(strstr(r.out, "[[1.00000001e-07, 123456792]]"), "9 significant digits: %s", r.out);
     ck_assert_msg(strstr(r.out, "\"steps\": []"), "no steps: %s", r.out);
+    cmd_free(&r);
+    free(path);
+}
+END_TEST
+
+/* The whole document, parsed: the keys of the contract in its order, the
+ * steps with their panes (a step's own lets by default), every defined name
+ * in definition order with set-up included, and every number read back
+ * equal to the float the engine computed (so %.9g suffices), non-finite
+ * values as the strings "inf", "-inf", "nan". */
+START_TEST(test_run_json_shape)
+{
+    const char *text =
+        "lesson J\nlayout columns\ntokens a b\nlet X = [1 2; 3 4]\nlet c = 1 / 3\n"
+        "step One\n  let Y = X @ X\n"
+        "  let N = hcat(log(zeros(1,1)), -log(zeros(1,1)), sqrt(-1 * ones(1,1)), [1e-7 123456789 -0.1])\n"
+        "step Two\n  let Z = softmax_cols(Y * 3.7)\n  show Z X\n  heatmap Z\n";
+    char *path = temp_lesson(text);
+    CmdResult r = cmd_runf("%s run --json %s", attn_bin(), path);
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+    ck_assert_str_eq(r.err, "");
+    JVal doc;
+    char jerr[200];
+    ck_assert_msg(json_parse(r.out, &doc, jerr, sizeof jerr) == 0, "%s in\n%s", jerr, r.out);
+    static const char *const top[] = { "lesson", "layout", "steps", "matrices" };
+    expect_keys(&doc, "the document", top, 4);
+    ck_assert_str_eq(json_get(&doc, "lesson")->str, "J");
+    ck_assert_str_eq(json_get(&doc, "layout")->str, "columns");
+
+    const JVal *steps = json_get(&doc, "steps");
+    ck_assert_msg(steps->type == J_ARR && steps->n == 2, "steps: %d", steps->n);
+    static const char *const step_keys[] = { "title", "show", "heatmap" };
+    static const char *const show1[] = { "Y", "N" }, *const show2[] = { "Z", "X" }, *const heat2[] = { "Z" };
+    expect_keys(&steps->items[0], "steps[0]", step_keys, 3);
+    expect_keys(&steps->items[1], "steps[1]", step_keys, 3);
+    ck_assert_str_eq(json_get(&steps->items[0], "title")->str, "One");
+    ck_assert_str_eq(json_get(&steps->items[1], "title")->str, "Two");
+    expect_names(json_get(&steps->items[0], "show"), "steps[0].show", show1, 2);
+    expect_names(json_get(&steps->items[0], "heatmap"), "steps[0].heatmap", NULL, 0);
+    expect_names(json_get(&steps->items[1], "show"), "steps[1].show", show2, 2);
+    expect_names(json_get(&steps->items[1], "heatmap"), "steps[1].heatmap", heat2, 1);
+
+    /* the same lesson evaluated here, through the library */
+    LessonError err;
+    Lesson *l = lesson_parse(text, strlen(text), "j.lesson", &err);
+    ck_assert_ptr_nonnull(l);
+    LessonState *st = lesson_eval(l, NULL, 0, &err);
+    ck_assert_ptr_nonnull(st);
+    static const char *const names[] = { "X", "c", "Y", "N", "Z" };
+    const JVal *mats = json_get(&doc, "matrices");
+    expect_keys(mats, "matrices", names, 5);
+    ck_assert_int_eq(lesson_state_count(st), 5);
+    static const char *const mat_keys[] = { "rows", "cols", "data" };
+    for (int k = 0; k < 5; k++) {
+        const Mat *m = lesson_state_get(st, names[k]);
+        const JVal *jm = &mats->items[k];
+        expect_keys(jm, names[k], mat_keys, 3);
+        const JVal *data = json_get(jm, "data");
+        ck_assert_msg(json_get(jm, "rows")->type == J_NUM && json_get(jm, "rows")->num == m->rows &&
+                      json_get(jm, "cols")->type == J_NUM && json_get(jm, "cols")->num == m->cols,
+                      "%s: rows and cols are not %dx%d", names[k], m->rows, m->cols);
+        ck_assert_msg(data->type == J_ARR && data->n == m->rows, "%s: %d rows of data", names[k], data->n);
+        for (int i = 0; i < m->rows; i++) {
+            ck_assert_msg(data->items[i].type == J_ARR && data->items[i].n == m->cols, "%s: row %d", names[k], i);
+            for (int j = 0; j < m->cols; j++) {
+                const JVal *v = &data->items[i].items[j];
+                float want = mat_get(m, i, j);
+                double got;
+                ck_assert_msg(json_number(v, &got) == 0, "%s[%d,%d] is not a number", names[k], i + 1, j + 1);
+                ck_assert_msg(isfinite(want) ? v->type == J_NUM : v->type == J_STR,
+                              "%s[%d,%d] = %g is written as the wrong JSON type", names[k], i + 1, j + 1, want);
+                ck_assert_msg(isnan(want) ? isnan(got) : (float)got == want,
+                              "%s[%d,%d]: JSON reads back %.9g, the engine has %.9g", names[k], i + 1, j + 1, got,
+                              (double)want);
+            }
+        }
+    }
+    ck_assert_msg(strstr(r.out, "[[\"-inf\", \"inf\", \"nan\", 1.00000001e-07, 123456792, -0.100000001]]"),
+                  "non-finite values and 9 digits: %s", r.out);
+    lesson_state_free(st);
+    lesson_free(l);
+    json_free(&doc);
     cmd_free(&r);
     free(path);
 }
@@ -355,6 +345,34 @@ static int printable_ascii(const char *s)
     return 1;
 }
 
+/* The quoted line got (stderr's second line) and its caret line are line
+ * src of the file with the caret under column col: the whole line, or for a
+ * long line a window of it ("..." where cut) aligned so the caret still
+ * sits under the character at col. */
+static void check_quote(const char *path, const char *src, int col, const char *got, const char *caret)
+{
+    size_t shown = strlen(got), k = strlen(caret) - 1;
+    ck_assert_msg(strlen(caret) >= 1 && caret[k] == '^' && strspn(caret, " ") == k,
+                  "%s: caret line '%s' is not blanks and a caret", path, caret);
+    if (strcmp(got, src) == 0) {
+        ck_assert_msg(k == (size_t)col - 1, "%s: caret under column %zu, not %d", path, k + 1, col);
+        return;
+    }
+    size_t pre = strncmp(got, "...", 3) == 0 ? 3 : 0;
+    size_t post = shown >= pre + 3 && strcmp(got + shown - 3, "...") == 0 ? 3 : 0;
+    ck_assert_msg(pre || post, "%s: the quoted line\n %s\nis not line\n %s", path, got, src);
+    size_t body = shown - pre - post;
+    long at = (long)col - 1 - ((long)k - (long)pre); /* where the window starts in src */
+    ck_assert_msg(at >= 0 && (size_t)at + body <= strlen(src) && strncmp(src + at, got + pre, body) == 0,
+                  "%s: the window\n %s\nwith its caret at %zu is not column %d of\n %s", path, got, k + 1, col, src);
+    ck_assert_msg((pre == 0) == (at == 0) && (post == 0) == ((size_t)at + body == strlen(src)),
+                  "%s: '...' marks no cut in\n %s", path, got);
+    ck_assert_msg(body >= 100, "%s: a window of only %zu characters", path, body);
+}
+
+/* A broken lesson is refused the same way by every command: exit 2, the
+ * error (FILE:LINE:COL: error: MESSAGE, the line, the caret) on stderr,
+ * nothing on stdout, but for `check`'s own FAIL line and closing line. */
 static int check_broken_file(const char *path)
 {
     char *text = slurp(path);
@@ -364,8 +382,9 @@ static int check_broken_file(const char *path)
     int line = 0, col = 0, used = 0;
     ck_assert_msg(sscanf(expect + 10, "%d:%d: %n", &line, &col, &used) == 2 && used > 0, "%s: bad expect line",
                   path);
+    const char *msg = expect + 10 + used;
     char want[1200];
-    snprintf(want, sizeof want, "%s:%d:%d: error: %s", path, line, col, expect + 10 + used);
+    snprintf(want, sizeof want, "%s:%d:%d: error: %s", path, line, col, msg);
 
     CmdResult r = cmd_runf("%s run %s", attn_bin(), path);
     ck_assert_msg(r.status == 2, "%s: exit %d, expected 2", path, r.status);
@@ -373,17 +392,27 @@ static int check_broken_file(const char *path)
     char *got1 = nth_line(r.err, 1), *got2 = nth_line(r.err, 2), *got3 = nth_line(r.err, 3);
     ck_assert_msg(strcmp(got1, want) == 0, "%s:\n got  %s\n want %s", path, got1, want);
     char *src = nth_line(text, line);
-    size_t shown = strlen(got2);
-    if (printable_ascii(src)) {
-        ck_assert_msg(strncmp(src, got2, shown) == 0 && (shown == strlen(src) || shown >= 200),
-                      "%s: the quoted line\n %s\nis not line %d\n %s", path, got2, line, src);
-        /* the caret sits under the column (or at the cut of a shortened line) */
-        size_t spaces = (size_t)col - 1 <= shown ? (size_t)col - 1 : shown;
-        ck_assert_msg(strlen(got3) == spaces + 1 && got3[spaces] == '^' && strspn(got3, " ") == spaces,
-                      "%s: caret line '%s' is not under column %d", path, got3, col);
-    } else {
+    if (printable_ascii(src))
+        check_quote(path, src, col, got2, got3);
+    else
         ck_assert_msg(strlen(got3) >= 1 && got3[strlen(got3) - 1] == '^', "%s: no caret: '%s'", path, got3);
+
+    const char *other[] = { "run --json", "run --explain 'A[1,1]'" };
+    for (size_t i = 0; i < sizeof other / sizeof *other; i++) {
+        CmdResult o = cmd_runf("%s %s %s", attn_bin(), other[i], path);
+        ck_assert_msg(o.status == 2, "%s: attn %s: exit %d, expected 2", path, other[i], o.status);
+        ck_assert_msg(o.out[0] == '\0', "%s: attn %s printed to stdout: %.200s", path, other[i], o.out);
+        ck_assert_msg(strcmp(o.err, r.err) == 0, "%s: attn %s said\n%s\nnot\n%s", path, other[i], o.err, r.err);
+        cmd_free(&o);
     }
+    CmdResult c = cmd_runf("%s check %s", attn_bin(), path);
+    ck_assert_msg(c.status == 2, "%s: attn check: exit %d, expected 2", path, c.status);
+    ck_assert_msg(strcmp(c.err, r.err) == 0, "%s: attn check said\n%s\nnot\n%s", path, c.err, r.err);
+    char lines[1400];
+    snprintf(lines, sizeof lines, "FAIL %s  refused: %s\n0 passed, 1 failed\n", path, msg);
+    ck_assert_msg(strcmp(c.out, lines) == 0, "%s: attn check printed\n%s\nnot\n%s", path, c.out, lines);
+    cmd_free(&c);
+
     free(src);
     free(got1);
     free(got2);
@@ -413,6 +442,31 @@ START_TEST(test_broken_corpus)
 }
 END_TEST
 
+/* A file over the size limit is refused by every command, before parsing. */
+START_TEST(test_file_too_large)
+{
+    char *path = temp_lesson("");
+    CmdResult w = cmd_runf("{ echo 'lesson Big'; yes '# a comment line'; } | head -c 1048577 > %s", path);
+    ck_assert_int_eq(w.status, 0);
+    cmd_free(&w);
+    char want[1200];
+    snprintf(want, sizeof want, "%s: error: the lesson is larger than the limit of 1048576 bytes\n", path);
+    const char *cmds[] = { "run", "run --json", "check" };
+    for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) {
+        CmdResult r = cmd_runf("%s %s %s", attn_bin(), cmds[i], path);
+        ck_assert_msg(r.status == 2, "attn %s: exit %d", cmds[i], r.status);
+        ck_assert_str_eq(r.err, want);
+        if (i < 2)
+            ck_assert_msg(r.out[0] == '\0', "attn %s printed: %.200s", cmds[i], r.out);
+        else
+            ck_assert_msg(strstr(r.out, "refused: the lesson is larger") && strstr(r.out, "\n0 passed, 1 failed\n"),
+                          "attn check printed: %s", r.out);
+        cmd_free(&r);
+    }
+    free(path);
+}
+END_TEST
+
 Suite *cli_suite(void)
 {
     Suite *s = suite_create("cli");
@@ -421,6 +475,7 @@ Suite *cli_suite(void)
     tcase_add_test(core, test_run_handout);
     tcase_add_test(core, test_run_wraps_text);
     tcase_add_test(core, test_run_json);
+    tcase_add_test(core, test_run_json_shape);
     tcase_add_test(core, test_run_explain);
     tcase_add_test(core, test_check_passes_and_fails);
     suite_add_tcase(s, core);
@@ -428,6 +483,7 @@ Suite *cli_suite(void)
     tcase_set_timeout(limits, 120);
     tcase_add_test(limits, test_usage_errors);
     tcase_add_test(limits, test_broken_corpus);
+    tcase_add_test(limits, test_file_too_large);
     suite_add_tcase(s, limits);
     return s;
 }

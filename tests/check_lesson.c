@@ -151,7 +151,8 @@ START_TEST(test_softmax_mask)
                          "let M = causal_mask(3)\n"
                          "let S = [1 2 3; 1 2 3; 1 2 3] + M\n"
                          "let A = softmax_rows(S)\n"
-                         "let B = softmax_cols([0 -inf; 0 -inf])\n");
+                         "let B = softmax_cols([0 -inf; 0 -inf])\n"
+                         "let C = B\n");
     LessonState *s = eval_ok(l, NULL, 0);
     const Mat *M = get(s, "M");
     ck_assert_msg(isinf(mat_get(M, 0, 1)) && mat_get(M, 0, 1) < 0, "mask above the diagonal is %g", mat_get(M, 0, 1));
@@ -161,6 +162,13 @@ START_TEST(test_softmax_mask)
                1e-6);
     /* a fully masked column gives zeros */
     expect_mat(get(s, "B"), 2, 2, (float[]){ 0.5f, 0, 0.5f, 0 }, 1e-7);
+    /* ...flagged for the screen, on the named matrix and on a copy of it */
+    for (const char *const *name = (const char *const[]){ "B", "C", NULL }; *name; name++) {
+        const Mat *m = get(s, *name);
+        ck_assert_msg(m->masked && m->n_masked == 1 && !m->masked[0] && m->masked[1],
+                      "%s: masked lines not flagged (n_masked %d)", *name, m->n_masked);
+    }
+    ck_assert_int_eq(get(s, "A")->n_masked, 0);
     lesson_state_free(s);
     lesson_free(l);
 }
@@ -633,6 +641,106 @@ START_TEST(test_fuzzed_input_never_crashes)
 }
 END_TEST
 
+/* A line too long to quote whole is quoted as a window around the column,
+ * with the caret under the character at fault
+ * wherever it is on the line: near the start, in the middle, at the end. */
+START_TEST(test_long_line_window)
+{
+    static const struct { int before, after; } shapes[] = { { 0, 150 }, { 150, 100 }, { 150, 0 } };
+    for (size_t t = 0; t < sizeof shapes / sizeof *shapes; t++) {
+        char text[4096];
+        int n = snprintf(text, sizeof text, "lesson T\nlet A = 1\nlet Z = 1\nlet B = ");
+        for (int i = 0; i < shapes[t].before; i++)
+            n += snprintf(text + n, sizeof text - (size_t)n, "A + Z + ");
+        int col = n - (int)strlen("lesson T\nlet A = 1\nlet Z = 1\n") + 1;
+        n += snprintf(text + n, sizeof text - (size_t)n, "Qx");
+        for (int i = 0; i < shapes[t].after; i++)
+            n += snprintf(text + n, sizeof text - (size_t)n, " + A");
+        snprintf(text + n, sizeof text - (size_t)n, "\n");
+        LessonError err;
+        Lesson *l = lesson_parse(text, strlen(text), "t.lesson", &err);
+        ck_assert_ptr_null(l);
+        ck_assert_msg(err.line == 4 && err.col == col, "at %d:%d, expected 4:%d", err.line, err.col, col);
+        char buf[1024];
+        lesson_error_format(&err, buf, sizeof buf);
+        char *quote = strchr(buf, '\n') + 1, *caret = strchr(quote, '\n') + 1;
+        *strchr(caret, '\n') = '\0';
+        caret[-1] = '\0';
+        ck_assert_msg(strlen(quote) < sizeof err.source_line && strlen(quote) >= 100, "quoted %zu bytes: %s",
+                      strlen(quote), quote);
+        ck_assert_int_eq(strncmp(quote, "...", 3) == 0, shapes[t].before > 0);
+        ck_assert_int_eq(strcmp(quote + strlen(quote) - 3, "...") == 0, shapes[t].after > 0);
+        /* the caret's display column, counted in characters of the quote */
+        size_t spaces = strspn(caret, " "), chars = 0, i = 0;
+        ck_assert_msg(caret[spaces] == '^' && caret[spaces + 1] == '\0', "caret line '%s'", caret);
+        while (chars < spaces && quote[i]) {
+            i++;
+            while (((unsigned char)quote[i] & 0xC0) == 0x80)
+                i++;
+            chars++;
+        }
+        ck_assert_msg(strncmp(quote + i, "Qx", 2) == 0, "the caret is under '%.8s', not 'Qx':\n%s\n%s", quote + i,
+                      quote, caret);
+    }
+    /* cut between whole characters: both ends of the window would fall
+     * inside a two-byte character around this bad byte */
+    char text[1024];
+    int n = snprintf(text, sizeof text, "lesson T\n# ");
+    for (int i = 0; i < 300; i++)
+        n += snprintf(text + n, sizeof text - (size_t)n, "\xc3\xa9");
+    n += snprintf(text + n, sizeof text - (size_t)n, "x\xffy");
+    for (int i = 0; i < 100; i++)
+        n += snprintf(text + n, sizeof text - (size_t)n, "\xc3\xa9");
+    snprintf(text + n, sizeof text - (size_t)n, "\n");
+    LessonError err;
+    ck_assert_ptr_null(lesson_parse(text, strlen(text), "t.lesson", &err));
+    ck_assert_int_eq(err.col, 604);
+    const char *q = err.source_line;
+    size_t len = strlen(q);
+    ck_assert_msg(strncmp(q, "...\xc3\xa9", 5) == 0, "the window starts inside a character: %s", q);
+    ck_assert_msg(len > 8 && strcmp(q + len - 5, "\xc3\xa9...") == 0, "the window ends inside a character: %s", q);
+    char buf[1024];
+    const char *caret = strchr(strchr(lesson_error_format(&err, buf, sizeof buf), '\n') + 1, '\n') + 1;
+    size_t chars = 0;   /* characters of the quote before the '?' */
+    for (const char *p = q; *p != '?'; p++)
+        chars += ((unsigned char)*p & 0xC0) != 0x80;
+    ck_assert_msg(strspn(caret, " ") == chars && caret[chars] == '^', "caret at %zu, the bad byte at %zu",
+                  strspn(caret, " "), chars);
+}
+END_TEST
+
+/* A lesson of exactly LESSON_MAX_BYTES parses; one byte more is refused
+ * with the limit named, before anything is read into the Lesson. */
+START_TEST(test_file_size_limit)
+{
+    size_t len = (size_t)LESSON_MAX_BYTES;
+    char *text = malloc(len + 2);
+    ck_assert_ptr_nonnull(text);
+    size_t n = (size_t)sprintf(text, "lesson Big\nlet A = [1 2]\n");
+    while (n < len) {
+        size_t line = len - n > 80 ? 80 : len - n;
+        memset(text + n, '#', line - 1);
+        text[n + line - 1] = '\n';
+        n += line;
+    }
+    LessonError err;
+    Lesson *l = lesson_parse(text, len, "big.lesson", &err);
+    ck_assert_msg(l != NULL, "a lesson of exactly the limit was refused: %s", err.msg);
+    lesson_free(l);
+    text[len] = '\n';
+    l = lesson_parse(text, len + 1, "big.lesson", &err);
+    ck_assert_ptr_null(l);
+    ck_assert_int_eq(err.code, ATTN_E_LIMIT);
+    ck_assert_int_eq(err.line, 0);
+    ck_assert_str_eq(err.file, "big.lesson");
+    ck_assert_str_eq(err.msg, "the lesson is larger than the limit of 1048576 bytes");
+    char buf[512];
+    ck_assert_str_eq(lesson_error_format(&err, buf, sizeof buf),
+                     "big.lesson: error: the lesson is larger than the limit of 1048576 bytes\n");
+    free(text);
+}
+END_TEST
+
 Suite *lesson_suite(void)
 {
     Suite *s = suite_create("lesson");
@@ -658,6 +766,8 @@ Suite *lesson_suite(void)
     tcase_add_test(limits, test_huge_matrix_refused);
     tcase_add_test(limits, test_redefinition_refused);
     tcase_add_test(limits, test_name_and_line_limits);
+    tcase_add_test(limits, test_long_line_window);
+    tcase_add_test(limits, test_file_size_limit);
     tcase_add_test(limits, test_null_safe);
     tcase_add_test(limits, test_fuzzed_input_never_crashes);
     suite_add_tcase(s, limits);

@@ -1,0 +1,37 @@
+/*
+ * json.h - a small JSON reader for the tests: `attn run --json` is parsed
+ * back into a tree (objects keep their keys in order), so a test can assert
+ * the document's exact shape and read its numbers; "inf", "-inf" and "nan"
+ * (the strings attn writes for non-finite values) read as numbers through
+ * json_number.
+ */
+#ifndef ATTN_TEST_JSON_H
+#define ATTN_TEST_JSON_H
+
+#include <stddef.h>
+
+typedef enum { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ } JType;
+
+typedef struct JVal {
+    JType type;
+    double num;             /* J_NUM, and J_BOOL (0 or 1)                 */
+    char *str;              /* J_STR, owned                               */
+    struct JVal *items;     /* J_ARR elements / J_OBJ values, owned       */
+    char **keys;            /* J_OBJ keys, owned, in the document's order */
+    int n;
+} JVal;
+
+/* Parse text into *root (the caller frees with json_free). 0 on success;
+ * -1 with "JSON: WHAT at offset N" in err, *root then empty. */
+int json_parse(const char *text, JVal *root, char *err, size_t err_size);
+
+/* Free what a JVal owns and zero it. NULL does nothing. */
+void json_free(JVal *v);
+
+/* The member key of an object, or NULL (also when obj is NULL or no object). */
+const JVal *json_get(const JVal *obj, const char *key);
+
+/* A number, or one of the strings "inf", "-inf", "nan". 0 on success. */
+int json_number(const JVal *v, double *out);
+
+#endif
