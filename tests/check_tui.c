@@ -136,6 +136,25 @@ static void tmux_type(Tmux *t, const char *text)
     cmd_free(&r);
 }
 
+/* 1 when an SGR sequence in s sets a colour (30-37, 38, 40-47, 48, 90-97,
+ * 100-107); the resets 39 and 49 do not count. */
+static int has_colour_codes(const char *s)
+{
+    for (const char *p = s; (p = strstr(p, "\033[")); ) {
+        p += 2;
+        while (*p >= '0' && *p <= '9') {
+            int v = atoi(p);
+            if ((v >= 30 && v <= 38) || (v >= 40 && v <= 48) || (v >= 90 && v <= 97) || (v >= 100 && v <= 107))
+                return 1;
+            while (*p >= '0' && *p <= '9')
+                p++;
+            if (*p == ';')
+                p++;
+        }
+    }
+    return 0;
+}
+
 static void tmux_quit_and_check(Tmux *t, const char *key, const char *expect)
 {
     tmux_keys(t, key);
@@ -476,6 +495,16 @@ START_TEST(heatmap_colours_on_256)
     ck_assert_msg(strstr(t.last, "48;5;"), "no 256-colour background in the heatmap:\n%s", t.last);
     /* opened directly, Esc quits */
     tmux_quit_and_check(&t, "Escape", "EXITED 0");
+    tmux_stop(&t);
+    /* --no-color: attributes only, no colour at all, shades for heat */
+    snprintf(args, sizeof args, "--no-color %s", small_path);
+    tmux_start(&t, 100, 30, NULL, args);
+    WAIT_FOR(&t, "Set-up");
+    tmux_keys(&t, "G");
+    WAIT_FOR(&t, "step 3/3");
+    ck_assert_msg(strstr(t.last, "█"), "no shade blocks with --no-color:\n%s", t.last);
+    tmux_capture(&t, 1);
+    ck_assert_msg(!has_colour_codes(t.last), "colour codes with --no-color:\n%s", t.last);
     tmux_stop(&t);
 }
 END_TEST
