@@ -208,9 +208,9 @@ static void draw_status(const Tui *t)
             best_w = w;
         }
     }
-    if (row < r.h) {        /* an empty row below the explanation */
-        best_row = row;
-        best_w = 0;
+    if ((best_row < 0 || 1 + best_w + 4 + tw >= r.w) && row < r.h) {
+        best_row = row;     /* no room beside it: the empty row below */
+        best_w = -3;
     }
     if (best_row >= 0 && 1 + best_w + 4 + tw < r.w)
         ui_put(r.y + best_row, 1 + best_w + 4, tw, t->attr[C_DIM], tag);
