@@ -8,6 +8,7 @@
  * quoted 1-based, as the lessons write them), then allocates, computes,
  * attaches labels and records provenance. Nothing here prints or exits.
  */
+#include "alloc.h"
 #include "ops.h"
 
 #include <math.h>
@@ -240,7 +241,7 @@ attn_status ops_softmax_with(Mat **out, const Mat *a, MatOp op, SoftmaxKernel ke
     Mat *m = new_like(a, err);
     if (!m)
         return err->code;
-    unsigned char *masked = calloc((size_t)mat_masked_len(m), 1);
+    unsigned char *masked = attn_calloc((size_t)mat_masked_len(m), 1);
     if (!masked) {
         mat_free(m);
         return attn_fail(err, ATTN_E_NOMEM, "out of memory for %s of a %dx%d matrix",
@@ -296,9 +297,9 @@ static int softmax_rows_kernel(Mat *out, const Mat *a, unsigned char *masked)
 static int softmax_cols_kernel(Mat *out, const Mat *a, unsigned char *masked)
 {
     int n = a->cols;
-    float *max = malloc((size_t)n * sizeof *max);
-    double *sum = calloc((size_t)n, sizeof *sum);
-    unsigned char *finite_seen = calloc((size_t)n, 1);
+    float *max = attn_malloc((size_t)n * sizeof *max);
+    double *sum = attn_calloc((size_t)n, sizeof *sum);
+    unsigned char *finite_seen = attn_calloc((size_t)n, 1);
     if (!max || !sum || !finite_seen) {
         free(max);
         free(sum);
@@ -498,7 +499,7 @@ static Labels *concat_labels(Mat *const *parts, int n, int rows_axis)
             return NULL;
         total += l->n;
     }
-    const char **names = malloc((size_t)total * sizeof *names);
+    const char **names = attn_malloc((size_t)total * sizeof *names);
     if (!names)
         return NULL;
     int k = 0;
