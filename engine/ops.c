@@ -595,42 +595,41 @@ static attn_status check_range(const Mat *a, int lo, int hi, int n, const char *
     return ATTN_OK;
 }
 
-attn_status op_rows(Mat **out, const Mat *a, int lo, int hi, AttnError *err)
+/* Rows (by_rows) or columns lo..hi-1 of a as a view sharing a's buffer;
+ * the sliced axis takes its slice of a's labels, the other keeps them. */
+static attn_status range_view(Mat **out, const Mat *a, int lo, int hi, int by_rows, AttnError *err)
 {
     BEGIN(out, err);
     if (!out || !a)
-        return missing(err, "rows");
-    attn_status st = check_range(a, lo, hi, a->rows, "rows", err);
+        return missing(err, by_rows ? "rows" : "cols");
+    attn_status st = check_range(a, lo, hi, by_rows ? a->rows : a->cols, by_rows ? "rows" : "columns", err);
     if (st != ATTN_OK)
         return st;
-    Mat *v = mat_view(a, OP_ROWS, lo, 0, hi - lo, a->cols, err);
+    Mat *v = by_rows ? mat_view(a, OP_ROWS, lo, 0, hi - lo, a->cols, err)
+                     : mat_view(a, OP_COLS, 0, lo, a->rows, hi - lo, err);
     if (!v)
         return err->code;
     v->prov.lo = lo;
     v->prov.hi = hi;
-    set_sliced(v, a->row_labels, lo, hi, mat_set_row_labels);
-    mat_set_col_labels(v, a->col_labels);
+    if (by_rows) {
+        set_sliced(v, a->row_labels, lo, hi, mat_set_row_labels);
+        mat_set_col_labels(v, a->col_labels);
+    } else {
+        mat_set_row_labels(v, a->row_labels);
+        set_sliced(v, a->col_labels, lo, hi, mat_set_col_labels);
+    }
     *out = v;
     return ATTN_OK;
 }
 
+attn_status op_rows(Mat **out, const Mat *a, int lo, int hi, AttnError *err)
+{
+    return range_view(out, a, lo, hi, 1, err);
+}
+
 attn_status op_cols(Mat **out, const Mat *a, int lo, int hi, AttnError *err)
 {
-    BEGIN(out, err);
-    if (!out || !a)
-        return missing(err, "cols");
-    attn_status st = check_range(a, lo, hi, a->cols, "columns", err);
-    if (st != ATTN_OK)
-        return st;
-    Mat *v = mat_view(a, OP_COLS, 0, lo, a->rows, hi - lo, err);
-    if (!v)
-        return err->code;
-    v->prov.lo = lo;
-    v->prov.hi = hi;
-    mat_set_row_labels(v, a->row_labels);
-    set_sliced(v, a->col_labels, lo, hi, mat_set_col_labels);
-    *out = v;
-    return ATTN_OK;
+    return range_view(out, a, lo, hi, 0, err);
 }
 
 attn_status op_element(Mat **out, const Mat *a, int i, int j, AttnError *err)
