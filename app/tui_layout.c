@@ -413,6 +413,20 @@ char *text_clean(char *out, size_t size, const char *in, int keep_newlines, int 
     return out;
 }
 
+const char *text_line(const char *p, char *line, size_t size)
+{
+    if (!p || !*p)
+        return NULL;
+    const char *nl = strchr(p, '\n');
+    size_t n = nl ? (size_t)(nl - p) : strlen(p);
+    size_t keep = size > 0 && n > size - 1 ? size - 1 : n;
+    if (size > 0) {
+        memcpy(line, p, keep);
+        line[keep] = '\0';
+    }
+    return nl ? nl + 1 : p + n;
+}
+
 size_t text_fit(const char *s, int w)
 {
     size_t i = 0;

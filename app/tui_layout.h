@@ -128,6 +128,11 @@ char *text_clean(char *out, size_t size, const char *in, int keep_newlines, int 
  * a NUL-terminated result, truncated at a line boundary to fit. */
 int text_wrap(char *out, size_t size, const char *text, int width);
 
+/* Copy the line that starts at p (up to '\n' or the end) into line
+ * (truncated to size), and return where the next line starts; NULL when
+ * p is at the end. Walks a '\n'-separated text line by line. */
+const char *text_line(const char *p, char *line, size_t size);
+
 /* The byte length of the longest prefix of s that fits in w columns. */
 size_t text_fit(const char *s, int w);
 

@@ -10,6 +10,7 @@
 
 #include "format.h"
 #include "lessonfile.h"
+#include "tui_put.h"
 #include "tui_state.h"
 
 static int imin(int a, int b) { return a < b ? a : b; }
@@ -23,27 +24,6 @@ static char *dup_str(const char *s)
         tui_fatal("out of memory");
     memcpy(d, s, n);
     return d;
-}
-
-/* Draw cleaned text at (y, x) within w columns, ending in an ellipsis
- * when it had to be cut. */
-static void put_fit(const Tui *t, int y, int x, int w, int attr, const char *s)
-{
-    char clean[1200];
-    text_clean(clean, sizeof clean, s, 0, t->utf8);
-    if (w <= 0)
-        return;
-    attrset(attr);
-    if (fmt_display_width(clean) <= w) {
-        mvaddstr(y, x, clean);
-    } else {
-        const char *dots = t->utf8 ? "…" : "...";
-        int dw = t->utf8 ? 1 : 3;
-        size_t n = text_fit(clean, imax(0, w - dw));
-        mvaddnstr(y, x, clean, (int)n);
-        addstr(dots);
-    }
-    attrset(A_NORMAL);
 }
 
 void menu_load(Tui *t, const char *dir)
@@ -167,12 +147,12 @@ void menu_draw(Tui *t)
     if (t->n_items == 0) {
         snprintf(buf, sizeof buf, t->menu_dir[0] ? "No lessons in %s." : "No lesson directory found%s.",
                  t->menu_dir[0] ? t->menu_dir : "");
-        put_fit(t, 2, 2, w - 4, tui_attr(t, C_ERROR), buf);
-        put_fit(t, 4, 2, w - 4, A_NORMAL, "Set ATTN_LESSONS to a directory of .lesson files, or run attn FILE.lesson.");
+        ui_put_fit(2, 2, w - 4, tui_attr(t, C_ERROR), buf);
+        ui_put_fit(4, 2, w - 4, A_NORMAL, "Set ATTN_LESSONS to a directory of .lesson files, or run attn FILE.lesson.");
         return;
     }
     snprintf(buf, sizeof buf, "%d lesson%s in %s", t->n_items, t->n_items == 1 ? "" : "s", t->menu_dir);
-    put_fit(t, 1, 2, w - 4, tui_attr(t, C_DIM), buf);
+    ui_put_fit(1, 2, w - 4, tui_attr(t, C_DIM), buf);
     int first = menu_first(t);
     int y = MENU_TOP;
     for (int i = first; i < t->n_items && y + 1 < t->rows - 1; i++, y += 2) {
@@ -184,10 +164,10 @@ void menu_draw(Tui *t)
         }
         snprintf(buf, sizeof buf, "%s%2d  %s", sel ? (t->utf8 ? "▶ " : "> ") : "  ", i + 1,
                  it->error ? "(does not open)" : it->title);
-        put_fit(t, y, 1, w - 2, sel ? tui_attr(t, C_SELECTED) : tui_attr(t, C_PANE_TITLE), buf);
+        ui_put_fit(y, 1, w - 2, sel ? tui_attr(t, C_SELECTED) : tui_attr(t, C_PANE_TITLE), buf);
         if (it->error)
-            put_fit(t, y + 1, 7, w - 8, tui_attr(t, C_ERROR), it->error);
+            ui_put_fit(y + 1, 7, w - 8, tui_attr(t, C_ERROR), it->error);
         else
-            put_fit(t, y + 1, 7, w - 8, tui_attr(t, C_DIM), it->about);
+            ui_put_fit(y + 1, 7, w - 8, tui_attr(t, C_DIM), it->about);
     }
 }

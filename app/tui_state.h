@@ -145,13 +145,25 @@ int lv_is_edited(const LessonView *lv, const char *name, int row, int col);
 /* Mouse: select the cell at screen (x, y) if there is one. */
 void lv_click(Tui *t, int x, int y);
 
-/* tui_draw.c: building a frame. */
+/* tui_colors.c */
 void tui_colors_init(Tui *t, int no_color);
 int tui_attr(const Tui *t, TuiColor c);
+
+/* tui_pane.c: one matrix in its pane. */
+/* What pane i would like (its whole matrix) and the least it can use. */
+void pane_need(Tui *t, int i, PaneNeed *need);
+/* Fit pane i to the rectangle it was placed in: compact heat cells, the
+ * overview's pooling, what is visible, the scroll that keeps the cursor in
+ * view. */
+void pane_fit(Tui *t, int i);
+/* Draw pane i; ex (or NULL) has the operand cells to mark. */
+void pane_draw(const Tui *t, int i, const Explanation *ex);
+void tui_views_free(LessonView *lv);
+
+/* tui_draw.c: building a frame. */
 /* Lay out the current screen (regions, pane geometry, scroll). */
 void tui_prepare(Tui *t);
 void tui_draw(Tui *t);
-void tui_views_free(LessonView *lv);
 /* Release what the last frame kept (its explanation). */
 void tui_frame_free(void);
 

@@ -242,6 +242,16 @@ START_TEST(wrapping)
     ck_assert_str_eq(out, "é é\né é");
     ck_assert_int_eq(text_wrap(out, sizeof out, "", 10), 0);
     ck_assert_str_eq(out, "");
+    /* walking lines */
+    char line[8];
+    const char *p = text_line("ab\n\ncdefghijkl", line, sizeof line);
+    ck_assert_str_eq(line, "ab");
+    p = text_line(p, line, sizeof line);
+    ck_assert_str_eq(line, "");
+    p = text_line(p, line, sizeof line);
+    ck_assert_str_eq(line, "cdefghi");    /* cut to the buffer */
+    ck_assert_str_eq(p, "");
+    ck_assert_ptr_null(text_line(p, line, sizeof line));
 }
 END_TEST
 

@@ -1,0 +1,127 @@
+/*
+ * tui_colors.c - the attribute tables behind the semantic colours: 256
+ * colours, 8 colours, or none (NO_COLOR, --no-color, a terminal without
+ * colour), where attributes alone (bold, reverse, underline, dim) carry
+ * every role. Heat levels get colour pairs from the ramps of tui_ramp.c.
+ */
+#include <curses.h>
+#include <stdlib.h>
+
+#include "tui_ramp.h"
+#include "tui_state.h"
+
+int tui_attr(const Tui *t, TuiColor c)
+{
+    return t->attr[c];
+}
+
+typedef struct {
+    int fg, bg, attr;
+} Style;
+
+/* 256 and 8 colours: the same styles, with fg/bg as curses numbers. */
+static Style style_for(TuiColor c, int c256)
+{
+    switch (c) {
+    case C_TITLE:      return (Style){ c256 ? 231 : COLOR_WHITE, c256 ? 24 : COLOR_BLUE, A_BOLD };
+    case C_STEP:       return (Style){ c256 ? 222 : COLOR_YELLOW, c256 ? 24 : COLOR_BLUE, A_BOLD };
+    case C_TEXT:       return (Style){ -1, -1, 0 };
+    case C_PANE_TITLE: return (Style){ c256 ? 110 : COLOR_CYAN, -1, A_BOLD };
+    case C_PANE_FOCUS: return (Style){ c256 ? 16 : COLOR_BLACK, c256 ? 117 : COLOR_CYAN, A_BOLD };
+    case C_LABEL:      return (Style){ c256 ? 245 : COLOR_CYAN, -1, 0 };
+    case C_CURSOR:     return (Style){ c256 ? 16 : COLOR_BLACK, c256 ? 231 : COLOR_WHITE, A_BOLD };
+    case C_OPERAND:    return (Style){ c256 ? 16 : COLOR_BLACK, c256 ? 214 : COLOR_YELLOW, A_BOLD };
+    case C_EDITED:     return (Style){ c256 ? 213 : COLOR_MAGENTA, -1, A_BOLD | A_UNDERLINE };
+    case C_STATUS:     return (Style){ -1, -1, 0 };
+    case C_KEYBAR:     return (Style){ c256 ? 252 : COLOR_WHITE, c256 ? 238 : COLOR_BLUE, 0 };
+    case C_KEY:        return (Style){ c256 ? 222 : COLOR_YELLOW, c256 ? 238 : COLOR_BLUE, A_BOLD };
+    case C_ERROR:      return (Style){ c256 ? 203 : COLOR_RED, -1, A_BOLD };
+    case C_RIGHT:      return (Style){ c256 ? 114 : COLOR_GREEN, -1, A_BOLD };
+    case C_WRONG:      return (Style){ c256 ? 203 : COLOR_RED, -1, A_BOLD };
+    case C_HINT:       return (Style){ c256 ? 222 : COLOR_YELLOW, -1, 0 };
+    case C_MASKED:     return (Style){ c256 ? 203 : COLOR_RED, -1, 0 };
+    case C_DIM:        return (Style){ c256 ? 245 : -1, -1, c256 ? 0 : A_DIM };
+    case C_SELECTED:   return (Style){ c256 ? 16 : COLOR_BLACK, c256 ? 117 : COLOR_CYAN, A_BOLD };
+    case C_HEAT_INF:   return (Style){ c256 ? 250 : COLOR_WHITE, c256 ? 236 : COLOR_BLACK, 0 };
+    default:           return (Style){ -1, -1, 0 };
+    }
+}
+
+/* Without colour: attributes alone, so every role still reads. */
+static int mono_attr(TuiColor c)
+{
+    switch (c) {
+    case C_TITLE: case C_STEP: case C_PANE_FOCUS: case C_CURSOR: case C_SELECTED:
+    case C_KEYBAR:
+        return A_REVERSE | (c == C_KEYBAR ? 0 : A_BOLD);
+    case C_KEY:        return A_REVERSE | A_BOLD;
+    case C_PANE_TITLE: return A_BOLD;
+    case C_LABEL:      return A_DIM;
+    case C_OPERAND:    return A_UNDERLINE | A_BOLD;
+    case C_EDITED:     return A_BOLD | A_UNDERLINE;
+    case C_ERROR: case C_WRONG: case C_RIGHT:
+        return A_BOLD;
+    case C_MASKED: case C_DIM: case C_HEAT_INF:
+        return A_DIM;
+    default:           return A_NORMAL;
+    }
+}
+
+void tui_colors_init(Tui *t, int no_color)
+{
+    const char *nc = getenv("NO_COLOR");
+    if (no_color || (nc && *nc) || !has_colors()) {
+        t->color = COLORS_NONE;
+    } else {
+        start_color();
+        use_default_colors();
+        t->color = COLORS >= 256 ? COLORS_256 : COLORS_8;
+    }
+    if (t->color == COLORS_NONE) {
+        for (int c = 0; c < C_COUNT; c++)
+            t->attr[c] = mono_attr((TuiColor)c);
+        return;
+    }
+    int c256 = t->color == COLORS_256;
+    short pair = 1;
+    for (int c = 0; c < C_COUNT; c++) {
+        Style s = style_for((TuiColor)c, c256);
+        if (s.fg == -1 && s.bg == -1) {
+            t->attr[c] = s.attr;
+            continue;
+        }
+        init_pair(pair, (short)s.fg, (short)s.bg);
+        t->attr[c] = (int)COLOR_PAIR(pair) | s.attr;
+        pair++;
+    }
+    /* heat levels: background from the ramp, text black or white by its
+     * lightness */
+    if (c256) {
+        int seq[HEAT_SEQ_LEVELS], div[2 * HEAT_DIV_HALF + 1];
+        ramp_xterm256_sequential(seq, HEAT_SEQ_LEVELS);
+        ramp_xterm256_diverging(div, HEAT_DIV_HALF);
+        for (int k = 0; k < HEAT_SEQ_LEVELS; k++) {
+            int dark = ramp_text_dark(ramp_xterm256_rgb(seq[k]));
+            init_pair(pair, dark ? 16 : 231, (short)seq[k]);
+            t->heat_seq[k] = (int)COLOR_PAIR(pair++);
+        }
+        for (int k = 0; k < 2 * HEAT_DIV_HALF + 1; k++) {
+            int dark = ramp_text_dark(ramp_xterm256_rgb(div[k]));
+            init_pair(pair, dark ? 16 : 231, (short)div[k]);
+            t->heat_div[k] = (int)COLOR_PAIR(pair++);
+        }
+    } else {
+        int seen[8] = { 0 };
+        int pair_of[9];
+        for (int c = -1; c < 8; c++) {
+            int dark = c >= 0 && ramp_text_dark(ramp8_rgb(c));
+            init_pair(pair, dark ? COLOR_BLACK : -1, (short)c);
+            pair_of[c + 1] = (int)COLOR_PAIR(pair++);
+            (void)seen;
+        }
+        for (int k = 0; k < HEAT_SEQ_LEVELS; k++)
+            t->heat_seq[k] = pair_of[ramp8_sequential(((float)k + 0.5f) / HEAT_SEQ_LEVELS) + 1];
+        for (int k = -HEAT_DIV_HALF; k <= HEAT_DIV_HALF; k++)
+            t->heat_div[k + HEAT_DIV_HALF] = pair_of[ramp8_diverging((float)k / HEAT_DIV_HALF) + 1];
+    }
+}

@@ -1,0 +1,469 @@
+/*
+ * tui_pane.c - one matrix in its pane: what size it would like, how it
+ * fits the room it got (scrolling, compact heat cells, the pooled
+ * overview), and drawing it with labelled axes, aligned numbers, heat
+ * colours or shades, a legend, masked lines, edited cells, the cursor and
+ * the operands of the explained cell. The title spells out how the matrix
+ * was made, from its provenance.
+ */
+#include <curses.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format.h"
+#include "tui_put.h"
+#include "tui_ramp.h"
+#include "tui_state.h"
+
+static int imin(int a, int b) { return a < b ? a : b; }
+static int imax(int a, int b) { return a > b ? a : b; }
+
+void tui_views_free(LessonView *lv)
+{
+    if (lv->views)
+        for (int i = 0; i < lv->n_panes; i++)
+            free(lv->views[i].pooled);
+    free(lv->views);
+    lv->views = NULL;
+}
+
+static int label_width(const Labels *l, int n)
+{
+    int w = 1;
+    for (int k = n; k >= 10; k /= 10)
+        w++;
+    if (l)
+        for (int i = 0; i < l->n; i++)
+            w = imax(w, fmt_display_width(l->names[i]));
+    return imin(w, 12);
+}
+
+/* The width of the widest value of m. */
+static int values_width(const Mat *m, int decimals, int utf8)
+{
+    int w = 1;
+    for (int i = 0; i < m->rows; i++)
+        w = imax(w, fmt_width(mat_row(m, i), m->cols, decimals, utf8));
+    return w;
+}
+
+/* The heat scale of m: sequential 0..1 for weights, 0..max for other
+ * non-negative values, else diverging -max|v|..max|v|. */
+static void heat_scale(const Mat *m, PaneView *v)
+{
+    float lo = INFINITY, hi = -INFINITY;
+    for (int i = 0; i < m->rows; i++)
+        for (int j = 0; j < m->cols; j++) {
+            float x = mat_get(m, i, j);
+            if (!isfinite(x))
+                continue;
+            lo = fminf(lo, x);
+            hi = fmaxf(hi, x);
+        }
+    if (lo > hi)
+        lo = hi = 0;
+    if (lo >= 0 && hi <= 1) {
+        v->diverging = 0;
+        v->lo = 0;
+        v->hi = 1;
+    } else if (lo >= 0) {
+        v->diverging = 0;
+        v->lo = 0;
+        v->hi = hi;
+    } else {
+        v->diverging = 1;
+        v->lo = -fmaxf(fabsf(lo), fabsf(hi));
+        v->hi = -v->lo;
+    }
+}
+
+/* Lines of the exercise area, into buf ('\n'-separated); returns the count. */
+
+/* How m was made, in the lesson's notation ("logits / sqrt(2)"), from its
+ * provenance: named operands by name, unnamed ones spelled out a few levels
+ * deep. Returns the length written (as snprintf, bounded by size). */
+static int describe_in(const Mat *m, char *buf, size_t size, int depth, int wrap);
+
+static int describe(const Mat *m, char *buf, size_t size, int depth)
+{
+    return describe_in(m, buf, size, depth, 0);
+}
+
+/* wrap: the result is an operand of a larger formula, so a compound one
+ * gets parentheses (not so for the argument of a function). */
+static int describe_in(const Mat *m, char *buf, size_t size, int depth, int wrap)
+{
+    if (size == 0)
+        return 0;
+    buf[0] = '\0';
+    if (!m)
+        return 0;
+    if (depth > 0 && m->name[0])
+        return snprintf(buf, size, "%s", m->name);
+    if (depth > 3)
+        return snprintf(buf, size, "%s", ui_utf8 ? "…" : "...");
+    char a[160] = "", b[160] = "";
+    const Prov *p = &m->prov;
+    int binary = p->op == OP_MATMUL || p->op == OP_ADD || p->op == OP_SUB || p->op == OP_MUL || p->op == OP_DIV;
+    describe_in(p->a, a, sizeof a, depth + 1, binary || p->op == OP_TRANSPOSE || p->op == OP_NEG);
+    describe_in(p->b, b, sizeof b, depth + 1, binary);
+    switch (p->op) {
+    case OP_INPUT:
+        if (depth > 0 && m->rows == 1 && m->cols == 1)
+            return snprintf(buf, size, "%g", (double)mat_get(m, 0, 0));
+        if (depth > 0)     /* an unnamed constant: its shape */
+            return snprintf(buf, size, "[%dx%d]", m->rows, m->cols);
+        return 0;
+    case OP_RANDN:
+        return snprintf(buf, size, "randn(%d, %d)", m->rows, m->cols);
+    case OP_COPY:
+        return snprintf(buf, size, "%s", a);
+    case OP_MATMUL:
+        return snprintf(buf, size, "%s%s%s @ %s%s%s", wrap ? "(" : "", a, p->trans_a ? "^T" : "", b,
+                        p->trans_b ? "^T" : "", wrap ? ")" : "");
+    case OP_TRANSPOSE:
+        return snprintf(buf, size, "%s^T", a);
+    case OP_ADD: case OP_SUB: case OP_MUL: case OP_DIV:
+        return snprintf(buf, size, "%s%s %s %s%s", wrap ? "(" : "", a, mat_op_name(p->op), b, wrap ? ")" : "");
+    case OP_NEG:
+        return snprintf(buf, size, "-%s", a);
+    case OP_SOFTMAX_ROWS: case OP_SOFTMAX_COLS: case OP_LAYERNORM_ROWS:
+    case OP_RELU: case OP_EXP: case OP_LOG: case OP_SQRT:
+        return snprintf(buf, size, "%s(%s)", mat_op_name(p->op), a);
+    case OP_COSINE:
+        return snprintf(buf, size, "cosine(%s, %s)", a, b);
+    case OP_HCAT: case OP_VCAT: {
+        int n = snprintf(buf, size, "%s(", mat_op_name(p->op));
+        for (int k = 0; k < p->n_parts && n > 0 && (size_t)n < size; k++) {
+            char part[160];
+            describe_in(p->parts[k], part, sizeof part, depth + 1, 0);
+            n += snprintf(buf + n, size - (size_t)n, "%s%s", k ? ", " : "", part);
+        }
+        if (n > 0 && (size_t)n < size)
+            n += snprintf(buf + n, size - (size_t)n, ")");
+        return n;
+    }
+    case OP_ROWS: case OP_COLS:
+        return snprintf(buf, size, "%s(%s, %d, %d)", mat_op_name(p->op), a, p->lo + 1, p->hi);
+    case OP_ELEMENT:
+        return snprintf(buf, size, "%s[%d,%d]", a, p->lo + 1, p->hi + 1);
+    case OP_CAUSAL_MASK:
+        return snprintf(buf, size, "causal_mask(%d)", m->rows);
+    case OP_POSENC: case OP_POSENC_BOOK:
+        return snprintf(buf, size, "%s(%d, %d)", mat_op_name(p->op), m->rows, m->cols);
+    default:
+        return snprintf(buf, size, "%s", mat_op_name(p->op));
+    }
+}
+
+void pane_need(Tui *t, int i, PaneNeed *need)
+{
+    LessonView *lv = &t->lv;
+    PaneView *v = &lv->views[i];
+    Pane *p = &lv->panes[i];
+    free(v->pooled);
+    memset(v, 0, sizeof *v);
+    v->br = v->bc = 1;
+    v->m = lv_pane_mat(lv, i);
+    *need = (PaneNeed){ PANE_MIN_W, 3, PANE_MIN_W, 3, 0 };
+    if (!v->m)
+        return;
+    const Mat *m = v->m;
+    v->num_w = values_width(m, lv->decimals, t->utf8);
+    int col_w = imin(label_width(m->col_labels, m->cols), 10);
+    int heat_mono = p->heat && t->color == COLORS_NONE;
+    v->grid.cell_w = imax(v->num_w + (heat_mono ? 2 : 0), col_w);
+    v->grid.label_w = label_width(m->row_labels, m->rows);
+    v->grid.footer_h = p->heat ? 1 : 0;
+    v->rows = m->rows;
+    v->cols = m->cols;
+    if (p->heat)
+        heat_scale(m, v);
+    /* wide enough for the title and its formula, within reason */
+    char how[200];
+    int title_w = 2 + (int)strlen(p->name) + 8 + (describe(m, how, sizeof how, 0) > 0 ? 3 + fmt_display_width(how) : 0);
+    need->want_w = grid_want_w(&v->grid, m->cols);
+    need->nice_w = imin(title_w, 48);
+    if (p->heat) {
+        /* the legend: scale, swatches, and the notes on masking */
+        int infs = 0;
+        for (int r = 0; r < m->rows && !infs; r++)
+            for (int c = 0; c < m->cols && !infs; c++)
+                infs = isinf(mat_get(m, r, c)) && mat_get(m, r, c) < 0;
+        int legend_w = 26 + (infs ? 9 : 0) + (m->masked && m->n_masked > 0 ? 16 : 0);
+        need->nice_w = imax(need->nice_w, legend_w);
+    }
+    need->want_h = grid_want_h(&v->grid, m->rows);
+    need->min_w = PANE_MIN_W;
+    need->min_h = PANE_MIN_H + v->grid.footer_h;
+}
+
+/* After placement: compact heat cells, the overview, what fits, scrolling. */
+void pane_fit(Tui *t, int i)
+{
+    LessonView *lv = &t->lv;
+    PaneView *v = &lv->views[i];
+    Pane *p = &lv->panes[i];
+    const Mat *m = v->m;
+    if (!m)
+        return;
+    Rect r = v->place.r;
+    p->cur_r = imin(p->cur_r, m->rows - 1);
+    p->cur_c = imin(p->cur_c, m->cols - 1);
+    if (p->heat && grid_want_w(&v->grid, m->cols) > r.w) {
+        v->compact = 1;
+        v->grid.cell_w = 2;
+    }
+    if (p->overview) {
+        int br, bc;
+        int digits = label_width(NULL, m->rows);
+        v->grid.label_w = imax(v->grid.label_w, 2 * digits + 1);
+        pool_blocks(m->rows, m->cols, grid_fit_rows(&v->grid, r.h), grid_fit_cols(&v->grid, r.w), &br, &bc);
+        v->br = br;
+        v->bc = bc;
+        v->rows = (m->rows + br - 1) / br;
+        v->cols = (m->cols + bc - 1) / bc;
+        v->pooled = malloc((size_t)v->rows * (size_t)v->cols * sizeof *v->pooled);
+        if (!v->pooled)
+            tui_fatal("out of memory");
+        pool_matrix(v->pooled, m->data, m->rows, m->cols, m->ld, br, bc, p->overview == 2);
+        p->cur_r -= p->cur_r % br;
+        p->cur_c -= p->cur_c % bc;
+    }
+    v->fit_r = imin(grid_fit_rows(&v->grid, r.h), v->rows);
+    v->fit_c = imin(grid_fit_cols(&v->grid, r.w), v->cols);
+    p->first_r = layout_scroll(p->cur_r / v->br, p->first_r, v->fit_r, v->rows);
+    p->first_c = layout_scroll(p->cur_c / v->bc, p->first_c, v->fit_c, v->cols);
+}
+
+
+static int is_operand(const Explanation *ex, const PaneView *v, const Pane *p, int i, int j)
+{
+    if (!ex)
+        return 0;
+    for (int k = 0; k < ex->n_operands; k++) {
+        const CellRef *c = &ex->operands[k];
+        if (c->row != i || c->col != j || !c->mat)
+            continue;
+        if (c->mat == v->m || (c->mat->name[0] && strcmp(c->mat->name, p->name) == 0))
+            return 1;
+    }
+    return 0;
+}
+
+/* The attribute of a heat cell of value x. */
+static int heat_attr(const Tui *t, const PaneView *v, float x)
+{
+    if (!isfinite(x))
+        return t->attr[C_HEAT_INF];
+    if (t->color == COLORS_NONE)
+        return A_NORMAL;
+    if (v->diverging) {
+        float s = v->hi > 0 ? x / v->hi : 0;
+        return t->heat_div[ramp_signed_level(s, HEAT_DIV_HALF) + HEAT_DIV_HALF];
+    }
+    float s = v->hi > v->lo ? (x - v->lo) / (v->hi - v->lo) : 0;
+    return t->heat_seq[ramp_level(s, HEAT_SEQ_LEVELS)];
+}
+
+static const char *shade_of(const PaneView *v, float x)
+{
+    if (!isfinite(x))
+        return " ";
+    if (v->diverging)
+        return ramp_shade_signed(v->hi > 0 ? x / v->hi : 0, ui_utf8);
+    return ramp_shade(v->hi > v->lo ? (x - v->lo) / (v->hi - v->lo) : 0, ui_utf8);
+}
+
+/* Softmax marks its fully masked lines in m->masked, an array of
+ * max(rows, cols) flags (n_masked counts the flagged ones): rows for
+ * softmax_rows, columns for softmax_cols, followed through copies. */
+static int masked_by_rows(const Mat *m)
+{
+    for (int depth = 0; m && m->prov.op == OP_COPY && depth < 16; depth++)
+        m = m->prov.a;
+    return !m || m->prov.op != OP_SOFTMAX_COLS;
+}
+
+static int line_masked(const Mat *m, int line, int by_rows)
+{
+    if (!m->masked || m->n_masked <= 0 || by_rows != masked_by_rows(m))
+        return 0;
+    return line < (by_rows ? m->rows : m->cols) && m->masked[line];
+}
+
+static void axis_label(char *buf, size_t size, const Mat *m, int k, int block, int by_rows)
+{
+    const char *l = by_rows ? mat_row_label(m, k) : mat_col_label(m, k);
+    int n = by_rows ? m->rows : m->cols;
+    if (block > 1 && k + 1 < imin(k + block, n))
+        snprintf(buf, size, "%d-%d", k + 1, imin(k + block, n));
+    else if (block > 1)
+        snprintf(buf, size, "%d", k + 1);
+    else if (l)
+        snprintf(buf, size, "%s", l);
+    else
+        snprintf(buf, size, "%d", k + 1);
+}
+
+static void draw_legend(const Tui *t, const PaneView *v, int y, int x, int w)
+{
+    const Mat *m = v->m;
+    char lo[32], hi[32];
+    int cx = x;
+    if (t->color == COLORS_NONE) {
+        /* shades: by value from lo to hi, or by size for signed values */
+        if (v->diverging) {
+            snprintf(lo, sizeof lo, "|v|: 0");
+            fmt_value(hi, sizeof hi, v->hi, 2, t->utf8);
+        } else {
+            fmt_value(lo, sizeof lo, v->lo, 2, t->utf8);
+            fmt_value(hi, sizeof hi, v->hi, 2, t->utf8);
+        }
+        ui_put(y, cx, x + w - cx, t->attr[C_DIM], lo);
+        cx += fmt_display_width(lo) + 1;
+        for (int k = 1; k < RAMP_SHADE_LEVELS && cx < x + w; k++, cx++)
+            ui_put(y, cx, 1, A_NORMAL, ramp_shade(((float)k + 0.5f) / RAMP_SHADE_LEVELS, t->utf8));
+    } else {
+        fmt_value(lo, sizeof lo, v->diverging ? -v->hi : v->lo, 2, t->utf8);
+        fmt_value(hi, sizeof hi, v->hi, 2, t->utf8);
+        ui_put(y, cx, x + w - cx, t->attr[C_DIM], lo);
+        cx += fmt_display_width(lo) + 1;
+        int steps = 8;
+        for (int k = 0; k < steps && cx < x + w; k++, cx++) {
+            float f = ((float)k + 0.5f) / (float)steps;
+            float val = v->diverging ? -v->hi + 2 * v->hi * f : v->lo + (v->hi - v->lo) * f;
+            ui_fill(y, cx, 1, heat_attr(t, v, val));
+        }
+    }
+    cx += 1;
+    ui_put(y, cx, x + w - cx, t->attr[C_DIM], hi);
+    cx += fmt_display_width(hi) + 2;
+    int infs = 0, masked = 0;
+    for (int i = 0; i < m->rows; i++)
+        for (int j = 0; j < m->cols; j++)
+            infs += isinf(mat_get(m, i, j)) && mat_get(m, i, j) < 0;
+    int by_rows = masked_by_rows(m), first = -1;
+    for (int k = 0; k < (by_rows ? m->rows : m->cols); k++)
+        if (line_masked(m, k, by_rows)) {
+            masked++;
+            if (first < 0)
+                first = k;
+        }
+    if (infs && cx < x + w) {
+        ui_putf(y, cx, x + w - cx, t->attr[C_HEAT_INF], "%s", ui_glyph("-∞", "-inf"));
+        cx += ui_utf8 ? 3 : 5;
+        ui_put(y, cx, x + w - cx, t->attr[C_DIM], "masked");
+        cx += 8;
+    }
+    if (masked && cx < x + w) {
+        char what[64];
+        snprintf(what, sizeof what, "%s %d%s masked", by_rows ? "row" : "col", first + 1,
+                 masked > 1 ? " ..." : "");
+        ui_put(y, cx, x + w - cx, t->attr[C_MASKED], what);
+    }
+}
+
+void pane_draw(const Tui *t, int idx, const Explanation *ex)
+{
+    const LessonView *lv = &t->lv;
+    const Pane *p = &lv->panes[idx];
+    const PaneView *v = &lv->views[idx];
+    Rect r = v->place.r;
+    int focus = idx == lv->focus;
+    /* the title: name, shape, how it was made, what is shown */
+    char title[256], shape[32] = "";
+    const Mat *m = v->m;
+    if (m)
+        mat_shape_str(m, shape, sizeof shape);
+    int tl = snprintf(title, sizeof title, "%s%s %s", focus ? ui_glyph("▶ ", "> ") : "  ", p->name, shape);
+    if (p->overview && tl < (int)sizeof title)
+        tl += snprintf(title + tl, sizeof title - (size_t)tl, " [%s of %dx%d blocks]",
+                       p->overview == 2 ? "max" : "mean", v->br, v->bc);
+    if (m && v->fit_r < v->rows && tl < (int)sizeof title)
+        tl += snprintf(title + tl, sizeof title - (size_t)tl, " [rows %d-%d/%d]", p->first_r + 1,
+                       p->first_r + v->fit_r, v->rows);
+    if (m && v->fit_c < v->cols && tl < (int)sizeof title)
+        tl += snprintf(title + tl, sizeof title - (size_t)tl, " [cols %d-%d/%d]", p->first_c + 1,
+                       p->first_c + v->fit_c, v->cols);
+    char how[200];
+    if (m && describe(m, how, sizeof how, 0) > 0 && tl < (int)sizeof title)
+        snprintf(title + tl, sizeof title - (size_t)tl, " = %s", how);
+    ui_put(r.y, r.x, r.w, t->attr[focus ? C_PANE_FOCUS : C_PANE_TITLE], title);
+    if (!m) {
+        ui_put(r.y + 1, r.x + 2, r.w - 2, t->attr[C_ERROR], "not defined");
+        return;
+    }
+    const GridSpec *g = &v->grid;
+    int heat = p->heat, mono = t->color == COLORS_NONE;
+    char buf[64];
+    /* column labels */
+    for (int k = 0; k < v->fit_c; k++) {
+        int j = p->first_c + k;
+        axis_label(buf, sizeof buf, m, j * v->bc, v->bc, 0);
+        int a = line_masked(m, j, 0) && v->bc == 1 ? t->attr[C_MASKED] : t->attr[C_LABEL];
+        if (v->compact) {
+            /* two columns per cell: label every few cells */
+            if (k % 4 == 0)
+                ui_put(r.y + 1, r.x + grid_cell_x(g, k), imin(8, r.w - grid_cell_x(g, k)), a, buf);
+        } else {
+            ui_put_right(r.y + 1, r.x + grid_cell_x(g, k), g->cell_w, a, buf);
+        }
+    }
+    for (int k = 0; k < v->fit_r; k++) {
+        int i = p->first_r + k, y = r.y + GRID_HEADER_H + k;
+        axis_label(buf, sizeof buf, m, i * v->br, v->br, 1);
+        int masked = v->br == 1 && line_masked(m, i, 1);
+        ui_put(y, r.x, g->label_w, t->attr[masked ? C_MASKED : C_LABEL], buf);
+        if (masked)
+            ui_put(y, r.x + g->label_w, 1, t->attr[C_MASKED], ui_glyph("⊘", "!"));
+        for (int c = 0; c < v->fit_c; c++) {
+            int j = p->first_c + c, x = r.x + grid_cell_x(g, c);
+            int mi = i * v->br, mj = j * v->bc;
+            float val = p->overview ? v->pooled[i * v->cols + j] : mat_get(m, mi, mj);
+            int cursor = focus && mi <= p->cur_r && p->cur_r < mi + v->br && mj <= p->cur_c && p->cur_c < mj + v->bc;
+            int edited = !p->overview && lv_is_edited(lv, p->name, mi, mj);
+            int operand = !p->overview && is_operand(ex, v, p, mi, mj);
+            int a = A_NORMAL;
+            if (heat)
+                a = heat_attr(t, v, val);
+            else if (edited)
+                a = t->attr[C_EDITED];
+            if (heat && edited)
+                a |= A_UNDERLINE | A_BOLD;
+            /* on a heatmap the colour is the value: marks go on top of it */
+            if (operand) {
+                a = heat ? (int)(a | A_UNDERLINE | A_BOLD) : t->attr[C_OPERAND];
+                ui_put(y, x - 1, 1, t->attr[C_OPERAND], ui_glyph("▸", ">"));
+            }
+            if (cursor)
+                a = heat ? (int)((a ^ A_REVERSE) | A_BOLD) : t->attr[C_CURSOR];
+            char num[48];
+            fmt_value(num, sizeof num, val, lv->decimals, t->utf8);
+            if (heat && mono) {
+                const char *sh = shade_of(v, val);
+                if (v->compact) {
+                    char two[16];
+                    snprintf(two, sizeof two, "%s%s", sh, sh);
+                    ui_put(y, x, 2, a, two);
+                } else {
+                    ui_put(y, x, 1, a, sh);
+                    ui_fill(y, x + 1, 1, a);
+                    ui_put_right(y, x + 2, g->cell_w - 2, a, num);
+                }
+            } else if (heat && v->compact) {
+                ui_fill(y, x, g->cell_w, a);
+                if (!isfinite(val))
+                    ui_put(y, x, 2, a, ui_glyph("-∞", "-i"));
+            } else {
+                ui_put_right(y, x, g->cell_w, a, num);
+            }
+            if (edited && x + g->cell_w < t->cols)
+                ui_put(y, x + g->cell_w, 1, t->attr[C_EDITED], "*");
+        }
+    }
+    if (heat)
+        draw_legend(t, v, r.y + GRID_HEADER_H + v->fit_r, r.x, r.w);
+}

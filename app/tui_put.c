@@ -1,0 +1,104 @@
+/*
+ * tui_put.c - the few ways the screen puts text down: clipped to a width,
+ * cleaned of control characters, right-aligned, a run of blanks, lines of
+ * wrapped text; and the choice between UTF-8 and ASCII glyphs.
+ */
+#include "tui_put.h"
+
+#include <curses.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "format.h"
+#include "tui_layout.h"
+
+int ui_utf8;
+
+static int imin(int a, int b) { return a < b ? a : b; }
+
+/* Draw s (cleaned of control characters) at (y, x), at most w columns. */
+void ui_put(int y, int x, int w, int attr, const char *s)
+{
+    if (w <= 0 || y < 0 || y >= LINES || x >= COLS)
+        return;
+    char clean[1024], cut[1024];
+    text_clean(clean, sizeof clean, s, 0, ui_utf8);
+    size_t n = text_fit(clean, imin(w, COLS - x));
+    memcpy(cut, clean, n);
+    cut[n] = '\0';
+    attrset(attr);
+    mvaddstr(y, x, cut);
+    attrset(A_NORMAL);
+}
+
+void ui_put_fit(int y, int x, int w, int attr, const char *s)
+{
+    char clean[1024];
+    text_clean(clean, sizeof clean, s, 0, ui_utf8);
+    if (fmt_display_width(clean) <= w) {
+        ui_put(y, x, w, attr, clean);
+        return;
+    }
+    const char *dots = ui_glyph("…", "...");
+    int dw = fmt_display_width(dots);
+    if (w <= dw) {
+        ui_put(y, x, w, attr, clean);
+        return;
+    }
+    clean[text_fit(clean, w - dw)] = '\0';
+    ui_put(y, x, w - dw, attr, clean);
+    ui_put(y, x + fmt_display_width(clean), dw, attr, dots);
+}
+
+void ui_putf(int y, int x, int w, int attr, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    ui_put(y, x, w, attr, buf);
+}
+
+void ui_fill(int y, int x, int w, int attr)
+{
+    if (w <= 0 || y < 0 || y >= LINES)
+        return;
+    attrset(attr);
+    mvhline(y, x, ' ', imin(w, COLS - x));
+    attrset(A_NORMAL);
+}
+
+/* s right-aligned in w columns. */
+void ui_put_right(int y, int x, int w, int attr, const char *s)
+{
+    int sw = fmt_display_width(s);
+    if (sw > w) {
+        ui_put(y, x, w, attr, s);
+        return;
+    }
+    ui_fill(y, x, w - sw, attr);
+    ui_put(y, x + w - sw, sw, attr, s);
+}
+
+const char *ui_glyph(const char *utf8, const char *ascii)
+{
+    return ui_utf8 ? utf8 : ascii;
+}
+
+void ui_lines(const char *text, Rect r, int attr, int more_attr, const char *more)
+{
+    char line[1024];
+    const char *p = text;
+    for (int k = 0; k < r.h && (p = text_line(p, line, sizeof line)); k++) {
+        int last = k == r.h - 1 && *p;
+        if (last && more) {
+            int mw = fmt_display_width(more);
+            ui_put(r.y + k, r.x + 1, r.w - 2 - mw - 1, attr, line);
+            ui_put(r.y + k, r.x + r.w - mw - 1, mw, more_attr, more);
+        } else {
+            ui_put(r.y + k, r.x + 1, r.w - 2, attr, line);
+        }
+    }
+}
