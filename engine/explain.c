@@ -17,6 +17,7 @@
  * of long sums elided), and "= value". Cells with no arithmetic (inputs,
  * copies) have two: what they are, and the value.
  */
+#include "alloc.h"
 #include "explain.h"
 #include "explain_internal.h"
 
@@ -56,7 +57,7 @@ static void text_vadd(Text *t, const char *fmt, va_list ap)
         size_t cap = t->cap ? t->cap : 128;
         while (cap < t->len + (size_t)n + 1)
             cap *= 2;
-        char *s = realloc(t->s, cap);
+        char *s = attn_realloc(t->s, cap);
         if (!s) {
             t->failed = 1;
             return;
@@ -119,7 +120,7 @@ static void add_cell(Builder *b, const Mat *m, int r, int c)
         return;
     if (ex->n_operands == b->cap) {
         int cap = b->cap ? b->cap * 2 : 16;
-        CellRef *ops = realloc(ex->operands, (size_t)cap * sizeof *ops);
+        CellRef *ops = attn_realloc(ex->operands, (size_t)cap * sizeof *ops);
         if (!ops) {
             b->failed = 1;
             return;

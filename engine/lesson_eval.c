@@ -8,6 +8,7 @@
  * the expressions as the author wrote them ("`@` needs the columns of K^T
  * (3) to equal the rows of Q (2)") and points at the operator or call.
  */
+#include "alloc.h"
 #include "lesson_internal.h"
 
 #include <limits.h>
@@ -260,7 +261,7 @@ static Mat *eval_args(EvalCtx *c, const Expr *e, Mat **vals)
 static Mat *eval_cat(EvalCtx *c, const Expr *e)
 {
     int horizontal = e->fn == FN_HCAT;
-    Mat **parts = calloc((size_t)e->n_args, sizeof *parts);
+    Mat **parts = attn_calloc((size_t)e->n_args, sizeof *parts);
     if (!parts)
         return eval_fail(c, ATTN_E_NOMEM, e->pos, "out of memory");
     if (!eval_args(c, e, parts)) {
@@ -562,8 +563,8 @@ LessonState *lesson_eval(const Lesson *l, const LessonEdit *edits, int n_edits, 
             return NULL;
         }
     }
-    LessonState *s = calloc(1, sizeof *s);
-    if (!s || !(s->vals = calloc((size_t)(l->n_names ? l->n_names : 1), sizeof *s->vals))) {
+    LessonState *s = attn_calloc(1, sizeof *s);
+    if (!s || !(s->vals = attn_calloc((size_t)(l->n_names ? l->n_names : 1), sizeof *s->vals))) {
         free(s);
         edit_error(l, err, "out of memory evaluating the lesson%s%.0d%.0d", "", 0, 0);
         err->code = ATTN_E_NOMEM;
@@ -656,7 +657,7 @@ Mat *lesson_eval_expr(const LessonState *s, const char *expr, LessonError *err)
     }
     if (!src_validate(&src, err))
         return NULL;
-    char **names = calloc((size_t)(s->n ? s->n : 1), sizeof *names);
+    char **names = attn_calloc((size_t)(s->n ? s->n : 1), sizeof *names);
     if (!names) {
         src_error(&src, err, ATTN_E_NOMEM, 0, "out of memory");
         return NULL;

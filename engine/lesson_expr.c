@@ -16,6 +16,7 @@
  * Names resolve against a Scope at parse time: an unknown name or function
  * is an error here, with the nearest known spelling suggested.
  */
+#include "alloc.h"
 #include "lesson_internal.h"
 
 #include <ctype.h>
@@ -159,7 +160,7 @@ static int unexpected(Parser *p, const char *wanted)
 
 static Expr *node(ExprKind kind, size_t pos, size_t start)
 {
-    Expr *e = calloc(1, sizeof *e);
+    Expr *e = attn_calloc(1, sizeof *e);
     if (e) {
         e->kind = kind;
         e->pos = pos;
@@ -231,8 +232,12 @@ static Expr *parse_matrix(Parser *p)
     long cap = 16, n = 0;
     int rows = 0, in_row = 0;
     size_t row_pos = 0;
-    e->vals = malloc(cap * sizeof *e->vals);
-    if (!e->vals || !advance(p))
+    e->vals = attn_malloc(cap * sizeof *e->vals);
+    if (!e->vals) {
+        nomem(p);
+        goto fail;
+    }
+    if (!advance(p))
         goto fail;
     for (;;) {
         if (p->tok->kind == T_NEWLINE || is_sym(p->tok, ';') || is_sym(p->tok, ']')) {
@@ -271,7 +276,7 @@ static Expr *parse_matrix(Parser *p)
                 fail(p, ATTN_E_LIMIT, e->pos, "this matrix has more than the limit of %ld elements", (long)LESSON_MAX_ELEMS);
                 goto fail;
             }
-            float *bigger = realloc(e->vals, 2 * cap * sizeof *bigger);
+            float *bigger = attn_realloc(e->vals, 2 * cap * sizeof *bigger);
             if (!bigger) {
                 nomem(p);
                 goto fail;
@@ -338,7 +343,7 @@ static Expr *parse_call(Parser *p, int fn, size_t name_pos)
         for (;;) {
             if (e->n_args == cap) {
                 int ncap = cap ? cap * 2 : 4;
-                Expr **bigger = realloc(e->args, ncap * sizeof *bigger);
+                Expr **bigger = attn_realloc(e->args, ncap * sizeof *bigger);
                 if (!bigger) {
                     nomem(p);
                     goto fail;

@@ -17,6 +17,7 @@
  *   other directives `#` starts a comment.
  * - An expression may continue on the next lines while a ( or [ is open.
  */
+#include "alloc.h"
 #include "lesson_internal.h"
 
 #include <ctype.h>
@@ -68,7 +69,7 @@ static int nomem(PS *ps)
 static int grow1(void *arr, int n, size_t size)
 {
     void **p = arr;
-    void *bigger = realloc(*p, (size_t)(n + 1) * size);
+    void *bigger = attn_realloc(*p, (size_t)(n + 1) * size);
     if (!bigger)
         return 0;
     memset((char *)bigger + (size_t)n * size, 0, size);
@@ -78,7 +79,7 @@ static int grow1(void *arr, int n, size_t size)
 
 static char *dupn(const char *s, size_t n)
 {
-    char *d = malloc(n + 1);
+    char *d = attn_malloc(n + 1);
     if (d) {
         memcpy(d, s, n);
         d[n] = '\0';
@@ -212,7 +213,7 @@ static int parse_within(PS *ps, Cursor *c, double *tol)
  * space, for a check's description. */
 static char *squeeze(PS *ps, size_t a, size_t b)
 {
-    char *out = malloc(b - a + 1);
+    char *out = attn_malloc(b - a + 1);
     if (!out)
         return NULL;
     size_t n = 0;
@@ -587,10 +588,10 @@ static int d_step(PS *ps, size_t kw, size_t arg)
     LessonStep *st = &l->steps[l->n_steps];
     st->line = ps->line;
     st->title = title;
+    ps->step = l->n_steps++;    /* counted first, so lesson_free frees the title */
     st->text = dupn("", 0);
     if (!st->text)
         return nomem(ps);
-    ps->step = l->n_steps++;
     next_line(ps);
     return 1;
 }
@@ -599,7 +600,7 @@ static int d_step(PS *ps, size_t kw, size_t arg)
 static int append_text(char **buf, const char *s, size_t n, int new_paragraph)
 {
     size_t have = strlen(*buf);
-    char *bigger = realloc(*buf, have + n + 3);
+    char *bigger = attn_realloc(*buf, have + n + 3);
     if (!bigger)
         return 0;
     if (have > 0) {
@@ -936,7 +937,7 @@ Lesson *lesson_parse(const char *text, size_t len, const char *file, LessonError
                  (long)LESSON_MAX_BYTES);
         return NULL;
     }
-    Lesson *l = calloc(1, sizeof *l);
+    Lesson *l = attn_calloc(1, sizeof *l);
     if (!l || !(l->text = dupn(text ? text : "", text ? len : 0)) ||
         !(l->file = dupn(file ? file : "<lesson>", strlen(file ? file : "<lesson>")))) {
         lesson_free(l);

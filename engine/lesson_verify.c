@@ -4,6 +4,7 @@
  * when the exercise states `= VALUE`, matches it within its `within`).
  * Results come back in file order, each with a reason when it failed.
  */
+#include "alloc.h"
 #include "lesson_internal.h"
 
 #include <math.h>
@@ -93,7 +94,7 @@ attn_status lesson_verify(const Lesson *l, const LessonState *s, VerifyResult **
 {
     *out = NULL;
     *n = 0;
-    VerifyResult *res = calloc((size_t)(l->n_items ? l->n_items : 1), sizeof *res);
+    VerifyResult *res = attn_calloc((size_t)(l->n_items ? l->n_items : 1), sizeof *res);
     if (!res)
         return ATTN_E_NOMEM;
     for (int i = 0; i < l->n_items; i++)

@@ -8,6 +8,7 @@
  * The release walks an explicit work list rather than recursing, so a chain
  * of a million operations frees without growing the C stack.
  */
+#include "alloc.h"
 #include "mat.h"
 #include "mat_internal.h"
 
@@ -35,7 +36,7 @@ attn_status mat_check_size(int rows, int cols, AttnError *err)
 /* A zeroed Mat header with one reference and no data. */
 static Mat *mat_header(int rows, int cols, AttnError *err)
 {
-    Mat *m = calloc(1, sizeof *m);
+    Mat *m = attn_calloc(1, sizeof *m);
     if (!m) {
         attn_fail(err, ATTN_E_NOMEM, "out of memory for a %dx%d matrix", rows, cols);
         return NULL;
@@ -55,7 +56,7 @@ Mat *mat_new(int rows, int cols, AttnError *err)
     Mat *m = mat_header(rows, cols, err);
     if (!m)
         return NULL;
-    m->buf = calloc((size_t)rows * (size_t)cols, sizeof *m->buf);
+    m->buf = attn_calloc((size_t)rows * (size_t)cols, sizeof *m->buf);
     if (!m->buf) {
         free(m);
         attn_fail(err, ATTN_E_NOMEM, "out of memory for a %dx%d matrix", rows, cols);
@@ -114,7 +115,7 @@ Mat *mat_copy(const Mat *m, AttnError *err)
         memcpy(mat_row(c, i), mat_row(m, i), (size_t)m->cols * sizeof(float));
     if (m->masked) {
         int lines = mat_masked_len(m);
-        c->masked = malloc((size_t)lines);
+        c->masked = attn_malloc((size_t)lines);
         if (!c->masked) {
             mat_free(c);
             attn_fail(err, ATTN_E_NOMEM, "out of memory copying a %dx%d matrix", m->rows, m->cols);
@@ -157,8 +158,8 @@ static void mat_drop(DeadList *dl, Mat *m)
         return;
     if (dl->n == dl->cap) {
         int cap = dl->cap * 2;
-        Mat **grown = dl->items == dl->local ? malloc((size_t)cap * sizeof *grown)
-                                             : realloc(dl->items, (size_t)cap * sizeof *grown);
+        Mat **grown = dl->items == dl->local ? attn_malloc((size_t)cap * sizeof *grown)
+                                             : attn_realloc(dl->items, (size_t)cap * sizeof *grown);
         if (!grown) {
             DeadList sub = { .n = 0, .cap = 64 };
             sub.items = sub.local;
@@ -234,10 +235,10 @@ Labels *labels_new(int n, const char *const *names)
 {
     if (n <= 0 || !names)
         return NULL;
-    Labels *l = calloc(1, sizeof *l);
+    Labels *l = attn_calloc(1, sizeof *l);
     if (!l)
         return NULL;
-    l->names = calloc((size_t)n, sizeof *l->names);
+    l->names = attn_calloc((size_t)n, sizeof *l->names);
     if (!l->names) {
         free(l);
         return NULL;
@@ -247,7 +248,7 @@ Labels *labels_new(int n, const char *const *names)
     for (int i = 0; i < n; i++) {
         const char *s = names[i] ? names[i] : "";
         size_t len = strlen(s) + 1;
-        l->names[i] = malloc(len);
+        l->names[i] = attn_malloc(len);
         if (!l->names[i]) {
             labels_free(l);
             return NULL;
@@ -322,7 +323,7 @@ static int view_detach(Mat *m)
 {
     if (m->buf || !m->prov.a)
         return 1;
-    float *buf = malloc((size_t)m->rows * (size_t)m->cols * sizeof *buf);
+    float *buf = attn_malloc((size_t)m->rows * (size_t)m->cols * sizeof *buf);
     if (!buf)
         return 0;
     for (int i = 0; i < m->rows; i++)
@@ -351,7 +352,7 @@ attn_status mat_set_prov_parts(Mat *m, MatOp op, Mat *const *parts, int n, AttnE
 {
     if (!m || n <= 0 || !parts)
         return attn_fail(err, ATTN_E_ARG, "no parts to record");
-    Mat **copy = malloc((size_t)n * sizeof *copy);
+    Mat **copy = attn_malloc((size_t)n * sizeof *copy);
     if (!copy)
         return attn_fail(err, ATTN_E_NOMEM, "out of memory recording %d parts", n);
     for (int i = 0; i < n; i++)

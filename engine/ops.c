@@ -8,6 +8,7 @@
  * quoted 1-based, as the lessons write them), then allocates, computes,
  * attaches labels and records provenance. Nothing here prints or exits.
  */
+#include "alloc.h"
 #include "ops.h"
 
 #include <math.h>
@@ -240,7 +241,7 @@ attn_status ops_softmax_with(Mat **out, const Mat *a, MatOp op, SoftmaxKernel ke
     Mat *m = new_like(a, err);
     if (!m)
         return err->code;
-    unsigned char *masked = calloc((size_t)mat_masked_len(m), 1);
+    unsigned char *masked = attn_calloc((size_t)mat_masked_len(m), 1);
     if (!masked) {
         mat_free(m);
         return attn_fail(err, ATTN_E_NOMEM, "out of memory for %s of a %dx%d matrix",
@@ -296,9 +297,9 @@ static int softmax_rows_kernel(Mat *out, const Mat *a, unsigned char *masked)
 static int softmax_cols_kernel(Mat *out, const Mat *a, unsigned char *masked)
 {
     int n = a->cols;
-    float *max = malloc((size_t)n * sizeof *max);
-    double *sum = calloc((size_t)n, sizeof *sum);
-    unsigned char *finite_seen = calloc((size_t)n, 1);
+    float *max = attn_malloc((size_t)n * sizeof *max);
+    double *sum = attn_calloc((size_t)n, sizeof *sum);
+    unsigned char *finite_seen = attn_calloc((size_t)n, 1);
     if (!max || !sum || !finite_seen) {
         free(max);
         free(sum);
@@ -498,7 +499,7 @@ static Labels *concat_labels(Mat *const *parts, int n, int rows_axis)
             return NULL;
         total += l->n;
     }
-    const char **names = malloc((size_t)total * sizeof *names);
+    const char **names = attn_malloc((size_t)total * sizeof *names);
     if (!names)
         return NULL;
     int k = 0;
@@ -594,42 +595,41 @@ static attn_status check_range(const Mat *a, int lo, int hi, int n, const char *
     return ATTN_OK;
 }
 
-attn_status op_rows(Mat **out, const Mat *a, int lo, int hi, AttnError *err)
+/* Rows (by_rows) or columns lo..hi-1 of a as a view sharing a's buffer;
+ * the sliced axis takes its slice of a's labels, the other keeps them. */
+static attn_status range_view(Mat **out, const Mat *a, int lo, int hi, int by_rows, AttnError *err)
 {
     BEGIN(out, err);
     if (!out || !a)
-        return missing(err, "rows");
-    attn_status st = check_range(a, lo, hi, a->rows, "rows", err);
+        return missing(err, by_rows ? "rows" : "cols");
+    attn_status st = check_range(a, lo, hi, by_rows ? a->rows : a->cols, by_rows ? "rows" : "columns", err);
     if (st != ATTN_OK)
         return st;
-    Mat *v = mat_view(a, OP_ROWS, lo, 0, hi - lo, a->cols, err);
+    Mat *v = by_rows ? mat_view(a, OP_ROWS, lo, 0, hi - lo, a->cols, err)
+                     : mat_view(a, OP_COLS, 0, lo, a->rows, hi - lo, err);
     if (!v)
         return err->code;
     v->prov.lo = lo;
     v->prov.hi = hi;
-    set_sliced(v, a->row_labels, lo, hi, mat_set_row_labels);
-    mat_set_col_labels(v, a->col_labels);
+    if (by_rows) {
+        set_sliced(v, a->row_labels, lo, hi, mat_set_row_labels);
+        mat_set_col_labels(v, a->col_labels);
+    } else {
+        mat_set_row_labels(v, a->row_labels);
+        set_sliced(v, a->col_labels, lo, hi, mat_set_col_labels);
+    }
     *out = v;
     return ATTN_OK;
 }
 
+attn_status op_rows(Mat **out, const Mat *a, int lo, int hi, AttnError *err)
+{
+    return range_view(out, a, lo, hi, 1, err);
+}
+
 attn_status op_cols(Mat **out, const Mat *a, int lo, int hi, AttnError *err)
 {
-    BEGIN(out, err);
-    if (!out || !a)
-        return missing(err, "cols");
-    attn_status st = check_range(a, lo, hi, a->cols, "columns", err);
-    if (st != ATTN_OK)
-        return st;
-    Mat *v = mat_view(a, OP_COLS, 0, lo, a->rows, hi - lo, err);
-    if (!v)
-        return err->code;
-    v->prov.lo = lo;
-    v->prov.hi = hi;
-    mat_set_row_labels(v, a->row_labels);
-    set_sliced(v, a->col_labels, lo, hi, mat_set_col_labels);
-    *out = v;
-    return ATTN_OK;
+    return range_view(out, a, lo, hi, 0, err);
 }
 
 attn_status op_element(Mat **out, const Mat *a, int i, int j, AttnError *err)

@@ -315,16 +315,25 @@ START_TEST(test_every_lesson_passes_attn_check)
 }
 END_TEST
 
+/* Shipped lesson i, loaded (the caller frees it, and *paths with
+ * lessonfile_list_free). */
+static Lesson *load_shipped(int i, char ***paths)
+{
+    *paths = shipped();
+    ck_assert_msg(*paths && (*paths)[i], "lesson %d of %s is missing", i + 1, lessons_dir());
+    LessonError err;
+    Lesson *l = lessonfile_load((*paths)[i], &err);
+    char buf[1024];
+    ck_assert_msg(l != NULL, "%s", l ? "" : lesson_error_format(&err, buf, sizeof buf));
+    return l;
+}
+
 /* The authoring rules of lessons/README.md that a machine can check. */
 START_TEST(test_every_lesson_is_well_formed)
 {
-    char **paths = shipped();
-    ck_assert_msg(paths && paths[_i], "lesson %d of %s is missing", _i + 1, lessons_dir());
+    char **paths;
+    Lesson *l = load_shipped(_i, &paths);
     const char *path = paths[_i];
-    LessonError err;
-    Lesson *l = lessonfile_load(path, &err);
-    char buf[1024];
-    ck_assert_msg(l != NULL, "%s", l ? "" : lesson_error_format(&err, buf, sizeof buf));
 
     char problems[4096] = "";
     if (!lesson_about(l)[0])
@@ -366,13 +375,9 @@ END_TEST
  * heatmap panes among the matrices. */
 START_TEST(test_json_steps_match_the_lesson)
 {
-    char **paths = shipped();
-    ck_assert_msg(paths && paths[_i], "lesson %d of %s is missing", _i + 1, lessons_dir());
+    char **paths;
+    Lesson *l = load_shipped(_i, &paths);
     const char *path = paths[_i];
-    LessonError err;
-    Lesson *l = lessonfile_load(path, &err);
-    char buf[1024];
-    ck_assert_msg(l != NULL, "%s", l ? "" : lesson_error_format(&err, buf, sizeof buf));
     JVal doc;
     char why[1024];
     ck_assert_msg(run_json(path, &doc, why, sizeof why) == 0, "%s", why);
