@@ -32,6 +32,7 @@ void tui_frame_free(void)
 }
 
 static void prepare_help(Tui *t);
+static void prepare_text(Tui *t);
 
 /* ---- per-frame layout -------------------------------------------------- */
 
@@ -79,6 +80,8 @@ void tui_prepare(Tui *t)
     frame_ex_err[0] = '\0';
     if (t->overlay == OVERLAY_HELP)
         prepare_help(t);
+    else if (t->overlay == OVERLAY_TEXT)
+        prepare_text(t);
     if (t->mode != MODE_LESSON) {
         t->layout_ok = t->cols >= TUI_MIN_COLS && t->rows >= TUI_MIN_ROWS;
         return;
@@ -328,8 +331,8 @@ static void prepare_help(Tui *t)
 {
     HelpLayout h;
     help_layout(t, &h);
-    t->help_max = imax(0, h.per_col - h.room);
-    t->help_first = imax(0, imin(t->help_first, t->help_max));
+    t->overlay_max = imax(0, h.per_col - h.room);
+    t->overlay_first = imax(0, imin(t->overlay_first, t->overlay_max));
 }
 
 static void draw_help(const Tui *t)
@@ -341,7 +344,7 @@ static void draw_help(const Tui *t)
     HelpLayout h;
     help_layout(t, &h);
     for (int k = 0; k < h.n; k++) {
-        int c = k / h.per_col, row = k % h.per_col - t->help_first;
+        int c = k / h.per_col, row = k % h.per_col - t->overlay_first;
         if (row < 0 || row >= h.room)
             continue;
         int x = 1 + c * h.col_w;
@@ -349,14 +352,28 @@ static void draw_help(const Tui *t)
         ui_put(h.top + row, x + h.key_w + 1, t->cols - x - h.key_w - 1, A_NORMAL,
             tui_action_help((TuiAction)h.acts[k]));
     }
-    int below = h.top + h.per_col - t->help_first + 1;
+    int below = h.top + h.per_col - t->overlay_first + 1;
     if (where == KEYS_LESSON && below < t->rows - 2)
         ui_put(below, 2, t->cols - 4, t->attr[C_DIM],
             "Enter marks the cells a value came from; a click selects a cell; -inf is masked.");
     ui_put(t->rows - 1, 1, t->cols - 2, t->attr[C_DIM],
-        t->help_max > 0 ? (t->help_first < t->help_max ? "Down: more keys; any other key closes this help"
+        t->overlay_max > 0 ? (t->overlay_first < t->overlay_max ? "Down: more keys; any other key closes this help"
                                                        : "Up: back; any other key closes this help")
                         : "any key closes this help");
+}
+
+/* The step's whole prose, scrolled by Down/Up when it is longer than the
+ * screen. */
+static void prepare_text(Tui *t)
+{
+    size_t size = 65536;
+    char *buf = malloc(size);
+    if (!buf)
+        tui_fatal("out of memory");
+    int n = step_text(t, buf, size, imax(t->cols - 4, 10));
+    free(buf);
+    t->overlay_max = imax(0, n - imax(t->rows - 4, 1));
+    t->overlay_first = imax(0, imin(t->overlay_first, t->overlay_max));
 }
 
 static void draw_text_overlay(const Tui *t)
@@ -369,9 +386,16 @@ static void draw_text_overlay(const Tui *t)
     if (!buf)
         tui_fatal("out of memory");
     step_text(t, buf, size, t->cols - 4);
-    ui_lines(buf, (Rect){ 1, 2, t->cols - 2, t->rows - 4 }, t->attr[C_TEXT], t->attr[C_DIM], ui_glyph("…", "..."));
+    const char *from = buf;
+    char line[1024];
+    for (int k = 0; k < t->overlay_first && from; k++)
+        from = text_line(from, line, sizeof line);
+    ui_lines(from ? from : "", (Rect){ 1, 2, t->cols - 2, t->rows - 4 }, t->attr[C_TEXT], t->attr[C_DIM], NULL);
     free(buf);
-    ui_put(t->rows - 1, 1, t->cols - 2, t->attr[C_DIM], "any key closes the text");
+    ui_put(t->rows - 1, 1, t->cols - 2, t->attr[C_DIM],
+           t->overlay_max > 0 ? (t->overlay_first < t->overlay_max ? "Down: more text; any other key closes it"
+                                                                   : "Up: back; any other key closes the text")
+                              : "any key closes the text");
 }
 
 static void draw_too_small(const Tui *t)

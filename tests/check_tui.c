@@ -861,6 +861,36 @@ START_TEST(big_matrix_scrolls_and_pools)
 }
 END_TEST
 
+START_TEST(long_text_scrolls_in_its_reader)
+{
+    char text[8192];
+    size_t len = (size_t)snprintf(text, sizeof text, "lesson Long\nstep Many words\n  text\n");
+    for (int i = 0; i < 30; i++)
+        len += (size_t)snprintf(text + len, sizeof text - len, "    Paragraph %d, long enough to wrap.\n\n", i);
+    snprintf(text + len, sizeof text - len, "  end\n  let A = [ 1 ]\n");
+    const char *path = write_temp(".lesson", text);
+    ck_assert_msg(path != NULL, "cannot write a lesson");
+    char args[300];
+    snprintf(args, sizeof args, "%s", path);
+    Tmux t;
+    tmux_start(&t, 60, 16, NULL, args);
+    WAIT_FOR(&t, "t: all");
+    tmux_keys(&t, "t");
+    WAIT_FOR(&t, "Down: more text");
+    ck_assert_msg(strstr(t.last, "Paragraph 0,") && !strstr(t.last, "Paragraph 29,"), "the reader's first page:\n%s",
+                  t.last);
+    tmux_keys(&t, "End");   /* not a scroll key: closes the reader */
+    ck_assert_msg(tmux_wait_gone(&t, "Down: more text"), "End did not close the reader:\n%s", t.last);
+    tmux_keys(&t, "t");
+    WAIT_FOR(&t, "Down: more text");
+    for (int k = 0; k < 60; k++)
+        tmux_keys(&t, "Down");
+    WAIT_FOR(&t, "Paragraph 29,");
+    WAIT_FOR(&t, "Up: back");
+    tmux_stop(&t);
+}
+END_TEST
+
 START_TEST(bad_lesson_file_exits_2_before_the_screen)
 {
     const char *path = write_temp(".lesson", "lesson Bad\nlet A = [ 1 2 ; 3 ]\n");
@@ -924,6 +954,7 @@ Suite *tui_suite(void)
         tcase_add_test(limits, menu_lists_a_broken_lesson_with_its_error);
         tcase_add_test(limits, big_matrix_scrolls_and_pools);
         tcase_add_test(limits, too_small_from_the_start_and_ascii);
+        tcase_add_test(limits, long_text_scrolls_in_its_reader);
     }
     suite_add_tcase(s, core);
     suite_add_tcase(s, limits);
