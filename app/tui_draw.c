@@ -64,6 +64,9 @@ static int step_text(const Tui *t, char *buf, size_t size, int width)
     const char *text;
     if (st) {
         text = st->text ? st->text : "";
+    } else if (lv_n_screens(lv) == 0) {
+        snprintf(intro, sizeof intro, "%s\n\nThis lesson has no steps yet.", lesson_about(lv->lesson));
+        text = intro;
     } else {
         snprintf(intro, sizeof intro, "%s\n\nThe lesson's inputs, before any step. %s",
                  lesson_about(lv->lesson), "Press n (or Space) to begin; ? lists every key.");
@@ -149,8 +152,9 @@ static void draw_title(const Tui *t)
     ui_fill(r.y, 0, r.w, t->attr[C_TITLE]);
     const LessonStep *st = lv_step(lv);
     char right[256];
-    int rl = snprintf(right, sizeof right, " step %d/%d: %s ", lv->screen + 1, lv_n_screens(lv),
-                      st ? st->title : "Set-up");
+    int rl = lv_n_screens(lv) == 0
+        ? snprintf(right, sizeof right, " no steps ")
+        : snprintf(right, sizeof right, " step %d/%d: %s ", lv->screen + 1, lv_n_screens(lv), st ? st->title : "Set-up");
     if (lv->n_edits > 0)
         snprintf(right + rl, sizeof right - (size_t)rl, "%s %d edit%s ", ui_glyph("│", "|"), lv->n_edits,
                  lv->n_edits == 1 ? "" : "s");

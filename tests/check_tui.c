@@ -55,7 +55,7 @@ static void tmux_start(Tmux *t, int cols, int rows, const char *env, const char 
     char inner[2048];
     snprintf(inner, sizeof inner,
              "trap '' INT; sh -c 'echo ATTN PID $$; exec env LC_ALL=C.UTF-8 TERM=xterm-256color "
-             "ATTN_LESSONS=%s %s %s %s'; echo EXITED $?; sleep 60",
+             "ATTN_LESSONS=%s %s %s %s'; echo EXITED $?; sleep 20",
              lessons_dir(), env ? env : "", attn_bin(), args ? args : "");
     /* the command goes to tmux as one argument: quote it for sh */
     char quoted[4096];
