@@ -27,6 +27,7 @@
 
 #define POLL_MS 50
 #define WAIT_MS 5000
+#define WATCHDOG_S 60   /* no test session outlives this */
 
 typedef struct {
     char sock[64];
@@ -74,6 +75,11 @@ static void tmux_start(Tmux *t, int cols, int rows, const char *env, const char 
     CmdResult r = cmd_runf("tmux -u -f /dev/null -L %s new-session -d -x %d -y %d sh -c %s", t->sock, cols, rows,
                            quoted);
     ck_assert_msg(r.status == 0, "tmux new-session failed (%d): %s", r.status, r.err);
+    cmd_free(&r);
+    /* a watchdog: a test that fails half-way never reaches tmux_stop, and
+     * attn would wait for keys forever; this ends the server regardless.
+     * setsid: libcheck kills the test's process group when it ends. */
+    r = cmd_runf("setsid sh -c 'sleep %d; tmux -L %s kill-server' >/dev/null 2>&1 &", WATCHDOG_S, t->sock);
     cmd_free(&r);
 }
 
