@@ -122,16 +122,16 @@ static void handle_key(Tui *t, int ch)
         return;     /* the next frame lays out for the new size */
     t->message[0] = '\0';
     if (t->overlay != OVERLAY_NONE) {
-        /* any key closes help and text, but for scrolling a help that
-         * does not fit the terminal */
+        /* any key closes help and text, but for scrolling one that does
+         * not fit the terminal */
         TuiAction a = tui_key_action(ch, KEYS_LESSON);
-        if (t->overlay == OVERLAY_HELP && t->help_max > 0 && (a == ACT_DOWN || a == ACT_NEXT)) {
-            t->help_first++;
-        } else if (t->overlay == OVERLAY_HELP && t->help_max > 0 && (a == ACT_UP || a == ACT_PREV)) {
-            t->help_first--;
+        if (t->overlay_max > 0 && (a == ACT_DOWN || a == ACT_NEXT)) {
+            t->overlay_first++;
+        } else if (t->overlay_max > 0 && (a == ACT_UP || a == ACT_PREV)) {
+            t->overlay_first--;
         } else {
             t->overlay = OVERLAY_NONE;
-            t->help_first = 0;
+            t->overlay_first = 0;
         }
         return;
     }

@@ -32,6 +32,7 @@ void tui_frame_free(void)
 }
 
 static void prepare_help(Tui *t);
+static void prepare_text(Tui *t);
 
 /* ---- per-frame layout -------------------------------------------------- */
 
@@ -63,6 +64,9 @@ static int step_text(const Tui *t, char *buf, size_t size, int width)
     const char *text;
     if (st) {
         text = st->text ? st->text : "";
+    } else if (lv_n_screens(lv) == 0) {
+        snprintf(intro, sizeof intro, "%s\n\nThis lesson has no steps yet.", lesson_about(lv->lesson));
+        text = intro;
     } else {
         snprintf(intro, sizeof intro, "%s\n\nThe lesson's inputs, before any step. %s",
                  lesson_about(lv->lesson), "Press n (or Space) to begin; ? lists every key.");
@@ -79,6 +83,8 @@ void tui_prepare(Tui *t)
     frame_ex_err[0] = '\0';
     if (t->overlay == OVERLAY_HELP)
         prepare_help(t);
+    else if (t->overlay == OVERLAY_TEXT)
+        prepare_text(t);
     if (t->mode != MODE_LESSON) {
         t->layout_ok = t->cols >= TUI_MIN_COLS && t->rows >= TUI_MIN_ROWS;
         return;
@@ -146,8 +152,9 @@ static void draw_title(const Tui *t)
     ui_fill(r.y, 0, r.w, t->attr[C_TITLE]);
     const LessonStep *st = lv_step(lv);
     char right[256];
-    int rl = snprintf(right, sizeof right, " step %d/%d: %s ", lv->screen + 1, lv_n_screens(lv),
-                      st ? st->title : "Set-up");
+    int rl = lv_n_screens(lv) == 0
+        ? snprintf(right, sizeof right, " no steps ")
+        : snprintf(right, sizeof right, " step %d/%d: %s ", lv->screen + 1, lv_n_screens(lv), st ? st->title : "Set-up");
     if (lv->n_edits > 0)
         snprintf(right + rl, sizeof right - (size_t)rl, "%s %d edit%s ", ui_glyph("│", "|"), lv->n_edits,
                  lv->n_edits == 1 ? "" : "s");
@@ -208,9 +215,9 @@ static void draw_status(const Tui *t)
             best_w = w;
         }
     }
-    if (row < r.h) {        /* an empty row below the explanation */
-        best_row = row;
-        best_w = 0;
+    if ((best_row < 0 || 1 + best_w + 4 + tw >= r.w) && row < r.h) {
+        best_row = row;     /* no room beside it: the empty row below */
+        best_w = -3;
     }
     if (best_row >= 0 && 1 + best_w + 4 + tw < r.w)
         ui_put(r.y + best_row, 1 + best_w + 4, tw, t->attr[C_DIM], tag);
@@ -328,8 +335,8 @@ static void prepare_help(Tui *t)
 {
     HelpLayout h;
     help_layout(t, &h);
-    t->help_max = imax(0, h.per_col - h.room);
-    t->help_first = imax(0, imin(t->help_first, t->help_max));
+    t->overlay_max = imax(0, h.per_col - h.room);
+    t->overlay_first = imax(0, imin(t->overlay_first, t->overlay_max));
 }
 
 static void draw_help(const Tui *t)
@@ -341,7 +348,7 @@ static void draw_help(const Tui *t)
     HelpLayout h;
     help_layout(t, &h);
     for (int k = 0; k < h.n; k++) {
-        int c = k / h.per_col, row = k % h.per_col - t->help_first;
+        int c = k / h.per_col, row = k % h.per_col - t->overlay_first;
         if (row < 0 || row >= h.room)
             continue;
         int x = 1 + c * h.col_w;
@@ -349,14 +356,28 @@ static void draw_help(const Tui *t)
         ui_put(h.top + row, x + h.key_w + 1, t->cols - x - h.key_w - 1, A_NORMAL,
             tui_action_help((TuiAction)h.acts[k]));
     }
-    int below = h.top + h.per_col - t->help_first + 1;
+    int below = h.top + h.per_col - t->overlay_first + 1;
     if (where == KEYS_LESSON && below < t->rows - 2)
         ui_put(below, 2, t->cols - 4, t->attr[C_DIM],
             "Enter marks the cells a value came from; a click selects a cell; -inf is masked.");
     ui_put(t->rows - 1, 1, t->cols - 2, t->attr[C_DIM],
-        t->help_max > 0 ? (t->help_first < t->help_max ? "Down: more keys; any other key closes this help"
+        t->overlay_max > 0 ? (t->overlay_first < t->overlay_max ? "Down: more keys; any other key closes this help"
                                                        : "Up: back; any other key closes this help")
                         : "any key closes this help");
+}
+
+/* The step's whole prose, scrolled by Down/Up when it is longer than the
+ * screen. */
+static void prepare_text(Tui *t)
+{
+    size_t size = 65536;
+    char *buf = malloc(size);
+    if (!buf)
+        tui_fatal("out of memory");
+    int n = step_text(t, buf, size, imax(t->cols - 4, 10));
+    free(buf);
+    t->overlay_max = imax(0, n - imax(t->rows - 4, 1));
+    t->overlay_first = imax(0, imin(t->overlay_first, t->overlay_max));
 }
 
 static void draw_text_overlay(const Tui *t)
@@ -369,9 +390,16 @@ static void draw_text_overlay(const Tui *t)
     if (!buf)
         tui_fatal("out of memory");
     step_text(t, buf, size, t->cols - 4);
-    ui_lines(buf, (Rect){ 1, 2, t->cols - 2, t->rows - 4 }, t->attr[C_TEXT], t->attr[C_DIM], ui_glyph("…", "..."));
+    const char *from = buf;
+    char line[1024];
+    for (int k = 0; k < t->overlay_first && from; k++)
+        from = text_line(from, line, sizeof line);
+    ui_lines(from ? from : "", (Rect){ 1, 2, t->cols - 2, t->rows - 4 }, t->attr[C_TEXT], t->attr[C_DIM], NULL);
     free(buf);
-    ui_put(t->rows - 1, 1, t->cols - 2, t->attr[C_DIM], "any key closes the text");
+    ui_put(t->rows - 1, 1, t->cols - 2, t->attr[C_DIM],
+           t->overlay_max > 0 ? (t->overlay_first < t->overlay_max ? "Down: more text; any other key closes it"
+                                                                   : "Up: back; any other key closes the text")
+                              : "any key closes the text");
 }
 
 static void draw_too_small(const Tui *t)

@@ -47,6 +47,7 @@ void menu_load(Tui *t, const char *dir)
         if (l) {
             it->title = dup_str(lesson_title(l));
             it->about = dup_str(lesson_about(l));
+            it->n_screens = lesson_n_steps(l) + (lesson_n_setup(l) > 0);
             lesson_free(l);
         } else {
             char buf[1024];
@@ -164,7 +165,12 @@ void menu_draw(Tui *t)
         }
         snprintf(buf, sizeof buf, "%s%2d  %s", sel ? (t->utf8 ? "▶ " : "> ") : "  ", i + 1,
                  it->error ? "(does not open)" : it->title);
-        ui_put_fit(y, 1, w - 2, sel ? tui_attr(t, C_SELECTED) : tui_attr(t, C_PANE_TITLE), buf);
+        char steps[32] = "";
+        if (!it->error)
+            snprintf(steps, sizeof steps, "%d steps ", it->n_screens);
+        int sw = (int)strlen(steps);
+        ui_put_fit(y, 1, w - 3 - sw, sel ? tui_attr(t, C_SELECTED) : tui_attr(t, C_PANE_TITLE), buf);
+        ui_put(y, w - sw - 1, sw, sel ? tui_attr(t, C_SELECTED) : tui_attr(t, C_DIM), steps);
         if (it->error)
             ui_put_fit(y + 1, 7, w - 8, tui_attr(t, C_ERROR), it->error);
         else

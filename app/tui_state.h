@@ -89,6 +89,7 @@ typedef struct {
     char *title;        /* NULL when the lesson failed to parse */
     char *about;
     char *error;        /* the first line of the parse error, or NULL */
+    int n_screens;      /* steps, the set-up screen counted */
 } MenuItem;
 
 typedef enum { MODE_MENU, MODE_LESSON } Mode;
@@ -104,7 +105,7 @@ typedef struct {
     /* what is shown */
     Mode mode;
     Overlay overlay;
-    int help_first, help_max; /* the help's scroll, when it does not fit */
+    int overlay_first, overlay_max; /* help's or text's scroll, when it does not fit */
     int direct;         /* opened on one file: Esc quits */
     MenuItem *items;
     int n_items, sel;

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "format.h"
 #include "lessonfile.h"
 #include "refdata.h"
 #include "testutil.h"
@@ -54,7 +55,7 @@ static void tmux_start(Tmux *t, int cols, int rows, const char *env, const char 
     char inner[2048];
     snprintf(inner, sizeof inner,
              "trap '' INT; sh -c 'echo ATTN PID $$; exec env LC_ALL=C.UTF-8 TERM=xterm-256color "
-             "ATTN_LESSONS=%s %s %s %s'; echo EXITED $?; sleep 60",
+             "ATTN_LESSONS=%s %s %s %s'; echo EXITED $?; sleep 20",
              lessons_dir(), env ? env : "", attn_bin(), args ? args : "");
     /* the command goes to tmux as one argument: quote it for sh */
     char quoted[4096];
@@ -134,6 +135,25 @@ static void tmux_type(Tmux *t, const char *text)
     CmdResult r = cmd_run(cmd);
     ck_assert_msg(r.status == 0, "send-keys -l failed: %s", r.err);
     cmd_free(&r);
+}
+
+/* 1 when an SGR sequence in s sets a colour (30-37, 38, 40-47, 48, 90-97,
+ * 100-107); the resets 39 and 49 do not count. */
+static int has_colour_codes(const char *s)
+{
+    for (const char *p = s; (p = strstr(p, "\033[")); ) {
+        p += 2;
+        while (*p >= '0' && *p <= '9') {
+            int v = atoi(p);
+            if ((v >= 30 && v <= 38) || (v >= 40 && v <= 48) || (v >= 90 && v <= 97) || (v >= 100 && v <= 107))
+                return 1;
+            while (*p >= '0' && *p <= '9')
+                p++;
+            if (*p == ';')
+                p++;
+        }
+    }
+    return 0;
 }
 
 static void tmux_quit_and_check(Tmux *t, const char *key, const char *expect)
@@ -314,50 +334,111 @@ END_TEST
 
 /* The reference numbers on the right step: sky-is-blue's A on the softmax
  * step, compared with ../shared/reference/001-sky-is-blue.ref. */
-START_TEST(reference_numbers_on_the_softmax_step)
+/* The lesson among the shipped ones whose file name contains part. */
+static int find_lesson(const Shipped *s, const char *part)
 {
-    Shipped s = shipped_load();
-    int which = -1;
-    for (int i = 0; i < s.n && which < 0; i++)
-        if (strstr(s.paths[i], "sky-is-blue"))
-            which = i;
-    ck_assert_msg(which >= 0, "no sky-is-blue lesson among the %d in %s", s.n, lessons_dir());
-    const Lesson *l = s.lessons[which];
-    RefFile rf;
-    char msg[256];
-    ck_assert_msg(ref_load(&rf, "001-sky-is-blue.ref", msg, sizeof msg) == 0, "%s", msg);
-    const RefEntry *A = ref_find(&rf, "A", -1);
-    ck_assert_msg(A != NULL, "no A in 001-sky-is-blue.ref");
-    /* the first step that shows A (by show or by defining it) */
-    int step = -1;
-    for (int k = 0; k < lesson_n_steps(l) && step < 0; k++) {
+    for (int i = 0; i < s->n; i++)
+        if (strstr(s->paths[i], part))
+            return i;
+    return -1;
+}
+
+/* The screen (1-based) of the first step showing name, or 0. */
+static int screen_showing(const Lesson *l, const char *name)
+{
+    for (int k = 0; k < lesson_n_steps(l); k++) {
         const LessonStep *st = lesson_step(l, k);
         char **names = st->n_show ? st->show : st->defines;
         int n = st->n_show ? st->n_show : st->n_defines;
         for (int j = 0; j < n; j++)
-            if (strcmp(names[j], "A") == 0)
-                step = k;
+            if (strcmp(names[j], name) == 0)
+                return k + (lesson_n_setup(l) > 0) + 1;
     }
-    ck_assert_msg(step >= 0, "no step of %s shows A", s.paths[which]);
-    char args[600];
-    snprintf(args, sizeof args, "%s", s.paths[which]);
-    Tmux t;
-    tmux_start(&t, 100, 30, NULL, args);
-    int screen = step + (lesson_n_setup(l) > 0) + 1;
-    char want[64];
+    return 0;
+}
+
+/* Open lesson l at 250x70 on the given screen. */
+static void open_at_screen(Tmux *t, const char *path, const Lesson *l, int screen)
+{
+    char args[600], want[64];
+    snprintf(args, sizeof args, "%s", path);
+    tmux_start(t, 250, 70, NULL, args);
     snprintf(want, sizeof want, "step 1/%d", n_screens(l));
-    WAIT_FOR(&t, want);
+    WAIT_FOR(t, want);
     for (int k = 1; k < screen; k++)
-        tmux_keys(&t, "n");
+        tmux_keys(t, "n");
     snprintf(want, sizeof want, "step %d/%d", screen, n_screens(l));
-    WAIT_FOR(&t, want);
-    for (int i = 0; i < A->rows; i++)
-        for (int j = 0; j < A->cols; j++) {
-            char num[32];
-            snprintf(num, sizeof num, "%.4f", A->data[i * A->cols + j]);
-            ck_assert_msg(strstr(t.last, num), "A[%d,%d] = %s (reference) is not on the screen:\n%s", i + 1, j + 1,
-                          num, t.last);
+    WAIT_FOR(t, want);
+}
+
+/* Every number of a reference matrix is on the first screen that shows
+ * it: the .ref files of ../shared/reference against what the student
+ * sees. A value on a rounding boundary (-1.64215004 in the reference,
+ * -1.64214993 in float) may show either way in its 4th decimal. */
+START_TEST(reference_numbers_on_their_steps)
+{
+    static const struct {
+        const char *lesson, *ref, *names[4];
+    } cases[] = {
+        { "sky-is-blue", "001-sky-is-blue.ref", { "logits", "A", "O", NULL } },
+        { "self-attention-steps", "000-self-attention-exercises.ref", { "S", "A", "X_prime", NULL } },
+        { "two-heads", "000-multihead.ref", { "A1", "X_prime", NULL } },
+        { "attention-layer", "002-attention-layer.ref", { "A_1", "out_2", NULL } },
+        { "encoder", "003-transformer-encoder.ref", { "A", "layernorm", "ffn_out", NULL } },
+        { "key-query", "004-key-query.ref", { "alpha", "out_self", NULL } },
+        { "causal-mask", "003-transformer-encoder.ref", { "A_causal", "Z_causal", NULL } },
+    };
+    Shipped s = shipped_load();
+    int checked = 0;
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        int which = find_lesson(&s, cases[c].lesson);
+        if (which < 0)
+            continue;   /* the shipped set decides which lessons there are */
+        const Lesson *l = s.lessons[which];
+        RefFile rf;
+        char msg[256];
+        ck_assert_msg(ref_load(&rf, cases[c].ref, msg, sizeof msg) == 0, "%s", msg);
+        for (int k = 0; cases[c].names[k]; k++) {
+            const char *name = cases[c].names[k];
+            const RefEntry *e = ref_find(&rf, name, -1);
+            int screen = screen_showing(l, name);
+            ck_assert_msg(e != NULL, "no %s in %s", name, cases[c].ref);
+            ck_assert_msg(screen > 0, "no step of %s shows %s", s.paths[which], name);
+            Tmux t;
+            open_at_screen(&t, s.paths[which], l, screen);
+            for (int i = 0; i < e->rows; i++)
+                for (int j = 0; j < e->cols; j++) {
+                    double v = e->data[i * e->cols + j];
+                    char num[32], lo[32], hi[32];
+                    fmt_value(num, sizeof num, (float)v, 4, 1);
+                    fmt_value(lo, sizeof lo, (float)(v - 1e-6), 4, 1);
+                    fmt_value(hi, sizeof hi, (float)(v + 1e-6), 4, 1);
+                    ck_assert_msg(strstr(t.last, num) || strstr(t.last, lo) || strstr(t.last, hi),
+                                  "%s: %s[%d,%d] = %s (%s) is not on screen %d:\n%s", s.paths[which], name, i + 1,
+                                  j + 1, num, cases[c].ref, screen, t.last);
+                }
+            tmux_stop(&t);
+            checked++;
         }
+        ref_free(&rf);
+    }
+    ck_assert_msg(checked > 0, "no shipped lesson matched a reference file");
+    shipped_free(&s);
+}
+END_TEST
+
+/* sky-is-blue's A[1,1] = 0.2801 on the softmax step, explained. */
+START_TEST(softmax_weight_explained)
+{
+    Shipped s = shipped_load();
+    int which = find_lesson(&s, "sky-is-blue");
+    ck_assert_msg(which >= 0, "no sky-is-blue lesson among the %d in %s", s.n, lessons_dir());
+    const Lesson *l = s.lessons[which];
+    int screen = screen_showing(l, "A");
+    ck_assert_msg(screen > 0, "no step of %s shows A", s.paths[which]);
+    Tmux t;
+    open_at_screen(&t, s.paths[which], l, screen);
+    ck_assert_msg(strstr(t.last, "softmax"), "screen %d is not the softmax step:\n%s", screen, t.last);
     ck_assert_msg(strstr(t.last, "0.2801"), "A[1,1] 0.2801 missing:\n%s", t.last);
     /* focus A and explain A[1,1]: the softmax with its numbers */
     for (int k = 0; k < 8 && !strstr(t.last, "A[1,1] ="); k++) {
@@ -369,7 +450,6 @@ START_TEST(reference_numbers_on_the_softmax_step)
     ck_assert_msg(strstr(t.last, "exp"), "the softmax explanation shows no exp:\n%s", t.last);
     ck_assert_msg(strstr(t.last, "= 0.2801"), "the explanation does not end in 0.2801:\n%s", t.last);
     tmux_stop(&t);
-    ref_free(&rf);
     shipped_free(&s);
 }
 END_TEST
@@ -476,6 +556,16 @@ START_TEST(heatmap_colours_on_256)
     ck_assert_msg(strstr(t.last, "48;5;"), "no 256-colour background in the heatmap:\n%s", t.last);
     /* opened directly, Esc quits */
     tmux_quit_and_check(&t, "Escape", "EXITED 0");
+    tmux_stop(&t);
+    /* --no-color: attributes only, no colour at all, shades for heat */
+    snprintf(args, sizeof args, "--no-color %s", small_path);
+    tmux_start(&t, 100, 30, NULL, args);
+    WAIT_FOR(&t, "Set-up");
+    tmux_keys(&t, "G");
+    WAIT_FOR(&t, "step 3/3");
+    ck_assert_msg(strstr(t.last, "█"), "no shade blocks with --no-color:\n%s", t.last);
+    tmux_capture(&t, 1);
+    ck_assert_msg(!has_colour_codes(t.last), "colour codes with --no-color:\n%s", t.last);
     tmux_stop(&t);
 }
 END_TEST
@@ -771,6 +861,36 @@ START_TEST(big_matrix_scrolls_and_pools)
 }
 END_TEST
 
+START_TEST(long_text_scrolls_in_its_reader)
+{
+    char text[8192];
+    size_t len = (size_t)snprintf(text, sizeof text, "lesson Long\nstep Many words\n  text\n");
+    for (int i = 0; i < 30; i++)
+        len += (size_t)snprintf(text + len, sizeof text - len, "    Paragraph %d, long enough to wrap.\n\n", i);
+    snprintf(text + len, sizeof text - len, "  end\n  let A = [ 1 ]\n");
+    const char *path = write_temp(".lesson", text);
+    ck_assert_msg(path != NULL, "cannot write a lesson");
+    char args[300];
+    snprintf(args, sizeof args, "%s", path);
+    Tmux t;
+    tmux_start(&t, 60, 16, NULL, args);
+    WAIT_FOR(&t, "t: all");
+    tmux_keys(&t, "t");
+    WAIT_FOR(&t, "Down: more text");
+    ck_assert_msg(strstr(t.last, "Paragraph 0,") && !strstr(t.last, "Paragraph 29,"), "the reader's first page:\n%s",
+                  t.last);
+    tmux_keys(&t, "End");   /* not a scroll key: closes the reader */
+    ck_assert_msg(tmux_wait_gone(&t, "Down: more text"), "End did not close the reader:\n%s", t.last);
+    tmux_keys(&t, "t");
+    WAIT_FOR(&t, "Down: more text");
+    for (int k = 0; k < 60; k++)
+        tmux_keys(&t, "Down");
+    WAIT_FOR(&t, "Paragraph 29,");
+    WAIT_FOR(&t, "Up: back");
+    tmux_stop(&t);
+}
+END_TEST
+
 START_TEST(bad_lesson_file_exits_2_before_the_screen)
 {
     const char *path = write_temp(".lesson", "lesson Bad\nlet A = [ 1 2 ; 3 ]\n");
@@ -820,7 +940,8 @@ Suite *tui_suite(void)
         tcase_add_test(core, every_lesson_80x24_colour);
         tcase_add_test(core, every_lesson_250x70_no_color);
         tcase_add_test(core, every_lesson_100x30_eight_colours);
-        tcase_add_test(core, reference_numbers_on_the_softmax_step);
+        tcase_add_test(core, reference_numbers_on_their_steps);
+        tcase_add_test(core, softmax_weight_explained);
         tcase_add_test(core, explain_marks_the_operands);
         tcase_add_test(core, heatmap_toggles);
         tcase_add_test(core, heatmap_colours_on_256);
@@ -833,6 +954,7 @@ Suite *tui_suite(void)
         tcase_add_test(limits, menu_lists_a_broken_lesson_with_its_error);
         tcase_add_test(limits, big_matrix_scrolls_and_pools);
         tcase_add_test(limits, too_small_from_the_start_and_ascii);
+        tcase_add_test(limits, long_text_scrolls_in_its_reader);
     }
     suite_add_tcase(s, core);
     suite_add_tcase(s, limits);
