@@ -477,6 +477,10 @@ static int d_seed(PS *ps, size_t kw, size_t arg)
 static int d_let(PS *ps, size_t kw, size_t arg)
 {
     Cursor c;
+    arg = skip_blanks(ps, arg);
+    if (arg < ps->eol && isdigit((unsigned char)S(ps)->text[arg]))
+        return fail(ps, ATTN_E_SYNTAX, arg, "'%.*s' is not a name: a name starts with a letter or '_'",
+                    (int)word_len(ps, arg), S(ps)->text + arg);
     if (!cursor_at(ps, &c, arg))
         return 0;
     if (c.tok.kind != T_NAME)

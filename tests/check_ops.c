@@ -330,6 +330,34 @@ START_TEST(broadcast_labels)
 }
 END_TEST
 
+/* Every operation that keeps the shape keeps both axes' labels. */
+START_TEST(unary_labels)
+{
+    static const struct { const char *name; attn_status (*fn)(Mat **, const Mat *, AttnError *); } ops[] = {
+        { "relu", op_relu }, { "exp", op_exp }, { "log", op_log }, { "sqrt", op_sqrt }, { "neg", op_neg },
+        { "softmax_rows", op_softmax_rows }, { "softmax_cols", op_softmax_cols },
+        { "layernorm_rows", op_layernorm_rows },
+    };
+    Mat *a = random_mat(3, 2);
+    Labels *tok = labels3("The", "cat", "sat", 3), *dim = labels3("x", "y", NULL, 2);
+    mat_set_row_labels(a, tok);
+    mat_set_col_labels(a, dim);
+    for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) {
+        Mat *o = NULL;
+        AttnError err;
+        ck_assert_msg(ops[i].fn(&o, a, &err) == ATTN_OK, "%s: %s", ops[i].name, err.msg);
+        ck_assert_msg(mat_row_label(o, 2) && strcmp(mat_row_label(o, 2), "sat") == 0, "%s lost the row labels",
+                      ops[i].name);
+        ck_assert_msg(mat_col_label(o, 1) && strcmp(mat_col_label(o, 1), "y") == 0,
+                      "%s lost the column labels", ops[i].name);
+        mat_free(o);
+    }
+    labels_free(tok);
+    labels_free(dim);
+    mat_free(a);
+}
+END_TEST
+
 START_TEST(elementwise_functions)
 {
     float v[] = { -1, 0, 4, 0.25f };
@@ -883,6 +911,7 @@ Suite *ops_suite(void)
     tcase_add_test(core, transpose_swaps);
     tcase_add_test(core, broadcast_arithmetic);
     tcase_add_test(core, broadcast_labels);
+    tcase_add_test(core, unary_labels);
     tcase_add_test(core, elementwise_functions);
     tcase_add_test(core, constants);
     tcase_add_test(core, softmax_hand);
