@@ -11,6 +11,7 @@
  * valgrind); a missing tmux fails them with a message.
  */
 #include <check.h>
+#include <dirent.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -27,6 +28,7 @@
 
 #define POLL_MS 50
 #define WAIT_MS 5000
+#define WATCHDOG_S 60   /* no test session outlives this */
 
 typedef struct {
     char sock[64];
@@ -74,6 +76,11 @@ static void tmux_start(Tmux *t, int cols, int rows, const char *env, const char 
     CmdResult r = cmd_runf("tmux -u -f /dev/null -L %s new-session -d -x %d -y %d sh -c %s", t->sock, cols, rows,
                            quoted);
     ck_assert_msg(r.status == 0, "tmux new-session failed (%d): %s", r.status, r.err);
+    cmd_free(&r);
+    /* a watchdog: a test that fails half-way never reaches tmux_stop, and
+     * attn would wait for keys forever; this ends the server regardless.
+     * setsid: libcheck kills the test's process group when it ends. */
+    r = cmd_runf("setsid sh -c 'sleep %d; tmux -L %s kill-server' >/dev/null 2>&1 &", WATCHDOG_S, t->sock);
     cmd_free(&r);
 }
 
@@ -753,6 +760,34 @@ START_TEST(resize_below_the_minimum_and_back)
 }
 END_TEST
 
+/* The first child process of parent, found in /proc (no procps needed on
+ * a minimal machine), or 0. */
+static int child_of(int parent)
+{
+    DIR *d = opendir("/proc");
+    if (!d)
+        return 0;
+    struct dirent *e;
+    int found = 0;
+    while (!found && (e = readdir(d))) {
+        int pid = atoi(e->d_name);
+        if (pid <= 0)
+            continue;
+        char path[64];
+        snprintf(path, sizeof path, "/proc/%d/stat", pid);
+        char *stat = slurp(path);
+        /* pid (comm) state ppid ...: comm may hold spaces, so start after ')' */
+        char *close = stat ? strrchr(stat, ')') : NULL;
+        int ppid = 0;
+        char state;
+        if (close && sscanf(close + 1, " %c %d", &state, &ppid) == 2 && ppid == parent)
+            found = pid;
+        free(stat);
+    }
+    closedir(d);
+    return found;
+}
+
 START_TEST(signals_restore_the_terminal)
 {
     char args[300];
@@ -772,9 +807,7 @@ START_TEST(signals_restore_the_terminal)
         CmdResult q = cmd_runf("tmux -L %s list-panes -F '#{pane_pid}'", t.sock);
         int sh = atoi(q.out ? q.out : "0");
         cmd_free(&q);
-        q = cmd_runf("pgrep -P %d", sh);
-        int pid = atoi(q.out ? q.out : "0");
-        cmd_free(&q);
+        int pid = child_of(sh);
         ck_assert_msg(pid > 0, "cannot find attn's pid");
         CmdResult kr = cmd_runf("kill -%s %d", sigs[k], pid);
         cmd_free(&kr);
