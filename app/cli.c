@@ -361,7 +361,9 @@ static int run_explain(const LessonState *s, const char *spec)
     }
     const Mat *m = lesson_state_get(s, name);
     if (!m) {
-        fprintf(stderr, "attn: the lesson defines no matrix '%s'\n", name);
+        const char *near = lesson_state_nearest(s, name);
+        fprintf(stderr, "attn: the lesson defines no matrix '%s'%s%s%s\n", name, near ? "; did you mean '" : "",
+                near ? near : "", near ? "'?" : "");
         return 2;
     }
     if (row < 1 || row > m->rows || col < 1 || col > m->cols) {

@@ -116,6 +116,10 @@ void lesson_state_free(LessonState *s);
 int lesson_state_count(const LessonState *s);
 const Mat *lesson_state_at(const LessonState *s, int i);
 const Mat *lesson_state_get(const LessonState *s, const char *name);
+/* The defined name nearest to name (a typo a few edits away, or the same
+ * name in another case), or NULL when none is near. The string belongs to
+ * s. For "did you mean" in messages about names the lesson lacks. */
+const char *lesson_state_nearest(const LessonState *s, const char *name);
 
 /* Evaluate one expression in the language against a state (e.g. "A[2,1]",
  * "S / 2", a student's answer). Returns a new matrix the caller frees;

@@ -644,6 +644,29 @@ Mat *lesson_state_eval(const LessonState *s, const Src *src, const Expr *e, Less
     return expr_eval(&c, e);
 }
 
+/* The state's names, slot = index ("" for a slot not computed); the array
+ * is the caller's to free, the strings belong to s. NULL on no memory. */
+static char **state_names(const LessonState *s)
+{
+    char **names = attn_calloc((size_t)(s->n ? s->n : 1), sizeof *names);
+    if (names)
+        for (int i = 0; i < s->n; i++)
+            names[i] = s->vals[i] ? s->vals[i]->name : "";
+    return names;
+}
+
+const char *lesson_state_nearest(const LessonState *s, const char *name)
+{
+    if (!s || !name)
+        return NULL;
+    char **names = state_names(s);
+    if (!names)
+        return NULL;
+    const char *best = suggest_name(name, strlen(name), names, s->n);
+    free(names);
+    return best;
+}
+
 Mat *lesson_eval_expr(const LessonState *s, const char *expr, LessonError *err)
 {
     LessonError scratch;
@@ -657,13 +680,11 @@ Mat *lesson_eval_expr(const LessonState *s, const char *expr, LessonError *err)
     }
     if (!src_validate(&src, err))
         return NULL;
-    char **names = attn_calloc((size_t)(s->n ? s->n : 1), sizeof *names);
+    char **names = state_names(s);
     if (!names) {
         src_error(&src, err, ATTN_E_NOMEM, 0, "out of memory");
         return NULL;
     }
-    for (int i = 0; i < s->n; i++)
-        names[i] = s->vals[i] ? s->vals[i]->name : "";
     Scope scope = { names, s->n };
     Lexer lx = { &src, 0, err };
     Token tok;

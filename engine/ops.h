@@ -9,7 +9,8 @@
  * as the lessons write them) and the status is returned. err may be NULL.
  * Inputs are never modified except for their reference counts (a view from
  * op_rows/op_cols shares its parent's buffer: writing into it writes into
- * the parent). Nothing here prints, exits or aborts. The BLAS-backed products go through blas.c, the one caller of cblas.
+ * the parent). Nothing here prints, exits or aborts. The BLAS-backed
+ * products go through blas.c, the one caller of cblas.
  *
  * Labels: a product takes a's row labels and b's column labels; a transpose
  * swaps them; element-wise ops take them from the operand of full shape;

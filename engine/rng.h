@@ -22,7 +22,9 @@ typedef struct {
     double cached;
 } Rng;
 
+/* Restart g as torch.manual_seed(seed) does (the cached normal dropped). */
 void rng_seed(Rng *g, uint64_t seed);
+/* The next raw 32-bit output of the mt19937 stream. */
 uint32_t rng_u32(Rng *g);
 
 /* Fill dst[0..n-1] with what torch.randn(n elements) returns, row-major. */

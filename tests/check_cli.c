@@ -249,6 +249,8 @@ START_TEST(test_run_explain)
         { "A[3,1]", "attn: A[3,1] is outside A, which is 2x2 (indices start at 1)\n" },
         { "A[0,1]", "attn: A[0,1] is outside A, which is 2x2 (indices start at 1)\n" },
         { "Z[1,1]", "attn: the lesson defines no matrix 'Z'\n" },
+        { "a[1,1]", "attn: the lesson defines no matrix 'a'; did you mean 'A'?\n" },
+        { "SS[1,1]", "attn: the lesson defines no matrix 'SS'; did you mean 'S'?\n" },
         { "A[1]", "attn: bad cell 'A[1]': write NAME[ROW,COL] with 1-based indices, e.g. 'A[2,1]'\n" },
         { "A[1,1]x", "attn: bad cell 'A[1,1]x': write NAME[ROW,COL] with 1-based indices, e.g. 'A[2,1]'\n" },
     };

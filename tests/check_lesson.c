@@ -406,6 +406,11 @@ START_TEST(test_eval_expr)
     ck_assert_str_eq(err.msg, "unknown name 'Kk'; did you mean 'Kq'?");
     ck_assert_ptr_null(lesson_eval_expr(s, "Kq Kq", &err));
     ck_assert_int_eq(err.col, 4);
+    /* the nearest name, for messages about names the lesson lacks */
+    ck_assert_str_eq(lesson_state_nearest(s, "kq"), "Kq");
+    ck_assert_str_eq(lesson_state_nearest(s, "Kqq"), "Kq");
+    ck_assert_ptr_null(lesson_state_nearest(s, "Zzzz"));
+    ck_assert_ptr_null(lesson_state_nearest(s, NULL));
     lesson_state_free(s);
     lesson_free(l);
 }
@@ -594,6 +599,7 @@ START_TEST(test_null_safe)
     lesson_state_free(NULL);
     ck_assert_int_eq(lesson_state_count(NULL), 0);
     ck_assert_ptr_null(lesson_state_get(NULL, "A"));
+    ck_assert_ptr_null(lesson_state_nearest(NULL, "A"));
     LessonError err;
     Lesson *l = lesson_parse(NULL, 0, NULL, &err);
     ck_assert_ptr_null(l);

@@ -26,6 +26,7 @@
 
 #include "json.h"
 #include "lesson.h"
+#include "lesson_internal.h"
 #include "lessonfile.h"
 #include "mat.h"
 #include "refdata.h"
@@ -568,6 +569,42 @@ START_TEST(test_eval_is_cheap)
 }
 END_TEST
 
+/* lessons/README.md documents the whole language: every function the
+ * parser knows appears there called, and every directive starts a line of
+ * an example. A function added without documentation fails here. */
+START_TEST(test_readme_documents_the_language)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/README.md", lessons_dir());
+    char *readme = slurp(path);
+    ck_assert_msg(readme != NULL, "cannot read %s", path);
+    char missing[1024] = "";
+    for (int f = 0; f < FN_COUNT; f++) {
+        char call[64];
+        snprintf(call, sizeof call, "%s(", lesson_fns[f].name);
+        if (!strstr(readme, call))
+            appendf(missing, sizeof missing, " %s()", lesson_fns[f].name);
+    }
+    static const char *const directives[] = { "lesson", "about", "layout", "tokens", "seed", "let", "labels",
+                                              "step", "text", "end", "show", "heatmap", "exercise", "answer",
+                                              "hint", "check" };
+    for (size_t d = 0; d < sizeof directives / sizeof *directives; d++) {
+        int found = 0;
+        for (const char *p = readme; !found && (p = strstr(p, directives[d])) != NULL; p++) {
+            const char *q = p;
+            while (q > readme && (q[-1] == ' ' || q[-1] == '\t'))
+                q--;
+            size_t n = strlen(directives[d]);
+            found = (q == readme || q[-1] == '\n') && (p[n] == ' ' || p[n] == '\n');
+        }
+        if (!found)
+            appendf(missing, sizeof missing, " '%s'", directives[d]);
+    }
+    free(readme);
+    ck_assert_msg(missing[0] == '\0', "%s does not show:%s", path, missing);
+}
+END_TEST
+
 Suite *lessons_suite(void)
 {
     Suite *s = suite_create("lessons");
@@ -575,6 +612,7 @@ Suite *lessons_suite(void)
     tcase_set_timeout(core, 60);
     tcase_add_loop_test(core, test_lessons_reproduce_reference, 0, N_REF_LESSONS);
     tcase_add_test(core, test_every_reference_has_a_lesson);
+    tcase_add_test(core, test_readme_documents_the_language);
     int n = n_shipped();
     /* With no lessons at all the loops below would run zero times: run one
      * iteration so the test fails and says why. */

@@ -147,6 +147,34 @@ START_TEST(matmul_blas_matches_loops)
 }
 END_TEST
 
+/* Random shapes (1..40 on each side, either operand transposed, operands
+ * that are column views of wider matrices): BLAS and the loops agree. */
+START_TEST(matmul_random_shapes_and_views)
+{
+    for (int t = 0; t < 60; t++) {
+        lcg_state = lcg_state * 1664525u + 1013904223u;
+        uint32_t r = lcg_state;
+        int m = 1 + (int)(r % 40), k = 1 + (int)((r >> 6) % 40), n = 1 + (int)((r >> 12) % 40);
+        int ta = (r >> 20) & 1, tb = (r >> 21) & 1, view = (r >> 22) & 1;
+        int ar = ta ? k : m, ac = ta ? m : k, br = tb ? n : k, bc = tb ? k : n;
+        Mat *wa = random_mat(ar, ac + 3 * view), *wb = random_mat(br, bc + 2 * view);
+        Mat *a = NULL, *b = NULL, *fast = NULL, *slow = NULL;
+        AttnError err;
+        ck_assert_int_eq(op_cols(&a, wa, view, view + ac, &err), ATTN_OK);
+        ck_assert_int_eq(op_cols(&b, wb, 2 * view, 2 * view + bc, &err), ATTN_OK);
+        ck_assert_msg(op_matmul(&fast, a, ta, b, tb, &err) == ATTN_OK, "%s", err.msg);
+        ck_assert_msg(op_matmul_ref(&slow, a, ta, b, tb, &err) == ATTN_OK, "%s", err.msg);
+        ck_assert_msg(fast->rows == m && fast->cols == n, "%dx%d, want %dx%d", fast->rows, fast->cols, m, n);
+        char what[96];
+        snprintf(what, sizeof what, "%dx%d @ %dx%d (trans %d,%d, views %d)", m, k, k, n, ta, tb, view);
+        assert_close(fast, slow, 1e-5, what);
+        Mat *all[] = { wa, wb, a, b, fast, slow };
+        for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+            mat_free(all[i]);
+    }
+}
+END_TEST
+
 /* One head of a wider matrix, multiplied in place: Q_h = cols(Q, 2, 5) has
  * ld 8 and shares Q's buffer; Q_h @ K_h^T is one product, no copies. */
 START_TEST(matmul_views_without_copy)
@@ -905,6 +933,7 @@ Suite *ops_suite(void)
     TCase *core = tcase_create("core");
     tcase_add_test(core, matmul_hand);
     tcase_add_test(core, matmul_blas_matches_loops);
+    tcase_add_test(core, matmul_random_shapes_and_views);
     tcase_add_test(core, matmul_views_without_copy);
     tcase_add_test(core, matmul_shape_messages);
     tcase_add_test(core, matmul_labels);
