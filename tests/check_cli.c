@@ -107,6 +107,27 @@ START_TEST(test_run_handout)
 }
 END_TEST
 
+/* Lines that softmax found all -inf are named under the matrix. */
+START_TEST(test_run_marks_masked_lines)
+{
+    char *path = temp_lesson("lesson M\nlet S = [-inf -inf 0; -inf -inf 1]\nlet A = softmax_rows(S)\n"
+                             "let B = softmax_cols(S)\nlet C = softmax_rows(S^T)\n");
+    CmdResult r = cmd_runf("%s run %s", attn_bin(), path);
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+    const char *want[] = {
+        "A  (2x3)\n          1       2       3\n  1  0.0000  0.0000  1.0000\n  2  0.0000  0.0000  1.0000\n\n",
+        "B  (2x3)\n          1       2       3\n  1  0.0000  0.0000  0.2689\n  2  0.0000  0.0000  0.7311\n"
+        "  columns 1, 2 fully masked: every score -inf, weights 0\n\n",
+        "C  (3x2)\n          1       2\n  1  0.0000  0.0000\n  2  0.0000  0.0000\n  3  0.2689  0.7311\n"
+        "  rows 1, 2 fully masked: every score -inf, weights 0\n\n",
+    };
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+        ck_assert_msg(strstr(r.out, want[i]), "the handout lacks\n%s\n--- handout:\n%s", want[i], r.out);
+    cmd_free(&r);
+    free(path);
+}
+END_TEST
+
 START_TEST(test_run_wraps_text)
 {
     char *path = temp_lesson("lesson W\nstep Long\n  text\n"
@@ -476,6 +497,7 @@ Suite *cli_suite(void)
     tcase_set_timeout(core, 60);
     tcase_add_test(core, test_run_handout);
     tcase_add_test(core, test_run_wraps_text);
+    tcase_add_test(core, test_run_marks_masked_lines);
     tcase_add_test(core, test_run_json);
     tcase_add_test(core, test_run_json_shape);
     tcase_add_test(core, test_run_explain);
