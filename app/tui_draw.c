@@ -136,7 +136,7 @@ void tui_prepare(Tui *t)
     if (m && !p->overview) {
         AttnError err;
         attn_error_clear(&err);
-        if (explain_cell(&frame_ex, m, p->cur_r, p->cur_c, &err) == ATTN_OK && frame_ex.text)
+        if (explain_cell_digits(&frame_ex, m, p->cur_r, p->cur_c, lv->decimals, &err) == ATTN_OK && frame_ex.text)
             frame_ex_ok = 1;
         else
             snprintf(frame_ex_err, sizeof frame_ex_err, "%s", err.msg);

@@ -13,7 +13,8 @@
  * nearest named matrix, so K^T[2,k] is reported as K[k,2].
  *
  * The text has three lines: the formula with names and 1-based indices as
- * the lessons write them, the same with the numbers (4 decimals, the middle
+ * the lessons write them, the same with the numbers (4 decimals unless asked
+ * otherwise, the middle
  * of long sums elided), and "= value". Cells with no arithmetic (inputs,
  * copies) have two: what they are, and the value.
  */
@@ -39,6 +40,7 @@ typedef struct {
     char *s;
     size_t len, cap;
     int failed;
+    int decimals;   /* of the numbers in the text */
 } Text;
 
 static void text_vadd(Text *t, const char *fmt, va_list ap)
@@ -78,29 +80,30 @@ static void text_add(Text *t, const char *fmt, ...)
     va_end(ap);
 }
 
-/* A number as the explanations print it: 4 decimals, or inf/-inf/nan. */
-static const char *fmt_num(char *buf, size_t size, double v)
+/* A number as the explanations print it: the text's decimals, or
+ * inf/-inf/nan. */
+static const char *fmt_num(char *buf, size_t size, double v, int decimals)
 {
     if (isnan(v))
         snprintf(buf, size, "nan");
     else if (isinf(v))
         snprintf(buf, size, v < 0 ? "-inf" : "inf");
     else
-        snprintf(buf, size, "%.4f", v);
+        snprintf(buf, size, "%.*f", decimals, v);
     return buf;
 }
 
 static void text_num(Text *t, double v)
 {
     char buf[48];
-    text_add(t, "%s", fmt_num(buf, sizeof buf, v));
+    text_add(t, "%s", fmt_num(buf, sizeof buf, v, t->decimals));
 }
 
 /* A number inside a product or sum: negatives in parentheses. */
 static void text_term(Text *t, double v)
 {
     char buf[48];
-    fmt_num(buf, sizeof buf, v);
+    fmt_num(buf, sizeof buf, v, t->decimals);
     text_add(t, v < 0 ? "(%s)" : "%s", buf);
 }
 
@@ -311,7 +314,7 @@ static void explain_unary(Builder *b, const Mat *m, int row, int col)
         return;
     char na[EXPLAIN_NAME_MAX], num[48];
     double v = b->ex->operands[0].value;
-    fmt_num(num, sizeof num, v);
+    fmt_num(num, sizeof num, v, b->text.decimals);
     operand_name(a, row, col, na, sizeof na);
     target_head(b);
     if (m->prov.op == OP_NEG) {
@@ -330,7 +333,6 @@ static void explain_softmax(Builder *b, const Mat *m, int row, int col)
 {
     const Mat *a = m->prov.a;
     int by_rows = m->prov.op == OP_SOFTMAX_ROWS;
-    int line = by_rows ? row : col;
     int n = by_rows ? a->cols : a->rows;
     int own = by_rows ? col : row;
     b->ex->kind = EXPLAIN_SOFTMAX;
@@ -345,12 +347,22 @@ static void explain_softmax(Builder *b, const Mat *m, int row, int col)
     explain_expr(a, ea, sizeof ea, 1);
     explain_cell_name(a, row, col, own_name, sizeof own_name);
     target_head(b);
-    int masked = m->masked && line < m->n_masked && m->masked[line];
+    /* a line that is -inf throughout has nothing to weigh: softmax
+     * defines its weights as 0 (read from the line itself, so copies and
+     * edited inputs explain the same) */
+    int masked = 1;
+    for (int k = 0; k < n && masked; k++) {
+        double v = by_rows ? mat_get(a, row, k) : mat_get(a, k, col);
+        masked = isinf(v) && v < 0;
+    }
     if (masked) {
         if (by_rows)
-            text_add(&b->text, "0: every %s[%d,:] is -inf, so there is nothing to weigh", ea, row + 1);
+            text_add(&b->text, "0: row %d is fully masked (every %s[%d,:] is -inf), so its weights are defined as 0",
+                     row + 1, ea, row + 1);
         else
-            text_add(&b->text, "0: every %s[:,%d] is -inf, so there is nothing to weigh", ea, col + 1);
+            text_add(&b->text,
+                     "0: column %d is fully masked (every %s[:,%d] is -inf), so its weights are defined as 0",
+                     col + 1, ea, col + 1);
         result_line(b);
         return;
     }
@@ -527,6 +539,11 @@ static int gather_source_ok(const Mat *m, int row, int col)
 
 attn_status explain_cell(Explanation *ex, const Mat *m, int row, int col, AttnError *err)
 {
+    return explain_cell_digits(ex, m, row, col, EXPLAIN_DECIMALS, err);
+}
+
+attn_status explain_cell_digits(Explanation *ex, const Mat *m, int row, int col, int decimals, AttnError *err)
+{
     if (!ex)
         return attn_fail(err, ATTN_E_ARG, "no explanation to fill");
     memset(ex, 0, sizeof *ex);
@@ -538,6 +555,7 @@ attn_status explain_cell(Explanation *ex, const Mat *m, int row, int col, AttnEr
                          mat_shape_str(m, shape, sizeof shape), m->name[0] ? m->name : "(unnamed)");
     }
     Builder b = { .ex = ex };
+    b.text.decimals = decimals < 0 ? 0 : decimals > EXPLAIN_DECIMALS_MAX ? EXPLAIN_DECIMALS_MAX : decimals;
     ex->kind = EXPLAIN_INPUT;
     ex->target = (CellRef){ m, row, col, mat_get(m, row, col) };
 

@@ -71,10 +71,21 @@ typedef struct {
  * explain_free before reusing one. The caller frees with explain_free. */
 attn_status explain_cell(Explanation *ex, const Mat *m, int row, int col, AttnError *err);
 
+/* Numbers in an explanation's text: explain_cell's decimals, and the most
+ * explain_cell_digits prints. */
+#define EXPLAIN_DECIMALS 4
+#define EXPLAIN_DECIMALS_MAX 9
+
+/* explain_cell with the numbers of the text printed to `decimals` places
+ * (clamped to 0..EXPLAIN_DECIMALS_MAX), as a screen showing that precision
+ * wants them. Same returns and ownership as explain_cell. */
+attn_status explain_cell_digits(Explanation *ex, const Mat *m, int row, int col, int decimals, AttnError *err);
+
 void explain_free(Explanation *ex);
 
 /* The one-line name of a cell as the lessons write it: "S[2,1]" (1-based),
- * or "(K^T @ Q)[2,1]" style for an unnamed matrix. Returns buf. */
+ * or "(K^T @ Q)[2,1]" style for an unnamed matrix; an unnamed 1x1 is its
+ * expression alone ("sqrt(2)", "0.5"). Returns buf. */
 const char *explain_cell_name(const Mat *m, int row, int col, char *buf, size_t size);
 
 #endif

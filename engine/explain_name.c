@@ -156,7 +156,10 @@ const char *explain_cell_name(const Mat *m, int row, int col, char *buf, size_t 
         return buf;
     char expr[EXPLAIN_EXPR_MAX];
     explain_expr(m, expr, sizeof expr, 0);
-    snprintf(buf, size, "%s[%d,%d]", expr, row + 1, col + 1);
+    if (m && !m->name[0] && m->rows == 1 && m->cols == 1)
+        snprintf(buf, size, "%s", expr);    /* a scalar: "sqrt(2)", not "sqrt(2)[1,1]" */
+    else
+        snprintf(buf, size, "%s[%d,%d]", expr, row + 1, col + 1);
     return buf;
 }
 

@@ -492,6 +492,50 @@ START_TEST(test_long_and_masked)
 }
 END_TEST
 
+/* The text prints numbers to the decimals asked for; an unnamed 1x1 is
+ * named without an index; a line of -inf throughout says it is fully
+ * masked and its weights are 0 (a second line too, not only the first). */
+START_TEST(test_digits_scalars_masked)
+{
+    static const float lv[4] = { 1, 2, 3, 4 };
+    Mat *logits = input("logits", 2, 2, lv);
+    Mat *scaled = OP2(op_div, logits, OP1(op_sqrt, scalar(2)));
+    mat_set_name(scaled, "scaled");
+    static const struct { int decimals; const char *text; } want[] = {
+        { 4, "scaled[1,1] = logits[1,1] / sqrt(2)\n= 1.0000 / 1.4142\n= 0.7071" },
+        { 2, "scaled[1,1] = logits[1,1] / sqrt(2)\n= 1.00 / 1.41\n= 0.71" },
+        { 6, "scaled[1,1] = logits[1,1] / sqrt(2)\n= 1.000000 / 1.414214\n= 0.707107" },
+        { -3, "scaled[1,1] = logits[1,1] / sqrt(2)\n= 1 / 1\n= 1" },
+    };
+    Explanation ex;
+    for (size_t k = 0; k < sizeof want / sizeof *want; k++) {
+        ck_assert_int_eq(explain_cell_digits(&ex, scaled, 0, 0, want[k].decimals, NULL), ATTN_OK);
+        ck_assert_msg(strcmp(ex.text, want[k].text) == 0, "%d decimals:\n%s\nexpected:\n%s", want[k].decimals,
+                      ex.text, want[k].text);
+        explain_free(&ex);
+    }
+    ck_assert_int_eq(explain_cell(&ex, scaled, 1, 1, NULL), ATTN_OK);
+    ck_assert_str_eq(ex.text, "scaled[2,2] = logits[2,2] / sqrt(2)\n= 4.0000 / 1.4142\n= 2.8284");
+    explain_free(&ex);
+
+    static const float mv[6] = { 1, 2, 3, -INFINITY, -INFINITY, -INFINITY };
+    Mat *s = input("s", 2, 3, mv);
+    Mat *A = OP1(op_softmax_rows, s);
+    mat_set_name(A, "A");
+    ck_assert_int_eq(explain_cell(&ex, A, 1, 0, NULL), ATTN_OK);
+    ck_assert_str_eq(ex.text, "A[2,1] = 0: row 2 is fully masked (every s[2,:] is -inf), so its weights are "
+                              "defined as 0\n= 0.0000");
+    explain_free(&ex);
+    Mat *C = OP1(op_softmax_cols, OP1(op_transpose, s));
+    mat_set_name(C, "C");
+    ck_assert_int_eq(explain_cell(&ex, C, 2, 1, NULL), ATTN_OK);
+    ck_assert_str_eq(ex.text, "C[3,2] = 0: column 2 is fully masked (every s^T[:,2] is -inf), so its weights "
+                              "are defined as 0\n= 0.0000");
+    explain_free(&ex);
+    free_kept();
+}
+END_TEST
+
 /* Notebook 000 as a lesson builds it (seed 3 inputs, seed 0 weights,
  * S = K^T @ Q / sqrt(4), A = softmax_cols(S), X' = V @ A): the explanations
  * of S[2,1], A[2,1] and X'[1,3] add up to the reference numbers. */
@@ -578,6 +622,7 @@ Suite *explain_suite(void)
     tcase_add_test(limits, test_free_is_safe);
     tcase_add_test(limits, test_cell_names);
     tcase_add_test(limits, test_long_and_masked);
+    tcase_add_test(limits, test_digits_scalars_masked);
     suite_add_tcase(s, limits);
     return s;
 }
