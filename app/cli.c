@@ -521,5 +521,9 @@ int cli_check(int argc, char **argv)
             status = st;
     }
     printf("%d passed, %d failed\n", passed, failed);
+    if (fflush(stdout) != 0) {
+        fprintf(stderr, "attn: could not write the output\n");
+        return 2;
+    }
     return status;
 }

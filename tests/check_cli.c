@@ -490,6 +490,21 @@ START_TEST(test_file_too_large)
 }
 END_TEST
 
+/* Output that cannot be written (a full disk) is an error, not a success. */
+START_TEST(test_write_failure)
+{
+    char *path = temp_lesson(small_lesson);
+    const char *cmds[] = { "run", "run --json", "run --explain 'A[2,1]'", "check" };
+    for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) {
+        CmdResult r = cmd_runf("%s %s %s > /dev/full", attn_bin(), cmds[i], path);
+        ck_assert_msg(r.status == 2, "attn %s > /dev/full: exit %d", cmds[i], r.status);
+        ck_assert_str_eq(r.err, "attn: could not write the output\n");
+        cmd_free(&r);
+    }
+    free(path);
+}
+END_TEST
+
 Suite *cli_suite(void)
 {
     Suite *s = suite_create("cli");
@@ -508,6 +523,7 @@ Suite *cli_suite(void)
     tcase_add_test(limits, test_usage_errors);
     tcase_add_test(limits, test_broken_corpus);
     tcase_add_test(limits, test_file_too_large);
+    tcase_add_test(limits, test_write_failure);
     suite_add_tcase(s, limits);
     return s;
 }
