@@ -100,6 +100,24 @@ static void pad(FILE *out, int n)
         fputc(' ', out);
 }
 
+/* The lines softmax found all -inf, e.g. "  row 2 fully masked: every
+ * score -inf, weights 0" (nothing when there are none). */
+static void print_masked(FILE *out, const Mat *m)
+{
+    for (int by_rows = 1; by_rows >= 0; by_rows--) {
+        int n = by_rows ? m->rows : m->cols, count = 0;
+        for (int k = 0; k < n; k++)
+            count += mat_line_masked(m, k, by_rows);
+        if (!count)
+            continue;
+        fprintf(out, "  %s%s", by_rows ? "row" : "column", count > 1 ? "s" : "");
+        for (int k = 0, i = 0; k < n; k++)
+            if (mat_line_masked(m, k, by_rows))
+                fprintf(out, i++ ? ", %d" : " %d", k + 1);
+        fprintf(out, " fully masked: every score -inf, weights 0\n");
+    }
+}
+
 /* Shades for a heatmap row in plain ASCII, light to dark. */
 static const char ramp[] = " .:-=+*#%@";
 
@@ -181,6 +199,7 @@ static void print_matrix(FILE *out, const Mat *m, int heat)
         }
         fputc('\n', out);
     }
+    print_masked(out, m);
     fputc('\n', out);
     free(widths);
 }
@@ -502,5 +521,9 @@ int cli_check(int argc, char **argv)
             status = st;
     }
     printf("%d passed, %d failed\n", passed, failed);
+    if (fflush(stdout) != 0) {
+        fprintf(stderr, "attn: could not write the output\n");
+        return 2;
+    }
     return status;
 }

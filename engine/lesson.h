@@ -28,6 +28,8 @@
 #define LESSON_MAX_DEPTH      200         /* nesting of an expression        */
 #define LESSON_MAX_ELEMS      (1L << 22)  /* elements of one matrix          */
 #define LESSON_MAX_NAMES      4096        /* names one lesson may define     */
+#define LESSON_MAX_TOTAL      (1L << 26)  /* elements of all the matrices one
+                                             evaluation makes (256 MB)       */
 
 typedef enum { LAYOUT_ROWS, LAYOUT_COLUMNS } LessonLayout;
 

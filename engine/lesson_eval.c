@@ -418,7 +418,7 @@ static Mat *eval_call(EvalCtx *c, const Expr *e)
     return out;
 }
 
-Mat *expr_eval(EvalCtx *c, const Expr *e)
+static Mat *eval_node(EvalCtx *c, const Expr *e)
 {
     AttnError ae = { 0 };
     Mat *out = NULL, *a;
@@ -452,6 +452,23 @@ Mat *expr_eval(EvalCtx *c, const Expr *e)
         return out;
     }
     return eval_fail(c, ATTN_E_ARG, e->pos, "unknown expression");
+}
+
+/* Every matrix is bounded by LESSON_MAX_ELEMS, and all a lesson makes
+ * together (provenance keeps operands alive) by LESSON_MAX_TOTAL, so a
+ * long lesson of big matrices is refused instead of exhausting memory. */
+Mat *expr_eval(EvalCtx *c, const Expr *e)
+{
+    Mat *m = eval_node(c, e);
+    if (!m || e->kind == E_NAME || !m->buf)    /* a name or a view: nothing new */
+        return m;
+    c->made += (long long)m->rows * m->cols;
+    if (c->made <= LESSON_MAX_TOTAL)
+        return m;
+    mat_free(m);
+    return eval_fail(c, ATTN_E_LIMIT, e->pos,
+                     "the lesson's matrices would hold more than %ld numbers in all (%ld MB); that is the limit "
+                     "for one lesson", (long)LESSON_MAX_TOTAL, (long)(LESSON_MAX_TOTAL * sizeof(float) >> 20));
 }
 
 /* ---- the whole lesson ---- */

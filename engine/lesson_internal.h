@@ -197,9 +197,11 @@ typedef struct {
     Mat **env;              /* values by slot (borrowed)                     */
     Rng *rng;
     LessonError *err;
+    long long made;         /* elements of the buffers made so far           */
 } EvalCtx;
 
-/* Evaluate e; a new reference the caller frees. NULL and ctx->err. */
+/* Evaluate e; a new reference the caller frees. NULL and ctx->err, also
+ * when the matrices made under ctx pass LESSON_MAX_TOTAL elements. */
 Mat *expr_eval(EvalCtx *ctx, const Expr *e);
 
 /* Evaluate e (parsed from src) against a finished state, with a copy of

@@ -123,6 +123,7 @@ Mat *mat_copy(const Mat *m, AttnError *err)
         }
         memcpy(c->masked, m->masked, (size_t)lines);
         c->n_masked = m->n_masked;
+        c->masked_cols = m->masked_cols;
     }
     memcpy(c->name, m->name, sizeof c->name);
     c->row_labels = labels_retain(m->row_labels);
@@ -397,4 +398,11 @@ const char *mat_op_name(MatOp op)
     if ((int)op < 0 || op >= OP_COUNT || !op_names[op])
         return "unknown";
     return op_names[op];
+}
+
+int mat_line_masked(const Mat *m, int line, int by_rows)
+{
+    if (!m || !m->masked || m->n_masked <= 0 || by_rows == m->masked_cols)
+        return 0;
+    return line >= 0 && line < (by_rows ? m->rows : m->cols) && m->masked[line];
 }

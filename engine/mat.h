@@ -82,6 +82,7 @@ struct Mat {
      * flags so it can be copied without knowing the axis. */
     unsigned char *masked;
     int n_masked;
+    int masked_cols;    /* the flagged lines are columns (softmax_cols)   */
 };
 
 /* A new rows x cols matrix of zeros, ld = cols, OP_INPUT, no name.
@@ -133,6 +134,11 @@ const char *mat_col_label(const Mat *m, int j);
  * A view (buf == NULL) first takes its own copy of its data, since its
  * parent may be released; if that copy cannot be allocated nothing changes. */
 void mat_set_prov(Mat *m, MatOp op, const Mat *a, const Mat *b);
+
+/* 1 when softmax found line `line` of m all -inf (its weights are 0s):
+ * row `line` when by_rows, else column `line`; 0 otherwise, and for a
+ * line outside m. The screen and the handout mark such lines. */
+int mat_line_masked(const Mat *m, int line, int by_rows);
 
 /* Human name of an operation ("@", "softmax_rows", ...). */
 const char *mat_op_name(MatOp op);

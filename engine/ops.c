@@ -251,6 +251,7 @@ attn_status ops_softmax_with(Mat **out, const Mat *a, MatOp op, SoftmaxKernel ke
     if (n_masked > 0) {
         m->masked = masked;
         m->n_masked = n_masked;
+        m->masked_cols = op == OP_SOFTMAX_COLS;
     } else {
         free(masked);
     }

@@ -107,6 +107,27 @@ START_TEST(test_run_handout)
 }
 END_TEST
 
+/* Lines that softmax found all -inf are named under the matrix. */
+START_TEST(test_run_marks_masked_lines)
+{
+    char *path = temp_lesson("lesson M\nlet S = [-inf -inf 0; -inf -inf 1]\nlet A = softmax_rows(S)\n"
+                             "let B = softmax_cols(S)\nlet C = softmax_rows(S^T)\n");
+    CmdResult r = cmd_runf("%s run %s", attn_bin(), path);
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+    const char *want[] = {
+        "A  (2x3)\n          1       2       3\n  1  0.0000  0.0000  1.0000\n  2  0.0000  0.0000  1.0000\n\n",
+        "B  (2x3)\n          1       2       3\n  1  0.0000  0.0000  0.2689\n  2  0.0000  0.0000  0.7311\n"
+        "  columns 1, 2 fully masked: every score -inf, weights 0\n\n",
+        "C  (3x2)\n          1       2\n  1  0.0000  0.0000\n  2  0.0000  0.0000\n  3  0.2689  0.7311\n"
+        "  rows 1, 2 fully masked: every score -inf, weights 0\n\n",
+    };
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+        ck_assert_msg(strstr(r.out, want[i]), "the handout lacks\n%s\n--- handout:\n%s", want[i], r.out);
+    cmd_free(&r);
+    free(path);
+}
+END_TEST
+
 START_TEST(test_run_wraps_text)
 {
     char *path = temp_lesson("lesson W\nstep Long\n  text\n"
@@ -469,6 +490,21 @@ START_TEST(test_file_too_large)
 }
 END_TEST
 
+/* Output that cannot be written (a full disk) is an error, not a success. */
+START_TEST(test_write_failure)
+{
+    char *path = temp_lesson(small_lesson);
+    const char *cmds[] = { "run", "run --json", "run --explain 'A[2,1]'", "check" };
+    for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) {
+        CmdResult r = cmd_runf("%s %s %s > /dev/full", attn_bin(), cmds[i], path);
+        ck_assert_msg(r.status == 2, "attn %s > /dev/full: exit %d", cmds[i], r.status);
+        ck_assert_str_eq(r.err, "attn: could not write the output\n");
+        cmd_free(&r);
+    }
+    free(path);
+}
+END_TEST
+
 Suite *cli_suite(void)
 {
     Suite *s = suite_create("cli");
@@ -476,6 +512,7 @@ Suite *cli_suite(void)
     tcase_set_timeout(core, 60);
     tcase_add_test(core, test_run_handout);
     tcase_add_test(core, test_run_wraps_text);
+    tcase_add_test(core, test_run_marks_masked_lines);
     tcase_add_test(core, test_run_json);
     tcase_add_test(core, test_run_json_shape);
     tcase_add_test(core, test_run_explain);
@@ -486,6 +523,7 @@ Suite *cli_suite(void)
     tcase_add_test(limits, test_usage_errors);
     tcase_add_test(limits, test_broken_corpus);
     tcase_add_test(limits, test_file_too_large);
+    tcase_add_test(limits, test_write_failure);
     suite_add_tcase(s, limits);
     return s;
 }

@@ -747,6 +747,27 @@ START_TEST(test_file_size_limit)
 }
 END_TEST
 
+/* All the matrices of one evaluation together are bounded too: sixteen
+ * of the largest allowed fill LESSON_MAX_TOTAL, and the scalars on top
+ * pass it, so the 15th let is refused (A itself is the first). */
+START_TEST(test_total_elements_limit)
+{
+    char text[2048];
+    int n = snprintf(text, sizeof text, "lesson T\nlet A = zeros(2048, 2048)\n");
+    for (int i = 0; i < 14; i++)
+        n += snprintf(text + n, sizeof text - (size_t)n, "let B%d = A + %d\n", i, i);
+    Lesson *l = parse_ok(text);
+    LessonState *s = eval_ok(l, NULL, 0);
+    ck_assert_int_eq(lesson_state_count(s), 15);
+    lesson_state_free(s);
+    lesson_free(l);
+    snprintf(text + n, sizeof text - (size_t)n, "let B14 = A + 14\n");
+    expect_error(text, ATTN_E_LIMIT, 17, 13,
+                 "the lesson's matrices would hold more than 67108864 numbers in all (256 MB); that is the limit "
+                 "for one lesson");
+}
+END_TEST
+
 Suite *lesson_suite(void)
 {
     Suite *s = suite_create("lesson");
@@ -774,6 +795,7 @@ Suite *lesson_suite(void)
     tcase_add_test(limits, test_name_and_line_limits);
     tcase_add_test(limits, test_long_line_window);
     tcase_add_test(limits, test_file_size_limit);
+    tcase_add_test(limits, test_total_elements_limit);
     tcase_add_test(limits, test_null_safe);
     tcase_add_test(limits, test_fuzzed_input_never_crashes);
     suite_add_tcase(s, limits);

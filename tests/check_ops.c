@@ -520,9 +520,12 @@ START_TEST(softmax_masked)
     ck_assert_int_eq(o->masked[0], 0);
     ck_assert_int_eq(o->masked[1], 1);
     ck_assert_int_eq(o->masked[2], 0);
+    ck_assert(mat_line_masked(o, 1, 1) && !mat_line_masked(o, 0, 1) && !mat_line_masked(o, 1, 0));
+    ck_assert(!mat_line_masked(o, 3, 1) && !mat_line_masked(o, -1, 1) && !mat_line_masked(NULL, 0, 1));
     Mat *c = mat_copy(o, &err);                 /* the flags travel with a copy */
     ck_assert_int_eq(c->n_masked, 1);
     ck_assert_int_eq(c->masked[1], 1);
+    ck_assert(mat_line_masked(c, 1, 1) && !mat_line_masked(c, 1, 0));
     mat_free(c);
     mat_free(o);
     ck_assert_int_eq(op_softmax_cols(&o, a, &err), ATTN_OK);   /* column 2 is all -inf */
@@ -530,6 +533,10 @@ START_TEST(softmax_masked)
     ck_assert_int_eq(o->n_masked, 1);
     ck_assert_int_eq(o->masked[1], 1);
     ck_assert_int_eq(o->masked[0] + o->masked[2], 0);
+    ck_assert(mat_line_masked(o, 1, 0) && !mat_line_masked(o, 1, 1));   /* a column this time */
+    c = mat_copy(o, &err);
+    ck_assert(mat_line_masked(c, 1, 0) && !mat_line_masked(c, 1, 1));
+    mat_free(c);
     Mat *r = NULL;
     ck_assert_int_eq(op_softmax_cols_ref(&r, a, &err), ATTN_OK);
     assert_close(o, r, 1e-7, "masked softmax_cols vs loops");
