@@ -366,7 +366,10 @@ static void draw_help(const Tui *t)
     int below = h.top + h.per_col - t->overlay_first + 1;
     if (where == KEYS_LESSON && below < t->rows - 2)
         ui_put(below, 2, t->cols - 4, t->attr[C_DIM],
-            "Enter marks the cells a value came from; a click selects a cell; -inf is masked.");
+            "Enter marks where a value came from; a click selects a cell; -inf is masked.");
+    if (where == KEYS_LESSON && below + 1 < t->rows - 2)
+        ui_putf(below + 1, 2, t->cols - 4, t->attr[C_DIM], "%s marks an edited cell; the title bar counts the edits.",
+                ui_glyph("✎", "'"));
     ui_put(t->rows - 1, 1, t->cols - 2, t->attr[C_DIM],
         t->overlay_max > 0 ? (t->overlay_first < t->overlay_max ? "Down: more keys; any other key closes this help"
                                                        : "Up: back; any other key closes this help")

@@ -426,7 +426,7 @@ void pane_draw(const Tui *t, int idx, const Explanation *ex)
     char how[200];
     if (m && describe(m, how, sizeof how, 0) > 0 && tl < (int)sizeof title)
         snprintf(title + tl, sizeof title - (size_t)tl, " = %s", how);
-    ui_put(r.y, r.x, r.w, t->attr[focus ? C_PANE_FOCUS : C_PANE_TITLE], title);
+    ui_put_fit(r.y, r.x, r.w, t->attr[focus ? C_PANE_FOCUS : C_PANE_TITLE], title);
     if (!m) {
         ui_put(r.y + 1, r.x + 2, r.w - 2, t->attr[C_ERROR], "not defined");
         return;
@@ -509,7 +509,8 @@ void pane_draw(const Tui *t, int idx, const Explanation *ex)
                 ui_put_right(y, x, g->cell_w, a, num);
             }
             if (edited && x + g->cell_w < t->cols)
-                ui_put(y, x + g->cell_w, 1, t->attr[C_EDITED], "*");
+                /* not '*': beside a number it would read as a product */
+                ui_put(y, x + g->cell_w, 1, t->attr[C_EDITED], ui_glyph("✎", "'"));
         }
     }
     if (heat)

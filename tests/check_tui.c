@@ -636,7 +636,7 @@ START_TEST(edit_undo_reset)
     tmux_keys(&t, "Enter");
     WAIT_FOR(&t, "20.0000");
     ck_assert_msg(strstr(t.last, "1 edit"), "the title does not count the edit:\n%s", t.last);
-    ck_assert_msg(strstr(t.last, "10.0000*"), "the edited cell is not marked:\n%s", t.last);
+    ck_assert_msg(strstr(t.last, "10.0000✎"), "the edited cell is not marked:\n%s", t.last);
     /* a computed matrix refuses an edit, and says why */
     tmux_keys(&t, "Tab");
     tmux_keys(&t, "Tab");
@@ -664,7 +664,7 @@ START_TEST(edit_undo_reset)
     tmux_type(&t, "X[1,1] * 5");
     tmux_keys(&t, "Enter");
     WAIT_FOR(&t, "2 edits");
-    ck_assert_msg(strstr(t.last, "5.0000*"), "an expression as a value was not applied:\n%s", t.last);
+    ck_assert_msg(strstr(t.last, "5.0000✎"), "an expression as a value was not applied:\n%s", t.last);
     tmux_keys(&t, "r");
     WAIT_FOR(&t, "2 edits reset");
     ck_assert_msg(strstr(t.last, "8.0000"), "reset did not restore P:\n%s", t.last);
