@@ -6,6 +6,7 @@
 #include "tui_layout.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -485,6 +486,37 @@ char *text_clean(char *out, size_t size, const char *in, int keep_newlines, int 
     return out;
 }
 
+int text_wrap_lines(char *out, size_t size, const char *text, int width, int indent)
+{
+    if (size == 0)
+        return 0;
+    out[0] = '\0';
+    indent = imax(0, imin(indent, width / 2));
+    size_t len = 0;
+    int lines = 0;
+    char line[1024], wrapped[4096], part[1024];
+    for (const char *p = text ? text : ""; (p = text_line(p, line, sizeof line));) {
+        /* every piece fits width less the indent, so all line up */
+        int n = text_wrap(wrapped, sizeof wrapped, line, width - indent);
+        if (n == 0)
+            snprintf(wrapped, sizeof wrapped, "%s", "");
+        int k = 0;
+        for (const char *q = wrapped; (q = text_line(q, part, sizeof part)) || k == 0; k++) {
+            int w = snprintf(out + len, size - len, "%s%*s%s", lines > 0 ? "\n" : "", k > 0 ? indent : 0, "",
+                             q ? part : "");
+            if (w < 0 || (size_t)w >= size - len) {
+                out[len] = '\0';
+                return lines;
+            }
+            len += (size_t)w;
+            lines++;
+            if (!q)
+                break;
+        }
+    }
+    return lines;
+}
+
 const char *text_line(const char *p, char *line, size_t size)
 {
     if (!p || !*p)
@@ -513,6 +545,11 @@ size_t text_fit(const char *s, int w)
         i += n;
     }
     return i;
+}
+
+int text_measure(int cols)
+{
+    return imax(10, imin(cols - 2, TEXT_MEASURE_MAX));
 }
 
 /* Display columns of the first n bytes of s. */

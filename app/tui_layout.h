@@ -152,6 +152,12 @@ void pool_matrix(float *out, const float *data, int rows, int cols, int ld, int 
  * malformed UTF-8 bytes become '?'. Returns out. */
 char *text_clean(char *out, size_t size, const char *in, int keep_newlines, int utf8);
 
+/* The width to wrap prose to on a screen cols wide: the screen less a
+ * margin, but no more than TEXT_MEASURE_MAX columns, so lines stay easy to
+ * follow on a wide projector screen. */
+#define TEXT_MEASURE_MAX 120
+int text_measure(int cols);
+
 /* Wrap prose to width display columns into out, lines separated by '\n'.
  * Paragraphs are separated by blank lines and stay separated by one empty
  * line; inside a paragraph, line breaks are spaces, except that a line
@@ -160,6 +166,12 @@ char *text_clean(char *out, size_t size, const char *in, int keep_newlines, int 
  * split. Returns the number of lines (0 for empty text). out always holds
  * a NUL-terminated result, truncated at a line boundary to fit. */
 int text_wrap(char *out, size_t size, const char *text, int width);
+
+/* Wrap each '\n'-separated line of text on its own (no joining, unlike
+ * text_wrap) to width columns, continuation lines indented by indent
+ * spaces: for formulas and arithmetic. Returns the number of lines; out
+ * as text_wrap's. */
+int text_wrap_lines(char *out, size_t size, const char *text, int width, int indent);
 
 /* Copy the line that starts at p (up to '\n' or the end) into line
  * (truncated to size), and return where the next line starts; NULL when

@@ -276,6 +276,32 @@ START_TEST(scaling_on_big_screens)
 }
 END_TEST
 
+/* Prose wraps to the screen on a laptop and to a readable measure on a
+ * projector. */
+START_TEST(text_measure_caps_the_width)
+{
+    ck_assert_int_eq(text_measure(80), 78);
+    ck_assert_int_eq(text_measure(120), 118);
+    ck_assert_int_eq(text_measure(250), TEXT_MEASURE_MAX);
+    ck_assert_int_eq(text_measure(5), 10);
+    char text[2000] = "", out[4000], line[512];
+    for (int k = 0; k < 60; k++)
+        strcat(text, "softmax weights ");
+    int n = text_wrap(out, sizeof out, text, text_measure(250));
+    ck_assert_msg(n >= 8, "%d lines", n);
+    /* arithmetic wraps line by line, continuations indented */
+    ck_assert_int_eq(text_wrap_lines(out, sizeof out, "A[1,1] = x\n= 0.0014 + 0.0000 + 1.0000 + 0.0000\n\n= 0.99", 20, 4),
+                     6);
+    ck_assert_str_eq(out, "A[1,1] = x\n= 0.0014 +\n    0.0000 + 1.0000\n    + 0.0000\n\n= 0.99");
+    ck_assert_int_eq(text_wrap_lines(out, 12, "= 0.0014 + 0.0000 + 1.0000", 20, 4), 1);
+    ck_assert_str_eq(out, "= 0.0014 +");
+    n = text_wrap(out, sizeof out, text, text_measure(250));
+    for (const char *p = out; (p = text_line(p, line, sizeof line));)   /* full lines but the last */
+        ck_assert_msg((int)strlen(line) <= TEXT_MEASURE_MAX && (!*p || (int)strlen(line) > TEXT_MEASURE_MAX - 17),
+                      "a line of %zu columns at 250: \"%s\"", strlen(line), line);
+}
+END_TEST
+
 START_TEST(scrolling_follows_the_cursor)
 {
     ck_assert_int_eq(layout_scroll(0, 0, 10, 64), 0);
@@ -386,6 +412,7 @@ Suite *layout_suite(void)
     tcase_add_test(core, big_pane_gets_the_room);
     tcase_add_test(core, grid_geometry);
     tcase_add_test(core, scaling_on_big_screens);
+    tcase_add_test(core, text_measure_caps_the_width);
     tcase_add_test(core, scrolling_follows_the_cursor);
     tcase_add_test(core, pooling);
     tcase_add_test(core, wrapping);
