@@ -110,6 +110,13 @@ void tui_prepare(Tui *t)
         free(place);
         return;
     }
+    /* room to spare (a projector): scale the cells up */
+    int scale = layout_pick_scale(need, lv->n_panes, t->layout.panes, t->cols, t->rows);
+    for (int i = 0; i < lv->n_panes && scale > 1; i++)
+        if (need[i].grow_rows > 0) {
+            lv->views[i].grid = grid_scaled(&lv->views[i].grid, need[i].heat, scale);
+            need[i] = pane_need_scaled(&need[i], scale);
+        }
     layout_panes(need, lv->n_panes, t->layout.panes, lv->focus, place);
     for (int i = 0; i < lv->n_panes; i++) {
         lv->views[i].place = place[i];
