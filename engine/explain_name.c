@@ -84,20 +84,14 @@ void explain_expr(const Mat *m, char *buf, size_t size, int depth)
         expr_cat(buf, size, p->a, depth + 1);
         str_cat(buf, size, "^T");
         break;
-    case OP_MATMUL:
-        str_cat(buf, size, "(");
-        expr_cat(buf, size, p->a, depth + 1);
-        str_cat(buf, size, p->trans_a ? "^T @ " : " @ ");
-        expr_cat(buf, size, p->b, depth + 1);
-        str_cat(buf, size, p->trans_b ? "^T)" : ")");
-        break;
+    case OP_MATMUL: /* the transposes only a product has are 0 elsewhere */
     case OP_ADD: case OP_SUB: case OP_MUL: case OP_DIV:
         str_cat(buf, size, "(");
         expr_cat(buf, size, p->a, depth + 1);
-        snprintf(num, sizeof num, " %s ", mat_op_name(p->op));
+        snprintf(num, sizeof num, "%s %s ", p->trans_a ? "^T" : "", mat_op_name(p->op));
         str_cat(buf, size, num);
         expr_cat(buf, size, p->b, depth + 1);
-        str_cat(buf, size, ")");
+        str_cat(buf, size, p->trans_b ? "^T)" : ")");
         break;
     case OP_NEG:
         str_cat(buf, size, "-");

@@ -438,6 +438,8 @@ START_TEST(test_cell_names)
     ck_assert_str_eq(explain_cell_name(K, 1, 2, buf, sizeof buf), "K[2,3]");
     Mat *P = matmul(K, 1, Q, 0);
     ck_assert_str_eq(explain_cell_name(P, 1, 0, buf, sizeof buf), "(K^T @ Q)[2,1]");
+    ck_assert_str_eq(explain_cell_name(matmul(Q, 0, K, 1), 0, 1, buf, sizeof buf), "(Q @ K^T)[1,2]");
+    ck_assert_str_eq(explain_cell_name(OP2(op_sub, K, Q), 0, 1, buf, sizeof buf), "(K - Q)[1,2]");
     Mat *S = OP2(op_div, P, OP1(op_sqrt, scalar(4)));
     ck_assert_str_eq(explain_cell_name(S, 0, 0, buf, sizeof buf), "((K^T @ Q) / sqrt(4))[1,1]");
     ck_assert_str_eq(explain_cell_name(OP1(op_transpose, K), 2, 0, buf, sizeof buf), "K^T[3,1]");

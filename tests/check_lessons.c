@@ -24,6 +24,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "explain.h"
 #include "json.h"
 #include "lesson.h"
 #include "lesson_internal.h"
@@ -605,6 +606,44 @@ START_TEST(test_readme_documents_the_language)
 }
 END_TEST
 
+/* Every cell of every matrix of every shipped lesson can be explained,
+ * and the explanation ends on the cell's own value ("= 0.3577"). */
+START_TEST(test_every_cell_explains)
+{
+    char **paths;
+    Lesson *l = load_shipped(_i, &paths);
+    LessonError err;
+    LessonState *s = lesson_eval(l, NULL, 0, &err);
+    ck_assert_msg(s != NULL, "%s: %s", paths[_i], err.msg);
+    int cells = 0;
+    for (int k = 0; k < lesson_state_count(s); k++) {
+        const Mat *m = lesson_state_at(s, k);
+        for (int i = 0; i < m->rows; i++)
+            for (int j = 0; j < m->cols; j++, cells++) {
+                Explanation ex;
+                AttnError ae = { 0 };
+                ck_assert_msg(explain_cell(&ex, m, i, j, &ae) == ATTN_OK, "%s: %s[%d,%d]: %s", paths[_i], m->name,
+                              i + 1, j + 1, ae.msg);
+                const char *last = strrchr(ex.text, '\n');
+                last = last && last[1] ? last + 1 : ex.text;
+                float v = mat_get(m, i, j);
+                ck_assert_msg(strncmp(last, "= ", 2) == 0, "%s: %s[%d,%d] ends '%s'", paths[_i], m->name, i + 1,
+                              j + 1, last);
+                if (isfinite(v)) {
+                    double got = strtod(last + 2, NULL);
+                    ck_assert_msg(fabs(got - v) <= 5e-5 * fmax(1.0, fabs(v)), "%s: %s[%d,%d] = %.9g, explained as %s",
+                                  paths[_i], m->name, i + 1, j + 1, (double)v, last);
+                }
+                explain_free(&ex);
+            }
+    }
+    ck_assert_msg(cells > 0, "%s: no cells", paths[_i]);
+    lesson_state_free(s);
+    lesson_free(l);
+    lessonfile_list_free(paths);
+}
+END_TEST
+
 Suite *lessons_suite(void)
 {
     Suite *s = suite_create("lessons");
@@ -620,6 +659,7 @@ Suite *lessons_suite(void)
     tcase_add_loop_test(core, test_every_lesson_is_well_formed, 0, n > 0 ? n : 1);
     tcase_add_loop_test(core, test_json_steps_match_the_lesson, 0, n > 0 ? n : 1);
     tcase_add_loop_test(core, test_eval_is_cheap, 0, n > 0 ? n : 1);
+    tcase_add_loop_test(core, test_every_cell_explains, 0, n > 0 ? n : 1);
     suite_add_tcase(s, core);
 
     TCase *limits = tcase_create("limits");
