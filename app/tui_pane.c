@@ -480,14 +480,20 @@ void pane_draw(const Tui *t, int idx, const Explanation *ex)
             if (heat && edited)
                 a |= A_UNDERLINE | A_BOLD;
             /* on a heatmap the colour is the value: marks go on top of it */
+            char num[48];
+            fmt_value(num, sizeof num, val, lv->decimals, t->utf8);
+            /* the operand mark goes just before the number (a right-aligned
+             * number in a wide cell has blanks before it), or a block */
+            int mark_x = x - 1;
+            if (operand && !heat && fmt_display_width(num) < g->cell_w)
+                mark_x = x + g->cell_w - fmt_display_width(num) - 1;
             if (operand) {
                 a = heat ? (int)(a | A_UNDERLINE | A_BOLD) : t->attr[C_OPERAND];
-                ui_put(y, x - 1, 1, t->attr[C_OPERAND], ui_glyph("▸", ">"));
+                if (mark_x == x - 1)
+                    ui_put(y, x - 1, 1, t->attr[C_OPERAND], ui_glyph("▸", ">"));
             }
             if (cursor)
                 a = heat ? (int)((a ^ A_REVERSE) | A_BOLD) : t->attr[C_CURSOR];
-            char num[48];
-            fmt_value(num, sizeof num, val, lv->decimals, t->utf8);
             if (centred) {
                 heat_block(t, v, val, a, (Rect){ x, y0, g->cell_w, ch }, y, num);
             } else if (heat && mono) {
@@ -508,6 +514,8 @@ void pane_draw(const Tui *t, int idx, const Explanation *ex)
             } else {
                 ui_put_right(y, x, g->cell_w, a, num);
             }
+            if (operand && mark_x != x - 1)
+                ui_put(y, mark_x, 1, t->attr[C_OPERAND], ui_glyph("▸", ">"));
             if (edited && x + g->cell_w < t->cols)
                 /* not '*': beside a number it would read as a product */
                 ui_put(y, x + g->cell_w, 1, t->attr[C_EDITED], ui_glyph("✎", "'"));

@@ -799,6 +799,20 @@ START_TEST(projector_scales_up)
                   "the row above cd is not blank: \"%s\"", line);
     tmux_click(&t, col + 3, cd - 1);
     WAIT_FOR(&t, "X[2,2] = a given value");
+    /* Enter on P[1,1] marks X's row 1 and W's column 1, each mark right
+     * before its number in the wider cells */
+    tmux_keys(&t, "Tab");
+    tmux_keys(&t, "Tab");
+    WAIT_FOR(&t, "P[1,1] =");
+    tmux_keys(&t, "Enter");
+    WAIT_FOR(&t, "operands marked");
+    line_at(t.last, ab, line, sizeof line);
+    ck_assert_msg(strstr(line, "▸1.0000") && strstr(line, "▸2.0000") && !strstr(line, "▸ "),
+                  "X's row 1 is not marked before its numbers: \"%s\"", line);
+    int marks = 0;
+    for (const char *p = t.last; (p = strstr(p, "▸")); p++)
+        marks++;
+    ck_assert_msg(marks == 4, "%d operand marks, expected X[1,1], X[1,2], W[1,1], W[2,1]:\n%s", marks, t.last);
     tmux_keys(&t, "n");
     WAIT_FOR(&t, "step 3/3: Weights");
     WAIT_FOR(&t, "row 2 masked");
