@@ -94,8 +94,8 @@ void tui_prepare(Tui *t)
     char *buf = malloc(size);
     if (!buf)
         tui_fatal("out of memory");
-    int text_n = step_text(t, buf, size, imax(t->cols - 2, 10));
-    int ex_n = exercise_lines(t, buf, size, imax(t->cols - 2, 10));
+    int text_n = step_text(t, buf, size, text_measure(t->cols));
+    int ex_n = exercise_lines(t, buf, size, text_measure(t->cols));
     free(buf);
     PaneNeed *need = calloc((size_t)imax(lv->n_panes, 1), sizeof *need);
     PanePlace *place = calloc((size_t)imax(lv->n_panes, 1), sizeof *place);
@@ -110,6 +110,13 @@ void tui_prepare(Tui *t)
         free(place);
         return;
     }
+    /* room to spare (a projector): scale the cells up */
+    int scale = layout_pick_scale(need, lv->n_panes, t->layout.panes, t->cols, t->rows);
+    for (int i = 0; i < lv->n_panes && scale > 1; i++)
+        if (need[i].grow_rows > 0) {
+            lv->views[i].grid = grid_scaled(&lv->views[i].grid, need[i].heat, scale);
+            need[i] = pane_need_scaled(&need[i], scale);
+        }
     layout_panes(need, lv->n_panes, t->layout.panes, lv->focus, place);
     for (int i = 0; i < lv->n_panes; i++) {
         lv->views[i].place = place[i];
@@ -129,6 +136,7 @@ void tui_prepare(Tui *t)
         t->layout.panes.h -= spare;
         t->layout.exercise.y -= spare;
         t->layout.status.y -= spare;
+        t->layout.status.h += spare;    /* room for a long explanation to wrap */
     }
     /* the explanation of the focused cell */
     Pane *p = &lv->panes[lv->focus];
@@ -199,8 +207,10 @@ static void draw_status(const Tui *t)
             ui_put(r.y + 1, 1, r.w - 2, t->attr[C_DIM], frame_ex_err);
         return;
     }
+    /* long arithmetic wraps when the rows are there, else it is cut */
     char buf[4096];
-    snprintf(buf, sizeof buf, "%s", frame_ex.text);
+    if (text_wrap_lines(buf, sizeof buf, frame_ex.text, r.w - 2, 4) > r.h)
+        snprintf(buf, sizeof buf, "%s", frame_ex.text);
     Rect lines = { r.x, r.y, r.w, r.h };
     const char *tag = lv->explain_on ? "operands marked (Enter: off)" : "Enter: mark its operands";
     ui_lines(buf, lines, t->attr[C_STATUS], t->attr[C_DIM], NULL);
@@ -359,7 +369,10 @@ static void draw_help(const Tui *t)
     int below = h.top + h.per_col - t->overlay_first + 1;
     if (where == KEYS_LESSON && below < t->rows - 2)
         ui_put(below, 2, t->cols - 4, t->attr[C_DIM],
-            "Enter marks the cells a value came from; a click selects a cell; -inf is masked.");
+            "Enter marks where a value came from; a click selects a cell; -inf is masked.");
+    if (where == KEYS_LESSON && below + 1 < t->rows - 2)
+        ui_putf(below + 1, 2, t->cols - 4, t->attr[C_DIM], "%s marks an edited cell; the title bar counts the edits.",
+                ui_glyph("✎", "'"));
     ui_put(t->rows - 1, 1, t->cols - 2, t->attr[C_DIM],
         t->overlay_max > 0 ? (t->overlay_first < t->overlay_max ? "Down: more keys; any other key closes this help"
                                                        : "Up: back; any other key closes this help")
@@ -374,7 +387,7 @@ static void prepare_text(Tui *t)
     char *buf = malloc(size);
     if (!buf)
         tui_fatal("out of memory");
-    int n = step_text(t, buf, size, imax(t->cols - 4, 10));
+    int n = step_text(t, buf, size, text_measure(t->cols - 2));
     free(buf);
     t->overlay_max = imax(0, n - imax(t->rows - 4, 1));
     t->overlay_first = imax(0, imin(t->overlay_first, t->overlay_max));
@@ -389,7 +402,7 @@ static void draw_text_overlay(const Tui *t)
     char *buf = malloc(size);
     if (!buf)
         tui_fatal("out of memory");
-    step_text(t, buf, size, t->cols - 4);
+    step_text(t, buf, size, text_measure(t->cols - 2));
     const char *from = buf;
     char line[1024];
     for (int k = 0; k < t->overlay_first && from; k++)
@@ -427,7 +440,7 @@ static void draw_lesson(Tui *t)
     char *buf = malloc(size);
     if (!buf)
         tui_fatal("out of memory");
-    step_text(t, buf, size, t->cols - 2);
+    step_text(t, buf, size, text_measure(t->cols));
     ui_lines(buf, t->layout.text, t->attr[C_TEXT], t->attr[C_DIM], ui_glyph("… t: all", "... t: all"));
     for (int i = 0; i < lv->n_panes; i++)
         if (lv->views[i].place.visible)
@@ -443,7 +456,7 @@ static void draw_lesson(Tui *t)
         ui_put(pr.y + pr.h - 1, pr.x + pr.w - nw, nw, t->attr[C_DIM] | A_REVERSE, note);
     }
     if (t->layout.exercise.h > 0) {
-        exercise_lines(t, buf, size, t->cols - 2);
+        exercise_lines(t, buf, size, text_measure(t->cols));
         Rect er = t->layout.exercise;
         const char *p = buf;
         char line[1024];

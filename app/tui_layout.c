@@ -6,6 +6,7 @@
 #include "tui_layout.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -256,6 +257,11 @@ int layout_panes_height(const PaneNeed *need, int n, int w)
     return bottom;
 }
 
+int grid_cell_h(const GridSpec *g)
+{
+    return imax(1, g->cell_h);
+}
+
 int grid_want_w(const GridSpec *g, int cols)
 {
     return g->label_w + cols * (g->cell_w + 1);
@@ -263,7 +269,7 @@ int grid_want_w(const GridSpec *g, int cols)
 
 int grid_want_h(const GridSpec *g, int rows)
 {
-    return GRID_HEADER_H + rows + g->footer_h;
+    return GRID_HEADER_H + rows * grid_cell_h(g) + g->footer_h;
 }
 
 int grid_fit_cols(const GridSpec *g, int w)
@@ -273,12 +279,78 @@ int grid_fit_cols(const GridSpec *g, int w)
 
 int grid_fit_rows(const GridSpec *g, int h)
 {
-    return imax(1, h - GRID_HEADER_H - g->footer_h);
+    return imax(1, (h - GRID_HEADER_H - g->footer_h) / grid_cell_h(g));
 }
 
 int grid_cell_x(const GridSpec *g, int k)
 {
     return g->label_w + 1 + k * (g->cell_w + 1);
+}
+
+int grid_cell_y(const GridSpec *g, int k)
+{
+    return GRID_HEADER_H + k * grid_cell_h(g);
+}
+
+/* What scale s adds to a cell: rows *dh and columns *dw. */
+static void scale_steps(int heat, int s, int *dh, int *dw)
+{
+    s = imax(1, imin(s, GRID_SCALE_MAX));
+    *dh = heat ? s - 1 : imin(s, GRID_SCALE_MAX_NUMBERS) - 1;
+    *dw = heat ? 2 * (s - 1) : imin(s - 1, 2);
+}
+
+GridSpec grid_scaled(const GridSpec *g, int heat, int s)
+{
+    int dh, dw;
+    scale_steps(heat, s, &dh, &dw);
+    GridSpec out = *g;
+    out.cell_h = grid_cell_h(g) + dh;
+    out.cell_w = g->cell_w + dw;
+    return out;
+}
+
+PaneNeed pane_need_scaled(const PaneNeed *n, int s)
+{
+    int dh, dw;
+    scale_steps(n->heat, s, &dh, &dw);
+    PaneNeed out = *n;
+    out.want_h += n->grow_rows * dh;
+    out.want_w += n->grow_cols * dw;
+    return out;
+}
+
+int layout_pick_scale(const PaneNeed *need, int n, Rect area, int screen_cols, int screen_rows)
+{
+    if (n <= 0 || n > 64 || screen_rows < GRID_SCALE_MIN_ROWS || screen_cols < GRID_SCALE_MIN_COLS)
+        return 1;
+    PaneNeed scaled[64];
+    PanePlace place[64];
+    /* numbers beside a heatmap stay level with its rows */
+    int top = GRID_SCALE_MAX;
+    for (int i = 0; i < n; i++)
+        if (!need[i].heat && (need[i].grow_rows > 0 || need[i].grow_cols > 0))
+            top = GRID_SCALE_MAX_NUMBERS;
+    for (int s = top; s > 1; s--) {
+        int grows = 0;
+        for (int i = 0; i < n; i++) {
+            scaled[i] = pane_need_scaled(&need[i], s);
+            grows |= need[i].grow_rows > 0 || need[i].grow_cols > 0;
+        }
+        if (!grows)
+            return 1;
+        /* it must fit at its wanted sizes, with the same shelves' gaps */
+        if (layout_panes_height(scaled, n, area.w) > area.h)
+            continue;
+        layout_panes(scaled, n, area, 0, place);
+        int fits = 1;
+        for (int i = 0; i < n && fits; i++)
+            fits = place[i].visible && place[i].page == 0 && place[i].r.w >= scaled[i].want_w
+                && place[i].r.h >= scaled[i].want_h && rect_inside(place[i].r, area);
+        if (fits)
+            return s;
+    }
+    return 1;
 }
 
 int layout_scroll(int cursor, int first, int visible, int total)
@@ -300,6 +372,7 @@ int grid_hit(const GridSpec *g, Rect r, int first_row, int first_col, int rows, 
     int dy = y - r.y - GRID_HEADER_H, dx = x - r.x - g->label_w - 1;
     if (x < r.x || x >= r.x + r.w || dy < 0 || dx < 0)
         return 0;
+    dy /= grid_cell_h(g);     /* the matrix row of that terminal row */
     if (dy >= grid_fit_rows(g, r.h))
         return 0;
     int k = dx / (g->cell_w + 1);
@@ -413,6 +486,37 @@ char *text_clean(char *out, size_t size, const char *in, int keep_newlines, int 
     return out;
 }
 
+int text_wrap_lines(char *out, size_t size, const char *text, int width, int indent)
+{
+    if (size == 0)
+        return 0;
+    out[0] = '\0';
+    indent = imax(0, imin(indent, width / 2));
+    size_t len = 0;
+    int lines = 0;
+    char line[1024], wrapped[4096], part[1024];
+    for (const char *p = text ? text : ""; (p = text_line(p, line, sizeof line));) {
+        /* every piece fits width less the indent, so all line up */
+        int n = text_wrap(wrapped, sizeof wrapped, line, width - indent);
+        if (n == 0)
+            snprintf(wrapped, sizeof wrapped, "%s", "");
+        int k = 0;
+        for (const char *q = wrapped; (q = text_line(q, part, sizeof part)) || k == 0; k++) {
+            int w = snprintf(out + len, size - len, "%s%*s%s", lines > 0 ? "\n" : "", k > 0 ? indent : 0, "",
+                             q ? part : "");
+            if (w < 0 || (size_t)w >= size - len) {
+                out[len] = '\0';
+                return lines;
+            }
+            len += (size_t)w;
+            lines++;
+            if (!q)
+                break;
+        }
+    }
+    return lines;
+}
+
 const char *text_line(const char *p, char *line, size_t size)
 {
     if (!p || !*p)
@@ -441,6 +545,11 @@ size_t text_fit(const char *s, int w)
         i += n;
     }
     return i;
+}
+
+int text_measure(int cols)
+{
+    return imax(10, imin(cols - 2, TEXT_MEASURE_MAX));
 }
 
 /* Display columns of the first n bytes of s. */

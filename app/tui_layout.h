@@ -55,6 +55,11 @@ typedef struct {
     int want_w, want_h;
     int min_w, min_h;
     int nice_w;     /* wider still if the room is free (a long title); 0: none */
+    /* how the pane grows when scaled up (pane_need_scaled): the matrix
+     * rows and cells across whose cells grow, and whether it is a heatmap;
+     * 0, 0: it does not scale */
+    int grow_rows, grow_cols;
+    int heat;
 } PaneNeed;
 
 typedef struct {
@@ -84,9 +89,33 @@ typedef struct {
     int label_w;
     int cell_w;
     int footer_h;
+    int cell_h;     /* terminal rows per matrix row; 0 means 1 */
 } GridSpec;
 
 #define GRID_HEADER_H 2
+
+/* Scaling up where the screen has room (a projector): at scale s a
+ * heatmap's cells are s rows high and 2(s-1) columns wider, so the heat
+ * reads from the back of a room; a numbers pane's rows are s rows apart
+ * too (up to GRID_SCALE_MAX_NUMBERS, the highest scale of a step that shows
+ * numbers, so rows side by side stay level) with up to 2 more columns of
+ * spacing. Screens shorter than GRID_SCALE_MIN_ROWS or narrower than
+ * GRID_SCALE_MIN_COLS keep scale 1, so a laptop's terminal shows as much
+ * prose as it can. */
+#define GRID_SCALE_MAX 5
+#define GRID_SCALE_MAX_NUMBERS 3
+#define GRID_SCALE_MIN_ROWS 32
+#define GRID_SCALE_MIN_COLS 100
+
+/* The grid g (at scale 1) at scale s. */
+GridSpec grid_scaled(const GridSpec *g, int heat, int s);
+/* The need n (at scale 1) at scale s: its want grows with its grid. */
+PaneNeed pane_need_scaled(const PaneNeed *n, int s);
+/* The largest scale (1..GRID_SCALE_MAX) at which the n panes, scaled,
+ * all fit area whole at the sizes they want, on one page, on a screen of
+ * screen_cols x screen_rows. 1 when none larger fits, or on a small
+ * screen. */
+int layout_pick_scale(const PaneNeed *need, int n, Rect area, int screen_cols, int screen_rows);
 
 int grid_want_w(const GridSpec *g, int cols);
 int grid_want_h(const GridSpec *g, int rows);
@@ -95,6 +124,10 @@ int grid_fit_cols(const GridSpec *g, int w);
 int grid_fit_rows(const GridSpec *g, int h);
 /* The x (relative to the pane) of visible column k, 0-based. */
 int grid_cell_x(const GridSpec *g, int k);
+/* The y (relative to the pane) of visible row k's first terminal row, and
+ * the rows a matrix row takes. */
+int grid_cell_y(const GridSpec *g, int k);
+int grid_cell_h(const GridSpec *g);
 
 /* The first visible index after moving so cursor stays in view: keep
  * first when the cursor is visible, else scroll the least. */
@@ -119,6 +152,12 @@ void pool_matrix(float *out, const float *data, int rows, int cols, int ld, int 
  * malformed UTF-8 bytes become '?'. Returns out. */
 char *text_clean(char *out, size_t size, const char *in, int keep_newlines, int utf8);
 
+/* The width to wrap prose to on a screen cols wide: the screen less a
+ * margin, but no more than TEXT_MEASURE_MAX columns, so lines stay easy to
+ * follow on a wide projector screen. */
+#define TEXT_MEASURE_MAX 120
+int text_measure(int cols);
+
 /* Wrap prose to width display columns into out, lines separated by '\n'.
  * Paragraphs are separated by blank lines and stay separated by one empty
  * line; inside a paragraph, line breaks are spaces, except that a line
@@ -127,6 +166,12 @@ char *text_clean(char *out, size_t size, const char *in, int keep_newlines, int 
  * split. Returns the number of lines (0 for empty text). out always holds
  * a NUL-terminated result, truncated at a line boundary to fit. */
 int text_wrap(char *out, size_t size, const char *text, int width);
+
+/* Wrap each '\n'-separated line of text on its own (no joining, unlike
+ * text_wrap) to width columns, continuation lines indented by indent
+ * spaces: for formulas and arithmetic. Returns the number of lines; out
+ * as text_wrap's. */
+int text_wrap_lines(char *out, size_t size, const char *text, int width, int indent);
 
 /* Copy the line that starts at p (up to '\n' or the end) into line
  * (truncated to size), and return where the next line starts; NULL when

@@ -167,7 +167,7 @@ void pane_need(Tui *t, int i, PaneNeed *need)
     memset(v, 0, sizeof *v);
     v->br = v->bc = 1;
     v->m = lv_pane_mat(lv, i);
-    *need = (PaneNeed){ PANE_MIN_W, 3, PANE_MIN_W, 3, 0 };
+    *need = (PaneNeed){ PANE_MIN_W, 3, PANE_MIN_W, 3, 0, 0, 0, 0 };
     if (!v->m)
         return;
     const Mat *m = v->m;
@@ -198,6 +198,12 @@ void pane_need(Tui *t, int i, PaneNeed *need)
     need->want_h = grid_want_h(&v->grid, m->rows);
     need->min_w = PANE_MIN_W;
     need->min_h = PANE_MIN_H + v->grid.footer_h;
+    /* on a big screen the cells may grow; an overview keeps its blocks */
+    if (!p->overview) {
+        need->grow_rows = m->rows;
+        need->grow_cols = m->cols;
+        need->heat = p->heat;
+    }
 }
 
 /* After placement: compact heat cells, the overview, what fits, scrolling. */
@@ -292,6 +298,35 @@ static int line_masked(const Mat *m, int line, int by_rows)
     if (!m->masked || m->n_masked <= 0 || by_rows != masked_by_rows(m))
         return 0;
     return line < (by_rows ? m->rows : m->cols) && m->masked[line];
+}
+
+/* A scaled-up heat cell: the block r in the heat's colour (or, without
+ * colour, filled with its shade), the number on row y, right-aligned in
+ * the middle num_w columns so the decimal points line up. */
+static void heat_block(const Tui *t, const PaneView *v, float val, int attr, Rect r, int y, const char *num)
+{
+    int nw = v->num_w;
+    if (t->color == COLORS_NONE) {
+        const char *sh = shade_of(v, val);
+        char row[256];
+        size_t len = 0, sl = strlen(sh);
+        for (int k = 0; k < r.w && len + sl < sizeof row; k++, len += sl)
+            memcpy(row + len, sh, sl);
+        row[len] = '\0';
+        for (int yy = r.y; yy < r.y + r.h; yy++)
+            ui_put(yy, r.x, r.w, attr, row);
+        /* the number on a clear patch so it reads over the shade */
+        int pw = imin(nw + 2, r.w), px = r.x + (r.w - pw) / 2;
+        ui_fill(y, px, pw, attr);
+        ui_put_right(y, px + 1, pw - 2, attr, num);
+        return;
+    }
+    for (int yy = r.y; yy < r.y + r.h; yy++)
+        ui_fill(yy, r.x, r.w, attr);
+    if (nw <= r.w)
+        ui_put_right(y, r.x + (r.w - nw) / 2, nw, attr, num);
+    else if (!isfinite(val))
+        ui_put(y, r.x, r.w, attr, ui_glyph("-∞", "-i"));
 }
 
 static void axis_label(char *buf, size_t size, const Mat *m, int k, int block, int by_rows)
@@ -391,7 +426,7 @@ void pane_draw(const Tui *t, int idx, const Explanation *ex)
     char how[200];
     if (m && describe(m, how, sizeof how, 0) > 0 && tl < (int)sizeof title)
         snprintf(title + tl, sizeof title - (size_t)tl, " = %s", how);
-    ui_put(r.y, r.x, r.w, t->attr[focus ? C_PANE_FOCUS : C_PANE_TITLE], title);
+    ui_put_fit(r.y, r.x, r.w, t->attr[focus ? C_PANE_FOCUS : C_PANE_TITLE], title);
     if (!m) {
         ui_put(r.y + 1, r.x + 2, r.w - 2, t->attr[C_ERROR], "not defined");
         return;
@@ -399,6 +434,8 @@ void pane_draw(const Tui *t, int idx, const Explanation *ex)
     const GridSpec *g = &v->grid;
     int heat = p->heat, mono = t->color == COLORS_NONE;
     char buf[64];
+    /* scaled-up heat cells are blocks with their number in the middle */
+    int ch = grid_cell_h(g), centred = heat && ch > 1;
     /* column labels */
     for (int k = 0; k < v->fit_c; k++) {
         int j = p->first_c + k;
@@ -408,12 +445,21 @@ void pane_draw(const Tui *t, int idx, const Explanation *ex)
             /* two columns per cell: label every few cells */
             if (k % 4 == 0)
                 ui_put(r.y + 1, r.x + grid_cell_x(g, k), imin(8, r.w - grid_cell_x(g, k)), a, buf);
+        } else if (centred) {
+            /* over the numbers, which sit in the middle of their cells */
+            int nw = imax(v->num_w, fmt_display_width(buf));
+            int pad = imax(0, (g->cell_w - imax(v->num_w, 1)) / 2);
+            if (pad + nw > g->cell_w)
+                pad = imax(0, g->cell_w - nw);
+            ui_put_right(r.y + 1, r.x + grid_cell_x(g, k) + pad, nw, a, buf);
         } else {
             ui_put_right(r.y + 1, r.x + grid_cell_x(g, k), g->cell_w, a, buf);
         }
     }
     for (int k = 0; k < v->fit_r; k++) {
-        int i = p->first_r + k, y = r.y + GRID_HEADER_H + k;
+        /* a matrix row takes ch terminal rows: y0 the first, y the one
+         * with the label and the number */
+        int i = p->first_r + k, y0 = r.y + grid_cell_y(g, k), y = y0 + (ch - 1) / 2;
         axis_label(buf, sizeof buf, m, i * v->br, v->br, 1);
         int masked = v->br == 1 && line_masked(m, i, 1);
         ui_put(y, r.x, g->label_w, t->attr[masked ? C_MASKED : C_LABEL], buf);
@@ -442,7 +488,9 @@ void pane_draw(const Tui *t, int idx, const Explanation *ex)
                 a = heat ? (int)((a ^ A_REVERSE) | A_BOLD) : t->attr[C_CURSOR];
             char num[48];
             fmt_value(num, sizeof num, val, lv->decimals, t->utf8);
-            if (heat && mono) {
+            if (centred) {
+                heat_block(t, v, val, a, (Rect){ x, y0, g->cell_w, ch }, y, num);
+            } else if (heat && mono) {
                 const char *sh = shade_of(v, val);
                 if (v->compact) {
                     char two[16];
@@ -461,9 +509,10 @@ void pane_draw(const Tui *t, int idx, const Explanation *ex)
                 ui_put_right(y, x, g->cell_w, a, num);
             }
             if (edited && x + g->cell_w < t->cols)
-                ui_put(y, x + g->cell_w, 1, t->attr[C_EDITED], "*");
+                /* not '*': beside a number it would read as a product */
+                ui_put(y, x + g->cell_w, 1, t->attr[C_EDITED], ui_glyph("✎", "'"));
         }
     }
     if (heat)
-        draw_legend(t, v, r.y + GRID_HEADER_H + v->fit_r, r.x, r.w);
+        draw_legend(t, v, r.y + grid_cell_y(g, v->fit_r), r.x, r.w);
 }

@@ -18,8 +18,8 @@ static const int sizes[][2] = { { 80, 24 }, { 120, 40 }, { 250, 70 }, { 60, 16 }
  * one and a 64x64 that cannot fit whole. */
 static PaneNeed need_of(int rows, int cols, int cell_w)
 {
-    GridSpec g = { 3, cell_w, 0 };
-    PaneNeed n = { grid_want_w(&g, cols), grid_want_h(&g, rows) + 0, PANE_MIN_W, PANE_MIN_H, 0 };
+    GridSpec g = { 3, cell_w, 0, 1 };
+    PaneNeed n = { grid_want_w(&g, cols), grid_want_h(&g, rows) + 0, PANE_MIN_W, PANE_MIN_H, 0, 0, 0, 0 };
     return n;
 }
 
@@ -162,7 +162,7 @@ END_TEST
 
 START_TEST(grid_geometry)
 {
-    GridSpec g = { 4, 7, 1 };
+    GridSpec g = { 4, 7, 1, 1 };
     ck_assert_int_eq(grid_want_w(&g, 3), 4 + 3 * 8);
     ck_assert_int_eq(grid_want_h(&g, 3), 2 + 3 + 1);
     ck_assert_int_eq(grid_fit_cols(&g, 4 + 3 * 8), 3);
@@ -181,6 +181,124 @@ START_TEST(grid_geometry)
     ck_assert_int_eq(grid_hit(&g, r, 0, 0, 64, 64, 10 + 1, 5 + 2, &i, &j), 0);  /* the label */
     ck_assert_int_eq(grid_hit(&g, r, 0, 0, 64, 64, 10 + 5, 5 + 1, &i, &j), 0);  /* the header */
     ck_assert_int_eq(grid_hit(&g, r, 0, 0, 1, 1, 10 + 5 + 8, 5 + 2, &i, &j), 0); /* past the matrix */
+}
+END_TEST
+
+/* A pane as tui_pane.c asks for it: label 4 wide, numbers 7 wide, a
+ * legend under a heatmap, growing with its matrix when scaled. */
+static PaneNeed scalable(int rows, int cols, int heat, GridSpec *g)
+{
+    *g = (GridSpec){ 4, 7, heat ? 1 : 0, 1 };
+    PaneNeed n = { grid_want_w(g, cols), grid_want_h(g, rows), PANE_MIN_W, PANE_MIN_H + g->footer_h, 0,
+                   rows, cols, heat };
+    return n;
+}
+
+/* The steps of the shipped lessons in miniature: a 3x3 heatmap beside its
+ * 3x3 scores; two 6x6 weights beside 6x6 scores and a 4x6 output; a 3x3
+ * heatmap alone; a 64x64 that cannot grow. */
+static const struct {
+    int n;
+    int rows[3], cols[3], heat[3];
+} scale_steps[] = {
+    { 2, { 3, 3 }, { 3, 3 }, { 0, 1 } },
+    { 3, { 6, 6, 4 }, { 6, 6, 6 }, { 0, 1, 0 } },
+    { 1, { 3 }, { 3 }, { 1 } },
+    { 1, { 64 }, { 64 }, { 1 } },
+};
+
+/* Scale 1 on a laptop's 80x24; on a projector's 250x70 the cells of small
+ * matrices grow, the panes still fit whole without overlapping, and a
+ * click anywhere in a tall cell maps back to its matrix cell. */
+START_TEST(scaling_on_big_screens)
+{
+    static const int at[][2] = { { 80, 24 }, { 120, 40 }, { 250, 70 } };
+    for (size_t z = 0; z < sizeof at / sizeof *at; z++)
+        for (size_t k = 0; k < sizeof scale_steps / sizeof *scale_steps; k++) {
+            int cols = at[z][0], rows = at[z][1], n = scale_steps[k].n;
+            PaneNeed need[3];
+            GridSpec grid[3];
+            for (int i = 0; i < n; i++)
+                need[i] = scalable(scale_steps[k].rows[i], scale_steps[k].cols[i], scale_steps[k].heat[i], &grid[i]);
+            ScreenLayout L;
+            ck_assert(layout_screen(cols, rows, 5, 1, layout_panes_height(need, n, cols), &L));
+            int s = layout_pick_scale(need, n, L.panes, cols, rows);
+            char what[64];
+            snprintf(what, sizeof what, "step %zu at %dx%d, scale %d", k, cols, rows, s);
+            ck_assert_msg(s >= 1 && s <= GRID_SCALE_MAX, "%s: out of range", what);
+            if (rows == 24 || scale_steps[k].rows[0] == 64)
+                ck_assert_msg(s == 1, "%s: expected 1", what);
+            if (rows == 70 && scale_steps[k].rows[0] <= 6)
+                ck_assert_msg(s > 1, "%s: small matrices on a projector stay small", what);
+            if (scale_steps[k].n == 1 && scale_steps[k].rows[0] == 3 && rows == 70)
+                ck_assert_msg(s == GRID_SCALE_MAX, "%s: a lone 3x3 heatmap should grow the most", what);
+            PaneNeed scaled[3];
+            PanePlace place[3];
+            for (int i = 0; i < n; i++) {
+                scaled[i] = pane_need_scaled(&need[i], s);
+                grid[i] = grid_scaled(&grid[i], need[i].heat, s);
+                ck_assert_msg(grid_want_w(&grid[i], scale_steps[k].cols[i]) == scaled[i].want_w &&
+                                  grid_want_h(&grid[i], scale_steps[k].rows[i]) == scaled[i].want_h,
+                              "%s: pane %d's grid wants %dx%d, its need %dx%d", what, i,
+                              grid_want_w(&grid[i], scale_steps[k].cols[i]),
+                              grid_want_h(&grid[i], scale_steps[k].rows[i]), scaled[i].want_w, scaled[i].want_h);
+                ck_assert_int_eq(grid_cell_h(&grid[i]), s);
+            }
+            check_places(scaled, n, L.panes, what);
+            layout_panes(scaled, n, L.panes, 0, place);
+            for (int i = 0; i < n; i++) {
+                Rect r = place[i].r;
+                int mr = scale_steps[k].rows[i], mc = scale_steps[k].cols[i];
+                if (s > 1)
+                    ck_assert_msg(place[i].page == 0 && r.w >= scaled[i].want_w && r.h >= scaled[i].want_h,
+                                  "%s: pane %d got %dx%d on page %d, wants %dx%d", what, i, r.w, r.h, place[i].page,
+                                  scaled[i].want_w, scaled[i].want_h);
+                if (r.w < scaled[i].want_w || r.h < scaled[i].want_h)
+                    continue;   /* scrolled (a small screen): grid_geometry covers it */
+                /* every terminal cell of every matrix cell hits that cell */
+                for (int a = 0; a < mr; a++)
+                    for (int b = 0; b < mc; b++)
+                        for (int dy = 0; dy < grid_cell_h(&grid[i]); dy++)
+                            for (int dx = 0; dx < grid[i].cell_w; dx++) {
+                                int x = r.x + grid_cell_x(&grid[i], b) + dx, y = r.y + grid_cell_y(&grid[i], a) + dy;
+                                int hr = -1, hc = -1;
+                                ck_assert_msg(grid_hit(&grid[i], r, 0, 0, mr, mc, x, y, &hr, &hc) && hr == a && hc == b,
+                                              "%s: pane %d, (%d,%d) hit [%d,%d], expected [%d,%d]", what, i, x, y,
+                                              hr, hc, a, b);
+                            }
+                /* the row under the last cell (the legend, or nothing) does not */
+                int hr, hc;
+                ck_assert_msg(!grid_hit(&grid[i], r, 0, 0, mr, mc, r.x + grid_cell_x(&grid[i], 0),
+                                        r.y + grid_cell_y(&grid[i], mr), &hr, &hc),
+                              "%s: pane %d: the row below the matrix hits [%d,%d]", what, i, hr, hc);
+            }
+        }
+}
+END_TEST
+
+/* Prose wraps to the screen on a laptop and to a readable measure on a
+ * projector. */
+START_TEST(text_measure_caps_the_width)
+{
+    ck_assert_int_eq(text_measure(80), 78);
+    ck_assert_int_eq(text_measure(120), 118);
+    ck_assert_int_eq(text_measure(250), TEXT_MEASURE_MAX);
+    ck_assert_int_eq(text_measure(5), 10);
+    char text[2000] = "", out[4000], line[512];
+    for (int k = 0; k < 60; k++)
+        strcat(text, "softmax weights ");
+    int n = text_wrap(out, sizeof out, text, text_measure(250));
+    ck_assert_msg(n >= 8, "%d lines", n);
+    /* arithmetic wraps line by line, continuations indented */
+    ck_assert_int_eq(text_wrap_lines(out, sizeof out, "A[1,1] = x\n= 0.0014 + 0.0000 + 1.0000 + 0.0000\n\n= 0.99", 20, 4),
+                     6);
+    ck_assert_str_eq(out, "A[1,1] = x\n= 0.0014 +\n    0.0000 + 1.0000\n    + 0.0000\n\n= 0.99");
+    ck_assert_int_eq(text_wrap_lines(out, 12, "= 0.0014 + 0.0000 + 1.0000", 20, 4), 1);
+    ck_assert_str_eq(out, "= 0.0014 +");
+    n = text_wrap(out, sizeof out, text, text_measure(250));
+    for (const char *p = out; (p = text_line(p, line, sizeof line));)   /* full lines but the last */
+        ck_assert_msg((int)strlen(line) <= TEXT_MEASURE_MAX && (!*p || (int)strlen(line) > TEXT_MEASURE_MAX - 17),
+                      "a line of %zu columns at 250: \"%s\"", strlen(line), line);
 }
 END_TEST
 
@@ -293,6 +411,8 @@ Suite *layout_suite(void)
     tcase_add_test(core, small_panes_side_by_side);
     tcase_add_test(core, big_pane_gets_the_room);
     tcase_add_test(core, grid_geometry);
+    tcase_add_test(core, scaling_on_big_screens);
+    tcase_add_test(core, text_measure_caps_the_width);
     tcase_add_test(core, scrolling_follows_the_cursor);
     tcase_add_test(core, pooling);
     tcase_add_test(core, wrapping);

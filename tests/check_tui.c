@@ -32,7 +32,7 @@
 
 typedef struct {
     char sock[64];
-    char last[16384];   /* the last screen captured */
+    char last[131072];  /* the last screen captured (250x70 with colours fits) */
 } Tmux;
 
 static int tmux_serial;
@@ -636,7 +636,7 @@ START_TEST(edit_undo_reset)
     tmux_keys(&t, "Enter");
     WAIT_FOR(&t, "20.0000");
     ck_assert_msg(strstr(t.last, "1 edit"), "the title does not count the edit:\n%s", t.last);
-    ck_assert_msg(strstr(t.last, "10.0000*"), "the edited cell is not marked:\n%s", t.last);
+    ck_assert_msg(strstr(t.last, "10.0000✎"), "the edited cell is not marked:\n%s", t.last);
     /* a computed matrix refuses an edit, and says why */
     tmux_keys(&t, "Tab");
     tmux_keys(&t, "Tab");
@@ -664,7 +664,7 @@ START_TEST(edit_undo_reset)
     tmux_type(&t, "X[1,1] * 5");
     tmux_keys(&t, "Enter");
     WAIT_FOR(&t, "2 edits");
-    ck_assert_msg(strstr(t.last, "5.0000*"), "an expression as a value was not applied:\n%s", t.last);
+    ck_assert_msg(strstr(t.last, "5.0000✎"), "an expression as a value was not applied:\n%s", t.last);
     tmux_keys(&t, "r");
     WAIT_FOR(&t, "2 edits reset");
     ck_assert_msg(strstr(t.last, "8.0000"), "reset did not restore P:\n%s", t.last);
@@ -731,6 +731,105 @@ START_TEST(mouse_click_selects_a_cell)
     tmux_type(&t, click);
     WAIT_FOR(&t, "X[2,2] = a given value");
     tmux_stop(&t);
+}
+END_TEST
+
+/* The 0-based index of the first line of screen s at or after line from
+ * that contains needle, or -1; *col gets its display column. */
+static int line_with(const char *s, int from, const char *needle, int *col)
+{
+    int k = 0;
+    for (const char *line = s; line && *line; k++) {
+        const char *nl = strchr(line, '\n');
+        const char *hit = strstr(line, needle);
+        if (k >= from && hit && (!nl || hit < nl)) {
+            if (col) {
+                *col = 0;
+                for (const char *p = line; p < hit; p++)
+                    *col += ((unsigned char)*p & 0xC0) != 0x80;
+            }
+            return k;
+        }
+        line = nl ? nl + 1 : NULL;
+    }
+    return -1;
+}
+
+/* Line k of screen s into buf. */
+static const char *line_at(const char *s, int k, char *buf, size_t size)
+{
+    for (; k > 0 && s; k--)
+        s = strchr(s, '\n') ? strchr(s, '\n') + 1 : NULL;
+    size_t n = s ? strcspn(s, "\n") : 0;
+    n = n < size ? n : size - 1;
+    memcpy(buf, s ? s : "", n);
+    buf[n] = '\0';
+    return buf;
+}
+
+/* A mouse click (press and release) at 0-based screen column x, row y. */
+static void tmux_click(Tmux *t, int x, int y)
+{
+    char click[64];
+    snprintf(click, sizeof click, "\033[<0;%d;%dM", x + 1, y + 1);
+    tmux_type(t, click);
+    snprintf(click, sizeof click, "\033[<0;%d;%dm", x + 1, y + 1);
+    tmux_type(t, click);
+}
+
+/* On a projector's 250x70 small matrices scale up: numbers' rows three
+ * apart, heat blocks three rows high with the number in the middle; a
+ * click on the top or bottom row of a tall cell selects that cell; a
+ * lesson's panes reach into the lower half of the screen. */
+START_TEST(projector_scales_up)
+{
+    Tmux t;
+    char args[300], line[1024];
+    snprintf(args, sizeof args, "%s", small_lesson_path());
+    tmux_start(&t, 250, 70, "NO_COLOR=1", args);
+    WAIT_FOR(&t, "Set-up");
+    tmux_keys(&t, "n");
+    WAIT_FOR(&t, "step 2/3: Products");
+    int col = -1, ab = line_with(t.last, 0, "ab ", NULL), cd = line_with(t.last, 0, "cd ", NULL);
+    ck_assert_msg(ab > 0 && cd == ab + 3, "X's rows ab and cd are on lines %d and %d, not 3 apart:\n%s", ab, cd,
+                  t.last);
+    ck_assert_int_eq(line_with(t.last, cd, "4.0000", &col), cd);
+    /* the top row of X[2,2]'s cell is blank; a click there selects it */
+    ck_assert_msg(strspn(line_at(t.last, cd - 1, line, sizeof line), " ") == strlen(line),
+                  "the row above cd is not blank: \"%s\"", line);
+    tmux_click(&t, col + 3, cd - 1);
+    WAIT_FOR(&t, "X[2,2] = a given value");
+    tmux_keys(&t, "n");
+    WAIT_FOR(&t, "step 3/3: Weights");
+    WAIT_FOR(&t, "row 2 masked");
+    /* A[1,1] = 1: a full block three rows high, the number in its middle */
+    int heat = line_with(t.last, 0, "█ 1.0000 █", &col);
+    ck_assert_msg(heat > 0, "no A[1,1] = 1.0000 on a shade block:\n%s", t.last);
+    for (int dy = -1; dy <= 1; dy += 2) {
+        int bc = -1;
+        ck_assert_msg(line_with(t.last, heat + dy, "█████", &bc) == heat + dy && abs(bc - (col - 1)) <= 2,
+                      "the block of A[1,1] is not 3 rows high (line %d):\n%s", heat + dy, t.last);
+    }
+    /* the bottom row of A[2,1]'s block (masked, all blank) selects A[2,1],
+     * whose explanation says its row is fully masked */
+    tmux_click(&t, col + 1, heat + 4);
+    WAIT_FOR(&t, "A[2,1] = 0: row 2 is fully masked");
+    ck_assert_msg(strstr(t.last, "weights are defined as 0"), "the masked weight is not explained:\n%s", t.last);
+    tmux_stop(&t);
+
+    /* a shipped lesson's step of three 6x6 panes and a 4x6 fills the room */
+    Shipped sh = shipped_load();
+    int which = find_lesson(&sh, "two-heads");
+    ck_assert_msg(which >= 0, "no two-heads lesson in %s", lessons_dir());
+    int screen = screen_showing(sh.lessons[which], "A2");
+    ck_assert_msg(screen > 0, "no step of %s shows A2", sh.paths[which]);
+    open_at_screen(&t, sh.paths[which], sh.lessons[which], screen);
+    /* the explanation of the focused cell follows the panes: below the
+     * middle of the screen (at scale 1 it was on row 24) */
+    int status = line_with(t.last, 0, "[1,1] = ", NULL);
+    ck_assert_msg(status >= 35, "the panes end above row %d of 70 at 250x70:\n%s", status, t.last);
+    tmux_stop(&t);
+    shipped_free(&sh);
 }
 END_TEST
 
@@ -982,6 +1081,7 @@ Suite *tui_suite(void)
         tcase_add_test(core, edit_undo_reset);
         tcase_add_test(core, exercise_hints_and_answers);
         tcase_add_test(core, mouse_click_selects_a_cell);
+        tcase_add_test(core, projector_scales_up);
         tcase_add_test(limits, resize_below_the_minimum_and_back);
         tcase_add_test(limits, signals_restore_the_terminal);
         tcase_add_test(limits, menu_lists_a_broken_lesson_with_its_error);
