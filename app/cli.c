@@ -64,8 +64,10 @@ static void print_wrapped(FILE *out, const char *text, int indent)
         const char *w = p;
         while (*p && !isspace((unsigned char)*p))
             p++;
-        char word[512];
-        size_t n = (size_t)(p - w) < sizeof word - 1 ? (size_t)(p - w) : sizeof word - 1;
+        char small[128], *word = small;     /* a word is as long as a line can be */
+        size_t n = (size_t)(p - w);
+        if (n >= sizeof small && !(word = malloc(n + 1)))
+            return;
         memcpy(word, w, n);
         word[n] = '\0';
         int width = fmt_display_width(word);
@@ -81,14 +83,17 @@ static void print_wrapped(FILE *out, const char *text, int indent)
         }
         fputs(word, out);
         col += width;
+        if (word != small)
+            free(word);
     }
     if (col > 0)
         fputc('\n', out);
 }
 
-static void print_rule(FILE *out, const char *title, char c)
+/* A line of c as wide as prefix + title. */
+static void print_rule(FILE *out, const char *prefix, const char *title, char c)
 {
-    int w = fmt_display_width(title);
+    int w = fmt_display_width(prefix) + fmt_display_width(title);
     for (int i = 0; i < w; i++)
         fputc(c, out);
     fputc('\n', out);
@@ -216,7 +221,7 @@ static void print_handout(FILE *out, const Lesson *l, const LessonState *s)
 {
     fputs(lesson_title(l), out);
     fputc('\n', out);
-    print_rule(out, lesson_title(l), '=');
+    print_rule(out, "", lesson_title(l), '=');
     if (*lesson_about(l)) {
         fputc('\n', out);
         print_wrapped(out, lesson_about(l), 0);
@@ -235,10 +240,10 @@ static void print_handout(FILE *out, const Lesson *l, const LessonState *s)
     int n = lesson_n_steps(l);
     for (int k = 0; k < n; k++) {
         const LessonStep *st = lesson_step(l, k);
-        char head[512];
-        snprintf(head, sizeof head, "Step %d/%d: %s", k + 1, n, st->title);
-        fprintf(out, "\n%s\n", head);
-        print_rule(out, head, '-');
+        char head[64];
+        snprintf(head, sizeof head, "Step %d/%d: ", k + 1, n);
+        fprintf(out, "\n%s%s\n", head, st->title);
+        print_rule(out, head, st->title, '-');
         if (st->text[0]) {
             fputc('\n', out);
             print_wrapped(out, st->text, 0);

@@ -139,6 +139,19 @@ START_TEST(test_run_wraps_text)
                   "not wrapped at 78 columns:\n%s", r.out);
     cmd_free(&r);
     free(path);
+
+    /* a word longer than a line (a URL, say) stands whole on its own line */
+    char text[1200], word[1001];
+    memset(word, 'w', 1000);
+    word[1000] = '\0';
+    snprintf(text, sizeof text, "lesson W\nstep Long\n  text\n    see %s now\n  end\n", word);
+    path = temp_lesson(text);
+    r = cmd_runf("%s run %s", attn_bin(), path);
+    ck_assert_int_eq(r.status, 0);
+    snprintf(text, sizeof text, "\nsee\n%s\nnow\n", word);
+    ck_assert_msg(strstr(r.out, text), "the long word is not whole:\n%s", r.out);
+    cmd_free(&r);
+    free(path);
 }
 END_TEST
 
