@@ -156,12 +156,14 @@ void menu_draw(Tui *t)
     ui_put_fit(1, 2, w - 4, tui_attr(t, C_DIM), buf);
     int first = menu_first(t);
     int y = MENU_TOP;
+    /* on a wide screen the step counts stay near their titles */
+    w = text_measure(w) + 2;
     for (int i = first; i < t->n_items && y + 1 < t->rows - 1; i++, y += 2) {
         const MenuItem *it = &t->items[i];
         int sel = i == t->sel;
         if (sel) {
             attrset(tui_attr(t, C_SELECTED));
-            mvhline(y, 0, ' ', w);
+            mvhline(y, 0, ' ', t->cols);
         }
         snprintf(buf, sizeof buf, "%s%2d  %s", sel ? (t->utf8 ? "▶ " : "> ") : "  ", i + 1,
                  it->error ? "(does not open)" : it->title);

@@ -348,6 +348,8 @@ static void draw_legend(const Tui *t, const PaneView *v, int y, int x, int w)
     const Mat *m = v->m;
     char lo[32], hi[32];
     int cx = x;
+    /* swatches as wide as the cells are tall, so a scaled-up legend reads too */
+    int sw = imax(1, imin(grid_cell_h(&v->grid), (w - 16) / 8));
     if (t->color == COLORS_NONE) {
         /* shades: by value from lo to hi, or by size for signed values */
         if (v->diverging) {
@@ -359,18 +361,19 @@ static void draw_legend(const Tui *t, const PaneView *v, int y, int x, int w)
         }
         ui_put(y, cx, x + w - cx, t->attr[C_DIM], lo);
         cx += fmt_display_width(lo) + 1;
-        for (int k = 1; k < RAMP_SHADE_LEVELS && cx < x + w; k++, cx++)
-            ui_put(y, cx, 1, A_NORMAL, ramp_shade(((float)k + 0.5f) / RAMP_SHADE_LEVELS, t->utf8));
+        for (int k = 1; k < RAMP_SHADE_LEVELS && cx + sw <= x + w; k++)
+            for (int d = 0; d < sw; d++, cx++)
+                ui_put(y, cx, 1, A_NORMAL, ramp_shade(((float)k + 0.5f) / RAMP_SHADE_LEVELS, t->utf8));
     } else {
         fmt_value(lo, sizeof lo, v->diverging ? -v->hi : v->lo, 2, t->utf8);
         fmt_value(hi, sizeof hi, v->hi, 2, t->utf8);
         ui_put(y, cx, x + w - cx, t->attr[C_DIM], lo);
         cx += fmt_display_width(lo) + 1;
         int steps = 8;
-        for (int k = 0; k < steps && cx < x + w; k++, cx++) {
+        for (int k = 0; k < steps && cx + sw <= x + w; k++, cx += sw) {
             float f = ((float)k + 0.5f) / (float)steps;
             float val = v->diverging ? -v->hi + 2 * v->hi * f : v->lo + (v->hi - v->lo) * f;
-            ui_fill(y, cx, 1, heat_attr(t, v, val));
+            ui_fill(y, cx, sw, heat_attr(t, v, val));
         }
     }
     cx += 1;
