@@ -2,7 +2,8 @@
  * tui_layout.h - where things go on the screen, as pure functions (no
  * curses): the screen's regions, panes placed side by side or stacked (and
  * paged when even their minimum sizes do not fit), a matrix's grid inside a
- * pane with scrolling and hit testing, pooling a large matrix into an
+ * pane with scrolling and hit testing, scaling cells up where a big screen
+ * has room, pooling a large matrix into an
  * overview, and wrapping a lesson's prose. The tests drive these directly
  * at any screen size.
  */

@@ -1,7 +1,7 @@
 /*
  * tui_pane.c - one matrix in its pane: what size it would like, how it
  * fits the room it got (scrolling, compact heat cells, the pooled
- * overview), and drawing it with labelled axes, aligned numbers, heat
+ * overview, cells scaled up on a big screen), and drawing it with labelled axes, aligned numbers, heat
  * colours or shades, a legend, masked lines, edited cells, the cursor and
  * the operands of the explained cell. The title spells out how the matrix
  * was made, from its provenance.

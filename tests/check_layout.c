@@ -1,7 +1,8 @@
 /*
  * check_layout.c - the screen's geometry at real terminal sizes: regions
  * that tile the screen, panes inside their area and never overlapping,
- * every pane reachable at a usable size, grids, scrolling, hit tests,
+ * every pane reachable at a usable size, grids, scaling up on a big screen
+ * (scale 1 at 80x24), scrolling, hit tests through tall cells,
  * pooling and the wrapping of prose.
  */
 #include <check.h>

@@ -5,7 +5,8 @@
  * until the expected text appears (5 s at most). It covers the menu,
  * every shipped lesson stepped to its end at 80x24 and 250x70, with
  * colour and with NO_COLOR, the explanation of a cell and its operands,
- * heatmaps, help, editing, exercises, mouse clicks, resizing below the
+ * heatmaps, help, editing, exercises, mouse clicks, the scaled-up cells of
+ * a 250x70 projector screen (and clicks on them), resizing below the
  * minimum and back, and leaving by q, Esc and signals with the terminal
  * restored. ATTN_SKIP_TUI=1 registers none of the tmux tests (make
  * valgrind); a missing tmux fails them with a message.
