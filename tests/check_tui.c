@@ -216,6 +216,17 @@ static const char *small_lesson_path(void)
     return small_path;
 }
 
+/* Start attn on a fresh copy of the small lesson at cols x rows (env as for
+ * tmux_start) and wait for its set-up screen. Returns the lesson's path,
+ * valid until the next call, for a test that starts it again. */
+static const char *open_small_lesson(Tmux *t, int cols, int rows, const char *env)
+{
+    const char *path = small_lesson_path();
+    tmux_start(t, cols, rows, env, path);
+    WAIT_FOR(t, "Set-up");
+    return path;
+}
+
 /* The shipped lessons, loaded. */
 typedef struct {
     char **paths;
@@ -521,10 +532,7 @@ END_TEST
 START_TEST(heatmap_toggles)
 {
     Tmux t;
-    char args[300];
-    snprintf(args, sizeof args, "%s", small_lesson_path());
-    tmux_start(&t, 100, 30, "NO_COLOR=1", args);
-    WAIT_FOR(&t, "Set-up");
+    open_small_lesson(&t, 100, 30, "NO_COLOR=1");
     tmux_keys(&t, "n");
     tmux_keys(&t, "n");
     WAIT_FOR(&t, "step 3/3: Weights");
@@ -553,9 +561,7 @@ START_TEST(heatmap_colours_on_256)
 {
     Tmux t;
     char args[300];
-    snprintf(args, sizeof args, "%s", small_lesson_path());
-    tmux_start(&t, 100, 30, NULL, args);
-    WAIT_FOR(&t, "Set-up");
+    open_small_lesson(&t, 100, 30, NULL);
     tmux_keys(&t, "G");
     WAIT_FOR(&t, "step 3/3");
     usleep(100 * 1000);
@@ -581,10 +587,7 @@ END_TEST
 START_TEST(help_lists_the_bindings)
 {
     Tmux t;
-    char args[300];
-    snprintf(args, sizeof args, "%s", small_lesson_path());
-    tmux_start(&t, 100, 40, NULL, args);
-    WAIT_FOR(&t, "Set-up");
+    const char *args = open_small_lesson(&t, 100, 40, NULL);
     tmux_keys(&t, "?");
     WAIT_FOR(&t, "keys of the lesson screen");
     for (int a = ACT_NONE + 1; a < ACT_COUNT; a++) {
@@ -621,10 +624,7 @@ END_TEST
 START_TEST(edit_undo_reset)
 {
     Tmux t;
-    char args[300];
-    snprintf(args, sizeof args, "%s", small_lesson_path());
-    tmux_start(&t, 100, 30, NULL, args);
-    WAIT_FOR(&t, "Set-up");
+    open_small_lesson(&t, 100, 30, NULL);
     tmux_keys(&t, "n");
     WAIT_FOR(&t, "Products");
     /* X[2,2] = 4 -> 10: P[2,2] = 3*0 + 10*2 = 20 */
@@ -676,10 +676,7 @@ END_TEST
 START_TEST(exercise_hints_and_answers)
 {
     Tmux t;
-    char args[300];
-    snprintf(args, sizeof args, "%s", small_lesson_path());
-    tmux_start(&t, 100, 30, NULL, args);
-    WAIT_FOR(&t, "Set-up");
+    open_small_lesson(&t, 100, 30, NULL);
     tmux_keys(&t, "n");
     WAIT_FOR(&t, "Exercise 1/1: What is P[2,2]?");
     tmux_keys(&t, "i");
@@ -703,10 +700,7 @@ END_TEST
 START_TEST(mouse_click_selects_a_cell)
 {
     Tmux t;
-    char args[300];
-    snprintf(args, sizeof args, "%s", small_lesson_path());
-    tmux_start(&t, 100, 30, NULL, args);
-    WAIT_FOR(&t, "Set-up");
+    open_small_lesson(&t, 100, 30, NULL);
     tmux_keys(&t, "n");
     WAIT_FOR(&t, "Products");
     /* find the row of X's second row label "cd" and click its second cell */
@@ -785,10 +779,8 @@ static void tmux_click(Tmux *t, int x, int y)
 START_TEST(projector_scales_up)
 {
     Tmux t;
-    char args[300], line[1024];
-    snprintf(args, sizeof args, "%s", small_lesson_path());
-    tmux_start(&t, 250, 70, "NO_COLOR=1", args);
-    WAIT_FOR(&t, "Set-up");
+    char line[1024];
+    open_small_lesson(&t, 250, 70, "NO_COLOR=1");
     tmux_keys(&t, "n");
     WAIT_FOR(&t, "step 2/3: Products");
     int col = -1, ab = line_with(t.last, 0, "ab ", NULL), cd = line_with(t.last, 0, "cd ", NULL);
@@ -853,10 +845,7 @@ END_TEST
 START_TEST(resize_below_the_minimum_and_back)
 {
     Tmux t;
-    char args[300];
-    snprintf(args, sizeof args, "%s", small_lesson_path());
-    tmux_start(&t, 100, 30, NULL, args);
-    WAIT_FOR(&t, "Set-up");
+    open_small_lesson(&t, 100, 30, NULL);
     CmdResult r = cmd_runf("tmux -L %s resize-window -x 56 -y 12", t.sock);
     cmd_free(&r);
     char want[128];
@@ -904,11 +893,8 @@ static int child_of(int parent)
 
 START_TEST(signals_restore_the_terminal)
 {
-    char args[300];
-    snprintf(args, sizeof args, "%s", small_lesson_path());
     Tmux t;
-    tmux_start(&t, 100, 30, NULL, args);
-    WAIT_FOR(&t, "Set-up");
+    const char *args = open_small_lesson(&t, 100, 30, NULL);
     tmux_quit_and_check(&t, "C-c", "EXITED 130");
     tmux_stop(&t);
     /* SIGTERM and SIGHUP from outside */
