@@ -29,7 +29,7 @@ static int usage_error(const char *fmt, const char *arg)
 {
     fputs("attn: ", stderr);
     fprintf(stderr, fmt, arg);
-    fputs("\nusage: attn run [--json | --explain CELL] FILE\n"
+    fputs("\nusage: attn run [--no-answers | --json | --explain CELL] FILE\n"
           "       attn check FILE...\n", stderr);
     return 2;
 }
@@ -204,6 +204,14 @@ static void print_matrix(FILE *out, const Mat *m, int heat)
         }
         fputc('\n', out);
     }
+    if (heat && lo <= hi) {
+        /* say what the shades stand for, so a printed heatmap reads alone */
+        char lo_s[64], hi_s[64];
+        fmt_value(lo_s, sizeof lo_s, lo, DECIMALS, 0);
+        fmt_value(hi_s, sizeof hi_s, hi, DECIMALS, 0);
+        fprintf(out, "  shades '%s': '%c' is %s, '%c' is %s\n", ramp, ramp[0], lo_s,
+                ramp[sizeof ramp - 2], hi_s);
+    }
     print_masked(out, m);
     fputc('\n', out);
     free(widths);
@@ -217,7 +225,9 @@ static int in_list(char **names, int n, const char *name)
     return 0;
 }
 
-static void print_handout(FILE *out, const Lesson *l, const LessonState *s)
+/* The lesson as a plain-text handout; with_answers 0 leaves the answers
+ * out (hints stay) so the sheet can be handed to students. */
+static void print_handout(FILE *out, const Lesson *l, const LessonState *s, int with_answers)
 {
     fputs(lesson_title(l), out);
     fputc('\n', out);
@@ -258,6 +268,10 @@ static void print_handout(FILE *out, const Lesson *l, const LessonState *s)
             for (int h = 0; h < ex->n_hints; h++) {
                 fprintf(out, "  Hint %d: ", h + 1);
                 print_wrapped(out, ex->hints[h], 0);
+            }
+            if (!with_answers) {
+                fputs("  Answer: ____________\n\n", out);
+                continue;
             }
             LessonError err;
             Mat *v = lesson_eval_expr(s, ex->answer, &err);
@@ -413,12 +427,14 @@ static int run_explain(const LessonState *s, const char *spec)
 
 int cli_run(int argc, char **argv)
 {
-    int json = 0;
+    int json = 0, with_answers = 1;
     const char *explain = NULL, *file = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--json") == 0) {
             json = 1;
+        } else if (strcmp(a, "--no-answers") == 0) {
+            with_answers = 0;
         } else if (strcmp(a, "--explain") == 0) {
             if (i + 1 >= argc)
                 return usage_error("--explain needs a cell, e.g. --explain 'A[2,1]'%s", "");
@@ -439,6 +455,8 @@ int cli_run(int argc, char **argv)
         return usage_error("run needs a lesson file%s", "");
     if (json && explain)
         return usage_error("--json and --explain do not go together%s", "");
+    if (!with_answers && (json || explain))
+        return usage_error("--no-answers goes with the plain-text handout only%s", "");
     LessonError err;
     Lesson *l = lessonfile_load(file, &err);
     if (!l) {
@@ -457,7 +475,7 @@ int cli_run(int argc, char **argv)
     else if (json)
         print_json(stdout, l, s);
     else
-        print_handout(stdout, l, s);
+        print_handout(stdout, l, s, with_answers);
     lesson_state_free(s);
     lesson_free(l);
     if (fflush(stdout) != 0) {

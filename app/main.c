@@ -14,8 +14,9 @@
 static void usage(FILE *out)
 {
     fputs("usage: attn [--no-color] [FILE.lesson]   open the lesson menu, or one lesson\n"
-          "       attn run [--json | --explain CELL] FILE\n"
-          "                                         print a lesson as plain text or JSON,\n"
+          "       attn run [--no-answers | --json | --explain CELL] FILE\n"
+          "                                         print a lesson as a plain-text handout\n"
+          "                                         (--no-answers: for students) or JSON,\n"
           "                                         or explain one cell, e.g. 'A[2,1]'\n"
           "       attn check FILE...                verify lessons' checks and exercises\n"
           "       attn --help | --version\n"

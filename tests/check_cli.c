@@ -92,7 +92,8 @@ START_TEST(test_run_handout)
         "Step 1/1: Scores\n----------------\n",
         "Each score is a dot product \"quoted\" and scaled.\n\nA second paragraph.\n",
         "S  (2x2)\n          cat     sat\n  cat  0.5000    -inf\n  sat  0.0000  0.5000\n",
-        "A  (2x2, heatmap)\n          cat     sat\n  cat  1.0000  0.0000   |@ |\n  sat  0.3775  0.6225   |-*|\n",
+        "A  (2x2, heatmap)\n          cat     sat\n  cat  1.0000  0.0000   |@ |\n  sat  0.3775  0.6225   |-*|\n"
+        "  shades ' .:-=+*#%@': ' ' is 0.0000, '@' is 1.0000\n",
         "Exercise: How much does cat attend to sat?\n  Hint 1: The mask hides the future.\n"
         "  Answer: A[1,2] = 0.0000\n",
     };
@@ -102,6 +103,26 @@ START_TEST(test_run_handout)
         ck_assert_msg(found != NULL, "the handout lacks (in order):\n%s\n--- handout:\n%s", expect[i], r.out);
         at = found;
     }
+    cmd_free(&r);
+    free(path);
+}
+END_TEST
+
+/* A sheet for students: hints stay, answers become a blank to fill in. */
+START_TEST(test_run_no_answers)
+{
+    char *path = temp_lesson(small_lesson);
+    CmdResult r = cmd_runf("%s run --no-answers %s", attn_bin(), path);
+    ck_assert_msg(r.status == 0, "exit %d, stderr: %s", r.status, r.err);
+    ck_assert_msg(strstr(r.out, "Exercise: How much does cat attend to sat?\n  Hint 1: The mask hides the future.\n"
+                                "  Answer: ____________\n"),
+                  "the student's sheet lacks the exercise with a blank answer:\n%s", r.out);
+    ck_assert_msg(!strstr(r.out, "A[1,2] = 0.0000"), "the student's sheet gives the answer away:\n%s", r.out);
+    cmd_free(&r);
+    r = cmd_runf("%s run --no-answers --json %s", attn_bin(), path);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_str_eq(r.out, "");
+    ck_assert_msg(strstr(r.err, "attn: --no-answers goes with the plain-text handout only\n"), "stderr: %s", r.err);
     cmd_free(&r);
     free(path);
 }
@@ -524,6 +545,7 @@ Suite *cli_suite(void)
     TCase *core = tcase_create("core");
     tcase_set_timeout(core, 60);
     tcase_add_test(core, test_run_handout);
+    tcase_add_test(core, test_run_no_answers);
     tcase_add_test(core, test_run_wraps_text);
     tcase_add_test(core, test_run_marks_masked_lines);
     tcase_add_test(core, test_run_json);
