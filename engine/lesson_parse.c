@@ -474,14 +474,22 @@ static int d_seed(PS *ps, size_t kw, size_t arg)
     return cursor_next(&c) && end_statement(ps, &c, "the seed") && add_stmt(ps, st);
 }
 
+/* Where a name must come next (after blanks from p), a word that starts
+ * with a digit is refused as a name rather than lexed as a bad number.
+ * Returns 1 when what follows may be a name, 0 after failing. */
+static int name_expected(PS *ps, size_t p)
+{
+    p = skip_blanks(ps, p);
+    if (p < ps->eol && isdigit((unsigned char)S(ps)->text[p]))
+        return fail(ps, ATTN_E_SYNTAX, p, "'%.*s' is not a name: a name starts with a letter or '_'",
+                    (int)word_len(ps, p), S(ps)->text + p);
+    return 1;
+}
+
 static int d_let(PS *ps, size_t kw, size_t arg)
 {
     Cursor c;
-    arg = skip_blanks(ps, arg);
-    if (arg < ps->eol && isdigit((unsigned char)S(ps)->text[arg]))
-        return fail(ps, ATTN_E_SYNTAX, arg, "'%.*s' is not a name: a name starts with a letter or '_'",
-                    (int)word_len(ps, arg), S(ps)->text + arg);
-    if (!cursor_at(ps, &c, arg))
+    if (!name_expected(ps, arg) || !cursor_at(ps, &c, arg))
         return 0;
     if (c.tok.kind != T_NAME)
         return fail(ps, ATTN_E_SYNTAX, c.tok.pos, "'let' needs a name: let NAME = EXPRESSION");
@@ -531,7 +539,7 @@ static int d_labels(PS *ps, size_t kw, size_t arg)
 {
     (void)kw;
     Cursor c;
-    if (!cursor_at(ps, &c, arg))
+    if (!name_expected(ps, arg) || !cursor_at(ps, &c, arg))
         return 0;
     if (c.tok.kind != T_NAME)
         return fail(ps, ATTN_E_SYNTAX, c.tok.pos, "usage: labels NAME rows|cols LABEL...");
@@ -676,12 +684,12 @@ static int d_panes(PS *ps, size_t kw, size_t arg, int heat)
     if (!heat)
         ps->show_given = 1;
     Cursor c;
-    if (!cursor_at(ps, &c, arg))
+    if (!name_expected(ps, arg) || !cursor_at(ps, &c, arg))
         return 0;
     int count = 0;
     for (;; count++) {
         if (c.tok.kind == T_SYM && c.tok.sym == ',') {
-            if (!cursor_next(&c))
+            if (!name_expected(ps, c.lx.pos) || !cursor_next(&c))
                 return 0;
         }
         if (c.tok.kind == T_NEWLINE || c.tok.kind == T_EOF)
@@ -697,7 +705,7 @@ static int d_panes(PS *ps, size_t kw, size_t arg, int heat)
         if (!pd->name)
             return nomem(ps);
         ps->n_pending++;
-        if (!cursor_next(&c))
+        if (!name_expected(ps, c.lx.pos) || !cursor_next(&c))
             return 0;
     }
     if (count == 0)
