@@ -9,12 +9,15 @@
 #include "tui.h"
 
 #include <curses.h>
+#include <errno.h>
 #include <langinfo.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lessonfile.h"
 #include "tui_state.h"
@@ -60,8 +63,23 @@ static int locale_is_utf8(void)
     return cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0);
 }
 
+/* True when the terminal has gone away (hung up, closed, or stdin at end of
+ * file): getch() then returns ERR at once, forever, and the loop must end
+ * rather than spin. */
+static int terminal_gone(void)
+{
+    struct pollfd in = { .fd = STDIN_FILENO, .events = POLLIN };
+    if (poll(&in, 1, 0) < 0)
+        return errno != EINTR;
+    return (in.revents & (POLLHUP | POLLERR | POLLNVAL)) != 0 || !isatty(STDIN_FILENO);
+}
+
 static void start_curses(Tui *t, int no_color)
 {
+    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+        fputs("attn: the lesson screen needs a terminal; to print a lesson, use 'attn run FILE'\n", stderr);
+        exit(2);
+    }
     if (!newterm(NULL, stdout, stdin)) {
         fprintf(stderr, "attn: cannot open the terminal (TERM=%s)\n", getenv("TERM") ? getenv("TERM") : "");
         exit(2);
@@ -209,8 +227,13 @@ int tui_main(const char *file, int no_color)
     frame(&t);
     while (!t.quit && !got_signal) {
         int ch = getch();
-        if (ch == ERR)
-            continue;   /* a timeout or an interrupted read: check the flag */
+        if (ch == ERR) {
+            /* a timeout or an interrupted read: check the flag; a
+             * terminal that is gone ends the session */
+            if (terminal_gone())
+                break;
+            continue;
+        }
         handle_key(&t, ch);
         if (!t.quit)
             frame(&t);

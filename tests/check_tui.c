@@ -19,6 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/wait.h>
+#include <signal.h>
+#include <pty.h>
+#include <poll.h>
 
 #include "format.h"
 #include "lessonfile.h"
@@ -1041,6 +1045,81 @@ START_TEST(bad_lesson_file_exits_2_before_the_screen)
 }
 END_TEST
 
+/* Without a terminal (stdin not a tty) the screen refuses and says what to
+ * use instead, at once: it used to spin on end of file at 100% CPU. */
+START_TEST(no_terminal_is_refused)
+{
+    CmdResult r = cmd_runf("%s %s", attn_bin(), small_lesson_path());
+    ck_assert_msg(r.status == 2, "exit %d, want 2; stderr: %s", r.status, r.err);
+    ck_assert_msg(strstr(r.err, "attn: the lesson screen needs a terminal; to print a lesson, use 'attn run FILE'"),
+                  "stderr: %s", r.err);
+    ck_assert_str_eq(r.out, "");
+    cmd_free(&r);
+}
+END_TEST
+
+/* Whether process pid has ended (gone, or a zombie waiting for its parent). */
+static int process_ended(int pid)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    char *stat = slurp(path);
+    char *close = stat ? strrchr(stat, ')') : NULL;
+    int ended = !close || close[2] == 'Z' || close[2] == 'X';
+    free(stat);
+    return ended;
+}
+
+/* A terminal that hangs up under attn ends it, even when the hang-up signal
+ * goes only to the shell that started it (attn is not the session leader):
+ * its reads then fail at once, and the loop must notice rather than spin. */
+START_TEST(hangup_ends_attn)
+{
+    const char *lesson = small_lesson_path();
+    int master;
+    struct winsize ws = { .ws_row = 30, .ws_col = 100 };
+    pid_t sh = forkpty(&master, NULL, NULL, &ws);
+    ck_assert_msg(sh >= 0, "forkpty failed");
+    if (sh == 0) {
+        setenv("TERM", "xterm-256color", 1);
+        setenv("LC_ALL", "C.UTF-8", 1);
+        char cmd[1024];
+        snprintf(cmd, sizeof cmd, "trap '' HUP; %s %s; sleep 30", attn_bin(), lesson);
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    /* read the screen until attn has drawn its set-up step */
+    char screen[65536];
+    size_t got = 0;
+    int attn = 0;
+    for (int tries = 0; tries < 100 && !(attn && strstr(screen, "Set-up")); tries++) {
+        struct pollfd in = { .fd = master, .events = POLLIN };
+        if (poll(&in, 1, 50) > 0 && got < sizeof screen - 1) {
+            ssize_t n = read(master, screen + got, sizeof screen - 1 - got);
+            if (n > 0)
+                got += (size_t)n;
+        }
+        screen[got] = '\0';
+        if (!attn)
+            attn = child_of(sh);
+    }
+    ck_assert_msg(attn > 0, "attn never started under the shell");
+    ck_assert_msg(strstr(screen, "Set-up"), "attn never drew its screen");
+    /* hang up: the shell ignores it and stays; attn's terminal is gone */
+    close(master);
+    int ended = 0;
+    for (int tries = 0; tries < 60 && !ended; tries++) {
+        usleep(50 * 1000);
+        ended = process_ended(attn);
+    }
+    if (!ended)
+        kill(attn, SIGKILL);
+    kill(sh, SIGKILL);
+    waitpid(sh, NULL, 0);
+    ck_assert_msg(ended, "attn kept running for 3 s after its terminal hung up");
+}
+END_TEST
+
 START_TEST(too_small_from_the_start_and_ascii)
 {
     char args[300];
@@ -1067,6 +1146,8 @@ Suite *tui_suite(void)
     tcase_set_timeout(core, 300);
     tcase_set_timeout(limits, 120);
     tcase_add_test(limits, bad_lesson_file_exits_2_before_the_screen);
+    tcase_add_test(limits, no_terminal_is_refused);
+    tcase_add_test(limits, hangup_ends_attn);
     const char *skip = getenv("ATTN_SKIP_TUI");
     if (!(skip && strcmp(skip, "1") == 0)) {
         tcase_add_test(core, menu_lists_every_lesson);
