@@ -24,6 +24,7 @@
 
 #define KEY_ESC 27
 #define CTRL(c) ((c) & 0x1f)
+#define BRIEF_TICKS 20  /* getch timeouts of 200 ms: 4 s */
 
 static volatile sig_atomic_t got_signal;
 static int curses_active;
@@ -55,6 +56,7 @@ void tui_message(Tui *t, int error, const char *fmt, ...)
     vsnprintf(t->message, sizeof t->message, fmt, ap);
     va_end(ap);
     t->message_error = error;
+    t->message_brief = 0;
 }
 
 static int locale_is_utf8(void)
@@ -172,7 +174,21 @@ static void handle_key(Tui *t, int ch)
         } else {
             lv_close(&t->lv);
             t->mode = MODE_MENU;
+            menu_reload(t);     /* lessons added, removed or edited meanwhile */
         }
+        return;
+    case ACT_RELOAD:
+        clearok(curscr, TRUE);  /* Ctrl-L: repaint the whole terminal too */
+        if (t->mode == MODE_MENU) {
+            menu_reload(t);
+            tui_message(t, 0, "%d lesson%s in %s", t->n_items, t->n_items == 1 ? "" : "s", t->menu_dir);
+        } else {
+            lv_reload_if_changed(t, 1);
+        }
+        return;
+    case ACT_HIDE_ERROR:
+        if (t->mode == MODE_LESSON)
+            lv_hide_reload_error(t);
         return;
     default:
         break;
@@ -204,6 +220,7 @@ int tui_main(const char *file, int no_color)
      * changes, so its error prints plainly */
     Lesson *l = NULL;
     LessonState *s = NULL;
+    FileStamp stamp = file_stamp(file);
     if (file) {
         LessonError err;
         l = lessonfile_load(file, &err);
@@ -219,12 +236,14 @@ int tui_main(const char *file, int no_color)
     if (file) {
         t.direct = 1;
         lv_adopt(&t, l, s);
+        lv_watch(&t.lv, file, &stamp);
         t.mode = MODE_LESSON;
     } else {
         menu_load(&t, lessonfile_default_dir());
         t.mode = MODE_MENU;
     }
     frame(&t);
+    int brief_ticks = 0;
     while (!t.quit && !got_signal) {
         int ch = getch();
         if (ch == ERR) {
@@ -232,9 +251,23 @@ int tui_main(const char *file, int no_color)
              * terminal that is gone ends the session */
             if (terminal_gone())
                 break;
+            /* the lesson's file saved in another window: show it */
+            int changed = t.mode == MODE_LESSON && lv_reload_if_changed(&t, 0);
+            /* a brief message goes after BRIEF_TICKS quiet timeouts */
+            if (changed) {
+                brief_ticks = 0;
+            } else if (t.message_brief && t.message[0] && ++brief_ticks >= BRIEF_TICKS) {
+                t.message[0] = '\0';
+                changed = 1;
+            }
+            if (changed)
+                frame(&t);
             continue;
         }
+        brief_ticks = 0;
         handle_key(&t, ch);
+        if (t.mode == MODE_LESSON && !t.quit)
+            lv_reload_if_changed(&t, 0);
         if (!t.quit)
             frame(&t);
     }

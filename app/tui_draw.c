@@ -81,6 +81,7 @@ void tui_prepare(Tui *t)
     getmaxyx(stdscr, t->rows, t->cols);
     tui_frame_free();
     frame_ex_err[0] = '\0';
+    t->banner_h = 0;
     if (t->overlay == OVERLAY_HELP)
         prepare_help(t);
     else if (t->overlay == OVERLAY_TEXT)
@@ -104,7 +105,18 @@ void tui_prepare(Tui *t)
     for (int i = 0; i < lv->n_panes; i++)
         pane_need(t, i, &need[i]);
     int panes_want = lv->n_panes ? imax(1, layout_panes_height(need, lv->n_panes, t->cols)) : 0;
-    t->layout_ok = layout_screen(t->cols, t->rows, text_n, ex_n, panes_want, &t->layout);
+    /* a failed reload's error goes under the title, the rest moves down;
+     * with no rows to spare it goes to the key bar instead */
+    t->banner_h = imin(lv_banner_want(t), t->rows - TUI_MIN_ROWS);
+    if (t->banner_h < 2)
+        t->banner_h = 0;
+    t->layout_ok = layout_screen(t->cols, t->rows - t->banner_h, text_n, ex_n, panes_want, &t->layout);
+    if (t->layout_ok && t->banner_h > 0) {
+        Rect *moved[] = { &t->layout.text, &t->layout.panes, &t->layout.exercise, &t->layout.status,
+                          &t->layout.keybar };
+        for (size_t k = 0; k < sizeof moved / sizeof *moved; k++)
+            moved[k]->y += t->banner_h;
+    }
     if (!t->layout_ok || lv->n_panes == 0) {
         free(need);
         free(place);
@@ -164,8 +176,10 @@ static void draw_title(const Tui *t)
         ? snprintf(right, sizeof right, " no steps ")
         : snprintf(right, sizeof right, " step %d/%d: %s ", lv->screen + 1, lv_n_screens(lv), st ? st->title : "Set-up");
     if (lv->n_edits > 0)
-        snprintf(right + rl, sizeof right - (size_t)rl, "%s %d edit%s ", ui_glyph("│", "|"), lv->n_edits,
-                 lv->n_edits == 1 ? "" : "s");
+        rl += snprintf(right + rl, sizeof right - (size_t)rl, "%s %d edit%s ", ui_glyph("│", "|"), lv->n_edits,
+                       lv->n_edits == 1 ? "" : "s");
+    if (lv->reload_error && lv->reload_error_hidden && rl < (int)sizeof right)
+        snprintf(right + rl, sizeof right - (size_t)rl, "%s file has an error ", ui_glyph("│", "|"));
     char clean[256];
     text_clean(clean, sizeof clean, right, 0, t->utf8);
     int rw = imin(fmt_display_width(clean), r.w * 2 / 3);
@@ -249,6 +263,14 @@ static void draw_keybar(const Tui *t, int where)
     }
     if (t->message[0]) {
         ui_put(r.y, 1, r.w - 2, t->message_error ? (int)(t->attr[C_ERROR] | A_REVERSE) : t->attr[C_KEYBAR], t->message);
+        return;
+    }
+    if (where == KEYS_LESSON && t->banner_h == 0 && lv_banner_want(t) > 0) {
+        /* no room for the reload error under the title: its first line here */
+        char first[512];
+        const char *e = t->lv.reload_error;
+        snprintf(first, sizeof first, "reload failed (c hides): %.*s", (int)strcspn(e, "\n"), e);
+        ui_put(r.y, 1, r.w - 2, (int)(t->attr[C_ERROR] | A_REVERSE), first);
         return;
     }
     /* what this screen offers, most useful first, with help and quit
@@ -436,6 +458,8 @@ static void draw_lesson(Tui *t)
 {
     LessonView *lv = &t->lv;
     draw_title(t);
+    if (t->banner_h > 0)
+        lv_banner_draw(t, (Rect){ 0, t->layout.title.y + 1, t->cols, t->banner_h });
     size_t size = 65536;
     char *buf = malloc(size);
     if (!buf)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #define KEY_ESC 27
+#define CTRL_L 12
 #define BOTH (KEYS_MENU | KEYS_LESSON)
 
 const TuiBinding tui_bindings[] = {
@@ -44,6 +45,9 @@ const TuiBinding tui_bindings[] = {
     { 'a',           ACT_ANSWER,    KEYS_LESSON },
     { 'x',           ACT_EXERCISE,  KEYS_LESSON },
     { 't',           ACT_TEXT,      KEYS_LESSON },
+    { 'R',           ACT_RELOAD,    BOTH },
+    { CTRL_L,        ACT_RELOAD,    BOTH },
+    { 'c',           ACT_HIDE_ERROR, KEYS_LESSON },
     { '?',           ACT_HELP,      BOTH },
     { KEY_F(1),      ACT_HELP,      BOTH },
     { KEY_ESC,       ACT_BACK,      KEYS_LESSON },
@@ -81,6 +85,7 @@ const char *tui_key_name(int key, char *buf, size_t size)
         { KEY_PPAGE, "PgUp" }, { KEY_HOME, "Home" }, { KEY_END, "End" },
         { KEY_UP, "Up" }, { KEY_DOWN, "Down" }, { KEY_LEFT, "Left" },
         { KEY_RIGHT, "Right" }, { KEY_BTAB, "Shift-Tab" }, { KEY_F(1), "F1" },
+        { CTRL_L, "Ctrl-L" },
     };
     for (size_t i = 0; i < sizeof named / sizeof *named; i++)
         if (named[i].key == key) {

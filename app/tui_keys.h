@@ -34,6 +34,8 @@
     X(ACT_ANSWER,    "answer the exercise")              \
     X(ACT_EXERCISE,  "next exercise")                    \
     X(ACT_TEXT,      "the step's whole text")            \
+    X(ACT_RELOAD,    "re-read files, redraw")            \
+    X(ACT_HIDE_ERROR, "hide the reload error")           \
     X(ACT_HELP,      "this help")                        \
     X(ACT_BACK,      "back to the menu")                 \
     X(ACT_QUIT,      "quit")

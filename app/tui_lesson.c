@@ -27,6 +27,8 @@ void lv_close(LessonView *lv)
     free(lv->panes);
     free(lv->hints_shown);
     free(lv->result);
+    free(lv->path);
+    free(lv->reload_error);
     memset(lv, 0, sizeof *lv);
 }
 
@@ -43,6 +45,7 @@ void lv_adopt(Tui *t, Lesson *l, LessonState *s)
 int lv_open(Tui *t, const char *path, char *msg, size_t size)
 {
     LessonError err;
+    FileStamp stamp = file_stamp(path);   /* before reading: a save after it is seen */
     Lesson *l = lessonfile_load(path, &err);
     LessonState *s = l ? lesson_eval(l, NULL, 0, &err) : NULL;
     if (!s) {
@@ -51,6 +54,7 @@ int lv_open(Tui *t, const char *path, char *msg, size_t size)
         return -1;
     }
     lv_adopt(t, l, s);
+    lv_watch(&t->lv, path, &stamp);
     return 0;
 }
 
@@ -75,7 +79,7 @@ static void add_pane(LessonView *lv, const char *name, int heat)
     Pane *p = &lv->panes[lv->n_panes++];
     memset(p, 0, sizeof *p);
     snprintf(p->name, sizeof p->name, "%s", name);
-    p->heat = heat;
+    p->heat = p->heat_file = heat;
 }
 
 void lv_go(Tui *t, int screen)

@@ -78,6 +78,20 @@ void menu_free(Tui *t)
     t->n_items = 0;
 }
 
+void menu_reload(Tui *t)
+{
+    char dir[sizeof t->menu_dir], selected[4096] = "";
+    snprintf(dir, sizeof dir, "%s", t->menu_dir);
+    if (t->n_items > 0)
+        snprintf(selected, sizeof selected, "%s", t->items[t->sel].path);
+    int old_sel = t->sel;
+    menu_load(t, dir[0] ? dir : NULL);
+    t->sel = imin(old_sel, imax(t->n_items - 1, 0));
+    for (int i = 0; i < t->n_items; i++)
+        if (strcmp(t->items[i].path, selected) == 0)
+            t->sel = i;
+}
+
 static void open_selected(Tui *t)
 {
     if (t->n_items == 0)

@@ -283,23 +283,6 @@ static const char *shade_of(const PaneView *v, float x)
     return ramp_shade(v->hi > v->lo ? (x - v->lo) / (v->hi - v->lo) : 0, ui_utf8);
 }
 
-/* Softmax marks its fully masked lines in m->masked, an array of
- * max(rows, cols) flags (n_masked counts the flagged ones): rows for
- * softmax_rows, columns for softmax_cols, followed through copies. */
-static int masked_by_rows(const Mat *m)
-{
-    for (int depth = 0; m && m->prov.op == OP_COPY && depth < 16; depth++)
-        m = m->prov.a;
-    return !m || m->prov.op != OP_SOFTMAX_COLS;
-}
-
-static int line_masked(const Mat *m, int line, int by_rows)
-{
-    if (!m->masked || m->n_masked <= 0 || by_rows != masked_by_rows(m))
-        return 0;
-    return line < (by_rows ? m->rows : m->cols) && m->masked[line];
-}
-
 /* A scaled-up heat cell: the block r in the heat's colour (or, without
  * colour, filled with its shade), the number on row y, right-aligned in
  * the middle num_w columns so the decimal points line up. */
@@ -383,9 +366,9 @@ static void draw_legend(const Tui *t, const PaneView *v, int y, int x, int w)
     for (int i = 0; i < m->rows; i++)
         for (int j = 0; j < m->cols; j++)
             infs += isinf(mat_get(m, i, j)) && mat_get(m, i, j) < 0;
-    int by_rows = masked_by_rows(m), first = -1;
+    int by_rows = !m->masked_cols, first = -1;
     for (int k = 0; k < (by_rows ? m->rows : m->cols); k++)
-        if (line_masked(m, k, by_rows)) {
+        if (mat_line_masked(m, k, by_rows)) {
             masked++;
             if (first < 0)
                 first = k;
@@ -443,7 +426,7 @@ void pane_draw(const Tui *t, int idx, const Explanation *ex)
     for (int k = 0; k < v->fit_c; k++) {
         int j = p->first_c + k;
         axis_label(buf, sizeof buf, m, j * v->bc, v->bc, 0);
-        int a = line_masked(m, j, 0) && v->bc == 1 ? t->attr[C_MASKED] : t->attr[C_LABEL];
+        int a = mat_line_masked(m, j, 0) && v->bc == 1 ? t->attr[C_MASKED] : t->attr[C_LABEL];
         if (v->compact) {
             /* two columns per cell: label every few cells */
             if (k % 4 == 0)
@@ -464,7 +447,7 @@ void pane_draw(const Tui *t, int idx, const Explanation *ex)
          * with the label and the number */
         int i = p->first_r + k, y0 = r.y + grid_cell_y(g, k), y = y0 + (ch - 1) / 2;
         axis_label(buf, sizeof buf, m, i * v->br, v->br, 1);
-        int masked = v->br == 1 && line_masked(m, i, 1);
+        int masked = v->br == 1 && mat_line_masked(m, i, 1);
         ui_put(y, r.x, g->label_w, t->attr[masked ? C_MASKED : C_LABEL], buf);
         if (masked)
             ui_put(y, r.x + g->label_w, 1, t->attr[C_MASKED], ui_glyph("⊘", "!"));

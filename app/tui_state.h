@@ -11,6 +11,7 @@
 #include "lesson.h"
 #include "tui_keys.h"
 #include "tui_layout.h"
+#include "tui_reload.h"
 
 /* Semantic colours: each indexes the attribute table set up for the
  * terminal (256 colours, 8 colours or none). */
@@ -36,6 +37,7 @@ typedef enum { COLORS_NONE, COLORS_8, COLORS_256 } ColorMode;
 typedef struct {
     char name[MAT_NAME_MAX];
     int heat;           /* drawn as a heatmap */
+    int heat_file;      /* what the lesson file asked for (heatmap NAME) */
     int overview;       /* 0 off, 1 block means, 2 block maxima */
     int cur_r, cur_c;   /* the cursor, in matrix cells */
     int first_r, first_c; /* scroll position (matrix or pooled cells) */
@@ -82,6 +84,11 @@ typedef struct {
     int *result;        /* per exercise: 0 unanswered, 1 right, -1 wrong */
     char feedback[640];
     int feedback_ok;
+    /* live reload (tui_live.c) */
+    char *path;         /* the lesson's file, as opened; owned; NULL: none */
+    FileStamp stamp;    /* the version last read, or last tried */
+    char *reload_error; /* the last failed reload, formatted; owned; NULL: none */
+    int reload_error_hidden; /* the user hid it (the title still says so) */
 } LessonView;
 
 typedef struct {
@@ -119,8 +126,10 @@ typedef struct {
     int input_len;
     char prompt_label[160];
     /* a one-line message in the key bar until the next key */
-    char message[256];
+    char message[512];
     int message_error;
+    int message_brief;  /* goes by itself after a few seconds too */
+    int banner_h;       /* rows of the reload error under the title (0: none) */
     int quit;
 } Tui;
 
@@ -146,6 +155,19 @@ int lv_is_edited(const LessonView *lv, const char *name, int row, int col);
 /* Mouse: select the cell at screen (x, y) if there is one. */
 void lv_click(Tui *t, int x, int y);
 
+/* tui_live.c: live reload of the open lesson. */
+/* Watch path (owned copy) for changes; stamp is the version just read. */
+void lv_watch(LessonView *lv, const char *path, const FileStamp *stamp);
+/* Reload the lesson if its file changed since it was last read (every
+ * time when by_hand). Returns 1 when the screen must be redrawn. */
+int lv_reload_if_changed(Tui *t, int by_hand);
+/* Hide the reload error (the title keeps a short note). */
+void lv_hide_reload_error(Tui *t);
+/* The rows the reload error would like under the title (0: none shown). */
+int lv_banner_want(const Tui *t);
+/* Draw the reload error in r. */
+void lv_banner_draw(const Tui *t, Rect r);
+
 /* tui_colors.c */
 void tui_colors_init(Tui *t, int no_color);
 int tui_attr(const Tui *t, TuiColor c);
@@ -170,6 +192,9 @@ void tui_frame_free(void);
 
 /* tui_menu.c */
 void menu_load(Tui *t, const char *dir);
+/* List the menu's directory again (lessons added, removed or changed),
+ * keeping the selected lesson selected when it is still there. */
+void menu_reload(Tui *t);
 void menu_free(Tui *t);
 void menu_action(Tui *t, TuiAction a);
 void menu_draw(Tui *t);
