@@ -603,6 +603,8 @@ START_TEST(help_lists_the_bindings)
         ck_assert_msg(strstr(t.last, keys), "help lacks the keys \"%s\":\n%s", keys, t.last);
     }
     ck_assert_msg(strstr(t.last, "n, Space, PgDn"), "next step keys missing:\n%s", t.last);
+    ck_assert_msg(strstr(t.last, "R, Ctrl-L") && strstr(t.last, "re-read files, redraw"),
+                  "the reload keys are missing:\n%s", t.last);
     tmux_keys(&t, "x");
     ck_assert_msg(tmux_wait_gone(&t, "keys of the lesson screen"), "a key did not close the help:\n%s", t.last);
     WAIT_FOR(&t, "step 1/3");
@@ -1138,6 +1140,192 @@ START_TEST(too_small_from_the_start_and_ascii)
 }
 END_TEST
 
+/* ---- live reload ------------------------------------------------------------ */
+
+/* small_lesson with the first `from` replaced by `to` (malloc'd); *line
+ * gets the 1-based line of the replacement. */
+static char *small_lesson_with(const char *from, const char *to, int *line)
+{
+    const char *at = strstr(small_lesson, from);
+    ck_assert_msg(at != NULL, "\"%s\" is not in the small lesson", from);
+    size_t head = (size_t)(at - small_lesson), n = strlen(small_lesson) - strlen(from) + strlen(to) + 1;
+    char *out = malloc(n);
+    ck_assert_ptr_nonnull(out);
+    snprintf(out, n, "%.*s%s%s", (int)head, small_lesson, to, at + strlen(from));
+    if (line) {
+        *line = 1;
+        for (const char *p = small_lesson; p < at; p++)
+            *line += *p == '\n';
+    }
+    return out;
+}
+
+/* Save text over path as an editor that writes in place does. */
+static void save_in_place(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    ck_assert_msg(f != NULL, "cannot rewrite %s", path);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Save text over path as an editor that renames a new file over it does
+ * (vim's writebackup, sed -i): a new inode. */
+static void save_by_rename(const char *path, const char *text)
+{
+    char tmp[300];
+    snprintf(tmp, sizeof tmp, "%s.new", path);
+    save_in_place(tmp, text);
+    ck_assert_msg(rename(tmp, path) == 0, "cannot rename %s over %s", tmp, path);
+}
+
+/* An author edits the open lesson: a changed number shows up with the
+ * step and the user's edit kept; a syntax error shows file:line:col and
+ * keeps the last good numbers; fixing it clears the error. At 80x24. */
+START_TEST(live_reload_follows_the_file)
+{
+    Tmux t;
+    const char *path = open_small_lesson(&t, 80, 24, NULL);
+    char file[256];
+    snprintf(file, sizeof file, "%s", path);
+    /* step 2, X[2,2] = 4 -> 10: P[2,2] = 3*0 + 10*2 = 20 */
+    tmux_keys(&t, "n");
+    WAIT_FOR(&t, "step 2/3");
+    tmux_keys(&t, "Down");
+    tmux_keys(&t, "Right");
+    tmux_keys(&t, "e");
+    WAIT_FOR(&t, "new value for X[2,2]");
+    tmux_type(&t, "10");
+    tmux_keys(&t, "Enter");
+    WAIT_FOR(&t, "20.0000");
+    /* W[2,2] 2 -> 3 in the file: P[2,2] = 10*3 = 30 with the edit kept */
+    char *changed = small_lesson_with("let W = [ 0.5 0 ; 0 2 ]", "let W = [ 0.5 0 ; 0 3 ]", NULL);
+    save_in_place(file, changed);
+    WAIT_FOR(&t, "30.0000");
+    char want[400];
+    snprintf(want, sizeof want, "reloaded %s", file);
+    ck_assert_msg(strstr(t.last, want), "no \"%s\" after the save:\n%s", want, t.last);
+    ck_assert_msg(strstr(t.last, "step 2/3") && strstr(t.last, "1 edit"), "the step or the edit was lost:\n%s",
+                  t.last);
+    ck_assert_msg(strstr(t.last, "10.0000✎") && strstr(t.last, "3.0000"), "the edit or the new W is missing:\n%s",
+                  t.last);
+    ck_assert_msg(strstr(t.last, "X[2,2] = a given value"), "the cursor left X[2,2]:\n%s", t.last);
+    /* a syntax error in a later step: the error with its place, the old numbers stay */
+    int line;
+    char *broken = small_lesson_with("  let S = P + M\n", "  let S = P + + M\n", &line);
+    save_in_place(file, broken);
+    snprintf(want, sizeof want, "%s:%d:15: error:", file, line);
+    WAIT_FOR(&t, want);
+    ck_assert_msg(strstr(t.last, "reload failed") && strstr(t.last, "let S = P + + M"),
+                  "the error is not marked or lacks its line:\n%s", t.last);
+    ck_assert_msg(strstr(t.last, "30.0000") && strstr(t.last, "10.0000✎") && strstr(t.last, "step 2/3"),
+                  "the last good version did not stay:\n%s", t.last);
+    ck_assert_msg(!strstr(t.last, "reloaded"), "\"reloaded\" is still claimed:\n%s", t.last);
+    /* moving about with the error shown works, and it stays */
+    tmux_keys(&t, "n");
+    WAIT_FOR(&t, "step 3/3");
+    ck_assert_msg(strstr(t.last, want), "the error went away on a step:\n%s", t.last);
+    tmux_keys(&t, "p");
+    WAIT_FOR(&t, "step 2/3");
+    /* fixed (saved by rename this time): the error goes, the numbers stay */
+    save_by_rename(file, changed);
+    ck_assert_msg(tmux_wait_gone(&t, "reload failed"), "the error stayed after the fix:\n%s", t.last);
+    WAIT_FOR(&t, "reloaded");
+    ck_assert_msg(strstr(t.last, "30.0000") && strstr(t.last, "1 edit"), "the fix lost the numbers:\n%s", t.last);
+    tmux_quit_and_check(&t, "q", "EXITED 0");
+    tmux_stop(&t);
+    free(changed);
+    free(broken);
+    unlink(file);
+}
+END_TEST
+
+/* The keys: R and Ctrl-L reload by hand; c hides an error (the title
+ * keeps a note), R brings it back while the file is still bad; an edit
+ * whose cell is gone is dropped and counted. A deleted file keeps the
+ * last version up with its error. At 250x70. */
+START_TEST(live_reload_keys_and_dropped_edits)
+{
+    Tmux t;
+    const char *path = open_small_lesson(&t, 250, 70, NULL);
+    char file[256];
+    snprintf(file, sizeof file, "%s", path);
+    tmux_keys(&t, "R");
+    WAIT_FOR(&t, "reloaded");
+    tmux_keys(&t, "n");
+    WAIT_FOR(&t, "step 2/3");
+    ck_assert_msg(tmux_wait_gone(&t, "reloaded"), "a key did not clear the message:\n%s", t.last);
+    tmux_keys(&t, "C-l");
+    WAIT_FOR(&t, "reloaded");
+    ck_assert_msg(strstr(t.last, "step 2/3"), "Ctrl-L lost the step:\n%s", t.last);
+    /* the file goes away: the lesson stays, with the error */
+    CmdResult r = cmd_runf("mv %s %s.away", file, file);
+    cmd_free(&r);
+    WAIT_FOR(&t, "cannot open the lesson");
+    ck_assert_msg(strstr(t.last, "reload failed") && strstr(t.last, "8.0000"), "the lesson did not stay:\n%s", t.last);
+    /* c hides it, the title says so; R on the still-missing file shows it again */
+    tmux_keys(&t, "c");
+    ck_assert_msg(tmux_wait_gone(&t, "reload failed"), "c did not hide the error:\n%s", t.last);
+    WAIT_FOR(&t, "file has an error");
+    tmux_keys(&t, "R");
+    WAIT_FOR(&t, "reload failed");
+    WAIT_FOR(&t, "still has an error");
+    /* back, with X[2,2] edited, then X made 1x2: the edit has no cell left */
+    r = cmd_runf("mv %s.away %s", file, file);
+    cmd_free(&r);
+    ck_assert_msg(tmux_wait_gone(&t, "reload failed"), "the file came back, the error stayed:\n%s", t.last);
+    tmux_keys(&t, "Down");
+    tmux_keys(&t, "Right");
+    tmux_keys(&t, "e");
+    tmux_type(&t, "10");
+    tmux_keys(&t, "Enter");
+    WAIT_FOR(&t, "1 edit");
+    char *narrow = small_lesson_with("let X = [ 1 2 ; 3 4 ]", "let X = [ 1 2 ]", NULL);
+    save_by_rename(file, narrow);
+    WAIT_FOR(&t, "1 edit dropped");
+    ck_assert_msg(!strstr(t.last, "│ 1 edit") && !strstr(t.last, "10.0000✎"), "the dropped edit is still there:\n%s",
+                  t.last);
+    ck_assert_msg(strstr(t.last, "P 1x2"), "the new X did not reach P:\n%s", t.last);
+    tmux_quit_and_check(&t, "q", "EXITED 0");
+    tmux_stop(&t);
+    free(narrow);
+    unlink(file);
+}
+END_TEST
+
+/* Back from a lesson, the menu lists its directory again: a lesson added
+ * meanwhile is there, R re-lists it by hand too. */
+START_TEST(menu_relists_on_return)
+{
+    char dir[] = "/tmp/attn-test-relist-XXXXXX";
+    ck_assert_msg(mkdtemp(dir) != NULL, "mkdtemp failed");
+    char path[300];
+    snprintf(path, sizeof path, "%s/1-tiny.lesson", dir);
+    save_in_place(path, small_lesson);
+    Tmux t;
+    char env[400];
+    snprintf(env, sizeof env, "ATTN_LESSONS=%s", dir);
+    tmux_start(&t, 100, 24, env, NULL);
+    WAIT_FOR(&t, "1 lesson in");
+    tmux_keys(&t, "Enter");
+    WAIT_FOR(&t, "step 1/3");
+    snprintf(path, sizeof path, "%s/2-new.lesson", dir);
+    save_in_place(path, "lesson Freshly added\nabout written while attn ran\nstep One\n  let A = [ 1 ]\n");
+    tmux_keys(&t, "Escape");
+    WAIT_FOR(&t, "Freshly added");
+    ck_assert_msg(strstr(t.last, "2 lessons in") && strstr(t.last, "▶  1  Tiny attention"),
+                  "the menu did not re-list, or lost the selection:\n%s", t.last);
+    snprintf(path, sizeof path, "%s/3-later.lesson", dir);
+    save_in_place(path, "lesson Later still\nstep One\n  let A = [ 1 ]\n");
+    tmux_keys(&t, "R");
+    WAIT_FOR(&t, "Later still");
+    tmux_quit_and_check(&t, "q", "EXITED 0");
+    tmux_stop(&t);
+    CmdResult r = cmd_runf("rm -rf %s", dir);
+    cmd_free(&r);
+}
+END_TEST
+
 Suite *tui_suite(void)
 {
     Suite *s = suite_create("tui");
@@ -1164,6 +1352,9 @@ Suite *tui_suite(void)
         tcase_add_test(core, exercise_hints_and_answers);
         tcase_add_test(core, mouse_click_selects_a_cell);
         tcase_add_test(core, projector_scales_up);
+        tcase_add_test(core, live_reload_follows_the_file);
+        tcase_add_test(core, live_reload_keys_and_dropped_edits);
+        tcase_add_test(core, menu_relists_on_return);
         tcase_add_test(limits, resize_below_the_minimum_and_back);
         tcase_add_test(limits, signals_restore_the_terminal);
         tcase_add_test(limits, menu_lists_a_broken_lesson_with_its_error);
