@@ -198,20 +198,18 @@ void lv_hide_reload_error(Tui *t)
 
 /* The banner: a marked heading, the error's first line wrapped, then the
  * offending source line and its caret as they are (not wrapped, so the
- * caret stays under the column). */
-static const char *banner_heading(const Tui *t)
-{
-    (void)t;
-    return ui_glyph("✗ reload failed, the last good version stays · R retry · c hide",
-                    "X reload failed, the last good version stays - R retry - c hide");
-}
+ * caret stays under the column). Short of rows, the heading is folded
+ * into the error's first line. */
+#define BANNER_HEADING "reload failed, the last good version stays · R retry · c hide"
 
-static int banner_text(const Tui *t, char *buf, size_t size, int *first_rows)
+/* The error as banner lines into buf, its first line after prefix and
+ * wrapped (*first_rows rows). Returns the number of lines. */
+static int banner_text(const Tui *t, const char *prefix, char *buf, size_t size, int *first_rows)
 {
     const char *e = t->lv.reload_error;
     const char *nl = strchr(e, '\n');
-    char first[1024];
-    snprintf(first, sizeof first, "%.*s", nl ? (int)(nl - e) : (int)strlen(e), e);
+    char first[1200];
+    snprintf(first, sizeof first, "%s%.*s", prefix, nl ? (int)(nl - e) : (int)strlen(e), e);
     int n = text_wrap_lines(buf, size, first, imax(t->cols - 2, 10), 4);
     *first_rows = n;
     if (nl) {
@@ -230,20 +228,33 @@ int lv_banner_want(const Tui *t)
         return 0;
     char buf[4096];
     int first;
-    return 1 + banner_text(t, buf, sizeof buf, &first);
+    return 1 + banner_text(t, "", buf, sizeof buf, &first);
 }
 
 void lv_banner_draw(const Tui *t, Rect r)
 {
     if (r.h <= 0)
         return;
-    int err = t->attr[C_ERROR];
-    ui_fill(r.y, 0, t->cols, err | A_REVERSE);
-    ui_put_fit(r.y, 1, r.w - 2, err | A_REVERSE, banner_heading(t));
+    int err = t->attr[C_ERROR], marked = (int)(t->attr[C_ERROR] | A_REVERSE);
     char buf[4096], line[1024];
-    int first;
-    banner_text(t, buf, sizeof buf, &first);
+    int first, k = 0;
+    if (r.h >= lv_banner_want(t)) {
+        ui_fill(r.y, 0, t->cols, marked);
+        ui_putf(r.y, 1, r.w - 2, marked, "%s %s", ui_glyph("✗", "X"), ui_utf8 ? BANNER_HEADING : "reload failed, the "
+                "last good version stays - R retry - c hide");
+        banner_text(t, "", buf, sizeof buf, &first);
+        k = 1;
+        first += 1;
+    } else {
+        banner_text(t, ui_glyph("✗ reload failed (c hides): ", "X reload failed (c hides): "), buf, sizeof buf, &first);
+    }
     const char *p = buf;
-    for (int k = 1; k < r.h && (p = text_line(p, line, sizeof line)); k++)
-        ui_put(r.y + k, 1, r.w - 2, k <= first || line[strspn(line, " ")] == '^' ? err : t->attr[C_TEXT], line);
+    for (int row = k; row < r.h && (p = text_line(p, line, sizeof line)); row++) {
+        int a = row < first || line[strspn(line, " ")] == '^' ? err : t->attr[C_TEXT];
+        if (row == 0) {
+            ui_fill(r.y, 0, t->cols, marked);
+            a = marked;
+        }
+        ui_put(r.y + row, 1, r.w - 2, a, line);
+    }
 }
