@@ -3,7 +3,9 @@
  * a lesson before the terminal is touched, set up curses, read a key,
  * turn it into an action (tui_keys.c), let the menu or the lesson view act
  * on it, then lay out and draw one frame from the state. Resizes arrive as
- * KEY_RESIZE in the same loop; SIGINT/SIGTERM/SIGHUP only set a flag here,
+ * KEY_RESIZE in the same loop, and each 200 ms timeout (and each key)
+ * checks whether the open lesson's file was saved (tui_live.c);
+ * SIGINT/SIGTERM/SIGHUP only set a flag here,
  * and the loop leaves through the one exit path that restores the terminal.
  */
 #include "tui.h"

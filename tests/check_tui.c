@@ -7,8 +7,9 @@
  * colour and with NO_COLOR, the explanation of a cell and its operands,
  * heatmaps, help, editing, exercises, mouse clicks, the scaled-up cells of
  * a 250x70 projector screen (and clicks on them), resizing below the
- * minimum and back, and leaving by q, Esc and signals with the terminal
- * restored. ATTN_SKIP_TUI=1 registers none of the tmux tests (make
+ * minimum and back, leaving by q, Esc and signals with the terminal
+ * restored, and live reload: the lesson file saved, broken, fixed and
+ * removed while attn shows it, and the menu re-listed. ATTN_SKIP_TUI=1 registers none of the tmux tests (make
  * valgrind); a missing tmux fails them with a message.
  */
 #include <check.h>
