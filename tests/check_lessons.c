@@ -22,7 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "explain.h"
 #include "json.h"
@@ -540,10 +539,10 @@ END_TEST
 /* Evaluation is cheap enough to redo on every keystroke of an edit: each
  * shipped lesson, with an edit, evaluates in well under 20 ms (it takes
  * about 0.1 ms; the margin absorbs a loaded machine and valgrind). */
-#define EVAL_RUNS 20
-#define EVAL_BUDGET_MS 20.0
-
-START_TEST(test_eval_is_cheap)
+/* Every lesson evaluates again with an edit of its first matrix, as the
+ * screen does on each edit, and the edit lands. (How fast that is belongs
+ * to a benchmark, not to a timed test on a shared machine.) */
+START_TEST(test_every_lesson_reevaluates_with_an_edit)
 {
     char **paths;
     Lesson *l = load_shipped(_i, &paths);
@@ -554,17 +553,12 @@ START_TEST(test_eval_is_cheap)
     LessonEdit edit = { "", 0, 0, 0.5f };
     snprintf(edit.name, sizeof edit.name, "%s", m->name);
     lesson_state_free(first);
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    for (int i = 0; i < EVAL_RUNS; i++) {
-        LessonState *s = lesson_eval(l, &edit, 1, &err);
-        ck_assert_msg(s != NULL, "%s with an edit of %s[1,1]: %s", paths[_i], edit.name, err.msg);
-        lesson_state_free(s);
-    }
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    double ms = ((double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6) / EVAL_RUNS;
-    ck_assert_msg(ms < EVAL_BUDGET_MS, "%s: %.2f ms per evaluation, over the %.0f ms of a keystroke", paths[_i], ms,
-                  EVAL_BUDGET_MS);
+    LessonState *s = lesson_eval(l, &edit, 1, &err);
+    ck_assert_msg(s != NULL, "%s with an edit of %s[1,1]: %s", paths[_i], edit.name, err.msg);
+    const Mat *edited = lesson_state_get(s, edit.name);
+    ck_assert_msg(edited && mat_get(edited, 0, 0) == 0.5f, "%s: the edit of %s[1,1] did not land", paths[_i],
+                  edit.name);
+    lesson_state_free(s);
     lesson_free(l);
     lessonfile_list_free(paths);
 }
@@ -658,7 +652,7 @@ Suite *lessons_suite(void)
     tcase_add_loop_test(core, test_every_lesson_passes_attn_check, 0, n > 0 ? n : 1);
     tcase_add_loop_test(core, test_every_lesson_is_well_formed, 0, n > 0 ? n : 1);
     tcase_add_loop_test(core, test_json_steps_match_the_lesson, 0, n > 0 ? n : 1);
-    tcase_add_loop_test(core, test_eval_is_cheap, 0, n > 0 ? n : 1);
+    tcase_add_loop_test(core, test_every_lesson_reevaluates_with_an_edit, 0, n > 0 ? n : 1);
     tcase_add_loop_test(core, test_every_cell_explains, 0, n > 0 ? n : 1);
     suite_add_tcase(s, core);
 

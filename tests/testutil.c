@@ -93,6 +93,42 @@ const char *lessons_dir(void)
     return d && *d ? d : "lessons";
 }
 
+/* The temporary files this process wrote, removed when it exits (each
+ * test's forked process removes its own), so runs leave /tmp as they found
+ * it. */
+static char **temp_paths;
+static int n_temp_paths;
+
+static void remove_temp_files(void)
+{
+    for (int i = 0; i < n_temp_paths; i++) {
+        unlink(temp_paths[i]);
+        free(temp_paths[i]);
+    }
+    free(temp_paths);
+    temp_paths = NULL;
+    n_temp_paths = 0;
+}
+
+static void remember_temp(const char *path)
+{
+    static int registered;
+    if (!registered) {
+        atexit(remove_temp_files);
+        registered = 1;
+    }
+    char **more = realloc(temp_paths, (size_t)(n_temp_paths + 1) * sizeof *more);
+    char *copy = strdup(path);
+    if (!more || !copy) {
+        free(copy);
+        if (more)
+            temp_paths = more;
+        return;
+    }
+    temp_paths = more;
+    temp_paths[n_temp_paths++] = copy;
+}
+
 const char *write_temp(const char *suffix, const char *text)
 {
     static char path[128];
@@ -100,6 +136,7 @@ const char *write_temp(const char *suffix, const char *text)
     int fd = mkstemps(path, (int)strlen(suffix));
     if (fd < 0)
         return NULL;
+    remember_temp(path);
     size_t len = strlen(text);
     ssize_t w = write(fd, text, len);
     close(fd);

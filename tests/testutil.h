@@ -24,7 +24,8 @@ const char *attn_bin(void);
 const char *lessons_dir(void);
 
 /* Write text to a new temporary file with the given suffix; returns its
- * path (static buffer, overwritten by the next call). NULL on failure. */
+ * path (static buffer, overwritten by the next call). NULL on failure. The
+ * file is removed when the process exits. */
 const char *write_temp(const char *suffix, const char *text);
 
 /* The whole contents of a file (malloc'd), or NULL. */
