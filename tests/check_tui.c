@@ -872,6 +872,20 @@ END_TEST
 
 /* The first child process of parent, found in /proc (no procps needed on
  * a minimal machine), or 0. */
+/* The state letter and parent of process pid from /proc/PID/stat. Returns 1,
+ * or 0 when the process is gone. */
+static int proc_stat(int pid, char *state, int *ppid)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    char *stat = slurp(path);
+    /* pid (comm) state ppid ...: comm may hold spaces, so start after ')' */
+    char *close = stat ? strrchr(stat, ')') : NULL;
+    int ok = close && sscanf(close + 1, " %c %d", state, ppid) == 2;
+    free(stat);
+    return ok;
+}
+
 static int child_of(int parent)
 {
     DIR *d = opendir("/proc");
@@ -883,16 +897,10 @@ static int child_of(int parent)
         int pid = atoi(e->d_name);
         if (pid <= 0)
             continue;
-        char path[64];
-        snprintf(path, sizeof path, "/proc/%d/stat", pid);
-        char *stat = slurp(path);
-        /* pid (comm) state ppid ...: comm may hold spaces, so start after ')' */
-        char *close = stat ? strrchr(stat, ')') : NULL;
         int ppid = 0;
         char state;
-        if (close && sscanf(close + 1, " %c %d", &state, &ppid) == 2 && ppid == parent)
+        if (proc_stat(pid, &state, &ppid) && ppid == parent)
             found = pid;
-        free(stat);
     }
     closedir(d);
     return found;
@@ -1064,13 +1072,9 @@ END_TEST
 /* Whether process pid has ended (gone, or a zombie waiting for its parent). */
 static int process_ended(int pid)
 {
-    char path[64];
-    snprintf(path, sizeof path, "/proc/%d/stat", pid);
-    char *stat = slurp(path);
-    char *close = stat ? strrchr(stat, ')') : NULL;
-    int ended = !close || close[2] == 'Z' || close[2] == 'X';
-    free(stat);
-    return ended;
+    char state;
+    int ppid;
+    return !proc_stat(pid, &state, &ppid) || state == 'Z' || state == 'X';
 }
 
 /* A terminal that hangs up under attn ends it, even when the hang-up signal
