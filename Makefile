@@ -28,12 +28,21 @@ BLAS_LIBS     := $(call pc_libs,openblas,$(call pc_libs,cblas,-lopenblas))
 CHECK_CFLAGS  := $(call pc_cflags,check)
 CHECK_LIBS    := $(call pc_libs,check,-lcheck -lsubunit -lrt -lpthread)
 
-ATTN_CPPFLAGS = -D_DEFAULT_SOURCE -Iengine -Iapp \
-                -DATTN_DATADIR='"$(PREFIX)/share/attn"'
+# Each layer sees only the headers below it: the engine its own folders,
+# the app the engine's and its own, the tests everything.
+ENGINE_DIRS := engine engine/lesson
+APP_DIRS    := app/session app/present app/cli app/tui
+ENGINE_INC  := $(addprefix -I,$(ENGINE_DIRS))
+APP_INC     := $(ENGINE_INC) $(addprefix -I,$(APP_DIRS))
+ATTN_CPPFLAGS = -D_DEFAULT_SOURCE -DATTN_DATADIR='"$(PREFIX)/share/attn"'
 
-ENGINE_SRC := $(wildcard engine/*.c)
-APP_SRC    := $(filter-out app/main.c,$(wildcard app/*.c))
+ENGINE_SRC := $(wildcard $(addsuffix /*.c,$(ENGINE_DIRS)))
+APP_SRC    := $(wildcard $(addsuffix /*.c,$(APP_DIRS)))
 TEST_SRC   := $(wildcard tests/*.c)
+
+# The reference numbers (PyTorch's, see tests/reference/README.md) ship in
+# the project; ATTN_REF=DIR reads another copy.
+ATTN_REF ?= $(CURDIR)/tests/reference
 
 ENGINE_OBJ := $(ENGINE_SRC:%.c=$(BUILD)/%.o)
 APP_OBJ    := $(APP_SRC:%.c=$(BUILD)/%.o)
@@ -62,11 +71,11 @@ $(APP_LIB): $(APP_OBJ)
 # The engine knows nothing of curses; only app/ sees its headers.
 $(BUILD)/engine/%.o: engine/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ATTN_CPPFLAGS) $(BLAS_CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(CFLAGS) $(ATTN_CPPFLAGS) $(ENGINE_INC) $(BLAS_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(BUILD)/app/%.o: app/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ATTN_CPPFLAGS) $(CURSES_CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(CFLAGS) $(ATTN_CPPFLAGS) $(APP_INC) $(CURSES_CFLAGS) -MMD -MP -c -o $@ $<
 
 # Every tests/check_*.c defines `Suite *NAME_suite(void)`; the runner's
 # list of suites is generated from them, so adding a suite is adding a file.
@@ -76,7 +85,7 @@ $(BUILD)/tests/suites.h: $(wildcard tests/check_*.c)
 
 $(BUILD)/tests/%.o: tests/%.c $(BUILD)/tests/suites.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ATTN_CPPFLAGS) -I$(BUILD)/tests $(CURSES_CFLAGS) $(BLAS_CFLAGS) $(CHECK_CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(CFLAGS) $(ATTN_CPPFLAGS) $(APP_INC) -I$(BUILD)/tests $(CURSES_CFLAGS) $(BLAS_CFLAGS) $(CHECK_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(TEST_BIN): $(TEST_OBJ) $(APP_LIB) $(ENGINE_LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(LIBS)
@@ -112,11 +121,11 @@ asan: deps
 asan-run: $(TEST_BIN) $(BUILD)/app/main.o $(APP_LIB) $(ENGINE_LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $(BUILD)/attn $(BUILD)/app/main.o $(APP_LIB) $(ENGINE_LIB) $(LIBS)
 	$(BUILD)/attn check lessons/*.lesson
-	ASAN_OPTIONS=detect_leaks=1 ATTN_BIN=$(CURDIR)/$(BUILD)/attn ATTN_LESSONS=$(CURDIR)/lessons $(TEST_BIN)
+	ASAN_OPTIONS=detect_leaks=1 ATTN_BIN=$(CURDIR)/$(BUILD)/attn ATTN_LESSONS=$(CURDIR)/lessons ATTN_REF=$(ATTN_REF) $(TEST_BIN)
 
 valgrind: deps
 	@$(MAKE) --no-print-directory attn $(TEST_BIN)
-	CK_FORK=no ATTN_BIN=$(CURDIR)/attn ATTN_LESSONS=$(CURDIR)/lessons ATTN_SKIP_TUI=1 \
+	CK_FORK=no ATTN_BIN=$(CURDIR)/attn ATTN_LESSONS=$(CURDIR)/lessons ATTN_REF=$(ATTN_REF) ATTN_SKIP_TUI=1 \
 	  valgrind --error-exitcode=9 --leak-check=full --errors-for-leak-kinds=definite \
 	  $(TEST_BIN)
 
@@ -138,7 +147,7 @@ FUZZ_SECONDS ?= 60
 fuzz: deps
 	@mkdir -p build-fuzz/corpus
 	clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	  $(ATTN_CPPFLAGS) $(BLAS_CFLAGS) -o build-fuzz/fuzz_lesson tests/fuzz/fuzz_lesson.c $(ENGINE_SRC) $(BLAS_LIBS) -lm
+	  $(ATTN_CPPFLAGS) $(ENGINE_INC) $(BLAS_CFLAGS) -o build-fuzz/fuzz_lesson tests/fuzz/fuzz_lesson.c $(ENGINE_SRC) $(BLAS_LIBS) -lm
 	cp lessons/*.lesson tests/broken/*.lesson build-fuzz/corpus/ 2>/dev/null || true
 	build-fuzz/fuzz_lesson -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
 	  -dict=tests/fuzz/lesson.dict build-fuzz/corpus

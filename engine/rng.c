@@ -9,7 +9,7 @@
  * value per call with the sine kept in a cache that lives on into the next
  * randn. 16 or more: uniform floats for every slot, transformed in blocks
  * of 16 in float; a ragged tail is redone as a fresh block over the last 16
- * slots. The cache is then left alone. See ../shared/reference/torch-randn.ref.
+ * slots. The cache is then left alone. See tests/reference/torch-randn.ref.
  */
 #include "rng.h"
 

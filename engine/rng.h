@@ -4,7 +4,7 @@
  * torch.manual_seed(s) followed by the same torch.randn() calls returns
  * (mt19937, Box-Muller; the small path caches its second value across calls,
  * the vectorised path for 16+ elements does not touch the cache). The
- * algorithm is described in ../shared/reference/torch-randn.ref.
+ * algorithm is described in tests/reference/torch-randn.ref.
  *
  * Ownership: Rng is a plain value; no allocation, nothing to free.
  */

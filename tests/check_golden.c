@@ -1,6 +1,6 @@
 /*
  * check_golden.c - the engine reproduces every number of every reference
- * file (the .ref files of ../shared/reference), recomputed from the same inputs with the
+ * file (the .ref files of tests/reference), recomputed from the same inputs with the
  * engine's own calls: drawn through the generator where the notebook draws
  * them, otherwise read from the file's input matrices.
  *

@@ -176,7 +176,7 @@ END_TEST
 
 START_TEST(test_seed_reproduces_torch)
 {
-    /* ../shared/reference/torch-randn.ref: seed 3, draws of 4x1 */
+    /* tests/reference/torch-randn.ref: seed 3, draws of 4x1 */
     Lesson *l = parse_ok("lesson R\n"
                          "seed 3\n"
                          "let x1 = randn(4, 1)\n"

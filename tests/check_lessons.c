@@ -1,7 +1,7 @@
 /*
  * check_lessons.c - the shipped lessons against the reference numbers.
  *
- * For every reference file (the .ref files of ../shared/reference, torch-randn.ref
+ * For every reference file (the .ref files of tests/reference, torch-randn.ref
  * aside) the lesson(s) that reproduce it are run with `attn run --json`, the
  * matrices are read out of the JSON, and EVERY matrix and scalar of the
  * .ref is compared (1e-5 relative): a failure names the lesson, the matrix,

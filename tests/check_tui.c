@@ -357,7 +357,7 @@ START_TEST(every_lesson_100x30_eight_colours)
 END_TEST
 
 /* The reference numbers on the right step: sky-is-blue's A on the softmax
- * step, compared with ../shared/reference/001-sky-is-blue.ref. */
+ * step, compared with tests/reference/001-sky-is-blue.ref. */
 /* The lesson among the shipped ones whose file name contains part. */
 static int find_lesson(const Shipped *s, const char *part)
 {
@@ -396,7 +396,7 @@ static void open_at_screen(Tmux *t, const char *path, const Lesson *l, int scree
 }
 
 /* Every number of a reference matrix is on the first screen that shows
- * it: the .ref files of ../shared/reference against what the student
+ * it: the .ref files of tests/reference against what the student
  * sees. A value on a rounding boundary (-1.64215004 in the reference,
  * -1.64214993 in float) may show either way in its 4th decimal. */
 START_TEST(reference_numbers_on_their_steps)

@@ -12,7 +12,7 @@ const char *ref_dir(void)
 {
     static char dir[512];
     const char *env = getenv("ATTN_REF");
-    snprintf(dir, sizeof dir, "%s", env && *env ? env : "../shared/reference");
+    snprintf(dir, sizeof dir, "%s", env && *env ? env : "tests/reference");
     return dir;
 }
 

@@ -1,10 +1,10 @@
 /*
- * refdata.h - the reference numbers of the .ref files in ../shared/reference, read for
+ * refdata.h - the reference numbers of the .ref files in tests/reference, read for
  * the tests: each file is a list of named matrices and scalars (a scalar is
  * stored as a 1x1 matrix). In torch-randn.ref a 'seed S' line starts a new
  * block; each entry records the seed in force.
  *
- * The reference directory is $ATTN_REF, else ../shared/reference relative to
+ * The reference directory is $ATTN_REF, else tests/reference relative to
  * the repository root (tests run from the root).
  */
 #ifndef ATTN_TEST_REFDATA_H
