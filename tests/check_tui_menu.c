@@ -1,0 +1,142 @@
+/*
+ * check_tui_menu.c - the lesson menu in tmux: every shipped lesson listed, a broken lesson listed with its error, the folder re-listed on return.
+ * ATTN_SKIP_TUI=1 registers none of the tmux tests (make valgrind).
+ */
+#include <check.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include <signal.h>
+#include <pty.h>
+#include <poll.h>
+
+#include "format.h"
+#include "lessonfile.h"
+#include "refdata.h"
+#include "testutil.h"
+#include "tmux.h"
+#include "tui_fixtures.h"
+#include "tui_keys.h"
+#include "tui_layout.h"
+
+START_TEST(menu_lists_every_lesson)
+{
+    Shipped s = shipped_load();
+    ck_assert_msg(s.n > 0, "no lessons in %s", lessons_dir());
+    Tmux t;
+    tmux_start(&t, 120, 6 + 2 * s.n, NULL, NULL);
+    WAIT_FOR(&t, "self-attention, step by step");
+    for (int i = 0; i < s.n; i++) {
+        WAIT_FOR(&t, lesson_title(s.lessons[i]));
+        char about[60];
+        snprintf(about, sizeof about, "%s", lesson_about(s.lessons[i]));
+        ck_assert_msg(strstr(t.last, about), "the about line of %s is missing:\n%s", s.paths[i], t.last);
+    }
+    /* Enter opens the first lesson; Esc comes back to the menu; q quits */
+    tmux_keys(&t, "Enter");
+    char want[64];
+    snprintf(want, sizeof want, "step 1/%d", n_screens(s.lessons[0]));
+    WAIT_FOR(&t, want);
+    tmux_keys(&t, "Escape");
+    WAIT_FOR(&t, lesson_about(s.lessons[s.n - 1]));
+    tmux_quit_and_check(&t, "q", "EXITED 0");
+    tmux_stop(&t);
+    shipped_free(&s);
+}
+END_TEST
+
+START_TEST(menu_lists_a_broken_lesson_with_its_error)
+{
+    char dir[] = "/tmp/attn-test-menu-XXXXXX";
+    ck_assert_msg(mkdtemp(dir) != NULL, "mkdtemp failed");
+    char path[300];
+    snprintf(path, sizeof path, "%s/1-good.lesson", dir);
+    FILE *f = fopen(path, "w");
+    fputs(small_lesson, f);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/2-broken.lesson", dir);
+    f = fopen(path, "w");
+    fputs("lesson Broken\nlet A = [ 1 2 ; 3 4 ]\nlet B = A @ Nope\n", f);
+    fclose(f);
+    /* a C1 control (CSI, U+009B) in a title: the parser lets it through,
+     * the screen must not (a terminal would read "1m" as a colour) */
+    snprintf(path, sizeof path, "%s/3-c1.lesson", dir);
+    f = fopen(path, "w");
+    fputs("lesson Sneaky \xc2\x9b" "1m title\nabout the C1 control\nstep One\n  let A = [ 1 ]\n", f);
+    fclose(f);
+    Tmux t;
+    char env[400];
+    snprintf(env, sizeof env, "ATTN_LESSONS=%s", dir);
+    tmux_start(&t, 100, 24, env, NULL);
+    WAIT_FOR(&t, "Tiny attention");
+    WAIT_FOR(&t, "(does not open)");
+    ck_assert_msg(strstr(t.last, "2-broken.lesson:3:"), "the error has no file:line:col:\n%s", t.last);
+    ck_assert_msg(strstr(t.last, "Sneaky 1m title"), "the C1 control reached the terminal:\n%s", t.last);
+    tmux_keys(&t, "Down");
+    tmux_keys(&t, "Enter");
+    WAIT_FOR(&t, "cannot open");
+    ck_assert_msg(!strstr(t.last, "step 1/"), "a broken lesson opened:\n%s", t.last);
+    tmux_keys(&t, "Up");
+    tmux_keys(&t, "Enter");
+    WAIT_FOR(&t, "step 1/3");
+    tmux_keys(&t, "Escape");
+    WAIT_FOR(&t, "2-broken.lesson");    /* Esc went back to the menu */
+    tmux_quit_and_check(&t, "Escape", "EXITED 0");
+    tmux_stop(&t);
+    CmdResult r = cmd_runf("rm -rf %s", dir);
+    cmd_free(&r);
+}
+END_TEST
+
+/* Back from a lesson, the menu lists its directory again: a lesson added
+ * meanwhile is there, R re-lists it by hand too. */
+START_TEST(menu_relists_on_return)
+{
+    char dir[] = "/tmp/attn-test-relist-XXXXXX";
+    ck_assert_msg(mkdtemp(dir) != NULL, "mkdtemp failed");
+    char path[300];
+    snprintf(path, sizeof path, "%s/1-tiny.lesson", dir);
+    save_in_place(path, small_lesson);
+    Tmux t;
+    char env[400];
+    snprintf(env, sizeof env, "ATTN_LESSONS=%s", dir);
+    tmux_start(&t, 100, 24, env, NULL);
+    WAIT_FOR(&t, "1 lesson in");
+    tmux_keys(&t, "Enter");
+    WAIT_FOR(&t, "step 1/3");
+    snprintf(path, sizeof path, "%s/2-new.lesson", dir);
+    save_in_place(path, "lesson Freshly added\nabout written while attn ran\nstep One\n  let A = [ 1 ]\n");
+    tmux_keys(&t, "Escape");
+    WAIT_FOR(&t, "Freshly added");
+    ck_assert_msg(strstr(t.last, "2 lessons in") && strstr(t.last, "▶  1  Tiny attention"),
+                  "the menu did not re-list, or lost the selection:\n%s", t.last);
+    snprintf(path, sizeof path, "%s/3-later.lesson", dir);
+    save_in_place(path, "lesson Later still\nstep One\n  let A = [ 1 ]\n");
+    tmux_keys(&t, "R");
+    WAIT_FOR(&t, "Later still");
+    tmux_quit_and_check(&t, "q", "EXITED 0");
+    tmux_stop(&t);
+    CmdResult r = cmd_runf("rm -rf %s", dir);
+    cmd_free(&r);
+}
+END_TEST
+
+Suite *tui_menu_suite(void)
+{
+    Suite *s = suite_create("tui_menu");
+    TCase *tc = tcase_create("menu");
+    tcase_set_timeout(tc, 300);
+    const char *skip = getenv("ATTN_SKIP_TUI");
+    if (!(skip && strcmp(skip, "1") == 0)) {
+        tcase_add_test(tc, menu_lists_every_lesson);
+        tcase_add_test(tc, menu_relists_on_return);
+        tcase_add_test(tc, menu_lists_a_broken_lesson_with_its_error);
+    }
+    suite_add_tcase(s, tc);
+    return s;
+}

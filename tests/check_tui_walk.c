@@ -1,0 +1,136 @@
+/*
+ * check_tui_walk.c - every shipped lesson stepped to its end in tmux at 80x24, 250x70 and 100x30, with and without colour, and the reference numbers on the steps that show them.
+ * ATTN_SKIP_TUI=1 registers none of the tmux tests (make valgrind).
+ */
+#include <check.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include <signal.h>
+#include <pty.h>
+#include <poll.h>
+
+#include "format.h"
+#include "lessonfile.h"
+#include "refdata.h"
+#include "testutil.h"
+#include "tmux.h"
+#include "tui_fixtures.h"
+#include "tui_keys.h"
+#include "tui_layout.h"
+
+/* Every shipped lesson, opened from the menu and stepped to its end. */
+static void every_lesson_at(int cols, int rows, const char *env)
+{
+    Shipped s = shipped_load();
+    Tmux t;
+    tmux_start(&t, cols, rows, env, NULL);
+    WAIT_FOR(&t, "self-attention, step by step");
+    for (int i = 0; i < s.n; i++) {
+        if (i > 0)
+            tmux_keys(&t, "Down");
+        tmux_keys(&t, "Enter");
+        step_through(&t, s.lessons[i]);
+        ck_assert_msg(strstr(t.last, "terminal too small") == NULL, "%dx%d is too small?\n%s", cols, rows, t.last);
+        tmux_keys(&t, "Escape");
+        WAIT_FOR(&t, "lessons in");
+    }
+    tmux_quit_and_check(&t, "q", "EXITED 0");
+    tmux_stop(&t);
+    shipped_free(&s);
+}
+
+START_TEST(every_lesson_80x24_colour)
+{
+    every_lesson_at(80, 24, NULL);
+}
+END_TEST
+
+START_TEST(every_lesson_250x70_no_color)
+{
+    every_lesson_at(250, 70, "NO_COLOR=1");
+}
+END_TEST
+
+START_TEST(every_lesson_100x30_eight_colours)
+{
+    every_lesson_at(100, 30, "TERM=xterm");
+}
+END_TEST
+
+/* Every number of a reference matrix is on the first screen that shows
+ * it: the .ref files of tests/reference against what the student
+ * sees. A value on a rounding boundary (-1.64215004 in the reference,
+ * -1.64214993 in float) may show either way in its 4th decimal. */
+START_TEST(reference_numbers_on_their_steps)
+{
+    static const struct {
+        const char *lesson, *ref, *names[4];
+    } cases[] = {
+        { "sky-is-blue", "001-sky-is-blue.ref", { "logits", "A", "O", NULL } },
+        { "self-attention-steps", "000-self-attention-exercises.ref", { "S", "A", "X_prime", NULL } },
+        { "two-heads", "000-multihead.ref", { "A1", "X_prime", NULL } },
+        { "attention-layer", "002-attention-layer.ref", { "A_1", "out_2", NULL } },
+        { "encoder", "003-transformer-encoder.ref", { "A", "layernorm", "ffn_out", NULL } },
+        { "key-query", "004-key-query.ref", { "alpha", "out_self", NULL } },
+        { "causal-mask", "003-transformer-encoder.ref", { "A_causal", "Z_causal", NULL } },
+    };
+    Shipped s = shipped_load();
+    int checked = 0;
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        int which = find_lesson(&s, cases[c].lesson);
+        if (which < 0)
+            continue;   /* the shipped set decides which lessons there are */
+        const Lesson *l = s.lessons[which];
+        RefFile rf;
+        char msg[256];
+        ck_assert_msg(ref_load(&rf, cases[c].ref, msg, sizeof msg) == 0, "%s", msg);
+        for (int k = 0; cases[c].names[k]; k++) {
+            const char *name = cases[c].names[k];
+            const RefEntry *e = ref_find(&rf, name, -1);
+            int screen = screen_showing(l, name);
+            ck_assert_msg(e != NULL, "no %s in %s", name, cases[c].ref);
+            ck_assert_msg(screen > 0, "no step of %s shows %s", s.paths[which], name);
+            Tmux t;
+            open_at_screen(&t, s.paths[which], l, screen);
+            for (int i = 0; i < e->rows; i++)
+                for (int j = 0; j < e->cols; j++) {
+                    double v = e->data[i * e->cols + j];
+                    char num[32], lo[32], hi[32];
+                    fmt_value(num, sizeof num, (float)v, 4, 1);
+                    fmt_value(lo, sizeof lo, (float)(v - 1e-6), 4, 1);
+                    fmt_value(hi, sizeof hi, (float)(v + 1e-6), 4, 1);
+                    ck_assert_msg(strstr(t.last, num) || strstr(t.last, lo) || strstr(t.last, hi),
+                                  "%s: %s[%d,%d] = %s (%s) is not on screen %d:\n%s", s.paths[which], name, i + 1,
+                                  j + 1, num, cases[c].ref, screen, t.last);
+                }
+            tmux_stop(&t);
+            checked++;
+        }
+        ref_free(&rf);
+    }
+    ck_assert_msg(checked > 0, "no shipped lesson matched a reference file");
+    shipped_free(&s);
+}
+END_TEST
+
+Suite *tui_walk_suite(void)
+{
+    Suite *s = suite_create("tui_walk");
+    TCase *tc = tcase_create("walk");
+    tcase_set_timeout(tc, 300);
+    const char *skip = getenv("ATTN_SKIP_TUI");
+    if (!(skip && strcmp(skip, "1") == 0)) {
+        tcase_add_test(tc, every_lesson_80x24_colour);
+        tcase_add_test(tc, every_lesson_250x70_no_color);
+        tcase_add_test(tc, every_lesson_100x30_eight_colours);
+        tcase_add_test(tc, reference_numbers_on_their_steps);
+    }
+    suite_add_tcase(s, tc);
+    return s;
+}
