@@ -62,11 +62,11 @@ attn: $(BUILD)/app/main.o $(APP_LIB) $(ENGINE_LIB)
 
 $(ENGINE_LIB): $(ENGINE_OBJ)
 	@mkdir -p $(@D)
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 
 $(APP_LIB): $(APP_OBJ)
 	@mkdir -p $(@D)
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 
 # The engine knows nothing of curses; only app/ sees its headers.
 $(BUILD)/engine/%.o: engine/%.c

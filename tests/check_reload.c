@@ -1,6 +1,6 @@
 /*
  * check_reload.c - what live reload decides without a screen
- * (app/tui_reload.c): which of the user's cell edits still apply to a new
+ * (app/session/session.c, filestamp.c): which of the user's cell edits still apply to a new
  * version of a lesson, and the file stamps that notice a save, a file
  * replaced by rename, a touch, and a file gone.
  */
@@ -14,7 +14,8 @@
 
 #include "lesson.h"
 #include "testutil.h"
-#include "tui_reload.h"
+#include "filestamp.h"
+#include "session.h"
 
 /* The new version: X is 2x3 now, W became computed, R is drawn. */
 static const char *new_version =

@@ -5,8 +5,9 @@
  * arithmetic behind one cell) and `attn check FILE...` (every check and
  * exercise, one line each, then "N passed, N failed").
  *
- * The lesson is evaluated by the same engine calls the screen uses
- * (lessonfile_load, lesson_eval, lesson_verify); this file only prints.
+ * Lessons are opened through the session (session.h), as the screen opens
+ * them, and verified by the engine's judge (lesson_verify); this file only
+ * prints.
  * Errors go to stderr; `run` prints nothing to stdout when it fails.
  */
 #include "cli.h"
@@ -20,7 +21,7 @@
 #include "explain.h"
 #include "format.h"
 #include "lesson.h"
-#include "lessonfile.h"
+#include "session.h"
 
 #define WRAP_COLUMNS 78
 #define DECIMALS 4
@@ -458,17 +459,13 @@ int cli_run(int argc, char **argv)
     if (!with_answers && (json || explain))
         return usage_error("--no-answers goes with the plain-text handout only%s", "");
     LessonError err;
-    Lesson *l = lessonfile_load(file, &err);
-    if (!l) {
+    Session *ses = session_open(file, &err);
+    if (!ses) {
         print_error(&err);
         return 2;
     }
-    LessonState *s = lesson_eval(l, NULL, 0, &err);
-    if (!s) {
-        print_error(&err);
-        lesson_free(l);
-        return 2;
-    }
+    const Lesson *l = session_lesson(ses);
+    const LessonState *s = session_state(ses);
     int status = 0;
     if (explain)
         status = run_explain(s, explain);
@@ -476,8 +473,7 @@ int cli_run(int argc, char **argv)
         print_json(stdout, l, s);
     else
         print_handout(stdout, l, s, with_answers);
-    lesson_state_free(s);
-    lesson_free(l);
+    session_free(ses);
     if (fflush(stdout) != 0) {
         fprintf(stderr, "attn: could not write the output\n");
         return 2;
@@ -492,18 +488,16 @@ int cli_run(int argc, char **argv)
 static int check_file(const char *file, int *passed, int *failed)
 {
     LessonError err;
-    Lesson *l = lessonfile_load(file, &err);
-    LessonState *s = l ? lesson_eval(l, NULL, 0, &err) : NULL;
-    if (!s) {
+    Session *ses = session_open(file, &err);
+    if (!ses) {
         print_error(&err);
         printf("FAIL %s  refused: %s\n", file, err.msg);
         (*failed)++;
-        lesson_free(l);
         return 2;
     }
     VerifyResult *res = NULL;
     int n = 0, status = 0;
-    if (lesson_verify(l, s, &res, &n) != ATTN_OK) {
+    if (lesson_verify(session_lesson(ses), session_state(ses), &res, &n) != ATTN_OK) {
         fprintf(stderr, "attn: out of memory checking %s\n", file);
         (*failed)++;
         status = 2;
@@ -521,8 +515,7 @@ static int check_file(const char *file, int *passed, int *failed)
         }
     }
     free(res);
-    lesson_state_free(s);
-    lesson_free(l);
+    session_free(ses);
     return status;
 }
 

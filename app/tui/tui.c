@@ -220,25 +220,20 @@ int tui_main(const char *file, int no_color)
     t.utf8 = locale_is_utf8();
     /* a lesson named on the command line is checked before the terminal
      * changes, so its error prints plainly */
-    Lesson *l = NULL;
-    LessonState *s = NULL;
-    FileStamp stamp = file_stamp(file);
+    Session *ses = NULL;
     if (file) {
         LessonError err;
-        l = lessonfile_load(file, &err);
-        s = l ? lesson_eval(l, NULL, 0, &err) : NULL;
-        if (!s) {
+        ses = session_open(file, &err);
+        if (!ses) {
             char buf[2048];
             fputs(lesson_error_format(&err, buf, sizeof buf), stderr);
-            lesson_free(l);
             return 2;
         }
     }
     start_curses(&t, no_color);
     if (file) {
         t.direct = 1;
-        lv_adopt(&t, l, s);
-        lv_watch(&t.lv, file, &stamp);
+        lv_adopt(&t, ses);
         t.mode = MODE_LESSON;
     } else {
         menu_load(&t, lessonfile_default_dir());

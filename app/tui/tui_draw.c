@@ -39,17 +39,18 @@ static void prepare_text(Tui *t);
 static int exercise_lines(const Tui *t, char *buf, size_t size, int width)
 {
     const LessonView *lv = &t->lv;
-    const LessonStep *st = lv_step(lv);
+    const LessonStep *st = session_step(lv->ses);
     buf[0] = '\0';
     if (!st || st->n_exercises == 0)
         return 0;
     const LessonExercise *ex = &st->exercises[lv->ex_index];
+    const ExerciseState *es = session_exercise_state(lv->ses, lv->ex_index);
     char raw[2048];
     size_t len = 0;
-    const char *mark = lv->result[lv->ex_index] > 0 ? ui_glyph(" ✓", " (done)") : "";
+    const char *mark = es->status == EX_RIGHT ? ui_glyph(" ✓", " (done)") : "";
     len += (size_t)snprintf(raw + len, sizeof raw - len, "Exercise %d/%d%s: %s\n", lv->ex_index + 1,
                             st->n_exercises, mark, ex->question);
-    for (int h = 0; h < lv->hints_shown[lv->ex_index] && len < sizeof raw; h++)
+    for (int h = 0; h < es->hints_shown && len < sizeof raw; h++)
         len += (size_t)snprintf(raw + len, sizeof raw - len, "  Hint %d: %s\n", h + 1, ex->hints[h]);
     if (lv->feedback[0] && len < sizeof raw)
         snprintf(raw + len, sizeof raw - len, "  %s\n", lv->feedback);
@@ -59,17 +60,17 @@ static int exercise_lines(const Tui *t, char *buf, size_t size, int width)
 static int step_text(const Tui *t, char *buf, size_t size, int width)
 {
     const LessonView *lv = &t->lv;
-    const LessonStep *st = lv_step(lv);
+    const LessonStep *st = session_step(lv->ses);
     char intro[600];
     const char *text;
     if (st) {
         text = st->text ? st->text : "";
-    } else if (lv_n_screens(lv) == 0) {
-        snprintf(intro, sizeof intro, "%s\n\nThis lesson has no steps yet.", lesson_about(lv->lesson));
+    } else if (session_n_screens(lv->ses) == 0) {
+        snprintf(intro, sizeof intro, "%s\n\nThis lesson has no steps yet.", lesson_about(session_lesson(lv->ses)));
         text = intro;
     } else {
         snprintf(intro, sizeof intro, "%s\n\nThe lesson's inputs, before any step. %s",
-                 lesson_about(lv->lesson), "Press n (or Space) to begin; ? lists every key.");
+                 lesson_about(session_lesson(lv->ses)), "Press n (or Space) to begin; ? lists every key.");
         text = intro;
     }
     return text_wrap(buf, size, text, width);
@@ -170,21 +171,22 @@ static void draw_title(const Tui *t)
     const LessonView *lv = &t->lv;
     Rect r = t->layout.title;
     ui_fill(r.y, 0, r.w, t->attr[C_TITLE]);
-    const LessonStep *st = lv_step(lv);
+    const LessonStep *st = session_step(lv->ses);
+    int n_edits = session_n_edits(lv->ses);
     char right[256];
-    int rl = lv_n_screens(lv) == 0
+    int rl = session_n_screens(lv->ses) == 0
         ? snprintf(right, sizeof right, " no steps ")
-        : snprintf(right, sizeof right, " step %d/%d: %s ", lv->screen + 1, lv_n_screens(lv), st ? st->title : "Set-up");
-    if (lv->n_edits > 0)
-        rl += snprintf(right + rl, sizeof right - (size_t)rl, "%s %d edit%s ", ui_glyph("│", "|"), lv->n_edits,
-                       lv->n_edits == 1 ? "" : "s");
-    if (lv->reload_error && lv->reload_error_hidden && rl < (int)sizeof right)
+        : snprintf(right, sizeof right, " step %d/%d: %s ", session_screen(lv->ses) + 1, session_n_screens(lv->ses), st ? st->title : "Set-up");
+    if (n_edits > 0)
+        rl += snprintf(right + rl, sizeof right - (size_t)rl, "%s %d edit%s ", ui_glyph("│", "|"), n_edits,
+                       n_edits == 1 ? "" : "s");
+    if (session_reload_error(lv->ses) && lv->reload_error_hidden && rl < (int)sizeof right)
         snprintf(right + rl, sizeof right - (size_t)rl, "%s file has an error ", ui_glyph("│", "|"));
     char clean[256];
     text_clean(clean, sizeof clean, right, 0, t->utf8);
     int rw = imin(fmt_display_width(clean), r.w * 2 / 3);
     char left[300];
-    snprintf(left, sizeof left, " attn %s %s", ui_glyph("·", "-"), lesson_title(lv->lesson));
+    snprintf(left, sizeof left, " attn %s %s", ui_glyph("·", "-"), lesson_title(session_lesson(lv->ses)));
     ui_put_fit(r.y, 0, r.w - rw - 1, t->attr[C_TITLE], left);
     ui_put(r.y, r.w - rw, rw, t->attr[C_STEP], clean);
 }
@@ -268,7 +270,7 @@ static void draw_keybar(const Tui *t, int where)
     if (where == KEYS_LESSON && t->banner_h == 0 && lv_banner_want(t) > 0) {
         /* no room for the reload error under the title: its first line here */
         char first[512];
-        const char *e = t->lv.reload_error;
+        const char *e = session_reload_error(t->lv.ses);
         snprintf(first, sizeof first, "reload failed (c hides): %.*s", (int)strcspn(e, "\n"), e);
         ui_put(r.y, 1, r.w - 2, (int)(t->attr[C_ERROR] | A_REVERSE), first);
         return;
@@ -287,7 +289,7 @@ static void draw_keybar(const Tui *t, int where)
     }, tail[] = {
         { ACT_HELP, "help" }, { ACT_QUIT, "quit" },
     };
-    const LessonStep *st = where == KEYS_LESSON ? lv_step(&t->lv) : NULL;
+    const LessonStep *st = where == KEYS_LESSON ? session_step(t->lv.ses) : NULL;
     int has_ex = st && st->n_exercises > 0, scrolls = 0;
     for (int i = 0; where == KEYS_LESSON && i < t->lv.n_panes; i++) {
         const PaneView *v = &t->lv.views[i];
@@ -418,7 +420,7 @@ static void prepare_text(Tui *t)
 static void draw_text_overlay(const Tui *t)
 {
     ui_fill(0, 0, t->cols, t->attr[C_TITLE]);
-    const LessonStep *st = lv_step(&t->lv);
+    const LessonStep *st = session_step(t->lv.ses);
     ui_putf(0, 1, t->cols - 2, t->attr[C_TITLE], "%s", st ? st->title : "Set-up");
     size_t size = 65536;
     char *buf = malloc(size);

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lessonfile.h"
 #include "tui_state.h"
 
 #define DECIMALS_DEFAULT 4
@@ -21,54 +20,29 @@ static int imax(int a, int b) { return a > b ? a : b; }
 void lv_close(LessonView *lv)
 {
     tui_views_free(lv);
-    lesson_state_free(lv->state);
-    lesson_free(lv->lesson);
-    free(lv->edits);
+    session_free(lv->ses);
     free(lv->panes);
-    free(lv->hints_shown);
-    free(lv->result);
-    free(lv->path);
-    free(lv->reload_error);
     memset(lv, 0, sizeof *lv);
 }
 
-void lv_adopt(Tui *t, Lesson *l, LessonState *s)
+void lv_adopt(Tui *t, Session *ses)
 {
     lv_close(&t->lv);
-    t->lv.lesson = l;
-    t->lv.state = s;
+    t->lv.ses = ses;
     t->lv.decimals = DECIMALS_DEFAULT;
-    t->lv.has_setup = lesson_n_setup(l) > 0;
-    lv_go(t, 0);
+    lv_build_panes(t, NULL, 0);
 }
 
 int lv_open(Tui *t, const char *path, char *msg, size_t size)
 {
     LessonError err;
-    FileStamp stamp = file_stamp(path);   /* before reading: a save after it is seen */
-    Lesson *l = lessonfile_load(path, &err);
-    LessonState *s = l ? lesson_eval(l, NULL, 0, &err) : NULL;
-    if (!s) {
+    Session *ses = session_open(path, &err);
+    if (!ses) {
         lesson_error_format(&err, msg, size);
-        lesson_free(l);
         return -1;
     }
-    lv_adopt(t, l, s);
-    lv_watch(&t->lv, path, &stamp);
+    lv_adopt(t, ses);
     return 0;
-}
-
-int lv_n_screens(const LessonView *lv)
-{
-    return lv->lesson ? lesson_n_steps(lv->lesson) + lv->has_setup : 0;
-}
-
-const LessonStep *lv_step(const LessonView *lv)
-{
-    int i = lv->screen - lv->has_setup;
-    if (!lv->lesson || i < 0 || i >= lesson_n_steps(lv->lesson))
-        return NULL;
-    return lesson_step(lv->lesson, i);
 }
 
 static void add_pane(LessonView *lv, const char *name, int heat)
@@ -82,37 +56,28 @@ static void add_pane(LessonView *lv, const char *name, int heat)
     p->heat = p->heat_file = heat;
 }
 
-void lv_go(Tui *t, int screen)
+void lv_build_panes(Tui *t, const Pane *prev, int n_prev)
 {
     LessonView *lv = &t->lv;
-    int n = lv_n_screens(lv);
-    if (n == 0)
-        return;
-    screen = imax(0, imin(screen, n - 1));
+    char focus_name[MAT_NAME_MAX] = "";
+    if (prev && lv->n_panes > 0)
+        snprintf(focus_name, sizeof focus_name, "%s", prev[lv->focus].name);
+    int old_focus = lv->focus;
     tui_views_free(lv);
     free(lv->panes);
-    free(lv->hints_shown);
-    free(lv->result);
     lv->panes = NULL;
-    lv->hints_shown = lv->result = NULL;
     lv->n_panes = lv->focus = 0;
-    lv->screen = screen;
-    lv->explain_on = 0;
-    lv->ex_index = 0;
-    lv->feedback[0] = '\0';
-    const LessonStep *st = lv_step(lv);
-    int want = st ? (st->n_show > 0 ? st->n_show : st->n_defines) : lesson_n_setup(lv->lesson);
+    const Lesson *l = session_lesson(lv->ses);
+    const LessonStep *st = session_step(lv->ses);
+    int want = st ? (st->n_show > 0 ? st->n_show : st->n_defines) : lesson_n_setup(l);
     lv->panes = calloc((size_t)imax(want, 1), sizeof *lv->panes);
     lv->views = calloc((size_t)imax(want, 1), sizeof *lv->views);
-    int n_ex = st ? st->n_exercises : 0;
-    lv->hints_shown = calloc((size_t)imax(n_ex, 1), sizeof *lv->hints_shown);
-    lv->result = calloc((size_t)imax(n_ex, 1), sizeof *lv->result);
-    if (!lv->panes || !lv->views || !lv->hints_shown || !lv->result)
+    if (!lv->panes || !lv->views)
         tui_fatal("out of memory");
     for (int i = 0; i < want; i++) {
         const char *name;
         if (!st)
-            name = lesson_setup_name(lv->lesson, i);
+            name = lesson_setup_name(l, i);
         else
             name = st->n_show > 0 ? st->show[i] : st->defines[i];
         int heat = 0;
@@ -120,42 +85,53 @@ void lv_go(Tui *t, int screen)
             heat |= strcmp(st->heatmap[k], name) == 0;
         add_pane(lv, name, heat);
     }
+    if (!prev)
+        return;
+    /* the panes that are still there keep their cursor, scroll and view */
+    lv->focus = imin(old_focus, imax(lv->n_panes - 1, 0));
+    for (int i = 0; i < lv->n_panes; i++) {
+        Pane *p = &lv->panes[i];
+        if (strcmp(p->name, focus_name) == 0)
+            lv->focus = i;
+        const Mat *m = lv_pane_mat(lv, i);
+        for (int k = 0; k < n_prev && m; k++) {
+            if (strcmp(prev[k].name, p->name) != 0)
+                continue;
+            /* a heat toggle by hand stays; otherwise the file decides */
+            if (prev[k].heat != prev[k].heat_file)
+                p->heat = prev[k].heat;
+            p->overview = prev[k].overview;
+            p->cur_r = imin(prev[k].cur_r, m->rows - 1);
+            p->cur_c = imin(prev[k].cur_c, m->cols - 1);
+            p->first_r = prev[k].first_r;
+            p->first_c = prev[k].first_c;
+        }
+    }
+}
+
+void lv_go(Tui *t, int screen)
+{
+    LessonView *lv = &t->lv;
+    if (!lv->ses || !(session_go(lv->ses, screen) & SESSION_SCREEN))
+        return;
+    lv->explain_on = 0;
+    lv->ex_index = 0;
+    lv->feedback[0] = '\0';
+    lv_build_panes(t, NULL, 0);
 }
 
 const Mat *lv_pane_mat(const LessonView *lv, int i)
 {
-    return lv->state ? lesson_state_get(lv->state, lv->panes[i].name) : NULL;
+    return lv->ses ? lesson_state_get(session_state(lv->ses), lv->panes[i].name) : NULL;
 }
 
-int lv_is_edited(const LessonView *lv, const char *name, int row, int col)
+/* Show what the session said of an action: an error when it refused. */
+static void tell(Tui *t, unsigned change, const char *then)
 {
-    for (int i = 0; i < lv->n_edits; i++)
-        if (lv->edits[i].row == row && lv->edits[i].col == col && strcmp(lv->edits[i].name, name) == 0)
-            return 1;
-    return 0;
-}
-
-/* Re-evaluate with the current edits. On failure keep the last good state
- * and drop the newest edit, which is the one that failed. */
-static int reevaluate(Tui *t)
-{
-    LessonView *lv = &t->lv;
-    LessonError err;
-    LessonState *s = lesson_eval(lv->lesson, lv->edits, lv->n_edits, &err);
-    if (!s) {
-        char buf[600];
-        lesson_error_format(&err, buf, sizeof buf);
-        char *nl = strchr(buf, '\n');
-        if (nl)
-            *nl = '\0';
-        if (lv->n_edits > 0)
-            lv->n_edits--;
-        tui_message(t, 1, "the edit was not applied: %s", buf);
-        return -1;
-    }
-    lesson_state_free(lv->state);
-    lv->state = s;
-    return 0;
+    const char *m = session_message(t->lv.ses);
+    if (m[0])
+        tui_message(t, (change & SESSION_REFUSED) != 0, "%s%s", m,
+                    (change & SESSION_REFUSED) ? "" : then);
 }
 
 static Pane *focused(LessonView *lv)
@@ -196,13 +172,13 @@ static void start_edit(Tui *t)
     LessonView *lv = &t->lv;
     Pane *p = focused(lv);
     const Mat *m = p ? lv_pane_mat(lv, lv->focus) : NULL;
+    char why[200];
     if (!m) {
         tui_message(t, 1, "no matrix here to edit");
         return;
     }
-    if (m->prov.op != OP_INPUT && m->prov.op != OP_RANDN) {
-        tui_message(t, 1, "%s is computed (%s): edit one of its inputs, and it follows", p->name,
-                    mat_op_name(m->prov.op));
+    if (!session_editable(session_state(lv->ses), p->name, p->cur_r, p->cur_c, why, sizeof why)) {
+        tui_message(t, 1, "%s", why);
         return;
     }
     if (p->overview) {
@@ -222,91 +198,27 @@ static void submit_edit(Tui *t)
     Pane *p = focused(lv);
     if (!p || !lv_pane_mat(lv, lv->focus))
         return;
-    char *end;
-    float v = strtof(t->input, &end);
-    while (*end == ' ')
-        end++;
-    if (end == t->input || *end) {
-        /* not a plain number: an expression of the language ("E[1,1] * 2") */
-        LessonError err;
-        Mat *r = lesson_eval_expr(lv->state, t->input, &err);
-        if (!r || r->rows != 1 || r->cols != 1) {
-            tui_message(t, 1, "'%s' is not a number%s%s", t->input, r ? "" : ": ", r ? "" : err.msg);
-            mat_free(r);
-            return;
-        }
-        v = mat_get(r, 0, 0);
-        mat_free(r);
-    }
-    if (lv->n_edits == lv->cap_edits) {
-        int cap = lv->cap_edits ? lv->cap_edits * 2 : 16;
-        LessonEdit *e = realloc(lv->edits, (size_t)cap * sizeof *e);
-        if (!e) {
-            tui_message(t, 1, "out of memory: the edit was not applied");
-            return;
-        }
-        lv->edits = e;
-        lv->cap_edits = cap;
-    }
-    LessonEdit *e = &lv->edits[lv->n_edits++];
-    memset(e, 0, sizeof *e);
-    snprintf(e->name, sizeof e->name, "%s", p->name);
-    e->row = p->cur_r;
-    e->col = p->cur_c;
-    e->value = v;
-    if (reevaluate(t) == 0)
-        tui_message(t, 0, "%s[%d,%d] = %g; everything after it follows (u undoes, r resets)", p->name,
-                    p->cur_r + 1, p->cur_c + 1, (double)v);
-}
-
-/* The value an expression gives, for comparing answers: m must be 1x1. */
-static int expr_value(const LessonState *s, const char *expr, double *out, char *msg, size_t size)
-{
-    LessonError err;
-    Mat *m = lesson_eval_expr(s, expr, &err);
-    if (!m) {
-        snprintf(msg, size, "%s", err.msg);
-        return -1;
-    }
-    if (m->rows != 1 || m->cols != 1) {
-        snprintf(msg, size, "that is a %dx%d matrix; the answer is one number", m->rows, m->cols);
-        mat_free(m);
-        return -1;
-    }
-    *out = mat_get(m, 0, 0);
-    mat_free(m);
-    return 0;
+    tell(t, session_edit_text(lv->ses, p->name, p->cur_r, p->cur_c, t->input), " (u undoes, r resets)");
 }
 
 static void submit_answer(Tui *t)
 {
     LessonView *lv = &t->lv;
-    const LessonStep *st = lv_step(lv);
-    if (!st || lv->ex_index >= st->n_exercises)
+    const LessonExercise *ex = session_exercise(lv->ses, lv->ex_index);
+    if (!ex)
         return;
-    const LessonExercise *ex = &st->exercises[lv->ex_index];
-    double want, got;
-    char msg[400];
-    if (expr_value(lv->state, ex->answer, &want, msg, sizeof msg) < 0) {
-        snprintf(lv->feedback, sizeof lv->feedback, "this exercise's answer does not evaluate: %s", msg);
-        lv->feedback_ok = 0;
-        return;
-    }
-    if (expr_value(lv->state, t->input, &got, msg, sizeof msg) < 0) {
-        snprintf(lv->feedback, sizeof lv->feedback, "could not read '%s': %s", t->input, msg);
-        lv->feedback_ok = 0;
-        return;
-    }
-    int right = fabs(got - want) <= ex->within || (isinf(got) && got == want);
-    lv->result[lv->ex_index] = right ? 1 : -1;
-    lv->feedback_ok = right;
-    if (right)
+    unsigned c = session_answer(lv->ses, lv->ex_index, t->input);
+    const ExerciseState *es = session_exercise_state(lv->ses, lv->ex_index);
+    const Judgement *j = &es->judged;
+    lv->feedback_ok = j->verdict == JUDGE_RIGHT;
+    if (c & SESSION_REFUSED)
+        snprintf(lv->feedback, sizeof lv->feedback, "%s", session_message(lv->ses));
+    else if (j->verdict == JUDGE_RIGHT)
         snprintf(lv->feedback, sizeof lv->feedback, "%s right: %s = %.*f", t->utf8 ? "✓" : "OK",
-                 ex->answer, lv->decimals, want);
+                 ex->answer, lv->decimals, j->want);
     else
         snprintf(lv->feedback, sizeof lv->feedback, "%s not yet: %s is off by more than %g%s",
-                 t->utf8 ? "✗" : "X", t->input, ex->within,
-                 lv->hints_shown[lv->ex_index] < ex->n_hints ? " (i: a hint)" : "");
+                 t->utf8 ? "✗" : "X", t->input, ex->within, es->hints_shown < ex->n_hints ? " (i: a hint)" : "");
 }
 
 void lv_submit(Tui *t)
@@ -345,23 +257,23 @@ void lv_action(Tui *t, TuiAction a)
 {
     LessonView *lv = &t->lv;
     Pane *p = focused(lv);
-    const LessonStep *st = lv_step(lv);
+    const LessonStep *st = session_step(lv->ses);
     switch (a) {
     case ACT_NEXT:
-        if (lv->screen + 1 < lv_n_screens(lv))
-            lv_go(t, lv->screen + 1);
+        if (session_screen(lv->ses) + 1 < session_n_screens(lv->ses))
+            lv_go(t, session_screen(lv->ses) + 1);
         else
             tui_message(t, 0, "the end of the lesson: p goes back, Esc to the menu");
         break;
     case ACT_PREV:
-        if (lv->screen > 0)
-            lv_go(t, lv->screen - 1);
+        if (session_screen(lv->ses) > 0)
+            lv_go(t, session_screen(lv->ses) - 1);
         break;
     case ACT_FIRST:
         lv_go(t, 0);
         break;
     case ACT_LAST:
-        lv_go(t, lv_n_screens(lv) - 1);
+        lv_go(t, session_n_screens(lv->ses) - 1);
         break;
     case ACT_UP:
         move_cursor(t, -1, 0);
@@ -411,32 +323,16 @@ void lv_action(Tui *t, TuiAction a)
         start_edit(t);
         break;
     case ACT_UNDO:
-        if (lv->n_edits == 0) {
-            tui_message(t, 0, "no edits to undo");
-        } else {
-            LessonEdit last = lv->edits[--lv->n_edits];
-            if (reevaluate(t) == 0)
-                tui_message(t, 0, "undone: %s[%d,%d]", last.name, last.row + 1, last.col + 1);
-        }
+        tell(t, session_undo(lv->ses), "");
         break;
     case ACT_RESET:
-        if (lv->n_edits > 0) {
-            int n = lv->n_edits;
-            lv->n_edits = 0;
-            if (reevaluate(t) == 0)
-                tui_message(t, 0, "%d edit%s reset: the lesson's own values again", n, n == 1 ? "" : "s");
-        }
+        tell(t, session_reset(lv->ses), " (u brings them back)");
         break;
     case ACT_HINT:
-        if (!st || st->n_exercises == 0) {
+        if (!st || st->n_exercises == 0)
             tui_message(t, 0, "no exercise on this step");
-        } else {
-            const LessonExercise *ex = &st->exercises[lv->ex_index];
-            if (lv->hints_shown[lv->ex_index] < ex->n_hints)
-                lv->hints_shown[lv->ex_index]++;
-            else
-                tui_message(t, 0, ex->n_hints ? "no more hints" : "this exercise has no hints");
-        }
+        else if (session_hint(lv->ses, lv->ex_index) & SESSION_REFUSED)
+            tui_message(t, 0, "%s", session_message(lv->ses));
         break;
     case ACT_ANSWER:
         if (!st || st->n_exercises == 0)

@@ -13,183 +13,56 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lessonfile.h"
 #include "tui_put.h"
 #include "tui_state.h"
 
-static int imin(int a, int b) { return a < b ? a : b; }
 static int imax(int a, int b) { return a > b ? a : b; }
-
-void lv_watch(LessonView *lv, const char *path, const FileStamp *stamp)
-{
-    free(lv->path);
-    lv->path = NULL;
-    if (path) {
-        size_t n = strlen(path) + 1;
-        lv->path = malloc(n);
-        if (!lv->path)
-            tui_fatal("out of memory");
-        memcpy(lv->path, path, n);
-    }
-    lv->stamp = *stamp;
-}
-
-static void reload_failed(Tui *t, const LessonError *err)
-{
-    LessonView *lv = &t->lv;
-    char buf[2048];
-    lesson_error_format(err, buf, sizeof buf);
-    size_t n = strlen(buf);
-    while (n > 0 && buf[n - 1] == '\n')
-        buf[--n] = '\0';
-    free(lv->reload_error);
-    lv->reload_error = malloc(n + 1);
-    if (!lv->reload_error)
-        tui_fatal("out of memory");
-    memcpy(lv->reload_error, buf, n + 1);
-    lv->reload_error_hidden = 0;
-    t->message[0] = '\0';     /* an older "reloaded" is not true any more */
-}
-
-/* Read the file again: the new lesson and its state with the edits that
- * still apply (*edits, *n_edits replaced, the dropped ones counted in
- * *dropped). 0, or -1 with err and nothing changed. */
-static int read_again(const LessonView *lv, Lesson **out_l, LessonState **out_s, LessonEdit **edits,
-                      int *n_edits, int *dropped, LessonError *err)
-{
-    Lesson *l = lessonfile_load(lv->path, err);
-    LessonState *bare = l ? lesson_eval(l, NULL, 0, err) : NULL;
-    if (!bare) {
-        lesson_free(l);
-        return -1;
-    }
-    LessonEdit *kept = malloc((size_t)imax(lv->n_edits, 1) * sizeof *kept);
-    if (!kept)
-        tui_fatal("out of memory");
-    if (lv->n_edits > 0)
-        memcpy(kept, lv->edits, (size_t)lv->n_edits * sizeof *kept);
-    int n_kept = edits_still_apply(kept, lv->n_edits, bare);
-    LessonState *s = bare;
-    if (n_kept > 0) {
-        s = lesson_eval(l, kept, n_kept, err);
-        lesson_state_free(bare);
-        if (!s) {
-            free(kept);
-            lesson_free(l);
-            return -1;
-        }
-    }
-    *out_l = l;
-    *out_s = s;
-    *dropped = lv->n_edits - n_kept;
-    *edits = kept;
-    *n_edits = n_kept;
-    return 0;
-}
-
-/* Put the new version in place, keeping the user's place in it. */
-static void swap_in(Tui *t, Lesson *l, LessonState *s, LessonEdit *edits, int n_edits, int cap_edits)
-{
-    LessonView *lv = &t->lv;
-    /* where the user was */
-    int step = lv->screen - lv->has_setup;     /* -1: the set-up screen */
-    int explain_on = lv->explain_on, ex_index = lv->ex_index, n_old = lv->n_panes;
-    char focus_name[MAT_NAME_MAX] = "";
-    if (lv->n_panes > 0)
-        snprintf(focus_name, sizeof focus_name, "%s", lv->panes[lv->focus].name);
-    int old_focus = lv->focus;
-    Pane *old = malloc((size_t)imax(n_old, 1) * sizeof *old);
-    const LessonStep *old_st = lv_step(lv);
-    int n_hints = old_st ? old_st->n_exercises : 0;
-    int *hints = malloc((size_t)imax(n_hints, 1) * sizeof *hints);
-    if (!old || !hints)
-        tui_fatal("out of memory");
-    if (n_old > 0)
-        memcpy(old, lv->panes, (size_t)n_old * sizeof *old);
-    if (n_hints > 0)
-        memcpy(hints, lv->hints_shown, (size_t)n_hints * sizeof *hints);
-
-    lesson_state_free(lv->state);
-    lesson_free(lv->lesson);
-    free(lv->edits);
-    lv->lesson = l;
-    lv->state = s;
-    lv->edits = edits;
-    lv->n_edits = n_edits;
-    lv->cap_edits = cap_edits;
-    lv->has_setup = lesson_n_setup(l) > 0;
-    lv_go(t, step < 0 ? 0 : step + lv->has_setup);
-    int same_step = lv->screen - lv->has_setup == step;
-
-    /* the panes that are still there keep their cursor, scroll and view */
-    lv->focus = imin(old_focus, imax(lv->n_panes - 1, 0));
-    for (int i = 0; i < lv->n_panes; i++) {
-        Pane *p = &lv->panes[i];
-        if (strcmp(p->name, focus_name) == 0)
-            lv->focus = i;
-        const Mat *m = lv_pane_mat(lv, i);
-        for (int k = 0; k < n_old && m; k++) {
-            if (strcmp(old[k].name, p->name) != 0)
-                continue;
-            /* a heat toggle by hand stays; otherwise the file decides */
-            if (old[k].heat != old[k].heat_file)
-                p->heat = old[k].heat;
-            p->overview = old[k].overview;
-            p->cur_r = imin(old[k].cur_r, m->rows - 1);
-            p->cur_c = imin(old[k].cur_c, m->cols - 1);
-            p->first_r = old[k].first_r;
-            p->first_c = old[k].first_c;
-        }
-    }
-    const LessonStep *st = lv_step(lv);
-    if (same_step && st) {
-        lv->explain_on = explain_on;
-        lv->ex_index = imin(ex_index, imax(st->n_exercises - 1, 0));
-        for (int k = 0; k < st->n_exercises && k < n_hints; k++)
-            lv->hints_shown[k] = imin(hints[k], st->exercises[k].n_hints);
-    }
-    free(old);
-    free(hints);
-}
 
 int lv_reload_if_changed(Tui *t, int by_hand)
 {
     LessonView *lv = &t->lv;
-    if (!lv->lesson || !lv->path)
+    if (!lv->ses)
         return 0;
-    FileStamp now = file_stamp(lv->path);
-    if (!by_hand && file_stamp_same(&now, &lv->stamp))
-        return 0;
-    lv->stamp = now;    /* tried once per version: a bad one is not re-read */
-    Lesson *l;
-    LessonState *s;
-    LessonEdit *edits;
-    int n_edits, dropped, cap = imax(lv->n_edits, 1);
-    LessonError err;
-    if (read_again(lv, &l, &s, &edits, &n_edits, &dropped, &err) < 0) {
-        reload_failed(t, &err);
+    /* where the person was, for the panes that are still there */
+    int n_old = lv->n_panes, ex_index = lv->ex_index, explain_on = lv->explain_on;
+    const LessonStep *st = session_step(lv->ses);
+    char old_title[256];
+    snprintf(old_title, sizeof old_title, "%s", st ? st->title : "");
+    unsigned c = session_reload(lv->ses, by_hand);
+    if (c & SESSION_RELOAD_FAILED) {
+        lv->reload_error_hidden = 0;
+        t->message[0] = '\0';     /* an older "reloaded" is not true any more */
         if (by_hand)
-            tui_message(t, 1, "%s still has an error: the last good version stays", lv->path);
+            tui_message(t, 1, "%s", session_message(lv->ses));
         return 1;
     }
-    swap_in(t, l, s, edits, n_edits, cap);
-    free(lv->reload_error);
-    lv->reload_error = NULL;
-    lv->reload_error_hidden = 0;
-    if (dropped > 0) {
-        /* stays until the next key: it says what was lost */
-        tui_message(t, 0, "reloaded %s; %d edit%s dropped: %s no longer an input cell there", lv->path, dropped,
-                    dropped == 1 ? "" : "s", dropped == 1 ? "its cell is" : "their cells are");
+    if (!(c & SESSION_LESSON))
+        return 0;
+    Pane *old = malloc((size_t)imax(n_old, 1) * sizeof *old);
+    if (!old)
+        tui_fatal("out of memory");
+    if (n_old > 0)
+        memcpy(old, lv->panes, (size_t)n_old * sizeof *old);
+    lv_build_panes(t, old, n_old);
+    free(old);
+    st = session_step(lv->ses);
+    if (st && strcmp(st->title, old_title) == 0) {
+        lv->explain_on = explain_on;
+        lv->ex_index = ex_index < st->n_exercises ? ex_index : 0;
     } else {
-        tui_message(t, 0, "reloaded %s", lv->path);
-        t->message_brief = 1;
+        lv->explain_on = lv->ex_index = 0;
+        lv->feedback[0] = '\0';
     }
+    lv->reload_error_hidden = 0;
+    /* a dropped edit stays until the next key: it says what was lost */
+    tui_message(t, 0, "%s", session_message(lv->ses));
+    t->message_brief = session_reload_dropped(lv->ses) == 0;
     return 1;
 }
 
 void lv_hide_reload_error(Tui *t)
 {
-    if (!t->lv.reload_error || t->lv.reload_error_hidden) {
+    if (!session_reload_error(t->lv.ses) || t->lv.reload_error_hidden) {
         tui_message(t, 0, "no reload error to hide");
         return;
     }
@@ -206,7 +79,7 @@ void lv_hide_reload_error(Tui *t)
  * wrapped (*first_rows rows). Returns the number of lines. */
 static int banner_text(const Tui *t, const char *prefix, char *buf, size_t size, int *first_rows)
 {
-    const char *e = t->lv.reload_error;
+    const char *e = session_reload_error(t->lv.ses);
     const char *nl = strchr(e, '\n');
     char first[1200];
     snprintf(first, sizeof first, "%s%.*s", prefix, nl ? (int)(nl - e) : (int)strlen(e), e);
@@ -224,7 +97,7 @@ static int banner_text(const Tui *t, const char *prefix, char *buf, size_t size,
 int lv_banner_want(const Tui *t)
 {
     const LessonView *lv = &t->lv;
-    if (!lv->reload_error || lv->reload_error_hidden)
+    if (!lv->ses || !session_reload_error(lv->ses) || lv->reload_error_hidden)
         return 0;
     char buf[4096];
     int first;

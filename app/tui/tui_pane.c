@@ -456,7 +456,7 @@ void pane_draw(const Tui *t, int idx, const Explanation *ex)
             int mi = i * v->br, mj = j * v->bc;
             float val = p->overview ? v->pooled[i * v->cols + j] : mat_get(m, mi, mj);
             int cursor = focus && mi <= p->cur_r && p->cur_r < mi + v->br && mj <= p->cur_c && p->cur_c < mj + v->bc;
-            int edited = !p->overview && lv_is_edited(lv, p->name, mi, mj);
+            int edited = !p->overview && session_is_edited(lv->ses, p->name, mi, mj);
             int operand = !p->overview && is_operand(ex, v, p, mi, mj);
             int a = A_NORMAL;
             if (heat)

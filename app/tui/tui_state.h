@@ -11,7 +11,7 @@
 #include "lesson.h"
 #include "tui_keys.h"
 #include "tui_layout.h"
-#include "tui_reload.h"
+#include "session.h"
 
 /* Semantic colours: each indexes the attribute table set up for the
  * terminal (256 colours, 8 colours or none). */
@@ -66,28 +66,19 @@ typedef enum { OVERLAY_NONE, OVERLAY_HELP, OVERLAY_TEXT } Overlay;
 
 #define INPUT_MAX 80
 
+/* The lesson screen: the session (the lesson, its values, the edits and
+ * exercises: what the person did) and how it is shown (panes, cursors,
+ * decimals: what the screen does). */
 typedef struct {
-    Lesson *lesson;
-    LessonState *state;
-    LessonEdit *edits;
-    int n_edits, cap_edits;
-    int screen;         /* 0-based; the set-up screen is 0 when there is one */
-    int has_setup;
-    Pane *panes;
+    Session *ses;       /* owned; NULL when no lesson is open */
+    Pane *panes;        /* the panes of the screen shown */
     PaneView *views;
     int n_panes, focus;
     int decimals;
     int explain_on;     /* Enter: mark the operands of the cursor's cell */
-    /* exercises of the step shown */
-    int ex_index;
-    int *hints_shown;   /* per exercise */
-    int *result;        /* per exercise: 0 unanswered, 1 right, -1 wrong */
-    char feedback[640];
+    int ex_index;       /* the exercise of the step shown */
+    char feedback[640]; /* what the judge said of the last answer */
     int feedback_ok;
-    /* live reload (tui_live.c) */
-    char *path;         /* the lesson's file, as opened; owned; NULL: none */
-    FileStamp stamp;    /* the version last read, or last tried */
-    char *reload_error; /* the last failed reload, formatted; owned; NULL: none */
     int reload_error_hidden; /* the user hid it (the title still says so) */
 } LessonView;
 
@@ -134,30 +125,28 @@ typedef struct {
 } Tui;
 
 /* tui_lesson.c: the lesson view's life and actions. */
-/* Open the lesson at path into t->lv (evaluated). Returns 0, or -1 with
- * the error text in msg (the view is left empty). */
+/* Open the lesson at path into t->lv. Returns 0, or -1 with the error
+ * text in msg (the view is left empty). */
 int lv_open(Tui *t, const char *path, char *msg, size_t size);
-/* Adopt a parsed and evaluated lesson (ownership passes to the view). */
-void lv_adopt(Tui *t, Lesson *l, LessonState *s);
+/* Adopt an opened session (ownership passes to the view). */
+void lv_adopt(Tui *t, Session *ses);
 void lv_close(LessonView *lv);
-int lv_n_screens(const LessonView *lv);
-/* The step of the current screen, or NULL on the set-up screen. */
-const LessonStep *lv_step(const LessonView *lv);
+/* Go to a screen of the lesson. */
 void lv_go(Tui *t, int screen);
+/* Build the panes of the session's current screen; where prev (n_prev
+ * panes of the screen shown before) has a pane of the same name, it keeps
+ * its cursor, scroll and view. */
+void lv_build_panes(Tui *t, const Pane *prev, int n_prev);
 /* Handle one action of the lesson view. */
 void lv_action(Tui *t, TuiAction a);
 /* Finish the prompt with the typed text. */
 void lv_submit(Tui *t);
 /* The matrix of pane i in the current state (NULL when undefined). */
 const Mat *lv_pane_mat(const LessonView *lv, int i);
-/* Is this cell edited? */
-int lv_is_edited(const LessonView *lv, const char *name, int row, int col);
 /* Mouse: select the cell at screen (x, y) if there is one. */
 void lv_click(Tui *t, int x, int y);
 
 /* tui_live.c: live reload of the open lesson. */
-/* Watch path (owned copy) for changes; stamp is the version just read. */
-void lv_watch(LessonView *lv, const char *path, const FileStamp *stamp);
 /* Reload the lesson if its file changed since it was last read (every
  * time when by_hand). Returns 1 when the screen must be redrawn. */
 int lv_reload_if_changed(Tui *t, int by_hand);

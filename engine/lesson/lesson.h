@@ -144,4 +144,30 @@ typedef struct {
  * free()). Returns ATTN_OK, or ATTN_E_NOMEM. */
 attn_status lesson_verify(const Lesson *l, const LessonState *s, VerifyResult **out, int *n);
 
+/* The one judge, for `check` lines, stated exercise values and a student's
+ * answers alike: how far got is from want. Equal infinities and two NaNs
+ * are 0 apart; a NaN or an infinity against anything else is infinitely
+ * far; otherwise |got - want|. A value is right when this is <= the
+ * tolerance. */
+double lesson_judge_distance(double got, double want);
+
+typedef enum {
+    JUDGE_RIGHT,        /* within the exercise's tolerance               */
+    JUDGE_WRONG,        /* a number, but not close enough                */
+    JUDGE_UNREADABLE,   /* the typed text is not one number              */
+    JUDGE_BROKEN        /* the exercise's own answer does not evaluate   */
+} JudgeVerdict;
+
+typedef struct {
+    JudgeVerdict verdict;
+    double got;         /* the student's value (JUDGE_RIGHT, JUDGE_WRONG) */
+    double want;        /* the exercise's value, in the state judged      */
+    char msg[400];      /* why, for JUDGE_UNREADABLE and JUDGE_BROKEN     */
+} Judgement;
+
+/* Judge what a student typed as the answer to ex, in state s (with the
+ * student's edits, so the right value follows them). typed is a number or
+ * an expression of the language that gives one number ("S[2,1] / 2"). */
+void lesson_judge_answer(const LessonState *s, const LessonExercise *ex, const char *typed, Judgement *j);
+
 #endif

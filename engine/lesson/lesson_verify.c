@@ -1,8 +1,10 @@
 /*
- * lesson_verify.c - what `attn check` proves about a lesson: every `check`
- * holds within its tolerance, and every exercise's answer evaluates (and,
- * when the exercise states `= VALUE`, matches it within its `within`).
- * Results come back in file order, each with a reason when it failed.
+ * lesson_verify.c - the one judge of numbers (lesson_judge_distance), and
+ * what is judged with it: what `attn check` proves about a lesson (every
+ * `check` holds within its tolerance; every exercise's answer evaluates and,
+ * when the exercise states `= VALUE`, matches it within its `within`) and a
+ * student's answer to an exercise (lesson_judge_answer). Results come back
+ * in file order, each with a reason when it failed.
  */
 #include "alloc.h"
 #include "lesson_internal.h"
@@ -12,8 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* |a - b| where equal infinities (and two NaNs) differ by 0. */
-static double difference(double a, double b)
+double lesson_judge_distance(double a, double b)
 {
     if (isnan(a) || isnan(b))
         return isnan(a) && isnan(b) ? 0 : INFINITY;
@@ -35,7 +36,7 @@ static int compare(const Mat *got, const Mat *want, double tol, char *detail, si
     int wi = 0, wj = 0;
     for (int i = 0; i < got->rows; i++)
         for (int j = 0; j < got->cols; j++) {
-            double d = difference(mat_get(got, i, j), scalar ? mat_get(want, 0, 0) : mat_get(want, i, j));
+            double d = lesson_judge_distance(mat_get(got, i, j), scalar ? mat_get(want, 0, 0) : mat_get(want, i, j));
             if (d > worst) {
                 worst = d;
                 wi = i;
@@ -78,7 +79,7 @@ static void verify_one(const Lesson *l, const LessonState *s, const VerifyItem *
             snprintf(r->detail, sizeof r->detail, "the answer is %dx%d, but a stated value needs a 1x1 answer",
                      got->rows, got->cols);
         } else {
-            double d = difference(mat_get(got, 0, 0), it->expected);
+            double d = lesson_judge_distance(mat_get(got, 0, 0), it->expected);
             r->passed = d <= it->tol;
             if (!r->passed)
                 snprintf(r->detail, sizeof r->detail, "the answer is %.6g, but the exercise states %.6g (within %g)",
@@ -102,4 +103,40 @@ attn_status lesson_verify(const Lesson *l, const LessonState *s, VerifyResult **
     *out = res;
     *n = l->n_items;
     return ATTN_OK;
+}
+
+/* The single number expr gives in s: 0, or -1 with why in msg. */
+static int one_number(const LessonState *s, const char *expr, double *out, char *msg, size_t size)
+{
+    LessonError err;
+    Mat *m = lesson_eval_expr(s, expr, &err);
+    if (!m) {
+        snprintf(msg, size, "%s", err.msg);
+        return -1;
+    }
+    if (m->rows != 1 || m->cols != 1) {
+        snprintf(msg, size, "that is a %dx%d matrix; the answer is one number", m->rows, m->cols);
+        mat_free(m);
+        return -1;
+    }
+    *out = mat_get(m, 0, 0);
+    mat_free(m);
+    return 0;
+}
+
+void lesson_judge_answer(const LessonState *s, const LessonExercise *ex, const char *typed, Judgement *j)
+{
+    memset(j, 0, sizeof *j);
+    char msg[360];
+    if (one_number(s, ex->answer, &j->want, msg, sizeof msg) < 0) {
+        j->verdict = JUDGE_BROKEN;
+        snprintf(j->msg, sizeof j->msg, "this exercise's answer does not evaluate: %.300s", msg);
+        return;
+    }
+    if (one_number(s, typed, &j->got, msg, sizeof msg) < 0) {
+        j->verdict = JUDGE_UNREADABLE;
+        snprintf(j->msg, sizeof j->msg, "could not read '%.30s': %.300s", typed, msg);
+        return;
+    }
+    j->verdict = lesson_judge_distance(j->got, j->want) <= ex->within ? JUDGE_RIGHT : JUDGE_WRONG;
 }

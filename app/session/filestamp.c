@@ -1,8 +1,8 @@
 /*
- * tui_reload.c - file stamps and the edits that survive a reload (see
- * tui_reload.h). The screen's live reload (tui_live.c) is built on these.
+ * filestamp.c - file stamps (see filestamp.h): stat(2), compared field by
+ * field.
  */
-#include "tui_reload.h"
+#include "filestamp.h"
 
 #include <string.h>
 #include <sys/stat.h>
@@ -27,17 +27,4 @@ int file_stamp_same(const FileStamp *a, const FileStamp *b)
 {
     return a->exists == b->exists && a->dev == b->dev && a->ino == b->ino && a->size == b->size
         && a->mtime_s == b->mtime_s && a->mtime_ns == b->mtime_ns;
-}
-
-int edits_still_apply(LessonEdit *edits, int n, const LessonState *s)
-{
-    int kept = 0;
-    for (int i = 0; i < n; i++) {
-        const Mat *m = s ? lesson_state_get(s, edits[i].name) : NULL;
-        int ok = m && (m->prov.op == OP_INPUT || m->prov.op == OP_RANDN) && edits[i].row >= 0
-            && edits[i].row < m->rows && edits[i].col >= 0 && edits[i].col < m->cols;
-        if (ok)
-            edits[kept++] = edits[i];
-    }
-    return kept;
 }

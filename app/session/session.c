@@ -1,0 +1,441 @@
+/*
+ * session.c - one opened lesson and the actions on it (see session.h):
+ * load-then-evaluate, the editable rule, edits with undo, exercise states,
+ * and live reload. The one place each of these is written.
+ */
+#include "session.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lessonfile.h"
+#include "session_internal.h"
+
+unsigned session_say(Session *s, unsigned change, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->message, sizeof s->message, fmt, ap);
+    va_end(ap);
+    return change;
+}
+
+/* The first line of a formatted lesson error, for one-line messages. */
+static void error_line(const LessonError *err, char *buf, size_t size)
+{
+    char full[1200];
+    lesson_error_format(err, full, sizeof full);
+    size_t n = strcspn(full, "\n");
+    if (n >= size)
+        n = size - 1;
+    memcpy(buf, full, n);
+    buf[n] = '\0';
+}
+
+int session_count_exercises(const Lesson *l)
+{
+    int n = 0;
+    for (int i = 0; i < lesson_n_steps(l); i++)
+        n += lesson_step(l, i)->n_exercises;
+    return n;
+}
+
+/* Take ownership of a parsed, evaluated lesson. NULL when out of memory
+ * (l and st are then freed). */
+static Session *adopt(Lesson *l, LessonState *st, LessonError *err)
+{
+    Session *s = calloc(1, sizeof *s);
+    int n_ex = session_count_exercises(l);
+    ExerciseState *ex = calloc((size_t)(n_ex > 0 ? n_ex : 1), sizeof *ex);
+    if (!s || !ex) {
+        free(s);
+        free(ex);
+        lesson_state_free(st);
+        lesson_free(l);
+        memset(err, 0, sizeof *err);
+        err->code = ATTN_E_NOMEM;
+        snprintf(err->msg, sizeof err->msg, "out of memory");
+        return NULL;
+    }
+    s->lesson = l;
+    s->state = st;
+    s->ex = ex;
+    s->n_ex = n_ex;
+    s->has_setup = lesson_n_setup(l) > 0;
+    return s;
+}
+
+/* Load-then-evaluate: the lesson at path, and its state without edits.
+ * 0, or -1 with err and nothing kept. */
+int session_read_lesson(const char *path, Lesson **l, LessonState **st, LessonError *err)
+{
+    *l = lessonfile_load(path, err);
+    *st = *l ? lesson_eval(*l, NULL, 0, err) : NULL;
+    if (!*st) {
+        lesson_free(*l);
+        *l = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+Session *session_open(const char *path, LessonError *err)
+{
+    FileStamp stamp = file_stamp(path);   /* before reading: a save after it is seen */
+    Lesson *l;
+    LessonState *st;
+    if (session_read_lesson(path, &l, &st, err) < 0)
+        return NULL;
+    Session *s = adopt(l, st, err);
+    if (!s)
+        return NULL;
+    s->path = strdup(path);
+    if (!s->path) {
+        session_free(s);
+        return NULL;
+    }
+    s->stamp = stamp;
+    return s;
+}
+
+Session *session_open_text(const char *text, size_t len, const char *name, LessonError *err)
+{
+    Lesson *l = lesson_parse(text, len, name, err);
+    LessonState *st = l ? lesson_eval(l, NULL, 0, err) : NULL;
+    if (!st) {
+        lesson_free(l);
+        return NULL;
+    }
+    return adopt(l, st, err);
+}
+
+void session_undo_clear(Session *s)
+{
+    for (int i = 0; i < s->n_undo; i++)
+        free(s->undo[i].saved);
+    s->n_undo = 0;
+}
+
+void session_free(Session *s)
+{
+    if (!s)
+        return;
+    session_undo_clear(s);
+    free(s->undo);
+    free(s->edits);
+    free(s->ex);
+    free(s->path);
+    free(s->reload_error);
+    lesson_state_free(s->state);
+    lesson_free(s->lesson);
+    free(s);
+}
+
+const Lesson *session_lesson(const Session *s) { return s->lesson; }
+const LessonState *session_state(const Session *s) { return s->state; }
+const char *session_path(const Session *s) { return s->path; }
+const char *session_message(const Session *s) { return s->message; }
+
+/* ---- screens ---- */
+
+int session_n_screens(const Session *s) { return lesson_n_steps(s->lesson) + s->has_setup; }
+int session_screen(const Session *s) { return s->screen; }
+int session_has_setup(const Session *s) { return s->has_setup; }
+
+const LessonStep *session_step(const Session *s)
+{
+    int i = s->screen - s->has_setup;
+    return i >= 0 && i < lesson_n_steps(s->lesson) ? lesson_step(s->lesson, i) : NULL;
+}
+
+unsigned session_go(Session *s, int screen)
+{
+    s->message[0] = '\0';
+    int n = session_n_screens(s);
+    if (screen >= n)
+        screen = n - 1;
+    if (screen < 0)
+        screen = 0;
+    if (screen == s->screen)
+        return SESSION_NOTHING;
+    s->screen = screen;
+    return SESSION_SCREEN;
+}
+
+/* ---- edits ---- */
+
+int session_editable(const LessonState *st, const char *name, int row, int col, char *why, size_t size)
+{
+    const Mat *m = st ? lesson_state_get(st, name) : NULL;
+    const char *reason = NULL;
+    char buf[200];
+    if (!m) {
+        snprintf(buf, sizeof buf, "there is no matrix %s to edit", name);
+        reason = buf;
+    } else if (m->prov.op != OP_INPUT && m->prov.op != OP_RANDN) {
+        snprintf(buf, sizeof buf, "%s is computed (%s): edit one of its inputs, and it follows", name,
+                 mat_op_name(m->prov.op));
+        reason = buf;
+    } else if (row < 0 || row >= m->rows || col < 0 || col >= m->cols) {
+        snprintf(buf, sizeof buf, "%s has no cell [%d,%d]: it is %dx%d", name, row + 1, col + 1, m->rows, m->cols);
+        reason = buf;
+    }
+    if (reason && why)
+        snprintf(why, size, "%s", reason);
+    return reason == NULL;
+}
+
+int edits_still_apply(LessonEdit *edits, int n, const LessonState *st)
+{
+    int kept = 0;
+    for (int i = 0; i < n; i++)
+        if (session_editable(st, edits[i].name, edits[i].row, edits[i].col, NULL, 0))
+            edits[kept++] = edits[i];
+    return kept;
+}
+
+/* Evaluate with edits[0..n-1]; on success they become the session's edits
+ * (copied) and the state is replaced. 0, or -1 with the error in the
+ * message and nothing changed. */
+static int evaluate_with(Session *s, const LessonEdit *edits, int n)
+{
+    if (n > s->cap_edits) {
+        int cap = s->cap_edits ? s->cap_edits : 16;
+        while (cap < n)
+            cap *= 2;
+        LessonEdit *e = realloc(s->edits, (size_t)cap * sizeof *e);
+        if (!e) {
+            session_say(s, 0, "out of memory: the edit was not applied");
+            return -1;
+        }
+        s->edits = e;
+        s->cap_edits = cap;
+    }
+    LessonError err;
+    LessonState *st = lesson_eval(s->lesson, edits, n, &err);
+    if (!st) {
+        char line[600];
+        error_line(&err, line, sizeof line);
+        session_say(s, 0, "the edit was not applied: %s", line);
+        return -1;
+    }
+    if (edits != s->edits && n > 0)
+        memmove(s->edits, edits, (size_t)n * sizeof *edits);
+    s->n_edits = n;
+    lesson_state_free(s->state);
+    s->state = st;
+    return 0;
+}
+
+static int undo_push(Session *s, int is_reset)
+{
+    if (s->n_undo == s->cap_undo) {
+        int cap = s->cap_undo ? s->cap_undo * 2 : 16;
+        UndoEntry *u = realloc(s->undo, (size_t)cap * sizeof *u);
+        if (!u)
+            return -1;
+        s->undo = u;
+        s->cap_undo = cap;
+    }
+    UndoEntry *u = &s->undo[s->n_undo];
+    memset(u, 0, sizeof *u);
+    u->is_reset = is_reset;
+    if (is_reset && s->n_edits > 0) {
+        u->saved = malloc((size_t)s->n_edits * sizeof *u->saved);
+        if (!u->saved)
+            return -1;
+        memcpy(u->saved, s->edits, (size_t)s->n_edits * sizeof *u->saved);
+        u->n_saved = s->n_edits;
+    }
+    s->n_undo++;
+    return 0;
+}
+
+unsigned session_edit(Session *s, const char *name, int row, int col, float value)
+{
+    char why[200];
+    if (!session_editable(s->state, name, row, col, why, sizeof why))
+        return session_say(s, SESSION_REFUSED, "%s", why);
+    LessonEdit *all = malloc((size_t)(s->n_edits + 1) * sizeof *all);
+    if (!all)
+        return session_say(s, SESSION_REFUSED, "out of memory: the edit was not applied");
+    if (s->n_edits > 0)
+        memcpy(all, s->edits, (size_t)s->n_edits * sizeof *all);
+    LessonEdit *e = &all[s->n_edits];
+    memset(e, 0, sizeof *e);
+    snprintf(e->name, sizeof e->name, "%s", name);
+    e->row = row;
+    e->col = col;
+    e->value = value;
+    int ok = undo_push(s, 0) == 0;
+    if (ok && evaluate_with(s, all, s->n_edits + 1) < 0) {
+        s->n_undo--;
+        ok = 0;
+    } else if (!ok) {
+        session_say(s, 0, "out of memory: the edit was not applied");
+    }
+    free(all);
+    if (!ok)
+        return SESSION_REFUSED;
+    return session_say(s, SESSION_VALUES, "%s[%d,%d] = %g; everything after it follows", name, row + 1, col + 1,
+               (double)value);
+}
+
+unsigned session_edit_text(Session *s, const char *name, int row, int col, const char *text)
+{
+    char *end;
+    float v = strtof(text, &end);
+    while (*end == ' ')
+        end++;
+    if (end == text || *end) {
+        /* not a plain number: an expression of the language */
+        LessonError err;
+        Mat *r = lesson_eval_expr(s->state, text, &err);
+        if (!r || r->rows != 1 || r->cols != 1) {
+            unsigned c = session_say(s, SESSION_REFUSED, "'%.40s' is not a number%s%s", text, r ? "" : ": ",
+                             r ? "" : err.msg);
+            mat_free(r);
+            return c;
+        }
+        v = mat_get(r, 0, 0);
+        mat_free(r);
+    }
+    return session_edit(s, name, row, col, v);
+}
+
+unsigned session_undo(Session *s)
+{
+    if (s->n_undo == 0)
+        return session_say(s, SESSION_REFUSED, "no edits to undo");
+    UndoEntry *u = &s->undo[s->n_undo - 1];
+    if (u->is_reset) {
+        u->n_saved = edits_still_apply(u->saved, u->n_saved, s->state);
+        if (evaluate_with(s, u->saved, u->n_saved) < 0)
+            return SESSION_REFUSED;
+        int n = u->n_saved;
+        free(u->saved);
+        s->n_undo--;
+        return session_say(s, SESSION_VALUES, "the reset undone: %d edit%s back", n, n == 1 ? "" : "s");
+    }
+    LessonEdit last = s->edits[s->n_edits - 1];
+    if (evaluate_with(s, s->edits, s->n_edits - 1) < 0)
+        return SESSION_REFUSED;
+    s->n_undo--;
+    return session_say(s, SESSION_VALUES, "undone: %s[%d,%d]", last.name, last.row + 1, last.col + 1);
+}
+
+unsigned session_reset(Session *s)
+{
+    if (s->n_edits == 0)
+        return session_say(s, SESSION_REFUSED, "no edits to reset");
+    int n = s->n_edits;
+    if (undo_push(s, 1) < 0)
+        return session_say(s, SESSION_REFUSED, "out of memory: nothing was reset");
+    if (evaluate_with(s, NULL, 0) < 0) {
+        free(s->undo[--s->n_undo].saved);
+        return SESSION_REFUSED;
+    }
+    return session_say(s, SESSION_VALUES, "%d edit%s reset: the lesson's own values again", n, n == 1 ? "" : "s");
+}
+
+int session_n_edits(const Session *s) { return s->n_edits; }
+const LessonEdit *session_edits(const Session *s) { return s->edits; }
+
+int session_is_edited(const Session *s, const char *name, int row, int col)
+{
+    for (int i = 0; i < s->n_edits; i++)
+        if (s->edits[i].row == row && s->edits[i].col == col && strcmp(s->edits[i].name, name) == 0)
+            return 1;
+    return 0;
+}
+
+/* ---- exercises ---- */
+
+/* Index into s->ex of exercise k of the current step, or -1. */
+static int ex_index(const Session *s, int k)
+{
+    const LessonStep *st = session_step(s);
+    if (!st || k < 0 || k >= st->n_exercises)
+        return -1;
+    int first = 0;
+    for (int i = 0; i < s->screen - s->has_setup; i++)
+        first += lesson_step(s->lesson, i)->n_exercises;
+    return first + k;
+}
+
+int session_n_exercises(const Session *s)
+{
+    const LessonStep *st = session_step(s);
+    return st ? st->n_exercises : 0;
+}
+
+const LessonExercise *session_exercise(const Session *s, int k)
+{
+    return ex_index(s, k) < 0 ? NULL : &session_step(s)->exercises[k];
+}
+
+const ExerciseState *session_exercise_state(const Session *s, int k)
+{
+    int i = ex_index(s, k);
+    return i < 0 ? NULL : &s->ex[i];
+}
+
+/* The state of exercise k for an action on it, or NULL, said why. */
+static ExerciseState *acted_on(Session *s, int k)
+{
+    int i = ex_index(s, k);
+    s->message[0] = '\0';
+    if (i < 0)
+        session_say(s, SESSION_REFUSED, "no exercise on this step");
+    return i < 0 ? NULL : &s->ex[i];
+}
+
+unsigned session_answer(Session *s, int k, const char *typed)
+{
+    ExerciseState *e = acted_on(s, k);
+    if (!e)
+        return SESSION_REFUSED;
+    Judgement j;
+    lesson_judge_answer(s->state, session_exercise(s, k), typed, &j);
+    e->judged = j;
+    snprintf(e->last, sizeof e->last, "%s", typed);
+    if (j.verdict == JUDGE_UNREADABLE || j.verdict == JUDGE_BROKEN)
+        return session_say(s, SESSION_EXERCISE | SESSION_REFUSED, "%s", j.msg);
+    e->attempts++;
+    if (e->status != EX_REVEALED)
+        e->status = j.verdict == JUDGE_RIGHT ? EX_RIGHT : EX_TRIED;
+    return SESSION_EXERCISE;
+}
+
+unsigned session_hint(Session *s, int k)
+{
+    ExerciseState *e = acted_on(s, k);
+    if (!e)
+        return SESSION_REFUSED;
+    const LessonExercise *ex = session_exercise(s, k);
+    if (e->hints_shown >= ex->n_hints)
+        return session_say(s, SESSION_REFUSED, ex->n_hints ? "no more hints" : "this exercise has no hints");
+    e->hints_shown++;
+    return SESSION_EXERCISE;
+}
+
+unsigned session_reveal(Session *s, int k)
+{
+    ExerciseState *e = acted_on(s, k);
+    if (!e)
+        return SESSION_REFUSED;
+    if (e->status == EX_RIGHT)
+        return session_say(s, SESSION_REFUSED, "already solved");
+    e->status = EX_REVEALED;
+    return SESSION_EXERCISE;
+}
+
+void session_progress(const Session *s, int *solved, int *total)
+{
+    *solved = 0;
+    *total = s->n_ex;
+    for (int i = 0; i < s->n_ex; i++)
+        *solved += s->ex[i].status == EX_RIGHT;
+}

@@ -1,0 +1,123 @@
+/*
+ * session.h - one opened lesson and everything a person does with it: the
+ * parsed lesson, its evaluated state, the user's edits (with undo, and a
+ * reset that can itself be undone), the exercise states (unanswered, tried,
+ * right, revealed; attempts and hints shown), the current screen, and live
+ * reload of the file. The screen, `attn run` and `attn check` all open
+ * lessons here; nothing here draws or prints.
+ *
+ * Every action is a function that returns what changed (SessionChange bits)
+ * and leaves a one-line message for the person (session_message): what was
+ * done, or why it was refused.
+ *
+ * Screens are numbered from 0; when the lesson defines names before its
+ * first step, screen 0 is the set-up screen and step k is screen k + 1.
+ *
+ * Ownership: session_open* return a Session the caller frees with
+ * session_free (NULL is fine). Everything got from a session belongs to it
+ * and lives until the next action that reports SESSION_VALUES or
+ * SESSION_LESSON.
+ */
+#ifndef ATTN_SESSION_H
+#define ATTN_SESSION_H
+
+#include <stddef.h>
+
+#include "lesson.h"
+
+typedef enum {
+    SESSION_NOTHING  = 0,
+    SESSION_SCREEN   = 1 << 0,  /* the current screen changed                 */
+    SESSION_VALUES   = 1 << 1,  /* re-evaluated: the matrices are new         */
+    SESSION_EXERCISE = 1 << 2,  /* an exercise's state changed                */
+    SESSION_LESSON   = 1 << 3,  /* a new version of the file was read         */
+    SESSION_REFUSED  = 1 << 4,  /* the action was refused: see the message    */
+    SESSION_RELOAD_FAILED = 1 << 5 /* the file changed but its new version is
+                                      refused: see session_reload_error       */
+} SessionChange;
+
+typedef enum { EX_UNANSWERED, EX_TRIED, EX_RIGHT, EX_REVEALED } ExerciseStatus;
+
+typedef struct {
+    ExerciseStatus status;
+    int attempts;           /* answers judged (a right one counted)          */
+    int hints_shown;
+    char last[64];          /* the last answer as typed                      */
+    Judgement judged;       /* what the judge said of it                     */
+} ExerciseState;
+
+typedef struct Session Session;
+
+/* Read, parse and evaluate the lesson at path, and watch it for reload.
+ * NULL and err when it cannot be read or is refused. */
+Session *session_open(const char *path, LessonError *err);
+/* The same from text in memory (name is used in errors); no reload. */
+Session *session_open_text(const char *text, size_t len, const char *name, LessonError *err);
+void session_free(Session *s);
+
+const Lesson *session_lesson(const Session *s);
+const LessonState *session_state(const Session *s);
+const char *session_path(const Session *s);        /* NULL: opened from text */
+/* The message of the last action ("" when it had none). */
+const char *session_message(const Session *s);
+
+/* ---- screens ---- */
+int session_n_screens(const Session *s);
+int session_screen(const Session *s);
+int session_has_setup(const Session *s);
+/* The step shown, or NULL on the set-up screen. */
+const LessonStep *session_step(const Session *s);
+/* Go to screen i (clamped to the lesson). */
+unsigned session_go(Session *s, int screen);
+
+/* ---- edits of input cells ---- */
+/* May the user edit name[row,col]? The one rule: the matrix is an input of
+ * the lesson (a literal or randn, not computed) and the cell is inside it.
+ * 0 with why in buf (when buf) otherwise. */
+int session_editable(const LessonState *st, const char *name, int row, int col, char *why, size_t size);
+/* Set name[row,col] to value; everything downstream follows. Refused (the
+ * state unchanged) when the rule says no or the evaluation fails. */
+unsigned session_edit(Session *s, const char *name, int row, int col, float value);
+/* The same with text typed by the user: a number, or an expression of the
+ * language giving one number ("E[1,1] * 2"). */
+unsigned session_edit_text(Session *s, const char *name, int row, int col, const char *text);
+/* Undo the last edit, or the last reset (its edits come back). */
+unsigned session_undo(Session *s);
+/* Drop every edit: the lesson's own values again. Undo brings them back. */
+unsigned session_reset(Session *s);
+int session_n_edits(const Session *s);
+const LessonEdit *session_edits(const Session *s);
+int session_is_edited(const Session *s, const char *name, int row, int col);
+/* Keep, in order, the edits that still apply to state st (the rule of
+ * session_editable). Works in place; returns how many are kept (they are
+ * edits[0..kept-1]). Pure. */
+int edits_still_apply(LessonEdit *edits, int n, const LessonState *st);
+
+/* ---- exercises (k counts the current step's exercises from 0) ---- */
+int session_n_exercises(const Session *s);
+const LessonExercise *session_exercise(const Session *s, int k);
+const ExerciseState *session_exercise_state(const Session *s, int k);
+/* Judge typed as the answer to exercise k (the one judge of the engine). */
+unsigned session_answer(Session *s, int k, const char *typed);
+/* Show the next hint of exercise k. */
+unsigned session_hint(Session *s, int k);
+/* Give up on exercise k: it is revealed and counts as not solved. */
+unsigned session_reveal(Session *s, int k);
+/* Exercises of the whole lesson: how many, and how many solved (right
+ * without being revealed first). */
+void session_progress(const Session *s, int *solved, int *total);
+
+/* ---- live reload ---- */
+/* Read the file again if it changed since it was last read (always when
+ * by_hand). A good version replaces the lesson: the screen is found again
+ * by its step's title (else kept by number), the edits that still apply
+ * stay, exercises keep their state by question. A refused version leaves
+ * everything as it was and reports SESSION_RELOAD_FAILED; its error stays
+ * in session_reload_error until a good version is read. */
+unsigned session_reload(Session *s, int by_hand);
+/* The last refused reload, formatted (file:line:col, line, caret), or
+ * NULL. How many edits the last good reload dropped. */
+const char *session_reload_error(const Session *s);
+int session_reload_dropped(const Session *s);
+
+#endif

@@ -1,0 +1,46 @@
+/*
+ * session_internal.h - the Session struct, shared by the files that make
+ * the session (session.c: opening, screens, edits, exercises;
+ * session_reload.c: live reload). Not for the session's users.
+ */
+#ifndef ATTN_SESSION_INTERNAL_H
+#define ATTN_SESSION_INTERNAL_H
+
+#include "filestamp.h"
+#include "session.h"
+
+/* One entry of the undo history: an edit appended, or a reset that put
+ * away the edits it dropped. */
+typedef struct {
+    int is_reset;
+    LessonEdit *saved;      /* a reset: the edits before it (owned)          */
+    int n_saved;
+} UndoEntry;
+
+struct Session {
+    Lesson *lesson;
+    LessonState *state;
+    char *path;             /* NULL when opened from text                    */
+    FileStamp stamp;        /* the version last read, or last tried          */
+    int screen, has_setup;
+    LessonEdit *edits;
+    int n_edits, cap_edits;
+    UndoEntry *undo;
+    int n_undo, cap_undo;
+    ExerciseState *ex;      /* every exercise of the lesson, in file order   */
+    int n_ex;
+    char message[640];
+    char *reload_error;
+    int reload_dropped;
+};
+
+
+/* Leave the message of an action (printf-style); returns change. */
+unsigned session_say(Session *s, unsigned change, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Load-then-evaluate: the lesson at path and its state without edits.
+ * 0, or -1 with err and nothing kept. */
+int session_read_lesson(const char *path, Lesson **l, LessonState **st, LessonError *err);
+int session_count_exercises(const Lesson *l);
+void session_undo_clear(Session *s);
+
+#endif
