@@ -80,16 +80,10 @@ static void text_add(Text *t, const char *fmt, ...)
     va_end(ap);
 }
 
-/* A number as the explanations print it: the text's decimals, or
- * inf/-inf/nan. */
+/* A number as the explanations print it: the one formatter, in ASCII. */
 static const char *fmt_num(char *buf, size_t size, double v, int decimals)
 {
-    if (isnan(v))
-        snprintf(buf, size, "nan");
-    else if (isinf(v))
-        snprintf(buf, size, v < 0 ? "-inf" : "inf");
-    else
-        snprintf(buf, size, "%.*f", decimals, v);
+    num_format(buf, size, v, decimals, 0);
     return buf;
 }
 

@@ -29,6 +29,7 @@
 #include <stddef.h>
 
 #include "mat.h"
+#include "numfmt.h"
 
 /* A cell of a matrix, 0-based. */
 typedef struct {
@@ -73,8 +74,8 @@ attn_status explain_cell(Explanation *ex, const Mat *m, int row, int col, AttnEr
 
 /* Numbers in an explanation's text: explain_cell's decimals, and the most
  * explain_cell_digits prints. */
-#define EXPLAIN_DECIMALS 4
-#define EXPLAIN_DECIMALS_MAX 9
+#define EXPLAIN_DECIMALS NUM_DECIMALS_DEFAULT
+#define EXPLAIN_DECIMALS_MAX NUM_DECIMALS_MAX
 
 /* explain_cell with the numbers of the text printed to `decimals` places
  * (clamped to 0..EXPLAIN_DECIMALS_MAX), as a screen showing that precision

@@ -92,8 +92,9 @@ START_TEST(test_run_handout)
         "Step 1/1: Scores\n----------------\n",
         "Each score is a dot product \"quoted\" and scaled.\n\nA second paragraph.\n",
         "S  (2x2)\n          cat     sat\n  cat  0.5000    -inf\n  sat  0.0000  0.5000\n",
-        "A  (2x2, heatmap)\n          cat     sat\n  cat  1.0000  0.0000   |@ |\n  sat  0.3775  0.6225   |-*|\n"
-        "  shades ' .:-=+*#%@': ' ' is 0.0000, '@' is 1.0000\n",
+        /* weights on the fixed 0..1 scale, in the screen's five shades */
+        "A  (2x2, heatmap)\n          cat     sat\n  cat  1.0000  0.0000   |@ |\n  sat  0.3775  0.6225   |.#|\n"
+        "  shades ' .:#@': ' ' is 0.0000, '@' is 1.0000\n",
         "Exercise: How much does cat attend to sat?\n  Hint 1: The mask hides the future.\n"
         "  Answer: A[1,2] = 0.0000\n",
     };
@@ -161,7 +162,8 @@ START_TEST(test_run_wraps_text)
     cmd_free(&r);
     free(path);
 
-    /* a word longer than a line (a URL, say) stands whole on its own line */
+    /* a word longer than a line (a URL, say) is split at the width, as the
+     * screen splits it: one wrapper for paper and screen */
     char text[1200], word[1001];
     memset(word, 'w', 1000);
     word[1000] = '\0';
@@ -169,8 +171,21 @@ START_TEST(test_run_wraps_text)
     path = temp_lesson(text);
     r = cmd_runf("%s run %s", attn_bin(), path);
     ck_assert_int_eq(r.status, 0);
-    snprintf(text, sizeof text, "\nsee\n%s\nnow\n", word);
-    ck_assert_msg(strstr(r.out, text), "the long word is not whole:\n%s", r.out);
+    snprintf(text, sizeof text, "\nsee\n%.78s\n%.78s\n", word, word);
+    ck_assert_msg(strstr(r.out, text), "the long word is not split at 78 columns:\n%s", r.out);
+    ck_assert_msg(strstr(r.out, "wwwwwwwwww now\n"), "the long word's end does not share a line with 'now':\n%s",
+                  r.out);
+    cmd_free(&r);
+    free(path);
+
+    /* a line indented deeper than its paragraph (a formula) keeps its own
+     * line and its indentation, on paper as on screen */
+    path = temp_lesson("lesson W\nstep F\n  text\n    The scores are\n        S = Q K^T / sqrt(d_k)\n"
+                       "    for every pair.\n  end\n");
+    r = cmd_runf("%s run %s", attn_bin(), path);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_msg(strstr(r.out, "\nThe scores are\n    S = Q K^T / sqrt(d_k)\nfor every pair.\n"),
+                  "the formula line was joined into the paragraph:\n%s", r.out);
     cmd_free(&r);
     free(path);
 }

@@ -8,7 +8,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "tui_ramp.h"
+#include "ramp.h"
 
 #define STEPS 200
 

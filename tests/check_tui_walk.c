@@ -102,9 +102,9 @@ START_TEST(reference_numbers_on_their_steps)
                 for (int j = 0; j < e->cols; j++) {
                     double v = e->data[i * e->cols + j];
                     char num[32], lo[32], hi[32];
-                    fmt_value(num, sizeof num, (float)v, 4, 1);
-                    fmt_value(lo, sizeof lo, (float)(v - 1e-6), 4, 1);
-                    fmt_value(hi, sizeof hi, (float)(v + 1e-6), 4, 1);
+                    num_format(num, sizeof num, (float)v, 4, 1);
+                    num_format(lo, sizeof lo, (float)(v - 1e-6), 4, 1);
+                    num_format(hi, sizeof hi, (float)(v + 1e-6), 4, 1);
                     ck_assert_msg(strstr(t.last, num) || strstr(t.last, lo) || strstr(t.last, hi),
                                   "%s: %s[%d,%d] = %s (%s) is not on screen %d:\n%s", s.paths[which], name, i + 1,
                                   j + 1, num, cases[c].ref, screen, t.last);

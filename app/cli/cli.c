@@ -20,11 +20,12 @@
 
 #include "explain.h"
 #include "format.h"
+#include "heat.h"
 #include "lesson.h"
 #include "session.h"
+#include "text.h"
 
 #define WRAP_COLUMNS 78
-#define DECIMALS 4
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -43,52 +44,19 @@ static void print_error(const LessonError *err)
 
 /* ---- plain text ---- */
 
-/* Print prose wrapped to WRAP_COLUMNS, each line after `indent` spaces;
- * paragraphs ("\n\n") stay apart. */
+/* Print prose wrapped to WRAP_COLUMNS by the screen's wrapper (text.h),
+ * each line after `indent` spaces; paragraphs stay one empty line apart. */
 static void print_wrapped(FILE *out, const char *text, int indent)
 {
-    int col = 0;
-    const char *p = text;
-    while (*p) {
-        if (p[0] == '\n' && p[1] == '\n') {
-            fputs("\n\n", out);
-            col = 0;
-            p += 2;
-            while (*p == '\n')
-                p++;
-            continue;
-        }
-        if (isspace((unsigned char)*p)) {
-            p++;
-            continue;
-        }
-        const char *w = p;
-        while (*p && !isspace((unsigned char)*p))
-            p++;
-        char small[128], *word = small;     /* a word is as long as a line can be */
-        size_t n = (size_t)(p - w);
-        if (n >= sizeof small && !(word = malloc(n + 1)))
-            return;
-        memcpy(word, w, n);
-        word[n] = '\0';
-        int width = fmt_display_width(word);
-        if (col > 0 && col + 1 + width > WRAP_COLUMNS - indent) {
-            fputc('\n', out);
-            col = 0;
-        }
-        if (col == 0)
-            fprintf(out, "%*s", indent, "");
-        else {
-            fputc(' ', out);
-            col++;
-        }
-        fputs(word, out);
-        col += width;
-        if (word != small)
-            free(word);
+    size_t size = 3 * strlen(text) + 16;
+    char *wrapped = malloc(size), *line = malloc(size);
+    if (wrapped && line) {
+        text_wrap(wrapped, size, text, WRAP_COLUMNS - indent);
+        for (const char *p = wrapped; (p = text_line(p, line, size));)
+            fprintf(out, "%*s%s\n", line[0] ? indent : 0, "", line);
     }
-    if (col > 0)
-        fputc('\n', out);
+    free(wrapped);
+    free(line);
 }
 
 /* A line of c as wide as prefix + title. */
@@ -124,9 +92,6 @@ static void print_masked(FILE *out, const Mat *m)
     }
 }
 
-/* Shades for a heatmap row in plain ASCII, light to dark. */
-static const char ramp[] = " .:-=+*#%@";
-
 static void print_matrix(FILE *out, const Mat *m, int heat)
 {
     if (!m)
@@ -147,21 +112,13 @@ static void print_matrix(FILE *out, const Mat *m, int heat)
         const char *lab = mat_col_label(m, j);
         int w = lab ? fmt_display_width(lab) : snprintf(buf, sizeof buf, "%d", j + 1);
         for (int i = 0; i < m->rows; i++) {
-            int vw = fmt_value(buf, sizeof buf, mat_get(m, i, j), DECIMALS, 0);
+            int vw = num_format(buf, sizeof buf, mat_get(m, i, j), NUM_DECIMALS_DEFAULT, 0);
             if (vw > w)
                 w = vw;
         }
         widths[j] = w;
     }
-    float lo = INFINITY, hi = -INFINITY;
-    for (int i = 0; i < m->rows; i++)
-        for (int j = 0; j < m->cols; j++) {
-            float v = mat_get(m, i, j);
-            if (isfinite(v)) {
-                lo = v < lo ? v : lo;
-                hi = v > hi ? v : hi;
-            }
-        }
+    HeatScale scale = heat_scale(m);
     /* the header: column labels, right-aligned over their numbers */
     pad(out, 2 + label_w);
     for (int j = 0; j < m->cols; j++) {
@@ -184,34 +141,23 @@ static void print_matrix(FILE *out, const Mat *m, int heat)
         fputs(lab, out);
         pad(out, label_w - fmt_display_width(lab));
         for (int j = 0; j < m->cols; j++) {
-            int w = fmt_value(buf, sizeof buf, mat_get(m, i, j), DECIMALS, 0);
+            int w = num_format(buf, sizeof buf, mat_get(m, i, j), NUM_DECIMALS_DEFAULT, 0);
             pad(out, 2 + widths[j] - w);
             fputs(buf, out);
         }
         if (heat) {
             fputs("   |", out);
-            for (int j = 0; j < m->cols; j++) {
-                float v = mat_get(m, i, j);
-                int k;
-                if (isnan(v) || v == -INFINITY)
-                    k = 0;
-                else if (v == INFINITY)
-                    k = (int)sizeof ramp - 2;
-                else
-                    k = hi > lo ? (int)((v - lo) / (hi - lo) * (sizeof ramp - 2) + 0.5) : (int)sizeof ramp / 2;
-                fputc(ramp[k], out);
-            }
+            for (int j = 0; j < m->cols; j++)
+                fputs(heat_shade(&scale, mat_get(m, i, j), 0), out);
             fputc('|', out);
         }
         fputc('\n', out);
     }
-    if (heat && lo <= hi) {
+    if (heat) {
         /* say what the shades stand for, so a printed heatmap reads alone */
-        char lo_s[64], hi_s[64];
-        fmt_value(lo_s, sizeof lo_s, lo, DECIMALS, 0);
-        fmt_value(hi_s, sizeof hi_s, hi, DECIMALS, 0);
-        fprintf(out, "  shades '%s': '%c' is %s, '%c' is %s\n", ramp, ramp[0], lo_s,
-                ramp[sizeof ramp - 2], hi_s);
+        char legend[200];
+        heat_legend(&scale, legend, sizeof legend, NUM_DECIMALS_DEFAULT);
+        fprintf(out, "  %s\n", legend);
     }
     print_masked(out, m);
     fputc('\n', out);
@@ -278,7 +224,7 @@ static void print_handout(FILE *out, const Lesson *l, const LessonState *s, int 
             Mat *v = lesson_eval_expr(s, ex->answer, &err);
             if (v && v->rows == 1 && v->cols == 1) {
                 char buf[64];
-                fmt_value(buf, sizeof buf, mat_get(v, 0, 0), DECIMALS, 0);
+                num_format(buf, sizeof buf, mat_get(v, 0, 0), NUM_DECIMALS_DEFAULT, 0);
                 fprintf(out, "  Answer: %s = %s\n", ex->answer, buf);
             } else {
                 fprintf(out, "  Answer: %s\n", ex->answer);

@@ -1,18 +1,16 @@
 /*
- * format.h - numbers as text, the same way on the screen and in `attn run`:
- * fixed decimals, "-inf"/"inf"/"nan" for non-finite values (or -∞ and ∞
- * where the output is UTF-8).
+ * format.h - columns of numbers, the same on the screen and in `attn run`:
+ * how wide a column must be so its numbers line up, and display widths.
+ * Each number is written by the engine's one formatter (numfmt.h).
  */
 #ifndef ATTN_FORMAT_H
 #define ATTN_FORMAT_H
 
 #include <stddef.h>
 
-/* Write v with `decimals` digits after the point into buf; returns the
- * length written (as snprintf). Negative zero prints as 0. */
-int fmt_value(char *buf, size_t size, float v, int decimals, int utf8);
+#include "numfmt.h"
 
-/* The width fmt_value needs for the widest value of data[0..n-1] (stride
+/* The width num_format needs for the widest value of data[0..n-1] (stride
  * 1), so a column of numbers lines up on its decimal point. */
 int fmt_width(const float *data, long n, int decimals, int utf8);
 

@@ -2,12 +2,12 @@
  * tui_colors.c - the attribute tables behind the semantic colours: 256
  * colours, 8 colours, or none (NO_COLOR, --no-color, a terminal without
  * colour), where attributes alone (bold, reverse, underline, dim) carry
- * every role. Heat levels get colour pairs from the ramps of tui_ramp.c.
+ * every role. Heat levels get colour pairs from the ramps of ramp.c.
  */
 #include <curses.h>
 #include <stdlib.h>
 
-#include "tui_ramp.h"
+#include "ramp.h"
 #include "tui_state.h"
 
 int tui_attr(const Tui *t, TuiColor c)

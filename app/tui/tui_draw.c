@@ -207,7 +207,7 @@ static void draw_status(const Tui *t)
         int r1 = p->cur_r + 1, c1 = p->cur_c + 1;
         float val = v->pooled ? v->pooled[(p->cur_r / v->br) * v->cols + p->cur_c / v->bc] : 0;
         char num[48];
-        fmt_value(num, sizeof num, val, lv->decimals, t->utf8);
+        num_format(num, sizeof num, val, lv->decimals, t->utf8);
         ui_putf(r.y, 1, r.w - 2, t->attr[C_STATUS], "%s rows %d-%d, cols %d-%d: %s %s", p->name, r1,
              imin(r1 + v->br - 1, v->m->rows), c1, imin(c1 + v->bc - 1, v->m->cols),
              p->overview == 2 ? "max" : "mean", num);
@@ -217,7 +217,7 @@ static void draw_status(const Tui *t)
     if (!frame_ex_ok) {
         char name[64], num[48];
         explain_cell_name(v->m, p->cur_r, p->cur_c, name, sizeof name);
-        fmt_value(num, sizeof num, mat_get(v->m, p->cur_r, p->cur_c), lv->decimals, t->utf8);
+        num_format(num, sizeof num, mat_get(v->m, p->cur_r, p->cur_c), lv->decimals, t->utf8);
         ui_putf(r.y, 1, r.w - 2, t->attr[C_STATUS], "%s = %s", name, num);
         if (frame_ex_err[0])
             ui_put(r.y + 1, 1, r.w - 2, t->attr[C_DIM], frame_ex_err);

@@ -3,9 +3,9 @@
  * curses): the screen's regions, panes placed side by side or stacked (and
  * paged when even their minimum sizes do not fit), a matrix's grid inside a
  * pane with scrolling and hit testing, scaling cells up where a big screen
- * has room, pooling a large matrix into an
- * overview, and wrapping a lesson's prose. The tests drive these directly
- * at any screen size.
+ * has room, pooling a large matrix into an overview, and the measure prose
+ * is wrapped to (the wrapping itself is text.h's). The tests drive these
+ * directly at any screen size.
  */
 #ifndef ATTN_TUI_LAYOUT_H
 #define ATTN_TUI_LAYOUT_H
@@ -147,39 +147,10 @@ int grid_hit(const GridSpec *g, Rect r, int first_row, int first_col, int rows, 
 void pool_blocks(int rows, int cols, int max_r, int max_c, int *br, int *bc);
 void pool_matrix(float *out, const float *data, int rows, int cols, int ld, int br, int bc, int use_max);
 
-/* Copy in to out (size bytes, NUL-terminated), dropping control
- * characters (C0 but newline when keep_newlines, DEL, and C1 in UTF-8);
- * tabs become spaces. Without utf8, bytes >= 0x80 become '?'; with it,
- * malformed UTF-8 bytes become '?'. Returns out. */
-char *text_clean(char *out, size_t size, const char *in, int keep_newlines, int utf8);
-
 /* The width to wrap prose to on a screen cols wide: the screen less a
  * margin, but no more than TEXT_MEASURE_MAX columns, so lines stay easy to
  * follow on a wide projector screen. */
 #define TEXT_MEASURE_MAX 120
 int text_measure(int cols);
-
-/* Wrap prose to width display columns into out, lines separated by '\n'.
- * Paragraphs are separated by blank lines and stay separated by one empty
- * line; inside a paragraph, line breaks are spaces, except that a line
- * indented deeper than the paragraph's first line starts a new line and
- * keeps its indentation (formulas, lists). Words longer than width are
- * split. Returns the number of lines (0 for empty text). out always holds
- * a NUL-terminated result, truncated at a line boundary to fit. */
-int text_wrap(char *out, size_t size, const char *text, int width);
-
-/* Wrap each '\n'-separated line of text on its own (no joining, unlike
- * text_wrap) to width columns, continuation lines indented by indent
- * spaces: for formulas and arithmetic. Returns the number of lines; out
- * as text_wrap's. */
-int text_wrap_lines(char *out, size_t size, const char *text, int width, int indent);
-
-/* Copy the line that starts at p (up to '\n' or the end) into line
- * (truncated to size), and return where the next line starts; NULL when
- * p is at the end. Walks a '\n'-separated text line by line. */
-const char *text_line(const char *p, char *line, size_t size);
-
-/* The byte length of the longest prefix of s that fits in w columns. */
-size_t text_fit(const char *s, int w);
 
 #endif

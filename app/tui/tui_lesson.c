@@ -11,8 +11,6 @@
 
 #include "tui_state.h"
 
-#define DECIMALS_DEFAULT 4
-#define DECIMALS_MAX 8
 
 static int imin(int a, int b) { return a < b ? a : b; }
 static int imax(int a, int b) { return a > b ? a : b; }
@@ -29,7 +27,7 @@ void lv_adopt(Tui *t, Session *ses)
 {
     lv_close(&t->lv);
     t->lv.ses = ses;
-    t->lv.decimals = DECIMALS_DEFAULT;
+    t->lv.decimals = NUM_DECIMALS_DEFAULT;
     lv_build_panes(t, NULL, 0);
 }
 
@@ -304,7 +302,7 @@ void lv_action(Tui *t, TuiAction a)
         }
         break;
     case ACT_MORE:
-        lv->decimals = imin(lv->decimals + 1, DECIMALS_MAX);
+        lv->decimals = imin(lv->decimals + 1, NUM_DECIMALS_MAX);
         break;
     case ACT_LESS:
         lv->decimals = imax(lv->decimals - 1, 0);

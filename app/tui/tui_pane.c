@@ -14,7 +14,8 @@
 
 #include "format.h"
 #include "tui_put.h"
-#include "tui_ramp.h"
+#include "heat.h"
+#include "ramp.h"
 #include "tui_state.h"
 
 static int imin(int a, int b) { return a < b ? a : b; }
@@ -49,35 +50,6 @@ static int values_width(const Mat *m, int decimals, int utf8)
     return w;
 }
 
-/* The heat scale of m: sequential 0..1 for weights, 0..max for other
- * non-negative values, else diverging -max|v|..max|v|. */
-static void heat_scale(const Mat *m, PaneView *v)
-{
-    float lo = INFINITY, hi = -INFINITY;
-    for (int i = 0; i < m->rows; i++)
-        for (int j = 0; j < m->cols; j++) {
-            float x = mat_get(m, i, j);
-            if (!isfinite(x))
-                continue;
-            lo = fminf(lo, x);
-            hi = fmaxf(hi, x);
-        }
-    if (lo > hi)
-        lo = hi = 0;
-    if (lo >= 0 && hi <= 1) {
-        v->diverging = 0;
-        v->lo = 0;
-        v->hi = 1;
-    } else if (lo >= 0) {
-        v->diverging = 0;
-        v->lo = 0;
-        v->hi = hi;
-    } else {
-        v->diverging = 1;
-        v->lo = -fmaxf(fabsf(lo), fabsf(hi));
-        v->hi = -v->lo;
-    }
-}
 
 /* Lines of the exercise area, into buf ('\n'-separated); returns the count. */
 
@@ -180,7 +152,7 @@ void pane_need(Tui *t, int i, PaneNeed *need)
     v->rows = m->rows;
     v->cols = m->cols;
     if (p->heat)
-        heat_scale(m, v);
+        v->heat = heat_scale(m);
     /* wide enough for the title and its formula, within reason */
     char how[200];
     int title_w = 2 + (int)strlen(p->name) + 8 + (describe(m, how, sizeof how, 0) > 0 ? 3 + fmt_display_width(how) : 0);
@@ -266,21 +238,15 @@ static int heat_attr(const Tui *t, const PaneView *v, float x)
         return t->attr[C_HEAT_INF];
     if (t->color == COLORS_NONE)
         return A_NORMAL;
-    if (v->diverging) {
-        float s = v->hi > 0 ? x / v->hi : 0;
+    float s = heat_position(&v->heat, x);
+    if (v->heat.diverging)
         return t->heat_div[ramp_signed_level(s, HEAT_DIV_HALF) + HEAT_DIV_HALF];
-    }
-    float s = v->hi > v->lo ? (x - v->lo) / (v->hi - v->lo) : 0;
     return t->heat_seq[ramp_level(s, HEAT_SEQ_LEVELS)];
 }
 
 static const char *shade_of(const PaneView *v, float x)
 {
-    if (!isfinite(x))
-        return " ";
-    if (v->diverging)
-        return ramp_shade_signed(v->hi > 0 ? x / v->hi : 0, ui_utf8);
-    return ramp_shade(v->hi > v->lo ? (x - v->lo) / (v->hi - v->lo) : 0, ui_utf8);
+    return heat_shade(&v->heat, x, ui_utf8);
 }
 
 /* A scaled-up heat cell: the block r in the heat's colour (or, without
@@ -335,12 +301,12 @@ static void draw_legend(const Tui *t, const PaneView *v, int y, int x, int w)
     int sw = imax(1, imin(grid_cell_h(&v->grid), (w - 16) / 8));
     if (t->color == COLORS_NONE) {
         /* shades: by value from lo to hi, or by size for signed values */
-        if (v->diverging) {
+        if (v->heat.diverging) {
             snprintf(lo, sizeof lo, "|v|: 0");
-            fmt_value(hi, sizeof hi, v->hi, 2, t->utf8);
+            num_format(hi, sizeof hi, v->heat.hi, 2, t->utf8);
         } else {
-            fmt_value(lo, sizeof lo, v->lo, 2, t->utf8);
-            fmt_value(hi, sizeof hi, v->hi, 2, t->utf8);
+            num_format(lo, sizeof lo, v->heat.lo, 2, t->utf8);
+            num_format(hi, sizeof hi, v->heat.hi, 2, t->utf8);
         }
         ui_put(y, cx, x + w - cx, t->attr[C_DIM], lo);
         cx += fmt_display_width(lo) + 1;
@@ -348,14 +314,14 @@ static void draw_legend(const Tui *t, const PaneView *v, int y, int x, int w)
             for (int d = 0; d < sw; d++, cx++)
                 ui_put(y, cx, 1, A_NORMAL, ramp_shade(((float)k + 0.5f) / RAMP_SHADE_LEVELS, t->utf8));
     } else {
-        fmt_value(lo, sizeof lo, v->diverging ? -v->hi : v->lo, 2, t->utf8);
-        fmt_value(hi, sizeof hi, v->hi, 2, t->utf8);
+        num_format(lo, sizeof lo, v->heat.diverging ? -v->heat.hi : v->heat.lo, 2, t->utf8);
+        num_format(hi, sizeof hi, v->heat.hi, 2, t->utf8);
         ui_put(y, cx, x + w - cx, t->attr[C_DIM], lo);
         cx += fmt_display_width(lo) + 1;
         int steps = 8;
         for (int k = 0; k < steps && cx + sw <= x + w; k++, cx += sw) {
             float f = ((float)k + 0.5f) / (float)steps;
-            float val = v->diverging ? -v->hi + 2 * v->hi * f : v->lo + (v->hi - v->lo) * f;
+            float val = v->heat.diverging ? -v->heat.hi + 2 * v->heat.hi * f : v->heat.lo + (v->heat.hi - v->heat.lo) * f;
             ui_fill(y, cx, sw, heat_attr(t, v, val));
         }
     }
@@ -467,7 +433,7 @@ void pane_draw(const Tui *t, int idx, const Explanation *ex)
                 a |= A_UNDERLINE | A_BOLD;
             /* on a heatmap the colour is the value: marks go on top of it */
             char num[48];
-            fmt_value(num, sizeof num, val, lv->decimals, t->utf8);
+            num_format(num, sizeof num, val, lv->decimals, t->utf8);
             /* the operand mark goes just before the number (a right-aligned
              * number in a wide cell has blanks before it), or a block */
             int mark_x = x - 1;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "format.h"
+#include "text.h"
 #include "tui_layout.h"
 
 int ui_utf8;

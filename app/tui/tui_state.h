@@ -8,10 +8,12 @@
 #define ATTN_TUI_STATE_H
 
 #include "explain.h"
+#include "heat.h"
 #include "lesson.h"
 #include "tui_keys.h"
 #include "tui_layout.h"
 #include "session.h"
+#include "text.h"
 
 /* Semantic colours: each indexes the attribute table set up for the
  * terminal (256 colours, 8 colours or none). */
@@ -56,9 +58,7 @@ typedef struct {
     int br, bc;         /* block size of the overview (1 x 1 otherwise) */
     float *pooled;      /* rows x cols when overview, owned */
     int fit_r, fit_c;   /* cells visible at once */
-    /* the heat scale */
-    int diverging;
-    float lo, hi;       /* sequential: lo..hi; diverging: -hi..hi */
+    HeatScale heat;     /* the one heat scale (heat.h) */
 } PaneView;
 
 typedef enum { PROMPT_NONE, PROMPT_EDIT, PROMPT_ANSWER } PromptKind;

@@ -609,16 +609,24 @@ static int d_step(PS *ps, size_t kw, size_t arg)
 }
 
 /* Append prose to buf (paragraphs separated by "\n\n"). */
-static int append_text(char **buf, const char *s, size_t n, int new_paragraph)
+/* Append n bytes of prose to *buf: after a blank line as a new paragraph
+ * ("\n\n"); on a line of its own ("\n", then `indent` spaces) when it is
+ * indented deeper than its paragraph or follows such a line (a formula, a
+ * list); otherwise joined with a space. */
+static int append_text(char **buf, const char *s, size_t n, int new_paragraph, int own_line, int indent)
 {
     size_t have = strlen(*buf);
-    char *bigger = attn_realloc(*buf, have + n + 3);
+    char *bigger = attn_realloc(*buf, have + n + 3 + (size_t)indent);
     if (!bigger)
         return 0;
     if (have > 0) {
         if (new_paragraph) {
             memcpy(bigger + have, "\n\n", 2);
             have += 2;
+        } else if (own_line) {
+            bigger[have++] = '\n';
+            memset(bigger + have, ' ', (size_t)indent);
+            have += (size_t)indent;
         } else {
             bigger[have++] = ' ';
         }
@@ -652,10 +660,14 @@ static int d_text(PS *ps, size_t kw, size_t arg)
         size_t e = ps->eol;
         while (e > p && is_blank(t[e - 1]))
             e--;
-        if (!append_text(&st->text, t + p, e - p, new_paragraph))
+        if (!append_text(&st->text, t + p, e - p, new_paragraph, 0, 0))
             return nomem(ps);
         new_paragraph = 0;
     }
+    /* the indentation of the paragraph's first line (-1: none yet), and
+     * whether the line before was deeper */
+    long para_indent = -1;
+    int prev_deeper = 0;
     for (next_line(ps); !at_end(ps); next_line(ps)) {
         if (line_is(ps, "end")) {
             next_line(ps);
@@ -668,11 +680,19 @@ static int d_text(PS *ps, size_t kw, size_t arg)
             e--;
         if (a == e) {
             new_paragraph = 1;
+            para_indent = -1;
+            prev_deeper = 0;
             continue;
         }
-        if (!append_text(&st->text, t + a, e - a, new_paragraph))
+        long indent = (long)(a - ps->pos);
+        if (para_indent < 0 || new_paragraph)
+            para_indent = indent;
+        int deeper = indent > para_indent;
+        int extra = deeper ? (int)(indent - para_indent) : 0;
+        if (!append_text(&st->text, t + a, e - a, new_paragraph, deeper || prev_deeper, extra))
             return nomem(ps);
         new_paragraph = 0;
+        prev_deeper = deeper;
     }
     return fail(ps, ATTN_E_SYNTAX, kw, "this 'text' has no 'end' (prose runs to a line with just 'end')");
 }

@@ -1,5 +1,5 @@
 /*
- * tui_ramp.h - colour ramps for heatmaps, as pure functions (no curses), so
+ * ramp.h - colour ramps for heatmaps, as pure functions (no curses), so
  * the tests can hold them to their promises: lightness that rises with the
  * value, fixed endpoints, a diverging ramp symmetric about zero, and
  * fallbacks for 8-colour terminals and for no colour at all.
@@ -8,8 +8,8 @@
  * in [-1, 1] for the diverging ramp (signed values scaled by max |v|).
  * Out-of-range t is clamped; NaN counts as 0.
  */
-#ifndef ATTN_TUI_RAMP_H
-#define ATTN_TUI_RAMP_H
+#ifndef ATTN_RAMP_H
+#define ATTN_RAMP_H
 
 /* An sRGB colour, each channel in [0, 1]. */
 typedef struct {

@@ -1,9 +1,9 @@
 /*
- * tui_ramp.c - heatmap colour ramps: viridis for weights, a CIELAB
+ * ramp.c - heatmap colour ramps: viridis for weights, a CIELAB
  * blue-white-red for signed values, their xterm-256 approximations, the
  * 8-colour and shade-glyph fallbacks. Pure arithmetic: no curses here.
  */
-#include "tui_ramp.h"
+#include "ramp.h"
 
 #include <math.h>
 

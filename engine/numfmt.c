@@ -1,0 +1,46 @@
+/*
+ * numfmt.c - the one number formatter (see numfmt.h).
+ */
+#include "numfmt.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* "6.1e-06" -> "6.1e-6": no '+' and no leading zeros in the exponent. */
+static int short_exponent(char *buf)
+{
+    char *e = strchr(buf, 'e');
+    if (!e)
+        return (int)strlen(buf);
+    char *d = e + 1, *src = e + 1;
+    if (*src == '+')
+        src++;
+    else if (*src == '-')
+        *d++ = *src++;
+    while (*src == '0' && src[1])
+        src++;
+    memmove(d, src, strlen(src) + 1);
+    return (int)strlen(buf);
+}
+
+int num_format(char *buf, size_t size, double v, int decimals, int utf8)
+{
+    if (isnan(v))
+        return snprintf(buf, size, "nan");
+    if (isinf(v))
+        return snprintf(buf, size, "%s", v > 0 ? (utf8 ? "∞" : "inf") : (utf8 ? "-∞" : "-inf"));
+    if (decimals < 0)
+        decimals = 0;
+    if (decimals > NUM_DECIMALS_MAX)
+        decimals = NUM_DECIMALS_MAX;
+    if (v == 0)
+        return snprintf(buf, size, "%.*f", decimals, 0.0);     /* -0 too */
+    if (fabs(v) < 0.5 * pow(10.0, -decimals)) {
+        char tmp[32];
+        snprintf(tmp, sizeof tmp, "%.1e", v);
+        short_exponent(tmp);
+        return snprintf(buf, size, "%s", tmp);
+    }
+    return snprintf(buf, size, "%.*f", decimals, v);
+}

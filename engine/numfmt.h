@@ -1,0 +1,21 @@
+/*
+ * numfmt.h - the one way attn writes a number, on the screen, in handouts
+ * and in explanations: fixed decimals; never "-0.0000"; a value too small
+ * for the decimals but not zero in short scientific notation ("6.1e-6"), so
+ * it is never mistaken for zero; "inf", "-inf", "nan" (or ∞ and -∞ where
+ * the output is UTF-8). Pure: writes into a buffer.
+ */
+#ifndef ATTN_NUMFMT_H
+#define ATTN_NUMFMT_H
+
+#include <stddef.h>
+
+/* The decimals shown unless the user asks for more or fewer. */
+#define NUM_DECIMALS_DEFAULT 4
+#define NUM_DECIMALS_MAX 9
+
+/* Write v into buf; returns the length written (as snprintf). decimals is
+ * clamped to 0..NUM_DECIMALS_MAX. */
+int num_format(char *buf, size_t size, double v, int decimals, int utf8);
+
+#endif

@@ -1,0 +1,102 @@
+/*
+ * check_present.c - the presentation shared by the screen and the handout:
+ * the one number formatter (engine/numfmt.c), the one heat scale and its
+ * shades (app/present/heat.c), so paper and screen read alike.
+ */
+#include <check.h>
+#include <math.h>
+#include <string.h>
+
+#include "heat.h"
+#include "numfmt.h"
+
+static const char *fmt(double v, int decimals, int utf8)
+{
+    static char buf[64];
+    num_format(buf, sizeof buf, v, decimals, utf8);
+    return buf;
+}
+
+START_TEST(numbers_have_one_form)
+{
+    ck_assert_str_eq(fmt(0.37754, 4, 0), "0.3775");
+    ck_assert_str_eq(fmt(-1.5, 2, 0), "-1.50");
+    ck_assert_str_eq(fmt(-0.0, 4, 0), "0.0000");          /* never -0.0000 */
+    ck_assert_str_eq(fmt(0, 0, 0), "0");
+    /* small but not zero: not mistaken for zero */
+    ck_assert_str_eq(fmt(6.1e-6, 4, 0), "6.1e-6");
+    ck_assert_str_eq(fmt(-0.00004, 4, 0), "-4.0e-5");
+    ck_assert_str_eq(fmt(0.00005, 4, 0), "0.0001");        /* rounds up: shown as usual */
+    ck_assert_str_eq(fmt(3e-12, 2, 0), "3.0e-12");
+    ck_assert_str_eq(fmt(INFINITY, 4, 0), "inf");
+    ck_assert_str_eq(fmt(-INFINITY, 4, 0), "-inf");
+    ck_assert_str_eq(fmt(-INFINITY, 4, 1), "-∞");
+    ck_assert_str_eq(fmt(NAN, 4, 1), "nan");
+    ck_assert_str_eq(fmt(1.0, 42, 0), "1.000000000");      /* clamped to NUM_DECIMALS_MAX */
+}
+END_TEST
+
+static Mat *mat_of(int rows, int cols, const float *v)
+{
+    Mat *m = mat_new(rows, cols, NULL);
+    ck_assert_ptr_nonnull(m);
+    for (int i = 0; i < rows; i++)
+        for (int j = 0; j < cols; j++)
+            mat_set(m, i, j, v[i * cols + j]);
+    return m;
+}
+
+START_TEST(each_kind_of_matrix_has_its_scale)
+{
+    /* weights: the fixed 0..1 scale, whatever their own range */
+    Mat *w = mat_of(1, 3, (const float[]){ 0.3f, 0.33f, 0.37f });
+    HeatScale h = heat_scale(w);
+    ck_assert_int_eq(h.diverging, 0);
+    ck_assert_float_eq(h.lo, 0);
+    ck_assert_float_eq(h.hi, 1);
+    ck_assert_str_eq(heat_shade(&h, 0.33f, 0), ".");
+    /* non-negative beyond 1: 0..max */
+    Mat *p = mat_of(1, 2, (const float[]){ 0, 4 });
+    h = heat_scale(p);
+    ck_assert_int_eq(h.diverging, 0);
+    ck_assert_float_eq(h.hi, 4);
+    ck_assert_str_eq(heat_shade(&h, 4, 0), "@");
+    ck_assert_str_eq(heat_shade(&h, 0, 0), " ");
+    /* signed scores: symmetric, shaded by size; -inf off the scale */
+    Mat *s = mat_of(1, 3, (const float[]){ -0.2853f, 0.0604f, -INFINITY });
+    h = heat_scale(s);
+    ck_assert_int_eq(h.diverging, 1);
+    ck_assert_float_eq(h.hi, 0.2853f);
+    ck_assert_float_eq(h.lo, -0.2853f);
+    ck_assert_float_eq_tol(heat_position(&h, -0.2853f), -1, 1e-6);
+    ck_assert_str_eq(heat_shade(&h, -0.2853f, 0), "@");
+    ck_assert_str_eq(heat_shade(&h, 0.2853f, 0), "@");
+    ck_assert_str_eq(heat_shade(&h, -INFINITY, 0), " ");
+    ck_assert_str_eq(heat_shade(&h, 0.2853f, 1), "█");
+    mat_free(w);
+    mat_free(p);
+    mat_free(s);
+}
+END_TEST
+
+START_TEST(a_printed_heatmap_says_what_its_shades_mean)
+{
+    char buf[200];
+    HeatScale w = { 0, 0, 1 }, s = { 1, -0.2853f, 0.2853f };
+    heat_legend(&w, buf, sizeof buf, 4);
+    ck_assert_str_eq(buf, "shades ' .:#@': ' ' is 0.0000, '@' is 1.0000");
+    heat_legend(&s, buf, sizeof buf, 4);
+    ck_assert_str_eq(buf, "shades ' .:#@' by size: ' ' is 0, '@' is -0.2853 or 0.2853");
+}
+END_TEST
+
+Suite *present_suite(void)
+{
+    Suite *s = suite_create("present");
+    TCase *c = tcase_create("core");
+    tcase_add_test(c, numbers_have_one_form);
+    tcase_add_test(c, each_kind_of_matrix_has_its_scale);
+    tcase_add_test(c, a_printed_heatmap_says_what_its_shades_mean);
+    suite_add_tcase(s, c);
+    return s;
+}
