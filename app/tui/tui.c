@@ -28,6 +28,10 @@
 #define CTRL(c) ((c) & 0x1f)
 #define BRIEF_TICKS 20  /* getch timeouts of 200 ms: 4 s */
 
+/* The only file-scope state of the screen, and it is the process's, not a
+ * screen's: the signal that asked us to stop (a handler can only reach a
+ * static), and whether the terminal is in curses mode (for the atexit and
+ * fatal-error paths that must restore it). Everything else lives in Tui. */
 static volatile sig_atomic_t got_signal;
 static int curses_active;
 
@@ -93,6 +97,8 @@ static void start_curses(Tui *t, int no_color)
     cbreak();
     noecho();
     keypad(stdscr, TRUE);
+    t->cv.win = stdscr;
+    t->cv.utf8 = t->utf8;
     set_escdelay(25);
     curs_set(0);
     timeout(200);
@@ -215,7 +221,7 @@ static void frame(Tui *t)
 
 int tui_main(const char *file, int no_color)
 {
-    static Tui t;
+    Tui t;
     memset(&t, 0, sizeof t);
     t.utf8 = locale_is_utf8();
     /* a lesson named on the command line is checked before the terminal
@@ -271,7 +277,7 @@ int tui_main(const char *file, int no_color)
     leave_curses();
     lv_close(&t.lv);
     menu_free(&t);
-    tui_frame_free();
+    tui_frame_free(&t);
     if (got_signal)
         return 128 + (int)got_signal;
     return 0;

@@ -19,16 +19,10 @@
 static int imin(int a, int b) { return a < b ? a : b; }
 static int imax(int a, int b) { return a > b ? a : b; }
 
-/* The explanation of the focused cell, rebuilt by each tui_prepare. */
-static Explanation frame_ex;
-static int frame_ex_ok;
-static char frame_ex_err[256];
-
-void tui_frame_free(void)
+void tui_frame_free(Tui *t)
 {
-    explain_free(&frame_ex);
-    memset(&frame_ex, 0, sizeof frame_ex);
-    frame_ex_ok = 0;
+    explain_free(&t->frame.ex);
+    memset(&t->frame, 0, sizeof t->frame);
 }
 
 static void prepare_help(Tui *t);
@@ -47,7 +41,7 @@ static int exercise_lines(const Tui *t, char *buf, size_t size, int width)
     const ExerciseState *es = session_exercise_state(lv->ses, lv->ex_index);
     char raw[2048];
     size_t len = 0;
-    const char *mark = es->status == EX_RIGHT ? ui_glyph(" ✓", " (done)") : "";
+    const char *mark = es->status == EX_RIGHT ? ui_glyph(&t->cv, " ✓", " (done)") : "";
     len += (size_t)snprintf(raw + len, sizeof raw - len, "Exercise %d/%d%s: %s\n", lv->ex_index + 1,
                             st->n_exercises, mark, ex->question);
     for (int h = 0; h < es->hints_shown && len < sizeof raw; h++)
@@ -78,10 +72,9 @@ static int step_text(const Tui *t, char *buf, size_t size, int width)
 
 void tui_prepare(Tui *t)
 {
-    ui_utf8 = t->utf8;
-    getmaxyx(stdscr, t->rows, t->cols);
-    tui_frame_free();
-    frame_ex_err[0] = '\0';
+    getmaxyx(t->cv.win, t->rows, t->cols);
+    tui_frame_free(t);
+    t->frame.ex_err[0] = '\0';
     t->banner_h = 0;
     if (t->overlay == OVERLAY_HELP)
         prepare_help(t);
@@ -157,10 +150,10 @@ void tui_prepare(Tui *t)
     if (m && !p->overview) {
         AttnError err;
         attn_error_clear(&err);
-        if (explain_cell_digits(&frame_ex, m, p->cur_r, p->cur_c, lv->decimals, &err) == ATTN_OK && frame_ex.text)
-            frame_ex_ok = 1;
+        if (explain_cell_digits(&t->frame.ex, m, p->cur_r, p->cur_c, lv->decimals, &err) == ATTN_OK && t->frame.ex.text)
+            t->frame.ex_ok = 1;
         else
-            snprintf(frame_ex_err, sizeof frame_ex_err, "%s", err.msg);
+            snprintf(t->frame.ex_err, sizeof t->frame.ex_err, "%s", err.msg);
     }
 }
 
@@ -170,7 +163,7 @@ static void draw_title(const Tui *t)
 {
     const LessonView *lv = &t->lv;
     Rect r = t->layout.title;
-    ui_fill(r.y, 0, r.w, t->attr[C_TITLE]);
+    ui_fill(&t->cv, r.y, 0, r.w, t->attr[C_TITLE]);
     const LessonStep *st = session_step(lv->ses);
     int n_edits = session_n_edits(lv->ses);
     char right[256];
@@ -178,17 +171,17 @@ static void draw_title(const Tui *t)
         ? snprintf(right, sizeof right, " no steps ")
         : snprintf(right, sizeof right, " step %d/%d: %s ", session_screen(lv->ses) + 1, session_n_screens(lv->ses), st ? st->title : "Set-up");
     if (n_edits > 0)
-        rl += snprintf(right + rl, sizeof right - (size_t)rl, "%s %d edit%s ", ui_glyph("│", "|"), n_edits,
+        rl += snprintf(right + rl, sizeof right - (size_t)rl, "%s %d edit%s ", ui_glyph(&t->cv, "│", "|"), n_edits,
                        n_edits == 1 ? "" : "s");
     if (session_reload_error(lv->ses) && lv->reload_error_hidden && rl < (int)sizeof right)
-        snprintf(right + rl, sizeof right - (size_t)rl, "%s file has an error ", ui_glyph("│", "|"));
+        snprintf(right + rl, sizeof right - (size_t)rl, "%s file has an error ", ui_glyph(&t->cv, "│", "|"));
     char clean[256];
     text_clean(clean, sizeof clean, right, 0, t->utf8);
     int rw = imin(fmt_display_width(clean), r.w * 2 / 3);
     char left[300];
-    snprintf(left, sizeof left, " attn %s %s", ui_glyph("·", "-"), lesson_title(session_lesson(lv->ses)));
-    ui_put_fit(r.y, 0, r.w - rw - 1, t->attr[C_TITLE], left);
-    ui_put(r.y, r.w - rw, rw, t->attr[C_STEP], clean);
+    snprintf(left, sizeof left, " attn %s %s", ui_glyph(&t->cv, "·", "-"), lesson_title(session_lesson(lv->ses)));
+    ui_put_fit(&t->cv, r.y, 0, r.w - rw - 1, t->attr[C_TITLE], left);
+    ui_put(&t->cv, r.y, r.w - rw, rw, t->attr[C_STEP], clean);
 }
 
 static void draw_status(const Tui *t)
@@ -196,7 +189,7 @@ static void draw_status(const Tui *t)
     const LessonView *lv = &t->lv;
     Rect r = t->layout.status;
     if (lv->n_panes == 0) {
-        ui_put(r.y, 1, r.w - 2, t->attr[C_DIM], "(this step shows no matrices)");
+        ui_put(&t->cv, r.y, 1, r.w - 2, t->attr[C_DIM], "(this step shows no matrices)");
         return;
     }
     const Pane *p = &lv->panes[lv->focus];
@@ -208,28 +201,28 @@ static void draw_status(const Tui *t)
         float val = v->pooled ? v->pooled[(p->cur_r / v->br) * v->cols + p->cur_c / v->bc] : 0;
         char num[48];
         num_format(num, sizeof num, val, lv->decimals, t->utf8);
-        ui_putf(r.y, 1, r.w - 2, t->attr[C_STATUS], "%s rows %d-%d, cols %d-%d: %s %s", p->name, r1,
+        ui_putf(&t->cv, r.y, 1, r.w - 2, t->attr[C_STATUS], "%s rows %d-%d, cols %d-%d: %s %s", p->name, r1,
              imin(r1 + v->br - 1, v->m->rows), c1, imin(c1 + v->bc - 1, v->m->cols),
              p->overview == 2 ? "max" : "mean", num);
-        ui_put(r.y + 1, 1, r.w - 2, t->attr[C_DIM], "Enter opens this block cell by cell; o: max / off");
+        ui_put(&t->cv, r.y + 1, 1, r.w - 2, t->attr[C_DIM], "Enter opens this block cell by cell; o: max / off");
         return;
     }
-    if (!frame_ex_ok) {
+    if (!t->frame.ex_ok) {
         char name[64], num[48];
         explain_cell_name(v->m, p->cur_r, p->cur_c, name, sizeof name);
         num_format(num, sizeof num, mat_get(v->m, p->cur_r, p->cur_c), lv->decimals, t->utf8);
-        ui_putf(r.y, 1, r.w - 2, t->attr[C_STATUS], "%s = %s", name, num);
-        if (frame_ex_err[0])
-            ui_put(r.y + 1, 1, r.w - 2, t->attr[C_DIM], frame_ex_err);
+        ui_putf(&t->cv, r.y, 1, r.w - 2, t->attr[C_STATUS], "%s = %s", name, num);
+        if (t->frame.ex_err[0])
+            ui_put(&t->cv, r.y + 1, 1, r.w - 2, t->attr[C_DIM], t->frame.ex_err);
         return;
     }
     /* long arithmetic wraps when the rows are there, else it is cut */
     char buf[4096];
-    if (text_wrap_lines(buf, sizeof buf, frame_ex.text, r.w - 2, 4) > r.h)
-        snprintf(buf, sizeof buf, "%s", frame_ex.text);
+    if (text_wrap_lines(buf, sizeof buf, t->frame.ex.text, r.w - 2, 4) > r.h)
+        snprintf(buf, sizeof buf, "%s", t->frame.ex.text);
     Rect lines = { r.x, r.y, r.w, r.h };
     const char *tag = lv->explain_on ? "operands marked (Enter: off)" : "Enter: mark its operands";
-    ui_lines(buf, lines, t->attr[C_STATUS], t->attr[C_DIM], NULL);
+    ui_lines(&t->cv, buf, lines, t->attr[C_STATUS], t->attr[C_DIM], NULL);
     /* the hint goes after the shortest of the explanation's lines (the
      * result, usually), a few columns from its end */
     int tw = fmt_display_width(tag), best_row = -1, best_w = 0, row = 0;
@@ -246,7 +239,7 @@ static void draw_status(const Tui *t)
         best_w = -3;
     }
     if (best_row >= 0 && 1 + best_w + 4 + tw < r.w)
-        ui_put(r.y + best_row, 1 + best_w + 4, tw, t->attr[C_DIM], tag);
+        ui_put(&t->cv, r.y + best_row, 1 + best_w + 4, tw, t->attr[C_DIM], tag);
 }
 
 /* The key bar: the main actions, their keys read from the table. */
@@ -255,16 +248,16 @@ static void draw_keybar(const Tui *t, int where)
     Rect r = t->layout.keybar;
     if (t->mode != MODE_LESSON)
         r = (Rect){ 0, t->rows - 1, t->cols, 1 };
-    ui_fill(r.y, 0, r.w, t->attr[C_KEYBAR]);
+    ui_fill(&t->cv, r.y, 0, r.w, t->attr[C_KEYBAR]);
     if (t->prompt != PROMPT_NONE) {
-        ui_putf(r.y, 1, r.w - 2, t->attr[C_KEYBAR], "%s%s", t->prompt_label, t->input);
+        ui_putf(&t->cv, r.y, 1, r.w - 2, t->attr[C_KEYBAR], "%s%s", t->prompt_label, t->input);
         int cx = 1 + fmt_display_width(t->prompt_label) + fmt_display_width(t->input);
         if (cx < r.w)
-            ui_fill(r.y, cx, 1, t->attr[C_CURSOR]);
+            ui_fill(&t->cv, r.y, cx, 1, t->attr[C_CURSOR]);
         return;
     }
     if (t->message[0]) {
-        ui_put(r.y, 1, r.w - 2, t->message_error ? (int)(t->attr[C_ERROR] | A_REVERSE) : t->attr[C_KEYBAR], t->message);
+        ui_put(&t->cv, r.y, 1, r.w - 2, t->message_error ? (int)(t->attr[C_ERROR] | A_REVERSE) : t->attr[C_KEYBAR], t->message);
         return;
     }
     if (where == KEYS_LESSON && t->banner_h == 0 && lv_banner_want(t) > 0) {
@@ -272,7 +265,7 @@ static void draw_keybar(const Tui *t, int where)
         char first[512];
         const char *e = session_reload_error(t->lv.ses);
         snprintf(first, sizeof first, "reload failed (c hides): %.*s", (int)strcspn(e, "\n"), e);
-        ui_put(r.y, 1, r.w - 2, (int)(t->attr[C_ERROR] | A_REVERSE), first);
+        ui_put(&t->cv, r.y, 1, r.w - 2, (int)(t->attr[C_ERROR] | A_REVERSE), first);
         return;
     }
     /* what this screen offers, most useful first, with help and quit
@@ -314,7 +307,7 @@ static void draw_keybar(const Tui *t, int where)
         if (a == ACT_MORE)
             snprintf(k, sizeof keys[0], "+/-");
         else if (a == ACT_UP)   /* the arrows, as one entry */
-            snprintf(k, sizeof keys[0], "%s", where == KEYS_MENU ? ui_glyph("↑↓", "Up/Down") : ui_glyph("←↑↓→", "arrows"));
+            snprintf(k, sizeof keys[0], "%s", where == KEYS_MENU ? ui_glyph(&t->cv, "↑↓", "Up/Down") : ui_glyph(&t->cv, "←↑↓→", "arrows"));
         if (i >= n)
             tail_w += fmt_display_width(k) + 1 + (int)strlen(labels[n_shown]) + 2;
         n_shown++;
@@ -327,9 +320,9 @@ static void draw_keybar(const Tui *t, int where)
             x = tail_x;
         else if (!is_tail && x + need > tail_x)
             continue;
-        ui_put(r.y, x, r.w - x, t->attr[C_KEY], keys[i]);
+        ui_put(&t->cv, r.y, x, r.w - x, t->attr[C_KEY], keys[i]);
         x += fmt_display_width(keys[i]) + 1;
-        ui_put(r.y, x, r.w - x, t->attr[C_KEYBAR], labels[i]);
+        ui_put(&t->cv, r.y, x, r.w - x, t->attr[C_KEYBAR], labels[i]);
         x += (int)strlen(labels[i]) + 2;
     }
 }
@@ -376,8 +369,8 @@ static void prepare_help(Tui *t)
 static void draw_help(const Tui *t)
 {
     int where = t->mode == MODE_MENU ? KEYS_MENU : KEYS_LESSON;
-    ui_fill(0, 0, t->cols, t->attr[C_TITLE]);
-    ui_put(0, 1, t->cols - 2, t->attr[C_TITLE], where == KEYS_MENU ? "attn: keys of the lesson menu"
+    ui_fill(&t->cv, 0, 0, t->cols, t->attr[C_TITLE]);
+    ui_put(&t->cv, 0, 1, t->cols - 2, t->attr[C_TITLE], where == KEYS_MENU ? "attn: keys of the lesson menu"
                                                                : "attn: keys of the lesson screen");
     HelpLayout h;
     help_layout(t, &h);
@@ -386,18 +379,18 @@ static void draw_help(const Tui *t)
         if (row < 0 || row >= h.room)
             continue;
         int x = 1 + c * h.col_w;
-        ui_put(h.top + row, x, h.key_w, t->attr[C_HINT], h.keys[k]);
-        ui_put(h.top + row, x + h.key_w + 1, t->cols - x - h.key_w - 1, A_NORMAL,
+        ui_put(&t->cv, h.top + row, x, h.key_w, t->attr[C_HINT], h.keys[k]);
+        ui_put(&t->cv, h.top + row, x + h.key_w + 1, t->cols - x - h.key_w - 1, A_NORMAL,
             tui_action_help((TuiAction)h.acts[k]));
     }
     int below = h.top + h.per_col - t->overlay_first + 1;
     if (where == KEYS_LESSON && below < t->rows - 2)
-        ui_put(below, 2, t->cols - 4, t->attr[C_DIM],
+        ui_put(&t->cv, below, 2, t->cols - 4, t->attr[C_DIM],
             "Enter marks where a value came from; a click selects a cell; -inf is masked.");
     if (where == KEYS_LESSON && below + 1 < t->rows - 2)
-        ui_putf(below + 1, 2, t->cols - 4, t->attr[C_DIM], "%s marks an edited cell; the title bar counts the edits.",
-                ui_glyph("✎", "'"));
-    ui_put(t->rows - 1, 1, t->cols - 2, t->attr[C_DIM],
+        ui_putf(&t->cv, below + 1, 2, t->cols - 4, t->attr[C_DIM], "%s marks an edited cell; the title bar counts the edits.",
+                ui_glyph(&t->cv, "✎", "'"));
+    ui_put(&t->cv, t->rows - 1, 1, t->cols - 2, t->attr[C_DIM],
         t->overlay_max > 0 ? (t->overlay_first < t->overlay_max ? "Down: more keys; any other key closes this help"
                                                        : "Up: back; any other key closes this help")
                         : "any key closes this help");
@@ -419,9 +412,9 @@ static void prepare_text(Tui *t)
 
 static void draw_text_overlay(const Tui *t)
 {
-    ui_fill(0, 0, t->cols, t->attr[C_TITLE]);
+    ui_fill(&t->cv, 0, 0, t->cols, t->attr[C_TITLE]);
     const LessonStep *st = session_step(t->lv.ses);
-    ui_putf(0, 1, t->cols - 2, t->attr[C_TITLE], "%s", st ? st->title : "Set-up");
+    ui_putf(&t->cv, 0, 1, t->cols - 2, t->attr[C_TITLE], "%s", st ? st->title : "Set-up");
     size_t size = 65536;
     char *buf = malloc(size);
     if (!buf)
@@ -431,9 +424,9 @@ static void draw_text_overlay(const Tui *t)
     char line[1024];
     for (int k = 0; k < t->overlay_first && from; k++)
         from = text_line(from, line, sizeof line);
-    ui_lines(from ? from : "", (Rect){ 1, 2, t->cols - 2, t->rows - 4 }, t->attr[C_TEXT], t->attr[C_DIM], NULL);
+    ui_lines(&t->cv, from ? from : "", (Rect){ 1, 2, t->cols - 2, t->rows - 4 }, t->attr[C_TEXT], t->attr[C_DIM], NULL);
     free(buf);
-    ui_put(t->rows - 1, 1, t->cols - 2, t->attr[C_DIM],
+    ui_put(&t->cv, t->rows - 1, 1, t->cols - 2, t->attr[C_DIM],
            t->overlay_max > 0 ? (t->overlay_first < t->overlay_max ? "Down: more text; any other key closes it"
                                                                    : "Up: back; any other key closes the text")
                               : "any key closes the text");
@@ -448,11 +441,11 @@ static void draw_too_small(const Tui *t)
     int y = t->rows / 2, x = imax(0, (t->cols - w) / 2);
     if (w > t->cols) {
         /* split it so it still reads on a very narrow terminal */
-        ui_put(y, 0, t->cols, t->attr[C_ERROR], "terminal too small:");
-        ui_putf(y + 1, 0, t->cols, A_NORMAL, "need at least %dx%d,", TUI_MIN_COLS, TUI_MIN_ROWS);
-        ui_putf(y + 2, 0, t->cols, A_NORMAL, "have %dx%d", t->cols, t->rows);
+        ui_put(&t->cv, y, 0, t->cols, t->attr[C_ERROR], "terminal too small:");
+        ui_putf(&t->cv, y + 1, 0, t->cols, A_NORMAL, "need at least %dx%d,", TUI_MIN_COLS, TUI_MIN_ROWS);
+        ui_putf(&t->cv, y + 2, 0, t->cols, A_NORMAL, "have %dx%d", t->cols, t->rows);
     } else {
-        ui_put(y, x, t->cols - x, t->attr[C_ERROR], msg);
+        ui_put(&t->cv, y, x, t->cols - x, t->attr[C_ERROR], msg);
     }
 }
 
@@ -467,10 +460,10 @@ static void draw_lesson(Tui *t)
     if (!buf)
         tui_fatal("out of memory");
     step_text(t, buf, size, text_measure(t->cols));
-    ui_lines(buf, t->layout.text, t->attr[C_TEXT], t->attr[C_DIM], ui_glyph("… t: all", "... t: all"));
+    ui_lines(&t->cv, buf, t->layout.text, t->attr[C_TEXT], t->attr[C_DIM], ui_glyph(&t->cv, "… t: all", "... t: all"));
     for (int i = 0; i < lv->n_panes; i++)
         if (lv->views[i].place.visible)
-            pane_draw(t, i, lv->explain_on && frame_ex_ok ? &frame_ex : NULL);
+            pane_draw(t, i, lv->explain_on && t->frame.ex_ok ? &t->frame.ex : NULL);
     int pages = 0, page = lv->n_panes ? lv->views[lv->focus].place.page : 0;
     for (int i = 0; i < lv->n_panes; i++)
         pages = imax(pages, lv->views[i].place.page + 1);
@@ -479,7 +472,7 @@ static void draw_lesson(Tui *t)
         char note[64];
         snprintf(note, sizeof note, " panes page %d/%d (Tab) ", page + 1, pages);
         int nw = (int)strlen(note);
-        ui_put(pr.y + pr.h - 1, pr.x + pr.w - nw, nw, t->attr[C_DIM] | A_REVERSE, note);
+        ui_put(&t->cv, pr.y + pr.h - 1, pr.x + pr.w - nw, nw, t->attr[C_DIM] | A_REVERSE, note);
     }
     if (t->layout.exercise.h > 0) {
         exercise_lines(t, buf, size, text_measure(t->cols));
@@ -493,7 +486,7 @@ static void draw_lesson(Tui *t)
                 a = t->attr[C_PANE_TITLE];
             else if (lv->feedback[0] && *body && strncmp(lv->feedback, body, strlen(body)) == 0)
                 a = t->attr[lv->feedback_ok ? C_RIGHT : C_WRONG];
-            ui_put(er.y + k, 1, er.w - 2, a, line);
+            ui_put(&t->cv, er.y + k, 1, er.w - 2, a, line);
         }
     }
     free(buf);
@@ -503,8 +496,7 @@ static void draw_lesson(Tui *t)
 
 void tui_draw(Tui *t)
 {
-    ui_utf8 = t->utf8;
-    erase();
+    werase(t->cv.win);
     if (!t->layout_ok)
         draw_too_small(t);
     else if (t->overlay == OVERLAY_HELP)
@@ -516,5 +508,5 @@ void tui_draw(Tui *t)
         draw_keybar(t, KEYS_MENU);
     } else
         draw_lesson(t);
-    refresh();
+    wrefresh(t->cv.win);
 }

@@ -112,22 +112,22 @@ void lv_banner_draw(const Tui *t, Rect r)
     char buf[4096], line[1024];
     int first, k = 0;
     if (r.h >= lv_banner_want(t)) {
-        ui_fill(r.y, 0, t->cols, marked);
-        ui_putf(r.y, 1, r.w - 2, marked, "%s %s", ui_glyph("✗", "X"), ui_utf8 ? BANNER_HEADING : "reload failed, the "
+        ui_fill(&t->cv, r.y, 0, t->cols, marked);
+        ui_putf(&t->cv, r.y, 1, r.w - 2, marked, "%s %s", ui_glyph(&t->cv, "✗", "X"), t->cv.utf8 ? BANNER_HEADING : "reload failed, the "
                 "last good version stays - R retry - c hide");
         banner_text(t, "", buf, sizeof buf, &first);
         k = 1;
         first += 1;
     } else {
-        banner_text(t, ui_glyph("✗ reload failed (c hides): ", "X reload failed (c hides): "), buf, sizeof buf, &first);
+        banner_text(t, ui_glyph(&t->cv, "✗ reload failed (c hides): ", "X reload failed (c hides): "), buf, sizeof buf, &first);
     }
     const char *p = buf;
     for (int row = k; row < r.h && (p = text_line(p, line, sizeof line)); row++) {
         int a = row < first || line[strspn(line, " ")] == '^' ? err : t->attr[C_TEXT];
         if (row == 0) {
-            ui_fill(r.y, 0, t->cols, marked);
+            ui_fill(&t->cv, r.y, 0, t->cols, marked);
             a = marked;
         }
-        ui_put(r.y + row, 1, r.w - 2, a, line);
+        ui_put(&t->cv, r.y + row, 1, r.w - 2, a, line);
     }
 }

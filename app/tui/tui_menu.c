@@ -154,20 +154,18 @@ void menu_click(Tui *t, int y)
 void menu_draw(Tui *t)
 {
     int w = t->cols;
-    attrset(tui_attr(t, C_TITLE));
-    mvhline(0, 0, ' ', w);
-    mvaddstr(0, 1, "attn: self-attention, step by step");
-    attrset(A_NORMAL);
+    ui_fill(&t->cv, 0, 0, w, tui_attr(t, C_TITLE));
+    ui_put(&t->cv, 0, 1, w - 1, tui_attr(t, C_TITLE), "attn: self-attention, step by step");
     char buf[1200];
     if (t->n_items == 0) {
         snprintf(buf, sizeof buf, t->menu_dir[0] ? "No lessons in %s." : "No lesson directory found%s.",
                  t->menu_dir[0] ? t->menu_dir : "");
-        ui_put_fit(2, 2, w - 4, tui_attr(t, C_ERROR), buf);
-        ui_put_fit(4, 2, w - 4, A_NORMAL, "Set ATTN_LESSONS to a directory of .lesson files, or run attn FILE.lesson.");
+        ui_put_fit(&t->cv, 2, 2, w - 4, tui_attr(t, C_ERROR), buf);
+        ui_put_fit(&t->cv, 4, 2, w - 4, A_NORMAL, "Set ATTN_LESSONS to a directory of .lesson files, or run attn FILE.lesson.");
         return;
     }
     snprintf(buf, sizeof buf, "%d lesson%s in %s", t->n_items, t->n_items == 1 ? "" : "s", t->menu_dir);
-    ui_put_fit(1, 2, w - 4, tui_attr(t, C_DIM), buf);
+    ui_put_fit(&t->cv, 1, 2, w - 4, tui_attr(t, C_DIM), buf);
     int first = menu_first(t);
     int y = MENU_TOP;
     /* on a wide screen the step counts stay near their titles */
@@ -175,21 +173,19 @@ void menu_draw(Tui *t)
     for (int i = first; i < t->n_items && y + 1 < t->rows - 1; i++, y += 2) {
         const MenuItem *it = &t->items[i];
         int sel = i == t->sel;
-        if (sel) {
-            attrset(tui_attr(t, C_SELECTED));
-            mvhline(y, 0, ' ', t->cols);
-        }
+        if (sel)
+            ui_fill(&t->cv, y, 0, t->cols, tui_attr(t, C_SELECTED));
         snprintf(buf, sizeof buf, "%s%2d  %s", sel ? (t->utf8 ? "▶ " : "> ") : "  ", i + 1,
                  it->error ? "(does not open)" : it->title);
         char steps[32] = "";
         if (!it->error)
             snprintf(steps, sizeof steps, "%d steps ", it->n_screens);
         int sw = (int)strlen(steps);
-        ui_put_fit(y, 1, w - 3 - sw, sel ? tui_attr(t, C_SELECTED) : tui_attr(t, C_PANE_TITLE), buf);
-        ui_put(y, w - sw - 1, sw, sel ? tui_attr(t, C_SELECTED) : tui_attr(t, C_DIM), steps);
+        ui_put_fit(&t->cv, y, 1, w - 3 - sw, sel ? tui_attr(t, C_SELECTED) : tui_attr(t, C_PANE_TITLE), buf);
+        ui_put(&t->cv, y, w - sw - 1, sw, sel ? tui_attr(t, C_SELECTED) : tui_attr(t, C_DIM), steps);
         if (it->error)
-            ui_put_fit(y + 1, 7, w - 8, tui_attr(t, C_ERROR), it->error);
+            ui_put_fit(&t->cv, y + 1, 7, w - 8, tui_attr(t, C_ERROR), it->error);
         else
-            ui_put_fit(y + 1, 7, w - 8, tui_attr(t, C_DIM), it->about);
+            ui_put_fit(&t->cv, y + 1, 7, w - 8, tui_attr(t, C_DIM), it->about);
     }
 }

@@ -56,16 +56,16 @@ static int values_width(const Mat *m, int decimals, int utf8)
 /* How m was made, in the lesson's notation ("logits / sqrt(2)"), from its
  * provenance: named operands by name, unnamed ones spelled out a few levels
  * deep. Returns the length written (as snprintf, bounded by size). */
-static int describe_in(const Mat *m, char *buf, size_t size, int depth, int wrap);
+static int describe_in(const Mat *m, char *buf, size_t size, int depth, int wrap, int utf8);
 
-static int describe(const Mat *m, char *buf, size_t size, int depth)
+static int describe(const Mat *m, char *buf, size_t size, int depth, int utf8)
 {
-    return describe_in(m, buf, size, depth, 0);
+    return describe_in(m, buf, size, depth, 0, utf8);
 }
 
 /* wrap: the result is an operand of a larger formula, so a compound one
  * gets parentheses (not so for the argument of a function). */
-static int describe_in(const Mat *m, char *buf, size_t size, int depth, int wrap)
+static int describe_in(const Mat *m, char *buf, size_t size, int depth, int wrap, int utf8)
 {
     if (size == 0)
         return 0;
@@ -75,12 +75,12 @@ static int describe_in(const Mat *m, char *buf, size_t size, int depth, int wrap
     if (depth > 0 && m->name[0])
         return snprintf(buf, size, "%s", m->name);
     if (depth > 3)
-        return snprintf(buf, size, "%s", ui_utf8 ? "…" : "...");
+        return snprintf(buf, size, "%s", utf8 ? "…" : "...");
     char a[160] = "", b[160] = "";
     const Prov *p = &m->prov;
     int binary = p->op == OP_MATMUL || p->op == OP_ADD || p->op == OP_SUB || p->op == OP_MUL || p->op == OP_DIV;
-    describe_in(p->a, a, sizeof a, depth + 1, binary || p->op == OP_TRANSPOSE || p->op == OP_NEG);
-    describe_in(p->b, b, sizeof b, depth + 1, binary);
+    describe_in(p->a, a, sizeof a, depth + 1, binary || p->op == OP_TRANSPOSE || p->op == OP_NEG, utf8);
+    describe_in(p->b, b, sizeof b, depth + 1, binary, utf8);
     switch (p->op) {
     case OP_INPUT:
         if (depth > 0 && m->rows == 1 && m->cols == 1)
@@ -110,7 +110,7 @@ static int describe_in(const Mat *m, char *buf, size_t size, int depth, int wrap
         int n = snprintf(buf, size, "%s(", mat_op_name(p->op));
         for (int k = 0; k < p->n_parts && n > 0 && (size_t)n < size; k++) {
             char part[160];
-            describe_in(p->parts[k], part, sizeof part, depth + 1, 0);
+            describe_in(p->parts[k], part, sizeof part, depth + 1, 0, utf8);
             n += snprintf(buf + n, size - (size_t)n, "%s%s", k ? ", " : "", part);
         }
         if (n > 0 && (size_t)n < size)
@@ -155,7 +155,7 @@ void pane_need(Tui *t, int i, PaneNeed *need)
         v->heat = heat_scale(m);
     /* wide enough for the title and its formula, within reason */
     char how[200];
-    int title_w = 2 + (int)strlen(p->name) + 8 + (describe(m, how, sizeof how, 0) > 0 ? 3 + fmt_display_width(how) : 0);
+    int title_w = 2 + (int)strlen(p->name) + 8 + (describe(m, how, sizeof how, 0, t->cv.utf8) > 0 ? 3 + fmt_display_width(how) : 0);
     need->want_w = grid_want_w(&v->grid, m->cols);
     need->nice_w = imin(title_w, 48);
     if (p->heat) {
@@ -244,9 +244,9 @@ static int heat_attr(const Tui *t, const PaneView *v, float x)
     return t->heat_seq[ramp_level(s, HEAT_SEQ_LEVELS)];
 }
 
-static const char *shade_of(const PaneView *v, float x)
+static const char *shade_of(const Tui *t, const PaneView *v, float x)
 {
-    return heat_shade(&v->heat, x, ui_utf8);
+    return heat_shade(&v->heat, x, t->cv.utf8);
 }
 
 /* A scaled-up heat cell: the block r in the heat's colour (or, without
@@ -256,26 +256,26 @@ static void heat_block(const Tui *t, const PaneView *v, float val, int attr, Rec
 {
     int nw = v->num_w;
     if (t->color == COLORS_NONE) {
-        const char *sh = shade_of(v, val);
+        const char *sh = shade_of(t, v, val);
         char row[256];
         size_t len = 0, sl = strlen(sh);
         for (int k = 0; k < r.w && len + sl < sizeof row; k++, len += sl)
             memcpy(row + len, sh, sl);
         row[len] = '\0';
         for (int yy = r.y; yy < r.y + r.h; yy++)
-            ui_put(yy, r.x, r.w, attr, row);
+            ui_put(&t->cv, yy, r.x, r.w, attr, row);
         /* the number on a clear patch so it reads over the shade */
         int pw = imin(nw + 2, r.w), px = r.x + (r.w - pw) / 2;
-        ui_fill(y, px, pw, attr);
-        ui_put_right(y, px + 1, pw - 2, attr, num);
+        ui_fill(&t->cv, y, px, pw, attr);
+        ui_put_right(&t->cv, y, px + 1, pw - 2, attr, num);
         return;
     }
     for (int yy = r.y; yy < r.y + r.h; yy++)
-        ui_fill(yy, r.x, r.w, attr);
+        ui_fill(&t->cv, yy, r.x, r.w, attr);
     if (nw <= r.w)
-        ui_put_right(y, r.x + (r.w - nw) / 2, nw, attr, num);
+        ui_put_right(&t->cv, y, r.x + (r.w - nw) / 2, nw, attr, num);
     else if (!isfinite(val))
-        ui_put(y, r.x, r.w, attr, ui_glyph("-∞", "-i"));
+        ui_put(&t->cv, y, r.x, r.w, attr, ui_glyph(&t->cv, "-∞", "-i"));
 }
 
 static void axis_label(char *buf, size_t size, const Mat *m, int k, int block, int by_rows)
@@ -308,25 +308,25 @@ static void draw_legend(const Tui *t, const PaneView *v, int y, int x, int w)
             num_format(lo, sizeof lo, v->heat.lo, 2, t->utf8);
             num_format(hi, sizeof hi, v->heat.hi, 2, t->utf8);
         }
-        ui_put(y, cx, x + w - cx, t->attr[C_DIM], lo);
+        ui_put(&t->cv, y, cx, x + w - cx, t->attr[C_DIM], lo);
         cx += fmt_display_width(lo) + 1;
         for (int k = 1; k < RAMP_SHADE_LEVELS && cx + sw <= x + w; k++)
             for (int d = 0; d < sw; d++, cx++)
-                ui_put(y, cx, 1, A_NORMAL, ramp_shade(((float)k + 0.5f) / RAMP_SHADE_LEVELS, t->utf8));
+                ui_put(&t->cv, y, cx, 1, A_NORMAL, ramp_shade(((float)k + 0.5f) / RAMP_SHADE_LEVELS, t->utf8));
     } else {
         num_format(lo, sizeof lo, v->heat.diverging ? -v->heat.hi : v->heat.lo, 2, t->utf8);
         num_format(hi, sizeof hi, v->heat.hi, 2, t->utf8);
-        ui_put(y, cx, x + w - cx, t->attr[C_DIM], lo);
+        ui_put(&t->cv, y, cx, x + w - cx, t->attr[C_DIM], lo);
         cx += fmt_display_width(lo) + 1;
         int steps = 8;
         for (int k = 0; k < steps && cx + sw <= x + w; k++, cx += sw) {
             float f = ((float)k + 0.5f) / (float)steps;
             float val = v->heat.diverging ? -v->heat.hi + 2 * v->heat.hi * f : v->heat.lo + (v->heat.hi - v->heat.lo) * f;
-            ui_fill(y, cx, sw, heat_attr(t, v, val));
+            ui_fill(&t->cv, y, cx, sw, heat_attr(t, v, val));
         }
     }
     cx += 1;
-    ui_put(y, cx, x + w - cx, t->attr[C_DIM], hi);
+    ui_put(&t->cv, y, cx, x + w - cx, t->attr[C_DIM], hi);
     cx += fmt_display_width(hi) + 2;
     int infs = 0, masked = 0;
     for (int i = 0; i < m->rows; i++)
@@ -340,16 +340,16 @@ static void draw_legend(const Tui *t, const PaneView *v, int y, int x, int w)
                 first = k;
         }
     if (infs && cx < x + w) {
-        ui_putf(y, cx, x + w - cx, t->attr[C_HEAT_INF], "%s", ui_glyph("-∞", "-inf"));
-        cx += ui_utf8 ? 3 : 5;
-        ui_put(y, cx, x + w - cx, t->attr[C_DIM], "masked");
+        ui_putf(&t->cv, y, cx, x + w - cx, t->attr[C_HEAT_INF], "%s", ui_glyph(&t->cv, "-∞", "-inf"));
+        cx += t->cv.utf8 ? 3 : 5;
+        ui_put(&t->cv, y, cx, x + w - cx, t->attr[C_DIM], "masked");
         cx += 8;
     }
     if (masked && cx < x + w) {
         char what[64];
         snprintf(what, sizeof what, "%s %d%s masked", by_rows ? "row" : "col", first + 1,
                  masked > 1 ? " ..." : "");
-        ui_put(y, cx, x + w - cx, t->attr[C_MASKED], what);
+        ui_put(&t->cv, y, cx, x + w - cx, t->attr[C_MASKED], what);
     }
 }
 
@@ -365,7 +365,7 @@ void pane_draw(const Tui *t, int idx, const Explanation *ex)
     const Mat *m = v->m;
     if (m)
         mat_shape_str(m, shape, sizeof shape);
-    int tl = snprintf(title, sizeof title, "%s%s %s", focus ? ui_glyph("▶ ", "> ") : "  ", p->name, shape);
+    int tl = snprintf(title, sizeof title, "%s%s %s", focus ? ui_glyph(&t->cv, "▶ ", "> ") : "  ", p->name, shape);
     if (p->overview && tl < (int)sizeof title)
         tl += snprintf(title + tl, sizeof title - (size_t)tl, " [%s of %dx%d blocks]",
                        p->overview == 2 ? "max" : "mean", v->br, v->bc);
@@ -376,11 +376,11 @@ void pane_draw(const Tui *t, int idx, const Explanation *ex)
         tl += snprintf(title + tl, sizeof title - (size_t)tl, " [cols %d-%d/%d]", p->first_c + 1,
                        p->first_c + v->fit_c, v->cols);
     char how[200];
-    if (m && describe(m, how, sizeof how, 0) > 0 && tl < (int)sizeof title)
+    if (m && describe(m, how, sizeof how, 0, t->cv.utf8) > 0 && tl < (int)sizeof title)
         snprintf(title + tl, sizeof title - (size_t)tl, " = %s", how);
-    ui_put_fit(r.y, r.x, r.w, t->attr[focus ? C_PANE_FOCUS : C_PANE_TITLE], title);
+    ui_put_fit(&t->cv, r.y, r.x, r.w, t->attr[focus ? C_PANE_FOCUS : C_PANE_TITLE], title);
     if (!m) {
-        ui_put(r.y + 1, r.x + 2, r.w - 2, t->attr[C_ERROR], "not defined");
+        ui_put(&t->cv, r.y + 1, r.x + 2, r.w - 2, t->attr[C_ERROR], "not defined");
         return;
     }
     const GridSpec *g = &v->grid;
@@ -396,16 +396,16 @@ void pane_draw(const Tui *t, int idx, const Explanation *ex)
         if (v->compact) {
             /* two columns per cell: label every few cells */
             if (k % 4 == 0)
-                ui_put(r.y + 1, r.x + grid_cell_x(g, k), imin(8, r.w - grid_cell_x(g, k)), a, buf);
+                ui_put(&t->cv, r.y + 1, r.x + grid_cell_x(g, k), imin(8, r.w - grid_cell_x(g, k)), a, buf);
         } else if (centred) {
             /* over the numbers, which sit in the middle of their cells */
             int nw = imax(v->num_w, fmt_display_width(buf));
             int pad = imax(0, (g->cell_w - imax(v->num_w, 1)) / 2);
             if (pad + nw > g->cell_w)
                 pad = imax(0, g->cell_w - nw);
-            ui_put_right(r.y + 1, r.x + grid_cell_x(g, k) + pad, nw, a, buf);
+            ui_put_right(&t->cv, r.y + 1, r.x + grid_cell_x(g, k) + pad, nw, a, buf);
         } else {
-            ui_put_right(r.y + 1, r.x + grid_cell_x(g, k), g->cell_w, a, buf);
+            ui_put_right(&t->cv, r.y + 1, r.x + grid_cell_x(g, k), g->cell_w, a, buf);
         }
     }
     for (int k = 0; k < v->fit_r; k++) {
@@ -414,9 +414,9 @@ void pane_draw(const Tui *t, int idx, const Explanation *ex)
         int i = p->first_r + k, y0 = r.y + grid_cell_y(g, k), y = y0 + (ch - 1) / 2;
         axis_label(buf, sizeof buf, m, i * v->br, v->br, 1);
         int masked = v->br == 1 && mat_line_masked(m, i, 1);
-        ui_put(y, r.x, g->label_w, t->attr[masked ? C_MASKED : C_LABEL], buf);
+        ui_put(&t->cv, y, r.x, g->label_w, t->attr[masked ? C_MASKED : C_LABEL], buf);
         if (masked)
-            ui_put(y, r.x + g->label_w, 1, t->attr[C_MASKED], ui_glyph("⊘", "!"));
+            ui_put(&t->cv, y, r.x + g->label_w, 1, t->attr[C_MASKED], ui_glyph(&t->cv, "⊘", "!"));
         for (int c = 0; c < v->fit_c; c++) {
             int j = p->first_c + c, x = r.x + grid_cell_x(g, c);
             int mi = i * v->br, mj = j * v->bc;
@@ -442,35 +442,35 @@ void pane_draw(const Tui *t, int idx, const Explanation *ex)
             if (operand) {
                 a = heat ? (int)(a | A_UNDERLINE | A_BOLD) : t->attr[C_OPERAND];
                 if (mark_x == x - 1)
-                    ui_put(y, x - 1, 1, t->attr[C_OPERAND], ui_glyph("▸", ">"));
+                    ui_put(&t->cv, y, x - 1, 1, t->attr[C_OPERAND], ui_glyph(&t->cv, "▸", ">"));
             }
             if (cursor)
                 a = heat ? (int)((a ^ A_REVERSE) | A_BOLD) : t->attr[C_CURSOR];
             if (centred) {
                 heat_block(t, v, val, a, (Rect){ x, y0, g->cell_w, ch }, y, num);
             } else if (heat && mono) {
-                const char *sh = shade_of(v, val);
+                const char *sh = shade_of(t, v, val);
                 if (v->compact) {
                     char two[16];
                     snprintf(two, sizeof two, "%s%s", sh, sh);
-                    ui_put(y, x, 2, a, two);
+                    ui_put(&t->cv, y, x, 2, a, two);
                 } else {
-                    ui_put(y, x, 1, a, sh);
-                    ui_fill(y, x + 1, 1, a);
-                    ui_put_right(y, x + 2, g->cell_w - 2, a, num);
+                    ui_put(&t->cv, y, x, 1, a, sh);
+                    ui_fill(&t->cv, y, x + 1, 1, a);
+                    ui_put_right(&t->cv, y, x + 2, g->cell_w - 2, a, num);
                 }
             } else if (heat && v->compact) {
-                ui_fill(y, x, g->cell_w, a);
+                ui_fill(&t->cv, y, x, g->cell_w, a);
                 if (!isfinite(val))
-                    ui_put(y, x, 2, a, ui_glyph("-∞", "-i"));
+                    ui_put(&t->cv, y, x, 2, a, ui_glyph(&t->cv, "-∞", "-i"));
             } else {
-                ui_put_right(y, x, g->cell_w, a, num);
+                ui_put_right(&t->cv, y, x, g->cell_w, a, num);
             }
             if (operand && mark_x != x - 1)
-                ui_put(y, mark_x, 1, t->attr[C_OPERAND], ui_glyph("▸", ">"));
+                ui_put(&t->cv, y, mark_x, 1, t->attr[C_OPERAND], ui_glyph(&t->cv, "▸", ">"));
             if (edited && x + g->cell_w < t->cols)
                 /* not '*': beside a number it would read as a product */
-                ui_put(y, x + g->cell_w, 1, t->attr[C_EDITED], ui_glyph("✎", "'"));
+                ui_put(&t->cv, y, x + g->cell_w, 1, t->attr[C_EDITED], ui_glyph(&t->cv, "✎", "'"));
         }
     }
     if (heat)

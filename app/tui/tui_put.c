@@ -5,7 +5,6 @@
  */
 #include "tui_put.h"
 
-#include <curses.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -14,81 +13,83 @@
 #include "text.h"
 #include "tui_layout.h"
 
-int ui_utf8;
-
 static int imin(int a, int b) { return a < b ? a : b; }
 
 /* Draw s (cleaned of control characters) at (y, x), at most w columns. */
-void ui_put(int y, int x, int w, int attr, const char *s)
+void ui_put(const Canvas *cv, int y, int x, int w, int attr, const char *s)
 {
-    if (w <= 0 || y < 0 || y >= LINES || x >= COLS)
+    int rows, cols;
+    getmaxyx(cv->win, rows, cols);
+    if (w <= 0 || y < 0 || y >= rows || x >= cols)
         return;
     char clean[1024], cut[1024];
-    text_clean(clean, sizeof clean, s, 0, ui_utf8);
-    size_t n = text_fit(clean, imin(w, COLS - x));
+    text_clean(clean, sizeof clean, s, 0, cv->utf8);
+    size_t n = text_fit(clean, imin(w, cols - x));
     memcpy(cut, clean, n);
     cut[n] = '\0';
-    attrset(attr);
-    mvaddstr(y, x, cut);
-    attrset(A_NORMAL);
+    wattrset(cv->win, attr);
+    mvwaddstr(cv->win, y, x, cut);
+    wattrset(cv->win, A_NORMAL);
 }
 
-void ui_put_fit(int y, int x, int w, int attr, const char *s)
+void ui_put_fit(const Canvas *cv, int y, int x, int w, int attr, const char *s)
 {
     char clean[1024];
-    text_clean(clean, sizeof clean, s, 0, ui_utf8);
+    text_clean(clean, sizeof clean, s, 0, cv->utf8);
     if (fmt_display_width(clean) <= w) {
-        ui_put(y, x, w, attr, clean);
+        ui_put(cv, y, x, w, attr, clean);
         return;
     }
-    const char *dots = ui_glyph("…", "...");
+    const char *dots = ui_glyph(cv, "…", "...");
     int dw = fmt_display_width(dots);
     if (w <= dw) {
-        ui_put(y, x, w, attr, clean);
+        ui_put(cv, y, x, w, attr, clean);
         return;
     }
     clean[text_fit(clean, w - dw)] = '\0';
-    ui_put(y, x, w - dw, attr, clean);
-    ui_put(y, x + fmt_display_width(clean), dw, attr, dots);
+    ui_put(cv, y, x, w - dw, attr, clean);
+    ui_put(cv, y, x + fmt_display_width(clean), dw, attr, dots);
 }
 
-void ui_putf(int y, int x, int w, int attr, const char *fmt, ...)
+void ui_putf(const Canvas *cv, int y, int x, int w, int attr, const char *fmt, ...)
 {
     char buf[1024];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    ui_put(y, x, w, attr, buf);
+    ui_put(cv, y, x, w, attr, buf);
 }
 
-void ui_fill(int y, int x, int w, int attr)
+void ui_fill(const Canvas *cv, int y, int x, int w, int attr)
 {
-    if (w <= 0 || y < 0 || y >= LINES)
+    int rows, cols;
+    getmaxyx(cv->win, rows, cols);
+    if (w <= 0 || y < 0 || y >= rows)
         return;
-    attrset(attr);
-    mvhline(y, x, ' ', imin(w, COLS - x));
-    attrset(A_NORMAL);
+    wattrset(cv->win, attr);
+    mvwhline(cv->win, y, x, ' ', imin(w, cols - x));
+    wattrset(cv->win, A_NORMAL);
 }
 
 /* s right-aligned in w columns. */
-void ui_put_right(int y, int x, int w, int attr, const char *s)
+void ui_put_right(const Canvas *cv, int y, int x, int w, int attr, const char *s)
 {
     int sw = fmt_display_width(s);
     if (sw > w) {
-        ui_put(y, x, w, attr, s);
+        ui_put(cv, y, x, w, attr, s);
         return;
     }
-    ui_fill(y, x, w - sw, attr);
-    ui_put(y, x + w - sw, sw, attr, s);
+    ui_fill(cv, y, x, w - sw, attr);
+    ui_put(cv, y, x + w - sw, sw, attr, s);
 }
 
-const char *ui_glyph(const char *utf8, const char *ascii)
+const char *ui_glyph(const Canvas *cv, const char *utf8, const char *ascii)
 {
-    return ui_utf8 ? utf8 : ascii;
+    return cv->utf8 ? utf8 : ascii;
 }
 
-void ui_lines(const char *text, Rect r, int attr, int more_attr, const char *more)
+void ui_lines(const Canvas *cv, const char *text, Rect r, int attr, int more_attr, const char *more)
 {
     char line[1024];
     const char *p = text;
@@ -96,10 +97,10 @@ void ui_lines(const char *text, Rect r, int attr, int more_attr, const char *mor
         int last = k == r.h - 1 && *p;
         if (last && more) {
             int mw = fmt_display_width(more);
-            ui_put(r.y + k, r.x + 1, r.w - 2 - mw - 1, attr, line);
-            ui_put(r.y + k, r.x + r.w - mw - 1, mw, more_attr, more);
+            ui_put(cv, r.y + k, r.x + 1, r.w - 2 - mw - 1, attr, line);
+            ui_put(cv, r.y + k, r.x + r.w - mw - 1, mw, more_attr, more);
         } else {
-            ui_put(r.y + k, r.x + 1, r.w - 2, attr, line);
+            ui_put(cv, r.y + k, r.x + 1, r.w - 2, attr, line);
         }
     }
 }

@@ -6,24 +6,32 @@
 #ifndef ATTN_TUI_PUT_H
 #define ATTN_TUI_PUT_H
 
+#include <curses.h>
+
 #include "tui_layout.h"
 
-/* 1 when the locale is UTF-8: glyphs, -∞, box characters; else ASCII. */
-extern int ui_utf8;
+/* Where a screen draws: a curses window and what the terminal can show.
+ * Every screen object draws into the Canvas it is given, never straight
+ * to stdscr, so a second window (a presenter view) can hold another. */
+typedef struct {
+    WINDOW *win;
+    int utf8;           /* 1 when the locale is UTF-8: glyphs, -∞, box
+                           characters; else ASCII */
+} Canvas;
 
 /* s, cleaned, at (y, x) in at most w columns, with attribute attr. */
-void ui_put(int y, int x, int w, int attr, const char *s);
+void ui_put(const Canvas *cv, int y, int x, int w, int attr, const char *s);
 /* The same, ending in an ellipsis when s had to be cut. */
-void ui_put_fit(int y, int x, int w, int attr, const char *s);
-void ui_putf(int y, int x, int w, int attr, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+void ui_put_fit(const Canvas *cv, int y, int x, int w, int attr, const char *s);
+void ui_putf(const Canvas *cv, int y, int x, int w, int attr, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 /* s right-aligned in w columns (blanks before it take attr too). */
-void ui_put_right(int y, int x, int w, int attr, const char *s);
+void ui_put_right(const Canvas *cv, int y, int x, int w, int attr, const char *s);
 /* w blanks with attribute attr. */
-void ui_fill(int y, int x, int w, int attr);
+void ui_fill(const Canvas *cv, int y, int x, int w, int attr);
 /* The UTF-8 glyph, or its ASCII stand-in. */
-const char *ui_glyph(const char *utf8, const char *ascii);
+const char *ui_glyph(const Canvas *cv, const char *utf8, const char *ascii);
 /* The '\n'-separated lines of text in r (one column of margin each side);
  * when they do not all fit, the last row ends with `more` (if not NULL). */
-void ui_lines(const char *text, Rect r, int attr, int more_attr, const char *more);
+void ui_lines(const Canvas *cv, const char *text, Rect r, int attr, int more_attr, const char *more);
 
 #endif

@@ -11,6 +11,7 @@
 #include "heat.h"
 #include "lesson.h"
 #include "tui_keys.h"
+#include "tui_put.h"
 #include "tui_layout.h"
 #include "session.h"
 #include "text.h"
@@ -94,6 +95,7 @@ typedef enum { MODE_MENU, MODE_LESSON } Mode;
 
 typedef struct {
     /* the terminal */
+    Canvas cv;          /* where the screen draws (stdscr in the main loop) */
     int utf8;
     ColorMode color;
     int attr[C_COUNT];
@@ -121,6 +123,13 @@ typedef struct {
     int message_error;
     int message_brief;  /* goes by itself after a few seconds too */
     int banner_h;       /* rows of the reload error under the title (0: none) */
+    /* what the last tui_prepare computed for the frame: the explanation of
+     * the focused cell (ex_ok), or why there is none (ex_err) */
+    struct {
+        Explanation ex;
+        int ex_ok;
+        char ex_err[256];
+    } frame;
     int quit;
 } Tui;
 
@@ -177,7 +186,7 @@ void tui_views_free(LessonView *lv);
 void tui_prepare(Tui *t);
 void tui_draw(Tui *t);
 /* Release what the last frame kept (its explanation). */
-void tui_frame_free(void);
+void tui_frame_free(Tui *t);
 
 /* tui_menu.c */
 void menu_load(Tui *t, const char *dir);
