@@ -60,8 +60,9 @@ static void operand_cat(char *buf, size_t size, const Mat *m, int depth, const N
 }
 
 /* The expression of m into buf by its operation's spelling in the
- * operation table (OpInfo.style). wrap: m is the operand of an operator,
- * so a compound expression needs parentheses in the pane's style. */
+ * operation table (OpInfo.style). wrap: m is the operand of an infix
+ * operator (1: an infix expression needs parentheses in the pane's style)
+ * or of ^T or [i,j] (2: a negation needs them too). */
 static void name_into(const Mat *m, char *buf, size_t size, int depth, const NameMode *mode, int wrap)
 {
     buf[0] = '\0';
@@ -102,12 +103,13 @@ static void name_into(const Mat *m, char *buf, size_t size, int depth, const Nam
         name_into(p->a, buf, size, depth + top, mode, wrap);
         break;
     case OPNAME_POSTFIX:
-        operand_cat(buf, size, p->a, depth + 1, mode, 1);
+        operand_cat(buf, size, p->a, depth + 1, mode, 2);
         str_cat(buf, size, op->name);
         break;
     case OPNAME_PREFIX:
-        str_cat(buf, size, "-");
+        str_cat(buf, size, wrap > 1 ? "(-" : "-");
         operand_cat(buf, size, p->a, depth + 1, mode, 1);
+        str_cat(buf, size, wrap > 1 ? ")" : "");
         break;
     case OPNAME_INFIX: { /* the transposes only a product has are 0 elsewhere */
         int parens = !mode->how || wrap;
@@ -133,7 +135,7 @@ static void name_into(const Mat *m, char *buf, size_t size, int depth, const Nam
         break;
     }
     case OPNAME_INDEX:
-        operand_cat(buf, size, p->a, depth + 1, mode, 1);
+        operand_cat(buf, size, p->a, depth + 1, mode, 2);
         snprintf(num, sizeof num, "[%d,%d]", p->lo + 1, p->hi + 1);
         str_cat(buf, size, num);
         break;
