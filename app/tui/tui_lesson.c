@@ -15,8 +15,7 @@
 #define DECIMALS_DEFAULT 4
 #define DECIMALS_MAX 8
 
-static int imin(int a, int b) { return a < b ? a : b; }
-static int imax(int a, int b) { return a > b ? a : b; }
+#include "minmax.h"
 
 void lv_close(LessonView *lv)
 {

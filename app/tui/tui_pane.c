@@ -17,8 +17,7 @@
 #include "tui_ramp.h"
 #include "tui_state.h"
 
-static int imin(int a, int b) { return a < b ? a : b; }
-static int imax(int a, int b) { return a > b ? a : b; }
+#include "minmax.h"
 
 void tui_views_free(LessonView *lv)
 {

@@ -15,7 +15,7 @@
 
 int ui_utf8;
 
-static int imin(int a, int b) { return a < b ? a : b; }
+#include "minmax.h"
 
 /* Draw s (cleaned of control characters) at (y, x), at most w columns. */
 void ui_put(int y, int x, int w, int attr, const char *s)
