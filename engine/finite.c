@@ -8,6 +8,12 @@
 
 #include "explain.h"
 
+/* Explaining cells costs about its operands plus a line of text; past this
+ * much work in one result (a huge product fed infinities), the remaining
+ * cells are judged by all the operands together, so no result takes long. */
+#define FINITE_BUDGET (1L << 20)
+#define FINITE_CELL_COST 32
+
 /* What a set of values holds: any value that is not finite, any NaN. */
 typedef struct {
     int nonfinite, nan;
@@ -30,12 +36,13 @@ static Seen seen_in(Mat *const *in, int n)
 }
 
 /* The inputs of cell (i, j): the operands its explanation names, or all of
- * in when it cannot be explained. */
-static Seen seen_cell(const Mat *out, int i, int j, const Seen *all)
+ * in when it cannot be explained or the budget is spent. */
+static Seen seen_cell(const Mat *out, int i, int j, const Seen *all, long *budget)
 {
     Explanation ex;
-    if (explain_cell(&ex, out, i, j, NULL) != ATTN_OK)
+    if (*budget <= 0 || explain_cell(&ex, out, i, j, NULL) != ATTN_OK)
         return *all;
+    *budget -= ex.n_operands + FINITE_CELL_COST;
     Seen s = { 0, 0 };
     for (int k = 0; k < ex.n_operands; k++)
         see(&s, ex.operands[k].value);
@@ -54,13 +61,14 @@ FiniteVerdict finite_check(const OpInfo *op, const Mat *out, Mat *const *in, int
     if (!any)
         return FINITE_OK;
     Seen all = seen_in(in, n);
+    long budget = FINITE_BUDGET;
     for (int i = 0; i < out->rows; i++)
         for (int j = 0; j < out->cols; j++) {
             float v = mat_get(out, i, j);
             if (isfinite(v))
                 continue;
             /* with finite operands every input of every cell is finite */
-            Seen s = all.nonfinite ? seen_cell(out, i, j, &all) : all;
+            Seen s = all.nonfinite ? seen_cell(out, i, j, &all, &budget) : all;
             FiniteVerdict verdict = !s.nonfinite ? (isnan(v) ? FINITE_NAN : FINITE_OVERFLOW)
                                     : isnan(v) && !s.nan ? FINITE_NAN_FROM_INF
                                                           : FINITE_OK;

@@ -29,7 +29,9 @@ typedef enum {
 /* The first refused cell of out (row by row), which op made from in[0..n):
  * its verdict, with the cell (0-based) in *row, *col; FINITE_OK when there
  * is none. No allocation is needed when out is all finite; when a cell's
- * explanation cannot be allocated, its inputs are taken to be all of in. */
+ * explanation cannot be allocated, or explaining has taken its budget
+ * (a product of thousands fed infinities), a cell's inputs are taken to be
+ * all of in. */
 FiniteVerdict finite_check(const OpInfo *op, const Mat *out, Mat *const *in, int n, int *row, int *col);
 
 #endif
