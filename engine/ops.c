@@ -32,9 +32,12 @@ static const char *who(const Mat *m, const char *fallback)
     return m->name[0] ? m->name : fallback;
 }
 
-static attn_status missing(AttnError *err, const char *op)
+/* A refusal of a NULL operand, naming the operation (row id of optable.h)
+ * as messages do: "`@`", "softmax_rows". */
+static attn_status missing(AttnError *err, int id)
 {
-    return attn_fail(err, ATTN_E_ARG, "%s was given no matrix", op);
+    char what[32];
+    return attn_fail(err, ATTN_E_ARG, "%s was given no matrix", optable_title(optable_at(id), what, sizeof what));
 }
 
 /* Start an operation: clear *out, and point err at a local AttnError when
@@ -80,7 +83,7 @@ attn_status ops_matmul_with(Mat **out, const Mat *a, int trans_a, const Mat *b, 
 {
     BEGIN(out, err);
     if (!out || !a || !b)
-        return missing(err, "`@`");
+        return missing(err, OP_MATMUL);
     char an[MAT_NAME_MAX + 4], bn[MAT_NAME_MAX + 4];
     snprintf(an, sizeof an, "%s%s", who(a, "the left operand"), a->name[0] && trans_a ? "^T" : "");
     snprintf(bn, sizeof bn, "%s%s", who(b, "the right operand"), b->name[0] && trans_b ? "^T" : "");
@@ -111,7 +114,7 @@ attn_status op_transpose(Mat **out, const Mat *a, AttnError *err)
 {
     BEGIN(out, err);
     if (!out || !a)
-        return missing(err, "`^T`");
+        return missing(err, OP_TRANSPOSE);
     Mat *t = mat_new(a->cols, a->rows, err);
     if (!t)
         return err->code;
@@ -135,10 +138,9 @@ static float f_div(float x, float y) { return x / y; }
 
 static attn_status binary(Mat **out, const Mat *a, const Mat *b, MatOp op, BinaryFn fn, AttnError *err)
 {
-    const char *sym = mat_op_name(op);
     BEGIN(out, err);
     if (!out || !a || !b)
-        return attn_fail(err, ATTN_E_ARG, "`%s` was given no matrix", sym);
+        return missing(err, op);
     /* The full shape is the operand's that the other broadcasts to. */
     OpShape x[2] = { { a->rows, a->cols, who(a, "the left operand") },
                      { b->rows, b->cols, who(b, "the right operand") } };
@@ -193,7 +195,7 @@ static attn_status unary(Mat **out, const Mat *a, MatOp op, UnaryFn fn, AttnErro
 {
     BEGIN(out, err);
     if (!out || !a)
-        return attn_fail(err, ATTN_E_ARG, "`%s` was given no matrix", mat_op_name(op));
+        return missing(err, op);
     Mat *m = new_like(a, err);
     if (!m)
         return err->code;
@@ -220,7 +222,7 @@ attn_status ops_softmax_with(Mat **out, const Mat *a, MatOp op, SoftmaxKernel ke
 {
     BEGIN(out, err);
     if (!out || !a)
-        return missing(err, mat_op_name(op));
+        return missing(err, op);
     Mat *m = new_like(a, err);
     if (!m)
         return err->code;
@@ -343,7 +345,7 @@ attn_status ops_layernorm_with(Mat **out, const Mat *a, RowKernel kernel, AttnEr
 {
     BEGIN(out, err);
     if (!out || !a)
-        return missing(err, "layernorm_rows");
+        return missing(err, OP_LAYERNORM_ROWS);
     Mat *m = new_like(a, err);
     if (!m)
         return err->code;
@@ -393,7 +395,7 @@ attn_status op_causal_mask(Mat **out, int n, AttnError *err)
 {
     BEGIN(out, err);
     if (!out)
-        return missing(err, "causal_mask");
+        return missing(err, OP_CAUSAL_MASK);
     Mat *m = new_made(n, n, OP_CAUSAL_MASK, err);
     if (!m)
         return err->code;
@@ -413,7 +415,7 @@ static attn_status posenc(Mat **out, int n, int d, MatOp op, AttnError *err)
 {
     BEGIN(out, err);
     if (!out)
-        return missing(err, mat_op_name(op));
+        return missing(err, op);
     Mat *m = new_made(n, d, op, err);
     if (!m)
         return err->code;
@@ -445,7 +447,7 @@ attn_status op_zeros(Mat **out, int r, int c, AttnError *err)
 {
     BEGIN(out, err);
     if (!out)
-        return missing(err, "zeros");
+        return missing(err, OPT_ZEROS);
     *out = new_made(r, c, OP_INPUT, err);
     return *out ? ATTN_OK : err->code;
 }
@@ -500,7 +502,7 @@ static Labels *concat_labels(Mat *const *parts, int n, int rows_axis)
 /* hcat (horizontal) or vcat: parts agree on the kept axis; the other adds up. */
 static attn_status concat(Mat **out, Mat *const *parts, int n, int horizontal, AttnError *err)
 {
-    const char *op = horizontal ? "hcat" : "vcat";
+    const char *op = mat_op_name(horizontal ? OP_HCAT : OP_VCAT);
     BEGIN(out, err);
     if (!out || !parts || n < 1)
         return attn_fail(err, ATTN_E_ARG, "%s needs at least one matrix", op);
@@ -584,7 +586,7 @@ static attn_status range_view(Mat **out, const Mat *a, int lo, int hi, int by_ro
 {
     BEGIN(out, err);
     if (!out || !a)
-        return missing(err, by_rows ? "rows" : "cols");
+        return missing(err, by_rows ? OP_ROWS : OP_COLS);
     attn_status st = check_range(a, lo, hi, by_rows ? a->rows : a->cols, by_rows ? "rows" : "columns", err);
     if (st != ATTN_OK)
         return st;
@@ -619,7 +621,7 @@ attn_status op_element(Mat **out, const Mat *a, int i, int j, AttnError *err)
 {
     BEGIN(out, err);
     if (!out || !a)
-        return missing(err, "an element");
+        return missing(err, OP_ELEMENT);
     if (i < 0 || i >= a->rows || j < 0 || j >= a->cols)
         return attn_fail(err, ATTN_E_RANGE, "%s[%d,%d] is outside %s, which is %dx%d",
                          who(a, "the matrix"), i + 1, j + 1, who(a, "the matrix"), a->rows, a->cols);
@@ -648,7 +650,7 @@ attn_status op_cosine(Mat **out, const Mat *a, const Mat *b, AttnError *err)
 {
     BEGIN(out, err);
     if (!out || !a || !b)
-        return missing(err, "cosine");
+        return missing(err, OP_COSINE);
     OpShape x[2] = { { a->rows, a->cols, who(a, "the first") }, { b->rows, b->cols, who(b, "the second") } };
     int r, c;
     if (fits(OP_COSINE, x, 2, &r, &c, err) != ATTN_OK)
