@@ -21,6 +21,7 @@
 #include "alloc.h"
 #include "explain.h"
 #include "explain_internal.h"
+#include "optable.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -103,7 +104,7 @@ static void text_term(Text *t, double v)
 
 /* ---- building an explanation ----------------------------------------- */
 
-typedef struct {
+typedef struct ExplainBuilder {
     Explanation *ex;
     int cap;
     int failed;
@@ -176,7 +177,7 @@ static void text_pairs(Builder *b, int first, int n_pairs)
     }
 }
 
-static void explain_input(Builder *b, const Mat *m)
+static void input_text(Builder *b, const Mat *m)
 {
     target_head(b);
     if (m->prov.op == OP_RANDN)
@@ -186,9 +187,29 @@ static void explain_input(Builder *b, const Mat *m)
     result_line(b);
 }
 
-/* A cell that was copied from another: the source cell. */
-static void explain_gather(Builder *b, const Mat *m, int row, int col)
+void explain_input(Builder *b, const Mat *m, int row, int col)
 {
+    (void)row;
+    (void)col;
+    input_text(b, m);
+}
+
+/* The cell one step back of a gathering op, when it exists and fits. */
+static int gather_source_ok(const Mat *m, int row, int col)
+{
+    int r = row, c = col;
+    const Mat *src = explain_source_step(m, &r, &c);
+    return src && r >= 0 && c >= 0 && r < src->rows && c < src->cols;
+}
+
+/* A cell that was copied from another: the source cell (a given value
+ * when the source cannot be followed). */
+void explain_gather(Builder *b, const Mat *m, int row, int col)
+{
+    if (!gather_source_ok(m, row, col)) {
+        input_text(b, m);
+        return;
+    }
     int r = row, c = col;
     const Mat *src = explain_source_step(m, &r, &c);
     char name[EXPLAIN_NAME_MAX];
@@ -204,7 +225,7 @@ static void explain_gather(Builder *b, const Mat *m, int row, int col)
 }
 
 /* A product cell, optionally followed by `scale_op scale_m` (1x1). */
-static void explain_product(Builder *b, const Mat *prod, int row, int col, const Mat *scale_m, char scale_op)
+static void product_text(Builder *b, const Mat *prod, int row, int col, const Mat *scale_m, char scale_op)
 {
     const Prov *p = &prod->prov;
     const Mat *a = p->a, *bm = p->b;
@@ -276,8 +297,22 @@ static void broadcast_cell(const Mat *o, int row, int col, int *r, int *c)
     *c = o->cols == 1 ? 0 : col;
 }
 
-static void explain_binary(Builder *b, const Mat *m, int row, int col)
+void explain_product(Builder *b, const Mat *m, int row, int col)
 {
+    product_text(b, m, row, col, NULL, 0);
+}
+
+/* An element-wise cell; a product scaled by a number (S = K^T @ Q / 2) is
+ * explained as one formula. */
+void explain_binary(Builder *b, const Mat *m, int row, int col)
+{
+    const Mat *scale = NULL;
+    char scale_op = 0;
+    const Mat *prod = folded_product(m, &scale, &scale_op);
+    if (prod) {
+        product_text(b, prod, row, col, scale, scale_op);
+        return;
+    }
     const Prov *p = &m->prov;
     int ra, ca, rb, cb;
     broadcast_cell(p->a, row, col, &ra, &ca);
@@ -299,7 +334,7 @@ static void explain_binary(Builder *b, const Mat *m, int row, int col)
     result_line(b);
 }
 
-static void explain_unary(Builder *b, const Mat *m, int row, int col)
+void explain_unary(Builder *b, const Mat *m, int row, int col)
 {
     const Mat *a = m->prov.a;
     b->ex->kind = EXPLAIN_ELEMENTWISE;
@@ -323,7 +358,7 @@ static void explain_unary(Builder *b, const Mat *m, int row, int col)
 }
 
 /* Softmax along a row (rows = 1) or down a column of a. */
-static void explain_softmax(Builder *b, const Mat *m, int row, int col)
+void explain_softmax(Builder *b, const Mat *m, int row, int col)
 {
     const Mat *a = m->prov.a;
     int by_rows = m->prov.op == OP_SOFTMAX_ROWS;
@@ -390,7 +425,7 @@ static void explain_softmax(Builder *b, const Mat *m, int row, int col)
     result_line(b);
 }
 
-static void explain_layernorm(Builder *b, const Mat *m, int row, int col)
+void explain_layernorm(Builder *b, const Mat *m, int row, int col)
 {
     const Mat *a = m->prov.a;
     int n = a->cols;
@@ -425,8 +460,9 @@ static void explain_layernorm(Builder *b, const Mat *m, int row, int col)
     result_line(b);
 }
 
-static void explain_mask(Builder *b, int row, int col)
+void explain_mask(Builder *b, const Mat *m, int row, int col)
 {
+    (void)m;
     b->ex->kind = EXPLAIN_FORMULA;
     target_head(b);
     if (col > row)
@@ -439,7 +475,7 @@ static void explain_mask(Builder *b, int row, int col)
 /* Sinusoidal encoding: row = position, col = element k. The paper's
  * exponent is the pair's even index 2i over d; the notebook's variant
  * (posenc_book) doubles it. */
-static void explain_posenc(Builder *b, const Mat *m, int row, int col)
+void explain_posenc(Builder *b, const Mat *m, int row, int col)
 {
     int book = m->prov.op == OP_POSENC_BOOK;
     int even = col - col % 2;
@@ -458,8 +494,10 @@ static void explain_posenc(Builder *b, const Mat *m, int row, int col)
 }
 
 /* cosine(a, b): the dot product of the two vectors over their norms. */
-static void explain_cosine(Builder *b, const Mat *m)
+void explain_cosine(Builder *b, const Mat *m, int row, int col)
 {
+    (void)row;
+    (void)col;
     const Mat *a = m->prov.a, *v = m->prov.b;
     int n = a->rows * a->cols;
     double na = 0, nb = 0;
@@ -497,38 +535,25 @@ static void explain_cosine(Builder *b, const Mat *m)
 }
 
 /* Does m's provenance hold the operands its operation needs, in shapes
- * that fit m? (A matrix edited in place or built by hand may not.) */
-static int prov_complete(const Mat *m)
+ * that fit m by the operation's shape rule? (A matrix edited in place or
+ * built by hand may not.) Operations that only move numbers are checked
+ * cell by cell when followed (explain_gather). */
+static int prov_complete(const Mat *m, const OpInfo *op)
 {
     const Prov *p = &m->prov;
-    const Mat *a = p->a, *b = p->b;
-    switch (p->op) {
-    case OP_MATMUL: {
-        if (!a || !b)
-            return 0;
-        int ar = p->trans_a ? a->cols : a->rows, ak = p->trans_a ? a->rows : a->cols;
-        int bk = p->trans_b ? b->cols : b->rows, bc = p->trans_b ? b->rows : b->cols;
-        return ar == m->rows && bc == m->cols && ak == bk;
-    }
-    case OP_ADD: case OP_SUB: case OP_MUL: case OP_DIV:
-        return a && b && (a->rows == 1 || a->rows == m->rows) && (a->cols == 1 || a->cols == m->cols) &&
-               (b->rows == 1 || b->rows == m->rows) && (b->cols == 1 || b->cols == m->cols);
-    case OP_NEG: case OP_RELU: case OP_EXP: case OP_LOG: case OP_SQRT:
-    case OP_SOFTMAX_ROWS: case OP_SOFTMAX_COLS: case OP_LAYERNORM_ROWS:
-        return a && a->rows == m->rows && a->cols == m->cols;
-    case OP_COSINE:
-        return a && b && a->rows * a->cols == b->rows * b->cols;
-    default:
+    if (op->args != OPARGS_MATS || op->parts)
         return 1;
+    int n = op->binary || op->matmul ? 2 : 1;
+    const Mat *x[2] = { p->a, p->b };
+    int trans[2] = { p->trans_a, p->trans_b };
+    OpShape s[2];
+    for (int i = 0; i < n; i++) {
+        if (!x[i])
+            return 0;
+        s[i] = (OpShape){ trans[i] ? x[i]->cols : x[i]->rows, trans[i] ? x[i]->rows : x[i]->cols, "" };
     }
-}
-
-/* The cell one step back of a gathering op, when it exists and fits. */
-static int gather_source_ok(const Mat *m, int row, int col)
-{
-    int r = row, c = col;
-    const Mat *src = explain_source_step(m, &r, &c);
-    return src && r >= 0 && c >= 0 && r < src->rows && c < src->cols;
+    int r, c, bad;
+    return optable_check_shape(op, s, n, &r, &c, &bad, NULL) && r == m->rows && c == m->cols;
 }
 
 attn_status explain_cell(Explanation *ex, const Mat *m, int row, int col, AttnError *err)
@@ -553,47 +578,10 @@ attn_status explain_cell_digits(Explanation *ex, const Mat *m, int row, int col,
     ex->kind = EXPLAIN_INPUT;
     ex->target = (CellRef){ m, row, col, mat_get(m, row, col) };
 
-    const Mat *scale = NULL;
-    char scale_op = 0;
-    const Mat *prod = folded_product(m, &scale, &scale_op);
-    switch (prov_complete(m) ? m->prov.op : OP_INPUT) {
-    case OP_MATMUL:
-        explain_product(&b, m, row, col, NULL, 0);
-        break;
-    case OP_ADD: case OP_SUB: case OP_MUL: case OP_DIV:
-        if (prod)
-            explain_product(&b, prod, row, col, scale, scale_op);
-        else
-            explain_binary(&b, m, row, col);
-        break;
-    case OP_NEG: case OP_RELU: case OP_EXP: case OP_LOG: case OP_SQRT:
-        explain_unary(&b, m, row, col);
-        break;
-    case OP_SOFTMAX_ROWS: case OP_SOFTMAX_COLS:
-        explain_softmax(&b, m, row, col);
-        break;
-    case OP_LAYERNORM_ROWS:
-        explain_layernorm(&b, m, row, col);
-        break;
-    case OP_COPY: case OP_TRANSPOSE: case OP_ROWS: case OP_COLS: case OP_ELEMENT: case OP_HCAT: case OP_VCAT:
-        if (gather_source_ok(m, row, col))
-            explain_gather(&b, m, row, col);
-        else
-            explain_input(&b, m);
-        break;
-    case OP_CAUSAL_MASK:
-        explain_mask(&b, row, col);
-        break;
-    case OP_POSENC: case OP_POSENC_BOOK:
-        explain_posenc(&b, m, row, col);
-        break;
-    case OP_COSINE:
-        explain_cosine(&b, m);
-        break;
-    default: /* OP_INPUT, OP_RANDN */
-        explain_input(&b, m);
-        break;
-    }
+    const OpInfo *op = optable_op(m->prov.op);
+    if (!op || !prov_complete(m, op))
+        op = optable_op(OP_INPUT);
+    op->explain(&b, m, row, col);
     if (b.failed || b.text.failed || !b.text.s) {
         free(b.text.s);
         explain_free(ex);

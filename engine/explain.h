@@ -89,4 +89,11 @@ void explain_free(Explanation *ex);
  * expression alone ("sqrt(2)", "0.5"). Returns buf. */
 const char *explain_cell_name(const Mat *m, int row, int col, char *buf, size_t size);
 
+/* How m was made, in the lesson's notation, for a pane's title: its
+ * operation on its operands, named operands by name and unnamed ones
+ * spelled out a few levels deep ("softmax_rows(S / sqrt(2))", "Q @ K^T");
+ * "" for a given matrix (a literal, a constant, an edited input). Returns
+ * buf. */
+const char *explain_how(const Mat *m, char *buf, size_t size);
+
 #endif

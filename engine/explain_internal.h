@@ -1,7 +1,8 @@
 /*
- * explain_internal.h - shared between explain.c (the arithmetic of a cell)
- * and explain_name.c (how matrices and cells are named, and the walk back
- * to named cells). Not for app/ code.
+ * explain_internal.h - shared between explain.c (the arithmetic of a cell),
+ * explain_name.c (how matrices and cells are named, and the walk back to
+ * named cells) and the operation table (optable.c), whose rows point at the
+ * explainer of their operation. Not for app/ code.
  */
 #ifndef ATTN_EXPLAIN_INTERNAL_H
 #define ATTN_EXPLAIN_INTERNAL_H
@@ -28,5 +29,20 @@ const Mat *explain_source_step(const Mat *m, int *r, int *c);
 /* Cell (r, c) of m followed back through such steps to the nearest named
  * matrix (or the first that computes its cells). */
 CellRef explain_resolve(const Mat *m, int r, int c);
+
+/* The explainers of one cell (row, col) of m, one per kind of operation,
+ * named by the rows of the operation table (OpInfo.explain). Each writes
+ * the cell's operands and text into b, explain.c's builder. */
+struct ExplainBuilder;
+void explain_input(struct ExplainBuilder *b, const Mat *m, int row, int col);     /* given, drawn   */
+void explain_gather(struct ExplainBuilder *b, const Mat *m, int row, int col);    /* moved numbers  */
+void explain_product(struct ExplainBuilder *b, const Mat *m, int row, int col);   /* a @ b          */
+void explain_binary(struct ExplainBuilder *b, const Mat *m, int row, int col);    /* + - * /        */
+void explain_unary(struct ExplainBuilder *b, const Mat *m, int row, int col);     /* -a, f(a)       */
+void explain_softmax(struct ExplainBuilder *b, const Mat *m, int row, int col);
+void explain_layernorm(struct ExplainBuilder *b, const Mat *m, int row, int col);
+void explain_mask(struct ExplainBuilder *b, const Mat *m, int row, int col);
+void explain_posenc(struct ExplainBuilder *b, const Mat *m, int row, int col);
+void explain_cosine(struct ExplainBuilder *b, const Mat *m, int row, int col);
 
 #endif

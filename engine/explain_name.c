@@ -1,12 +1,15 @@
 /*
- * explain_name.c - how explanations name things: a short expression for any
- * matrix as a lesson would write it ("S", "K^T", "(W_q @ X)", "sqrt(4)"),
- * the 1-based name of a cell, and the walk from a cell back through the
+ * explain_name.c - how explanations and pane titles name things: a short
+ * expression for any matrix as a lesson would write it ("S", "K^T",
+ * "(W_q @ X)", "sqrt(4)"), spelled by the operation table's style of each
+ * operation; how a matrix was made ("softmax_rows(S / sqrt(2))"); the
+ * 1-based name of a cell, and the walk from a cell back through the
  * operations that only move numbers (transpose, copy, views, cat, element)
  * to the nearest named matrix.
  */
 #include "explain.h"
 #include "explain_internal.h"
+#include "optable.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -32,14 +35,6 @@ static void view_origin(const Mat *v, int *r0, int *c0)
     }
 }
 
-/* Append the expression of m to buf (bounded). */
-static void expr_cat(char *buf, size_t size, const Mat *m, int depth)
-{
-    size_t used = strlen(buf);
-    if (used + 1 < size)
-        explain_expr(m, buf + used, size - used, depth);
-}
-
 static void str_cat(char *buf, size_t size, const char *s)
 {
     size_t used = strlen(buf);
@@ -47,61 +42,91 @@ static void str_cat(char *buf, size_t size, const char *s)
         snprintf(buf + used, size - used, "%s", s);
 }
 
-/* A short expression for m as a lesson would write it: its name, else the
- * operation on its operands' expressions ("(W_q @ X)", "K^T", "sqrt(4)"). */
-void explain_expr(const Mat *m, char *buf, size_t size, int depth)
+/* How the namer writes: an explanation's operand (its name when it has
+ * one, every infix operation in parentheses) or a pane's title (how the
+ * matrix itself was made, parentheses only where an operand needs them). */
+typedef struct {
+    int how;        /* describe the top matrix's operation even when named */
+} NameMode;
+
+static void name_into(const Mat *m, char *buf, size_t size, int depth, const NameMode *mode, int wrap);
+
+/* Append operand m's expression to buf (bounded). */
+static void operand_cat(char *buf, size_t size, const Mat *m, int depth, const NameMode *mode, int wrap)
+{
+    size_t used = strlen(buf);
+    if (used + 1 < size)
+        name_into(m, buf + used, size - used, depth, mode, wrap);
+}
+
+/* The expression of m into buf by its operation's spelling in the
+ * operation table (OpInfo.style). wrap: m is the operand of an infix
+ * operator (1: an infix expression needs parentheses in the pane's style)
+ * or of ^T or [i,j] (2: a negation needs them too). */
+static void name_into(const Mat *m, char *buf, size_t size, int depth, const NameMode *mode, int wrap)
 {
     buf[0] = '\0';
     if (!m) {
         snprintf(buf, size, "?");
         return;
     }
-    if (m->name[0]) {
+    int top = mode->how && depth == 0;
+    if (m->name[0] && !top) {
         snprintf(buf, size, "%s", m->name);
         return;
     }
     const Prov *p = &m->prov;
+    const OpInfo *op = optable_op(p->op);
+    if (!op)
+        op = optable_op(OP_INPUT);
     if (depth >= EXPLAIN_EXPR_DEPTH && p->op != OP_INPUT) {
         snprintf(buf, size, "(...)");
         return;
     }
     char num[48];
-    switch (p->op) {
-    case OP_INPUT:
-        if (m->rows == 1 && m->cols == 1) {
+    switch (op->style) {
+    case OPNAME_VALUE:
+        if (top)
+            break;      /* a given matrix: nothing to say how */
+        if (m->rows == 1 && m->cols == 1)
             snprintf(buf, size, "%g", (double)mat_get(m, 0, 0));
-        } else {
+        else
             snprintf(buf, size, "[%dx%d]", m->rows, m->cols);
-        }
         break;
-    case OP_RANDN:
-        snprintf(buf, size, "randn(%d, %d)", m->rows, m->cols);
+    case OPNAME_SIZED:
+        if (op->size_what[1])
+            snprintf(buf, size, "%s(%d, %d)", op->name, m->rows, m->cols);
+        else
+            snprintf(buf, size, "%s(%d)", op->name, m->rows);
         break;
-    case OP_COPY:
-        explain_expr(p->a, buf, size, depth);
+    case OPNAME_SAME:       /* at the top of a title, the copied matrix by name */
+        name_into(p->a, buf, size, depth + top, mode, wrap);
         break;
-    case OP_TRANSPOSE:
-        expr_cat(buf, size, p->a, depth + 1);
-        str_cat(buf, size, "^T");
+    case OPNAME_POSTFIX:
+        operand_cat(buf, size, p->a, depth + 1, mode, 2);
+        str_cat(buf, size, op->name);
         break;
-    case OP_MATMUL: /* the transposes only a product has are 0 elsewhere */
-    case OP_ADD: case OP_SUB: case OP_MUL: case OP_DIV:
-        str_cat(buf, size, "(");
-        expr_cat(buf, size, p->a, depth + 1);
-        snprintf(num, sizeof num, "%s %s ", p->trans_a ? "^T" : "", mat_op_name(p->op));
+    case OPNAME_PREFIX:
+        str_cat(buf, size, wrap > 1 ? "(-" : "-");
+        operand_cat(buf, size, p->a, depth + 1, mode, 1);
+        str_cat(buf, size, wrap > 1 ? ")" : "");
+        break;
+    case OPNAME_INFIX: { /* the transposes only a product has are 0 elsewhere */
+        int parens = !mode->how || wrap;
+        str_cat(buf, size, parens ? "(" : "");
+        operand_cat(buf, size, p->a, depth + 1, mode, 1);
+        snprintf(num, sizeof num, "%s %s ", p->trans_a ? "^T" : "", op->name);
         str_cat(buf, size, num);
-        expr_cat(buf, size, p->b, depth + 1);
-        str_cat(buf, size, p->trans_b ? "^T)" : ")");
+        operand_cat(buf, size, p->b, depth + 1, mode, 1);
+        str_cat(buf, size, p->trans_b ? "^T" : "");
+        str_cat(buf, size, parens ? ")" : "");
         break;
-    case OP_NEG:
-        str_cat(buf, size, "-");
-        expr_cat(buf, size, p->a, depth + 1);
-        break;
-    case OP_ROWS: case OP_COLS: {
+    }
+    case OPNAME_RANGE: {
         int r0, c0;
         view_origin(m, &r0, &c0);
-        snprintf(buf, size, "%s(", mat_op_name(p->op));
-        expr_cat(buf, size, p->a, depth + 1);
+        snprintf(buf, size, "%s(", op->name);
+        operand_cat(buf, size, p->a, depth + 1, mode, 0);
         if (p->op == OP_ROWS)
             snprintf(num, sizeof num, ", %d, %d)", r0 + 1, r0 + m->rows);
         else
@@ -109,39 +134,39 @@ void explain_expr(const Mat *m, char *buf, size_t size, int depth)
         str_cat(buf, size, num);
         break;
     }
-    case OP_ELEMENT:
-        expr_cat(buf, size, p->a, depth + 1);
+    case OPNAME_INDEX:
+        operand_cat(buf, size, p->a, depth + 1, mode, 2);
         snprintf(num, sizeof num, "[%d,%d]", p->lo + 1, p->hi + 1);
         str_cat(buf, size, num);
         break;
-    case OP_HCAT: case OP_VCAT:
-        snprintf(buf, size, "%s(", mat_op_name(p->op));
-        for (int i = 0; i < p->n_parts; i++) {
+    case OPNAME_CALL: { /* f(a), f(a, b), f(p1, p2, ...) */
+        const Mat *two[2] = { p->a, p->b };
+        const Mat *const *args = p->n_parts ? (const Mat *const *)p->parts : two;
+        int n = p->n_parts ? p->n_parts : p->b ? 2 : 1;
+        snprintf(buf, size, "%s(", op->name);
+        for (int i = 0; i < n; i++) {
             if (i)
                 str_cat(buf, size, ", ");
-            expr_cat(buf, size, p->parts[i], depth + 1);
+            operand_cat(buf, size, args[i], depth + 1, mode, 0);
         }
         str_cat(buf, size, ")");
         break;
-    case OP_CAUSAL_MASK:
-        snprintf(buf, size, "causal_mask(%d)", m->rows);
-        break;
-    case OP_POSENC: case OP_POSENC_BOOK:
-        snprintf(buf, size, "%s(%d, %d)", mat_op_name(p->op), m->rows, m->cols);
-        break;
-    case OP_COSINE:
-        str_cat(buf, size, "cosine(");
-        expr_cat(buf, size, p->a, depth + 1);
-        str_cat(buf, size, ", ");
-        expr_cat(buf, size, p->b, depth + 1);
-        str_cat(buf, size, ")");
-        break;
-    default: /* softmax, layernorm, relu, exp, log, sqrt: f(a) */
-        snprintf(buf, size, "%s(", mat_op_name(p->op));
-        expr_cat(buf, size, p->a, depth + 1);
-        str_cat(buf, size, ")");
-        break;
     }
+    }
+}
+
+void explain_expr(const Mat *m, char *buf, size_t size, int depth)
+{
+    static const NameMode operand = { 0 };
+    name_into(m, buf, size, depth, &operand, 0);
+}
+
+const char *explain_how(const Mat *m, char *buf, size_t size)
+{
+    static const NameMode how = { 1 };
+    if (buf && size > 0)
+        name_into(m, buf, size, 0, &how, 0);
+    return buf;
 }
 
 const char *explain_cell_name(const Mat *m, int row, int col, char *buf, size_t size)

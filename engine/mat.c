@@ -364,42 +364,6 @@ attn_status mat_set_prov_parts(Mat *m, MatOp op, Mat *const *parts, int n, AttnE
     return ATTN_OK;
 }
 
-static const char *const op_names[OP_COUNT] = {
-    [OP_INPUT] = "input",
-    [OP_RANDN] = "randn",
-    [OP_COPY] = "copy",
-    [OP_MATMUL] = "@",
-    [OP_TRANSPOSE] = "^T",
-    [OP_ADD] = "+",
-    [OP_SUB] = "-",
-    [OP_MUL] = "*",
-    [OP_DIV] = "/",
-    [OP_NEG] = "neg",
-    [OP_SOFTMAX_ROWS] = "softmax_rows",
-    [OP_SOFTMAX_COLS] = "softmax_cols",
-    [OP_LAYERNORM_ROWS] = "layernorm_rows",
-    [OP_RELU] = "relu",
-    [OP_EXP] = "exp",
-    [OP_LOG] = "log",
-    [OP_SQRT] = "sqrt",
-    [OP_HCAT] = "hcat",
-    [OP_VCAT] = "vcat",
-    [OP_ROWS] = "rows",
-    [OP_COLS] = "cols",
-    [OP_ELEMENT] = "element",
-    [OP_CAUSAL_MASK] = "causal_mask",
-    [OP_POSENC] = "posenc",
-    [OP_POSENC_BOOK] = "posenc_book",
-    [OP_COSINE] = "cosine",
-};
-
-const char *mat_op_name(MatOp op)
-{
-    if ((int)op < 0 || op >= OP_COUNT || !op_names[op])
-        return "unknown";
-    return op_names[op];
-}
-
 int mat_line_masked(const Mat *m, int line, int by_rows)
 {
     if (!m || !m->masked || m->n_masked <= 0 || by_rows == m->masked_cols)

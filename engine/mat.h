@@ -140,7 +140,8 @@ void mat_set_prov(Mat *m, MatOp op, const Mat *a, const Mat *b);
  * line outside m. The screen and the handout mark such lines. */
 int mat_line_masked(const Mat *m, int line, int by_rows);
 
-/* Human name of an operation ("@", "softmax_rows", ...). */
+/* Human name of an operation ("@", "softmax_rows", ...), from its row of
+ * the operation table (defined in optable.c); "unknown" outside MatOp. */
 const char *mat_op_name(MatOp op);
 
 #endif

@@ -4,8 +4,9 @@
  * concatenation, ranges as views, positional encodings and cosine.
  *
  * Each operation checks its arguments first and explains a refusal in words
- * a student can act on (naming both shapes and what was needed; ranges are
- * quoted 1-based, as the lessons write them), then allocates, computes,
+ * a student can act on (naming both shapes and what was needed, by the
+ * operation's shape rule in optable.c, the same words the lesson evaluator
+ * uses; ranges are quoted 1-based, as the lessons write them), then allocates, computes,
  * attaches labels and records provenance. Nothing here prints or exits.
  */
 #include "alloc.h"
@@ -21,6 +22,7 @@
 #include "blas.h"
 #include "mat_internal.h"
 #include "ops_ref.h"
+#include "optable.h"
 
 /* ---- small helpers ------------------------------------------------------ */
 
@@ -30,9 +32,12 @@ static const char *who(const Mat *m, const char *fallback)
     return m->name[0] ? m->name : fallback;
 }
 
-static attn_status missing(AttnError *err, const char *op)
+/* A refusal of a NULL operand, naming the operation (row id of optable.h)
+ * as messages do: "`@`", "softmax_rows". */
+static attn_status missing(AttnError *err, int id)
 {
-    return attn_fail(err, ATTN_E_ARG, "%s was given no matrix", op);
+    char what[32];
+    return attn_fail(err, ATTN_E_ARG, "%s was given no matrix", optable_title(optable_at(id), what, sizeof what));
 }
 
 /* Start an operation: clear *out, and point err at a local AttnError when
@@ -44,6 +49,13 @@ static attn_status missing(AttnError *err, const char *op)
     if (out)                         \
         *(out) = NULL;               \
     attn_error_clear(err)
+
+/* Check operands x[0..n) by op's shape rule; the result's shape in *r, *c. */
+static attn_status fits(MatOp op, const OpShape *x, int n, int *r, int *c, AttnError *err)
+{
+    int bad;
+    return optable_check_shape(optable_op(op), x, n, r, c, &bad, err) ? ATTN_OK : ATTN_E_SHAPE;
+}
 
 /* A new matrix of a's shape carrying a's labels. */
 static Mat *new_like(const Mat *a, AttnError *err)
@@ -71,23 +83,15 @@ attn_status ops_matmul_with(Mat **out, const Mat *a, int trans_a, const Mat *b, 
 {
     BEGIN(out, err);
     if (!out || !a || !b)
-        return missing(err, "`@`");
-    int ar = trans_a ? a->cols : a->rows, ac = trans_a ? a->rows : a->cols;
-    int br = trans_b ? b->cols : b->rows, bc = trans_b ? b->rows : b->cols;
-    if (ac != br) {
-        char an[MAT_NAME_MAX + 4], bn[MAT_NAME_MAX + 4];
-        if (a->name[0])
-            snprintf(an, sizeof an, "%s%s", a->name, trans_a ? "^T" : "");
-        else
-            snprintf(an, sizeof an, "the left operand");
-        if (b->name[0])
-            snprintf(bn, sizeof bn, "%s%s", b->name, trans_b ? "^T" : "");
-        else
-            snprintf(bn, sizeof bn, "the right operand");
-        return attn_fail(err, ATTN_E_SHAPE,
-                         "`@` needs the columns of %s (%d) to equal the rows of %s (%d): %dx%d @ %dx%d",
-                         an, ac, bn, br, ar, ac, br, bc);
-    }
+        return missing(err, OP_MATMUL);
+    char an[MAT_NAME_MAX + 4], bn[MAT_NAME_MAX + 4];
+    snprintf(an, sizeof an, "%s%s", who(a, "the left operand"), a->name[0] && trans_a ? "^T" : "");
+    snprintf(bn, sizeof bn, "%s%s", who(b, "the right operand"), b->name[0] && trans_b ? "^T" : "");
+    OpShape x[2] = { { trans_a ? a->cols : a->rows, trans_a ? a->rows : a->cols, an },
+                     { trans_b ? b->cols : b->rows, trans_b ? b->rows : b->cols, bn } };
+    int ar, bc;
+    if (fits(OP_MATMUL, x, 2, &ar, &bc, err) != ATTN_OK)
+        return err->code;
     Mat *c = mat_new(ar, bc, err);
     if (!c)
         return err->code;
@@ -110,7 +114,7 @@ attn_status op_transpose(Mat **out, const Mat *a, AttnError *err)
 {
     BEGIN(out, err);
     if (!out || !a)
-        return missing(err, "`^T`");
+        return missing(err, OP_TRANSPOSE);
     Mat *t = mat_new(a->cols, a->rows, err);
     if (!t)
         return err->code;
@@ -126,13 +130,6 @@ attn_status op_transpose(Mat **out, const Mat *a, AttnError *err)
 
 /* ---- element-wise with broadcast --------------------------------------------- */
 
-/* Can s stand in for a full r x c operand: the same shape, 1x1, a 1xc row
- * or an rx1 column? */
-static int broadcasts_to(const Mat *s, int r, int c)
-{
-    return (s->rows == r || s->rows == 1) && (s->cols == c || s->cols == 1);
-}
-
 typedef float (*BinaryFn)(float, float);
 static float f_add(float x, float y) { return x + y; }
 static float f_sub(float x, float y) { return x - y; }
@@ -141,27 +138,15 @@ static float f_div(float x, float y) { return x / y; }
 
 static attn_status binary(Mat **out, const Mat *a, const Mat *b, MatOp op, BinaryFn fn, AttnError *err)
 {
-    const char *sym = mat_op_name(op);
     BEGIN(out, err);
     if (!out || !a || !b)
-        return attn_fail(err, ATTN_E_ARG, "`%s` was given no matrix", sym);
-    /* The full shape is a's when b broadcasts to it, else b's. */
-    int r = a->rows, c = a->cols;
-    if (!broadcasts_to(b, r, c)) {
-        r = b->rows;
-        c = b->cols;
-    }
-    if (!broadcasts_to(a, r, c) || !broadcasts_to(b, r, c)) {
-        const Mat *big = (int64_t)a->rows * a->cols >= (int64_t)b->rows * b->cols ? a : b;
-        const Mat *small = big == a ? b : a;
-        const char *bigname = who(big, big == a ? "the left operand" : "the right operand");
-        const char *smallname = who(small, small == a ? "the left operand" : "the right operand");
-        return attn_fail(err, ATTN_E_SHAPE,
-                         "`%s` needs %s (%dx%d) to have the shape of %s (%dx%d), or to be "
-                         "1x1, a 1x%d row or a %dx1 column",
-                         sym, smallname, small->rows, small->cols, bigname, big->rows, big->cols,
-                         big->cols, big->rows);
-    }
+        return missing(err, op);
+    /* The full shape is the operand's that the other broadcasts to. */
+    OpShape x[2] = { { a->rows, a->cols, who(a, "the left operand") },
+                     { b->rows, b->cols, who(b, "the right operand") } };
+    int r, c;
+    if (fits(op, x, 2, &r, &c, err) != ATTN_OK)
+        return err->code;
     Mat *m = mat_new(r, c, err);
     if (!m)
         return err->code;
@@ -210,7 +195,7 @@ static attn_status unary(Mat **out, const Mat *a, MatOp op, UnaryFn fn, AttnErro
 {
     BEGIN(out, err);
     if (!out || !a)
-        return attn_fail(err, ATTN_E_ARG, "`%s` was given no matrix", mat_op_name(op));
+        return missing(err, op);
     Mat *m = new_like(a, err);
     if (!m)
         return err->code;
@@ -237,7 +222,7 @@ attn_status ops_softmax_with(Mat **out, const Mat *a, MatOp op, SoftmaxKernel ke
 {
     BEGIN(out, err);
     if (!out || !a)
-        return missing(err, mat_op_name(op));
+        return missing(err, op);
     Mat *m = new_like(a, err);
     if (!m)
         return err->code;
@@ -360,7 +345,7 @@ attn_status ops_layernorm_with(Mat **out, const Mat *a, RowKernel kernel, AttnEr
 {
     BEGIN(out, err);
     if (!out || !a)
-        return missing(err, "layernorm_rows");
+        return missing(err, OP_LAYERNORM_ROWS);
     Mat *m = new_like(a, err);
     if (!m)
         return err->code;
@@ -410,7 +395,7 @@ attn_status op_causal_mask(Mat **out, int n, AttnError *err)
 {
     BEGIN(out, err);
     if (!out)
-        return missing(err, "causal_mask");
+        return missing(err, OP_CAUSAL_MASK);
     Mat *m = new_made(n, n, OP_CAUSAL_MASK, err);
     if (!m)
         return err->code;
@@ -430,7 +415,7 @@ static attn_status posenc(Mat **out, int n, int d, MatOp op, AttnError *err)
 {
     BEGIN(out, err);
     if (!out)
-        return missing(err, mat_op_name(op));
+        return missing(err, op);
     Mat *m = new_made(n, d, op, err);
     if (!m)
         return err->code;
@@ -462,7 +447,7 @@ attn_status op_zeros(Mat **out, int r, int c, AttnError *err)
 {
     BEGIN(out, err);
     if (!out)
-        return missing(err, "zeros");
+        return missing(err, OPT_ZEROS);
     *out = new_made(r, c, OP_INPUT, err);
     return *out ? ATTN_OK : err->code;
 }
@@ -517,27 +502,26 @@ static Labels *concat_labels(Mat *const *parts, int n, int rows_axis)
 /* hcat (horizontal) or vcat: parts agree on the kept axis; the other adds up. */
 static attn_status concat(Mat **out, Mat *const *parts, int n, int horizontal, AttnError *err)
 {
-    const char *op = horizontal ? "hcat" : "vcat";
+    const char *op = mat_op_name(horizontal ? OP_HCAT : OP_VCAT);
     BEGIN(out, err);
     if (!out || !parts || n < 1)
         return attn_fail(err, ATTN_E_ARG, "%s needs at least one matrix", op);
     for (int p = 0; p < n; p++)
         if (!parts[p])
             return attn_fail(err, ATTN_E_ARG, "%s was given no matrix as part %d", op, p + 1);
+    OpShape *x = attn_malloc((size_t)n * sizeof *x);
+    if (!x)
+        return attn_fail(err, ATTN_E_NOMEM, "out of memory checking %d parts", n);
     int64_t total = 0;
     for (int p = 0; p < n; p++) {
-        const Mat *first = parts[0], *m = parts[p];
-        int keep0 = horizontal ? first->rows : first->cols, keep = horizontal ? m->rows : m->cols;
-        if (keep != keep0)
-            return attn_fail(err, ATTN_E_SHAPE,
-                             "%s needs every part to have the same number of %s: part 1 (%s) is %dx%d, "
-                             "part %d (%s) is %dx%d",
-                             op, horizontal ? "rows" : "columns", who(first, "unnamed"),
-                             first->rows, first->cols, p + 1, who(m, "unnamed"), m->rows, m->cols);
-        total += horizontal ? m->cols : m->rows;
+        x[p] = (OpShape){ parts[p]->rows, parts[p]->cols, who(parts[p], "an unnamed matrix") };
+        total += horizontal ? parts[p]->cols : parts[p]->rows;
     }
-    int r = horizontal ? parts[0]->rows : (int)(total > INT_MAX ? INT_MAX : total);
-    int c = horizontal ? (int)(total > INT_MAX ? INT_MAX : total) : parts[0]->cols;
+    int r, c;
+    attn_status fit = fits(horizontal ? OP_HCAT : OP_VCAT, x, n, &r, &c, err);
+    free(x);
+    if (fit != ATTN_OK)
+        return fit;
     if (total > INT_MAX)
         return attn_fail(err, ATTN_E_TOO_BIG, "%s of %d parts would have %lld %s; the limit is %lld",
                          op, n, (long long)total, horizontal ? "columns" : "rows",
@@ -602,7 +586,7 @@ static attn_status range_view(Mat **out, const Mat *a, int lo, int hi, int by_ro
 {
     BEGIN(out, err);
     if (!out || !a)
-        return missing(err, by_rows ? "rows" : "cols");
+        return missing(err, by_rows ? OP_ROWS : OP_COLS);
     attn_status st = check_range(a, lo, hi, by_rows ? a->rows : a->cols, by_rows ? "rows" : "columns", err);
     if (st != ATTN_OK)
         return st;
@@ -637,7 +621,7 @@ attn_status op_element(Mat **out, const Mat *a, int i, int j, AttnError *err)
 {
     BEGIN(out, err);
     if (!out || !a)
-        return missing(err, "an element");
+        return missing(err, OP_ELEMENT);
     if (i < 0 || i >= a->rows || j < 0 || j >= a->cols)
         return attn_fail(err, ATTN_E_RANGE, "%s[%d,%d] is outside %s, which is %dx%d",
                          who(a, "the matrix"), i + 1, j + 1, who(a, "the matrix"), a->rows, a->cols);
@@ -666,13 +650,12 @@ attn_status op_cosine(Mat **out, const Mat *a, const Mat *b, AttnError *err)
 {
     BEGIN(out, err);
     if (!out || !a || !b)
-        return missing(err, "cosine");
-    int64_t na = (int64_t)a->rows * a->cols, nb = (int64_t)b->rows * b->cols;
-    if (na != nb)
-        return attn_fail(err, ATTN_E_SHAPE,
-                         "cosine needs two vectors with as many numbers: %s is %dx%d (%lld), %s is %dx%d (%lld)",
-                         who(a, "the first"), a->rows, a->cols, (long long)na,
-                         who(b, "the second"), b->rows, b->cols, (long long)nb);
+        return missing(err, OP_COSINE);
+    OpShape x[2] = { { a->rows, a->cols, who(a, "the first") }, { b->rows, b->cols, who(b, "the second") } };
+    int r, c;
+    if (fits(OP_COSINE, x, 2, &r, &c, err) != ATTN_OK)
+        return err->code;
+    int64_t na = (int64_t)a->rows * a->cols;
     double dot = 0.0, sa = 0.0, sb = 0.0;
     for (int64_t t = 0; t < na; t++) {
         double x = flat_get(a, t), y = flat_get(b, t);

@@ -605,6 +605,39 @@ START_TEST(test_notebook_000_cells)
 }
 END_TEST
 
+/* The pane titles' namer: how a matrix was made, in the lesson's notation,
+ * with parentheses only where an operand needs them; the explanations keep
+ * every product and sum of an unnamed operand in parentheses. */
+START_TEST(test_how_names)
+{
+    static const float v4[4] = { 1, 2, 3, 4 };
+    Mat *q = input("Q", 2, 2, v4), *k = input("K", 2, 2, v4);
+    Mat *p = NULL;
+    keep(op_matmul(&p, q, 0, k, 1, NULL), &p, "op_matmul");
+    Mat *d = OP2(op_div, p, OP1(op_sqrt, scalar(2)));
+    Mat *a = OP1(op_softmax_rows, d);
+    char buf[160];
+    ck_assert_str_eq(explain_how(q, buf, sizeof buf), "");
+    ck_assert_str_eq(explain_how(p, buf, sizeof buf), "Q @ K^T");
+    ck_assert_str_eq(explain_how(d, buf, sizeof buf), "(Q @ K^T) / sqrt(2)");
+    ck_assert_str_eq(explain_how(a, buf, sizeof buf), "softmax_rows((Q @ K^T) / sqrt(2))");
+    ck_assert_str_eq(explain_cell_name(d, 0, 1, buf, sizeof buf), "((Q @ K^T) / sqrt(2))[1,2]");
+    mat_set_name(d, "S");
+    ck_assert_str_eq(explain_how(d, buf, sizeof buf), "(Q @ K^T) / sqrt(2)");   /* a title says how, named or not */
+    ck_assert_str_eq(explain_how(a, buf, sizeof buf), "softmax_rows(S)");
+    Mat *t = OP1(op_transpose, OP1(op_neg, OP2(op_add, q, k)));
+    ck_assert_str_eq(explain_how(t, buf, sizeof buf), "(-(Q + K))^T");
+    Mat *c = NULL;
+    keep(op_causal_mask(&c, 3, NULL), &c, "op_causal_mask");
+    ck_assert_str_eq(explain_how(c, buf, sizeof buf), "causal_mask(3)");
+    Mat *parts[] = { q, k };
+    Mat *h = NULL;
+    keep(op_hcat(&h, parts, 2, NULL), &h, "op_hcat");
+    ck_assert_str_eq(explain_how(h, buf, sizeof buf), "hcat(Q, K)");
+    free_kept();
+}
+END_TEST
+
 Suite *explain_suite(void)
 {
     Suite *s = suite_create("explain");
@@ -623,6 +656,7 @@ Suite *explain_suite(void)
     tcase_add_test(limits, test_out_of_range);
     tcase_add_test(limits, test_free_is_safe);
     tcase_add_test(limits, test_cell_names);
+    tcase_add_test(limits, test_how_names);
     tcase_add_test(limits, test_long_and_masked);
     tcase_add_test(limits, test_digits_scalars_masked);
     suite_add_tcase(s, limits);

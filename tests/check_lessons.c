@@ -574,11 +574,13 @@ START_TEST(test_readme_documents_the_language)
     char *readme = slurp(path);
     ck_assert_msg(readme != NULL, "cannot read %s", path);
     char missing[1024] = "";
-    for (int f = 0; f < FN_COUNT; f++) {
+    for (int f = 0; f < OPT_COUNT; f++) {
         char call[64];
-        snprintf(call, sizeof call, "%s(", lesson_fns[f].name);
+        if (!optable_is_fn(f))
+            continue;
+        snprintf(call, sizeof call, "%s(", optable_at(f)->name);
         if (!strstr(readme, call))
-            appendf(missing, sizeof missing, " %s()", lesson_fns[f].name);
+            appendf(missing, sizeof missing, " %s()", optable_at(f)->name);
     }
     static const char *const directives[] = { "lesson", "about", "layout", "tokens", "seed", "let", "labels",
                                               "step", "text", "end", "show", "heatmap", "exercise", "answer",

@@ -221,13 +221,13 @@ START_TEST(matmul_shape_messages)
     attn_status st = op_matmul(&c, a, 0, b, 0, &err);
     assert_err(st, &err, c, ATTN_E_SHAPE,
                "`@` needs the columns of the left operand (4) to equal the rows of the right operand (3): "
-               "3x4 @ 3x2");
+               "the left operand is 3x4, the right operand is 3x2");
     mat_set_name(a, "Q");
     mat_set_name(b, "K");
     st = op_matmul(&c, a, 0, b, 1, &err);
-    assert_err(st, &err, c, ATTN_E_SHAPE, "`@` needs the columns of Q (4) to equal the rows of K^T (2): 3x4 @ 2x3");
+    assert_err(st, &err, c, ATTN_E_SHAPE, "`@` needs the columns of Q (4) to equal the rows of K^T (2): Q is 3x4, K^T is 2x3");
     st = op_matmul(&c, a, 1, b, 1, &err);
-    assert_err(st, &err, c, ATTN_E_SHAPE, "`@` needs the columns of Q^T (3) to equal the rows of K^T (2): 4x3 @ 2x3");
+    assert_err(st, &err, c, ATTN_E_SHAPE, "`@` needs the columns of Q^T (3) to equal the rows of K^T (2): Q^T is 4x3, K^T is 2x3");
     ck_assert_int_eq(op_matmul(&c, a, 1, b, 0, &err), ATTN_OK);  /* Q^T @ K is 4x2 */
     ck_assert_int_eq(c->rows, 4);
     ck_assert_int_eq(c->cols, 2);
@@ -660,12 +660,12 @@ START_TEST(concat_shape_message)
     Mat *parts[] = { a, b };
     attn_status st = op_hcat(&o, parts, 2, &err);
     assert_err(st, &err, o, ATTN_E_SHAPE,
-               "hcat needs every part to have the same number of rows: part 1 (Z1) is 2x3, part 2 (unnamed) is 3x3");
+               "hcat needs the same number of rows in every part: Z1 is 2x3, an unnamed matrix (part 2) is 3x3");
     Mat *c = random_mat(2, 4);
     Mat *vparts[] = { a, a, c };
     st = op_vcat(&o, vparts, 3, &err);
     assert_err(st, &err, o, ATTN_E_SHAPE,
-               "vcat needs every part to have the same number of columns: part 1 (Z1) is 2x3, part 3 (unnamed) is 2x4");
+               "vcat needs the same number of columns in every part: Z1 is 2x3, an unnamed matrix (part 3) is 2x4");
     mat_free(a);
     mat_free(b);
     mat_free(c);
@@ -786,7 +786,7 @@ START_TEST(cosine_values)
     mat_free(o);
     Mat *two = random_mat(2, 2);
     attn_status st = op_cosine(&o, a, two, &err);
-    assert_err(st, &err, o, ATTN_E_SHAPE, "cosine needs two vectors with as many numbers: a is 1x3 (3), the second is 2x2 (4)");
+    assert_err(st, &err, o, ATTN_E_SHAPE, "cosine needs two vectors of the same length: a has 3 elements (1x3), the second has 4 (2x2)");
     mat_free(two);
     mat_free(a);
     mat_free(b);
@@ -869,12 +869,13 @@ START_TEST(broadcast_shape_messages)
     Mat *a = random_mat(3, 4), *b = random_mat(2, 4), *row = random_mat(1, 3), *o = NULL;
     AttnError err;
     assert_err(op_add(&o, a, b, &err), &err, o, ATTN_E_SHAPE,
-               "`+` needs the right operand (2x4) to have the shape of the left operand (3x4), or to be 1x1, "
-               "a 1x4 row or a 3x1 column");
+               "`+` cannot combine the left operand (3x4) with the right operand (2x4): the shapes must match, "
+               "or one side must be a number, a 1x4 row or a 3x1 column");
     mat_set_name(a, "XW");
     mat_set_name(row, "b");
     assert_err(op_sub(&o, row, a, &err), &err, o, ATTN_E_SHAPE,
-               "`-` needs b (1x3) to have the shape of XW (3x4), or to be 1x1, a 1x4 row or a 3x1 column");
+               "`-` cannot combine b (1x3) with XW (3x4): the shapes must match, or one side must be a number, "
+               "a 1x4 row or a 3x1 column");
     assert_err(op_mul(&o, a, row, &err), &err, o, ATTN_E_SHAPE, NULL);
     assert_err(op_div(&o, b, a, &err), &err, o, ATTN_E_SHAPE, NULL);
     /* a row and a column do not make an outer sum */

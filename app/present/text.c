@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-static int imin(int a, int b) { return a < b ? a : b; }
-static int imax(int a, int b) { return a > b ? a : b; }
+#include "minmax.h"
+
 
 /* The length of a well-formed UTF-8 sequence at s (1..4), or 0. */
 static int utf8_len(const unsigned char *s)

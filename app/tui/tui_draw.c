@@ -16,8 +16,7 @@
 #include "tui_put.h"
 #include "tui_state.h"
 
-static int imin(int a, int b) { return a < b ? a : b; }
-static int imax(int a, int b) { return a > b ? a : b; }
+#include "minmax.h"
 
 void tui_frame_free(Tui *t)
 {

@@ -12,8 +12,7 @@
 
 #include "format.h"
 
-static int imin(int a, int b) { return a < b ? a : b; }
-static int imax(int a, int b) { return a > b ? a : b; }
+#include "minmax.h"
 
 int rect_overlap(Rect a, Rect b)
 {

@@ -12,8 +12,7 @@
 #include "tui_state.h"
 
 
-static int imin(int a, int b) { return a < b ? a : b; }
-static int imax(int a, int b) { return a > b ? a : b; }
+#include "minmax.h"
 
 void lv_close(LessonView *lv)
 {

@@ -16,7 +16,7 @@
 #include "tui_put.h"
 #include "tui_state.h"
 
-static int imax(int a, int b) { return a > b ? a : b; }
+#include "minmax.h"
 
 int lv_reload_if_changed(Tui *t, int by_hand)
 {

@@ -13,8 +13,7 @@
 #include "tui_put.h"
 #include "tui_state.h"
 
-static int imin(int a, int b) { return a < b ? a : b; }
-static int imax(int a, int b) { return a > b ? a : b; }
+#include "minmax.h"
 
 static char *dup_str(const char *s)
 {

@@ -4,7 +4,7 @@
  * overview, cells scaled up on a big screen), and drawing it with labelled axes, aligned numbers, heat
  * colours or shades, a legend, masked lines, edited cells, the cursor and
  * the operands of the explained cell. The title spells out how the matrix
- * was made, from its provenance.
+ * was made, in the engine's words (explain_how).
  */
 #include <curses.h>
 #include <math.h>
@@ -18,8 +18,7 @@
 #include "ramp.h"
 #include "tui_state.h"
 
-static int imin(int a, int b) { return a < b ? a : b; }
-static int imax(int a, int b) { return a > b ? a : b; }
+#include "minmax.h"
 
 void tui_views_free(LessonView *lv)
 {
@@ -51,85 +50,6 @@ static int values_width(const Mat *m, int decimals, int utf8)
 }
 
 
-/* Lines of the exercise area, into buf ('\n'-separated); returns the count. */
-
-/* How m was made, in the lesson's notation ("logits / sqrt(2)"), from its
- * provenance: named operands by name, unnamed ones spelled out a few levels
- * deep. Returns the length written (as snprintf, bounded by size). */
-static int describe_in(const Mat *m, char *buf, size_t size, int depth, int wrap, int utf8);
-
-static int describe(const Mat *m, char *buf, size_t size, int depth, int utf8)
-{
-    return describe_in(m, buf, size, depth, 0, utf8);
-}
-
-/* wrap: the result is an operand of a larger formula, so a compound one
- * gets parentheses (not so for the argument of a function). */
-static int describe_in(const Mat *m, char *buf, size_t size, int depth, int wrap, int utf8)
-{
-    if (size == 0)
-        return 0;
-    buf[0] = '\0';
-    if (!m)
-        return 0;
-    if (depth > 0 && m->name[0])
-        return snprintf(buf, size, "%s", m->name);
-    if (depth > 3)
-        return snprintf(buf, size, "%s", utf8 ? "…" : "...");
-    char a[160] = "", b[160] = "";
-    const Prov *p = &m->prov;
-    int binary = p->op == OP_MATMUL || p->op == OP_ADD || p->op == OP_SUB || p->op == OP_MUL || p->op == OP_DIV;
-    describe_in(p->a, a, sizeof a, depth + 1, binary || p->op == OP_TRANSPOSE || p->op == OP_NEG, utf8);
-    describe_in(p->b, b, sizeof b, depth + 1, binary, utf8);
-    switch (p->op) {
-    case OP_INPUT:
-        if (depth > 0 && m->rows == 1 && m->cols == 1)
-            return snprintf(buf, size, "%g", (double)mat_get(m, 0, 0));
-        if (depth > 0)     /* an unnamed constant: its shape */
-            return snprintf(buf, size, "[%dx%d]", m->rows, m->cols);
-        return 0;
-    case OP_RANDN:
-        return snprintf(buf, size, "randn(%d, %d)", m->rows, m->cols);
-    case OP_COPY:
-        return snprintf(buf, size, "%s", a);
-    case OP_MATMUL:
-        return snprintf(buf, size, "%s%s%s @ %s%s%s", wrap ? "(" : "", a, p->trans_a ? "^T" : "", b,
-                        p->trans_b ? "^T" : "", wrap ? ")" : "");
-    case OP_TRANSPOSE:
-        return snprintf(buf, size, "%s^T", a);
-    case OP_ADD: case OP_SUB: case OP_MUL: case OP_DIV:
-        return snprintf(buf, size, "%s%s %s %s%s", wrap ? "(" : "", a, mat_op_name(p->op), b, wrap ? ")" : "");
-    case OP_NEG:
-        return snprintf(buf, size, "-%s", a);
-    case OP_SOFTMAX_ROWS: case OP_SOFTMAX_COLS: case OP_LAYERNORM_ROWS:
-    case OP_RELU: case OP_EXP: case OP_LOG: case OP_SQRT:
-        return snprintf(buf, size, "%s(%s)", mat_op_name(p->op), a);
-    case OP_COSINE:
-        return snprintf(buf, size, "cosine(%s, %s)", a, b);
-    case OP_HCAT: case OP_VCAT: {
-        int n = snprintf(buf, size, "%s(", mat_op_name(p->op));
-        for (int k = 0; k < p->n_parts && n > 0 && (size_t)n < size; k++) {
-            char part[160];
-            describe_in(p->parts[k], part, sizeof part, depth + 1, 0, utf8);
-            n += snprintf(buf + n, size - (size_t)n, "%s%s", k ? ", " : "", part);
-        }
-        if (n > 0 && (size_t)n < size)
-            n += snprintf(buf + n, size - (size_t)n, ")");
-        return n;
-    }
-    case OP_ROWS: case OP_COLS:
-        return snprintf(buf, size, "%s(%s, %d, %d)", mat_op_name(p->op), a, p->lo + 1, p->hi);
-    case OP_ELEMENT:
-        return snprintf(buf, size, "%s[%d,%d]", a, p->lo + 1, p->hi + 1);
-    case OP_CAUSAL_MASK:
-        return snprintf(buf, size, "causal_mask(%d)", m->rows);
-    case OP_POSENC: case OP_POSENC_BOOK:
-        return snprintf(buf, size, "%s(%d, %d)", mat_op_name(p->op), m->rows, m->cols);
-    default:
-        return snprintf(buf, size, "%s", mat_op_name(p->op));
-    }
-}
-
 void pane_need(Tui *t, int i, PaneNeed *need)
 {
     LessonView *lv = &t->lv;
@@ -155,7 +75,7 @@ void pane_need(Tui *t, int i, PaneNeed *need)
         v->heat = heat_scale(m);
     /* wide enough for the title and its formula, within reason */
     char how[200];
-    int title_w = 2 + (int)strlen(p->name) + 8 + (describe(m, how, sizeof how, 0, t->cv.utf8) > 0 ? 3 + fmt_display_width(how) : 0);
+    int title_w = 2 + (int)strlen(p->name) + 8 + (explain_how(m, how, sizeof how)[0] ? 3 + fmt_display_width(how) : 0);
     need->want_w = grid_want_w(&v->grid, m->cols);
     need->nice_w = imin(title_w, 48);
     if (p->heat) {
@@ -376,7 +296,7 @@ void pane_draw(const Tui *t, int idx, const Explanation *ex)
         tl += snprintf(title + tl, sizeof title - (size_t)tl, " [cols %d-%d/%d]", p->first_c + 1,
                        p->first_c + v->fit_c, v->cols);
     char how[200];
-    if (m && describe(m, how, sizeof how, 0, t->cv.utf8) > 0 && tl < (int)sizeof title)
+    if (m && explain_how(m, how, sizeof how)[0] && tl < (int)sizeof title)
         snprintf(title + tl, sizeof title - (size_t)tl, " = %s", how);
     ui_put_fit(&t->cv, r.y, r.x, r.w, t->attr[focus ? C_PANE_FOCUS : C_PANE_TITLE], title);
     if (!m) {

@@ -13,7 +13,7 @@
 #include "text.h"
 #include "tui_layout.h"
 
-static int imin(int a, int b) { return a < b ? a : b; }
+#include "minmax.h"
 
 /* Draw s (cleaned of control characters) at (y, x), at most w columns. */
 void ui_put(const Canvas *cv, int y, int x, int w, int attr, const char *s)

@@ -4,9 +4,12 @@
  * tokens' labels, `labels` directives and the screen's edits applied right
  * after a name is computed. Also one expression against a finished state.
  *
- * Shapes are checked here before each operation so that a refusal names
- * the expressions as the author wrote them ("`@` needs the columns of K^T
- * (3) to equal the rows of Q (2)") and points at the operator or call.
+ * Operators and functions are evaluated through their rows of the
+ * operation table (optable.h): arguments, shape rule, kernel. Shapes are
+ * checked here before each operation by the row's rule, with the
+ * expressions as the author wrote them, so that a refusal reads "`@` needs
+ * the columns of K^T (3) to equal the rows of Q (2)" and points at the
+ * operator or call.
  */
 #include "alloc.h"
 #include "lesson_internal.h"
@@ -18,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "finite.h"
 #include "ops.h"
 
 struct LessonState {
@@ -87,108 +91,6 @@ static int too_many(EvalCtx *c, const Expr *e, long long rows, long long cols)
     return 1;
 }
 
-static const char *op_symbol(ExprKind k)
-{
-    switch (k) {
-    case E_ADD: return "+";
-    case E_SUB: return "-";
-    case E_MUL: return "*";
-    case E_DIV: return "/";
-    default:    return "@";
-    }
-}
-
-/* Element-wise operands fit: same shape, or one is 1x1, a row or a column
- * matching the other's columns / rows. */
-static int broadcasts(const Mat *big, const Mat *small)
-{
-    if (small->rows == 1 && small->cols == 1)
-        return 1;
-    if (small->rows == big->rows && small->cols == big->cols)
-        return 1;
-    if (small->rows == 1 && small->cols == big->cols)
-        return 1;
-    if (small->cols == 1 && small->rows == big->rows)
-        return 1;
-    return 0;
-}
-
-static Mat *eval_elementwise(EvalCtx *c, const Expr *e)
-{
-    Mat *a = expr_eval(c, e->a);
-    if (!a)
-        return NULL;
-    Mat *b = expr_eval(c, e->b);
-    if (!b) {
-        mat_free(a);
-        return NULL;
-    }
-    Mat *out = NULL;
-    if (!broadcasts(a, b) && !broadcasts(b, a)) {
-        char ta[64], tb[64];
-        const Mat *big = (long)a->rows * a->cols >= (long)b->rows * b->cols ? a : b;
-        eval_fail(c, ATTN_E_SHAPE, e->pos,
-                  "`%s` cannot combine %s (%dx%d) with %s (%dx%d): the shapes must match, "
-                  "or one side must be a number, a 1x%d row or a %dx1 column",
-                  op_symbol(e->kind), expr_text(c->src, e->a, ta, sizeof ta), a->rows, a->cols,
-                  expr_text(c->src, e->b, tb, sizeof tb), b->rows, b->cols, big->cols, big->rows);
-    } else {
-        AttnError ae = { 0 };
-        attn_status st;
-        switch (e->kind) {
-        case E_ADD: st = op_add(&out, a, b, &ae); break;
-        case E_SUB: st = op_sub(&out, a, b, &ae); break;
-        case E_MUL: st = op_mul(&out, a, b, &ae); break;
-        default:    st = op_div(&out, a, b, &ae); break;
-        }
-        if (st != ATTN_OK)
-            out = engine_fail(c, e, &ae);
-    }
-    mat_free(a);
-    mat_free(b);
-    return out;
-}
-
-static Mat *eval_matmul(EvalCtx *c, const Expr *e)
-{
-    /* A^T @ B and A @ B^T fold the transpose into the product: no copy */
-    const Expr *ea = e->a, *eb = e->b;
-    int ta = 0, tb = 0;
-    if (ea->kind == E_TRANSPOSE) {
-        ea = ea->a;
-        ta = 1;
-    }
-    if (eb->kind == E_TRANSPOSE) {
-        eb = eb->a;
-        tb = 1;
-    }
-    Mat *a = expr_eval(c, ea);
-    if (!a)
-        return NULL;
-    Mat *b = expr_eval(c, eb);
-    if (!b) {
-        mat_free(a);
-        return NULL;
-    }
-    int ar = ta ? a->cols : a->rows, ac = ta ? a->rows : a->cols;
-    int br = tb ? b->cols : b->rows, bc = tb ? b->rows : b->cols;
-    Mat *out = NULL;
-    if (ac != br) {
-        char sa[64], sb[64];
-        eval_fail(c, ATTN_E_SHAPE, e->pos,
-                  "`@` needs the columns of %s (%d) to equal the rows of %s (%d): %s is %dx%d, %s is %dx%d",
-                  expr_text(c->src, e->a, sa, sizeof sa), ac, expr_text(c->src, e->b, sb, sizeof sb), br,
-                  sa, ar, ac, sb, br, bc);
-    } else if (!too_many(c, e, ar, bc)) {
-        AttnError ae = { 0 };
-        if (op_matmul(&out, a, ta, b, tb, &ae) != ATTN_OK)
-            out = engine_fail(c, e, &ae);
-    }
-    mat_free(a);
-    mat_free(b);
-    return out;
-}
-
 static Mat *eval_index(EvalCtx *c, const Expr *e)
 {
     Mat *a = expr_eval(c, e->a);
@@ -225,7 +127,7 @@ static int int_arg(EvalCtx *c, const Expr *call, int i, const char *what, int mi
     Mat *m = expr_eval(c, arg);
     if (!m)
         return 0;
-    const char *fn = lesson_fns[call->fn].name;
+    const char *fn = optable_at(call->fn)->name;
     char t[64];
     int ok = 0;
     if (m->rows != 1 || m->cols != 1) {
@@ -245,72 +147,23 @@ static int int_arg(EvalCtx *c, const Expr *call, int i, const char *what, int mi
     return ok;
 }
 
-static Mat *eval_args(EvalCtx *c, const Expr *e, Mat **vals)
-{
-    for (int i = 0; i < e->n_args; i++) {
-        vals[i] = expr_eval(c, e->args[i]);
-        if (!vals[i]) {
-            for (int j = 0; j < i; j++)
-                mat_free(vals[j]);
-            return NULL;
-        }
-    }
-    return vals[0];
-}
-
-static Mat *eval_cat(EvalCtx *c, const Expr *e)
-{
-    int horizontal = e->fn == FN_HCAT;
-    Mat **parts = attn_calloc((size_t)e->n_args, sizeof *parts);
-    if (!parts)
-        return eval_fail(c, ATTN_E_NOMEM, e->pos, "out of memory");
-    if (!eval_args(c, e, parts)) {
-        free(parts);
-        return NULL;
-    }
-    Mat *out = NULL;
-    long long total = 0;
-    int bad = -1;
-    for (int i = 0; i < e->n_args; i++) {
-        total += horizontal ? parts[i]->cols : parts[i]->rows;
-        if (bad < 0 && (horizontal ? parts[i]->rows != parts[0]->rows : parts[i]->cols != parts[0]->cols))
-            bad = i;
-    }
-    if (bad >= 0) {
-        char t0[64], tb[64];
-        const char *axis = horizontal ? "rows" : "columns";
-        eval_fail(c, ATTN_E_SHAPE, e->args[bad]->pos,
-                  "%s needs the same number of %s in every part: %s is %dx%d, %s (part %d) is %dx%d",
-                  lesson_fns[e->fn].name, axis, expr_text(c->src, e->args[0], t0, sizeof t0), parts[0]->rows,
-                  parts[0]->cols, expr_text(c->src, e->args[bad], tb, sizeof tb), bad + 1, parts[bad]->rows,
-                  parts[bad]->cols);
-    } else if (!too_many(c, e, horizontal ? parts[0]->rows : total, horizontal ? total : parts[0]->cols)) {
-        AttnError ae = { 0 };
-        attn_status st = horizontal ? op_hcat(&out, parts, e->n_args, &ae) : op_vcat(&out, parts, e->n_args, &ae);
-        if (st != ATTN_OK)
-            out = engine_fail(c, e, &ae);
-    }
-    for (int i = 0; i < e->n_args; i++)
-        mat_free(parts[i]);
-    free(parts);
-    return out;
-}
-
 /* rows(A, a, b) / cols(A, a, b): 1-based, inclusive; (A, a) is one. */
-static Mat *eval_range(EvalCtx *c, const Expr *e)
+static Mat *eval_range(EvalCtx *c, const Expr *e, const OpInfo *op)
 {
-    int is_cols = e->fn == FN_COLS;
+    const char *axis = op->size_what[0];
+    char first[32], last[32];
+    snprintf(first, sizeof first, "the first %s", axis);
+    snprintf(last, sizeof last, "the last %s", axis);
     int lo, hi;
-    const char *axis = is_cols ? "column" : "row";
-    if (!int_arg(c, e, 1, is_cols ? "the first column" : "the first row", 1, &lo))
+    if (!int_arg(c, e, 1, first, 1, &lo))
         return NULL;
     hi = lo;
-    if (e->n_args == 3 && !int_arg(c, e, 2, is_cols ? "the last column" : "the last row", 1, &hi))
+    if (e->n_args == 3 && !int_arg(c, e, 2, last, 1, &hi))
         return NULL;
     Mat *a = expr_eval(c, e->args[0]);
     if (!a)
         return NULL;
-    int n = is_cols ? a->cols : a->rows;
+    int n = op->prov == OP_COLS ? a->cols : a->rows;
     Mat *out = NULL;
     char t[64], ta[64];
     if (hi < lo) {
@@ -322,106 +175,156 @@ static Mat *eval_range(EvalCtx *c, const Expr *e)
                   n, axis, a->rows, a->cols);
     } else {
         AttnError ae = { 0 };
-        attn_status st = is_cols ? op_cols(&out, a, lo - 1, hi, &ae) : op_rows(&out, a, lo - 1, hi, &ae);
-        if (st != ATTN_OK)
+        if (op->range(&out, a, lo - 1, hi, &ae) != ATTN_OK)
             out = engine_fail(c, e, &ae);
     }
     mat_free(a);
     return out;
 }
 
-/* The constructors: randn zeros ones eye causal_mask posenc posenc_book. */
-static Mat *eval_make(EvalCtx *c, const Expr *e)
+/* The constructors (randn zeros ones eye causal_mask posenc ...): sizes
+ * as the row names them; one size is n x n. */
+static Mat *eval_make(EvalCtx *c, const Expr *e, const OpInfo *op)
 {
     int r = 0, k = 0;
-    int square = e->fn == FN_EYE || e->fn == FN_CAUSAL_MASK;
-    int positions = e->fn == FN_POSENC || e->fn == FN_POSENC_BOOK;
-    if (!int_arg(c, e, 0, square ? "n" : positions ? "the positions n" : "the rows", 1, &r))
+    if (!int_arg(c, e, 0, op->size_what[0], 1, &r))
         return NULL;
-    if (square)
+    if (!op->size_what[1])
         k = r;
-    else if (!int_arg(c, e, 1, positions ? "the dimension d" : "the columns", 1, &k))
+    else if (!int_arg(c, e, 1, op->size_what[1], 1, &k))
         return NULL;
     if (too_many(c, e, r, k))
         return NULL;
     Mat *out = NULL;
     AttnError ae = { 0 };
-    attn_status st = ATTN_OK;
-    switch (e->fn) {
-    case FN_RANDN:
-        out = rng_randn(c->rng, r, k, &ae);
-        st = out ? ATTN_OK : ae.code;
-        break;
-    case FN_ZEROS:       st = op_zeros(&out, r, k, &ae); break;
-    case FN_ONES:        st = op_ones(&out, r, k, &ae); break;
-    case FN_EYE:         st = op_eye(&out, r, &ae); break;
-    case FN_CAUSAL_MASK: st = op_causal_mask(&out, r, &ae); break;
-    case FN_POSENC:      st = op_posenc(&out, r, k, &ae); break;
-    default:             st = op_posenc_book(&out, r, k, &ae); break;
-    }
-    if (st != ATTN_OK || !out)
+    if (op->make(&out, r, k, c->rng, &ae) != ATTN_OK || !out)
         return engine_fail(c, e, &ae);
     return out;
 }
 
-static Mat *eval_call(EvalCtx *c, const Expr *e)
+/* What a call or an operator works on: its matrices, the shapes they enter
+ * with and how messages name them. `@` folds a transposed side into the
+ * product (A^T @ B is one product, no copy of A). */
+typedef struct {
+    int n;
+    const Expr **at;        /* where a message about operand i points       */
+    Mat **vals;             /* evaluated, one reference each                 */
+    OpShape *shapes;
+    char (*texts)[64];
+    int trans[2];
+    void *block;
+} Operands;
+
+static void operands_free(Operands *o)
 {
-    switch (e->fn) {
-    case FN_HCAT:
-    case FN_VCAT:
-        return eval_cat(c, e);
-    case FN_COLS:
-    case FN_ROWS:
-        return eval_range(c, e);
-    case FN_RANDN: case FN_ZEROS: case FN_ONES: case FN_EYE:
-    case FN_CAUSAL_MASK: case FN_POSENC: case FN_POSENC_BOOK:
-        return eval_make(c, e);
-    default:
-        break;
+    for (int i = 0; i < o->n && o->vals; i++)
+        mat_free(o->vals[i]);
+    free(o->block);
+}
+
+static int eval_operands(EvalCtx *c, const Expr *e, const OpInfo *op, Operands *o)
+{
+    const Expr *sides[2] = { e->a, e->b };
+    const Expr *const *xs = e->kind == E_CALL ? (const Expr *const *)e->args : sides;
+    int n = e->kind == E_CALL ? e->n_args : e->b ? 2 : 1;
+    memset(o, 0, sizeof *o);
+    size_t one = sizeof *o->at + sizeof *o->vals + sizeof *o->shapes + sizeof *o->texts;
+    o->block = attn_calloc((size_t)n, one);
+    if (!o->block) {
+        eval_fail(c, ATTN_E_NOMEM, e->pos, "out of memory");
+        return 0;
     }
-    Mat *args[2] = { NULL, NULL };
-    if (!eval_args(c, e, args))
-        return NULL;
-    Mat *out = NULL;
-    AttnError ae = { 0 };
-    attn_status st;
-    switch (e->fn) {
-    case FN_SOFTMAX_ROWS:    st = op_softmax_rows(&out, args[0], &ae); break;
-    case FN_SOFTMAX_COLS:    st = op_softmax_cols(&out, args[0], &ae); break;
-    case FN_SQRT:            st = op_sqrt(&out, args[0], &ae); break;
-    case FN_EXP:             st = op_exp(&out, args[0], &ae); break;
-    case FN_LOG:             st = op_log(&out, args[0], &ae); break;
-    case FN_RELU:            st = op_relu(&out, args[0], &ae); break;
-    case FN_LAYERNORM_ROWS:  st = op_layernorm_rows(&out, args[0], &ae); break;
-    default: /* FN_COSINE */
-        if ((long)args[0]->rows * args[0]->cols != (long)args[1]->rows * args[1]->cols) {
-            char ta[64], tb[64];
-            eval_fail(c, ATTN_E_SHAPE, e->pos,
-                      "cosine needs two vectors of the same length: %s has %d elements (%dx%d), %s has %d (%dx%d)",
-                      expr_text(c->src, e->args[0], ta, sizeof ta), args[0]->rows * args[0]->cols,
-                      args[0]->rows, args[0]->cols, expr_text(c->src, e->args[1], tb, sizeof tb),
-                      args[1]->rows * args[1]->cols, args[1]->rows, args[1]->cols);
-            st = ATTN_E_SHAPE;
-            ae.code = ATTN_OK;
-        } else {
-            st = op_cosine(&out, args[0], args[1], &ae);
+    o->shapes = o->block;
+    o->texts = (void *)(o->shapes + n);
+    o->vals = (void *)(o->texts + n);
+    o->at = (void *)(o->vals + n);
+    for (int i = 0; i < n; i++) {
+        const Expr *x = xs[i];
+        o->at[i] = x;
+        expr_text(c->src, x, o->texts[i], sizeof o->texts[i]);
+        int t = op->matmul && i < 2 && x->kind == E_TRANSPOSE;
+        if (t) {
+            x = x->a;
+            o->trans[i] = 1;
         }
-        break;
+        o->vals[i] = expr_eval(c, x);
+        if (!o->vals[i])
+            break;
+        o->n = i + 1;
+        const Mat *m = o->vals[i];
+        o->shapes[i] = (OpShape){ t ? m->cols : m->rows, t ? m->rows : m->cols, o->texts[i] };
     }
-    for (int i = 0; i < e->n_args; i++)
-        mat_free(args[i]);
-    if (st != ATTN_OK) {
-        if (ae.code == ATTN_OK)     /* already reported */
-            return NULL;
-        return engine_fail(c, e, &ae);
+    if (o->n == n)
+        return 1;
+    operands_free(o);
+    return 0;
+}
+
+/* Honest arithmetic (finite.h): refuse a result with a cell that is inf or
+ * NaN though its inputs give no reason, at the operation, naming the cell
+ * (1-based). 1 when the result stands. */
+static int honest(EvalCtx *c, const Expr *e, const OpInfo *op, const Mat *out, Mat *const *in, int n)
+{
+    int i, j;
+    FiniteVerdict v = finite_check(op, out, in, n, &i, &j);
+    if (v == FINITE_OK)
+        return 1;
+    char what[32];
+    optable_title(op, what, sizeof what);
+    float x = mat_get(out, i, j);
+    if (v == FINITE_OVERFLOW)
+        eval_fail(c, ATTN_E_ARG, e->pos, "%s overflowed at [%d,%d]: the result is %s from finite inputs", what,
+                  i + 1, j + 1, x < 0 ? "-inf" : "inf");
+    else if (v == FINITE_NAN)
+        eval_fail(c, ATTN_E_ARG, e->pos, "%s gave NaN at [%d,%d] from finite inputs", what, i + 1, j + 1);
+    else
+        eval_fail(c, ATTN_E_ARG, e->pos,
+                  "%s gave NaN at [%d,%d] from infinite inputs: inf - inf, 0 * inf and inf / inf have no value", what,
+                  i + 1, j + 1);
+    return 0;
+}
+
+/* An operator or a function of matrices, through its row of the table:
+ * the operands, the shape rule (its message points at the operation, or at
+ * the part that does not fit), the size limit, the kernel. */
+static Mat *eval_apply(EvalCtx *c, const Expr *e, const OpInfo *op)
+{
+    Operands o;
+    if (!eval_operands(c, e, op, &o))
+        return NULL;
+    Mat *out = NULL, **v = o.vals;
+    AttnError ae = { 0 };
+    int r, k, bad;
+    if (!optable_check_shape(op, o.shapes, o.n, &r, &k, &bad, &ae)) {
+        eval_fail(c, ae.code, bad >= 0 ? o.at[bad]->pos : e->pos, "%s", ae.msg);
+    } else if (!too_many(c, e, r, k)) {
+        attn_status st = op->matmul   ? op->matmul(&out, v[0], o.trans[0], v[1], o.trans[1], &ae)
+                         : op->binary ? op->binary(&out, v[0], v[1], &ae)
+                         : op->parts  ? op->parts(&out, v, o.n, &ae)
+                                      : op->unary(&out, v[0], &ae);
+        if (st != ATTN_OK)
+            out = engine_fail(c, e, &ae);
+        else if (!honest(c, e, op, out, v, o.n)) {
+            mat_free(out);
+            out = NULL;
+        }
     }
+    operands_free(&o);
     return out;
+}
+
+/* The table row of an operator node; calls carry theirs. */
+static const OpInfo *node_op(const Expr *e)
+{
+    static const int ops[] = { [E_NEG] = OP_NEG, [E_ADD] = OP_ADD, [E_SUB] = OP_SUB, [E_MUL] = OP_MUL,
+                               [E_DIV] = OP_DIV, [E_MATMUL] = OP_MATMUL, [E_TRANSPOSE] = OP_TRANSPOSE };
+    return e->kind == E_CALL ? optable_at(e->fn) : optable_at(ops[e->kind]);
 }
 
 static Mat *eval_node(EvalCtx *c, const Expr *e)
 {
     AttnError ae = { 0 };
-    Mat *out = NULL, *a;
+    Mat *out = NULL;
     switch (e->kind) {
     case E_NUM: {
         float v = (float)e->num;
@@ -433,23 +336,17 @@ static Mat *eval_node(EvalCtx *c, const Expr *e)
     case E_MATRIX:
         out = mat_from(e->rows, e->cols, e->vals, &ae);
         return out ? out : engine_fail(c, e, &ae);
-    case E_ADD: case E_SUB: case E_MUL: case E_DIV:
-        return eval_elementwise(c, e);
-    case E_MATMUL:
-        return eval_matmul(c, e);
     case E_INDEX:
         return eval_index(c, e);
-    case E_CALL:
-        return eval_call(c, e);
-    case E_NEG:
-    case E_TRANSPOSE:
-        a = expr_eval(c, e->a);
-        if (!a)
-            return NULL;
-        if ((e->kind == E_NEG ? op_neg(&out, a, &ae) : op_transpose(&out, a, &ae)) != ATTN_OK)
-            out = engine_fail(c, e, &ae);
-        mat_free(a);
-        return out;
+    case E_NEG: case E_ADD: case E_SUB: case E_MUL: case E_DIV: case E_MATMUL: case E_TRANSPOSE:
+    case E_CALL: {
+        const OpInfo *op = node_op(e);
+        if (op->args == OPARGS_SIZES)
+            return eval_make(c, e, op);
+        if (op->args == OPARGS_RANGE)
+            return eval_range(c, e, op);
+        return eval_apply(c, e, op);
+    }
     }
     return eval_fail(c, ATTN_E_ARG, e->pos, "unknown expression");
 }

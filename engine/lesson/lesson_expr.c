@@ -27,36 +27,6 @@
 #include <string.h>
 #include <strings.h>
 
-const FnInfo lesson_fns[FN_COUNT] = {
-    [FN_SOFTMAX_ROWS]   = { "softmax_rows", 1, 1, "(S)" },
-    [FN_SOFTMAX_COLS]   = { "softmax_cols", 1, 1, "(S)" },
-    [FN_SQRT]           = { "sqrt", 1, 1, "(A)" },
-    [FN_EXP]            = { "exp", 1, 1, "(A)" },
-    [FN_LOG]            = { "log", 1, 1, "(A)" },
-    [FN_RELU]           = { "relu", 1, 1, "(A)" },
-    [FN_CAUSAL_MASK]    = { "causal_mask", 1, 1, "(n)" },
-    [FN_HCAT]           = { "hcat", 1, -1, "(A, B, ...)" },
-    [FN_VCAT]           = { "vcat", 1, -1, "(A, B, ...)" },
-    [FN_COLS]           = { "cols", 2, 3, "(A, a, b)" },
-    [FN_ROWS]           = { "rows", 2, 3, "(A, a, b)" },
-    [FN_LAYERNORM_ROWS] = { "layernorm_rows", 1, 1, "(A)" },
-    [FN_POSENC]         = { "posenc", 2, 2, "(n, d)" },
-    [FN_POSENC_BOOK]    = { "posenc_book", 2, 2, "(n, d)" },
-    [FN_COSINE]         = { "cosine", 2, 2, "(a, b)" },
-    [FN_RANDN]          = { "randn", 2, 2, "(r, c)" },
-    [FN_ZEROS]          = { "zeros", 2, 2, "(r, c)" },
-    [FN_ONES]           = { "ones", 2, 2, "(r, c)" },
-    [FN_EYE]            = { "eye", 1, 1, "(n)" },
-};
-
-int fn_lookup(const char *name, size_t len)
-{
-    for (int i = 0; i < FN_COUNT; i++)
-        if (strlen(lesson_fns[i].name) == len && memcmp(lesson_fns[i].name, name, len) == 0)
-            return i;
-    return -1;
-}
-
 const char *suggest_name(const char *name, size_t len, char *const *names, int n)
 {
     const char *best = NULL;
@@ -369,7 +339,7 @@ static Expr *parse_call(Parser *p, int fn, size_t name_pos)
     }
     close_paren(p, s);
     e->end = p->tok->pos + 1;
-    const FnInfo *f = &lesson_fns[fn];
+    const OpInfo *f = optable_at(fn);
     if (e->n_args < f->min_args || (f->max_args >= 0 && e->n_args > f->max_args)) {
         if (f->max_args < 0)
             fail(p, ATTN_E_SYNTAX, name_pos, "%s%s needs at least %d argument%s, not %d", f->name, f->params,
@@ -415,20 +385,21 @@ static Expr *parse_name(Parser *p)
     }
     if (!advance(p))
         return NULL;
-    int fn = fn_lookup(name, len);
+    int fn = optable_fn_lookup(name, len);
     if (is_sym(p->tok, '(')) {
         if (fn >= 0)
             return parse_call(p, fn, pos);
         const char *best = NULL;
-        for (int i = 0; i < FN_COUNT && !best; i++)
-            if (len >= 3 && strncmp(lesson_fns[i].name, name, len) == 0)
-                best = lesson_fns[i].name;
-        if (!best) {
-            char *fns[FN_COUNT];
-            for (int i = 0; i < FN_COUNT; i++)
-                fns[i] = (char *)lesson_fns[i].name;
-            best = suggest_name(name, len, fns, FN_COUNT);
-        }
+        char *fns[OPT_COUNT];
+        int n_fns = 0;
+        for (int i = 0; i < OPT_COUNT; i++)
+            if (optable_is_fn(i))
+                fns[n_fns++] = (char *)optable_at(i)->name;
+        for (int i = 0; i < n_fns && !best; i++)
+            if (len >= 3 && strncmp(fns[i], name, len) == 0)
+                best = fns[i];
+        if (!best)
+            best = suggest_name(name, len, fns, n_fns);
         if (best) {
             fail(p, ATTN_E_NAME, pos, "unknown function '%s'; did you mean '%s'?", nm, best);
         } else {

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "lesson.h"
+#include "optable.h"
 #include "rng.h"
 
 /* ---- source text, positions, errors (lesson_src.c) ---- */
@@ -79,23 +80,6 @@ typedef enum {
     E_TRANSPOSE, E_INDEX, E_CALL
 } ExprKind;
 
-typedef enum {
-    FN_SOFTMAX_ROWS, FN_SOFTMAX_COLS, FN_SQRT, FN_EXP, FN_LOG, FN_RELU,
-    FN_CAUSAL_MASK, FN_HCAT, FN_VCAT, FN_COLS, FN_ROWS, FN_LAYERNORM_ROWS,
-    FN_POSENC, FN_POSENC_BOOK, FN_COSINE, FN_RANDN, FN_ZEROS, FN_ONES, FN_EYE,
-    FN_COUNT
-} FnId;
-
-typedef struct {
-    const char *name;
-    int min_args, max_args; /* max_args -1: any number                       */
-    const char *params;     /* for messages: "(S)", "(r, c)"                 */
-} FnInfo;
-
-extern const FnInfo lesson_fns[FN_COUNT];
-/* The function called name[0..len), or -1. */
-int fn_lookup(const char *name, size_t len);
-
 typedef struct Expr Expr;
 struct Expr {
     ExprKind kind;
@@ -107,7 +91,7 @@ struct Expr {
     float *vals;            /* E_MATRIX: rows*cols values, owned             */
     Expr *a, *b;            /* operands                                      */
     int row, col;           /* E_INDEX: 1-based; 0 means ':' (the whole axis) */
-    int fn;                 /* E_CALL: FnId                                  */
+    int fn;                 /* E_CALL: the function's row in optable.h       */
     Expr **args;            /* E_CALL: owned                                 */
     int n_args;
     int height;             /* levels of operations below, for the chain limit */

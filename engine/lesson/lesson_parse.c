@@ -260,7 +260,7 @@ static int define_name(PS *ps, size_t pos, size_t n)
                   "'%s' is already defined at line %d (a let may not redefine a name)", nm, l->name_lines[prev]);
         return -1;
     }
-    if (fn_lookup(name, n) >= 0 || (n == 3 && memcmp(name, "inf", 3) == 0) ||
+    if (optable_fn_lookup(name, n) >= 0 || (n == 3 && memcmp(name, "inf", 3) == 0) ||
         (n == 6 && memcmp(name, "within", 6) == 0)) {
         fail(ps, ATTN_E_NAME, pos, "'%s' is a reserved word of the language; choose another name", nm);
         return -1;

@@ -1,0 +1,112 @@
+/*
+ * optable.h - the one table of operations: for every operation a matrix can
+ * record as its provenance (MatOp) and every function of the lesson
+ * language, one row with its name, its arity, its kernel in ops.c, its shape
+ * rule (the one place its shape message is written, used by ops.c and by
+ * the lesson evaluator alike), how explain.c explains a cell of it, how
+ * explain_name.c spells it, and its one-line documentation.
+ *
+ * Rows 0..OP_COUNT-1 are the MatOp values, in order; the functions that
+ * record another operation's provenance (zeros, ones and eye make inputs)
+ * follow. Adding a function to the lesson language is one row in optable.c
+ * plus its kernel (and a MatOp when it records one of its own).
+ */
+#ifndef ATTN_OPTABLE_H
+#define ATTN_OPTABLE_H
+
+#include <stddef.h>
+
+#include "mat.h"
+#include "rng.h"
+
+/* The rows after the MatOp values: functions that record OP_INPUT. */
+enum { OPT_ZEROS = OP_COUNT, OPT_ONES, OPT_EYE, OPT_COUNT };
+
+/* An operand as a shape rule sees it: the shape it enters the operation
+ * with (a transposed operand of `@` already transposed) and how a message
+ * names it ("K^T", "W @ X", "the left operand"). */
+typedef struct {
+    int rows, cols;
+    const char *text;
+} OpShape;
+
+struct OpInfo;
+
+/* A shape rule: 1 when args[0..n) fit, with the result's shape in *rows,
+ * *cols; else 0 with ATTN_E_SHAPE and the message in err (may be NULL) and
+ * in *bad the argument the message is about (-1: the operation itself). */
+typedef int (*OpShapeRule)(const struct OpInfo *op, const OpShape *args, int n, int *rows, int *cols, int *bad,
+                           AttnError *err);
+
+/* How the evaluator gets a call's arguments. */
+typedef enum {
+    OPARGS_NONE,    /* not evaluated from the table (input, copy, element) */
+    OPARGS_MATS,    /* each argument a matrix                              */
+    OPARGS_SIZES,   /* whole numbers >= 1, named by size_what              */
+    OPARGS_RANGE    /* a matrix, a first and an optional last index        */
+} OpArgs;
+
+/* How explain_name.c writes a matrix made by the operation. */
+typedef enum {
+    OPNAME_VALUE,   /* a given value: the number, or [RxC]                 */
+    OPNAME_SIZED,   /* name(sizes): randn(2, 3), causal_mask(3)            */
+    OPNAME_SAME,    /* its operand (a copy)                                */
+    OPNAME_INFIX,   /* a op b                                              */
+    OPNAME_PREFIX,  /* -a                                                  */
+    OPNAME_POSTFIX, /* a^T                                                 */
+    OPNAME_CALL,    /* name(a), name(a, b), name(p1, p2, ...)              */
+    OPNAME_RANGE,   /* name(a, first, last)                                */
+    OPNAME_INDEX    /* a[i,j]                                              */
+} OpNameStyle;
+
+/* explain.c's explainer of one cell (row, col) of m, made by this row's
+ * operation; b is explain.c's builder. */
+struct ExplainBuilder;
+typedef void (*OpExplainFn)(struct ExplainBuilder *b, const Mat *m, int row, int col);
+
+typedef struct OpInfo {
+    MatOp prov;             /* the provenance its result records           */
+    const char *name;       /* as a lesson writes it: "softmax_rows", "@"  */
+    const char *params;     /* a function's parameters for messages, "(S)";
+                               NULL for an operator or an internal step     */
+    int min_args, max_args; /* max_args -1: any number                     */
+    OpArgs args;
+    const char *size_what[2]; /* OPARGS_SIZES: each size in messages (the
+                               second NULL: one size n, n x n); OPARGS_RANGE:
+                               the axis word in [0]                         */
+    /* The kernel in ops.c, one of these by the kind of arguments. */
+    attn_status (*unary)(Mat **out, const Mat *a, AttnError *err);
+    attn_status (*binary)(Mat **out, const Mat *a, const Mat *b, AttnError *err);
+    attn_status (*matmul)(Mat **out, const Mat *a, int trans_a, const Mat *b, int trans_b, AttnError *err);
+    attn_status (*parts)(Mat **out, Mat *const *parts, int n, AttnError *err);
+    attn_status (*range)(Mat **out, const Mat *a, int lo, int hi, AttnError *err);
+    attn_status (*make)(Mat **out, int r, int c, Rng *rng, AttnError *err);
+    OpShapeRule shape;      /* NULL: any operand shape, the result keeps it */
+    int makes_inf;          /* gives infinities by design (a mask): exempt
+                               from the evaluator's check of its results    */
+    OpExplainFn explain;
+    OpNameStyle style;
+    const char *doc;        /* one line, as lessons/README.md says it      */
+} OpInfo;
+
+/* Row id (0..OPT_COUNT-1), or NULL outside. optable_op(m->prov.op) is the
+ * row of the operation that made m. */
+const OpInfo *optable_at(int id);
+static inline const OpInfo *optable_op(MatOp op) { return optable_at((int)op); }
+
+/* The id of the lesson-language function called name[0..len), or -1. */
+int optable_fn_lookup(const char *name, size_t len);
+
+/* 1 when row id is a function of the lesson language (called name(...)). */
+int optable_is_fn(int id);
+
+/* How messages name the operation: "`@`" for an operator, "hcat" for a
+ * function. Returns buf. */
+const char *optable_title(const OpInfo *op, char *buf, size_t size);
+
+/* Check args[0..n) against op's shape rule (none: always fits, the result
+ * has args[0]'s shape). Same returns as OpShapeRule. */
+int optable_check_shape(const OpInfo *op, const OpShape *args, int n, int *rows, int *cols, int *bad,
+                        AttnError *err);
+
+#endif
