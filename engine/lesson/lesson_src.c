@@ -24,13 +24,15 @@ void src_linecol(const Src *s, size_t pos, int *line, int *col)
     *col = (int)(pos - start) + 1;
 }
 
-/* The length of the UTF-8 sequence at p (at most n bytes), 0 if invalid. */
-static size_t utf8_seq(const unsigned char *p, size_t n)
+/* The length of the UTF-8 sequence at p (at most n bytes), 0 if invalid;
+ * its code point in *cp. */
+static size_t utf8_decode(const unsigned char *p, size_t n, unsigned *cp_out)
 {
     unsigned char c = p[0];
     size_t len;
     unsigned min;
     unsigned cp;
+    *cp_out = c;
     if (c < 0x80)
         return 1;
     if (c >= 0xC2 && c <= 0xDF) { len = 2; cp = c & 0x1F; min = 0x80; }
@@ -47,7 +49,87 @@ static size_t utf8_seq(const unsigned char *p, size_t n)
     }
     if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
         return 0;
+    *cp_out = cp;
     return len;
+}
+
+static size_t utf8_seq(const unsigned char *p, size_t n)
+{
+    unsigned cp;
+    return utf8_decode(p, n, &cp);
+}
+
+/* The name of a code point that is valid UTF-8 but may not be in a lesson
+ * (a terminal or a bidi algorithm would act on it), or NULL. */
+static const char *refused_codepoint(unsigned cp)
+{
+    static const char *const bidi[] = {
+        "left-to-right embedding", "right-to-left embedding", "pop directional formatting",
+        "left-to-right override", "right-to-left override",
+    };
+    static const char *const isolates[] = {
+        "left-to-right isolate", "right-to-left isolate", "first strong isolate", "pop directional isolate",
+    };
+    if (cp == 0x9B)
+        return "control sequence introducer, a C1 control";
+    if (cp >= 0x80 && cp <= 0x9F)
+        return "a C1 control";
+    if (cp >= 0x202A && cp <= 0x202E)
+        return bidi[cp - 0x202A];
+    if (cp >= 0x2066 && cp <= 0x2069)
+        return isolates[cp - 0x2066];
+    return NULL;
+}
+
+/* 1 when the character at t[0..n) (of length *len) is one a terminal may
+ * act on: C0 but tab, DEL, invalid UTF-8, C1, bidi controls. */
+static int char_unsafe(const unsigned char *t, size_t n, size_t *len)
+{
+    unsigned cp;
+    size_t k = utf8_decode(t, n, &cp);
+    *len = k ? k : 1;
+    if (k == 0)
+        return 1;
+    if (k == 1)
+        return (cp < 0x20 && cp != '\t') || cp == 0x7f;
+    return refused_codepoint(cp) != NULL;
+}
+
+const char *lesson_escape(const char *s, char *buf, size_t size)
+{
+    if (!buf || size == 0)
+        return buf;
+    static const char hex[] = "0123456789abcdef";
+    size_t n = 0, len = strlen(s);
+    const unsigned char *t = (const unsigned char *)s;
+    for (size_t i = 0; i < len;) {
+        size_t k;
+        int bad = char_unsafe(t + i, len - i, &k) || t[i] == '\t';
+        if (!bad && t[i] != '\\') {
+            if (n + k >= size)
+                break;
+            memcpy(buf + n, s + i, k);
+            n += k;
+            i += k;
+            continue;
+        }
+        if (n + (bad ? 4 * k : 2) >= size)
+            break;
+        if (!bad) {
+            buf[n++] = '\\';
+            buf[n++] = '\\';
+            i++;
+            continue;
+        }
+        for (size_t j = 0; j < k; j++, i++) {
+            buf[n++] = '\\';
+            buf[n++] = 'x';
+            buf[n++] = hex[t[i] >> 4];
+            buf[n++] = hex[t[i] & 15];
+        }
+    }
+    buf[n] = '\0';
+    return buf;
 }
 
 /* Shown of a line too long for LessonError.source_line: this many bytes,
@@ -199,8 +281,11 @@ const char *lesson_error_format(const LessonError *e, char *buf, size_t size)
 {
     if (!buf || size == 0)
         return buf;
+    /* the file name is whatever the user gave: shown escaped */
+    char file[sizeof e->file * 4];
+    lesson_escape(e->file, file, sizeof file);
     if (e->line <= 0) {
-        snprintf(buf, size, "%s: error: %s\n", e->file, e->msg);
+        snprintf(buf, size, "%s: error: %s\n", file, e->msg);
         return buf;
     }
     /* the caret goes under the character at col (bytes; in a window of a
@@ -215,7 +300,7 @@ const char *lesson_error_format(const LessonError *e, char *buf, size_t size)
             caret[w++] = ' ';
     caret[w++] = '^';
     caret[w] = '\0';
-    snprintf(buf, size, "%s:%d:%d: error: %s\n%s\n%s\n", e->file, e->line, e->col, e->msg,
+    snprintf(buf, size, "%s:%d:%d: error: %s\n%s\n%s\n", file, e->line, e->col, e->msg,
              e->source_line, caret);
     return buf;
 }
