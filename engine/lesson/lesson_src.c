@@ -53,12 +53,6 @@ static size_t utf8_decode(const unsigned char *p, size_t n, unsigned *cp_out)
     return len;
 }
 
-static size_t utf8_seq(const unsigned char *p, size_t n)
-{
-    unsigned cp;
-    return utf8_decode(p, n, &cp);
-}
-
 /* The name of a code point that is valid UTF-8 but may not be in a lesson
  * (a terminal or a bidi algorithm would act on it), or NULL. */
 static const char *refused_codepoint(unsigned cp)
@@ -71,9 +65,9 @@ static const char *refused_codepoint(unsigned cp)
         "left-to-right isolate", "right-to-left isolate", "first strong isolate", "pop directional isolate",
     };
     if (cp == 0x9B)
-        return "control sequence introducer, a C1 control";
+        return "control sequence introducer, a C1 control character";
     if (cp >= 0x80 && cp <= 0x9F)
-        return "a C1 control";
+        return "a C1 control character";
     if (cp >= 0x202A && cp <= 0x202E)
         return bidi[cp - 0x202A];
     if (cp >= 0x2066 && cp <= 0x2069)
@@ -138,13 +132,22 @@ const char *lesson_escape(const char *s, char *buf, size_t size)
 #define WINDOW_BEFORE 70
 
 /* Copy text[from..to) into out as it can be shown (see LessonError): every
- * byte stays one byte, so offsets into the line are offsets into out. */
+ * byte stays one byte, so offsets into the line are offsets into out; a
+ * refused character is shown as a harmless one of the same length. */
 static size_t copy_shown(char *out, const char *text, size_t from, size_t to)
 {
     size_t n = 0;
     for (size_t i = from; i < to;) {
         unsigned char c = (unsigned char)text[i];
-        size_t k = utf8_seq((const unsigned char *)text + i, to - i);
+        unsigned cp;
+        size_t k = utf8_decode((const unsigned char *)text + i, to - i, &cp);
+        if (k > 1 && refused_codepoint(cp)) {
+            /* shown as a stand-in of the same length: U+00BF or U+FFFD */
+            memcpy(out + n, k == 2 ? "\xc2\xbf" : "\xef\xbf\xbd", k);
+            n += k;
+            i += k;
+            continue;
+        }
         if (k > 1) {
             memcpy(out + n, text + i, k);
             n += k;
@@ -234,7 +237,8 @@ int src_validate(const Src *s, LessonError *err)
             while (end < s->len && t[end] != '\n')
                 end++;
             return src_error(s, err, ATTN_E_LIMIT, i,
-                             "this line is %zu characters long; the limit is %d",
+                             "this line is %zu characters long; the limit is %d "
+                             "(end a line with '\\' to continue it on the next)",
                              end - line_start, LESSON_MAX_LINE);
         }
         if (c == '\r') {
@@ -247,13 +251,28 @@ int src_validate(const Src *s, LessonError *err)
         if ((c < 0x20 && c != '\t') || c == 0x7f)
             return src_error(s, err, ATTN_E_SYNTAX, i,
                              "control character 0x%02x is not allowed in a lesson", c);
-        size_t n = utf8_seq(t + i, s->len - i);
+        unsigned cp;
+        size_t n = utf8_decode(t + i, s->len - i, &cp);
         if (n == 0)
             return src_error(s, err, ATTN_E_SYNTAX, i,
                              "byte 0x%02x is not valid UTF-8 (save the lesson as UTF-8)", c);
+        const char *name = refused_codepoint(cp);
+        if (name)
+            return src_error(s, err, ATTN_E_SYNTAX, i, "U+%04X (%s) is not allowed in a lesson", cp, name);
         i += n;
     }
     return 1;
+}
+
+size_t src_joint(const char *text, size_t p, size_t end)
+{
+    if (p >= end || text[p] != '\\')
+        return 0;
+    if (p + 1 < end && text[p + 1] == '\n')
+        return 2;
+    if (p + 2 < end && text[p + 1] == '\r' && text[p + 2] == '\n')
+        return 3;
+    return 0;
 }
 
 int edit_distance(const char *a, size_t na, const char *b, size_t nb)
