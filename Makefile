@@ -5,7 +5,8 @@
 #   make test       install what is missing, build, run every test
 #   make asan       the whole suite under AddressSanitizer + UBSan (build-asan/)
 #   make valgrind   the unit suite under valgrind (CK_FORK=no)
-#   make install    PREFIX=/usr/local: bin/attn and share/attn/lessons
+#   make install    PREFIX=/usr/local: bin/attn, share/attn/lessons and the
+#                   manuals attn(1), attn-lesson(5) in share/man
 #
 # Libraries come through pkg-config (ncursesw, openblas, check) with plain -l
 # fallbacks; put local overrides in config.mk.
@@ -15,6 +16,7 @@
 CC      ?= cc
 CFLAGS  ?= -std=c11 -O2 -g -Wall -Wextra
 PREFIX  ?= /usr/local
+MANDIR  ?= $(PREFIX)/share/man
 BUILD   ?= build
 
 PKG_CONFIG ?= pkg-config
@@ -133,9 +135,13 @@ install: attn
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/attn/lessons
 	install -m 755 attn $(DESTDIR)$(PREFIX)/bin/attn
 	install -m 644 lessons/*.lesson lessons/README.md $(DESTDIR)$(PREFIX)/share/attn/lessons/
+	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
+	install -m 644 app/man/attn.1 $(DESTDIR)$(MANDIR)/man1/attn.1
+	install -m 644 app/man/attn-lesson.5 $(DESTDIR)$(MANDIR)/man5/attn-lesson.5
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/attn
+	rm -f $(DESTDIR)$(MANDIR)/man1/attn.1 $(DESTDIR)$(MANDIR)/man5/attn-lesson.5
 	rm -rf $(DESTDIR)$(PREFIX)/share/attn
 
 clean:

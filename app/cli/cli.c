@@ -3,7 +3,8 @@
  * its prose, its matrices with labelled axes), `attn run --json FILE` (the
  * JSON object of LESSON-FORMAT.md), `attn run --explain CELL FILE` (the
  * arithmetic behind one cell) and `attn check FILE...` (every check and
- * exercise, one line each, then "N passed, N failed").
+ * exercise, one line each, then "N passed, N failed"; --tap, --junit FILE
+ * and --quiet pick the report writers of report.c).
  *
  * Lessons are opened through the session (session.h), as the screen opens
  * them, and verified by the engine's judge (lesson_verify); this file only
@@ -22,6 +23,7 @@
 #include "format.h"
 #include "heat.h"
 #include "lesson.h"
+#include "report.h"
 #include "session.h"
 #include "text.h"
 
@@ -32,7 +34,7 @@ static int usage_error(const char *fmt, const char *arg)
     fputs("attn: ", stderr);
     fprintf(stderr, fmt, arg);
     fputs("\nusage: attn run [--no-answers | --json | --explain CELL] FILE\n"
-          "       attn check FILE...\n", stderr);
+          "       attn check [--tap | --quiet] [--junit FILE] FILE...\n", stderr);
     return 2;
 }
 
@@ -429,60 +431,144 @@ int cli_run(int argc, char **argv)
 
 /* ---- check ---- */
 
-/* Check one file; adds to *passed / *failed. Returns 2 when it could not be
+typedef struct {
+    ReportItem *items;
+    int n, cap;
+} Results;
+
+/* A new zeroed result for file at the end of res, or NULL (out of memory). */
+static ReportItem *add_result(Results *res, const char *file)
+{
+    if (res->n == res->cap) {
+        int cap = res->cap ? 2 * res->cap : 64;
+        ReportItem *bigger = realloc(res->items, (size_t)cap * sizeof *bigger);
+        if (!bigger)
+            return NULL;
+        res->items = bigger;
+        res->cap = cap;
+    }
+    ReportItem *it = &res->items[res->n++];
+    memset(it, 0, sizeof *it);
+    it->file = file;
+    return it;
+}
+
+/* Check one file and add its results to res. Returns 2 when it could not be
  * read or evaluated, 1 when something failed, 0 when all passed. */
-static int check_file(const char *file, int *passed, int *failed)
+static int check_file(const char *file, Results *res)
 {
     LessonError err;
     Session *ses = session_open(file, &err);
     if (!ses) {
         print_error(&err);
-        printf("FAIL %s  refused: %s\n", file, err.msg);
-        (*failed)++;
+        ReportItem *it = add_result(res, file);
+        if (it) {
+            it->kind = REPORT_REFUSED;
+            it->line = err.line;
+            it->col = err.col;
+            snprintf(it->detail, sizeof it->detail, "%s", err.msg);
+        }
         return 2;
     }
-    VerifyResult *res = NULL;
+    VerifyResult *vr = NULL;
     int n = 0, status = 0;
-    if (lesson_verify(session_lesson(ses), session_state(ses), &res, &n) != ATTN_OK) {
+    if (lesson_verify(session_lesson(ses), session_state(ses), &vr, &n) != ATTN_OK) {
         fprintf(stderr, "attn: out of memory checking %s\n", file);
-        (*failed)++;
+        ReportItem *it = add_result(res, file);
+        if (it) {
+            it->kind = REPORT_REFUSED;
+            snprintf(it->detail, sizeof it->detail, "out of memory");
+        }
         status = 2;
     }
     for (int i = 0; i < n; i++) {
-        const VerifyResult *r = &res[i];
-        const char *kind = r->kind == VERIFY_CHECK ? "check" : "exercise";
-        if (r->passed) {
-            printf("ok   %s:%d  %s %s\n", file, r->line, kind, r->what);
-            (*passed)++;
-        } else {
-            printf("FAIL %s:%d  %s %s -- %s\n", file, r->line, kind, r->what, r->detail);
-            (*failed)++;
-            status = 1;
+        ReportItem *it = add_result(res, file);
+        if (!it) {
+            fprintf(stderr, "attn: out of memory checking %s\n", file);
+            status = 2;
+            break;
         }
+        it->kind = vr[i].kind == VERIFY_CHECK ? REPORT_CHECK : REPORT_EXERCISE;
+        it->line = vr[i].line;
+        it->passed = vr[i].passed;
+        memcpy(it->what, vr[i].what, sizeof it->what);
+        memcpy(it->detail, vr[i].detail, sizeof it->detail);
+        if (!it->passed && status < 1)
+            status = 1;
     }
-    free(res);
+    free(vr);
     session_free(ses);
     return status;
 }
 
+/* Write the JUnit report to path; 0 on success. */
+static int write_junit(const char *path, const Results *res)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fputs("attn: cannot write the JUnit report ", stderr);
+        report_put_name(stderr, path);
+        fputc('\n', stderr);
+        return -1;
+    }
+    report_junit(f, res->items, res->n);
+    if (fclose(f) != 0) {
+        fputs("attn: could not write the JUnit report ", stderr);
+        report_put_name(stderr, path);
+        fputc('\n', stderr);
+        return -1;
+    }
+    return 0;
+}
+
 int cli_check(int argc, char **argv)
 {
-    int first = 1;
-    if (first < argc && strcmp(argv[first], "--") == 0)
-        first++;
-    else
-        for (int i = 1; i < argc; i++)
-            if (argv[i][0] == '-' && argv[i][1] != '\0')
-                return usage_error("unknown option '%s'", argv[i]);
-    if (first >= argc)
-        return usage_error("check needs at least one lesson file%s", "");
-    int passed = 0, failed = 0, status = 0;
-    for (int i = first; i < argc; i++) {
-        int st = check_file(argv[i], &passed, &failed);
+    int tap = 0, quiet = 0, n_files = 0, dashdash = 0;
+    const char *junit = NULL;
+    const char **files = calloc((size_t)argc, sizeof *files);
+    if (!files)
+        return 2;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (dashdash || a[0] != '-' || a[1] == '\0') {
+            files[n_files++] = a;
+        } else if (strcmp(a, "--") == 0) {
+            dashdash = 1;
+        } else if (strcmp(a, "--tap") == 0) {
+            tap = 1;
+        } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
+            quiet = 1;
+        } else if (strcmp(a, "--junit") == 0 && i + 1 < argc) {
+            junit = argv[++i];
+        } else if (strncmp(a, "--junit=", 8) == 0 && a[8]) {
+            junit = a + 8;
+        } else {
+            free(files);
+            if (strncmp(a, "--junit", 7) == 0)
+                return usage_error("--junit needs a file to write, e.g. --junit report.xml%s", "");
+            return usage_error("unknown option '%s'", a);
+        }
+    }
+    if (n_files == 0 || (tap && quiet)) {
+        free(files);
+        return n_files ? usage_error("--tap and --quiet do not go together (TAP lists every result)%s", "")
+                       : usage_error("check needs at least one lesson file%s", "");
+    }
+    Results res = { 0 };
+    int status = 0;
+    for (int i = 0; i < n_files; i++) {
+        int st = check_file(files[i], &res);
         if (st > status)
             status = st;
     }
-    printf("%d passed, %d failed\n", passed, failed);
+    if (tap)
+        report_tap(stdout, res.items, res.n);
+    else
+        report_plain(stdout, res.items, res.n, quiet);
+    if (junit && write_junit(junit, &res) != 0)
+        status = 2;
+    free(res.items);
+    free(files);
     if (fflush(stdout) != 0) {
         fprintf(stderr, "attn: could not write the output\n");
         return 2;

@@ -54,6 +54,13 @@ typedef struct {
  * column + "\n" into buf (truncating safely). Returns buf. */
 const char *lesson_error_format(const LessonError *e, char *buf, size_t size);
 
+/* Copy s into buf (truncating safely) with every byte a terminal could act
+ * on written as \xNN: C0 controls and tab, DEL, invalid UTF-8, C1 controls
+ * (U+0080..U+009F), bidirectional overrides and isolates; a backslash
+ * becomes \\. For text the lesson checks did not pass, such as a file
+ * name. Returns buf. */
+const char *lesson_escape(const char *s, char *buf, size_t size);
+
 typedef struct {
     int line;               /* where it was written                          */
     char *question;         /* the prompt after 'exercise'                   */

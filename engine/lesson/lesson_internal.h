@@ -41,9 +41,15 @@ int src_error(const Src *s, LessonError *err, attn_status code, size_t pos, cons
 int src_verror(const Src *s, LessonError *err, attn_status code, size_t pos, const char *fmt, va_list ap);
 
 /* Refuse text that is not lesson text: invalid UTF-8, control characters
- * other than tab and line ends, a carriage return not before a line feed, a
- * line longer than LESSON_MAX_LINE. 1 when acceptable, else 0 and err. */
+ * other than tab and line ends (C0, DEL and C1), the bidirectional
+ * overrides and isolates, a carriage return not before a line feed, a line
+ * longer than LESSON_MAX_LINE. 1 when acceptable, else 0 and err. */
 int src_validate(const Src *s, LessonError *err);
+
+/* The length of a line joint at text[p] (before end): a backslash ending a
+ * line, with its CR LF or LF, which joins the line to the next ("\\\n" is
+ * 2, "\\\r\n" is 3); 0 when there is none. The joint reads as a blank. */
+size_t src_joint(const char *text, size_t p, size_t end);
 
 /* Levenshtein distance of a[0..na) and b[0..nb), capped at 100. */
 int edit_distance(const char *a, size_t na, const char *b, size_t nb);

@@ -1,8 +1,9 @@
 /*
  * lesson_lex.c - the tokens of the lesson language's expressions: numbers,
  * names, operator symbols and line ends. Blanks (space, tab, the CR of a
- * CRLF) and `#` comments are skipped. Prose (titles, text blocks, hints) is
- * never tokenised: the directive parser takes it as it stands.
+ * CRLF, a backslash that ends a line with its line end) and `#` comments
+ * are skipped. Prose (titles, text blocks, hints) is never tokenised: the
+ * directive parser takes it as it stands.
  */
 #include "lesson_internal.h"
 
@@ -64,11 +65,17 @@ int lex_next(Lexer *lx, Token *t)
     const char *s = lx->src->text;
     size_t end = lx->src->len;
     for (;;) {
-        while (lx->pos < end && (s[lx->pos] == ' ' || s[lx->pos] == '\t' || s[lx->pos] == '\r'))
-            lx->pos++;
+        size_t j;
+        for (; lx->pos < end; lx->pos += j) {
+            char c = s[lx->pos];
+            j = c == ' ' || c == '\t' || c == '\r' ? 1 : src_joint(s, lx->pos, end);
+            if (j == 0)
+                break;
+        }
         if (lx->pos < end && s[lx->pos] == '#') {
+            /* a comment runs to the line end; a joint carries it on */
             while (lx->pos < end && s[lx->pos] != '\n')
-                lx->pos++;
+                lx->pos += (j = src_joint(s, lx->pos, end)) > 0 ? j : 1;
             continue;
         }
         break;

@@ -16,6 +16,10 @@
  *   is text, but a line starting with `#` is a comment everywhere. In the
  *   other directives `#` starts a comment.
  * - An expression may continue on the next lines while a ( or [ is open.
+ * - A backslash that ends a line (src_joint) joins it to the next: the
+ *   directive, its words or its prose go on there, and the joint reads as
+ *   one blank. Positions stay those of the file, so errors on a continued
+ *   line name its true line and column.
  */
 #include "alloc.h"
 #include "lesson_internal.h"
@@ -32,7 +36,8 @@ typedef struct {
     LessonError *err;
     size_t pos;             /* start of the current line                     */
     int line;               /* its number                                    */
-    size_t eol;             /* its end (the '\n' or the end of the text)     */
+    size_t eol;             /* its end (the '\n' or the end of the text),
+                               past any lines joined to it                 */
     int step;               /* index of the open step, -1 at top level       */
     int show_given;         /* the open step had a `show`                    */
     /* names a step's show/heatmap mention, resolved when the step closes */
@@ -89,6 +94,15 @@ static char *dupn(const char *s, size_t n)
 
 static int is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
+/* The length of the blank at p (before end): a space, a tab, a CR, or a
+ * line joint; 0 when p is not blank. */
+static size_t blank_len(const char *t, size_t p, size_t end)
+{
+    if (p >= end)
+        return 0;
+    return is_blank(t[p]) ? 1 : src_joint(t, p, end);
+}
+
 /* Set the current line to the one starting at pos. */
 static void set_line(PS *ps, size_t pos)
 {
@@ -97,8 +111,17 @@ static void set_line(PS *ps, size_t pos)
         if (s->text[i] == '\n')
             ps->line++;
     ps->pos = pos;
-    const char *nl = pos < s->len ? memchr(s->text + pos, '\n', s->len - pos) : NULL;
-    ps->eol = nl ? (size_t)(nl - s->text) : s->len;
+    size_t from = pos;
+    for (;;) {
+        const char *nl = from < s->len ? memchr(s->text + from, '\n', s->len - from) : NULL;
+        ps->eol = nl ? (size_t)(nl - s->text) : s->len;
+        size_t q = ps->eol;
+        int joined = nl && ((q >= 1 && s->text[q - 1] == '\\') ||
+                            (q >= 2 && s->text[q - 1] == '\r' && s->text[q - 2] == '\\'));
+        if (!joined)
+            return;
+        from = q + 1;
+    }
 }
 
 static void next_line(PS *ps)
@@ -110,19 +133,51 @@ static int at_end(PS *ps) { return ps->pos >= S(ps)->len; }
 
 static size_t skip_blanks(PS *ps, size_t p)
 {
-    while (p < ps->eol && is_blank(S(ps)->text[p]))
-        p++;
+    size_t n;
+    while ((n = blank_len(S(ps)->text, p, ps->eol)) > 0)
+        p += n;
     return p;
+}
+
+/* Prose text[a..e) as a new string, each line joint (with the blanks
+ * around it) made one space. */
+static char *prose_dup(PS *ps, size_t a, size_t e)
+{
+    const char *t = S(ps)->text;
+    char *out = attn_malloc(e - a + 1);
+    if (!out)
+        return NULL;
+    size_t n = 0;
+    for (size_t i = a; i < e;) {
+        size_t j = src_joint(t, i, e);
+        if (j == 0) {
+            out[n++] = t[i++];
+            continue;
+        }
+        while (n > 0 && is_blank(out[n - 1]))
+            n--;
+        out[n++] = ' ';
+        for (i += j; i < e && is_blank(t[i]); i++)
+            ;
+    }
+    out[n] = '\0';
+    return out;
+}
+
+/* The end of the prose from p to the line end, trailing blanks left out. */
+static size_t prose_end(PS *ps, size_t p)
+{
+    size_t e = ps->eol;
+    while (e > p && is_blank(S(ps)->text[e - 1]))
+        e--;
+    return e;
 }
 
 /* The prose from p to the end of the line, trimmed, as a new string. */
 static char *rest_of_line(PS *ps, size_t p)
 {
     p = skip_blanks(ps, p);
-    size_t e = ps->eol;
-    while (e > p && is_blank(S(ps)->text[e - 1]))
-        e--;
-    return dupn(S(ps)->text + p, e - p);
+    return prose_dup(ps, p, prose_end(ps, p));
 }
 
 /* The word at p (letters, digits, _), its length in *n. */
@@ -220,7 +275,11 @@ static char *squeeze(PS *ps, size_t a, size_t b)
     int blank = 0;
     for (size_t i = a; i < b; i++) {
         char ch = S(ps)->text[i];
-        if (ch == '#') {            /* a comment inside a multi-line literal */
+        size_t j = src_joint(S(ps)->text, i, b);
+        if (j > 0) {
+            i += j - 1;
+            ch = ' ';
+        } else if (ch == '#') {     /* a comment inside a multi-line literal */
             while (i < b && S(ps)->text[i] != '\n')
                 i++;
             ch = ' ';
@@ -424,7 +483,7 @@ static int read_words(PS *ps, size_t p, char ***out, int *n)
         if (p >= ps->eol || t[p] == '#')
             return 1;
         size_t q = p;
-        while (q < ps->eol && !is_blank(t[q]))
+        while (q < ps->eol && blank_len(t, q, ps->eol) == 0)
             q++;
         if (*n >= LESSON_MAX_NAMES) {
             return fail(ps, ATTN_E_LIMIT, p, "more than the limit of %d labels", LESSON_MAX_NAMES);
@@ -637,6 +696,16 @@ static int append_text(char **buf, const char *s, size_t n, int new_paragraph, i
     return 1;
 }
 
+/* Append the prose text[a..e) to *buf (joints made blanks) as
+ * append_text does; 1 on success. */
+static int append_prose(PS *ps, char **buf, size_t a, size_t e, int new_paragraph, int own_line, int indent)
+{
+    char *piece = prose_dup(ps, a, e);
+    int ok = piece && append_text(buf, piece, strlen(piece), new_paragraph, own_line, indent);
+    free(piece);
+    return ok;
+}
+
 /* The first word of the current line is `word` with nothing after it but
  * blanks or a comment. */
 static int line_is(PS *ps, const char *word)
@@ -657,10 +726,7 @@ static int d_text(PS *ps, size_t kw, size_t arg)
     size_t p = skip_blanks(ps, arg);
     const char *t = S(ps)->text;
     if (p < ps->eol) {  /* prose on the directive's own line */
-        size_t e = ps->eol;
-        while (e > p && is_blank(t[e - 1]))
-            e--;
-        if (!append_text(&st->text, t + p, e - p, new_paragraph, 0, 0))
+        if (!append_prose(ps, &st->text, p, prose_end(ps, p), new_paragraph, 0, 0))
             return nomem(ps);
         new_paragraph = 0;
     }
@@ -673,11 +739,9 @@ static int d_text(PS *ps, size_t kw, size_t arg)
             next_line(ps);
             return 1;
         }
-        size_t a = skip_blanks(ps, ps->pos), e = ps->eol;
+        size_t a = skip_blanks(ps, ps->pos), e = prose_end(ps, a);
         if (a < e && t[a] == '#')
             continue;
-        while (e > a && is_blank(t[e - 1]))
-            e--;
         if (a == e) {
             new_paragraph = 1;
             para_indent = -1;
@@ -689,7 +753,7 @@ static int d_text(PS *ps, size_t kw, size_t arg)
             para_indent = indent;
         int deeper = indent > para_indent;
         int extra = deeper ? (int)(indent - para_indent) : 0;
-        if (!append_text(&st->text, t + a, e - a, new_paragraph, deeper || prev_deeper, extra))
+        if (!append_prose(ps, &st->text, a, e, new_paragraph, deeper || prev_deeper, extra))
             return nomem(ps);
         new_paragraph = 0;
         prev_deeper = deeper;
@@ -929,7 +993,10 @@ static int parse_lines(PS *ps)
 #define IS(word) (n == sizeof(word) - 1 && memcmp(w, word, n) == 0)
         if (!ps->l->title && !IS("lesson")) {
             char found[48];
-            snprintf(found, sizeof found, "%.*s", (int)(n ? (n < 40 ? n : 40) : 1), w);
+            if (n == 0)     /* not a word: quote one whole character */
+                for (n = 1; p + n < ps->eol && ((unsigned char)w[n] & 0xC0) == 0x80; n++)
+                    ;
+            snprintf(found, sizeof found, "%.*s", (int)(n < 40 ? n : 40), w);
             return fail(ps, ATTN_E_SYNTAX, p, "a lesson starts with 'lesson TITLE', not '%s'", found);
         }
         int ok;
@@ -968,6 +1035,12 @@ Lesson *lesson_parse(const char *text, size_t len, const char *file, LessonError
         snprintf(err->msg, sizeof err->msg, "the lesson is larger than the limit of %ld bytes",
                  (long)LESSON_MAX_BYTES);
         return NULL;
+    }
+    /* a byte-order mark (Windows Notepad writes one) is not part of the
+     * text: line 1, column 1 is the character after it */
+    if (text && len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) {
+        text += 3;
+        len -= 3;
     }
     Lesson *l = attn_calloc(1, sizeof *l);
     if (!l || !(l->text = dupn(text ? text : "", text ? len : 0)) ||

@@ -24,13 +24,15 @@ void src_linecol(const Src *s, size_t pos, int *line, int *col)
     *col = (int)(pos - start) + 1;
 }
 
-/* The length of the UTF-8 sequence at p (at most n bytes), 0 if invalid. */
-static size_t utf8_seq(const unsigned char *p, size_t n)
+/* The length of the UTF-8 sequence at p (at most n bytes), 0 if invalid;
+ * its code point in *cp. */
+static size_t utf8_decode(const unsigned char *p, size_t n, unsigned *cp_out)
 {
     unsigned char c = p[0];
     size_t len;
     unsigned min;
     unsigned cp;
+    *cp_out = c;
     if (c < 0x80)
         return 1;
     if (c >= 0xC2 && c <= 0xDF) { len = 2; cp = c & 0x1F; min = 0x80; }
@@ -47,7 +49,81 @@ static size_t utf8_seq(const unsigned char *p, size_t n)
     }
     if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
         return 0;
+    *cp_out = cp;
     return len;
+}
+
+/* The name of a code point that is valid UTF-8 but may not be in a lesson
+ * (a terminal or a bidi algorithm would act on it), or NULL. */
+static const char *refused_codepoint(unsigned cp)
+{
+    static const char *const bidi[] = {
+        "left-to-right embedding", "right-to-left embedding", "pop directional formatting",
+        "left-to-right override", "right-to-left override",
+    };
+    static const char *const isolates[] = {
+        "left-to-right isolate", "right-to-left isolate", "first strong isolate", "pop directional isolate",
+    };
+    if (cp == 0x9B)
+        return "control sequence introducer, a C1 control character";
+    if (cp >= 0x80 && cp <= 0x9F)
+        return "a C1 control character";
+    if (cp >= 0x202A && cp <= 0x202E)
+        return bidi[cp - 0x202A];
+    if (cp >= 0x2066 && cp <= 0x2069)
+        return isolates[cp - 0x2066];
+    return NULL;
+}
+
+/* 1 when the character at t[0..n) (of length *len) is one a terminal may
+ * act on: C0 but tab, DEL, invalid UTF-8, C1, bidi controls. */
+static int char_unsafe(const unsigned char *t, size_t n, size_t *len)
+{
+    unsigned cp;
+    size_t k = utf8_decode(t, n, &cp);
+    *len = k ? k : 1;
+    if (k == 0)
+        return 1;
+    if (k == 1)
+        return (cp < 0x20 && cp != '\t') || cp == 0x7f;
+    return refused_codepoint(cp) != NULL;
+}
+
+const char *lesson_escape(const char *s, char *buf, size_t size)
+{
+    if (!buf || size == 0)
+        return buf;
+    static const char hex[] = "0123456789abcdef";
+    size_t n = 0, len = strlen(s);
+    const unsigned char *t = (const unsigned char *)s;
+    for (size_t i = 0; i < len;) {
+        size_t k;
+        int bad = char_unsafe(t + i, len - i, &k) || t[i] == '\t';
+        if (!bad && t[i] != '\\') {
+            if (n + k >= size)
+                break;
+            memcpy(buf + n, s + i, k);
+            n += k;
+            i += k;
+            continue;
+        }
+        if (n + (bad ? 4 * k : 2) >= size)
+            break;
+        if (!bad) {
+            buf[n++] = '\\';
+            buf[n++] = '\\';
+            i++;
+            continue;
+        }
+        for (size_t j = 0; j < k; j++, i++) {
+            buf[n++] = '\\';
+            buf[n++] = 'x';
+            buf[n++] = hex[t[i] >> 4];
+            buf[n++] = hex[t[i] & 15];
+        }
+    }
+    buf[n] = '\0';
+    return buf;
 }
 
 /* Shown of a line too long for LessonError.source_line: this many bytes,
@@ -56,13 +132,22 @@ static size_t utf8_seq(const unsigned char *p, size_t n)
 #define WINDOW_BEFORE 70
 
 /* Copy text[from..to) into out as it can be shown (see LessonError): every
- * byte stays one byte, so offsets into the line are offsets into out. */
+ * byte stays one byte, so offsets into the line are offsets into out; a
+ * refused character is shown as a harmless one of the same length. */
 static size_t copy_shown(char *out, const char *text, size_t from, size_t to)
 {
     size_t n = 0;
     for (size_t i = from; i < to;) {
         unsigned char c = (unsigned char)text[i];
-        size_t k = utf8_seq((const unsigned char *)text + i, to - i);
+        unsigned cp;
+        size_t k = utf8_decode((const unsigned char *)text + i, to - i, &cp);
+        if (k > 1 && refused_codepoint(cp)) {
+            /* shown as a stand-in of the same length: U+00BF or U+FFFD */
+            memcpy(out + n, k == 2 ? "\xc2\xbf" : "\xef\xbf\xbd", k);
+            n += k;
+            i += k;
+            continue;
+        }
         if (k > 1) {
             memcpy(out + n, text + i, k);
             n += k;
@@ -152,7 +237,8 @@ int src_validate(const Src *s, LessonError *err)
             while (end < s->len && t[end] != '\n')
                 end++;
             return src_error(s, err, ATTN_E_LIMIT, i,
-                             "this line is %zu characters long; the limit is %d",
+                             "this line is %zu characters long; the limit is %d "
+                             "(end a line with '\\' to continue it on the next)",
                              end - line_start, LESSON_MAX_LINE);
         }
         if (c == '\r') {
@@ -165,13 +251,28 @@ int src_validate(const Src *s, LessonError *err)
         if ((c < 0x20 && c != '\t') || c == 0x7f)
             return src_error(s, err, ATTN_E_SYNTAX, i,
                              "control character 0x%02x is not allowed in a lesson", c);
-        size_t n = utf8_seq(t + i, s->len - i);
+        unsigned cp;
+        size_t n = utf8_decode(t + i, s->len - i, &cp);
         if (n == 0)
             return src_error(s, err, ATTN_E_SYNTAX, i,
                              "byte 0x%02x is not valid UTF-8 (save the lesson as UTF-8)", c);
+        const char *name = refused_codepoint(cp);
+        if (name)
+            return src_error(s, err, ATTN_E_SYNTAX, i, "U+%04X (%s) is not allowed in a lesson", cp, name);
         i += n;
     }
     return 1;
+}
+
+size_t src_joint(const char *text, size_t p, size_t end)
+{
+    if (p >= end || text[p] != '\\')
+        return 0;
+    if (p + 1 < end && text[p + 1] == '\n')
+        return 2;
+    if (p + 2 < end && text[p + 1] == '\r' && text[p + 2] == '\n')
+        return 3;
+    return 0;
 }
 
 int edit_distance(const char *a, size_t na, const char *b, size_t nb)
@@ -199,8 +300,11 @@ const char *lesson_error_format(const LessonError *e, char *buf, size_t size)
 {
     if (!buf || size == 0)
         return buf;
+    /* the file name is whatever the user gave: shown escaped */
+    char file[sizeof e->file * 4];
+    lesson_escape(e->file, file, sizeof file);
     if (e->line <= 0) {
-        snprintf(buf, size, "%s: error: %s\n", e->file, e->msg);
+        snprintf(buf, size, "%s: error: %s\n", file, e->msg);
         return buf;
     }
     /* the caret goes under the character at col (bytes; in a window of a
@@ -215,7 +319,7 @@ const char *lesson_error_format(const LessonError *e, char *buf, size_t size)
             caret[w++] = ' ';
     caret[w++] = '^';
     caret[w] = '\0';
-    snprintf(buf, size, "%s:%d:%d: error: %s\n%s\n%s\n", e->file, e->line, e->col, e->msg,
+    snprintf(buf, size, "%s:%d:%d: error: %s\n%s\n%s\n", file, e->line, e->col, e->msg,
              e->source_line, caret);
     return buf;
 }

@@ -1,0 +1,434 @@
+/*
+ * check_report.c - the reports of `attn check` as CI reads them: TAP 14
+ * (parsed here: the plan against the ok / not ok lines, the YAML block of
+ * each failure), JUnit XML (a tiny well-formedness checker here, and
+ * `xmllint --noout` when it is installed), --quiet, the option errors, and
+ * a hostile file name that must reach no output unescaped.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+static const char *good_lesson =
+    "lesson Good\n"
+    "let A = [1 2; 3 4]\n"
+    "step One\n"
+    "  exercise What is A[2,1]?\n"
+    "    answer A[2,1] = 3\n"
+    "  end\n"
+    "check A[1,2] = 2\n"
+    "check A = [1 2; 3 4] within 1e-6\n";
+
+static const char *bad_lesson =
+    "lesson Bad\n"
+    "let A = [1 2; 3 4]\n"
+    "check A = [1 2; 3 4.5]\n"
+    "check A[1,1] = 1\n"
+    "step S\n"
+    "  exercise Is 1 < 2 & \"so\" # on?\n"
+    "    answer A[1,1] = 2\n"
+    "  end\n";
+
+static char *temp_copy(const char *suffix, const char *text)
+{
+    const char *p = write_temp(suffix, text);
+    ck_assert_ptr_nonnull(p);
+    return strdup(p);
+}
+
+/* ---- TAP ---- */
+
+/* Count the TAP lines of out; the plan must come second and match. */
+static void tap_counts(const char *out, int *ok, int *not_ok)
+{
+    ck_assert_msg(strncmp(out, "TAP version 14\n1..", 18) == 0, "no TAP header and plan:\n%s", out);
+    int plan = atoi(out + 18), n = 0;
+    *ok = *not_ok = 0;
+    for (const char *p = out; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+        int num;
+        if (sscanf(p, "ok %d - ", &num) == 1) {
+            ck_assert_int_eq(num, ++n);
+            (*ok)++;
+        } else if (sscanf(p, "not ok %d - ", &num) == 1) {
+            ck_assert_int_eq(num, ++n);
+            (*not_ok)++;
+        }
+    }
+    ck_assert_msg(plan == n, "plan 1..%d but %d test lines", plan, n);
+}
+
+START_TEST(test_tap_passing)
+{
+    char *path = temp_copy(".lesson", good_lesson);
+    CmdResult r = cmd_runf("%s check --tap %s", attn_bin(), path);
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+    char want[2048];
+    snprintf(want, sizeof want,
+             "TAP version 14\n"
+             "1..3\n"
+             "ok 1 - %s:4 exercise What is A[2,1]?\n"
+             "ok 2 - %s:7 check A[1,2] = 2\n"
+             "ok 3 - %s:8 check A = [1 2; 3 4] within 1e-6\n"
+             "# 3 passed, 0 failed\n", path, path, path);
+    ck_assert_str_eq(r.out, want);
+    int ok, not_ok;
+    tap_counts(r.out, &ok, &not_ok);
+    ck_assert_int_eq(ok, 3);
+    ck_assert_int_eq(not_ok, 0);
+    cmd_free(&r);
+    free(path);
+}
+END_TEST
+
+START_TEST(test_tap_failing)
+{
+    char *good = temp_copy(".lesson", good_lesson);
+    char *bad = temp_copy(".lesson", bad_lesson);
+    char *broken = temp_copy(".lesson", "lesson B\nlet A = Q\n");
+    CmdResult r = cmd_runf("%s check --tap %s %s %s", attn_bin(), bad, good, broken);
+    ck_assert_msg(r.status == 2, "exit %d", r.status);
+    int ok, not_ok;
+    tap_counts(r.out, &ok, &not_ok);
+    ck_assert_int_eq(ok, 4);
+    ck_assert_int_eq(not_ok, 3);
+    char want[1024];
+    snprintf(want, sizeof want,
+             "\nnot ok 1 - %s:3 check A = [1 2; 3 4.5]\n"
+             "  ---\n"
+             "  message: \"max difference 0.5 at [2,2]: got 4, expected 4.5 (within 0.0001)\"\n"
+             "  severity: fail\n"
+             "  file: \"%s\"\n"
+             "  line: 3\n"
+             "  expected: \"4.5\"\n"
+             "  got: \"4\"\n"
+             "  ...\n"
+             "ok 2 - %s:4 check A[1,1] = 1\n", bad, bad, bad);
+    ck_assert_msg(strstr(r.out, want), "lacks\n%s\nin\n%s", want, r.out);
+    /* '#' in a description is escaped, or TAP would read a directive */
+    snprintf(want, sizeof want,
+             "\nnot ok 3 - %s:6 exercise Is 1 < 2 & \"so\" \\# on?\n"
+             "  ---\n"
+             "  message: \"the answer is 1, but the exercise states 2 (within 0.001)\"\n"
+             "  severity: fail\n"
+             "  file: \"%s\"\n"
+             "  line: 6\n"
+             "  expected: \"2\"\n"
+             "  got: \"1\"\n"
+             "  ...\n", bad, bad);
+    ck_assert_msg(strstr(r.out, want), "lacks\n%s\nin\n%s", want, r.out);
+    snprintf(want, sizeof want,
+             "\nnot ok 7 - %s:2 refused\n"
+             "  ---\n"
+             "  message: \"unknown name 'Q'\"\n"
+             "  severity: fail\n"
+             "  file: \"%s\"\n"
+             "  line: 2\n"
+             "  column: 9\n"
+             "  expected: \"a lesson that reads and evaluates\"\n"
+             "  got: \"unknown name 'Q'\"\n"
+             "  ...\n"
+             "# 4 passed, 3 failed\n", broken, broken);
+    ck_assert_msg(strstr(r.out, want), "lacks\n%s\nin\n%s", want, r.out);
+    const char *tail = r.out + strlen(r.out) - strlen(want);
+    ck_assert_str_eq(tail, want);
+    ck_assert_msg(strstr(r.err, ":2:9: error: unknown name 'Q'"), "stderr: %s", r.err);
+    cmd_free(&r);
+    free(good);
+    free(bad);
+    free(broken);
+}
+END_TEST
+
+/* ---- JUnit ---- */
+
+typedef struct {
+    const char *p;
+    char err[200];
+    int suites, cases, failures, errors;
+} Xml;
+
+static int xml_fail(Xml *x, const char *what)
+{
+    snprintf(x->err, sizeof x->err, "%s at '%.30s'", what, x->p);
+    return 0;
+}
+
+/* Text or an attribute value up to stop: only the five entities, no '<'. */
+static int xml_chars(Xml *x, char stop)
+{
+    static const char *const ents[] = { "&amp;", "&lt;", "&gt;", "&quot;", "&apos;" };
+    while (*x->p && *x->p != stop) {
+        unsigned char c = (unsigned char)*x->p;
+        if (c == '<' && stop == '"')
+            return xml_fail(x, "'<' in an attribute");
+        if (c < 0x20 && c != '\n' && c != '\t')
+            return xml_fail(x, "a control byte");
+        if (c == '&') {
+            size_t k;
+            for (k = 0; k < 5 && strncmp(x->p, ents[k], strlen(ents[k])) != 0; k++)
+                ;
+            if (k == 5)
+                return xml_fail(x, "an unknown entity");
+            x->p += strlen(ents[k]);
+            continue;
+        }
+        x->p++;
+    }
+    return *x->p == stop ? 1 : xml_fail(x, "unterminated");
+}
+
+static int xml_name(Xml *x, char *name, size_t size)
+{
+    size_t n = strspn(x->p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_-:");
+    if (n == 0 || n >= size)
+        return xml_fail(x, "a bad name");
+    memcpy(name, x->p, n);
+    name[n] = '\0';
+    x->p += n;
+    return 1;
+}
+
+/* One element and its children (recursively). */
+static int xml_element(Xml *x)
+{
+    char tag[32], attr[32];
+    if (*x->p++ != '<' || !xml_name(x, tag, sizeof tag))
+        return xml_fail(x, "expected an element");
+    x->suites += strcmp(tag, "testsuite") == 0;
+    x->cases += strcmp(tag, "testcase") == 0;
+    x->failures += strcmp(tag, "failure") == 0;
+    x->errors += strcmp(tag, "error") == 0;
+    for (;;) {
+        x->p += strspn(x->p, " \n");
+        if (strncmp(x->p, "/>", 2) == 0) {
+            x->p += 2;
+            return 1;
+        }
+        if (*x->p == '>')
+            break;
+        if (!xml_name(x, attr, sizeof attr) || strncmp(x->p, "=\"", 2) != 0)
+            return xml_fail(x, "a bad attribute");
+        x->p += 2;
+        if (!xml_chars(x, '"'))
+            return 0;
+        x->p++;
+    }
+    x->p++;
+    for (;;) {
+        if (!xml_chars(x, '<'))
+            return 0;
+        if (x->p[1] == '/')
+            break;
+        if (!xml_element(x))
+            return 0;
+    }
+    size_t n = strlen(tag);
+    if (strncmp(x->p + 2, tag, n) != 0 || x->p[2 + n] != '>')
+        return xml_fail(x, "a closing tag that does not match");
+    x->p += 3 + n;
+    return 1;
+}
+
+static int xml_document(Xml *x, const char *text)
+{
+    x->p = text;
+    const char *decl = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+    if (strncmp(x->p, decl, strlen(decl)) != 0)
+        return xml_fail(x, "no XML declaration");
+    x->p += strlen(decl);
+    if (!xml_element(x))
+        return 0;
+    x->p += strspn(x->p, "\n");
+    return *x->p == '\0' ? 1 : xml_fail(x, "text after the root element");
+}
+
+/* The report parses, by the checker here and by xmllint when present. */
+static void expect_wellformed(const char *path, const char *text, Xml *x)
+{
+    memset(x, 0, sizeof *x);
+    ck_assert_msg(xml_document(x, text), "%s: %s\n%s", path, x->err, text);
+    CmdResult r = cmd_run("command -v xmllint");
+    int have = r.status == 0;
+    cmd_free(&r);
+    if (!have)
+        return;
+    r = cmd_runf("xmllint --noout %s", path);
+    ck_assert_msg(r.status == 0, "xmllint: %s", r.err);
+    cmd_free(&r);
+}
+
+START_TEST(test_junit)
+{
+    char *good = temp_copy(".lesson", good_lesson);
+    char *bad = temp_copy(".lesson", bad_lesson);
+    char *broken = temp_copy(".lesson", "lesson B\nlet A = Q\n");
+    char *xml = temp_copy(".xml", "");
+    CmdResult r = cmd_runf("%s check --junit %s %s", attn_bin(), xml, good);
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+    ck_assert_msg(strstr(r.out, "3 passed, 0 failed\n"), "the plain report stays on stdout: %s", r.out);
+    cmd_free(&r);
+    char *text = slurp(xml);
+    Xml x;
+    expect_wellformed(xml, text, &x);
+    ck_assert_int_eq(x.suites, 1);
+    ck_assert_int_eq(x.cases, 3);
+    ck_assert_int_eq(x.failures + x.errors, 0);
+    char want[2048];
+    snprintf(want, sizeof want,
+             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+             "<testsuites name=\"attn check\" tests=\"3\" failures=\"0\" errors=\"0\">\n"
+             "  <testsuite name=\"%s\" tests=\"3\" failures=\"0\" errors=\"0\">\n"
+             "    <testcase classname=\"%s\" name=\"line 4: exercise What is A[2,1]?\" file=\"%s\" line=\"4\"/>\n"
+             "    <testcase classname=\"%s\" name=\"line 7: check A[1,2] = 2\" file=\"%s\" line=\"7\"/>\n"
+             "    <testcase classname=\"%s\" name=\"line 8: check A = [1 2; 3 4] within 1e-6\" file=\"%s\" "
+             "line=\"8\"/>\n"
+             "  </testsuite>\n"
+             "</testsuites>\n", good, good, good, good, good, good, good);
+    ck_assert_str_eq(text, want);
+    free(text);
+
+    r = cmd_runf("%s check --junit=%s %s %s %s", attn_bin(), xml, bad, good, broken);
+    ck_assert_int_eq(r.status, 2);
+    cmd_free(&r);
+    text = slurp(xml);
+    expect_wellformed(xml, text, &x);
+    ck_assert_int_eq(x.suites, 3);
+    ck_assert_int_eq(x.cases, 7);
+    ck_assert_int_eq(x.failures, 2);
+    ck_assert_int_eq(x.errors, 1);
+    ck_assert_msg(strstr(text, "<testsuites name=\"attn check\" tests=\"7\" failures=\"2\" errors=\"1\">\n"),
+                  "totals: %s", text);
+    snprintf(want, sizeof want,
+             "    <testcase classname=\"%s\" name=\"line 6: exercise Is 1 &lt; 2 &amp; &quot;so&quot; # on?\" "
+             "file=\"%s\" line=\"6\">\n"
+             "      <failure message=\"the answer is 1, but the exercise states 2 (within 0.001)\" type=\"exercise\">"
+             "%s:6: the answer is 1, but the exercise states 2 (within 0.001)</failure>\n"
+             "    </testcase>\n", bad, bad, bad);
+    ck_assert_msg(strstr(text, want), "lacks\n%s\nin\n%s", want, text);
+    snprintf(want, sizeof want,
+             "  <testsuite name=\"%s\" tests=\"1\" failures=\"0\" errors=\"1\">\n"
+             "    <testcase classname=\"%s\" name=\"refused\" file=\"%s\" line=\"2\">\n"
+             "      <error message=\"unknown name &apos;Q&apos;\" type=\"refused\">%s:2:9: unknown name "
+             "&apos;Q&apos;</error>\n"
+             "    </testcase>\n"
+             "  </testsuite>\n", broken, broken, broken, broken);
+    ck_assert_msg(strstr(text, want), "lacks\n%s\nin\n%s", want, text);
+    free(text);
+    free(good);
+    free(bad);
+    free(broken);
+    free(xml);
+}
+END_TEST
+
+/* ---- quiet, options ---- */
+
+START_TEST(test_quiet)
+{
+    char *good = temp_copy(".lesson", good_lesson);
+    char *bad = temp_copy(".lesson", bad_lesson);
+    CmdResult r = cmd_runf("%s check --quiet %s", attn_bin(), good);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_str_eq(r.out, "3 passed, 0 failed\n");
+    cmd_free(&r);
+    r = cmd_runf("%s check %s -q %s", attn_bin(), good, bad);
+    ck_assert_int_eq(r.status, 1);
+    char want[1024];
+    snprintf(want, sizeof want,
+             "FAIL %s:3  check A = [1 2; 3 4.5] -- max difference 0.5 at [2,2]: got 4, expected 4.5 (within 0.0001)\n"
+             "FAIL %s:6  exercise Is 1 < 2 & \"so\" # on? -- the answer is 1, but the exercise states 2 (within 0.001)\n"
+             "4 passed, 2 failed\n", bad, bad);
+    ck_assert_str_eq(r.out, want);
+    cmd_free(&r);
+    free(good);
+    free(bad);
+}
+END_TEST
+
+START_TEST(test_option_errors)
+{
+    struct { const char *args, *msg; } bad[] = {
+        { "--tap --quiet x.lesson", "attn: --tap and --quiet do not go together (TAP lists every result)\n" },
+        { "x.lesson --junit", "attn: --junit needs a file to write, e.g. --junit report.xml\n" },
+        { "--junit= x.lesson", "attn: --junit needs a file to write, e.g. --junit report.xml\n" },
+        { "--tapp x.lesson", "attn: unknown option '--tapp'\n" },
+        { "--tap", "attn: check needs at least one lesson file\n" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        CmdResult r = cmd_runf("%s check %s", attn_bin(), bad[i].args);
+        ck_assert_msg(r.status == 2, "check %s: exit %d", bad[i].args, r.status);
+        ck_assert_str_eq(r.out, "");
+        ck_assert_msg(strncmp(r.err, bad[i].msg, strlen(bad[i].msg)) == 0, "check %s said\n%s", bad[i].args, r.err);
+        cmd_free(&r);
+    }
+    /* a report that cannot be written is an error after the results */
+    char *good = temp_copy(".lesson", good_lesson);
+    CmdResult r = cmd_runf("%s check --junit /nonexistent/dir/r.xml %s", attn_bin(), good);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_str_eq(r.err, "attn: cannot write the JUnit report /nonexistent/dir/r.xml\n");
+    ck_assert_msg(strstr(r.out, "3 passed, 0 failed\n"), "stdout: %s", r.out);
+    cmd_free(&r);
+    /* `--` ends the options: a file may start with '-' */
+    r = cmd_runf("%s check --quiet -- -no-such.lesson", attn_bin());
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strncmp(r.out, "FAIL -no-such.lesson  refused: cannot open the lesson", 52) == 0 &&
+                  strstr(r.out, "\n0 passed, 1 failed\n"), "stdout: %s", r.out);
+    cmd_free(&r);
+    free(good);
+}
+END_TEST
+
+/* A file name with terminal controls in it (ESC, the 8-bit CSI U+009B, a
+ * right-to-left override) is written escaped by every report. */
+START_TEST(test_hostile_file_name)
+{
+    const char *name = "/tmp/attn-test-\x1b[31m\xc2\x9b" "2J\xe2\x80\xae.lesson";
+    const char *shown = "/tmp/attn-test-\\x1b[31m\\xc2\\x9b2J\\xe2\\x80\\xae.lesson";
+    /* TAP and YAML escape the backslashes once more */
+    const char *shown_tap = "/tmp/attn-test-\\\\x1b[31m\\\\xc2\\\\x9b2J\\\\xe2\\\\x80\\\\xae.lesson";
+    FILE *f = fopen(name, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("lesson H\nlet A = Q\n", f);
+    fclose(f);
+    const char *modes[] = { "", "--tap", "--quiet" };
+    for (size_t i = 0; i < sizeof modes / sizeof *modes; i++) {
+        CmdResult r = cmd_runf("%s check %s '%s'", attn_bin(), modes[i], name);
+        ck_assert_int_eq(r.status, 2);
+        ck_assert_msg(strstr(r.out, i == 1 ? shown_tap : shown) && !strchr(r.out, '\x1b') && !strstr(r.out, "\xc2\x9b"),
+                      "check %s printed %s", modes[i], r.out);
+        ck_assert_msg(strncmp(r.err, shown, strlen(shown)) == 0 && !strchr(r.err, '\x1b'),
+                      "check %s: stderr %s", modes[i], r.err);
+        cmd_free(&r);
+    }
+    CmdResult r = cmd_runf("%s run '%s'", attn_bin(), name);
+    ck_assert_int_eq(r.status, 2);
+    char want[256];
+    snprintf(want, sizeof want, "%s:2:9: error: unknown name 'Q'\n", shown);
+    ck_assert_msg(strncmp(r.err, want, strlen(want)) == 0, "run: stderr %s", r.err);
+    cmd_free(&r);
+    r = cmd_runf("%s run '%s.missing'", attn_bin(), name);
+    snprintf(want, sizeof want, "%s.missing: error: cannot open the lesson", shown);
+    ck_assert_msg(r.status == 2 && strncmp(r.err, want, strlen(want)) == 0, "run: stderr %s", r.err);
+    cmd_free(&r);
+    remove(name);
+}
+END_TEST
+
+Suite *report_suite(void)
+{
+    Suite *s = suite_create("report");
+    TCase *core = tcase_create("core");
+    tcase_add_test(core, test_tap_passing);
+    tcase_add_test(core, test_tap_failing);
+    tcase_add_test(core, test_junit);
+    tcase_add_test(core, test_quiet);
+    suite_add_tcase(s, core);
+    TCase *limits = tcase_create("limits");
+    tcase_add_test(limits, test_option_errors);
+    tcase_add_test(limits, test_hostile_file_name);
+    suite_add_tcase(s, limits);
+    return s;
+}
