@@ -1,0 +1,68 @@
+/*
+ * lesson_access.c - a parsed Lesson's accessors (lesson.h) and its
+ * release.
+ */
+#include "alloc.h"
+#include "lesson_parse_internal.h"
+
+#include <stdlib.h>
+
+static void free_strings(char **a, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(a[i]);
+    free(a);
+}
+
+void lesson_free(Lesson *l)
+{
+    if (!l)
+        return;
+    for (int i = 0; i < l->n_steps; i++) {
+        LessonStep *st = &l->steps[i];
+        free(st->title);
+        free(st->text);
+        free_strings(st->show, st->n_show);
+        free_strings(st->heatmap, st->n_heatmap);
+        free_strings(st->defines, st->n_defines);
+        for (int j = 0; j < st->n_exercises; j++) {
+            free(st->exercises[j].question);
+            free(st->exercises[j].answer);
+            free_strings(st->exercises[j].hints, st->exercises[j].n_hints);
+        }
+        free(st->exercises);
+    }
+    free(l->steps);
+    for (int i = 0; i < l->n_stmts; i++)
+        expr_free(l->stmts[i].expr);
+    free(l->stmts);
+    for (int i = 0; i < l->n_labels; i++)
+        free_strings(l->labels[i].names, l->labels[i].n);
+    free(l->labels);
+    for (int i = 0; i < l->n_items; i++) {
+        expr_free(l->items[i].lhs);
+        expr_free(l->items[i].rhs);
+        free(l->items[i].what);
+    }
+    free(l->items);
+    free_strings(l->names, l->n_names);
+    free(l->name_lines);
+    free(l->setup);
+    free_strings(l->tokens, l->n_tokens);
+    free(l->title);
+    free(l->about);
+    free(l->text);
+    free(l->file);
+    free(l);
+}
+
+const char *lesson_title(const Lesson *l) { return l->title; }
+const char *lesson_about(const Lesson *l) { return l->about ? l->about : ""; }
+const char *lesson_file(const Lesson *l) { return l->file; }
+LessonLayout lesson_layout(const Lesson *l) { return l->layout; }
+int lesson_n_tokens(const Lesson *l) { return l->n_tokens; }
+const char *lesson_token(const Lesson *l, int i) { return i >= 0 && i < l->n_tokens ? l->tokens[i] : NULL; }
+int lesson_n_steps(const Lesson *l) { return l->n_steps; }
+const LessonStep *lesson_step(const Lesson *l, int i) { return i >= 0 && i < l->n_steps ? &l->steps[i] : NULL; }
+int lesson_n_setup(const Lesson *l) { return l->n_setup; }
+const char *lesson_setup_name(const Lesson *l, int i) { return i >= 0 && i < l->n_setup ? l->setup[i] : NULL; }

@@ -1,0 +1,171 @@
+/*
+ * lesson_exercise.c - the directives a lesson is verified by: `exercise`
+ * blocks (question, answer, hints) and top-level `check` lines. Both become
+ * VerifyItems that lesson_verify.c judges.
+ */
+#include "alloc.h"
+#include "lesson_parse_internal.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int add_item(PS *ps, VerifyItem it)
+{
+    Lesson *l = ps->l;
+    if (!grow1(&l->items, l->n_items, sizeof *l->items))
+        return nomem(ps);
+    l->items[l->n_items++] = it;
+    return 1;
+}
+
+/* `answer EXPR [= VALUE] [within TOL]` of exercise *ex (item *it). */
+int d_answer(PS *ps, size_t kw, size_t arg, LessonExercise *ex, VerifyItem *it)
+{
+    if (it->lhs)
+        return fail(ps, ATTN_E_SYNTAX, kw, "this exercise already has an answer");
+    Cursor c;
+    if (!cursor_at(ps, &c, arg))
+        return 0;
+    size_t start = c.tok.pos;
+    Expr *e = parse_expr_at(ps, &c);
+    if (!e)
+        return 0;
+    it->lhs = e;
+    size_t end = e->end;
+    ex->answer = squeeze(ps, start, end);
+    if (!ex->answer)
+        return nomem(ps);
+    if (c.tok.kind == T_SYM && c.tok.sym == '=') {
+        if (!cursor_next(&c) || !parse_number(ps, &c, &ex->expected, "the answer's value after '='"))
+            return 0;
+        ex->has_expected = 1;
+    }
+    if (!parse_within(ps, &c, &ex->within))
+        return 0;
+    it->has_expected = ex->has_expected;
+    it->expected = ex->expected;
+    it->tol = ex->within;
+    return end_statement(ps, &c, "the answer");
+}
+
+int d_exercise(PS *ps, size_t kw, size_t arg)
+{
+    LessonStep *st = cur_step(ps);
+    if (!st)
+        return fail(ps, ATTN_E_SYNTAX, kw, "'exercise' belongs inside a step");
+    if (!grow1(&st->exercises, st->n_exercises, sizeof *st->exercises))
+        return nomem(ps);
+    LessonExercise *ex = &st->exercises[st->n_exercises++];
+    ex->line = ps->line;
+    ex->within = 1e-3;
+    ex->question = rest_of_line(ps, arg);
+    if (!ex->question)
+        return nomem(ps);
+    if (!*ex->question)
+        return fail(ps, ATTN_E_SYNTAX, kw, "'exercise' needs a question: exercise QUESTION");
+    VerifyItem it = { .kind = VERIFY_EXERCISE, .line = ps->line, .pos = kw, .tol = 1e-3 };
+    int ok = 0;
+    for (next_line(ps); !at_end(ps);) {
+        if (is_empty_line(ps)) {
+            next_line(ps);
+            continue;
+        }
+        size_t p = skip_blanks(ps, ps->pos), n = word_len(ps, p);
+        const char *w = S(ps)->text + p;
+        if (n == 3 && memcmp(w, "end", 3) == 0) {
+            if (!line_is(ps, "end")) {
+                fail(ps, ATTN_E_SYNTAX, p + 3, "nothing may follow 'end' on its line");
+                goto out;
+            }
+            if (!it.lhs) {
+                fail(ps, ATTN_E_SYNTAX, kw, "this exercise has no 'answer EXPRESSION'");
+                goto out;
+            }
+            next_line(ps);
+            ok = 1;
+            goto out;
+        } else if (n == 6 && memcmp(w, "answer", 6) == 0) {
+            if (!d_answer(ps, p, p + 6, ex, &it))
+                goto out;
+        } else if (n == 4 && memcmp(w, "hint", 4) == 0) {
+            char *h = rest_of_line(ps, p + 4);
+            if (!h || !grow1(&ex->hints, ex->n_hints, sizeof *ex->hints)) {
+                free(h);
+                nomem(ps);
+                goto out;
+            }
+            ex->hints[ex->n_hints++] = h;
+            if (!*h) {
+                fail(ps, ATTN_E_SYNTAX, p, "'hint' needs the hint's text");
+                goto out;
+            }
+            next_line(ps);
+        } else {
+            if (n == 0)     /* not a word: show one whole character */
+                for (n = 1; p + n < ps->eol && ((unsigned char)w[n] & 0xC0) == 0x80; n++)
+                    ;
+            fail(ps, ATTN_E_SYNTAX, p,
+                 "expected 'answer', 'hint' or 'end' in the exercise of line %d, found '%.*s' (missing 'end'?)",
+                 ex->line, (int)(n < 30 ? n : 30), w);
+            goto out;
+        }
+    }
+    fail(ps, ATTN_E_SYNTAX, kw, "this exercise has no 'end'");
+out:
+    if (!ok) {
+        expr_free(it.lhs);
+        return 0;
+    }
+    it.what = dupn(ex->question, strlen(ex->question));
+    if (!it.what) {
+        expr_free(it.lhs);
+        return nomem(ps);
+    }
+    if (!add_item(ps, it)) {
+        expr_free(it.lhs);
+        free(it.what);
+        return 0;
+    }
+    return 1;
+}
+
+int d_check(PS *ps, size_t kw, size_t arg)
+{
+    if (!close_step(ps))
+        return 0;
+    Cursor c;
+    if (!cursor_at(ps, &c, arg))
+        return 0;
+    VerifyItem it = { .kind = VERIFY_CHECK, .line = ps->line, .pos = kw, .tol = 1e-4 };
+    size_t start = c.tok.pos;
+    it.lhs = parse_expr_at(ps, &c);
+    if (!it.lhs)
+        return 0;
+    if (!(c.tok.kind == T_SYM && c.tok.sym == '=')) {
+        fail(ps, ATTN_E_SYNTAX, c.tok.pos, "expected '=' in the check: check EXPRESSION = VALUE [within TOLERANCE]");
+        goto fail;
+    }
+    if (!cursor_next(&c) || !(it.rhs = parse_expr_at(ps, &c)))
+        goto fail;
+    size_t end = it.rhs->end;
+    if (tok_is(S(ps), &c.tok, "within")) {
+        if (!parse_within(ps, &c, &it.tol))
+            goto fail;
+        end = c.tok.pos;
+    }
+    if (!(it.what = squeeze(ps, start, end))) {
+        nomem(ps);
+        goto fail;
+    }
+    if (!end_statement(ps, &c, "the check") || !add_item(ps, it))
+        goto fail;
+    return 1;
+fail:
+    expr_free(it.lhs);
+    expr_free(it.rhs);
+    free(it.what);
+    return 0;
+}
