@@ -61,6 +61,18 @@ const char *lesson_error_format(const LessonError *e, char *buf, size_t size);
  * name. Returns buf. */
 const char *lesson_escape(const char *s, char *buf, size_t size);
 
+/* One cell of a named matrix (0-based). */
+typedef struct {
+    char name[MAT_NAME_MAX];
+    int row, col;
+} LessonCell;
+
+/* An author's own diagnosis: `mistake EXPR : MESSAGE`. */
+typedef struct {
+    char *expr;             /* what the mistaken arithmetic gives, as written */
+    char *message;
+} LessonMistake;
+
 typedef struct {
     int line;               /* where it was written                          */
     char *question;         /* the prompt after 'exercise'                   */
@@ -70,7 +82,16 @@ typedef struct {
     double within;          /* tolerance for a student's answer (default 1e-3) */
     char **hints;           /* revealed one at a time                        */
     int n_hints;
+    /* The cells shown as '?' while the exercise is open: the `hide` lines,
+     * else the answer's own cell when it is NAME[i,j]. */
+    LessonCell *hides;
+    int n_hides;
+    LessonMistake *mistakes;
+    int n_mistakes;
 } LessonExercise;
+
+/* 1 when ex keeps name[row,col] (0-based) hidden while it is open. */
+int lesson_exercise_hides(const LessonExercise *ex, const char *name, int row, int col);
 
 typedef struct {
     int line;

@@ -28,7 +28,14 @@ void lesson_free(Lesson *l)
         for (int j = 0; j < st->n_exercises; j++) {
             free(st->exercises[j].question);
             free(st->exercises[j].answer);
-            free_strings(st->exercises[j].hints, st->exercises[j].n_hints);
+            LessonExercise *ex = &st->exercises[j];
+            free_strings(ex->hints, ex->n_hints);
+            free(ex->hides);
+            for (int k = 0; k < ex->n_mistakes; k++) {
+                free(ex->mistakes[k].expr);
+                free(ex->mistakes[k].message);
+            }
+            free(ex->mistakes);
         }
         free(st->exercises);
     }

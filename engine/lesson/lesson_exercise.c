@@ -51,6 +51,78 @@ int d_answer(PS *ps, size_t kw, size_t arg, LessonExercise *ex, VerifyItem *it)
     return end_statement(ps, &c, "the answer");
 }
 
+/* Add name[row,col] (1-based here) to the cells ex hides. */
+static int add_hide(PS *ps, LessonExercise *ex, const char *name, int row, int col)
+{
+    if (!grow1(&ex->hides, ex->n_hides, sizeof *ex->hides))
+        return nomem(ps);
+    LessonCell *c = &ex->hides[ex->n_hides++];
+    snprintf(c->name, sizeof c->name, "%s", name);
+    c->row = row - 1;
+    c->col = col - 1;
+    return 1;
+}
+
+/* `hide CELL...`: cells NAME[i,j] of defined matrices. */
+static int d_hide(PS *ps, size_t kw, size_t arg, LessonExercise *ex)
+{
+    Cursor c;
+    if (!cursor_at(ps, &c, arg))
+        return 0;
+    if (c.tok.kind == T_NEWLINE || c.tok.kind == T_EOF)
+        return fail(ps, ATTN_E_SYNTAX, kw, "'hide' needs the cells to hide, e.g. hide scaled[1,1]");
+    while (c.tok.kind != T_NEWLINE && c.tok.kind != T_EOF) {
+        size_t at = c.tok.pos;
+        Expr *e = parse_expr_at(ps, &c);
+        if (!e)
+            return 0;
+        int cell = e->kind == E_INDEX && e->a->kind == E_NAME && e->row > 0 && e->col > 0;
+        int ok = cell ? add_hide(ps, ex, ps->l->names[e->a->slot], e->row, e->col)
+                      : fail(ps, ATTN_E_SYNTAX, at, "'hide' takes cells like scaled[1,1], one number each");
+        expr_free(e);
+        if (!ok)
+            return 0;
+        if (c.tok.kind == T_SYM && c.tok.sym == ',' && !cursor_next(&c))
+            return 0;
+    }
+    return end_statement(ps, &c, "the cells to hide");
+}
+
+/* `mistake EXPR : MESSAGE`: what a wrong answer gives, and what to say. */
+static int d_mistake(PS *ps, size_t kw, size_t arg, LessonExercise *ex)
+{
+    Cursor c;
+    if (!cursor_at(ps, &c, arg))
+        return 0;
+    size_t start = c.tok.pos;
+    Expr *e = parse_expr_at(ps, &c);
+    if (!e)
+        return 0;
+    size_t end = e->end;
+    expr_free(e);
+    if (c.tok.kind != T_SYM || c.tok.sym != ':')
+        return fail(ps, ATTN_E_SYNTAX, c.tok.pos, "a mistake reads 'mistake EXPRESSION : what went wrong'");
+    if (!grow1(&ex->mistakes, ex->n_mistakes, sizeof *ex->mistakes))
+        return nomem(ps);
+    LessonMistake *m = &ex->mistakes[ex->n_mistakes++];
+    m->expr = squeeze(ps, start, end);
+    m->message = rest_of_line(ps, c.tok.pos + 1);
+    if (!m->expr || !m->message)
+        return nomem(ps);
+    if (!*m->message)
+        return fail(ps, ATTN_E_SYNTAX, kw, "a mistake needs its message after ':'");
+    next_line(ps);
+    return 1;
+}
+
+int lesson_exercise_hides(const LessonExercise *ex, const char *name, int row, int col)
+{
+    for (int i = 0; i < ex->n_hides; i++)
+        if (ex->hides[i].row == row && ex->hides[i].col == col && strcmp(ex->hides[i].name, name) == 0)
+            return 1;
+    return 0;
+}
+
 int d_exercise(PS *ps, size_t kw, size_t arg)
 {
     LessonStep *st = cur_step(ps);
@@ -84,11 +156,22 @@ int d_exercise(PS *ps, size_t kw, size_t arg)
                 fail(ps, ATTN_E_SYNTAX, kw, "this exercise has no 'answer EXPRESSION'");
                 goto out;
             }
+            /* no `hide`: an answer that is one cell hides that cell */
+            const Expr *a = it.lhs;
+            if (ex->n_hides == 0 && a->kind == E_INDEX && a->a->kind == E_NAME && a->row > 0 && a->col > 0
+                && !add_hide(ps, ex, ps->l->names[a->a->slot], a->row, a->col))
+                goto out;
             next_line(ps);
             ok = 1;
             goto out;
         } else if (n == 6 && memcmp(w, "answer", 6) == 0) {
             if (!d_answer(ps, p, p + 6, ex, &it))
+                goto out;
+        } else if (n == 4 && memcmp(w, "hide", 4) == 0) {
+            if (!d_hide(ps, p, p + 4, ex))
+                goto out;
+        } else if (n == 7 && memcmp(w, "mistake", 7) == 0) {
+            if (!d_mistake(ps, p, p + 7, ex))
                 goto out;
         } else if (n == 4 && memcmp(w, "hint", 4) == 0) {
             char *h = rest_of_line(ps, p + 4);
@@ -108,7 +191,8 @@ int d_exercise(PS *ps, size_t kw, size_t arg)
                 for (n = 1; p + n < ps->eol && ((unsigned char)w[n] & 0xC0) == 0x80; n++)
                     ;
             fail(ps, ATTN_E_SYNTAX, p,
-                 "expected 'answer', 'hint' or 'end' in the exercise of line %d, found '%.*s' (missing 'end'?)",
+                 "expected 'answer', 'hint', 'mistake', 'hide' or 'end' in the exercise of line %d, found '%.*s' "
+                 "(missing 'end'?)",
                  ex->line, (int)(n < 30 ? n : 30), w);
             goto out;
         }

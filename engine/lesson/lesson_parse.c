@@ -411,8 +411,8 @@ static const struct {
     { "tokens", d_tokens, 0 },   { "seed", d_seed, 0 },       { "let", d_let, 0 },
     { "labels", d_labels, 0 },   { "step", d_step, 0 },       { "text", d_text, 0 },
     { "show", d_show, 0 },       { "heatmap", d_heatmap, 0 }, { "exercise", d_exercise, 0 },
-    { "answer", NULL, 1 },       { "hint", NULL, 1 },         { "end", NULL, 0 },
-    { "check", d_check, 0 },
+    { "answer", NULL, 1 },       { "hint", NULL, 1 },         { "mistake", NULL, 1 },
+    { "hide", NULL, 1 },         { "end", NULL, 0 },          { "check", d_check, 0 },
 };
 #define N_DIRECTIVES ((int)(sizeof directives / sizeof *directives))
 
