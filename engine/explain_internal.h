@@ -30,6 +30,15 @@ const Mat *explain_source_step(const Mat *m, int *r, int *c);
  * matrix (or the first that computes its cells). */
 CellRef explain_resolve(const Mat *m, int r, int c);
 
+/* The steps back from cell (*r, *c) of m to the cell it was moved from,
+ * one per kind of operation that only moves numbers, named by the rows of
+ * the operation table (OpInfo.back); see explain_source_step. */
+const Mat *explain_back_copy(const Mat *m, int *r, int *c);
+const Mat *explain_back_transpose(const Mat *m, int *r, int *c);
+const Mat *explain_back_view(const Mat *m, int *r, int *c);      /* rows, cols */
+const Mat *explain_back_element(const Mat *m, int *r, int *c);
+const Mat *explain_back_cat(const Mat *m, int *r, int *c);       /* hcat, vcat */
+
 /* The explainers of one cell (row, col) of m, one per kind of operation,
  * named by the rows of the operation table (OpInfo.explain). Each writes
  * the cell's operands and text into b, explain.c's builder. */

@@ -184,45 +184,60 @@ const char *explain_cell_name(const Mat *m, int row, int col, char *buf, size_t 
 
 /* ---- following cells back through operations that only move numbers -- */
 
+/* The steps back through each operation that only moves numbers, named by
+ * the rows of the operation table (OpInfo.back). */
+const Mat *explain_back_copy(const Mat *m, int *r, int *c)
+{
+    (void)r;
+    (void)c;
+    return m->prov.a;
+}
+
+const Mat *explain_back_transpose(const Mat *m, int *r, int *c)
+{
+    int t = *r;
+    *r = *c;
+    *c = t;
+    return m->prov.a;
+}
+
+const Mat *explain_back_view(const Mat *m, int *r, int *c)
+{
+    int r0, c0;
+    view_origin(m, &r0, &c0);
+    *r += r0;
+    *c += c0;
+    return m->prov.a;
+}
+
+const Mat *explain_back_element(const Mat *m, int *r, int *c)
+{
+    *r = m->prov.lo;
+    *c = m->prov.hi;
+    return m->prov.a;
+}
+
+const Mat *explain_back_cat(const Mat *m, int *r, int *c)
+{
+    const Prov *p = &m->prov;
+    int *at = p->op == OP_HCAT ? c : r;
+    for (int i = 0; i < p->n_parts; i++) {
+        const Mat *part = p->parts[i];
+        int extent = p->op == OP_HCAT ? part->cols : part->rows;
+        if (*at < extent)
+            return part;
+        *at -= extent;
+    }
+    return NULL;
+}
+
 /* One step back from cell (r, c) of m through an operation that copies
  * numbers; returns the source matrix and updates r, c, or NULL when m's
  * operation computes its cells. */
 const Mat *explain_source_step(const Mat *m, int *r, int *c)
 {
-    const Prov *p = &m->prov;
-    switch (p->op) {
-    case OP_COPY:
-        return p->a;
-    case OP_TRANSPOSE: {
-        int t = *r;
-        *r = *c;
-        *c = t;
-        return p->a;
-    }
-    case OP_ROWS: case OP_COLS: {
-        int r0, c0;
-        view_origin(m, &r0, &c0);
-        *r += r0;
-        *c += c0;
-        return p->a;
-    }
-    case OP_ELEMENT:
-        *r = p->lo;
-        *c = p->hi;
-        return p->a;
-    case OP_HCAT: case OP_VCAT:
-        for (int i = 0; i < p->n_parts; i++) {
-            const Mat *part = p->parts[i];
-            int *at = p->op == OP_HCAT ? c : r;
-            int extent = p->op == OP_HCAT ? part->cols : part->rows;
-            if (*at < extent)
-                return part;
-            *at -= extent;
-        }
-        return NULL;
-    default:
-        return NULL;
-    }
+    const OpInfo *op = optable_op(m->prov.op);
+    return op && op->back ? op->back(m, r, c) : NULL;
 }
 
 /* The cell (r, c) of m, followed back to the nearest named matrix (or the

@@ -50,7 +50,24 @@ static Seen seen_cell(const Mat *out, int i, int j, const Seen *all, long *budge
     return s;
 }
 
-FiniteVerdict finite_check(const OpInfo *op, const Mat *out, Mat *const *in, int n, int *row, int *col)
+/* The message of a refused cell (1-based, as lessons write cells). */
+static void refusal(const OpInfo *op, FiniteVerdict verdict, int i, int j, float v, AttnError *err)
+{
+    char what[32];
+    optable_title(op, what, sizeof what);
+    if (verdict == FINITE_OVERFLOW)
+        attn_fail(err, ATTN_E_ARG, "%s overflowed at [%d,%d]: the result is %s from finite inputs", what, i + 1,
+                  j + 1, v < 0 ? "-inf" : "inf");
+    else if (verdict == FINITE_NAN)
+        attn_fail(err, ATTN_E_ARG, "%s gave NaN at [%d,%d] from finite inputs", what, i + 1, j + 1);
+    else
+        attn_fail(err, ATTN_E_ARG,
+                  "%s gave NaN at [%d,%d] from infinite inputs: inf - inf, 0 * inf and inf / inf have no value",
+                  what, i + 1, j + 1);
+}
+
+FiniteVerdict finite_check(const OpInfo *op, const Mat *out, Mat *const *in, int n, int *row, int *col,
+                           AttnError *err)
 {
     if (!op || !out || op->makes_inf)
         return FINITE_OK;
@@ -75,6 +92,7 @@ FiniteVerdict finite_check(const OpInfo *op, const Mat *out, Mat *const *in, int
             if (verdict != FINITE_OK) {
                 *row = i;
                 *col = j;
+                refusal(op, verdict, i, j, v, err);
                 return verdict;
             }
         }

@@ -27,11 +27,14 @@ typedef enum {
 } FiniteVerdict;
 
 /* The first refused cell of out (row by row), which op made from in[0..n):
- * its verdict, with the cell (0-based) in *row, *col; FINITE_OK when there
- * is none. No allocation is needed when out is all finite; when a cell's
+ * its verdict, with the cell (0-based) in *row, *col and a message naming
+ * the operation and the cell (1-based) in err (may be NULL), e.g. "`@`
+ * overflowed at [1,1]: the result is inf from finite inputs"; FINITE_OK
+ * when there is none. No allocation is needed when out is all finite; when a cell's
  * explanation cannot be allocated, or explaining has taken its budget
  * (a product of thousands fed infinities), a cell's inputs are taken to be
  * all of in. */
-FiniteVerdict finite_check(const OpInfo *op, const Mat *out, Mat *const *in, int n, int *row, int *col);
+FiniteVerdict finite_check(const OpInfo *op, const Mat *out, Mat *const *in, int n, int *row, int *col,
+                           AttnError *err);
 
 #endif

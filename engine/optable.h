@@ -3,8 +3,9 @@
  * record as its provenance (MatOp) and every function of the lesson
  * language, one row with its name, its arity, its kernel in ops.c, its shape
  * rule (the one place its shape message is written, used by ops.c and by
- * the lesson evaluator alike), how explain.c explains a cell of it, how
- * explain_name.c spells it, and its one-line documentation.
+ * the lesson evaluator alike), how explain.c explains a cell of it and
+ * follows its cells back, how explain_name.c spells it, and its one-line
+ * documentation.
  *
  * Rows 0..OP_COUNT-1 are the MatOp values, in order; the functions that
  * record another operation's provenance (zeros, ones and eye make inputs)
@@ -85,6 +86,9 @@ typedef struct OpInfo {
     int makes_inf;          /* gives infinities by design (a mask): exempt
                                from the evaluator's check of its results    */
     OpExplainFn explain;
+    /* An operation that only moves numbers: the step from a cell of its
+     * result back to the cell it came from (NULL when it computes them). */
+    const Mat *(*back)(const Mat *m, int *r, int *c);
     OpNameStyle style;
     const char *doc;        /* one line, as lessons/README.md says it      */
 } OpInfo;

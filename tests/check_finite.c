@@ -24,7 +24,7 @@ static Mat *from(int r, int c, const float *v)
 static FiniteVerdict verdict(MatOp op, Mat *out, Mat *const *in, int n, int *r, int *c)
 {
     *r = *c = -1;
-    return finite_check(optable_op(op), out, in, n, r, c);
+    return finite_check(optable_op(op), out, in, n, r, c, NULL);
 }
 
 START_TEST(engine_verdicts)
@@ -37,6 +37,10 @@ START_TEST(engine_verdicts)
     ck_assert_int_eq(verdict(OP_MATMUL, o, in, 2, &r, &c), FINITE_OVERFLOW);
     ck_assert_int_eq(r, 0);
     ck_assert_int_eq(c, 0);
+    AttnError err;
+    ck_assert_int_eq(finite_check(optable_op(OP_MATMUL), o, in, 2, &r, &c, &err), FINITE_OVERFLOW);
+    ck_assert_int_eq(err.code, ATTN_E_ARG);
+    ck_assert_str_eq(err.msg, "`@` overflowed at [1,1]: the result is inf from finite inputs");
     mat_free(o);
 
     /* a row of A holds an inf, but cell [1,1] overflows from A's finite first row */

@@ -2,7 +2,8 @@
  * check_optable.c - the operation table is the one list of operations:
  * lessons/README.md's table of functions and the fuzz dictionary name
  * exactly its functions; every row has a kernel for its kind of arguments,
- * an arity, an explainer, a spelling and a line of documentation; the
+ * an arity, an explainer (and a step back when it only moves numbers), a
+ * spelling and a line of documentation; the
  * MatOp rows sit at their own index; and a shape refusal reads the same from
  * ops.c and from the lesson evaluator, since both use the row's rule.
  */
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "explain_internal.h"
 #include "lesson.h"
 #include "ops.h"
 #include "optable.h"
@@ -140,6 +142,8 @@ START_TEST(every_row_is_complete)
         if (i < OP_COUNT)
             ck_assert_msg((int)op->prov == i, "row %d (%s) records MatOp %d", i, op->name, (int)op->prov);
         ck_assert_msg(op->explain != NULL, "%s has no explanation", op->name);
+        ck_assert_msg((op->explain == explain_gather) == (op->back != NULL),
+                      "%s moves numbers but cannot follow them back, or the reverse", op->name);
         ck_assert_msg(op->doc && op->doc[0], "%s has no documentation", op->name);
         ck_assert_msg(op->min_args >= 0 && (op->max_args == -1 || op->max_args >= op->min_args),
                       "%s has arity %d..%d", op->name, op->min_args, op->max_args);

@@ -260,30 +260,6 @@ static int eval_operands(EvalCtx *c, const Expr *e, const OpInfo *op, Operands *
     return 0;
 }
 
-/* Honest arithmetic (finite.h): refuse a result with a cell that is inf or
- * NaN though its inputs give no reason, at the operation, naming the cell
- * (1-based). 1 when the result stands. */
-static int honest(EvalCtx *c, const Expr *e, const OpInfo *op, const Mat *out, Mat *const *in, int n)
-{
-    int i, j;
-    FiniteVerdict v = finite_check(op, out, in, n, &i, &j);
-    if (v == FINITE_OK)
-        return 1;
-    char what[32];
-    optable_title(op, what, sizeof what);
-    float x = mat_get(out, i, j);
-    if (v == FINITE_OVERFLOW)
-        eval_fail(c, ATTN_E_ARG, e->pos, "%s overflowed at [%d,%d]: the result is %s from finite inputs", what,
-                  i + 1, j + 1, x < 0 ? "-inf" : "inf");
-    else if (v == FINITE_NAN)
-        eval_fail(c, ATTN_E_ARG, e->pos, "%s gave NaN at [%d,%d] from finite inputs", what, i + 1, j + 1);
-    else
-        eval_fail(c, ATTN_E_ARG, e->pos,
-                  "%s gave NaN at [%d,%d] from infinite inputs: inf - inf, 0 * inf and inf / inf have no value", what,
-                  i + 1, j + 1);
-    return 0;
-}
-
 /* An operator or a function of matrices, through its row of the table:
  * the operands, the shape rule (its message points at the operation, or at
  * the part that does not fit), the size limit, the kernel. */
@@ -304,9 +280,9 @@ static Mat *eval_apply(EvalCtx *c, const Expr *e, const OpInfo *op)
                                       : op->unary(&out, v[0], &ae);
         if (st != ATTN_OK)
             out = engine_fail(c, e, &ae);
-        else if (!honest(c, e, op, out, v, o.n)) {
-            mat_free(out);
-            out = NULL;
+        else if (finite_check(op, out, v, o.n, &r, &k, &ae) != FINITE_OK) {
+            mat_free(out);     /* honest arithmetic: inf or NaN made up (finite.h) */
+            out = eval_fail(c, ae.code, e->pos, "%s", ae.msg);
         }
     }
     operands_free(&o);
