@@ -201,6 +201,7 @@ Suite *man_suite(void)
 {
     Suite *s = suite_create("man");
     TCase *core = tcase_create("core");
+    tcase_set_timeout(core, 60);      /* groff and man, several times */
     tcase_add_test(core, test_pages_render_without_warnings);
     tcase_add_test(core, test_every_key_documented);
     tcase_add_test(core, test_every_function_documented);

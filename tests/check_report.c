@@ -417,18 +417,73 @@ START_TEST(test_hostile_file_name)
 }
 END_TEST
 
+/* 1 when s holds a byte sequence a terminal would act on: ESC, CSI in
+ * 8 bits or as UTF-8 (U+009B), any C1 control, a bidi override/isolate. */
+static int has_terminal_controls(const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if ((*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7f)
+            return 1;
+        if (p[0] == 0xC2 && p[1] >= 0x80 && p[1] <= 0x9F)
+            return 1;
+        if (p[0] == 0xE2 && p[1] == 0x80 && p[2] >= 0xAA && p[2] <= 0xAE)
+            return 1;
+        if (p[0] == 0xE2 && p[1] == 0x81 && p[2] >= 0xA6 && p[2] <= 0xA9)
+            return 1;
+    }
+    return 0;
+}
+
+/* No command passes on a hostile character of a lesson: every one of them
+ * refuses the file, and neither its output nor its error holds the bytes. */
+START_TEST(test_hostile_lesson_text)
+{
+    const char *texts[] = {
+        "lesson Sneaky \xc2\x9b" "1m title\nlet A = [1]\n",
+        "lesson T\nabout \xe2\x80\xae" "evil\nlet A = [1]\n",
+        "lesson T\nstep S\n  text\n    a \xe2\x81\xa6" "b\n  end\n  let A = [1]\n",
+        "lesson T\nlet A = [1] # \xc2\x85\n",
+        "lesson T\x1b[2J\nlet A = [1]\n",
+        "lesson T\nlet A = [1]\nstep S\n  exercise Q \xe2\x80\xab?\n    answer A[1,1]\n  end\n",
+    };
+    const char *cmds[] = { "run", "run --no-answers", "run --json", "run --explain 'A[1,1]'", "check",
+                           "check --tap", "check --quiet" };
+    for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
+        char *path = temp_copy(".lesson", texts[i]);
+        for (size_t k = 0; k < sizeof cmds / sizeof *cmds; k++) {
+            CmdResult r = cmd_runf("%s %s %s", attn_bin(), cmds[k], path);
+            ck_assert_msg(r.status == 2, "lesson %zu, attn %s: exit %d", i, cmds[k], r.status);
+            ck_assert_msg(!has_terminal_controls(r.out) && !has_terminal_controls(r.err),
+                          "lesson %zu, attn %s passed on a control:\n%s%s", i, cmds[k], r.out, r.err);
+            ck_assert_msg(strstr(r.err, "is not allowed in a lesson"), "lesson %zu, attn %s: %s", i, cmds[k], r.err);
+            cmd_free(&r);
+        }
+        free(path);
+    }
+    /* nor does a usage error echo a hostile argument */
+    CmdResult r = cmd_runf("%s check --x$(printf '\\033')[2J a.lesson", attn_bin());
+    ck_assert_int_eq(r.status, 2);
+    const char *want = "attn: unknown option '--x\\x1b[2J'\n";
+    ck_assert_msg(strncmp(r.err, want, strlen(want)) == 0, "stderr: %s", r.err);
+    cmd_free(&r);
+}
+END_TEST
+
 Suite *report_suite(void)
 {
     Suite *s = suite_create("report");
     TCase *core = tcase_create("core");
+    tcase_set_timeout(core, 60);
     tcase_add_test(core, test_tap_passing);
     tcase_add_test(core, test_tap_failing);
     tcase_add_test(core, test_junit);
     tcase_add_test(core, test_quiet);
     suite_add_tcase(s, core);
     TCase *limits = tcase_create("limits");
+    tcase_set_timeout(limits, 60);     /* dozens of runs of attn on a shared machine */
     tcase_add_test(limits, test_option_errors);
     tcase_add_test(limits, test_hostile_file_name);
+    tcase_add_test(limits, test_hostile_lesson_text);
     suite_add_tcase(s, limits);
     return s;
 }

@@ -31,8 +31,9 @@
 
 static int usage_error(const char *fmt, const char *arg)
 {
+    char shown[1024];
     fputs("attn: ", stderr);
-    fprintf(stderr, fmt, arg);
+    fprintf(stderr, fmt, lesson_escape(arg, shown, sizeof shown));  /* an argument may hold anything */
     fputs("\nusage: attn run [--no-answers | --json | --explain CELL] FILE\n"
           "       attn check [--tap | --quiet] [--junit FILE] FILE...\n", stderr);
     return 2;
@@ -431,37 +432,15 @@ int cli_run(int argc, char **argv)
 
 /* ---- check ---- */
 
-typedef struct {
-    ReportItem *items;
-    int n, cap;
-} Results;
-
-/* A new zeroed result for file at the end of res, or NULL (out of memory). */
-static ReportItem *add_result(Results *res, const char *file)
-{
-    if (res->n == res->cap) {
-        int cap = res->cap ? 2 * res->cap : 64;
-        ReportItem *bigger = realloc(res->items, (size_t)cap * sizeof *bigger);
-        if (!bigger)
-            return NULL;
-        res->items = bigger;
-        res->cap = cap;
-    }
-    ReportItem *it = &res->items[res->n++];
-    memset(it, 0, sizeof *it);
-    it->file = file;
-    return it;
-}
-
 /* Check one file and add its results to res. Returns 2 when it could not be
  * read or evaluated, 1 when something failed, 0 when all passed. */
-static int check_file(const char *file, Results *res)
+static int check_file(const char *file, ReportList *res)
 {
     LessonError err;
     Session *ses = session_open(file, &err);
     if (!ses) {
         print_error(&err);
-        ReportItem *it = add_result(res, file);
+        ReportItem *it = report_add(res, file);
         if (it) {
             it->kind = REPORT_REFUSED;
             it->line = err.line;
@@ -474,7 +453,7 @@ static int check_file(const char *file, Results *res)
     int n = 0, status = 0;
     if (lesson_verify(session_lesson(ses), session_state(ses), &vr, &n) != ATTN_OK) {
         fprintf(stderr, "attn: out of memory checking %s\n", file);
-        ReportItem *it = add_result(res, file);
+        ReportItem *it = report_add(res, file);
         if (it) {
             it->kind = REPORT_REFUSED;
             snprintf(it->detail, sizeof it->detail, "out of memory");
@@ -482,7 +461,7 @@ static int check_file(const char *file, Results *res)
         status = 2;
     }
     for (int i = 0; i < n; i++) {
-        ReportItem *it = add_result(res, file);
+        ReportItem *it = report_add(res, file);
         if (!it) {
             fprintf(stderr, "attn: out of memory checking %s\n", file);
             status = 2;
@@ -499,26 +478,6 @@ static int check_file(const char *file, Results *res)
     free(vr);
     session_free(ses);
     return status;
-}
-
-/* Write the JUnit report to path; 0 on success. */
-static int write_junit(const char *path, const Results *res)
-{
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        fputs("attn: cannot write the JUnit report ", stderr);
-        report_put_name(stderr, path);
-        fputc('\n', stderr);
-        return -1;
-    }
-    report_junit(f, res->items, res->n);
-    if (fclose(f) != 0) {
-        fputs("attn: could not write the JUnit report ", stderr);
-        report_put_name(stderr, path);
-        fputc('\n', stderr);
-        return -1;
-    }
-    return 0;
 }
 
 int cli_check(int argc, char **argv)
@@ -554,7 +513,7 @@ int cli_check(int argc, char **argv)
         return n_files ? usage_error("--tap and --quiet do not go together (TAP lists every result)%s", "")
                        : usage_error("check needs at least one lesson file%s", "");
     }
-    Results res = { 0 };
+    ReportList res = { 0 };
     int status = 0;
     for (int i = 0; i < n_files; i++) {
         int st = check_file(files[i], &res);
@@ -565,7 +524,7 @@ int cli_check(int argc, char **argv)
         report_tap(stdout, res.items, res.n);
     else
         report_plain(stdout, res.items, res.n, quiet);
-    if (junit && write_junit(junit, &res) != 0)
+    if (junit && report_junit_file(junit, res.items, res.n) != 0)
         status = 2;
     free(res.items);
     free(files);

@@ -1,12 +1,13 @@
 /*
  * report.c - the three reports of `attn check` (plain, TAP 14, JUnit XML),
- * written from a list of results. Every string that came from outside the
+ * written from a list of results (ReportList, which cli.c fills). Every string that came from outside the
  * program is escaped for where it goes: file names through lesson_escape,
  * TAP descriptions for '#', YAML strings and XML text for their quotes.
  */
 #include "report.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lesson.h"
@@ -23,6 +24,22 @@ void report_count(const ReportItem *items, int n, int *passed, int *failed)
     *passed = *failed = 0;
     for (int i = 0; i < n; i++)
         (*(items[i].passed ? passed : failed))++;
+}
+
+ReportItem *report_add(ReportList *list, const char *file)
+{
+    if (list->n == list->cap) {
+        int cap = list->cap ? 2 * list->cap : 64;
+        ReportItem *bigger = realloc(list->items, (size_t)cap * sizeof *bigger);
+        if (!bigger)
+            return NULL;
+        list->items = bigger;
+        list->cap = cap;
+    }
+    ReportItem *it = &list->items[list->n++];
+    memset(it, 0, sizeof *it);
+    it->file = file;
+    return it;
 }
 
 void report_put_name(FILE *out, const char *s)
@@ -249,4 +266,18 @@ void report_junit(FILE *out, const ReportItem *items, int n)
         fputs("  </testsuite>\n", out);
     }
     fputs("</testsuites>\n", out);
+}
+
+int report_junit_file(const char *path, const ReportItem *items, int n)
+{
+    FILE *f = fopen(path, "w");
+    if (f)
+        report_junit(f, items, n);
+    if (!f || fclose(f) != 0) {
+        fputs(f ? "attn: could not write the JUnit report " : "attn: cannot write the JUnit report ", stderr);
+        report_put_name(stderr, path);
+        fputc('\n', stderr);
+        return -1;
+    }
+    return 0;
 }

@@ -23,6 +23,15 @@ typedef struct {
     char detail[320];       /* why it failed, or why the file was refused    */
 } ReportItem;
 
+/* A growing list of results. */
+typedef struct {
+    ReportItem *items;      /* owned: free(items) when done                  */
+    int n, cap;
+} ReportList;
+
+/* A new zeroed result for file at the end of list, or NULL (out of memory). */
+ReportItem *report_add(ReportList *list, const char *file);
+
 /* One line per result ("ok   FILE:LINE  check ..." or "FAIL ... -- why"),
  * then "N passed, N failed". quiet: the failures and the closing line only. */
 void report_plain(FILE *out, const ReportItem *items, int n, int quiet);
@@ -37,6 +46,10 @@ void report_tap(FILE *out, const ReportItem *items, int n);
  * (or <error message=...> for a refused file). Text is XML-escaped; bytes
  * XML cannot carry become '?'. */
 void report_junit(FILE *out, const ReportItem *items, int n);
+
+/* report_junit into the file path; 0 on success, -1 (after saying why on
+ * stderr) when it cannot be written. */
+int report_junit_file(const char *path, const ReportItem *items, int n);
 
 /* The counts of passed and failed results. */
 void report_count(const ReportItem *items, int n, int *passed, int *failed);
