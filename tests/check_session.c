@@ -148,10 +148,11 @@ START_TEST(answers_are_judged_and_remembered_across_steps)
     ck_assert_int_eq(e->attempts, 1);
     ck_assert_uint_eq(session_answer(s, 0, "what"), SESSION_EXERCISE | SESSION_REFUSED);
     ck_assert_int_eq(e->attempts, 1);       /* unreadable: not an attempt */
-    ck_assert_uint_eq(session_answer(s, 0, "P[2,2]"), SESSION_EXERCISE);
+    ck_assert_uint_eq(session_answer(s, 0, "P[2,2]"), SESSION_EXERCISE | SESSION_REFUSED);  /* a name */
+    ck_assert_uint_eq(session_answer(s, 0, "3*2 + 4*4"), SESSION_EXERCISE);
     ck_assert_int_eq(e->status, EX_RIGHT);
     ck_assert_int_eq(e->attempts, 2);
-    ck_assert_str_eq(e->last, "P[2,2]");
+    ck_assert_str_eq(e->last, "3*2 + 4*4");
     /* hints */
     ck_assert_uint_eq(session_hint(s, 0), SESSION_EXERCISE);
     ck_assert_uint_eq(session_hint(s, 0), SESSION_EXERCISE);
@@ -186,6 +187,32 @@ START_TEST(the_right_value_follows_the_edits)
     ck_assert_int_eq(session_exercise_state(s, 0)->status, EX_TRIED);
     session_answer(s, 0, "31");
     ck_assert_int_eq(session_exercise_state(s, 0)->status, EX_RIGHT);
+    /* undo the edit: 31 was right only for it, so it is judged again */
+    session_undo(s);
+    ck_assert_int_eq(session_exercise_state(s, 0)->status, EX_TRIED);
+    session_edit(s, "X", 1, 1, 5);
+    ck_assert_int_eq(session_exercise_state(s, 0)->status, EX_RIGHT);
+    session_reset(s);
+    ck_assert_int_eq(session_exercise_state(s, 0)->status, EX_TRIED);
+    session_free(s);
+}
+END_TEST
+
+START_TEST(an_open_exercise_hides_its_cell)
+{
+    Session *s = open_text(lesson_text);
+    ck_assert(!session_cell_hidden(s, "P", 1, 1));      /* the set-up screen asks nothing */
+    session_go(s, 1);
+    ck_assert(session_cell_hidden(s, "P", 1, 1));
+    ck_assert(session_cell_hidden(s, "P", 0, 0));
+    ck_assert(!session_cell_hidden(s, "P", 0, 1));
+    ck_assert(!session_cell_hidden(s, "X", 1, 1));
+    session_answer(s, 0, "21");                        /* tried: still hidden */
+    ck_assert(session_cell_hidden(s, "P", 1, 1));
+    session_answer(s, 0, "22");
+    ck_assert(!session_cell_hidden(s, "P", 1, 1));
+    session_reveal(s, 1);
+    ck_assert(!session_cell_hidden(s, "P", 0, 0));
     session_free(s);
 }
 END_TEST
@@ -284,6 +311,7 @@ Suite *session_suite(void)
     tcase_add_test(c, a_reset_can_be_undone);
     tcase_add_test(c, answers_are_judged_and_remembered_across_steps);
     tcase_add_test(c, the_right_value_follows_the_edits);
+    tcase_add_test(c, an_open_exercise_hides_its_cell);
     tcase_add_test(c, the_judge_treats_nan_and_infinity_one_way);
     tcase_add_test(c, a_student_may_answer_minus_infinity);
     tcase_add_test(c, reload_finds_the_step_by_title_and_keeps_what_was_done);

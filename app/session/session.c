@@ -128,6 +128,7 @@ void session_free(Session *s)
     free(s->ex);
     free(s->path);
     free(s->reload_error);
+    free(s->progress_dir);
     lesson_state_free(s->state);
     lesson_free(s->lesson);
     free(s);
@@ -161,6 +162,9 @@ unsigned session_go(Session *s, int screen)
     if (screen == s->screen)
         return SESSION_NOTHING;
     s->screen = screen;
+    if (screen == n - 1)
+        s->finished = 1;
+    session_save_progress(s);
     return SESSION_SCREEN;
 }
 
@@ -196,6 +200,32 @@ int edits_still_apply(LessonEdit *edits, int n, const LessonState *st)
     return kept;
 }
 
+/* The exercise of s->ex[idx], in lesson order. */
+static const LessonExercise *exercise_at(const Lesson *l, int idx)
+{
+    for (int i = 0; i < lesson_n_steps(l); i++) {
+        const LessonStep *st = lesson_step(l, i);
+        if (idx < st->n_exercises)
+            return &st->exercises[idx];
+        idx -= st->n_exercises;
+    }
+    return NULL;
+}
+
+/* The values changed: an answer judged right (or wrong) on the old values
+ * is judged again on the new ones. A revealed exercise stays revealed. */
+static void rejudge(Session *s)
+{
+    for (int i = 0; i < s->n_ex; i++) {
+        ExerciseState *e = &s->ex[i];
+        if (e->status != EX_RIGHT && e->status != EX_TRIED)
+            continue;
+        lesson_judge_answer(s->state, exercise_at(s->lesson, i), e->last, &e->judged);
+        if (e->judged.verdict == JUDGE_RIGHT || e->judged.verdict == JUDGE_WRONG)
+            e->status = e->judged.verdict == JUDGE_RIGHT ? EX_RIGHT : EX_TRIED;
+    }
+}
+
 /* Evaluate with edits[0..n-1]; on success they become the session's edits
  * (copied) and the state is replaced. 0, or -1 with the error in the
  * message and nothing changed. */
@@ -226,6 +256,7 @@ static int evaluate_with(Session *s, const LessonEdit *edits, int n)
     s->n_edits = n;
     lesson_state_free(s->state);
     s->state = st;
+    rejudge(s);
     return 0;
 }
 
@@ -406,6 +437,7 @@ unsigned session_answer(Session *s, int k, const char *typed)
     e->attempts++;
     if (e->status != EX_REVEALED)
         e->status = j.verdict == JUDGE_RIGHT ? EX_RIGHT : EX_TRIED;
+    session_save_progress(s);
     return SESSION_EXERCISE;
 }
 
@@ -418,6 +450,7 @@ unsigned session_hint(Session *s, int k)
     if (e->hints_shown >= ex->n_hints)
         return session_say(s, SESSION_REFUSED, ex->n_hints ? "no more hints" : "this exercise has no hints");
     e->hints_shown++;
+    session_save_progress(s);
     return SESSION_EXERCISE;
 }
 
@@ -429,7 +462,35 @@ unsigned session_reveal(Session *s, int k)
     if (e->status == EX_RIGHT)
         return session_say(s, SESSION_REFUSED, "already solved");
     e->status = EX_REVEALED;
+    session_save_progress(s);
     return SESSION_EXERCISE;
+}
+
+int session_cell_hidden(const Session *s, const char *name, int row, int col)
+{
+    for (int k = 0; k < session_n_exercises(s); k++) {
+        const ExerciseState *e = session_exercise_state(s, k);
+        if ((e->status == EX_UNANSWERED || e->status == EX_TRIED)
+            && lesson_exercise_hides(session_exercise(s, k), name, row, col))
+            return 1;
+    }
+    return 0;
+}
+
+void session_summary(const Session *s, int *first_time, int *later, int *revealed, int *open)
+{
+    *first_time = *later = *revealed = *open = 0;
+    for (int i = 0; i < s->n_ex; i++) {
+        const ExerciseState *e = &s->ex[i];
+        if (e->status == EX_RIGHT && e->attempts <= 1 && e->hints_shown == 0)
+            (*first_time)++;
+        else if (e->status == EX_RIGHT)
+            (*later)++;
+        else if (e->status == EX_REVEALED)
+            (*revealed)++;
+        else
+            (*open)++;
+    }
 }
 
 void session_progress(const Session *s, int *solved, int *total)

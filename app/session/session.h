@@ -97,7 +97,9 @@ int edits_still_apply(LessonEdit *edits, int n, const LessonState *st);
 int session_n_exercises(const Session *s);
 const LessonExercise *session_exercise(const Session *s, int k);
 const ExerciseState *session_exercise_state(const Session *s, int k);
-/* Judge typed as the answer to exercise k (the one judge of the engine). */
+/* Judge typed as the answer to exercise k (the one judge of the engine).
+ * When the values change later (an edit, undo, reset, a knob), every
+ * answer given is judged again against the new values. */
 unsigned session_answer(Session *s, int k, const char *typed);
 /* Show the next hint of exercise k. */
 unsigned session_hint(Session *s, int k);
@@ -106,6 +108,26 @@ unsigned session_reveal(Session *s, int k);
 /* Exercises of the whole lesson: how many, and how many solved (right
  * without being revealed first). */
 void session_progress(const Session *s, int *solved, int *total);
+/* Is name[row,col] kept as '?' now: an exercise of the current step that
+ * is still open (unanswered or tried) hides it. */
+int session_cell_hidden(const Session *s, const char *name, int row, int col);
+/* How the lesson went, for the summary at its end: exercises right at the
+ * first attempt, right later (after hints or tries), revealed, left open. */
+void session_summary(const Session *s, int *first_time, int *later, int *revealed, int *open);
+
+/* ---- progress (progress.h) ---- */
+/* Keep this session's progress in the store in dir: what the store has
+ * for this lesson is taken in (exercise states, and the screen goes to the
+ * step last seen), and every later change of an exercise or the screen is
+ * saved at once. 0, or -1 when the store could not be read (see
+ * session_progress_warning; the session runs on, starting afresh). */
+int session_keep_progress(Session *s, const char *dir);
+/* The last warning of the progress store ("" when none): the file was
+ * damaged and set aside, or progress cannot be kept. */
+const char *session_progress_warning(const Session *s);
+/* The key an exercise is known by in the store (its answer, #2 for a
+ * second with the same answer), for exercise idx in lesson order. */
+void session_exercise_key(const Lesson *l, int idx, char *buf, size_t size);
 
 /* ---- live reload ---- */
 /* Read the file again if it changed since it was last read (always when

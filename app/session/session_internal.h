@@ -32,7 +32,14 @@ struct Session {
     char message[640];
     char *reload_error;
     int reload_dropped;
+    char *progress_dir;     /* NULL: progress is not kept                   */
+    int finished;           /* the last screen was reached                  */
+    char progress_warning[600];
 };
+
+/* Save the session's progress when it keeps it (a failure is kept as the
+ * warning, once). */
+void session_save_progress(Session *s);
 
 
 /* Leave the message of an action (printf-style); returns change. */

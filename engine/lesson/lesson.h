@@ -190,12 +190,26 @@ typedef struct {
     JudgeVerdict verdict;
     double got;         /* the student's value (JUDGE_RIGHT, JUDGE_WRONG) */
     double want;        /* the exercise's value, in the state judged      */
-    char msg[400];      /* why, for JUDGE_UNREADABLE and JUDGE_BROKEN     */
+    char msg[400];      /* why: JUDGE_UNREADABLE and JUDGE_BROKEN; for
+                           JUDGE_WRONG the mistake it matches, or ""      */
 } Judgement;
 
+/* Read what a student typed: a number, or arithmetic on numbers (+ - * /,
+ * parentheses, sqrt exp log, e, inf), never a name. 0 and *out, or -1 with
+ * why (one line for each kind: empty, a name, a cell, nan, too large, a
+ * stray character, a missing parenthesis). */
+int lesson_read_answer(const char *text, double *out, char *why, size_t size);
+
+/* The mistake behind got, a wrong answer to ex in state s (typed as typed):
+ * the author's `mistake` lines first, then the rewrites of the answer's own
+ * matrix and provenance. 1 with the message in msg, or 0. */
+int lesson_diagnose(const LessonState *s, const LessonExercise *ex, const char *typed, double got, double want,
+                    char *msg, size_t size);
+
 /* Judge what a student typed as the answer to ex, in state s (with the
- * student's edits, so the right value follows them). typed is a number or
- * an expression of the language that gives one number ("S[2,1] / 2"). */
+ * student's edits, so the right value follows them): read it
+ * (lesson_read_answer), compare it (lesson_judge_distance within the
+ * exercise's tolerance), and when it is wrong, diagnose it. */
 void lesson_judge_answer(const LessonState *s, const LessonExercise *ex, const char *typed, Judgement *j);
 
 #endif

@@ -133,10 +133,12 @@ void lesson_judge_answer(const LessonState *s, const LessonExercise *ex, const c
         snprintf(j->msg, sizeof j->msg, "this exercise's answer does not evaluate: %.300s", msg);
         return;
     }
-    if (one_number(s, typed, &j->got, msg, sizeof msg) < 0) {
+    if (lesson_read_answer(typed, &j->got, msg, sizeof msg) < 0) {
         j->verdict = JUDGE_UNREADABLE;
-        snprintf(j->msg, sizeof j->msg, "could not read '%.30s': %.300s", typed, msg);
+        snprintf(j->msg, sizeof j->msg, "%.390s", msg);
         return;
     }
     j->verdict = lesson_judge_distance(j->got, j->want) <= ex->within ? JUDGE_RIGHT : JUDGE_WRONG;
+    if (j->verdict == JUDGE_WRONG)
+        lesson_diagnose(s, ex, typed, j->got, j->want, j->msg, sizeof j->msg);
 }

@@ -1,0 +1,389 @@
+/*
+ * progress.c - the progress store (see progress.h): a versioned text file,
+ * one line per lesson and per exercise, fields separated by tabs (tabs,
+ * newlines and backslashes in titles escaped), replaced atomically under a
+ * lock on every save.
+ *
+ *   attn-progress 1
+ *   L <tab> LESSON <tab> LAST STEP <tab> FINISHED
+ *   E <tab> LESSON <tab> EXERCISE <tab> STATUS <tab> ATTEMPTS <tab> HINTS
+ */
+#include "progress.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PROGRESS_MAGIC "attn-progress"
+#define PROGRESS_VERSION 1
+#define PROGRESS_MAX_BYTES (16L << 20)
+
+static const char *const status_words[] = { "unanswered", "tried", "revealed", "right" };
+
+const char *progress_dir(char *buf, size_t size)
+{
+    const char *v = getenv("ATTN_STATE_DIR");
+    if (v && *v) {
+        snprintf(buf, size, "%s", v);
+        return buf;
+    }
+    v = getenv("XDG_STATE_HOME");
+    if (v && *v) {
+        snprintf(buf, size, "%s/attn", v);
+        return buf;
+    }
+    v = getenv("HOME");
+    if (v && *v) {
+        snprintf(buf, size, "%s/.local/state/attn", v);
+        return buf;
+    }
+    return NULL;
+}
+
+void progress_free(ProgressLesson *recs, int n)
+{
+    for (int i = 0; recs && i < n; i++)
+        free(recs[i].ex);
+    free(recs);
+}
+
+const ProgressLesson *progress_find(const ProgressLesson *recs, int n, const char *lesson)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(recs[i].lesson, lesson) == 0)
+            return &recs[i];
+    return NULL;
+}
+
+/* ---- reading ---- */
+
+/* Unescape field f (\t \n \\) into out; -1 when it does not fit or has a
+ * bad escape. */
+static int unescape(const char *f, char *out, size_t size)
+{
+    size_t o = 0;
+    for (; *f; f++) {
+        char c = *f;
+        if (c == '\\') {
+            f++;
+            c = *f == 't' ? '\t' : *f == 'n' ? '\n' : *f == '\\' ? '\\' : 0;
+            if (!c)
+                return -1;
+        }
+        if (o + 1 >= size)
+            return -1;
+        out[o++] = c;
+    }
+    out[o] = '\0';
+    return 0;
+}
+
+/* Split line into at most max tab-separated fields (in place). */
+static int split(char *line, char **f, int max)
+{
+    int n = 0;
+    for (char *p = line; n < max;) {
+        f[n++] = p;
+        char *t = strchr(p, '\t');
+        if (!t)
+            break;
+        *t = '\0';
+        p = t + 1;
+    }
+    return n;
+}
+
+static ProgressLesson *lesson_rec(ProgressLesson **recs, int *n, const char *lesson)
+{
+    for (int i = 0; i < *n; i++)
+        if (strcmp((*recs)[i].lesson, lesson) == 0)
+            return &(*recs)[i];
+    ProgressLesson *bigger = realloc(*recs, (size_t)(*n + 1) * sizeof **recs);
+    if (!bigger)
+        return NULL;
+    *recs = bigger;
+    ProgressLesson *r = &bigger[(*n)++];
+    memset(r, 0, sizeof *r);
+    snprintf(r->lesson, sizeof r->lesson, "%s", lesson);
+    return r;
+}
+
+static ProgressExercise *exercise_rec(ProgressLesson *r, const char *key)
+{
+    for (int i = 0; i < r->n_ex; i++)
+        if (strcmp(r->ex[i].key, key) == 0)
+            return &r->ex[i];
+    ProgressExercise *bigger = realloc(r->ex, (size_t)(r->n_ex + 1) * sizeof *bigger);
+    if (!bigger)
+        return NULL;
+    r->ex = bigger;
+    ProgressExercise *e = &bigger[r->n_ex++];
+    memset(e, 0, sizeof *e);
+    snprintf(e->key, sizeof e->key, "%s", key);
+    return e;
+}
+
+/* Parse one line into recs. 0, or -1 when it is not a line of the store. */
+static int parse_line(char *line, ProgressLesson **recs, int *n)
+{
+    char *f[8], a[PROGRESS_KEY_MAX], b[PROGRESS_KEY_MAX];
+    int k = split(line, f, 8);
+    if (k == 4 && strcmp(f[0], "L") == 0) {
+        char *end;
+        long fin = strtol(f[3], &end, 10);
+        if (*end || (fin != 0 && fin != 1) || unescape(f[1], a, sizeof a) || unescape(f[2], b, sizeof b))
+            return -1;
+        ProgressLesson *r = lesson_rec(recs, n, a);
+        if (!r)
+            return -1;
+        snprintf(r->last_step, sizeof r->last_step, "%s", b);
+        r->finished = (int)fin;
+        return 0;
+    }
+    if (k == 6 && strcmp(f[0], "E") == 0) {
+        int st = -1;
+        for (int i = 0; i < 4; i++)
+            if (strcmp(f[3], status_words[i]) == 0)
+                st = i;
+        char *e1, *e2;
+        long att = strtol(f[4], &e1, 10), hints = strtol(f[5], &e2, 10);
+        if (st < 0 || *e1 || *e2 || att < 0 || hints < 0 || att > 1000000 || hints > 1000
+            || unescape(f[1], a, sizeof a) || unescape(f[2], b, sizeof b))
+            return -1;
+        ProgressLesson *r = lesson_rec(recs, n, a);
+        ProgressExercise *e = r ? exercise_rec(r, b) : NULL;
+        if (!e)
+            return -1;
+        e->status = (ProgressStatus)st;
+        e->attempts = (int)att;
+        e->hints = (int)hints;
+        return 0;
+    }
+    return -1;
+}
+
+/* Rename a bad file out of the way: progress.damaged-DATE (or .newer-). */
+static void set_aside(const char *path, const char *why, const char *kind, char *warn, size_t size)
+{
+    char aside[1200], stamp[32];
+    time_t now = time(NULL);
+    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", localtime(&now));
+    snprintf(aside, sizeof aside, "%s.%s-%s", path, kind, stamp);
+    if (rename(path, aside) == 0)
+        snprintf(warn, size, "attn: %s %s; it is kept as %s and progress starts afresh", path, why, aside);
+    else
+        snprintf(warn, size, "attn: %s %s, and it could not be set aside: %s", path, why, strerror(errno));
+}
+
+/* Read the store at path (under the lock when locked). */
+static int read_store(const char *path, ProgressLesson **out, int *n, char *warn, size_t size)
+{
+    *out = NULL;
+    *n = 0;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return errno == ENOENT ? 0 : (snprintf(warn, size, "attn: progress is not kept: cannot read %s: %s", path, strerror(errno)), -1);
+    char line[2048];
+    int lineno = 0, bad = 0, newer = 0;
+    long total = 0;
+    while (!bad && fgets(line, sizeof line, f)) {
+        size_t len = strlen(line);
+        total += (long)len;
+        if (len == 0 || line[len - 1] != '\n' || total > PROGRESS_MAX_BYTES) {
+            bad = 1;
+            break;
+        }
+        line[len - 1] = '\0';
+        if (lineno++ == 0) {
+            int version;
+            char magic[32];
+            if (sscanf(line, "%31s %d", magic, &version) != 2 || strcmp(magic, PROGRESS_MAGIC) != 0)
+                bad = 1;
+            else if (version > PROGRESS_VERSION)
+                newer = 1;
+            if (bad || newer)
+                break;
+            continue;
+        }
+        bad = parse_line(line, out, n) < 0;
+    }
+    if (lineno == 0 && !bad && !newer)
+        bad = 1;                /* empty: not even a header */
+    fclose(f);
+    if (bad || newer) {
+        progress_free(*out, *n);
+        *out = NULL;
+        *n = 0;
+        set_aside(path, newer ? "was written by a newer attn" : "is damaged", newer ? "newer" : "damaged", warn,
+                  size);
+        return -1;
+    }
+    return 0;
+}
+
+int progress_load(const char *dir, ProgressLesson **out, int *n, char *warn, size_t size)
+{
+    char path[1100];
+    snprintf(path, sizeof path, "%s/progress", dir);
+    warn[0] = '\0';
+    return read_store(path, out, n, warn, size);
+}
+
+/* ---- writing ---- */
+
+static void put_escaped(FILE *f, const char *s)
+{
+    for (; *s; s++)
+        if (*s == '\t')
+            fputs("\\t", f);
+        else if (*s == '\n')
+            fputs("\\n", f);
+        else if (*s == '\\')
+            fputs("\\\\", f);
+        else
+            fputc(*s, f);
+}
+
+/* Write recs to path atomically: temporary file, fsync, rename, fsync of
+ * the directory. */
+static int write_store(const char *dir, const char *path, const ProgressLesson *recs, int n, char *warn, size_t size)
+{
+    char tmp[1200];
+    snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        snprintf(warn, size, "attn: progress is not kept: cannot write %s: %s", tmp, strerror(errno));
+        return -1;
+    }
+    fprintf(f, "%s %d\n", PROGRESS_MAGIC, PROGRESS_VERSION);
+    for (int i = 0; i < n; i++) {
+        fputs("L\t", f);
+        put_escaped(f, recs[i].lesson);
+        fputc('\t', f);
+        put_escaped(f, recs[i].last_step);
+        fprintf(f, "\t%d\n", recs[i].finished ? 1 : 0);
+        for (int k = 0; k < recs[i].n_ex; k++) {
+            const ProgressExercise *e = &recs[i].ex[k];
+            fputs("E\t", f);
+            put_escaped(f, recs[i].lesson);
+            fputc('\t', f);
+            put_escaped(f, e->key);
+            fprintf(f, "\t%s\t%d\t%d\n", status_words[e->status], e->attempts, e->hints);
+        }
+    }
+    int ok = fflush(f) == 0 && fsync(fileno(f)) == 0;
+    ok = fclose(f) == 0 && ok;
+    if (!ok || rename(tmp, path) != 0) {
+        snprintf(warn, size, "attn: progress is not kept: cannot write %s: %s", path, strerror(errno));
+        unlink(tmp);
+        return -1;
+    }
+    int d = open(dir, O_RDONLY | O_DIRECTORY);
+    if (d >= 0) {
+        fsync(d);
+        close(d);
+    }
+    return 0;
+}
+
+/* mkdir -p dir. */
+static int make_dirs(const char *dir)
+{
+    char p[1100];
+    snprintf(p, sizeof p, "%s", dir);
+    for (char *s = p + 1; *s; s++)
+        if (*s == '/') {
+            *s = '\0';
+            if (mkdir(p, 0700) != 0 && errno != EEXIST)
+                return -1;
+            *s = '/';
+        }
+    return mkdir(p, 0700) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+/* Run change on the store in dir under its lock: read, change, write. */
+static int with_store(const char *dir, int (*change)(ProgressLesson **, int *, const void *), const void *arg,
+                      char *warn, size_t size)
+{
+    warn[0] = '\0';
+    if (make_dirs(dir) != 0) {
+        snprintf(warn, size, "attn: progress is not kept: cannot create %s: %s", dir, strerror(errno));
+        return -1;
+    }
+    char path[1100], lock[1100];
+    snprintf(path, sizeof path, "%s/progress", dir);
+    snprintf(lock, sizeof lock, "%s/progress.lock", dir);
+    int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0 || flock(fd, LOCK_EX) != 0) {
+        snprintf(warn, size, "attn: progress is not kept: cannot lock %s: %s", lock, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    ProgressLesson *recs;
+    int n;
+    char read_warn[1400] = "";
+    read_store(path, &recs, &n, read_warn, sizeof read_warn);   /* a bad file was set aside: start afresh */
+    int rc = change(&recs, &n, arg);
+    if (rc == 0)
+        rc = write_store(dir, path, recs, n, warn, size);
+    if (read_warn[0] && rc == 0)
+        snprintf(warn, size, "%s", read_warn);
+    progress_free(recs, n);
+    flock(fd, LOCK_UN);
+    close(fd);
+    return rc;
+}
+
+static int merge(ProgressLesson **recs, int *n, const void *arg)
+{
+    const ProgressLesson *in = arg;
+    ProgressLesson *r = lesson_rec(recs, n, in->lesson);
+    if (!r)
+        return -1;
+    snprintf(r->last_step, sizeof r->last_step, "%s", in->last_step);
+    r->finished |= in->finished;
+    for (int i = 0; i < in->n_ex; i++) {
+        ProgressExercise *e = exercise_rec(r, in->ex[i].key);
+        if (!e)
+            return -1;
+        /* the better of the two: another attn may have saved since */
+        if (in->ex[i].status > e->status)
+            e->status = in->ex[i].status;
+        if (in->ex[i].attempts > e->attempts)
+            e->attempts = in->ex[i].attempts;
+        if (in->ex[i].hints > e->hints)
+            e->hints = in->ex[i].hints;
+    }
+    return 0;
+}
+
+int progress_save(const char *dir, const ProgressLesson *rec, char *warn, size_t size)
+{
+    return with_store(dir, merge, rec, warn, size);
+}
+
+static int forget(ProgressLesson **recs, int *n, const void *arg)
+{
+    const char *lesson = arg;
+    int kept = 0;
+    for (int i = 0; i < *n; i++) {
+        if (!lesson || strcmp((*recs)[i].lesson, lesson) == 0)
+            free((*recs)[i].ex);
+        else
+            (*recs)[kept++] = (*recs)[i];
+    }
+    *n = kept;
+    return 0;
+}
+
+int progress_reset(const char *dir, const char *lesson, char *warn, size_t size)
+{
+    return with_store(dir, forget, lesson, warn, size);
+}

@@ -1,0 +1,64 @@
+/*
+ * progress.h - a student's progress, kept per user so it is never lost:
+ * per lesson, the last step seen, whether it was finished, and each
+ * exercise's state, attempts and hints shown.
+ *
+ * Where: $ATTN_STATE_DIR, else $XDG_STATE_HOME/attn, else
+ * ~/.local/state/attn; one text file, `progress`, in that directory.
+ * A lesson is known by its title (so moving the file or editing its prose
+ * keeps its progress); an exercise by its answer's expression (so adding
+ * a step keeps it), with #2, #3 for a second, third of the same answer.
+ *
+ * Every save takes a lock on `progress.lock`, reads the file, merges this
+ * lesson's record into it (the better state of each exercise wins, so two
+ * attn processes do not lose each other's work), writes a temporary file,
+ * fsyncs it and renames it over the old one: a kill at any moment leaves
+ * the old file or the new one, never a torn one. A damaged file, or one
+ * from a newer attn, is set aside (renamed) with a one-line warning, and
+ * progress starts afresh.
+ */
+#ifndef ATTN_PROGRESS_H
+#define ATTN_PROGRESS_H
+
+#include <stddef.h>
+
+#define PROGRESS_KEY_MAX 256
+
+typedef enum { PROG_UNANSWERED, PROG_TRIED, PROG_REVEALED, PROG_RIGHT } ProgressStatus;
+
+typedef struct {
+    char key[PROGRESS_KEY_MAX];     /* the exercise: its answer, as written */
+    ProgressStatus status;
+    int attempts;
+    int hints;
+} ProgressExercise;
+
+typedef struct {
+    char lesson[PROGRESS_KEY_MAX];  /* the lesson's title                   */
+    char last_step[PROGRESS_KEY_MAX]; /* the title of the step last seen    */
+    int finished;                   /* reached the end                      */
+    ProgressExercise *ex;           /* owned                                */
+    int n_ex;
+} ProgressLesson;
+
+/* The directory progress lives in, into buf; NULL when none can be named
+ * (no $HOME and no variable set). */
+const char *progress_dir(char *buf, size_t size);
+
+/* Every lesson's record in dir (*out owned: free with progress_free).
+ * 0 on success (an absent file is an empty store); -1 when the file is
+ * damaged or newer (set aside; *out empty) or unreadable, with a one-line
+ * warning in warn. */
+int progress_load(const char *dir, ProgressLesson **out, int *n, char *warn, size_t size);
+void progress_free(ProgressLesson *recs, int n);
+/* The record of lesson in recs, or NULL. */
+const ProgressLesson *progress_find(const ProgressLesson *recs, int n, const char *lesson);
+
+/* Merge rec into the store in dir (created when missing). 0, or -1 with a
+ * one-line warning (progress could not be kept). */
+int progress_save(const char *dir, const ProgressLesson *rec, char *warn, size_t size);
+
+/* Forget lesson's record, or every record when lesson is NULL. 0 or -1. */
+int progress_reset(const char *dir, const char *lesson, char *warn, size_t size);
+
+#endif

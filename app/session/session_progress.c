@@ -1,0 +1,110 @@
+/*
+ * session_progress.c - a session's progress in the store (progress.h):
+ * taken in when the session starts keeping it, saved after each change of
+ * an exercise or of the screen.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "progress.h"
+#include "session_internal.h"
+
+void session_exercise_key(const Lesson *l, int idx, char *buf, size_t size)
+{
+    const LessonExercise *target = NULL;
+    int seen = 0, i = 0;
+    for (int k = 0; k < lesson_n_steps(l) && !target; k++) {
+        const LessonStep *st = lesson_step(l, k);
+        for (int e = 0; e < st->n_exercises && !target; e++, i++)
+            if (i == idx)
+                target = &st->exercises[e];
+    }
+    if (!target) {
+        snprintf(buf, size, "#%d", idx);
+        return;
+    }
+    /* the same answer earlier in the lesson makes this one #2, #3, ... */
+    i = 0;
+    for (int k = 0; k < lesson_n_steps(l); k++) {
+        const LessonStep *st = lesson_step(l, k);
+        for (int e = 0; e < st->n_exercises; e++, i++)
+            if (i < idx && strcmp(st->exercises[e].answer, target->answer) == 0)
+                seen++;
+    }
+    if (seen)
+        snprintf(buf, size, "%s#%d", target->answer, seen + 1);
+    else
+        snprintf(buf, size, "%s", target->answer);
+}
+
+static ExerciseStatus from_store(ProgressStatus p)
+{
+    return p == PROG_RIGHT ? EX_RIGHT : p == PROG_REVEALED ? EX_REVEALED : p == PROG_TRIED ? EX_TRIED : EX_UNANSWERED;
+}
+
+static ProgressStatus to_store(ExerciseStatus e)
+{
+    return e == EX_RIGHT ? PROG_RIGHT : e == EX_REVEALED ? PROG_REVEALED : e == EX_TRIED ? PROG_TRIED : PROG_UNANSWERED;
+}
+
+int session_keep_progress(Session *s, const char *dir)
+{
+    free(s->progress_dir);
+    s->progress_dir = strdup(dir);
+    s->progress_warning[0] = '\0';
+    ProgressLesson *recs;
+    int n;
+    int rc = progress_load(dir, &recs, &n, s->progress_warning, sizeof s->progress_warning);
+    const ProgressLesson *mine = rc == 0 ? progress_find(recs, n, lesson_title(s->lesson)) : NULL;
+    if (mine) {
+        char key[PROGRESS_KEY_MAX];
+        for (int i = 0; i < s->n_ex; i++) {
+            session_exercise_key(s->lesson, i, key, sizeof key);
+            for (int k = 0; k < mine->n_ex; k++) {
+                if (strcmp(mine->ex[k].key, key) != 0)
+                    continue;
+                s->ex[i].status = from_store(mine->ex[k].status);
+                s->ex[i].attempts = mine->ex[k].attempts;
+                s->ex[i].hints_shown = mine->ex[k].hints;
+            }
+        }
+        /* back to the step last seen */
+        for (int k = 0; k < lesson_n_steps(s->lesson); k++)
+            if (strcmp(lesson_step(s->lesson, k)->title, mine->last_step) == 0)
+                s->screen = k + s->has_setup;
+        s->finished = mine->finished;
+    }
+    progress_free(recs, n);
+    return rc;
+}
+
+const char *session_progress_warning(const Session *s) { return s->progress_warning; }
+
+void session_save_progress(Session *s)
+{
+    if (!s->progress_dir)
+        return;
+    ProgressLesson rec;
+    memset(&rec, 0, sizeof rec);
+    snprintf(rec.lesson, sizeof rec.lesson, "%s", lesson_title(s->lesson));
+    const LessonStep *st = session_step(s);
+    snprintf(rec.last_step, sizeof rec.last_step, "%s", st ? st->title : "");
+    rec.finished = s->finished;
+    rec.ex = calloc((size_t)(s->n_ex > 0 ? s->n_ex : 1), sizeof *rec.ex);
+    if (!rec.ex)
+        return;
+    for (int i = 0; i < s->n_ex; i++) {
+        session_exercise_key(s->lesson, i, rec.ex[i].key, sizeof rec.ex[i].key);
+        rec.ex[i].status = to_store(s->ex[i].status);
+        rec.ex[i].attempts = s->ex[i].attempts;
+        rec.ex[i].hints = s->ex[i].hints_shown;
+    }
+    rec.n_ex = s->n_ex;
+    char warn[600];
+    if (progress_save(s->progress_dir, &rec, warn, sizeof warn) != 0 || warn[0]) {
+        if (!s->progress_warning[0])
+            snprintf(s->progress_warning, sizeof s->progress_warning, "%s", warn);
+    }
+    free(rec.ex);
+}

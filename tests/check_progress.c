@@ -1,0 +1,270 @@
+/*
+ * check_progress.c - progress that is never lost (app/session/progress.c,
+ * session_progress.c): quit and come back to the same exercises and step;
+ * two writers keep each other's work; a damaged or newer file is set aside
+ * with a warning; a store that cannot be written leaves the session
+ * running; and 200 SIGKILLs at random moments while saving never leave a
+ * torn file.
+ */
+#include <check.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "progress.h"
+#include "session.h"
+#include "testutil.h"
+
+static const char *lesson_text =
+    "lesson Progress\n"
+    "let X = [ 1 2 ; 3 4 ]\n"
+    "step One\n"
+    "  let P = X @ X\n"
+    "  show P\n"
+    "  exercise What is P[2,2]?\n    answer P[2,2]\n    hint 3*2 + 4*4\n  end\n"
+    "  exercise And P[1,1]?\n    answer P[1,1]\n  end\n"
+    "step Two\n"
+    "  show X\n"
+    "  exercise What is X[1,2]?\n    answer X[1,2]\n  end\n";
+
+static char dir[256];
+
+static void make_dir(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/attn-progress-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+}
+
+static void remove_dir(void)
+{
+    CmdResult r = cmd_runf("chmod -R u+w '%s' 2>/dev/null; rm -rf '%s'", dir, dir);
+    cmd_free(&r);
+}
+
+static Session *open_keeping(const char *state_dir)
+{
+    LessonError err;
+    Session *s = session_open_text(lesson_text, strlen(lesson_text), "progress.lesson", &err);
+    ck_assert_msg(s != NULL, "%s", err.msg);
+    session_keep_progress(s, state_dir);
+    return s;
+}
+
+START_TEST(quit_and_come_back)
+{
+    make_dir();
+    Session *s = open_keeping(dir);
+    ck_assert_str_eq(session_progress_warning(s), "");
+    session_go(s, 1);
+    session_answer(s, 0, "21");
+    session_answer(s, 0, "22");
+    session_hint(s, 1);
+    session_reveal(s, 1);
+    session_go(s, 2);
+    session_free(s);        /* quit */
+
+    s = open_keeping(dir);  /* and come back */
+    ck_assert_int_eq(session_screen(s), 2);
+    ck_assert_str_eq(session_step(s)->title, "Two");
+    session_go(s, 1);
+    ck_assert_int_eq(session_exercise_state(s, 0)->status, EX_RIGHT);
+    ck_assert_int_eq(session_exercise_state(s, 0)->attempts, 2);
+    ck_assert_int_eq(session_exercise_state(s, 1)->status, EX_REVEALED);
+    ck_assert_int_eq(session_exercise_state(s, 1)->hints_shown, 0);
+    int solved, total;
+    session_progress(s, &solved, &total);
+    ck_assert_int_eq(solved, 1);
+    ck_assert_int_eq(total, 3);
+    session_free(s);
+
+    /* the file says so, in its documented form */
+    char path[400];
+    snprintf(path, sizeof path, "%s/progress", dir);
+    char *text = slurp(path);
+    ck_assert_ptr_nonnull(text);
+    ck_assert_msg(strstr(text, "attn-progress 1\nL\tProgress\tOne\t1\n"), "%s", text);   /* back on One */
+    ck_assert_msg(strstr(text, "E\tProgress\tP[2,2]\tright\t2\t0\n"), "%s", text);
+    ck_assert_msg(strstr(text, "E\tProgress\tP[1,1]\trevealed\t0\t0\n"), "%s", text);
+    free(text);
+    remove_dir();
+}
+END_TEST
+
+START_TEST(two_writers_keep_each_others_work)
+{
+    make_dir();
+    Session *a = open_keeping(dir), *b = open_keeping(dir);
+    session_go(a, 1);
+    session_go(b, 1);
+    session_answer(a, 0, "22");     /* a solves the first */
+    session_answer(b, 1, "7");      /* b solves the second, knowing nothing of a */
+    session_free(a);
+    session_free(b);
+    Session *c = open_keeping(dir);
+    session_go(c, 1);
+    ck_assert_int_eq(session_exercise_state(c, 0)->status, EX_RIGHT);
+    ck_assert_int_eq(session_exercise_state(c, 1)->status, EX_RIGHT);
+    session_free(c);
+    remove_dir();
+}
+END_TEST
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+START_TEST(a_damaged_or_newer_file_is_set_aside)
+{
+    static const char *bad[] = {
+        "garbage\n", "attn-progress 1\nL\tProgress\n", "attn-progress 1\nE\tP\tk\tbogus\t1\t0\n",
+        "attn-progress 1\nL\tProgress\tOne\t1", "",
+    };
+    for (int k = 0; k < 6; k++) {
+        make_dir();
+        char path[400];
+        snprintf(path, sizeof path, "%s/progress", dir);
+        write_file(path, k < 5 ? bad[k] : "attn-progress 7\nZ\tsomething new\n");
+        Session *s = open_keeping(dir);
+        const char *w = session_progress_warning(s);
+        ck_assert_msg(strstr(w, k < 5 ? "is damaged; it is kept as " : "was written by a newer attn; it is kept as "),
+                      "case %d: %s", k, w);
+        ck_assert_msg(strstr(w, "progress starts afresh"), "%s", w);
+        ck_assert_int_eq(session_exercise_state(s, 0) == NULL, 1);   /* on the set-up screen */
+        session_go(s, 1);
+        ck_assert_int_eq(session_exercise_state(s, 0)->status, EX_UNANSWERED);
+        session_answer(s, 0, "22");     /* and a fresh store works */
+        session_free(s);
+        CmdResult r = cmd_runf("ls '%s' | grep -c '^progress\\.%s-'", dir, k < 5 ? "damaged" : "newer");
+        ck_assert_msg(r.out && atoi(r.out) == 1, "case %d: the bad file was not kept aside", k);
+        cmd_free(&r);
+        ProgressLesson *recs;
+        int n;
+        char warn[600];
+        ck_assert_int_eq(progress_load(dir, &recs, &n, warn, sizeof warn), 0);
+        ck_assert_int_eq(n, 1);
+        progress_free(recs, n);
+        remove_dir();
+    }
+}
+END_TEST
+
+START_TEST(a_store_that_cannot_be_written_only_warns)
+{
+    if (geteuid() == 0) {
+        /* root writes anywhere: use a path under a regular file instead */
+        make_dir();
+        char file[400], under[500];
+        snprintf(file, sizeof file, "%s/not-a-dir", dir);
+        write_file(file, "x");
+        snprintf(under, sizeof under, "%s/attn", file);
+        Session *s = open_keeping(under);
+        session_go(s, 1);
+        session_answer(s, 0, "22");
+        ck_assert_msg(strstr(session_progress_warning(s), "progress is not kept: cannot "), "%s",
+                      session_progress_warning(s));
+        ck_assert_int_eq(session_exercise_state(s, 0)->status, EX_RIGHT);
+        session_free(s);
+        remove_dir();
+        return;
+    }
+    make_dir();
+    chmod(dir, 0500);
+    char sub[400];
+    snprintf(sub, sizeof sub, "%s/state", dir);
+    Session *s = open_keeping(sub);
+    session_go(s, 1);
+    session_answer(s, 0, "22");
+    ck_assert_msg(strstr(session_progress_warning(s), "progress is not kept"), "%s", session_progress_warning(s));
+    session_free(s);
+    remove_dir();
+}
+END_TEST
+
+START_TEST(reset_forgets_one_or_all)
+{
+    make_dir();
+    ProgressLesson a = { .lesson = "A", .last_step = "s" }, b = { .lesson = "B", .last_step = "t" };
+    char warn[600];
+    ck_assert_int_eq(progress_save(dir, &a, warn, sizeof warn), 0);
+    ck_assert_int_eq(progress_save(dir, &b, warn, sizeof warn), 0);
+    ck_assert_int_eq(progress_reset(dir, "A", warn, sizeof warn), 0);
+    ProgressLesson *recs;
+    int n;
+    ck_assert_int_eq(progress_load(dir, &recs, &n, warn, sizeof warn), 0);
+    ck_assert_int_eq(n, 1);
+    ck_assert_str_eq(recs[0].lesson, "B");
+    progress_free(recs, n);
+    ck_assert_int_eq(progress_reset(dir, NULL, warn, sizeof warn), 0);
+    ck_assert_int_eq(progress_load(dir, &recs, &n, warn, sizeof warn), 0);
+    ck_assert_int_eq(n, 0);
+    progress_free(recs, n);
+    remove_dir();
+}
+END_TEST
+
+/* A child saves with ever more attempts; the parent kills it with SIGKILL
+ * at a random moment, 200 times. After each kill the store must read back
+ * whole, with no fewer attempts than any earlier read saw. */
+START_TEST(kill_9_never_tears_the_file)
+{
+    make_dir();
+    srand((unsigned)time(NULL));
+    int seen = 0;
+    for (int round = 0; round < 200; round++) {
+        pid_t pid = fork();
+        ck_assert_int_ge(pid, 0);
+        if (pid == 0) {
+            ProgressExercise ex = { .key = "P[2,2]", .status = PROG_TRIED };
+            ProgressLesson rec = { .lesson = "Killed", .last_step = "One", .ex = &ex, .n_ex = 1 };
+            char warn[600];
+            for (int k = seen + 1;; k++) {
+                ex.attempts = k;
+                progress_save(dir, &rec, warn, sizeof warn);
+            }
+        }
+        struct timespec ts = { 0, (long)(rand() % 20000) * 1000 + (round == 0 ? 100000000L : 0) };
+        nanosleep(&ts, NULL);
+        kill(pid, SIGKILL);
+        waitpid(pid, NULL, 0);
+        ProgressLesson *recs;
+        int n;
+        char warn[600];
+        ck_assert_msg(progress_load(dir, &recs, &n, warn, sizeof warn) == 0, "round %d: %s", round, warn);
+        if (n > 0) {
+            ck_assert_int_eq(n, 1);
+            ck_assert_int_eq(recs[0].n_ex, 1);
+            ck_assert_msg(recs[0].ex[0].attempts >= seen, "round %d: %d attempts after %d", round,
+                          recs[0].ex[0].attempts, seen);
+            seen = recs[0].ex[0].attempts;
+        }
+        progress_free(recs, n);
+    }
+    ck_assert_msg(seen > 0, "no save ever completed");
+    remove_dir();
+}
+END_TEST
+
+Suite *progress_suite(void)
+{
+    Suite *s = suite_create("progress");
+    TCase *c = tcase_create("core");
+    tcase_set_timeout(c, 120);
+    tcase_add_test(c, quit_and_come_back);
+    tcase_add_test(c, two_writers_keep_each_others_work);
+    tcase_add_test(c, a_damaged_or_newer_file_is_set_aside);
+    tcase_add_test(c, a_store_that_cannot_be_written_only_warns);
+    tcase_add_test(c, reset_forgets_one_or_all);
+    tcase_add_test(c, kill_9_never_tears_the_file);
+    suite_add_tcase(s, c);
+    return s;
+}
