@@ -146,7 +146,11 @@ START_TEST(heatmap_colours_on_256)
     tmux_capture(&t, 1);
     /* viridis ends: A[1,1] = 1 on yellow (xterm 220 or near), zeros dark */
     ck_assert_msg(strstr(t.last, "48;5;"), "no 256-colour background in the heatmap:\n%s", t.last);
-    /* opened directly, Esc quits */
+    /* opened directly, Esc goes to the menu of the lesson's folder, the
+     * lesson selected; Esc there quits */
+    tmux_keys(&t, "Escape");
+    WAIT_FOR(&t, "self-attention, step by step");
+    ck_assert_msg(strstr(t.last, "Tiny attention"), "the lesson's folder is not the menu:\n%s", t.last);
     tmux_quit_and_check(&t, "Escape", "EXITED 0");
     tmux_stop(&t);
     /* --no-color: attributes only, no colour at all, shades for heat */
@@ -194,8 +198,8 @@ START_TEST(help_lists_the_bindings)
             ck_assert_msg(strstr(t.last, tui_action_help((TuiAction)a)), "80x24 help lacks \"%s\":\n%s",
                           tui_action_help((TuiAction)a), t.last);
     }
+    tmux_keys(&t, "q");         /* closes the help */
     tmux_keys(&t, "q");
-    tmux_keys(&t, "Escape");
     WAIT_FOR(&t, "EXITED 0");
     tmux_stop(&t);
 }

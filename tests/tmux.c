@@ -43,11 +43,13 @@ void tmux_start(Tmux *t, int cols, int rows, const char *env, const char *args)
     ck_assert_msg(have_tmux(), "tmux is not installed: the screen tests need it (apt-get install tmux)");
     snprintf(t->sock, sizeof t->sock, "attn-test-%d-%d", (int)getpid(), tmux_serial++);
     t->last[0] = '\0';
+    snprintf(t->state, sizeof t->state, "/tmp/attn-state-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(t->state));
     char inner[2048];
     snprintf(inner, sizeof inner,
              "trap '' INT; sh -c 'echo ATTN PID $$; exec env LC_ALL=C.UTF-8 TERM=xterm-256color "
-             "ATTN_LESSONS=%s %s %s %s'; echo EXITED $?; sleep 20",
-             lessons_dir(), env ? env : "", attn_bin(), args ? args : "");
+             "ATTN_LESSONS=%s ATTN_STATE_DIR=%s %s %s %s'; echo EXITED $?; sleep 20",
+             lessons_dir(), t->state, env ? env : "", attn_bin(), args ? args : "");
     /* the command goes to tmux as one argument: quote it for sh */
     char quoted[4096];
     size_t q = 0;
@@ -75,7 +77,7 @@ void tmux_start(Tmux *t, int cols, int rows, const char *env, const char *args)
 
 void tmux_stop(Tmux *t)
 {
-    CmdResult r = cmd_runf("tmux -L %s kill-server", t->sock);
+    CmdResult r = cmd_runf("tmux -L %s kill-server; rm -rf '%s'", t->sock, t->state);
     cmd_free(&r);
 }
 

@@ -13,6 +13,7 @@
 
 typedef struct {
     char sock[64];
+    char state[64];     /* a fresh ATTN_STATE_DIR: no progress from other tests */
     char last[131072];  /* the last screen captured (250x70 with colours fits) */
 } Tmux;
 

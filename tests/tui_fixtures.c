@@ -38,6 +38,8 @@ const char *small_lesson =
     "  show X W P\n"
     "  exercise What is P[2,2]?\n"
     "    answer P[2,2] within 0.001\n"
+    /* the other tests read P[2,2]: the cell kept as '?' is P[1,2] */
+    "    hide   P[1,2]\n"
     "    hint   Row 2 of X, column 2 of W.\n"
     "    hint   3*0 + 4*2.\n"
     "  end\n"

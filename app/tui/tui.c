@@ -167,6 +167,10 @@ static void handle_key(Tui *t, int ch)
         prompt_key(t, ch);
         return;
     }
+    if (t->mode == MODE_LESSON && t->lv.confirm_reveal) {
+        lv_confirm_reveal(t, ch);
+        return;
+    }
     int where = t->mode == MODE_MENU ? KEYS_MENU : KEYS_LESSON;
     TuiAction a = tui_key_action(ch, where);
     switch (a) {
@@ -177,7 +181,25 @@ static void handle_key(Tui *t, int ch)
         t->overlay = OVERLAY_HELP;
         return;
     case ACT_BACK:
-        if (t->direct || t->n_items == 0) {
+        if (t->direct) {
+            /* a lesson opened by name: Esc goes to the menu of its folder */
+            char dir[1024];
+            const char *path = session_path(t->lv.ses);
+            const char *slash = path ? strrchr(path, '/') : NULL;
+            snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+            char *was = path ? strdup(path) : NULL;
+            lv_close(&t->lv);
+            t->direct = 0;
+            t->mode = MODE_MENU;
+            menu_load(t, dir[0] ? dir : "/");
+            const char *base = was ? (slash ? was + (slash - path) + 1 : was) : NULL;
+            for (int i = 0; base && i < t->n_items; i++) {
+                const char *b = strrchr(t->items[i].path, '/');
+                if (strcmp(b ? b + 1 : t->items[i].path, base) == 0)
+                    t->sel = i;
+            }
+            free(was);
+        } else if (t->n_items == 0) {
             t->quit = 1;
         } else {
             lv_close(&t->lv);

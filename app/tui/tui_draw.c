@@ -29,6 +29,34 @@ static void prepare_text(Tui *t);
 
 /* ---- per-frame layout -------------------------------------------------- */
 
+/* The worked answer of a revealed exercise: the value, and the arithmetic
+ * of its cell when the answer is one cell. */
+static size_t worked_answer(const Tui *t, const LessonExercise *ex, char *raw, size_t len, size_t size)
+{
+    const LessonView *lv = &t->lv;
+    const LessonState *st = session_state(lv->ses);
+    LessonError err;
+    Mat *v = lesson_eval_expr(st, ex->answer, &err);
+    char num[48] = "?";
+    if (v && v->rows == 1 && v->cols == 1)
+        num_format(num, sizeof num, mat_get(v, 0, 0), lv->decimals, t->utf8);
+    mat_free(v);
+    len += (size_t)snprintf(raw + len, size - len, "  Answer (revealed): %s = %s\n", ex->answer, num);
+    LessonCell cell;
+    const Mat *m = lesson_answer_cell(ex, &cell) ? lesson_state_get(st, cell.name) : NULL;
+    Explanation e;
+    memset(&e, 0, sizeof e);
+    AttnError aerr;
+    attn_error_clear(&aerr);
+    if (m && len < size && explain_cell_digits(&e, m, cell.row, cell.col, lv->decimals, &aerr) == ATTN_OK && e.text) {
+        char line[1024];
+        for (const char *q = e.text; (q = text_line(q, line, sizeof line)) && len < size;)
+            len += (size_t)snprintf(raw + len, size - len, "    %s\n", line);
+    }
+    explain_free(&e);
+    return len < size ? len : size - 1;
+}
+
 static int exercise_lines(const Tui *t, char *buf, size_t size, int width)
 {
     const LessonView *lv = &t->lv;
@@ -38,16 +66,19 @@ static int exercise_lines(const Tui *t, char *buf, size_t size, int width)
         return 0;
     const LessonExercise *ex = &st->exercises[lv->ex_index];
     const ExerciseState *es = session_exercise_state(lv->ses, lv->ex_index);
-    char raw[2048];
+    char raw[4096];
     size_t len = 0;
-    const char *mark = es->status == EX_RIGHT ? ui_glyph(&t->cv, " ✓", " (done)") : "";
+    const char *mark = es->status == EX_RIGHT ? ui_glyph(&t->cv, " ✓", " (done)")
+                     : es->status == EX_REVEALED ? " (revealed)" : "";
     len += (size_t)snprintf(raw + len, sizeof raw - len, "Exercise %d/%d%s: %s\n", lv->ex_index + 1,
                             st->n_exercises, mark, ex->question);
     for (int h = 0; h < es->hints_shown && len < sizeof raw; h++)
         len += (size_t)snprintf(raw + len, sizeof raw - len, "  Hint %d: %s\n", h + 1, ex->hints[h]);
-    if (lv->feedback[0] && len < sizeof raw)
+    if (es->status == EX_REVEALED && len < sizeof raw)
+        len = worked_answer(t, ex, raw, len, sizeof raw);
+    else if (lv->feedback[0] && len < sizeof raw)
         snprintf(raw + len, sizeof raw - len, "  %s\n", lv->feedback);
-    return text_wrap(buf, size, raw, width);
+    return text_wrap_lines(buf, size, raw, width, 4);
 }
 
 static int step_text(const Tui *t, char *buf, size_t size, int width)
@@ -146,7 +177,10 @@ void tui_prepare(Tui *t)
     /* the explanation of the focused cell */
     Pane *p = &lv->panes[lv->focus];
     const Mat *m = lv->views[lv->focus].m;
-    if (m && !p->overview) {
+    if (m && !p->overview && session_cell_hidden(lv->ses, p->name, p->cur_r, p->cur_c)) {
+        snprintf(t->frame.ex_err, sizeof t->frame.ex_err, "%s",
+                 "kept hidden until the exercise is answered: work it out (a answers, i for a hint)");
+    } else if (m && !p->overview) {
         AttnError err;
         attn_error_clear(&err);
         if (explain_cell_digits(&t->frame.ex, m, p->cur_r, p->cur_c, lv->decimals, &err) == ATTN_OK && t->frame.ex.text)
@@ -210,6 +244,8 @@ static void draw_status(const Tui *t)
         char name[64], num[48];
         explain_cell_name(v->m, p->cur_r, p->cur_c, name, sizeof name);
         num_format(num, sizeof num, mat_get(v->m, p->cur_r, p->cur_c), lv->decimals, t->utf8);
+        if (session_cell_hidden(lv->ses, p->name, p->cur_r, p->cur_c))
+            snprintf(num, sizeof num, "?");
         ui_putf(&t->cv, r.y, 1, r.w - 2, t->attr[C_STATUS], "%s = %s", name, num);
         if (t->frame.ex_err[0])
             ui_put(&t->cv, r.y + 1, 1, r.w - 2, t->attr[C_DIM], t->frame.ex_err);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "progress.h"
 #include "tui_state.h"
 
 
@@ -26,6 +27,13 @@ void lv_adopt(Tui *t, Session *ses)
 {
     lv_close(&t->lv);
     t->lv.ses = ses;
+    /* the student's progress: back where they left, saved as they go */
+    char dir[1024];
+    const char *state = progress_dir(dir, sizeof dir);
+    if (state)
+        session_keep_progress(ses, state);
+    if (session_progress_warning(ses)[0])
+        tui_message(t, 1, "%s", session_progress_warning(ses));
     t->lv.decimals = NUM_DECIMALS_DEFAULT;
     lv_build_panes(t, NULL, 0);
 }
@@ -208,14 +216,18 @@ static void submit_answer(Tui *t)
     const ExerciseState *es = session_exercise_state(lv->ses, lv->ex_index);
     const Judgement *j = &es->judged;
     lv->feedback_ok = j->verdict == JUDGE_RIGHT;
+    char want[48];
+    num_format(want, sizeof want, j->want, lv->decimals, t->utf8);
+    const char *more = es->hints_shown < ex->n_hints ? " (i: a hint)" : " (i: the worked answer)";
     if (c & SESSION_REFUSED)
         snprintf(lv->feedback, sizeof lv->feedback, "%s", session_message(lv->ses));
     else if (j->verdict == JUDGE_RIGHT)
-        snprintf(lv->feedback, sizeof lv->feedback, "%s right: %s = %.*f", t->utf8 ? "✓" : "OK",
-                 ex->answer, lv->decimals, j->want);
+        snprintf(lv->feedback, sizeof lv->feedback, "%s right: %s = %s", t->utf8 ? "✓" : "OK", ex->answer, want);
+    else if (j->msg[0])
+        snprintf(lv->feedback, sizeof lv->feedback, "%s %s: %s.%s", t->utf8 ? "✗" : "X", t->input, j->msg, more);
     else
-        snprintf(lv->feedback, sizeof lv->feedback, "%s not yet: %s is off by more than %g%s",
-                 t->utf8 ? "✗" : "X", t->input, ex->within, es->hints_shown < ex->n_hints ? " (i: a hint)" : "");
+        snprintf(lv->feedback, sizeof lv->feedback, "%s not yet: %s is off by more than %g.%s",
+                 t->utf8 ? "✗" : "X", t->input, ex->within, more);
 }
 
 void lv_submit(Tui *t)
@@ -250,6 +262,31 @@ void lv_click(Tui *t, int x, int y)
     }
 }
 
+/* The summary at the end of the lesson. */
+static void end_summary(Tui *t)
+{
+    int first, later, revealed, open;
+    session_summary(t->lv.ses, &first, &later, &revealed, &open);
+    if (first + later + revealed + open == 0) {
+        tui_message(t, 0, "the end of the lesson: p goes back, Esc to the menu");
+        return;
+    }
+    tui_message(t, 0, "the end of the lesson: %d right first time, %d after hints or tries, %d revealed, %d open; "
+                "p goes back, Esc to the menu", first, later, revealed, open);
+}
+
+void lv_confirm_reveal(Tui *t, int ch)
+{
+    LessonView *lv = &t->lv;
+    lv->confirm_reveal = 0;
+    if (ch != 'y' && ch != 'Y') {
+        tui_message(t, 0, "keep trying: a answers");
+        return;
+    }
+    session_reveal(lv->ses, lv->ex_index);
+    lv->feedback[0] = '\0';
+}
+
 void lv_action(Tui *t, TuiAction a)
 {
     LessonView *lv = &t->lv;
@@ -260,7 +297,7 @@ void lv_action(Tui *t, TuiAction a)
         if (session_screen(lv->ses) + 1 < session_n_screens(lv->ses))
             lv_go(t, session_screen(lv->ses) + 1);
         else
-            tui_message(t, 0, "the end of the lesson: p goes back, Esc to the menu");
+            end_summary(t);
         break;
     case ACT_PREV:
         if (session_screen(lv->ses) > 0)
@@ -328,14 +365,20 @@ void lv_action(Tui *t, TuiAction a)
     case ACT_HINT:
         if (!st || st->n_exercises == 0)
             tui_message(t, 0, "no exercise on this step");
-        else if (session_hint(lv->ses, lv->ex_index) & SESSION_REFUSED)
-            tui_message(t, 0, "%s", session_message(lv->ses));
+        else if (session_exercise_state(lv->ses, lv->ex_index)->status == EX_REVEALED)
+            tui_message(t, 0, "the worked answer is shown");
+        else if (session_hint(lv->ses, lv->ex_index) & SESSION_REFUSED) {
+            /* no hint left: the worked answer, if the student wants it */
+            lv->confirm_reveal = 1;
+            tui_message(t, 0, "%s: y shows the worked answer (the exercise then counts as revealed), any other key "
+                        "keeps trying", session_message(lv->ses));
+        }
         break;
     case ACT_ANSWER:
         if (!st || st->n_exercises == 0)
             tui_message(t, 0, "no exercise on this step");
         else
-            start_prompt(t, PROMPT_ANSWER, "your answer (a number or an expression like S[2,1]): ");
+            start_prompt(t, PROMPT_ANSWER, "your answer (a number; arithmetic like 0.5*2 + 1 is fine): ");
         break;
     case ACT_EXERCISE:
         if (st && st->n_exercises > 1) {

@@ -10,6 +10,7 @@
 
 #include "format.h"
 #include "lessonfile.h"
+#include "progress.h"
 #include "tui_put.h"
 #include "tui_state.h"
 
@@ -38,6 +39,13 @@ void menu_load(Tui *t, const char *dir)
     t->items = calloc((size_t)imax(n, 1), sizeof *t->items);
     if (!t->items)
         tui_fatal("out of memory");
+    /* what the student has done, lesson by lesson */
+    char dirbuf[1024], warn[600];
+    const char *state = progress_dir(dirbuf, sizeof dirbuf);
+    ProgressLesson *recs = NULL;
+    int n_recs = 0;
+    if (state)
+        progress_load(state, &recs, &n_recs, warn, sizeof warn);
     for (int i = 0; i < n; i++) {
         MenuItem *it = &t->items[i];
         it->path = dup_str(paths[i]);
@@ -47,6 +55,16 @@ void menu_load(Tui *t, const char *dir)
             it->title = dup_str(lesson_title(l));
             it->about = dup_str(lesson_about(l));
             it->n_screens = lesson_n_steps(l) + (lesson_n_setup(l) > 0);
+            const ProgressLesson *rec = progress_find(recs, n_recs, lesson_title(l));
+            char key[PROGRESS_KEY_MAX];
+            for (int k = 0, idx = 0; k < lesson_n_steps(l); k++)
+                for (int e = 0; e < lesson_step(l, k)->n_exercises; e++, idx++) {
+                    it->n_exercises++;
+                    session_exercise_key(l, idx, key, sizeof key);
+                    for (int r = 0; rec && r < rec->n_ex; r++)
+                        it->solved += strcmp(rec->ex[r].key, key) == 0 && rec->ex[r].status == PROG_RIGHT;
+                }
+            it->finished = rec && rec->finished;
             lesson_free(l);
         } else {
             char buf[1024];
@@ -62,6 +80,7 @@ void menu_load(Tui *t, const char *dir)
     t->n_items = n;
     t->sel = 0;
     lessonfile_list_free(paths);
+    progress_free(recs, n_recs);
 }
 
 void menu_free(Tui *t)
@@ -177,9 +196,13 @@ void menu_draw(Tui *t)
         snprintf(buf, sizeof buf, "%s%2d  %s", sel ? (t->utf8 ? "▶ " : "> ") : "  ", i + 1,
                  it->error ? "(does not open)" : it->title);
         char steps[32] = "";
-        if (!it->error)
-            snprintf(steps, sizeof steps, "%d steps ", it->n_screens);
-        int sw = (int)strlen(steps);
+        if (!it->error && it->n_exercises > 0)
+            snprintf(steps, sizeof steps, "%d/%d %s  %d steps ", it->solved, it->n_exercises,
+                     it->finished ? ui_glyph(&t->cv, "✓", "done") : ui_glyph(&t->cv, "·", "-"), it->n_screens);
+        else if (!it->error)
+            snprintf(steps, sizeof steps, "%s%d steps ", it->finished ? ui_glyph(&t->cv, "✓ ", "done ") : "",
+                     it->n_screens);
+        int sw = fmt_display_width(steps);
         ui_put_fit(&t->cv, y, 1, w - 3 - sw, sel ? tui_attr(t, C_SELECTED) : tui_attr(t, C_PANE_TITLE), buf);
         ui_put(&t->cv, y, w - sw - 1, sw, sel ? tui_attr(t, C_SELECTED) : tui_attr(t, C_DIM), steps);
         if (it->error)

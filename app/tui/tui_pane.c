@@ -364,9 +364,15 @@ void pane_draw(const Tui *t, int idx, const Explanation *ex)
                 if (mark_x == x - 1)
                     ui_put(&t->cv, y, x - 1, 1, t->attr[C_OPERAND], ui_glyph(&t->cv, "▸", ">"));
             }
+            int hidden = !p->overview && session_cell_hidden(lv->ses, p->name, mi, mj);
+            if (hidden)     /* predict before you see: no number, no colour */
+                a = t->attr[C_HINT] | A_BOLD;
             if (cursor)
-                a = heat ? (int)((a ^ A_REVERSE) | A_BOLD) : t->attr[C_CURSOR];
-            if (centred) {
+                a = heat && !hidden ? (int)((a ^ A_REVERSE) | A_BOLD) : t->attr[C_CURSOR];
+            if (hidden) {
+                ui_fill(&t->cv, y, x, g->cell_w, a);
+                ui_put_right(&t->cv, y, x, g->cell_w, a, "?");
+            } else if (centred) {
                 heat_block(t, v, val, a, (Rect){ x, y0, g->cell_w, ch }, y, num);
             } else if (heat && mono) {
                 const char *sh = shade_of(t, v, val);

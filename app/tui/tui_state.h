@@ -81,6 +81,7 @@ typedef struct {
     char feedback[640]; /* what the judge said of the last answer */
     int feedback_ok;
     int reload_error_hidden; /* the user hid it (the title still says so) */
+    int confirm_reveal; /* the next key: y reveals the exercise's answer */
 } LessonView;
 
 typedef struct {
@@ -89,6 +90,9 @@ typedef struct {
     char *about;
     char *error;        /* the first line of the parse error, or NULL */
     int n_screens;      /* steps, the set-up screen counted */
+    int n_exercises;
+    int solved;         /* exercises right, from the progress store */
+    int finished;       /* the lesson was followed to its end */
 } MenuItem;
 
 typedef enum { MODE_MENU, MODE_LESSON } Mode;
@@ -150,6 +154,8 @@ void lv_build_panes(Tui *t, const Pane *prev, int n_prev);
 void lv_action(Tui *t, TuiAction a);
 /* Finish the prompt with the typed text. */
 void lv_submit(Tui *t);
+/* The key after "y shows the worked answer": y reveals it. */
+void lv_confirm_reveal(Tui *t, int ch);
 /* The matrix of pane i in the current state (NULL when undefined). */
 const Mat *lv_pane_mat(const LessonView *lv, int i);
 /* Mouse: select the cell at screen (x, y) if there is one. */

@@ -90,6 +90,9 @@ typedef struct {
     int n_mistakes;
 } LessonExercise;
 
+/* When ex's answer is one cell, NAME[i,j]: 1 and the cell (0-based). */
+int lesson_answer_cell(const LessonExercise *ex, LessonCell *cell);
+
 /* 1 when ex keeps name[row,col] (0-based) hidden while it is open. */
 int lesson_exercise_hides(const LessonExercise *ex, const char *name, int row, int col);
 

@@ -199,21 +199,21 @@ static void operation_mistakes(Hunt *h, const Mat *m, int i, int j)
     }
 }
 
-/* The answer is NAME[i,j]: its parts (0-based), or 0. */
-static int one_cell(const char *answer, char *name, size_t size, int *i, int *j)
+int lesson_answer_cell(const LessonExercise *ex, LessonCell *cell)
 {
+    const char *answer = ex->answer;
     int n = 0;
     while (isalnum((unsigned char)answer[n]) || answer[n] == '_')
         n++;
-    if (n == 0 || (size_t)n >= size || answer[n] != '[')
+    if (n == 0 || (size_t)n >= sizeof cell->name || answer[n] != '[')
         return 0;
     int r, c, used = 0;
     if (sscanf(answer + n, "[%d ,%d ]%n", &r, &c, &used) != 2 || answer[n + used] != '\0')
         return 0;
-    memcpy(name, answer, (size_t)n);
-    name[n] = '\0';
-    *i = r - 1;
-    *j = c - 1;
+    memcpy(cell->name, answer, (size_t)n);
+    cell->name[n] = '\0';
+    cell->row = r - 1;
+    cell->col = c - 1;
     return 1;
 }
 
@@ -242,9 +242,10 @@ int lesson_diagnose(const LessonState *s, const LessonExercise *ex, const char *
             candidate(&h, mat_get(v, 0, 0), "%s", ex->mistakes[k].message);
         mat_free(v);
     }
-    char name[MAT_NAME_MAX];
-    int i, j;
-    const Mat *m = one_cell(ex->answer, name, sizeof name, &i, &j) ? lesson_state_get(s, name) : NULL;
+    LessonCell cell;
+    const Mat *m = lesson_answer_cell(ex, &cell) ? lesson_state_get(s, cell.name) : NULL;
+    const char *name = cell.name;
+    int i = cell.row, j = cell.col;
     if (m && i >= 0 && j >= 0 && i < m->rows && j < m->cols) {
         const Mat *src = source(m);
         if (src->rows == m->rows && src->cols == m->cols)
