@@ -370,8 +370,7 @@ void lv_action(Tui *t, TuiAction a)
         else if (session_hint(lv->ses, lv->ex_index) & SESSION_REFUSED) {
             /* no hint left: the worked answer, if the student wants it */
             lv->confirm_reveal = 1;
-            tui_message(t, 0, "%s: y shows the worked answer (the exercise then counts as revealed), any other key "
-                        "keeps trying", session_message(lv->ses));
+            tui_message(t, 0, "%s: y shows the worked answer (counted as revealed)", session_message(lv->ses));
         }
         break;
     case ACT_ANSWER:
