@@ -12,6 +12,7 @@
 
 #include "format.h"
 #include "heat.h"
+#include "sheet.h"
 #include "text.h"
 
 #define WRAP_COLUMNS 78
@@ -46,25 +47,10 @@ static void pad(FILE *out, int n)
         fputc(' ', out);
 }
 
-/* The lines softmax found all -inf, e.g. "  row 2 fully masked: every
- * score -inf, weights 0" (nothing when there are none). */
-static void print_masked(FILE *out, const Mat *m)
-{
-    for (int by_rows = 1; by_rows >= 0; by_rows--) {
-        int n = by_rows ? m->rows : m->cols, count = 0;
-        for (int k = 0; k < n; k++)
-            count += mat_line_masked(m, k, by_rows);
-        if (!count)
-            continue;
-        fprintf(out, "  %s%s", by_rows ? "row" : "column", count > 1 ? "s" : "");
-        for (int k = 0, i = 0; k < n; k++)
-            if (mat_line_masked(m, k, by_rows))
-                fprintf(out, i++ ? ", %d" : " %d", k + 1);
-        fprintf(out, " fully masked: every score -inf, weights 0\n");
-    }
-}
-
-static void print_matrix(FILE *out, const Mat *m, int heat)
+/* m with its labelled axes, numbers right-aligned in columns; a heatmap
+ * gets a row of shades and a legend. hide_in, when not NULL, is the step
+ * whose exercises hide cells: those print as "?" and shade as '?'. */
+static void print_matrix(FILE *out, const Mat *m, int heat, const LessonStep *hide_in)
 {
     if (!m)
         return;
@@ -72,8 +58,7 @@ static void print_matrix(FILE *out, const Mat *m, int heat)
     int label_w = 0;
     char buf[64];
     for (int i = 0; i < m->rows; i++) {
-        const char *lab = mat_row_label(m, i);
-        int w = lab ? fmt_display_width(lab) : snprintf(buf, sizeof buf, "%d", i + 1);
+        int w = fmt_display_width(sheet_row_label(m, i, buf, sizeof buf));
         if (w > label_w)
             label_w = w;
     }
@@ -81,10 +66,9 @@ static void print_matrix(FILE *out, const Mat *m, int heat)
     if (!widths)
         return;
     for (int j = 0; j < m->cols; j++) {
-        const char *lab = mat_col_label(m, j);
-        int w = lab ? fmt_display_width(lab) : snprintf(buf, sizeof buf, "%d", j + 1);
+        int w = fmt_display_width(sheet_col_label(m, j, buf, sizeof buf));
         for (int i = 0; i < m->rows; i++) {
-            int vw = num_format(buf, sizeof buf, mat_get(m, i, j), NUM_DECIMALS_DEFAULT, 0);
+            int vw = sheet_cell(buf, sizeof buf, mat_get(m, i, j), 0, 0);
             if (vw > w)
                 w = vw;
         }
@@ -94,33 +78,28 @@ static void print_matrix(FILE *out, const Mat *m, int heat)
     /* the header: column labels, right-aligned over their numbers */
     pad(out, 2 + label_w);
     for (int j = 0; j < m->cols; j++) {
-        const char *lab = mat_col_label(m, j);
-        if (!lab) {
-            snprintf(buf, sizeof buf, "%d", j + 1);
-            lab = buf;
-        }
+        const char *lab = sheet_col_label(m, j, buf, sizeof buf);
         pad(out, 2 + widths[j] - fmt_display_width(lab));
         fputs(lab, out);
     }
     fputc('\n', out);
     for (int i = 0; i < m->rows; i++) {
-        const char *lab = mat_row_label(m, i);
-        if (!lab) {
-            snprintf(buf, sizeof buf, "%d", i + 1);
-            lab = buf;
-        }
+        const char *lab = sheet_row_label(m, i, buf, sizeof buf);
         fputs("  ", out);
         fputs(lab, out);
         pad(out, label_w - fmt_display_width(lab));
         for (int j = 0; j < m->cols; j++) {
-            int w = num_format(buf, sizeof buf, mat_get(m, i, j), NUM_DECIMALS_DEFAULT, 0);
+            int hidden = hide_in && sheet_step_hides(hide_in, m->name, i, j);
+            int w = sheet_cell(buf, sizeof buf, mat_get(m, i, j), hidden, 0);
             pad(out, 2 + widths[j] - w);
             fputs(buf, out);
         }
         if (heat) {
             fputs("   |", out);
             for (int j = 0; j < m->cols; j++)
-                fputs(heat_shade(&scale, mat_get(m, i, j), 0), out);
+                fputs(hide_in && sheet_step_hides(hide_in, m->name, i, j) ? "?"
+                                                                          : heat_shade(&scale, mat_get(m, i, j), 0),
+                      out);
             fputc('|', out);
         }
         fputc('\n', out);
@@ -131,21 +110,33 @@ static void print_matrix(FILE *out, const Mat *m, int heat)
         heat_legend(&scale, legend, sizeof legend, NUM_DECIMALS_DEFAULT);
         fprintf(out, "  %s\n", legend);
     }
-    print_masked(out, m);
+    sheet_put_masked(out, m, "  ", "\n");
     fputc('\n', out);
     free(widths);
 }
 
-static int in_list(char **names, int n, const char *name)
+/* An exercise: its question, its hints, and its answer or a blank. */
+static void print_exercise(FILE *out, const LessonState *s, const LessonExercise *ex, int with_answers)
 {
-    for (int i = 0; i < n; i++)
-        if (strcmp(names[i], name) == 0)
-            return 1;
-    return 0;
+    fputs("Exercise: ", out);
+    print_wrapped(out, ex->question, 0);
+    for (int h = 0; h < ex->n_hints; h++) {
+        fprintf(out, "  Hint %d: ", h + 1);
+        print_wrapped(out, ex->hints[h], 0);
+    }
+    double value;
+    if (!with_answers) {
+        fputs("  Answer: ____________\n", out);
+    } else if (sheet_answer_value(s, ex, &value)) {
+        char buf[64];
+        sheet_cell(buf, sizeof buf, (float)value, 0, 0);
+        fprintf(out, "  Answer: %s = %s\n", ex->answer, buf);
+    } else {
+        fprintf(out, "  Answer: %s\n", ex->answer);
+    }
+    fputc('\n', out);
 }
 
-/* The lesson as a plain-text handout; with_answers 0 leaves the answers
- * out (hints stay) so the sheet can be handed to students. */
 void handout_print(FILE *out, const Lesson *l, const LessonState *s, int with_answers)
 {
     fputs(lesson_title(l), out);
@@ -164,13 +155,13 @@ void handout_print(FILE *out, const Lesson *l, const LessonState *s, int with_an
     if (lesson_n_setup(l) > 0) {
         fputs("\nSet-up\n------\n\n", out);
         for (int i = 0; i < lesson_n_setup(l); i++)
-            print_matrix(out, lesson_state_get(s, lesson_setup_name(l, i)), 0);
+            print_matrix(out, lesson_state_get(s, lesson_setup_name(l, i)), 0, NULL);
     }
     int n = lesson_n_steps(l);
     for (int k = 0; k < n; k++) {
         const LessonStep *st = lesson_step(l, k);
         char head[64];
-        snprintf(head, sizeof head, "Step %d/%d: ", k + 1, n);
+        sheet_step_heading(head, sizeof head, k, n);
         fprintf(out, "\n%s%s\n", head, st->title);
         print_rule(out, head, st->title, '-');
         if (st->text[0]) {
@@ -179,31 +170,9 @@ void handout_print(FILE *out, const Lesson *l, const LessonState *s, int with_an
         }
         fputc('\n', out);
         for (int i = 0; i < st->n_show; i++)
-            print_matrix(out, lesson_state_get(s, st->show[i]), in_list(st->heatmap, st->n_heatmap, st->show[i]));
-        for (int e = 0; e < st->n_exercises; e++) {
-            const LessonExercise *ex = &st->exercises[e];
-            fputs("Exercise: ", out);
-            print_wrapped(out, ex->question, 0);
-            for (int h = 0; h < ex->n_hints; h++) {
-                fprintf(out, "  Hint %d: ", h + 1);
-                print_wrapped(out, ex->hints[h], 0);
-            }
-            if (!with_answers) {
-                fputs("  Answer: ____________\n\n", out);
-                continue;
-            }
-            LessonError err;
-            Mat *v = lesson_eval_expr(s, ex->answer, &err);
-            if (v && v->rows == 1 && v->cols == 1) {
-                char buf[64];
-                num_format(buf, sizeof buf, mat_get(v, 0, 0), NUM_DECIMALS_DEFAULT, 0);
-                fprintf(out, "  Answer: %s = %s\n", ex->answer, buf);
-            } else {
-                fprintf(out, "  Answer: %s\n", ex->answer);
-            }
-            mat_free(v);
-            fputc('\n', out);
-        }
+            print_matrix(out, lesson_state_get(s, st->show[i]), sheet_is_heatmap(st, st->show[i]),
+                         with_answers ? NULL : st);
+        for (int e = 0; e < st->n_exercises; e++)
+            print_exercise(out, s, &st->exercises[e], with_answers);
     }
 }
-
