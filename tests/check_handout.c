@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "json_write.h"
 #include "testutil.h"
 
 /* Two exercises on one step: one hides its answer's cell (the default), the
@@ -91,12 +92,254 @@ START_TEST(test_plain_hides_cells)
 }
 END_TEST
 
+/* ---- the full JSON ---- */
+
+/* Parse `attn run --json [opts] path` into *doc; asserts it exits 0. */
+static void run_json(JVal *doc, const char *opts, const char *path)
+{
+    CmdResult r = cmd_runf("%s run --json %s %s", attn_bin(), opts, path);
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+    char err[200];
+    ck_assert_msg(json_parse(r.out, doc, err, sizeof err) == 0, "%s in\n%s", err, r.out);
+    cmd_free(&r);
+}
+
+static const JVal *item(const JVal *arr, int i)
+{
+    ck_assert_msg(arr && arr->type == J_ARR && i < arr->n, "no item %d", i);
+    return &arr->items[i];
+}
+
+static const char *str_of(const JVal *obj, const char *key)
+{
+    const JVal *v = json_get(obj, key);
+    ck_assert_msg(v && v->type == J_STR, "\"%s\" is not a string", key);
+    return v->str;
+}
+
+static double num_of(const JVal *v)
+{
+    double d;
+    ck_assert_msg(json_number(v, &d) == 0, "not a number");
+    return d;
+}
+
+static void expect_strings(const JVal *v, const char *what, const char *const *want, int n)
+{
+    ck_assert_msg(v && v->type == J_ARR && v->n == n, "%s is not an array of %d strings", what, n);
+    for (int i = 0; i < n; i++)
+        ck_assert_msg(v->items[i].type == J_STR && strcmp(v->items[i].str, want[i]) == 0, "%s[%d] is not \"%s\"",
+                      what, i, want[i]);
+}
+
+static void expect_keys(const JVal *v, const char *what, const char *const *keys, int n)
+{
+    ck_assert_msg(v && v->type == J_OBJ && v->n == n, "%s has not %d keys", what, n);
+    for (int i = 0; i < n; i++)
+        ck_assert_msg(strcmp(v->keys[i], keys[i]) == 0, "%s: key %d is \"%s\", not \"%s\"", what, i + 1,
+                      v->keys[i], keys[i]);
+}
+
+static const char *const pane_keys[] = { "name", "heatmap", "rows", "cols", "row_labels", "col_labels", "data" };
+static const char *const exercise_keys[] = { "line", "question", "hints", "hides", "answer", "expected", "within" };
+
+/* A shipped lesson: step 3 of 02-sky-is-blue, its text, its panes with the
+ * tokens as labels and the numbers of the document's matrices, and its
+ * exercise with hint, answer and value. */
+START_TEST(test_json_shipped_lesson)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/02-sky-is-blue.lesson", lessons_dir());
+    JVal doc;
+    run_json(&doc, "", path);
+    ck_assert_str_eq(str_of(&doc, "about"), "Three words in 2-d: Q, K, V, logits, scaling, row softmax, output.");
+    static const char *const tokens[] = { "sky", "is", "blue" };
+    expect_strings(json_get(&doc, "tokens"), "tokens", tokens, 3);
+    ck_assert_int_eq(json_get(&doc, "answers")->type, J_BOOL);
+    ck_assert_msg(json_get(&doc, "answers")->num == 1, "answers is not true");
+    const JVal *setup = json_get(&doc, "setup");
+    ck_assert_msg(setup && setup->type == J_ARR && setup->n == 0, "02 has no set-up");
+
+    const JVal *steps = json_get(&doc, "steps");
+    ck_assert_int_eq(steps->n, 6);
+    const JVal *st = item(steps, 2);
+    ck_assert_str_eq(str_of(st, "title"), "Logits: every query against every key");
+    const char *text = str_of(st, "text");
+    ck_assert_msg(strncmp(text, "The logits are Q K^T. Entry [i,j] is the dot product of query i with key j: a measure",
+                          85) == 0, "text: %s", text);
+    ck_assert_msg(strstr(text, "all three words.\n\nThe matrix is 3 x 3"), "paragraphs: %s", text);
+
+    const JVal *panes = json_get(st, "panes");
+    ck_assert_int_eq(panes->n, 3);
+    static const char *const names[] = { "Q", "K", "logits" };
+    for (int i = 0; i < 3; i++) {
+        const JVal *p = item(panes, i);
+        expect_keys(p, names[i], pane_keys, 7);
+        ck_assert_str_eq(str_of(p, "name"), names[i]);
+        ck_assert_msg(json_get(p, "heatmap")->num == (i == 2), "%s: heatmap", names[i]);
+        expect_strings(json_get(p, "row_labels"), "row_labels", tokens, 3);
+        /* the pane's matrix is the document's matrix of that name */
+        const JVal *data = json_get(p, "data"), *mdata = json_get(json_get(json_get(&doc, "matrices"), names[i]), "data");
+        ck_assert_int_eq((int)json_get(p, "rows")->num, 3);
+        ck_assert_int_eq((int)json_get(p, "cols")->num, i == 2 ? 3 : 2);
+        for (int r = 0; r < 3; r++)
+            for (int c = 0; c < (i == 2 ? 3 : 2); c++)
+                ck_assert_msg(num_of(item(item(data, r), c)) == num_of(item(item(mdata, r), c)), "%s[%d,%d]",
+                              names[i], r + 1, c + 1);
+    }
+    /* logits = Q K^T: tokens on both axes; Q's features are numbered, so null */
+    expect_strings(json_get(item(panes, 2), "col_labels"), "logits col_labels", tokens, 3);
+    ck_assert_int_eq(json_get(item(panes, 0), "col_labels")->type, J_NULL);
+    ck_assert_double_eq_tol(num_of(item(item(json_get(item(panes, 2), "data"), 0), 1)), 0.0604, 5e-5);
+
+    const JVal *exs = json_get(st, "exercises");
+    ck_assert_int_eq(exs->n, 1);
+    const JVal *ex = item(exs, 0);
+    expect_keys(ex, "the exercise", exercise_keys, 7);
+    ck_assert_str_eq(str_of(ex, "question"), "How strongly does 'sky' (query 1) match 'is' (key 2)?");
+    static const char *const hints[] = { "Row 1 of Q dotted with row 2 of K." };
+    expect_strings(json_get(ex, "hints"), "hints", hints, 1);
+    static const char *const hides[] = { "logits[1,2]" };
+    expect_strings(json_get(ex, "hides"), "hides", hides, 1);
+    ck_assert_str_eq(str_of(ex, "answer"), "logits[1,2]");
+    ck_assert_double_eq_tol(num_of(json_get(ex, "expected")), 0.0604, 5e-5);
+    ck_assert_double_eq_tol(num_of(json_get(ex, "within")), 1e-3, 1e-12);
+    ck_assert_int_eq((int)json_get(ex, "line")->num, 75);
+    json_free(&doc);
+}
+END_TEST
+
+/* A small lesson: set-up panes, labels of both layouts' axes, and strings
+ * with quotes, backslashes and non-ASCII text, read back exactly. */
+START_TEST(test_json_small_lesson)
+{
+    char *path = temp_lesson("lesson \"Quotes\" and \\ back\\slash\n"
+                             "about  Ünïcode → stays UTF-8.\n"
+                             "layout columns\n"
+                             "tokens x y\n"
+                             "let X = [1 2; 3 4]\n"
+                             "step Σ \"one\"\n"
+                             "  text\n"
+                             "    A \"quoted\" word, a back\\slash, and é.\n"
+                             "\n"
+                             "    Second paragraph.\n"
+                             "  end\n"
+                             "  let Y = X^T @ X\n"
+                             "  show Y\n"
+                             "  heatmap Y\n"
+                             "  exercise Is \"Y[1,1]\" 10?\n"
+                             "    answer Y[1,1] = 10\n"
+                             "    hint   Row \\ column.\n"
+                             "    hint   1*1 + 3*3.\n"
+                             "  end\n");
+    JVal doc;
+    run_json(&doc, "", path);
+    ck_assert_str_eq(str_of(&doc, "lesson"), "\"Quotes\" and \\ back\\slash");
+    ck_assert_str_eq(str_of(&doc, "about"), "Ünïcode → stays UTF-8.");
+    ck_assert_str_eq(str_of(&doc, "layout"), "columns");
+    const JVal *setup = json_get(&doc, "setup");
+    ck_assert_int_eq(setup->n, 1);
+    expect_keys(item(setup, 0), "the set-up pane", pane_keys, 7);
+    ck_assert_str_eq(str_of(item(setup, 0), "name"), "X");
+    static const char *const tokens[] = { "x", "y" };
+    /* tokens as columns: X's columns are the tokens, its rows numbered */
+    expect_strings(json_get(item(setup, 0), "col_labels"), "X col_labels", tokens, 2);
+    ck_assert_int_eq(json_get(item(setup, 0), "row_labels")->type, J_NULL);
+
+    const JVal *st = item(json_get(&doc, "steps"), 0);
+    ck_assert_str_eq(str_of(st, "title"), "Σ \"one\"");
+    ck_assert_str_eq(str_of(st, "text"), "A \"quoted\" word, a back\\slash, and é.\n\nSecond paragraph.");
+    const JVal *y = item(json_get(st, "panes"), 0);
+    ck_assert_msg(json_get(y, "heatmap")->type == J_BOOL && json_get(y, "heatmap")->num == 1, "Y is a heatmap");
+    expect_strings(json_get(y, "row_labels"), "Y row_labels", tokens, 2);
+    expect_strings(json_get(y, "col_labels"), "Y col_labels", tokens, 2);
+    static const double want[2][2] = { { 10, 14 }, { 14, 20 } };
+    for (int r = 0; r < 2; r++)
+        for (int c = 0; c < 2; c++)
+            ck_assert_double_eq(num_of(item(item(json_get(y, "data"), r), c)), want[r][c]);
+    const JVal *ex = item(json_get(st, "exercises"), 0);
+    ck_assert_str_eq(str_of(ex, "question"), "Is \"Y[1,1]\" 10?");
+    static const char *const hints[] = { "Row \\ column.", "1*1 + 3*3." };
+    expect_strings(json_get(ex, "hints"), "hints", hints, 2);
+    ck_assert_double_eq(num_of(json_get(ex, "expected")), 10);
+    json_free(&doc);
+    free(path);
+}
+END_TEST
+
+/* The student's JSON: no answer, no value, hidden cells "?" in the step's
+ * panes and in the document's matrices, the set-up whole (as on paper). */
+START_TEST(test_json_no_answers)
+{
+    char *path = temp_lesson(hiding_lesson);
+    CmdResult r = cmd_runf("%s run --json --no-answers %s", attn_bin(), path);
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+    ck_assert_msg(!strstr(r.out, "\"answer\"") && !strstr(r.out, "\"expected\"") && !strstr(r.out, "X[1,2] * 1"),
+                  "the student's JSON gives an answer away:\n%s", r.out);
+    JVal doc;
+    char err[200];
+    ck_assert_msg(json_parse(r.out, &doc, err, sizeof err) == 0, "%s in\n%s", err, r.out);
+    ck_assert_msg(json_get(&doc, "answers")->num == 0, "answers is not false");
+    const JVal *st = item(json_get(&doc, "steps"), 0);
+    static const char *const keys[] = { "line", "question", "hints", "hides" };
+    expect_keys(item(json_get(st, "exercises"), 0), "exercise 1", keys, 4);
+    static const char *const hides[] = { "X[1,2]", "S[1,1]" };
+    expect_strings(json_get(item(json_get(st, "exercises"), 1), "hides"), "hides", hides, 2);
+    const JVal *s_data = json_get(item(json_get(st, "panes"), 1), "data");
+    ck_assert_str_eq(item(item(s_data, 0), 0)->str, "?");
+    ck_assert_str_eq(item(item(s_data, 1), 0)->str, "?");
+    ck_assert_double_eq(num_of(item(item(s_data, 0), 1)), 11);
+    ck_assert_double_eq(num_of(item(item(s_data, 1), 1)), 25);
+    ck_assert_str_eq(item(item(json_get(item(json_get(st, "panes"), 0), "data"), 0), 1)->str, "?");
+    /* step Two shows S whole; the document's S hides what any exercise hides */
+    const JVal *two = json_get(item(json_get(item(json_get(&doc, "steps"), 1), "panes"), 0), "data");
+    ck_assert_double_eq(num_of(item(item(two, 0), 0)), 5);
+    const JVal *m = json_get(json_get(json_get(&doc, "matrices"), "S"), "data");
+    ck_assert_str_eq(item(item(m, 0), 0)->str, "?");
+    ck_assert_double_eq(num_of(item(item(json_get(item(json_get(&doc, "setup"), 0), "data"), 0), 1)), 2);
+    json_free(&doc);
+    cmd_free(&r);
+    free(path);
+}
+END_TEST
+
+/* Every string is escaped: no control byte, C0 or C1, ever reaches the
+ * output raw; other UTF-8 passes through; malformed bytes become U+FFFD. */
+START_TEST(test_json_string_escapes)
+{
+    char *buf = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&buf, &size);
+    ck_assert_ptr_nonnull(f);
+    jw_string(f, "a\"b\\c\n\r\t\x01\x1f\x7f" "\xc2\x85" "é→\xe2\x80\xa8" "\xff" "\xc0\xaf" "\xed\xa0\x80" "\xe2\x82");
+    fputc(' ', f);
+    jw_string(f, NULL);
+    fclose(f);
+    ck_assert_str_eq(buf, "\"a\\\"b\\\\c\\n\\r\\t\\u0001\\u001f\\u007f\\u0085é→\\u2028"
+                          "\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\" null");
+    JVal v;
+    char err[200];
+    ck_assert_msg(json_parse(buf, &v, err, sizeof err) == -1, "two values parsed as one");
+    buf[strlen(buf) - 5] = '\0';
+    ck_assert_msg(json_parse(buf, &v, err, sizeof err) == 0, "%s", err);
+    ck_assert_str_eq(v.str, "a\"b\\c\n\r\t\x01\x1f\x7f\xc2\x85" "é→\xe2\x80\xa8"
+                            "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"
+                            "\xef\xbf\xbd");
+    json_free(&v);
+    free(buf);
+}
+END_TEST
+
 Suite *handout_suite(void)
 {
     Suite *s = suite_create("handout");
     TCase *core = tcase_create("core");
     tcase_set_timeout(core, 60);
     tcase_add_test(core, test_plain_hides_cells);
+    tcase_add_test(core, test_json_shipped_lesson);
+    tcase_add_test(core, test_json_small_lesson);
+    tcase_add_test(core, test_json_no_answers);
+    tcase_add_test(core, test_json_string_escapes);
     suite_add_tcase(s, core);
     return s;
 }

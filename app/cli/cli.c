@@ -69,8 +69,8 @@ int cli_run(int argc, char **argv)
         return usage_error("run needs a lesson file%s", "");
     if (json && explain)
         return usage_error("--json and --explain do not go together%s", "");
-    if (!with_answers && (json || explain))
-        return usage_error("--no-answers goes with the plain-text handout only%s", "");
+    if (!with_answers && explain)
+        return usage_error("--no-answers goes with a handout (plain, --json), not --explain%s", "");
     LessonError err;
     Session *ses = session_open(file, &err);
     if (!ses) {
@@ -83,7 +83,7 @@ int cli_run(int argc, char **argv)
     if (explain)
         status = cell_explain_print(s, explain);
     else if (json)
-        json_print(stdout, l, s);
+        json_print(stdout, l, s, with_answers);
     else
         handout_print(stdout, l, s, with_answers);
     session_free(ses);

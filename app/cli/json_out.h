@@ -10,7 +10,9 @@
 
 #include "lesson.h"
 
-/* Print the JSON object of l, evaluated in s, to out, ending in a newline. */
-void json_print(FILE *out, const Lesson *l, const LessonState *s);
+/* Print the JSON object of l, evaluated in s, to out, ending in a newline.
+ * with_answers 0 leaves out each exercise's answer and writes "?" for the
+ * cells a student's sheet hides. */
+void json_print(FILE *out, const Lesson *l, const LessonState *s, int with_answers);
 
 #endif
