@@ -330,6 +330,176 @@ START_TEST(test_json_string_escapes)
 }
 END_TEST
 
+/* ---- the markdown handout ---- */
+
+/* The handout of a shipped lesson, written to a file and to stdout, is
+ * byte for byte tests/expected/02-sky-is-blue.md. After a deliberate change,
+ * regenerate it with
+ *   ./attn run --markdown tests/expected/02-sky-is-blue.md lessons/02-sky-is-blue.lesson
+ * and read the diff. */
+START_TEST(test_markdown_expected)
+{
+    char *want = slurp("tests/expected/02-sky-is-blue.md");
+    ck_assert_msg(want != NULL, "tests/expected/02-sky-is-blue.md is missing (run from the repository root)");
+    char lesson[512];
+    snprintf(lesson, sizeof lesson, "%s/02-sky-is-blue.lesson", lessons_dir());
+    char *out = strdup(write_temp(".md", ""));
+    CmdResult r = cmd_runf("%s run --markdown %s %s", attn_bin(), out, lesson);
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+    ck_assert_str_eq(r.out, "");
+    ck_assert_str_eq(r.err, "");
+    char *got = slurp(out);
+    ck_assert_ptr_nonnull(got);
+    /* the first line that differs, for a readable failure */
+    int line = 1;
+    size_t k = 0;
+    for (; got[k] && got[k] == want[k]; k++)
+        line += got[k] == '\n';
+    ck_assert_msg(strcmp(got, want) == 0, "the handout differs from tests/expected/02-sky-is-blue.md at line %d:\n"
+                  "got:  %.120s\nwant: %.120s", line, got + k, want + k);
+    cmd_free(&r);
+    r = cmd_runf("%s run --markdown - %s", attn_bin(), lesson);
+    ck_assert_msg(r.status == 0 && strcmp(r.out, want) == 0, "--markdown - differs from the file (exit %d)", r.status);
+    cmd_free(&r);
+    free(got);
+    free(out);
+    free(want);
+}
+END_TEST
+
+/* The student's markdown: every answer a blank, no answer expression and no
+ * value, the cells the step's exercises hide as "?". */
+START_TEST(test_markdown_no_answers)
+{
+    char lesson[512];
+    snprintf(lesson, sizeof lesson, "%s/02-sky-is-blue.lesson", lessons_dir());
+    CmdResult r = cmd_runf("%s run --no-answers --markdown - %s", attn_bin(), lesson);
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+    int blanks = 0;
+    for (const char *p = r.out; (p = strstr(p, "**Answer:**")); p++) {
+        ck_assert_msg(strncmp(p, "**Answer:** ____________\n", 25) == 0, "an answer is given: %.80s", p);
+        blanks++;
+    }
+    ck_assert_int_eq(blanks, 8);
+    ck_assert_msg(!strstr(r.out, "`E[3,2]`") && !strstr(r.out, "E[2,:] @ E[3,:]^T") && !strstr(r.out, "= 0.2294") &&
+                  !strstr(r.out, "= -0.5321"), "an answer's expression or value is in the sheet:\n%s", r.out);
+    /* step 1 hides E[3,2]; step 2 shows E whole */
+    static const char *const want[] = {
+        "## Step 1/6: Tokens and embeddings\n",
+        "| **blue** | -0.0050 |       ? |\n",
+        "## Step 2/6: Three views of each word: Q, K and V\n",
+        "| **blue** | -0.0050 | -0.5321 |\n",
+        /* the heatmap's hidden cell has no shade either */
+        "## Step 5/6: Softmax along each row\n",
+        "| **sky**  | 0.2801 ░ | 0.3577 ░ |        ? |\n",
+    };
+    expect_in_order(r.out, want, sizeof want / sizeof *want);
+    cmd_free(&r);
+
+    char *path = temp_lesson(hiding_lesson);
+    r = cmd_runf("%s run --no-answers --markdown - %s", attn_bin(), path);
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+    static const char *const small[] = {
+        "## Step 1/2: One\n",
+        "|       |      1 |      2 |\n|:------|-------:|-------:|\n| **a** | 1.0000 |      ? |\n",
+        "|       |   a |         b |\n|:------|----:|----------:|\n"
+        "| **a** |   ? | 11.0000 ▒ |\n| **b** |   ? | 25.0000 █ |\n",
+        "**Exercise:** What is S\\[2,1\\]?\n\n**Answer:** ____________\n",
+        "**Exercise:** Which is X\\[1,2\\]?\n\n**Answer:** ____________\n",
+        "## Step 2/2: Two\n",
+        "| **a** |  5.0000 | 11.0000 |\n| **b** | 11.0000 | 25.0000 |\n",
+    };
+    expect_in_order(r.out, small, sizeof small / sizeof *small);
+    ck_assert_msg(!strstr(r.out, "X[1,2] * 1"), "the answer's expression is in the sheet:\n%s", r.out);
+    cmd_free(&r);
+    free(path);
+}
+END_TEST
+
+/* Lesson text is data on the page: markdown's characters are escaped in
+ * titles, prose, labels, questions and hints; a formula line becomes a code
+ * block; a list or heading cannot start a line of prose. */
+START_TEST(test_markdown_escapes)
+{
+    char *path = temp_lesson("lesson Marks | *bold* _it_ #1 <b> & $x$\n"
+                             "tokens a|b c*d\n"
+                             "step 1. Scores `x`\n"
+                             "  text\n"
+                             "    The scores are\n"
+                             "        S = Q K^T / sqrt(d_k)\n"
+                             "    for every [pair](x).\n"
+                             "\n"
+                             "    - not a list\n"
+                             "\n"
+                             "    12. not a list either\n"
+                             "  end\n"
+                             "  let S = [1 2; 3 4]\n"
+                             "  show S\n"
+                             "  exercise Is [it] *this*?\n"
+                             "    answer S[2,1]\n"
+                             "    hint   Use | pipes | and \\ backslash.\n"
+                             "  end\n");
+    CmdResult r = cmd_runf("%s run --markdown - %s", attn_bin(), path);
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+    static const char *const want[] = {
+        "# Marks \\| \\*bold\\* \\_it\\_ \\#1 \\<b\\> \\& \\$x\\$\n",
+        "\nTokens (one per row): a\\|b c\\*d\n",
+        "\n## Step 1/1: 1. Scores \\`x\\`\n",
+        "\nThe scores are\n\n```\n    S = Q K^T / sqrt(d_k)\n```\n\nfor every \\[pair\\](x).\n",
+        "\n\\- not a list\n\n12\\. not a list either\n",
+        "\n**S** (2x2)\n\n|          |      1 |      2 |\n|:---------|-------:|-------:|\n"
+        "| **a\\|b** | 1.0000 | 2.0000 |\n| **c\\*d** | 3.0000 | 4.0000 |\n",
+        "\n**Exercise:** Is \\[it\\] \\*this\\*?\n\n- Hint 1: Use \\| pipes \\| and \\\\ backslash.\n",
+        "\n**Answer:** `S[2,1]` = 3.0000\n",
+    };
+    expect_in_order(r.out, want, sizeof want / sizeof *want);
+    cmd_free(&r);
+    free(path);
+}
+END_TEST
+
+/* --markdown takes a file (or -), goes with --no-answers, not with --json or
+ * --explain; a file that cannot be written is exit 2 with the reason. */
+START_TEST(test_markdown_usage)
+{
+    char *path = temp_lesson(hiding_lesson);
+    const char *bad[] = { "--markdown", "--markdown - --json", "--json --markdown -", "--markdown - --explain 'S[1,1]'" };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        CmdResult r = cmd_runf("%s run %s %s", attn_bin(), bad[i], i == 0 ? "" : path);
+        ck_assert_msg(r.status == 2, "attn run %s: exit %d", bad[i], r.status);
+        ck_assert_str_eq(r.out, "");
+        ck_assert_msg(strncmp(r.err, "attn: ", 6) == 0 && strstr(r.err, "usage: attn run"), "attn run %s: %s", bad[i],
+                      r.err);
+        cmd_free(&r);
+    }
+    CmdResult r = cmd_runf("%s run --markdown /nonexistent/dir/x.md %s", attn_bin(), path);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_str_eq(r.err, "attn: cannot write the markdown handout /nonexistent/dir/x.md: No such file or directory\n");
+    cmd_free(&r);
+    r = cmd_runf("%s run --markdown /dev/full %s", attn_bin(), path);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_str_eq(r.err, "attn: cannot write the markdown handout /dev/full: No space left on device\n");
+    cmd_free(&r);
+    r = cmd_runf("%s run --markdown - %s > /dev/full", attn_bin(), path);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_str_eq(r.err, "attn: could not write the output\n");
+    cmd_free(&r);
+    /* a refused lesson writes no file */
+    char *out = strdup(write_temp(".md", ""));
+    remove(out);
+    char *broken = temp_lesson("lesson B\nlet A = Q\n");
+    r = cmd_runf("%s run --markdown %s %s", attn_bin(), out, broken);
+    ck_assert_msg(r.status == 2 && strstr(r.err, "unknown name 'Q'"), "exit %d: %s", r.status, r.err);
+    cmd_free(&r);
+    r = cmd_runf("test ! -e %s", out);
+    ck_assert_msg(r.status == 0, "a refused lesson left %s behind", out);
+    cmd_free(&r);
+    free(broken);
+    free(out);
+    free(path);
+}
+END_TEST
+
 Suite *handout_suite(void)
 {
     Suite *s = suite_create("handout");
@@ -340,6 +510,10 @@ Suite *handout_suite(void)
     tcase_add_test(core, test_json_small_lesson);
     tcase_add_test(core, test_json_no_answers);
     tcase_add_test(core, test_json_string_escapes);
+    tcase_add_test(core, test_markdown_expected);
+    tcase_add_test(core, test_markdown_no_answers);
+    tcase_add_test(core, test_markdown_escapes);
+    tcase_add_test(core, test_markdown_usage);
     suite_add_tcase(s, core);
     return s;
 }

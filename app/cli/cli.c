@@ -1,7 +1,7 @@
 /*
  * cli.c - the plain-text commands' arguments and dispatch: `attn run FILE`
  * picks a printer (handout.c the plain handout, json_out.c the JSON object,
- * cell_explain.c one cell's arithmetic); `attn check FILE...` verifies every
+ * markdown.c the markdown handout, cell_explain.c one cell's arithmetic); `attn check FILE...` verifies every
  * check and exercise and hands the results to the report writers of
  * report.c (plain lines then "N passed, N failed", --tap, --junit FILE,
  * --quiet).
@@ -13,6 +13,7 @@
  */
 #include "cli.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 #include "handout.h"
 #include "json_out.h"
 #include "lesson.h"
+#include "markdown.h"
 #include "report.h"
 #include "session.h"
 
@@ -28,7 +30,7 @@ static int usage_error(const char *fmt, const char *arg)
 {
     fputs("attn: ", stderr);
     fprintf(stderr, fmt, arg);
-    fputs("\nusage: attn run [--no-answers | --json | --explain CELL] FILE\n"
+    fputs("\nusage: attn run [--no-answers] [--json | --markdown OUT | --explain CELL] FILE\n"
           "       attn check [--tap | --quiet] [--junit FILE] FILE...\n", stderr);
     return 2;
 }
@@ -39,10 +41,36 @@ static void print_error(const LessonError *err)
     fputs(lesson_error_format(err, buf, sizeof buf), stderr);
 }
 
+/* The markdown handout into path ("-" is stdout); 0, or 2 with a message
+ * when the file cannot be written. */
+static int write_markdown(const char *path, const Lesson *l, const LessonState *s, int with_answers)
+{
+    if (strcmp(path, "-") == 0) {
+        markdown_print(stdout, l, s, with_answers);
+        return 0;
+    }
+    errno = 0;
+    FILE *f = fopen(path, "w");
+    int failed = !f;
+    if (f) {
+        markdown_print(f, l, s, with_answers);
+        failed = ferror(f);
+        failed |= fclose(f) != 0;
+    }
+    if (failed) {
+        int e = errno;
+        fputs("attn: cannot write the markdown handout ", stderr);
+        report_put_name(stderr, path);
+        fprintf(stderr, ": %s\n", strerror(e ? e : EIO));
+        return 2;
+    }
+    return 0;
+}
+
 int cli_run(int argc, char **argv)
 {
     int json = 0, with_answers = 1;
-    const char *explain = NULL, *file = NULL;
+    const char *explain = NULL, *markdown = NULL, *file = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--json") == 0) {
@@ -55,6 +83,12 @@ int cli_run(int argc, char **argv)
             explain = argv[++i];
         } else if (strncmp(a, "--explain=", 10) == 0) {
             explain = a + 10;
+        } else if (strcmp(a, "--markdown") == 0) {
+            if (i + 1 >= argc)
+                return usage_error("--markdown needs a file to write, or - for stdout%s", "");
+            markdown = argv[++i];
+        } else if (strncmp(a, "--markdown=", 11) == 0 && a[11]) {
+            markdown = a + 11;
         } else if (strcmp(a, "--") == 0 && i + 1 < argc && !file) {
             file = argv[++i];
         } else if (a[0] == '-' && a[1] != '\0') {
@@ -67,8 +101,8 @@ int cli_run(int argc, char **argv)
     }
     if (!file)
         return usage_error("run needs a lesson file%s", "");
-    if (json && explain)
-        return usage_error("--json and --explain do not go together%s", "");
+    if (!!json + !!explain + !!markdown > 1)
+        return usage_error("--json, --markdown and --explain do not go together%s", "");
     if (!with_answers && explain)
         return usage_error("--no-answers goes with a handout (plain, --json), not --explain%s", "");
     LessonError err;
@@ -84,6 +118,8 @@ int cli_run(int argc, char **argv)
         status = cell_explain_print(s, explain);
     else if (json)
         json_print(stdout, l, s, with_answers);
+    else if (markdown)
+        status = write_markdown(markdown, l, s, with_answers);
     else
         handout_print(stdout, l, s, with_answers);
     session_free(ses);
