@@ -30,7 +30,7 @@ static int usage_error(const char *fmt, const char *arg)
 {
     fputs("attn: ", stderr);
     fprintf(stderr, fmt, arg);
-    fputs("\nusage: attn run [--no-answers] [--json | --markdown OUT | --explain CELL] FILE\n"
+    fputs("\nusage: attn run [--no-answers | --json | --explain CELL] FILE\n"
           "       attn check [--tap | --quiet] [--junit FILE] FILE...\n", stderr);
     return 2;
 }
