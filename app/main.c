@@ -14,10 +14,11 @@
 static void usage(FILE *out)
 {
     fputs("usage: attn [--no-color] [FILE.lesson]   open the lesson menu, or one lesson\n"
-          "       attn run [--no-answers | --json | --explain CELL] FILE\n"
-          "                                         print a lesson as a plain-text handout\n"
-          "                                         (--no-answers: for students) or JSON,\n"
-          "                                         or explain one cell, e.g. 'A[2,1]'\n"
+          "       attn run [--no-answers] [--json | --markdown OUT] FILE\n"
+          "                                         print a lesson as a plain-text handout,\n"
+          "                                         JSON, or markdown into OUT (- stdout);\n"
+          "                                         --no-answers: for students\n"
+          "       attn run --explain CELL FILE      explain one cell, e.g. 'A[2,1]'\n"
           "       attn check [--tap | --quiet] [--junit FILE] FILE...\n"
           "                                         verify lessons' checks and exercises\n"
           "                                         (TAP 14, quiet, JUnit XML)\n"

@@ -120,10 +120,17 @@ START_TEST(test_run_no_answers)
                   "the student's sheet lacks the exercise with a blank answer:\n%s", r.out);
     ck_assert_msg(!strstr(r.out, "A[1,2] = 0.0000"), "the student's sheet gives the answer away:\n%s", r.out);
     cmd_free(&r);
+    /* with the JSON it is a student's document (tests/check_handout.c);
+     * an explanation is no handout */
     r = cmd_runf("%s run --no-answers --json %s", attn_bin(), path);
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+    ck_assert_msg(json_ok(r.out), "not valid JSON:\n%s", r.out);
+    cmd_free(&r);
+    r = cmd_runf("%s run --no-answers --explain 'A[1,1]' %s", attn_bin(), path);
     ck_assert_int_eq(r.status, 2);
     ck_assert_str_eq(r.out, "");
-    ck_assert_msg(strstr(r.err, "attn: --no-answers goes with the plain-text handout only\n"), "stderr: %s", r.err);
+    ck_assert_msg(strstr(r.err, "attn: --no-answers goes with a handout (plain, --json), not --explain\n"),
+                  "stderr: %s", r.err);
     cmd_free(&r);
     free(path);
 }
@@ -199,7 +206,7 @@ START_TEST(test_run_json)
     ck_assert_msg(json_ok(r.out), "not valid JSON:\n%s", r.out);
     const char *want[] = {
         "{\"lesson\": \"Tiny attention\", \"layout\": \"rows\",",
-        "\"steps\": [\n  {\"title\": \"Scores\", \"show\": [\"S\", \"A\"], \"heatmap\": [\"A\"]}]",
+        "\"steps\": [\n  {\"title\": \"Scores\", \"show\": [\"S\", \"A\"], \"heatmap\": [\"A\"],",
         "\"X\": {\"rows\": 2, \"cols\": 2, \"data\": [[1, 0], [0, 1]]}",
         "\"S\": {\"rows\": 2, \"cols\": 2, \"data\": [[0.5, \"-inf\"], [0, 0.5]]}",
         "\"A\": {\"rows\": 2, \"cols\": 2, \"data\": [[1, 0], [0.377540678, 0.622459352]]}",
@@ -240,17 +247,19 @@ START_TEST(test_run_json_shape)
     JVal doc;
     char jerr[200];
     ck_assert_msg(json_parse(r.out, &doc, jerr, sizeof jerr) == 0, "%s in\n%s", jerr, r.out);
-    static const char *const top[] = { "lesson", "layout", "steps", "matrices" };
-    expect_keys(&doc, "the document", top, 4);
+    /* the contract's keys first, in its order; then what the full document
+     * adds (tests/check_handout.c reads those) */
+    static const char *const top[] = { "lesson", "layout", "steps", "matrices", "about", "tokens", "answers", "setup" };
+    expect_keys(&doc, "the document", top, 8);
     ck_assert_str_eq(json_get(&doc, "lesson")->str, "J");
     ck_assert_str_eq(json_get(&doc, "layout")->str, "columns");
 
     const JVal *steps = json_get(&doc, "steps");
     ck_assert_msg(steps->type == J_ARR && steps->n == 2, "steps: %d", steps->n);
-    static const char *const step_keys[] = { "title", "show", "heatmap" };
+    static const char *const step_keys[] = { "title", "show", "heatmap", "text", "panes", "exercises" };
     static const char *const show1[] = { "Y", "N" }, *const show2[] = { "Z", "X" }, *const heat2[] = { "Z" };
-    expect_keys(&steps->items[0], "steps[0]", step_keys, 3);
-    expect_keys(&steps->items[1], "steps[1]", step_keys, 3);
+    expect_keys(&steps->items[0], "steps[0]", step_keys, 6);
+    expect_keys(&steps->items[1], "steps[1]", step_keys, 6);
     ck_assert_str_eq(json_get(&steps->items[0], "title")->str, "One");
     ck_assert_str_eq(json_get(&steps->items[1], "title")->str, "Two");
     expect_names(json_get(&steps->items[0], "show"), "steps[0].show", show1, 2);

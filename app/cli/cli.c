@@ -1,33 +1,30 @@
 /*
- * cli.c - the plain-text commands: `attn run FILE` (a handout: every step,
- * its prose, its matrices with labelled axes), `attn run --json FILE` (the
- * JSON object of LESSON-FORMAT.md), `attn run --explain CELL FILE` (the
- * arithmetic behind one cell) and `attn check FILE...` (every check and
- * exercise, one line each, then "N passed, N failed"; --tap, --junit FILE
- * and --quiet pick the report writers of report.c).
+ * cli.c - the plain-text commands' arguments and dispatch: `attn run FILE`
+ * picks a printer (handout.c the plain handout, json_out.c the JSON object,
+ * markdown.c the markdown handout, cell_explain.c one cell's arithmetic); `attn check FILE...` verifies every
+ * check and exercise and hands the results to the report writers of
+ * report.c (plain lines then "N passed, N failed", --tap, --junit FILE,
+ * --quiet).
  *
  * Lessons are opened through the session (session.h), as the screen opens
- * them, and verified by the engine's judge (lesson_verify); this file only
- * prints.
+ * them, and verified by the engine's judge (lesson_verify); nothing here
+ * computes.
  * Errors go to stderr; `run` prints nothing to stdout when it fails.
  */
 #include "cli.h"
 
-#include <ctype.h>
-#include <math.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "explain.h"
-#include "format.h"
-#include "heat.h"
+#include "cell_explain.h"
+#include "handout.h"
+#include "json_out.h"
 #include "lesson.h"
+#include "markdown.h"
 #include "report.h"
 #include "session.h"
-#include "text.h"
-
-#define WRAP_COLUMNS 78
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -45,340 +42,36 @@ static void print_error(const LessonError *err)
     fputs(lesson_error_format(err, buf, sizeof buf), stderr);
 }
 
-/* ---- plain text ---- */
-
-/* Print prose wrapped to WRAP_COLUMNS by the screen's wrapper (text.h),
- * each line after `indent` spaces; paragraphs stay one empty line apart. */
-static void print_wrapped(FILE *out, const char *text, int indent)
+/* The markdown handout into path ("-" is stdout); 0, or 2 with a message
+ * when the file cannot be written. */
+static int write_markdown(const char *path, const Lesson *l, const LessonState *s, int with_answers)
 {
-    size_t size = 3 * strlen(text) + 16;
-    char *wrapped = malloc(size), *line = malloc(size);
-    if (wrapped && line) {
-        text_wrap(wrapped, size, text, WRAP_COLUMNS - indent);
-        for (const char *p = wrapped; (p = text_line(p, line, size));)
-            fprintf(out, "%*s%s\n", line[0] ? indent : 0, "", line);
-    }
-    free(wrapped);
-    free(line);
-}
-
-/* A line of c as wide as prefix + title. */
-static void print_rule(FILE *out, const char *prefix, const char *title, char c)
-{
-    int w = fmt_display_width(prefix) + fmt_display_width(title);
-    for (int i = 0; i < w; i++)
-        fputc(c, out);
-    fputc('\n', out);
-}
-
-static void pad(FILE *out, int n)
-{
-    for (int i = 0; i < n; i++)
-        fputc(' ', out);
-}
-
-/* The lines softmax found all -inf, e.g. "  row 2 fully masked: every
- * score -inf, weights 0" (nothing when there are none). */
-static void print_masked(FILE *out, const Mat *m)
-{
-    for (int by_rows = 1; by_rows >= 0; by_rows--) {
-        int n = by_rows ? m->rows : m->cols, count = 0;
-        for (int k = 0; k < n; k++)
-            count += mat_line_masked(m, k, by_rows);
-        if (!count)
-            continue;
-        fprintf(out, "  %s%s", by_rows ? "row" : "column", count > 1 ? "s" : "");
-        for (int k = 0, i = 0; k < n; k++)
-            if (mat_line_masked(m, k, by_rows))
-                fprintf(out, i++ ? ", %d" : " %d", k + 1);
-        fprintf(out, " fully masked: every score -inf, weights 0\n");
-    }
-}
-
-static void print_matrix(FILE *out, const Mat *m, int heat)
-{
-    if (!m)
-        return;
-    fprintf(out, "%s  (%dx%d%s)\n", m->name, m->rows, m->cols, heat ? ", heatmap" : "");
-    int label_w = 0;
-    char buf[64];
-    for (int i = 0; i < m->rows; i++) {
-        const char *lab = mat_row_label(m, i);
-        int w = lab ? fmt_display_width(lab) : snprintf(buf, sizeof buf, "%d", i + 1);
-        if (w > label_w)
-            label_w = w;
-    }
-    int *widths = calloc((size_t)m->cols, sizeof *widths);
-    if (!widths)
-        return;
-    for (int j = 0; j < m->cols; j++) {
-        const char *lab = mat_col_label(m, j);
-        int w = lab ? fmt_display_width(lab) : snprintf(buf, sizeof buf, "%d", j + 1);
-        for (int i = 0; i < m->rows; i++) {
-            int vw = num_format(buf, sizeof buf, mat_get(m, i, j), NUM_DECIMALS_DEFAULT, 0);
-            if (vw > w)
-                w = vw;
-        }
-        widths[j] = w;
-    }
-    HeatScale scale = heat_scale(m);
-    /* the header: column labels, right-aligned over their numbers */
-    pad(out, 2 + label_w);
-    for (int j = 0; j < m->cols; j++) {
-        const char *lab = mat_col_label(m, j);
-        if (!lab) {
-            snprintf(buf, sizeof buf, "%d", j + 1);
-            lab = buf;
-        }
-        pad(out, 2 + widths[j] - fmt_display_width(lab));
-        fputs(lab, out);
-    }
-    fputc('\n', out);
-    for (int i = 0; i < m->rows; i++) {
-        const char *lab = mat_row_label(m, i);
-        if (!lab) {
-            snprintf(buf, sizeof buf, "%d", i + 1);
-            lab = buf;
-        }
-        fputs("  ", out);
-        fputs(lab, out);
-        pad(out, label_w - fmt_display_width(lab));
-        for (int j = 0; j < m->cols; j++) {
-            int w = num_format(buf, sizeof buf, mat_get(m, i, j), NUM_DECIMALS_DEFAULT, 0);
-            pad(out, 2 + widths[j] - w);
-            fputs(buf, out);
-        }
-        if (heat) {
-            fputs("   |", out);
-            for (int j = 0; j < m->cols; j++)
-                fputs(heat_shade(&scale, mat_get(m, i, j), 0), out);
-            fputc('|', out);
-        }
-        fputc('\n', out);
-    }
-    if (heat) {
-        /* say what the shades stand for, so a printed heatmap reads alone */
-        char legend[200];
-        heat_legend(&scale, legend, sizeof legend, NUM_DECIMALS_DEFAULT);
-        fprintf(out, "  %s\n", legend);
-    }
-    print_masked(out, m);
-    fputc('\n', out);
-    free(widths);
-}
-
-static int in_list(char **names, int n, const char *name)
-{
-    for (int i = 0; i < n; i++)
-        if (strcmp(names[i], name) == 0)
-            return 1;
-    return 0;
-}
-
-/* The lesson as a plain-text handout; with_answers 0 leaves the answers
- * out (hints stay) so the sheet can be handed to students. */
-static void print_handout(FILE *out, const Lesson *l, const LessonState *s, int with_answers)
-{
-    fputs(lesson_title(l), out);
-    fputc('\n', out);
-    print_rule(out, "", lesson_title(l), '=');
-    if (*lesson_about(l)) {
-        fputc('\n', out);
-        print_wrapped(out, lesson_about(l), 0);
-    }
-    if (lesson_n_tokens(l) > 0) {
-        fprintf(out, "\nTokens (%s):", lesson_layout(l) == LAYOUT_ROWS ? "one per row" : "one per column");
-        for (int i = 0; i < lesson_n_tokens(l); i++)
-            fprintf(out, " %s", lesson_token(l, i));
-        fputc('\n', out);
-    }
-    if (lesson_n_setup(l) > 0) {
-        fputs("\nSet-up\n------\n\n", out);
-        for (int i = 0; i < lesson_n_setup(l); i++)
-            print_matrix(out, lesson_state_get(s, lesson_setup_name(l, i)), 0);
-    }
-    int n = lesson_n_steps(l);
-    for (int k = 0; k < n; k++) {
-        const LessonStep *st = lesson_step(l, k);
-        char head[64];
-        snprintf(head, sizeof head, "Step %d/%d: ", k + 1, n);
-        fprintf(out, "\n%s%s\n", head, st->title);
-        print_rule(out, head, st->title, '-');
-        if (st->text[0]) {
-            fputc('\n', out);
-            print_wrapped(out, st->text, 0);
-        }
-        fputc('\n', out);
-        for (int i = 0; i < st->n_show; i++)
-            print_matrix(out, lesson_state_get(s, st->show[i]), in_list(st->heatmap, st->n_heatmap, st->show[i]));
-        for (int e = 0; e < st->n_exercises; e++) {
-            const LessonExercise *ex = &st->exercises[e];
-            fputs("Exercise: ", out);
-            print_wrapped(out, ex->question, 0);
-            for (int h = 0; h < ex->n_hints; h++) {
-                fprintf(out, "  Hint %d: ", h + 1);
-                print_wrapped(out, ex->hints[h], 0);
-            }
-            if (!with_answers) {
-                fputs("  Answer: ____________\n\n", out);
-                continue;
-            }
-            LessonError err;
-            Mat *v = lesson_eval_expr(s, ex->answer, &err);
-            if (v && v->rows == 1 && v->cols == 1) {
-                char buf[64];
-                num_format(buf, sizeof buf, mat_get(v, 0, 0), NUM_DECIMALS_DEFAULT, 0);
-                fprintf(out, "  Answer: %s = %s\n", ex->answer, buf);
-            } else {
-                fprintf(out, "  Answer: %s\n", ex->answer);
-            }
-            mat_free(v);
-            fputc('\n', out);
-        }
-    }
-}
-
-/* ---- JSON ---- */
-
-static void json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(out, "\\%c", *p);
-        else if (*p == '\n')
-            fputs("\\n", out);
-        else if (*p == '\t')
-            fputs("\\t", out);
-        else if (*p < 0x20 || *p == 0x7f)
-            fprintf(out, "\\u%04x", *p);
-        else
-            fputc(*p, out);
-    }
-    fputc('"', out);
-}
-
-static void json_number(FILE *out, float v)
-{
-    if (isnan(v))
-        fputs("\"nan\"", out);
-    else if (isinf(v))
-        fputs(v > 0 ? "\"inf\"" : "\"-inf\"", out);
-    else
-        fprintf(out, "%.9g", (double)v);
-}
-
-static void json_names(FILE *out, char **names, int n)
-{
-    fputc('[', out);
-    for (int i = 0; i < n; i++) {
-        if (i)
-            fputs(", ", out);
-        json_string(out, names[i]);
-    }
-    fputc(']', out);
-}
-
-static void print_json(FILE *out, const Lesson *l, const LessonState *s)
-{
-    fputs("{\"lesson\": ", out);
-    json_string(out, lesson_title(l));
-    fprintf(out, ", \"layout\": \"%s\",\n \"steps\": [", lesson_layout(l) == LAYOUT_ROWS ? "rows" : "columns");
-    for (int k = 0; k < lesson_n_steps(l); k++) {
-        const LessonStep *st = lesson_step(l, k);
-        fputs(k ? ",\n  {\"title\": " : "\n  {\"title\": ", out);
-        json_string(out, st->title);
-        fputs(", \"show\": ", out);
-        json_names(out, st->show, st->n_show);
-        fputs(", \"heatmap\": ", out);
-        json_names(out, st->heatmap, st->n_heatmap);
-        fputc('}', out);
-    }
-    fputs("],\n \"matrices\": {", out);
-    for (int i = 0; i < lesson_state_count(s); i++) {
-        const Mat *m = lesson_state_at(s, i);
-        fputs(i ? ",\n  " : "\n  ", out);
-        json_string(out, m->name);
-        fprintf(out, ": {\"rows\": %d, \"cols\": %d, \"data\": [", m->rows, m->cols);
-        for (int r = 0; r < m->rows; r++) {
-            fputs(r ? ", [" : "[", out);
-            for (int c = 0; c < m->cols; c++) {
-                if (c)
-                    fputs(", ", out);
-                json_number(out, mat_get(m, r, c));
-            }
-            fputc(']', out);
-        }
-        fputs("]}", out);
-    }
-    fputs("}}\n", out);
-}
-
-/* ---- explain ---- */
-
-/* "NAME[ROW,COL]" (1-based, blanks allowed) into its parts; 1 on success. */
-static int parse_cell(const char *spec, char *name, size_t size, int *row, int *col)
-{
-    const char *p = spec;
-    while (*p == ' ')
-        p++;
-    const char *start = p;
-    while (isalnum((unsigned char)*p) || *p == '_')
-        p++;
-    size_t n = (size_t)(p - start);
-    if (n == 0 || n >= size || isdigit((unsigned char)*start))
+    if (strcmp(path, "-") == 0) {
+        markdown_print(stdout, l, s, with_answers);
         return 0;
-    memcpy(name, start, n);
-    name[n] = '\0';
-    char close;
-    int used = 0;
-    if (sscanf(p, " [ %d , %d %c%n", row, col, &close, &used) != 3 || close != ']')
-        return 0;
-    for (p += used; *p == ' '; p++)
-        ;
-    return *p == '\0';
-}
-
-static int run_explain(const LessonState *s, const char *spec)
-{
-    char name[MAT_NAME_MAX];
-    int row, col;
-    if (!parse_cell(spec, name, sizeof name, &row, &col)) {
-        fprintf(stderr, "attn: bad cell '%s': write NAME[ROW,COL] with 1-based indices, e.g. 'A[2,1]'\n", spec);
+    }
+    errno = 0;
+    FILE *f = fopen(path, "w");
+    int failed = !f;
+    if (f) {
+        markdown_print(f, l, s, with_answers);
+        failed = ferror(f);
+        failed |= fclose(f) != 0;
+    }
+    if (failed) {
+        int e = errno;
+        fputs("attn: cannot write the markdown handout ", stderr);
+        report_put_name(stderr, path);
+        fprintf(stderr, ": %s\n", strerror(e ? e : EIO));
         return 2;
     }
-    const Mat *m = lesson_state_get(s, name);
-    if (!m) {
-        const char *near = lesson_state_nearest(s, name);
-        fprintf(stderr, "attn: the lesson defines no matrix '%s'%s%s%s\n", name, near ? "; did you mean '" : "",
-                near ? near : "", near ? "'?" : "");
-        return 2;
-    }
-    if (row < 1 || row > m->rows || col < 1 || col > m->cols) {
-        fprintf(stderr, "attn: %s[%d,%d] is outside %s, which is %dx%d (indices start at 1)\n", name, row, col,
-                name, m->rows, m->cols);
-        return 2;
-    }
-    Explanation ex;
-    memset(&ex, 0, sizeof ex);
-    AttnError err = { 0 };
-    if (explain_cell(&ex, m, row - 1, col - 1, &err) != ATTN_OK) {
-        fprintf(stderr, "attn: cannot explain %s[%d,%d]: %s\n", name, row, col,
-                err.msg[0] ? err.msg : attn_status_str(err.code));
-        explain_free(&ex);
-        return 2;
-    }
-    fputs(ex.text ? ex.text : "", stdout);
-    if (ex.text && ex.text[0] && ex.text[strlen(ex.text) - 1] != '\n')
-        fputc('\n', stdout);
-    explain_free(&ex);
     return 0;
 }
 
 int cli_run(int argc, char **argv)
 {
     int json = 0, with_answers = 1;
-    const char *explain = NULL, *file = NULL;
+    const char *explain = NULL, *markdown = NULL, *file = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--json") == 0) {
@@ -391,6 +84,12 @@ int cli_run(int argc, char **argv)
             explain = argv[++i];
         } else if (strncmp(a, "--explain=", 10) == 0) {
             explain = a + 10;
+        } else if (strcmp(a, "--markdown") == 0) {
+            if (i + 1 >= argc)
+                return usage_error("--markdown needs a file to write, or - for stdout%s", "");
+            markdown = argv[++i];
+        } else if (strncmp(a, "--markdown=", 11) == 0 && a[11]) {
+            markdown = a + 11;
         } else if (strcmp(a, "--") == 0 && i + 1 < argc && !file) {
             file = argv[++i];
         } else if (a[0] == '-' && a[1] != '\0') {
@@ -403,10 +102,10 @@ int cli_run(int argc, char **argv)
     }
     if (!file)
         return usage_error("run needs a lesson file%s", "");
-    if (json && explain)
-        return usage_error("--json and --explain do not go together%s", "");
-    if (!with_answers && (json || explain))
-        return usage_error("--no-answers goes with the plain-text handout only%s", "");
+    if (!!json + !!explain + !!markdown > 1)
+        return usage_error("--json, --markdown and --explain do not go together%s", "");
+    if (!with_answers && explain)
+        return usage_error("--no-answers goes with a handout (plain, --json), not --explain%s", "");
     LessonError err;
     Session *ses = session_open(file, &err);
     if (!ses) {
@@ -417,11 +116,13 @@ int cli_run(int argc, char **argv)
     const LessonState *s = session_state(ses);
     int status = 0;
     if (explain)
-        status = run_explain(s, explain);
+        status = cell_explain_print(s, explain);
     else if (json)
-        print_json(stdout, l, s);
+        json_print(stdout, l, s, with_answers);
+    else if (markdown)
+        status = write_markdown(markdown, l, s, with_answers);
     else
-        print_handout(stdout, l, s, with_answers);
+        handout_print(stdout, l, s, with_answers);
     session_free(ses);
     if (fflush(stdout) != 0) {
         fprintf(stderr, "attn: could not write the output\n");

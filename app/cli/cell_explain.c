@@ -1,0 +1,72 @@
+/*
+ * cell_explain.c - `attn run --explain CELL FILE`: read "NAME[ROW,COL]",
+ * find the cell, and print the engine's explanation of it; a cell that is
+ * not there is refused with what the lesson has instead.
+ */
+#include "cell_explain.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "explain.h"
+
+/* "NAME[ROW,COL]" (1-based, blanks allowed) into its parts; 1 on success. */
+static int parse_cell(const char *spec, char *name, size_t size, int *row, int *col)
+{
+    const char *p = spec;
+    while (*p == ' ')
+        p++;
+    const char *start = p;
+    while (isalnum((unsigned char)*p) || *p == '_')
+        p++;
+    size_t n = (size_t)(p - start);
+    if (n == 0 || n >= size || isdigit((unsigned char)*start))
+        return 0;
+    memcpy(name, start, n);
+    name[n] = '\0';
+    char close;
+    int used = 0;
+    if (sscanf(p, " [ %d , %d %c%n", row, col, &close, &used) != 3 || close != ']')
+        return 0;
+    for (p += used; *p == ' '; p++)
+        ;
+    return *p == '\0';
+}
+
+int cell_explain_print(const LessonState *s, const char *spec)
+{
+    char name[MAT_NAME_MAX];
+    int row, col;
+    if (!parse_cell(spec, name, sizeof name, &row, &col)) {
+        fprintf(stderr, "attn: bad cell '%s': write NAME[ROW,COL] with 1-based indices, e.g. 'A[2,1]'\n", spec);
+        return 2;
+    }
+    const Mat *m = lesson_state_get(s, name);
+    if (!m) {
+        const char *near = lesson_state_nearest(s, name);
+        fprintf(stderr, "attn: the lesson defines no matrix '%s'%s%s%s\n", name, near ? "; did you mean '" : "",
+                near ? near : "", near ? "'?" : "");
+        return 2;
+    }
+    if (row < 1 || row > m->rows || col < 1 || col > m->cols) {
+        fprintf(stderr, "attn: %s[%d,%d] is outside %s, which is %dx%d (indices start at 1)\n", name, row, col,
+                name, m->rows, m->cols);
+        return 2;
+    }
+    Explanation ex;
+    memset(&ex, 0, sizeof ex);
+    AttnError err = { 0 };
+    if (explain_cell(&ex, m, row - 1, col - 1, &err) != ATTN_OK) {
+        fprintf(stderr, "attn: cannot explain %s[%d,%d]: %s\n", name, row, col,
+                err.msg[0] ? err.msg : attn_status_str(err.code));
+        explain_free(&ex);
+        return 2;
+    }
+    fputs(ex.text ? ex.text : "", stdout);
+    if (ex.text && ex.text[0] && ex.text[strlen(ex.text) - 1] != '\n')
+        fputc('\n', stdout);
+    explain_free(&ex);
+    return 0;
+}
+

@@ -1,0 +1,178 @@
+/*
+ * handout.c - the plain-text handout of `attn run FILE`: prose wrapped by
+ * the screen's wrapper (text.h), matrices with labelled axes and numbers by
+ * the engine's one formatter, heatmaps with a row of shades on the screen's
+ * scale (heat.h) and a legend, lines softmax found all -inf named under
+ * their matrix, exercises with hints and, unless asked not to, answers.
+ */
+#include "handout.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "format.h"
+#include "heat.h"
+#include "sheet.h"
+#include "text.h"
+
+#define WRAP_COLUMNS 78
+
+/* Print prose wrapped to WRAP_COLUMNS by the screen's wrapper (text.h),
+ * each line after `indent` spaces; paragraphs stay one empty line apart. */
+static void print_wrapped(FILE *out, const char *text, int indent)
+{
+    size_t size = 3 * strlen(text) + 16;
+    char *wrapped = malloc(size), *line = malloc(size);
+    if (wrapped && line) {
+        text_wrap(wrapped, size, text, WRAP_COLUMNS - indent);
+        for (const char *p = wrapped; (p = text_line(p, line, size));)
+            fprintf(out, "%*s%s\n", line[0] ? indent : 0, "", line);
+    }
+    free(wrapped);
+    free(line);
+}
+
+/* A line of c as wide as prefix + title. */
+static void print_rule(FILE *out, const char *prefix, const char *title, char c)
+{
+    int w = fmt_display_width(prefix) + fmt_display_width(title);
+    for (int i = 0; i < w; i++)
+        fputc(c, out);
+    fputc('\n', out);
+}
+
+static void pad(FILE *out, int n)
+{
+    for (int i = 0; i < n; i++)
+        fputc(' ', out);
+}
+
+/* m with its labelled axes, numbers right-aligned in columns; a heatmap
+ * gets a row of shades and a legend. hide_in, when not NULL, is the step
+ * whose exercises hide cells: those print as "?" and shade as '?'. */
+static void print_matrix(FILE *out, const Mat *m, int heat, const LessonStep *hide_in)
+{
+    if (!m)
+        return;
+    fprintf(out, "%s  (%dx%d%s)\n", m->name, m->rows, m->cols, heat ? ", heatmap" : "");
+    int label_w = 0;
+    char buf[64];
+    for (int i = 0; i < m->rows; i++) {
+        int w = fmt_display_width(sheet_row_label(m, i, buf, sizeof buf));
+        if (w > label_w)
+            label_w = w;
+    }
+    int *widths = calloc((size_t)m->cols, sizeof *widths);
+    if (!widths)
+        return;
+    for (int j = 0; j < m->cols; j++) {
+        int w = fmt_display_width(sheet_col_label(m, j, buf, sizeof buf));
+        for (int i = 0; i < m->rows; i++) {
+            int vw = sheet_cell(buf, sizeof buf, mat_get(m, i, j), 0, 0);
+            if (vw > w)
+                w = vw;
+        }
+        widths[j] = w;
+    }
+    HeatScale scale = heat_scale(m);
+    /* the header: column labels, right-aligned over their numbers */
+    pad(out, 2 + label_w);
+    for (int j = 0; j < m->cols; j++) {
+        const char *lab = sheet_col_label(m, j, buf, sizeof buf);
+        pad(out, 2 + widths[j] - fmt_display_width(lab));
+        fputs(lab, out);
+    }
+    fputc('\n', out);
+    for (int i = 0; i < m->rows; i++) {
+        const char *lab = sheet_row_label(m, i, buf, sizeof buf);
+        fputs("  ", out);
+        fputs(lab, out);
+        pad(out, label_w - fmt_display_width(lab));
+        for (int j = 0; j < m->cols; j++) {
+            int hidden = hide_in && sheet_step_hides(hide_in, m->name, i, j);
+            int w = sheet_cell(buf, sizeof buf, mat_get(m, i, j), hidden, 0);
+            pad(out, 2 + widths[j] - w);
+            fputs(buf, out);
+        }
+        if (heat) {
+            fputs("   |", out);
+            for (int j = 0; j < m->cols; j++)
+                fputs(hide_in && sheet_step_hides(hide_in, m->name, i, j) ? "?"
+                                                                          : heat_shade(&scale, mat_get(m, i, j), 0),
+                      out);
+            fputc('|', out);
+        }
+        fputc('\n', out);
+    }
+    if (heat) {
+        /* say what the shades stand for, so a printed heatmap reads alone */
+        char legend[200];
+        heat_legend(&scale, legend, sizeof legend, NUM_DECIMALS_DEFAULT);
+        fprintf(out, "  %s\n", legend);
+    }
+    sheet_put_masked(out, m, "  ", "\n");
+    fputc('\n', out);
+    free(widths);
+}
+
+/* An exercise: its question, its hints, and its answer or a blank. */
+static void print_exercise(FILE *out, const LessonState *s, const LessonExercise *ex, int with_answers)
+{
+    fputs("Exercise: ", out);
+    print_wrapped(out, ex->question, 0);
+    for (int h = 0; h < ex->n_hints; h++) {
+        fprintf(out, "  Hint %d: ", h + 1);
+        print_wrapped(out, ex->hints[h], 0);
+    }
+    double value;
+    if (!with_answers) {
+        fputs("  Answer: ____________\n", out);
+    } else if (sheet_answer_value(s, ex, &value)) {
+        char buf[64];
+        sheet_cell(buf, sizeof buf, (float)value, 0, 0);
+        fprintf(out, "  Answer: %s = %s\n", ex->answer, buf);
+    } else {
+        fprintf(out, "  Answer: %s\n", ex->answer);
+    }
+    fputc('\n', out);
+}
+
+void handout_print(FILE *out, const Lesson *l, const LessonState *s, int with_answers)
+{
+    fputs(lesson_title(l), out);
+    fputc('\n', out);
+    print_rule(out, "", lesson_title(l), '=');
+    if (*lesson_about(l)) {
+        fputc('\n', out);
+        print_wrapped(out, lesson_about(l), 0);
+    }
+    if (lesson_n_tokens(l) > 0) {
+        fprintf(out, "\nTokens (%s):", lesson_layout(l) == LAYOUT_ROWS ? "one per row" : "one per column");
+        for (int i = 0; i < lesson_n_tokens(l); i++)
+            fprintf(out, " %s", lesson_token(l, i));
+        fputc('\n', out);
+    }
+    if (lesson_n_setup(l) > 0) {
+        fputs("\nSet-up\n------\n\n", out);
+        for (int i = 0; i < lesson_n_setup(l); i++)
+            print_matrix(out, lesson_state_get(s, lesson_setup_name(l, i)), 0, NULL);
+    }
+    int n = lesson_n_steps(l);
+    for (int k = 0; k < n; k++) {
+        const LessonStep *st = lesson_step(l, k);
+        char head[64];
+        sheet_step_heading(head, sizeof head, k, n);
+        fprintf(out, "\n%s%s\n", head, st->title);
+        print_rule(out, head, st->title, '-');
+        if (st->text[0]) {
+            fputc('\n', out);
+            print_wrapped(out, st->text, 0);
+        }
+        fputc('\n', out);
+        for (int i = 0; i < st->n_show; i++)
+            print_matrix(out, lesson_state_get(s, st->show[i]), sheet_is_heatmap(st, st->show[i]),
+                         with_answers ? NULL : st);
+        for (int e = 0; e < st->n_exercises; e++)
+            print_exercise(out, s, &st->exercises[e], with_answers);
+    }
+}

@@ -1,0 +1,179 @@
+/*
+ * json_out.c - the JSON object of `attn run --json FILE`. The keys of the
+ * contract (LESSON-FORMAT.md) come first and keep their order; what the
+ * full document adds (step text, panes with labels, exercises, about,
+ * tokens, set-up) follows them, so a reader of the short form still reads
+ * the long one. The shape is documented in lessons/README.md.
+ */
+#include "json_out.h"
+
+#include <stdlib.h>
+
+#include "json_write.h"
+#include "sheet.h"
+
+/* Which cells a student's sheet hides: in a step's pane, those an exercise
+ * of that step hides (as the plain handout); in the document's "matrices",
+ * those an exercise of any step of lesson hides. Both NULL with the
+ * answers, and for the set-up panes, which no exercise belongs to. */
+typedef struct {
+    const LessonStep *step;
+    const Lesson *lesson;
+} Hiding;
+
+static int hidden(const Hiding *h, const char *name, int i, int j)
+{
+    if (h->step)
+        return sheet_step_hides(h->step, name, i, j);
+    return h->lesson && sheet_lesson_hides(h->lesson, name, i, j);
+}
+
+/* "data": [[...], ...] of m, a hidden cell as "?". */
+static void put_data(FILE *out, const Mat *m, const Hiding *h)
+{
+    fputs("\"data\": [", out);
+    for (int r = 0; r < m->rows; r++) {
+        fputs(r ? ", [" : "[", out);
+        for (int c = 0; c < m->cols; c++) {
+            if (c)
+                fputs(", ", out);
+            if (hidden(h, m->name, r, c))
+                fputs("\"?\"", out);
+            else
+                jw_number(out, mat_get(m, r, c));
+        }
+        fputc(']', out);
+    }
+    fputc(']', out);
+}
+
+/* The labels of one axis of m, or null when it has none. */
+static void put_labels(FILE *out, const Mat *m, int rows)
+{
+    int n = rows ? m->rows : m->cols, any = 0;
+    for (int k = 0; k < n; k++)
+        any |= (rows ? mat_row_label(m, k) : mat_col_label(m, k)) != NULL;
+    if (!any) {
+        fputs("null", out);
+        return;
+    }
+    fputc('[', out);
+    for (int k = 0; k < n; k++) {
+        if (k)
+            fputs(", ", out);
+        jw_string(out, rows ? mat_row_label(m, k) : mat_col_label(m, k));
+    }
+    fputc(']', out);
+}
+
+/* [{"name", "heatmap", "rows", "cols", "row_labels", "col_labels",
+ * "data"}, ...] of the names[0..n) that s defines; st says which are
+ * heatmaps (none when NULL). */
+static void put_panes(FILE *out, const LessonState *s, const char *const *names, int n, const LessonStep *st,
+                      const Hiding *h)
+{
+    fputc('[', out);
+    for (int i = 0, put = 0; i < n; i++) {
+        const Mat *m = lesson_state_get(s, names[i]);
+        if (!m)
+            continue;
+        fputs(put++ ? ",\n    {\"name\": " : "\n    {\"name\": ", out);
+        jw_string(out, names[i]);
+        fprintf(out, ", \"heatmap\": %s, \"rows\": %d, \"cols\": %d, \"row_labels\": ",
+                st && sheet_is_heatmap(st, names[i]) ? "true" : "false", m->rows, m->cols);
+        put_labels(out, m, 1);
+        fputs(", \"col_labels\": ", out);
+        put_labels(out, m, 0);
+        fputs(", ", out);
+        put_data(out, m, h);
+        fputc('}', out);
+    }
+    fputc(']', out);
+}
+
+static void put_exercise(FILE *out, const LessonState *s, const LessonExercise *ex, int with_answers)
+{
+    fprintf(out, "{\"line\": %d, \"question\": ", ex->line);
+    jw_string(out, ex->question);
+    fputs(", \"hints\": ", out);
+    jw_strings(out, ex->hints, ex->n_hints);
+    fputs(", \"hides\": [", out);
+    for (int i = 0; i < ex->n_hides; i++) {
+        char cell[MAT_NAME_MAX + 32];
+        snprintf(cell, sizeof cell, "%s[%d,%d]", ex->hides[i].name, ex->hides[i].row + 1, ex->hides[i].col + 1);
+        fputs(i ? ", " : "", out);
+        jw_string(out, cell);
+    }
+    fputc(']', out);
+    if (with_answers) {
+        double value;
+        fputs(", \"answer\": ", out);
+        jw_string(out, ex->answer);
+        fputs(", \"expected\": ", out);
+        if (sheet_answer_value(s, ex, &value))
+            jw_number(out, (float)value);
+        else
+            fputs("null", out);
+        fputs(", \"within\": ", out);
+        jw_number(out, ex->within);
+    }
+    fputc('}', out);
+}
+
+static void put_step(FILE *out, const LessonState *s, const LessonStep *st, int with_answers)
+{
+    fputs("{\"title\": ", out);
+    jw_string(out, st->title);
+    fputs(", \"show\": ", out);
+    jw_strings(out, st->show, st->n_show);
+    fputs(", \"heatmap\": ", out);
+    jw_strings(out, st->heatmap, st->n_heatmap);
+    fputs(",\n   \"text\": ", out);
+    jw_string(out, st->text);
+    fputs(",\n   \"panes\": ", out);
+    Hiding h = { with_answers ? NULL : st, NULL };
+    put_panes(out, s, (const char *const *)st->show, st->n_show, st, &h);
+    fputs(",\n   \"exercises\": [", out);
+    for (int e = 0; e < st->n_exercises; e++) {
+        fputs(e ? ",\n    " : "\n    ", out);
+        put_exercise(out, s, &st->exercises[e], with_answers);
+    }
+    fputs("]}", out);
+}
+
+void json_print(FILE *out, const Lesson *l, const LessonState *s, int with_answers)
+{
+    fputs("{\"lesson\": ", out);
+    jw_string(out, lesson_title(l));
+    fprintf(out, ", \"layout\": \"%s\",\n \"steps\": [", lesson_layout(l) == LAYOUT_ROWS ? "rows" : "columns");
+    for (int k = 0; k < lesson_n_steps(l); k++) {
+        fputs(k ? ",\n  " : "\n  ", out);
+        put_step(out, s, lesson_step(l, k), with_answers);
+    }
+    fputs("],\n \"matrices\": {", out);
+    Hiding everywhere = { NULL, with_answers ? NULL : l };
+    for (int i = 0; i < lesson_state_count(s); i++) {
+        const Mat *m = lesson_state_at(s, i);
+        fputs(i ? ",\n  " : "\n  ", out);
+        jw_string(out, m->name);
+        fprintf(out, ": {\"rows\": %d, \"cols\": %d, ", m->rows, m->cols);
+        put_data(out, m, &everywhere);
+        fputc('}', out);
+    }
+    fputs("},\n \"about\": ", out);
+    jw_string(out, lesson_about(l));
+    fputs(", \"tokens\": [", out);
+    for (int i = 0; i < lesson_n_tokens(l); i++) {
+        fputs(i ? ", " : "", out);
+        jw_string(out, lesson_token(l, i));
+    }
+    fprintf(out, "], \"answers\": %s,\n \"setup\": ", with_answers ? "true" : "false");
+    int n_setup = lesson_n_setup(l);
+    const char **setup = calloc(n_setup > 0 ? (size_t)n_setup : 1, sizeof *setup);
+    for (int i = 0; setup && i < n_setup; i++)
+        setup[i] = lesson_setup_name(l, i);
+    Hiding none = { NULL, NULL };
+    put_panes(out, s, setup, setup ? n_setup : 0, NULL, &none);
+    free(setup);
+    fputs("}\n", out);
+}

@@ -1,0 +1,81 @@
+/*
+ * json_write.c - JSON strings and numbers (json_write.h). Strings are
+ * decoded as UTF-8 so that a C1 control, which is two bytes in UTF-8, is
+ * escaped like a C0 one and a malformed byte never passes through.
+ */
+#include "json_write.h"
+
+#include <math.h>
+
+/* The length of the valid UTF-8 sequence at p and its code point in *cp,
+ * or 0 when p does not start one (overlong forms and surrogates included). */
+static int utf8_decode(const unsigned char *p, unsigned *cp)
+{
+    static const unsigned min[4] = { 0, 0x80, 0x800, 0x10000 };
+    int len = p[0] < 0x80 ? 1 : (p[0] & 0xe0) == 0xc0 ? 2 : (p[0] & 0xf0) == 0xe0 ? 3 : (p[0] & 0xf8) == 0xf0 ? 4 : 0;
+    if (len == 0)
+        return 0;
+    unsigned c = len == 1 ? p[0] : p[0] & (0x7fu >> len);
+    for (int i = 1; i < len; i++) {
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+        c = (c << 6) | (p[i] & 0x3fu);
+    }
+    if (c < min[len - 1] || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+        return 0;
+    *cp = c;
+    return len;
+}
+
+void jw_string(FILE *out, const char *s)
+{
+    if (!s) {
+        fputs("null", out);
+        return;
+    }
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        unsigned cp;
+        int len = utf8_decode(p, &cp);
+        if (len == 0) {
+            fputs("\\ufffd", out);
+            p++;
+            continue;
+        }
+        if (cp == '"' || cp == '\\')
+            fprintf(out, "\\%c", (char)cp);
+        else if (cp == '\n')
+            fputs("\\n", out);
+        else if (cp == '\r')
+            fputs("\\r", out);
+        else if (cp == '\t')
+            fputs("\\t", out);
+        else if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x2028 || cp == 0x2029)
+            fprintf(out, "\\u%04x", cp);
+        else
+            fwrite(p, 1, (size_t)len, out);
+        p += len;
+    }
+    fputc('"', out);
+}
+
+void jw_number(FILE *out, double v)
+{
+    if (isnan(v))
+        fputs("\"nan\"", out);
+    else if (isinf(v))
+        fputs(v > 0 ? "\"inf\"" : "\"-inf\"", out);
+    else
+        fprintf(out, "%.9g", v);
+}
+
+void jw_strings(FILE *out, char **names, int n)
+{
+    fputc('[', out);
+    for (int i = 0; i < n; i++) {
+        if (i)
+            fputs(", ", out);
+        jw_string(out, names[i]);
+    }
+    fputc(']', out);
+}

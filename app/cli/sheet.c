@@ -1,0 +1,98 @@
+/*
+ * sheet.c - what the handouts share (sheet.h): one rule for what a student's
+ * sheet hides and one way to write a cell, a label and an answer, so the
+ * plain, markdown and JSON handouts agree.
+ */
+#include "sheet.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "numfmt.h"
+
+static int in_list(char **names, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(names[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+const char *sheet_step_heading(char *buf, size_t size, int k, int n)
+{
+    snprintf(buf, size, "Step %d/%d: ", k + 1, n);
+    return buf;
+}
+
+int sheet_is_heatmap(const LessonStep *st, const char *name)
+{
+    return in_list(st->heatmap, st->n_heatmap, name);
+}
+
+int sheet_step_hides(const LessonStep *st, const char *name, int row, int col)
+{
+    for (int e = 0; e < st->n_exercises; e++)
+        if (lesson_exercise_hides(&st->exercises[e], name, row, col))
+            return 1;
+    return 0;
+}
+
+int sheet_lesson_hides(const Lesson *l, const char *name, int row, int col)
+{
+    for (int k = 0; k < lesson_n_steps(l); k++)
+        if (sheet_step_hides(lesson_step(l, k), name, row, col))
+            return 1;
+    return 0;
+}
+
+int sheet_cell(char *buf, size_t size, float v, int hidden, int utf8)
+{
+    if (hidden)
+        return snprintf(buf, size, "?");
+    return num_format(buf, size, v, NUM_DECIMALS_DEFAULT, utf8);
+}
+
+static const char *label_or_index(const char *lab, int k, char *buf, size_t size)
+{
+    if (lab)
+        return lab;
+    snprintf(buf, size, "%d", k + 1);
+    return buf;
+}
+
+const char *sheet_row_label(const Mat *m, int i, char *buf, size_t size)
+{
+    return label_or_index(mat_row_label(m, i), i, buf, size);
+}
+
+const char *sheet_col_label(const Mat *m, int j, char *buf, size_t size)
+{
+    return label_or_index(mat_col_label(m, j), j, buf, size);
+}
+
+int sheet_answer_value(const LessonState *s, const LessonExercise *ex, double *value)
+{
+    LessonError err;
+    Mat *v = lesson_eval_expr(s, ex->answer, &err);
+    int one = v && v->rows == 1 && v->cols == 1;
+    if (one)
+        *value = mat_get(v, 0, 0);
+    mat_free(v);
+    return one;
+}
+
+void sheet_put_masked(FILE *out, const Mat *m, const char *before, const char *after)
+{
+    for (int by_rows = 1; by_rows >= 0; by_rows--) {
+        int n = by_rows ? m->rows : m->cols, count = 0;
+        for (int k = 0; k < n; k++)
+            count += mat_line_masked(m, k, by_rows);
+        if (!count)
+            continue;
+        fprintf(out, "%s%s%s", before, by_rows ? "row" : "column", count > 1 ? "s" : "");
+        for (int k = 0, i = 0; k < n; k++)
+            if (mat_line_masked(m, k, by_rows))
+                fprintf(out, i++ ? ", %d" : " %d", k + 1);
+        fprintf(out, " fully masked: every score -inf, weights 0%s", after);
+    }
+}

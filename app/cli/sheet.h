@@ -1,0 +1,48 @@
+/*
+ * sheet.h - what the handouts share, whatever their format (plain text,
+ * markdown, JSON): which panes of a step are heatmaps, which cells a
+ * student's sheet hides, a cell as written (its number, or "?" when hidden),
+ * an axis label (the lesson's, else the 1-based index), the value of an
+ * exercise's answer, and the lines softmax found all -inf.
+ */
+#ifndef ATTN_SHEET_H
+#define ATTN_SHEET_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "lesson.h"
+
+/* "Step K/N: " for step k (0-based) of n, the heading's prefix in every
+ * handout. Returns buf. */
+const char *sheet_step_heading(char *buf, size_t size, int k, int n);
+
+/* 1 when st draws its pane name as a heatmap. */
+int sheet_is_heatmap(const LessonStep *st, const char *name);
+
+/* 1 when an exercise of st hides name[row,col] (0-based): on a sheet
+ * without answers, that cell of a matrix shown on st is written "?". */
+int sheet_step_hides(const LessonStep *st, const char *name, int row, int col);
+
+/* 1 when an exercise of any step of l hides name[row,col]. */
+int sheet_lesson_hides(const Lesson *l, const char *name, int row, int col);
+
+/* Write cell v as the handouts write it: by the engine's num_format with
+ * the default decimals, or "?" when hidden. Returns its display width. */
+int sheet_cell(char *buf, size_t size, float v, int hidden, int utf8);
+
+/* The label of row i (or column j) of m, or its 1-based number written into
+ * buf when the axis has no labels. Returns the label or buf. */
+const char *sheet_row_label(const Mat *m, int i, char *buf, size_t size);
+const char *sheet_col_label(const Mat *m, int j, char *buf, size_t size);
+
+/* The value of ex's answer in s: 1 and *value when it evaluates to one
+ * number, 0 otherwise (a row, a matrix, or an error). */
+int sheet_answer_value(const LessonState *s, const LessonExercise *ex, double *value);
+
+/* Under m, the lines softmax found all -inf, rows then columns, each as
+ * before + "rows 1, 2 fully masked: every score -inf, weights 0" + after;
+ * nothing when there are none. */
+void sheet_put_masked(FILE *out, const Mat *m, const char *before, const char *after);
+
+#endif
