@@ -31,7 +31,7 @@ static int usage_error(const char *fmt, const char *arg)
     char shown[1024];
     fputs("attn: ", stderr);
     fprintf(stderr, fmt, lesson_escape(arg, shown, sizeof shown));  /* an argument may hold anything */
-    fputs("\nusage: attn run [--no-answers | --json | --explain CELL] FILE\n"
+    fputs("\nusage: attn run [--no-answers] [--json | --markdown OUT | --explain CELL] FILE\n"
           "       attn check [--tap | --quiet] [--junit FILE] FILE...\n", stderr);
     return 2;
 }
