@@ -107,6 +107,25 @@ unsigned session_reveal(Session *s, int k);
  * without being revealed first). */
 void session_progress(const Session *s, int *solved, int *total);
 
+/* ---- knobs (lesson_knob: `knob` and `switch` lines) ---- */
+/* The value knob i holds now (its default, or as the person set it); NaN
+ * when there is no knob i. */
+double session_knob_value(const Session *s, int i);
+/* Set knob i to value, clamped to its range and snapped to its step, by an
+ * edit of NAME[1,1] (so everything downstream follows and undo takes it
+ * back). SESSION_NOTHING with a message when it already holds that value
+ * (at an end of its range); SESSION_REFUSED when there is no knob i. */
+unsigned session_knob_set(Session *s, int i, double value);
+/* Move knob i one step up (dir > 0) or down (dir < 0); a switch goes on or
+ * off. */
+unsigned session_knob_nudge(Session *s, int i, int dir);
+/* Flip a switch (a slider goes to the other end of its range). */
+unsigned session_knob_toggle(Session *s, int i);
+/* Parse the value text for knob k as `--set` takes it: a number, or for a
+ * switch on/off/1/0. 1 and *v on success; 0 with why in buf otherwise
+ * (not a number, outside the range, not on/off). */
+int session_knob_parse(const LessonKnob *k, const char *text, double *v, char *why, size_t size);
+
 /* ---- live reload ---- */
 /* Read the file again if it changed since it was last read (always when
  * by_hand). A good version replaces the lesson: the screen is found again
