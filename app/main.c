@@ -18,6 +18,7 @@ static void usage(FILE *out)
           "                                         print a lesson as a plain-text handout\n"
           "                                         (--no-answers: for students) or JSON,\n"
           "                                         or explain one cell, e.g. 'A[2,1]'\n"
+          "            [--set KNOB=VALUE]...        with the lesson's knobs changed\n"
           "       attn check [--tap | --quiet] [--junit FILE] FILE...\n"
           "                                         verify lessons' checks and exercises\n"
           "                                         (TAP 14, quiet, JUnit XML)\n"

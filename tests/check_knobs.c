@@ -13,6 +13,7 @@
 
 #include "lesson.h"
 #include "session.h"
+#include "testutil.h"
 
 static const char *knob_text =
     "lesson Knobs\n"
@@ -255,6 +256,44 @@ START_TEST(set_values_are_parsed_as_the_command_line_gives_them)
 }
 END_TEST
 
+START_TEST(run_set_changes_knobs_and_refuses_what_it_cannot)
+{
+    const char *path = write_temp(".lesson", knob_text);
+    ck_assert_ptr_nonnull(path);
+    char file[512];
+    snprintf(file, sizeof file, "%s", path);
+    /* temperature 2, mask off: A[1,3] is softmax of (1 2 3) / 2 */
+    CmdResult r = cmd_runf("'%s' run --set T=2 --set causal=off --explain 'A[1,3]' '%s'", attn_bin(), file);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    char want[64];
+    snprintf(want, sizeof want, "= %.4f\n", softmax3(1, 2, 3, 2, 2));
+    ck_assert_msg(strstr(r.out, want), "no '%s' in:\n%s", want, r.out);
+    cmd_free(&r);
+    /* --set=NAME=VALUE and a switch as 0 */
+    r = cmd_runf("'%s' run --set=causal=0 --json '%s'", attn_bin(), file);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_msg(strstr(r.out, "\"causal\": {\"rows\": 1, \"cols\": 1, \"data\": [[0]]}"), "%s", r.out);
+    cmd_free(&r);
+    /* an unknown knob names the lesson's knobs */
+    r = cmd_runf("'%s' run --set temp=2 '%s'", attn_bin(), file);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "has no knob 'temp'; its knobs: T causal boost"), "%s", r.err);
+    cmd_free(&r);
+    r = cmd_runf("'%s' run --set T=20 '%s'", attn_bin(), file);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "--set T = 20 is outside its range 0.1 to 10"), "%s", r.err);
+    cmd_free(&r);
+    r = cmd_runf("'%s' run --set causal=yes '%s'", attn_bin(), file);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "causal is a switch: on, off, 1 or 0, not 'yes'"), "%s", r.err);
+    cmd_free(&r);
+    r = cmd_runf("'%s' run --set T '%s'", attn_bin(), file);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "--set takes KNOB=VALUE"), "%s", r.err);
+    cmd_free(&r);
+}
+END_TEST
+
 Suite *knobs_suite(void)
 {
     Suite *s = suite_create("knobs");
@@ -267,6 +306,7 @@ Suite *knobs_suite(void)
     tcase_add_test(lim, bad_knob_lines_are_refused_where_they_are_wrong);
     tcase_add_test(lim, where_picks_without_touching_the_other_side);
     tcase_add_test(lim, set_values_are_parsed_as_the_command_line_gives_them);
+    tcase_add_test(lim, run_set_changes_knobs_and_refuses_what_it_cannot);
     suite_add_tcase(s, lim);
     return s;
 }
