@@ -14,15 +14,41 @@
 
 #include "minmax.h"
 
-/* Is knob i on the bar of the screen shown? A set-up knob is on every
- * screen, a step's knob from its step on. */
+/* Is knob (matrix k) among the operands m was made from? A walk back
+ * through the provenance, within *budget matrices. */
+static int made_from(const Mat *m, const Mat *k, int *budget)
+{
+    if (!m || --*budget < 0)
+        return 0;
+    if (m == k)
+        return 1;
+    if (made_from(m->prov.a, k, budget) || made_from(m->prov.b, k, budget))
+        return 1;
+    for (int i = 0; i < m->prov.n_parts; i++)
+        if (made_from(m->prov.parts[i], k, budget))
+            return 1;
+    return 0;
+}
+
+/* Is knob i on the bar of the screen shown? On the screen that writes it
+ * (the set-up, or its step), and on later screens whose panes it changes. */
 static int shown(const Tui *t, int i)
 {
     const Session *ses = t->lv.ses;
     const Lesson *l = session_lesson(ses);
-    const LessonStep *next = lesson_step(l, session_screen(ses) - session_has_setup(ses) + 1);
+    int step = session_screen(ses) - session_has_setup(ses);
+    const LessonStep *here = lesson_step(l, step), *next = lesson_step(l, step + 1);
     const LessonKnob *k = lesson_knob(l, i);
-    return k && (!next || k->line < next->line);
+    if (!k || (next && k->line >= next->line))
+        return 0;   /* written further on */
+    if (!here || k->line > here->line)
+        return 1;   /* written on this screen (the set-up, or this step) */
+    const Mat *km = lesson_state_get(session_state(ses), k->name);
+    int budget = 4096;
+    for (int p = 0; p < t->lv.n_panes; p++)
+        if (made_from(lv_pane_mat(&t->lv, p), km, &budget))
+            return 1;
+    return 0;
 }
 
 int knobs_bar_want(const Tui *t)
