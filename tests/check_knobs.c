@@ -105,6 +105,7 @@ START_TEST(knobs_are_one_by_one_inputs_with_a_range)
     /* snapping: clamped to the range, on the step grid */
     ck_assert_double_eq_tol(lesson_knob_snap(t, 2.04), 2.0, 1e-12);
     ck_assert_double_eq_tol(lesson_knob_snap(t, 0.26), 0.3, 1e-12);
+    ck_assert_double_eq_tol(lesson_knob_snap(t, 2.05), 2.1, 1e-12);
     ck_assert_double_eq_tol(lesson_knob_snap(t, -5), 0.1, 1e-12);
     ck_assert_double_eq_tol(lesson_knob_snap(t, 99), 10.0, 1e-12);
     ck_assert_double_eq_tol(lesson_knob_snap(t, NAN), 1.0, 1e-12);

@@ -93,7 +93,7 @@ double lesson_knob_snap(const LessonKnob *k, double v)
     if (isnan(v))
         return k->value;
     double steps = floor((k->hi - k->lo) / k->step + 1e-9);
-    double n = round((v - k->lo) / k->step);
+    double n = floor((v - k->lo) / k->step + 0.5 + 1e-9);    /* a half step rounds up, 2.05 too */
     n = n < 0 ? 0 : n > steps ? steps : n;
     /* rounded to the step's own precision, so 0.1 steps give 0.3, not 0.30000000000000004 */
     double snapped = k->lo + n * k->step;
