@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "explain.h"
 #include "lesson.h"
 #include "session.h"
 #include "testutil.h"
@@ -160,6 +161,15 @@ START_TEST(where_picks_without_touching_the_other_side)
     ck_assert_float_eq(mat_get(p, 0, 1), -2.0f);
     ck_assert_float_eq(mat_get(p, 1, 0), -1.0f);
     ck_assert_float_eq(mat_get(p, 1, 1), 40.0f);
+    /* a cell is explained by the part it took and why */
+    Explanation ex;
+    ck_assert_int_eq(explain_cell(&ex, p, 0, 1, NULL), ATTN_OK);
+    ck_assert_int_eq(ex.n_operands, 2);
+    ck_assert_str_eq(ex.text, "P[1,2] = [1x2][1,2], because C[1,2] is 0\n= -2.0000");
+    explain_free(&ex);
+    ck_assert_int_eq(explain_cell(&ex, m, 0, 1, NULL), ATTN_OK);
+    ck_assert_str_eq(ex.text, "M[1,2] = 0, because off[1,1] is 0\n= 0.0000");
+    explain_free(&ex);
     lesson_state_free(st);
     lesson_free(l);
     char buf[512];
