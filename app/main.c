@@ -19,6 +19,7 @@ static void usage(FILE *out)
           "                                         JSON, or markdown into OUT (- stdout);\n"
           "                                         --no-answers: for students\n"
           "       attn run --explain CELL FILE      explain one cell, e.g. 'A[2,1]'\n"
+          "            [--set KNOB=VALUE]...        with the lesson's knobs changed\n"
           "       attn check [--tap | --quiet] [--junit FILE] FILE...\n"
           "                                         verify lessons' checks and exercises\n"
           "                                         (TAP 14, quiet, JUnit XML)\n"

@@ -534,6 +534,27 @@ void explain_cosine(Builder *b, const Mat *m, int row, int col)
     result_line(b);
 }
 
+/* where(c, a, b): the condition's cell, and the cell of the part it picks. */
+void explain_where(Builder *b, const Mat *m, int row, int col)
+{
+    Mat *const *x = m->prov.parts;
+    int rc, cc, rp, cp;
+    broadcast_cell(x[0], row, col, &rc, &cc);
+    int take = mat_get(x[0], rc, cc) != 0.0f;
+    const Mat *pick = x[take ? 1 : 2];
+    broadcast_cell(pick, row, col, &rp, &cp);
+    b->ex->kind = EXPLAIN_ELEMENTWISE;
+    add_cell(b, x[0], rc, cc);
+    add_cell(b, pick, rp, cp);
+    if (b->failed)
+        return;
+    char nc[EXPLAIN_NAME_MAX], np[EXPLAIN_NAME_MAX];
+    target_head(b);
+    text_add(&b->text, "%s, because %s is %s\n= ", operand_name(pick, rp, cp, np, sizeof np),
+             operand_name(x[0], rc, cc, nc, sizeof nc), take ? "not 0" : "0");
+    text_num(&b->text, b->ex->operands[1].value);
+}
+
 /* Does m's provenance hold the operands its operation needs, in shapes
  * that fit m by the operation's shape rule? (A matrix edited in place or
  * built by hand may not.) Operations that only move numbers are checked
@@ -541,7 +562,9 @@ void explain_cosine(Builder *b, const Mat *m, int row, int col)
 static int prov_complete(const Mat *m, const OpInfo *op)
 {
     const Prov *p = &m->prov;
-    if (op->args != OPARGS_MATS || op->parts)
+    if (op->parts)
+        return p->n_parts >= op->min_args && (op->max_args < 0 || p->n_parts <= op->max_args);
+    if (op->args != OPARGS_MATS)
         return 1;
     int n = op->binary || op->matmul ? 2 : 1;
     const Mat *x[2] = { p->a, p->b };

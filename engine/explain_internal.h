@@ -53,5 +53,6 @@ void explain_layernorm(struct ExplainBuilder *b, const Mat *m, int row, int col)
 void explain_mask(struct ExplainBuilder *b, const Mat *m, int row, int col);
 void explain_posenc(struct ExplainBuilder *b, const Mat *m, int row, int col);
 void explain_cosine(struct ExplainBuilder *b, const Mat *m, int row, int col);
+void explain_where(struct ExplainBuilder *b, const Mat *m, int row, int col);
 
 #endif

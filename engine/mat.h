@@ -52,6 +52,7 @@ typedef enum {
     OP_POSENC,          /* Vaswani et al.: exponent uses the pair index    */
     OP_POSENC_BOOK,     /* notebook 003: exponent uses the element index   */
     OP_COSINE,          /* cosine(a, b)                                    */
+    OP_WHERE,           /* where(c, a, b): parts[0..2], with broadcast     */
     OP_COUNT
 } MatOp;
 

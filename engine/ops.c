@@ -671,3 +671,43 @@ attn_status op_cosine(Mat **out, const Mat *a, const Mat *b, AttnError *err)
     *out = m;
     return ATTN_OK;
 }
+
+/* ---- where ----------------------------------------------------------------------- */
+
+attn_status op_where(Mat **out, Mat *const *parts, int n, AttnError *err)
+{
+    BEGIN(out, err);
+    if (!out || !parts || n != 3 || !parts[0] || !parts[1] || !parts[2])
+        return missing(err, OP_WHERE);
+    static const char *const role[3] = { "the condition", "the first choice", "the second choice" };
+    OpShape x[3];
+    for (int k = 0; k < 3; k++)
+        x[k] = (OpShape){ parts[k]->rows, parts[k]->cols, who(parts[k], role[k]) };
+    int r, c;
+    if (fits(OP_WHERE, x, 3, &r, &c, err) != ATTN_OK)
+        return err->code;
+    Mat *m = mat_new(r, c, err);
+    if (!m)
+        return err->code;
+    for (int i = 0; i < r; i++)
+        for (int j = 0; j < c; j++) {
+            const Mat *cond = parts[0];
+            int take = mat_get(cond, cond->rows > 1 ? i : 0, cond->cols > 1 ? j : 0) != 0.0f;
+            const Mat *pick = parts[take ? 1 : 2];
+            mat_set(m, i, j, mat_get(pick, pick->rows > 1 ? i : 0, pick->cols > 1 ? j : 0));
+        }
+    /* Labels from the first part that spans the axis. */
+    for (int k = 2; k >= 0; k--) {
+        if (parts[k]->rows == r && parts[k]->row_labels)
+            mat_set_row_labels(m, parts[k]->row_labels);
+        if (parts[k]->cols == c && parts[k]->col_labels)
+            mat_set_col_labels(m, parts[k]->col_labels);
+    }
+    attn_status st = mat_set_prov_parts(m, OP_WHERE, parts, 3, err);
+    if (st != ATTN_OK) {
+        mat_free(m);
+        return st;
+    }
+    *out = m;
+    return ATTN_OK;
+}

@@ -81,6 +81,12 @@ attn_status op_posenc_book(Mat **out, int n, int d, AttnError *err);
  * orientation), as 1x1. Zero vectors give 0. */
 attn_status op_cosine(Mat **out, const Mat *a, const Mat *b, AttnError *err);
 
+/* out = where(c, a, b) (parts c, a, b): element-wise a where c is non-zero,
+ * else b; each of the three may broadcast (1x1, a row, a column) to the
+ * largest shape. The value not taken is never touched, so a 0 beside -inf
+ * stays 0 (no 0 x -inf). */
+attn_status op_where(Mat **out, Mat *const *parts, int n, AttnError *err);
+
 /* Constant matrices (OP_INPUT). */
 attn_status op_zeros(Mat **out, int r, int c, AttnError *err);
 attn_status op_ones(Mat **out, int r, int c, AttnError *err);

@@ -121,6 +121,26 @@ static int shape_cosine(const OpInfo *op, const OpShape *x, int n, int *rows, in
     return 1;
 }
 
+/* where(c, a, b): every part broadcasts to the largest rows and columns. */
+static int shape_where(const OpInfo *op, const OpShape *x, int n, int *rows, int *cols, int *bad, AttnError *err)
+{
+    (void)op;
+    OpShape full = { 1, 1, "" };
+    for (int i = 0; i < n; i++) {
+        full.rows = x[i].rows > full.rows ? x[i].rows : full.rows;
+        full.cols = x[i].cols > full.cols ? x[i].cols : full.cols;
+    }
+    for (int i = 0; i < n; i++)
+        if (!broadcasts(&full, &x[i]))
+            return shape_fail(bad, i, err,
+                              "where cannot fit %s (%dx%d) to %dx%d: each part must have that shape, "
+                              "or be a number, a 1x%d row or a %dx1 column",
+                              x[i].text, x[i].rows, x[i].cols, full.rows, full.cols, full.cols, full.rows);
+    *rows = full.rows;
+    *cols = full.cols;
+    return 1;
+}
+
 /* ---- kernels that take sizes (the ops.c functions take fewer) ---------- */
 
 static attn_status k_randn(Mat **o, int r, int c, Rng *g, AttnError *e)
@@ -217,6 +237,9 @@ static const OpInfo table[OPT_COUNT] = {
     [OP_COSINE] = { OP_COSINE, "cosine", "(a, b)", 2, 2, OPARGS_MATS, { 0 }, .binary = op_cosine,
                     .shape = shape_cosine, .explain = explain_cosine, .style = OPNAME_CALL,
                     .doc = "cosine similarity of two vectors with the same number of elements, 1 x 1" },
+    [OP_WHERE] = { OP_WHERE, "where", "(C, A, B)", 3, 3, OPARGS_MATS, { 0 }, .parts = op_where,
+                   .shape = shape_where, .explain = explain_where, .style = OPNAME_CALL,
+                   .doc = "element-wise: A where C is not 0, else B (each broadcasts); no 0 x -inf" },
     [OPT_ZEROS] = { OP_INPUT, "zeros", "(r, c)", 2, 2, OPARGS_SIZES, RC, .make = k_zeros, .explain = explain_input,
                     .style = OPNAME_VALUE, .doc = "an r x c matrix of zeros" },
     [OPT_ONES] = { OP_INPUT, "ones", "(r, c)", 2, 2, OPARGS_SIZES, RC, .make = k_ones, .explain = explain_input,

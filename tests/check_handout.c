@@ -161,7 +161,7 @@ START_TEST(test_json_shipped_lesson)
     ck_assert_msg(setup && setup->type == J_ARR && setup->n == 0, "02 has no set-up");
 
     const JVal *steps = json_get(&doc, "steps");
-    ck_assert_int_eq(steps->n, 6);
+    ck_assert_int_eq(steps->n, 7);     /* six steps and the temperature knob's */
     const JVal *st = item(steps, 2);
     ck_assert_str_eq(str_of(st, "title"), "Logits: every query against every key");
     const char *text = str_of(st, "text");
@@ -380,17 +380,17 @@ START_TEST(test_markdown_no_answers)
         ck_assert_msg(strncmp(p, "**Answer:** ____________\n", 25) == 0, "an answer is given: %.80s", p);
         blanks++;
     }
-    ck_assert_int_eq(blanks, 8);
+    ck_assert_int_eq(blanks, 9);
     ck_assert_msg(!strstr(r.out, "`E[3,2]`") && !strstr(r.out, "E[2,:] @ E[3,:]^T") && !strstr(r.out, "= 0.2294") &&
                   !strstr(r.out, "= -0.5321"), "an answer's expression or value is in the sheet:\n%s", r.out);
     /* step 1 hides E[3,2]; step 2 shows E whole */
     static const char *const want[] = {
-        "## Step 1/6: Tokens and embeddings\n",
+        "## Step 1/7: Tokens and embeddings\n",
         "| **blue** | -0.0050 |       ? |\n",
-        "## Step 2/6: Three views of each word: Q, K and V\n",
+        "## Step 2/7: Three views of each word: Q, K and V\n",
         "| **blue** | -0.0050 | -0.5321 |\n",
         /* the heatmap's hidden cell has no shade either */
-        "## Step 5/6: Softmax along each row\n",
+        "## Step 5/7: Softmax along each row\n",
         "| **sky**  | 0.2801 ░ | 0.3577 ░ |        ? |\n",
     };
     expect_in_order(r.out, want, sizeof want / sizeof *want);

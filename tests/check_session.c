@@ -194,6 +194,11 @@ START_TEST(the_right_value_follows_the_edits)
     ck_assert_int_eq(session_exercise_state(s, 0)->status, EX_RIGHT);
     session_reset(s);
     ck_assert_int_eq(session_exercise_state(s, 0)->status, EX_TRIED);
+    /* an answer on the lesson's own values stays right whatever is edited
+     * later (a knob moved to see what happens) */
+    session_answer(s, 0, "22");
+    session_edit(s, "X", 1, 1, 6);
+    ck_assert_int_eq(session_exercise_state(s, 0)->status, EX_RIGHT);
     session_free(s);
 }
 END_TEST

@@ -31,7 +31,7 @@ static int usage_error(const char *fmt, const char *arg)
     char shown[1024];
     fputs("attn: ", stderr);
     fprintf(stderr, fmt, lesson_escape(arg, shown, sizeof shown));  /* an argument may hold anything */
-    fputs("\nusage: attn run [--no-answers] [--json | --markdown OUT | --explain CELL] FILE\n"
+    fputs("\nusage: attn run [--no-answers] [--json | --markdown OUT | --explain CELL] [--set KNOB=VALUE]... FILE\n"
           "       attn check [--tap | --quiet] [--junit FILE] FILE...\n", stderr);
     return 2;
 }
@@ -68,13 +68,64 @@ static int write_markdown(const char *path, const Lesson *l, const LessonState *
     return 0;
 }
 
+/* The KNOB=VALUE of a `--set` at argv[*i] (`--set X=1` or `--set=X=1`),
+ * moving *i past it; NULL when argv[*i] is not one. "" when it lacks the
+ * value. */
+static const char *set_arg(int argc, char **argv, int *i)
+{
+    const char *a = argv[*i];
+    if (strncmp(a, "--set=", 6) == 0)
+        return a + 6;
+    if (strcmp(a, "--set") != 0)
+        return NULL;
+    return *i + 1 < argc ? argv[++*i] : "";
+}
+
+/* Apply every `--set KNOB=VALUE` of argv to the session's knobs, in order.
+ * 0, or 2 after saying why (an unknown knob, with the lesson's knobs; a
+ * value that is not a number or on/off, or outside the range). */
+static int apply_sets(Session *ses, const char *file, int argc, char **argv)
+{
+    const Lesson *l = session_lesson(ses);
+    for (int i = 1; i < argc; i++) {
+        const char *set = set_arg(argc, argv, &i);
+        if (!set)
+            continue;
+        const char *eq = strchr(set, '=');
+        char name[MAT_NAME_MAX];
+        snprintf(name, sizeof name, "%.*s", eq ? (int)(eq - set) : 0, set);
+        int k = eq ? lesson_knob_find(l, name) : -1;
+        if (k < 0) {
+            char msg[700];
+            snprintf(msg, sizeof msg, "%s has no knob '%s'; its knobs:", file, name);
+            for (int j = 0; j < lesson_n_knobs(l); j++)
+                snprintf(msg + strlen(msg), sizeof msg - strlen(msg), " %s", lesson_knob(l, j)->name);
+            return usage_error("%s", lesson_n_knobs(l) ? msg : strcat(msg, " none"));
+        }
+        double v;
+        char why[200];
+        if (!session_knob_parse(lesson_knob(l, k), eq + 1, &v, why, sizeof why)) {
+            fprintf(stderr, "attn: %s: --set %s\n", file, why);
+            return 2;
+        }
+        session_knob_set(ses, k, v);
+        if (session_knob_value(ses, k) != (float)v)
+            fprintf(stderr, "attn: %s: %s moves by %g from %g, so %g is used\n", file, name, lesson_knob(l, k)->step,
+                    lesson_knob(l, k)->lo, session_knob_value(ses, k));
+    }
+    return 0;
+}
+
 int cli_run(int argc, char **argv)
 {
     int json = 0, with_answers = 1;
-    const char *explain = NULL, *markdown = NULL, *file = NULL;
+    const char *explain = NULL, *markdown = NULL, *file = NULL, *set;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (strcmp(a, "--json") == 0) {
+        if ((set = set_arg(argc, argv, &i)) != NULL) {
+            if (!strchr(set, '='))
+                return usage_error("--set takes KNOB=VALUE, e.g. --set T=2 (got '%s')", set);
+        } else if (strcmp(a, "--json") == 0) {
             json = 1;
         } else if (strcmp(a, "--no-answers") == 0) {
             with_answers = 0;
@@ -111,6 +162,11 @@ int cli_run(int argc, char **argv)
     if (!ses) {
         print_error(&err);
         return 2;
+    }
+    int set_status = apply_sets(ses, file, argc, argv);
+    if (set_status) {
+        session_free(ses);
+        return set_status;
     }
     const Lesson *l = session_lesson(ses);
     const LessonState *s = session_state(ses);

@@ -212,13 +212,13 @@ static const LessonExercise *exercise_at(const Lesson *l, int idx)
     return NULL;
 }
 
-/* The values changed: an answer judged right (or wrong) on the old values
+/* The values changed: an answer judged right (or wrong) on edited values
  * is judged again on the new ones. A revealed exercise stays revealed. */
 static void rejudge(Session *s)
 {
     for (int i = 0; i < s->n_ex; i++) {
         ExerciseState *e = &s->ex[i];
-        if (e->status != EX_RIGHT && e->status != EX_TRIED)
+        if ((e->status != EX_RIGHT && e->status != EX_TRIED) || !e->judged_on_edits)
             continue;
         lesson_judge_answer(s->state, exercise_at(s->lesson, i), e->last, &e->judged);
         if (e->judged.verdict == JUDGE_RIGHT || e->judged.verdict == JUDGE_WRONG)
@@ -431,6 +431,7 @@ unsigned session_answer(Session *s, int k, const char *typed)
     Judgement j;
     lesson_judge_answer(s->state, session_exercise(s, k), typed, &j);
     e->judged = j;
+    e->judged_on_edits = s->n_edits > 0;
     snprintf(e->last, sizeof e->last, "%s", typed);
     if (j.verdict == JUDGE_UNREADABLE || j.verdict == JUDGE_BROKEN)
         return session_say(s, SESSION_EXERCISE | SESSION_REFUSED, "%s", j.msg);

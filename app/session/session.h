@@ -44,6 +44,8 @@ typedef struct {
     int hints_shown;
     char last[64];          /* the last answer as typed                      */
     Judgement judged;       /* what the judge said of it                     */
+    int judged_on_edits;    /* answered while inputs were edited: judged
+                               again whenever the values change            */
 } ExerciseState;
 
 typedef struct Session Session;
@@ -98,8 +100,10 @@ int session_n_exercises(const Session *s);
 const LessonExercise *session_exercise(const Session *s, int k);
 const ExerciseState *session_exercise_state(const Session *s, int k);
 /* Judge typed as the answer to exercise k (the one judge of the engine).
- * When the values change later (an edit, undo, reset, a knob), every
- * answer given is judged again against the new values. */
+ * An answer given while inputs were edited is judged again whenever the
+ * values change (an edit, undo, reset, a knob), so undoing the edit that
+ * made it right does not leave it right; an answer on the lesson's own
+ * values stays as judged. */
 unsigned session_answer(Session *s, int k, const char *typed);
 /* Show the next hint of exercise k. */
 unsigned session_hint(Session *s, int k);
@@ -128,6 +132,25 @@ const char *session_progress_warning(const Session *s);
 /* The key an exercise is known by in the store (its answer, #2 for a
  * second with the same answer), for exercise idx in lesson order. */
 void session_exercise_key(const Lesson *l, int idx, char *buf, size_t size);
+
+/* ---- knobs (lesson_knob: `knob` and `switch` lines) ---- */
+/* The value knob i holds now (its default, or as the person set it); NaN
+ * when there is no knob i. */
+double session_knob_value(const Session *s, int i);
+/* Set knob i to value, clamped to its range and snapped to its step, by an
+ * edit of NAME[1,1] (so everything downstream follows and undo takes it
+ * back). SESSION_NOTHING with a message when it already holds that value
+ * (at an end of its range); SESSION_REFUSED when there is no knob i. */
+unsigned session_knob_set(Session *s, int i, double value);
+/* Move knob i one step up (dir > 0) or down (dir < 0); a switch goes on or
+ * off. */
+unsigned session_knob_nudge(Session *s, int i, int dir);
+/* Flip a switch (a slider goes to the other end of its range). */
+unsigned session_knob_toggle(Session *s, int i);
+/* Parse the value text for knob k as `--set` takes it: a number, or for a
+ * switch on/off/1/0. 1 and *v on success; 0 with why in buf otherwise
+ * (not a number, outside the range, not on/off). */
+int session_knob_parse(const LessonKnob *k, const char *text, double *v, char *why, size_t size);
 
 /* ---- live reload ---- */
 /* Read the file again if it changed since it was last read (always when

@@ -76,7 +76,8 @@ static int exercise_lines(const Tui *t, char *buf, size_t size, int width)
         len += (size_t)snprintf(raw + len, sizeof raw - len, "  Hint %d: %s\n", h + 1, ex->hints[h]);
     if (es->status == EX_REVEALED && len < sizeof raw)
         len = worked_answer(t, ex, raw, len, sizeof raw);
-    else if (lv->feedback[0] && len < sizeof raw)
+    else if (lv->feedback[0] && (es->status == EX_RIGHT) == lv->feedback_ok && len < sizeof raw)
+        /* (feedback made stale by a judgement again on new values is not shown) */
         snprintf(raw + len, sizeof raw - len, "  %s\n", lv->feedback);
     return text_wrap_lines(buf, size, raw, width, 4);
 }
@@ -134,12 +135,14 @@ void tui_prepare(Tui *t)
     t->banner_h = imin(lv_banner_want(t), t->rows - TUI_MIN_ROWS);
     if (t->banner_h < 2)
         t->banner_h = 0;
-    t->layout_ok = layout_screen(t->cols, t->rows - t->banner_h, text_n, ex_n, panes_want, &t->layout);
-    if (t->layout_ok && t->banner_h > 0) {
+    /* the knob bar goes under them when the rows are there */
+    t->knob_h = knobs_bar_want(t) && t->rows - t->banner_h - 1 >= TUI_MIN_ROWS ? 1 : 0;
+    t->layout_ok = layout_screen(t->cols, t->rows - t->banner_h - t->knob_h, text_n, ex_n, panes_want, &t->layout);
+    if (t->layout_ok && t->banner_h + t->knob_h > 0) {
         Rect *moved[] = { &t->layout.text, &t->layout.panes, &t->layout.exercise, &t->layout.status,
                           &t->layout.keybar };
         for (size_t k = 0; k < sizeof moved / sizeof *moved; k++)
-            moved[k]->y += t->banner_h;
+            moved[k]->y += t->banner_h + t->knob_h;
     }
     if (!t->layout_ok || lv->n_panes == 0) {
         free(need);
@@ -490,6 +493,8 @@ static void draw_lesson(Tui *t)
     draw_title(t);
     if (t->banner_h > 0)
         lv_banner_draw(t, (Rect){ 0, t->layout.title.y + 1, t->cols, t->banner_h });
+    if (t->knob_h > 0)
+        knobs_bar_draw(t, (Rect){ 0, t->layout.title.y + 1 + t->banner_h, t->cols, t->knob_h });
     size_t size = 65536;
     char *buf = malloc(size);
     if (!buf)

@@ -34,6 +34,12 @@
     X(ACT_ANSWER,    "answer the exercise")              \
     X(ACT_EXERCISE,  "next exercise")                    \
     X(ACT_TEXT,      "the step's whole text")            \
+    X(ACT_KNOB_NEXT, "next knob")                        \
+    X(ACT_KNOB_DOWN, "knob one step down")               \
+    X(ACT_KNOB_UP, "knob one step up")                   \
+    X(ACT_KNOB_DOWN_BIG, "knob ten steps down")          \
+    X(ACT_KNOB_UP_BIG, "knob ten steps up")              \
+    X(ACT_KNOB_TOGGLE, "flip a switch")                  \
     X(ACT_RELOAD,    "re-read files, redraw")            \
     X(ACT_HIDE_ERROR, "hide the reload error")           \
     X(ACT_HELP,      "this help")                        \

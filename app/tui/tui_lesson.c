@@ -388,6 +388,10 @@ void lv_action(Tui *t, TuiAction a)
     case ACT_TEXT:
         t->overlay = OVERLAY_TEXT;
         break;
+    case ACT_KNOB_NEXT: case ACT_KNOB_DOWN: case ACT_KNOB_UP: case ACT_KNOB_DOWN_BIG: case ACT_KNOB_UP_BIG:
+    case ACT_KNOB_TOGGLE:
+        lv_knob_action(t, a);
+        break;
     default:
         break;
     }

@@ -82,6 +82,7 @@ typedef struct {
     int feedback_ok;
     int reload_error_hidden; /* the user hid it (the title still says so) */
     int confirm_reveal; /* the next key: y reveals the exercise's answer */
+    int knob;           /* the knob the keys move (tui_knobs.c)          */
 } LessonView;
 
 typedef struct {
@@ -127,6 +128,7 @@ typedef struct {
     int message_error;
     int message_brief;  /* goes by itself after a few seconds too */
     int banner_h;       /* rows of the reload error under the title (0: none) */
+    int knob_h;         /* rows of the knob bar under it (0: none)          */
     /* what the last tui_prepare computed for the frame: the explanation of
      * the focused cell (ex_ok), or why there is none (ex_err) */
     struct {
@@ -171,6 +173,14 @@ void lv_hide_reload_error(Tui *t);
 int lv_banner_want(const Tui *t);
 /* Draw the reload error in r. */
 void lv_banner_draw(const Tui *t, Rect r);
+
+/* tui_knobs.c: the knob bar of a lesson with knobs. */
+/* 1 when the open lesson has knobs to show. */
+int knobs_bar_want(const Tui *t);
+/* Draw the knob bar in r (one row): every knob, the picked one marked. */
+void knobs_bar_draw(const Tui *t, Rect r);
+/* Handle ACT_KNOB_*: pick the next knob, move or flip the picked one. */
+void lv_knob_action(Tui *t, TuiAction a);
 
 /* tui_colors.c */
 void tui_colors_init(Tui *t, int no_color);

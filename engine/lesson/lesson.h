@@ -131,6 +131,27 @@ const LessonStep *lesson_step(const Lesson *l, int i);   /* 0-based */
 int lesson_n_setup(const Lesson *l);
 const char *lesson_setup_name(const Lesson *l, int i);
 
+/* A knob: `knob NAME = VALUE from LO to HI step STEP` (a slider) or
+ * `switch NAME on|off` (is_switch; 0 to 1 step 1). Either defines NAME, a
+ * 1x1 input holding the default value; a session changes it by an edit of
+ * NAME[1,1], so everything downstream follows. */
+typedef struct {
+    char name[MAT_NAME_MAX];
+    int is_switch;
+    double value;           /* the default, as written                      */
+    double lo, hi, step;
+    int line;
+} LessonKnob;
+
+/* The knobs in file order; lesson_knob is NULL outside 0..n-1. */
+int lesson_n_knobs(const Lesson *l);
+const LessonKnob *lesson_knob(const Lesson *l, int i);
+/* The index of the knob called name, or -1. */
+int lesson_knob_find(const Lesson *l, const char *name);
+/* v clamped to lo..hi and snapped to the nearest lo + k * step (a NaN
+ * gives the default). What a knob may hold. */
+double lesson_knob_snap(const LessonKnob *k, double v);
+
 /* Edits: overrides of single cells of named matrices, applied right after
  * that name is computed, so everything downstream follows. */
 typedef struct {

@@ -5,7 +5,9 @@
 #include "alloc.h"
 #include "lesson_parse_internal.h"
 
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void free_strings(char **a, int n)
 {
@@ -52,6 +54,7 @@ void lesson_free(Lesson *l)
         free(l->items[i].what);
     }
     free(l->items);
+    free(l->knobs);
     free_strings(l->names, l->n_names);
     free(l->name_lines);
     free(l->setup);
@@ -73,3 +76,28 @@ int lesson_n_steps(const Lesson *l) { return l->n_steps; }
 const LessonStep *lesson_step(const Lesson *l, int i) { return i >= 0 && i < l->n_steps ? &l->steps[i] : NULL; }
 int lesson_n_setup(const Lesson *l) { return l->n_setup; }
 const char *lesson_setup_name(const Lesson *l, int i) { return i >= 0 && i < l->n_setup ? l->setup[i] : NULL; }
+
+int lesson_n_knobs(const Lesson *l) { return l->n_knobs; }
+const LessonKnob *lesson_knob(const Lesson *l, int i) { return i >= 0 && i < l->n_knobs ? &l->knobs[i] : NULL; }
+
+int lesson_knob_find(const Lesson *l, const char *name)
+{
+    for (int i = 0; name && i < l->n_knobs; i++)
+        if (strcmp(l->knobs[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+double lesson_knob_snap(const LessonKnob *k, double v)
+{
+    if (isnan(v))
+        return k->value;
+    double steps = floor((k->hi - k->lo) / k->step + 1e-9);
+    double n = floor((v - k->lo) / k->step + 0.5 + 1e-9);    /* a half step rounds up, 2.05 too */
+    n = n < 0 ? 0 : n > steps ? steps : n;
+    /* rounded to the step's own precision, so 0.1 steps give 0.3, not 0.30000000000000004 */
+    double snapped = k->lo + n * k->step;
+    double unit = pow(10.0, floor(log10(k->step)) - 6);
+    snapped = round(snapped / unit) * unit;
+    return snapped > k->hi ? k->hi : snapped;
+}

@@ -3,6 +3,8 @@
  * steps: lesson, about, layout, tokens, seed, let, labels, step, text,
  * show and heatmap. Each reads its line (or block) at the parse state and
  * adds to the Lesson; lesson_parse.c's table says which handles which.
+ * knob and switch define a 1x1 input, as a literal would, and record its
+ * range.
  */
 #include "alloc.h"
 #include "lesson_parse_internal.h"
@@ -168,6 +170,13 @@ int d_let(PS *ps, size_t kw, size_t arg)
         expr_free(e);
         return 0;
     }
+    return add_let(ps, kw, slot, e);
+}
+
+/* The statement `let NAME = e` (NAME already defined at slot; e owned),
+ * and NAME on the step's or the set-up's list. */
+int add_let(PS *ps, size_t kw, int slot, Expr *e)
+{
     Stmt st = { .kind = ST_LET, .pos = kw, .slot = slot, .expr = e };
     if (!add_stmt(ps, st)) {
         expr_free(e);
@@ -387,4 +396,114 @@ int d_panes(PS *ps, size_t kw, size_t arg, int heat)
     if (count == 0)
         return fail(ps, ATTN_E_SYNTAX, kw, "'%s' needs at least one name", heat ? "heatmap" : "show");
     return end_statement(ps, &c, "the names");
+}
+
+/* ---- knobs ------------------------------------------------------------------ */
+
+/* Define the knob k (its name at name_pos, len n; its default in k->value)
+ * as a 1x1 literal, as `let NAME = [ VALUE ]` would, and record it. */
+static int add_knob(PS *ps, size_t kw, size_t name_pos, size_t n, size_t value_pos, size_t value_end, LessonKnob k)
+{
+    int line, col;      /* the knob's own line: the parse is past it now */
+    src_linecol(S(ps), kw, &line, &col);
+    int save = ps->line;
+    ps->line = line;
+    int slot = define_name(ps, name_pos, n);
+    ps->line = save;
+    if (slot < 0)
+        return 0;
+    Expr *e = attn_calloc(1, sizeof *e);
+    if (!e || !(e->vals = attn_malloc(sizeof *e->vals))) {
+        free(e);
+        return nomem(ps);
+    }
+    e->kind = E_MATRIX;
+    e->pos = e->start = value_pos;
+    e->end = value_end;
+    e->rows = e->cols = 1;
+    e->vals[0] = (float)k.value;
+    Lesson *l = ps->l;
+    if (!grow1(&l->knobs, l->n_knobs, sizeof *l->knobs)) {
+        expr_free(e);
+        return nomem(ps);
+    }
+    snprintf(k.name, sizeof k.name, "%s", l->names[slot]);
+    k.line = line;
+    l->knobs[l->n_knobs++] = k;
+    return add_let(ps, kw, slot, e);
+}
+
+/* The word `word` next, then a number into *out (its position in *pos). */
+static int knob_part(PS *ps, Cursor *c, const char *word, double *out, size_t *pos, const char *what)
+{
+    if (!tok_is(S(ps), &c->tok, word))
+        return fail(ps, ATTN_E_SYNTAX, c->tok.pos, "expected '%s' here: knob NAME = VALUE from LO to HI step STEP", word);
+    if (!cursor_next(c))
+        return 0;
+    *pos = c->tok.pos;
+    return parse_number(ps, c, out, what);
+}
+
+/* knob NAME = VALUE from LO to HI step STEP */
+int d_knob(PS *ps, size_t kw, size_t arg)
+{
+    Cursor c;
+    if (!name_expected(ps, arg) || !cursor_at(ps, &c, arg))
+        return 0;
+    if (c.tok.kind != T_NAME)
+        return fail(ps, ATTN_E_SYNTAX, c.tok.pos, "'knob' needs a name: knob NAME = VALUE from LO to HI step STEP");
+    Token name = c.tok;
+    if (!cursor_next(&c))
+        return 0;
+    if (!(c.tok.kind == T_SYM && c.tok.sym == '='))
+        return fail(ps, ATTN_E_SYNTAX, c.tok.pos, "expected '=' after the name: knob NAME = VALUE from LO to HI step STEP");
+    if (!cursor_next(&c))
+        return 0;
+    LessonKnob k = { .is_switch = 0 };
+    size_t value_pos = c.tok.pos, lo_pos, hi_pos, step_pos;
+    if (!parse_number(ps, &c, &k.value, "the knob's value after '='"))
+        return 0;
+    size_t value_end = c.tok.pos;
+    if (!knob_part(ps, &c, "from", &k.lo, &lo_pos, "the lowest value after 'from'"))
+        return 0;
+    if (!knob_part(ps, &c, "to", &k.hi, &hi_pos, "the highest value after 'to'"))
+        return 0;
+    if (!knob_part(ps, &c, "step", &k.step, &step_pos, "the step after 'step'"))
+        return 0;
+    if (!isfinite(k.value) || !isfinite(k.lo) || !isfinite(k.hi) || !isfinite(k.step))
+        return fail(ps, ATTN_E_SYNTAX, value_pos, "a knob's value, range and step must be finite numbers");
+    if (k.lo >= k.hi)
+        return fail(ps, ATTN_E_SYNTAX, k.lo > k.hi ? lo_pos : hi_pos, "the knob's range is empty: 'from %g' must be below 'to %g'", k.lo, k.hi);
+    if (k.step <= 0)
+        return fail(ps, ATTN_E_SYNTAX, step_pos, "the knob's step must be more than 0, not %g", k.step);
+    if (k.value < k.lo || k.value > k.hi)
+        return fail(ps, ATTN_E_SYNTAX, value_pos, "the knob's value %g is outside its range %g to %g", k.value, k.lo,
+                    k.hi);
+    return end_statement(ps, &c, "the knob") && add_knob(ps, kw, name.pos, name.len, value_pos, value_end, k);
+}
+
+/* switch NAME on|off */
+int d_switch(PS *ps, size_t kw, size_t arg)
+{
+    Cursor c;
+    if (!name_expected(ps, arg) || !cursor_at(ps, &c, arg))
+        return 0;
+    if (c.tok.kind != T_NAME)
+        return fail(ps, ATTN_E_SYNTAX, c.tok.pos, "'switch' needs a name: switch NAME on|off");
+    Token name = c.tok;
+    if (!cursor_next(&c))
+        return 0;
+    LessonKnob k = { .is_switch = 1, .lo = 0, .hi = 1, .step = 1 };
+    size_t value_pos = c.tok.pos, value_end = c.tok.pos + c.tok.len;
+    if (tok_is(S(ps), &c.tok, "on"))
+        k.value = 1;
+    else if (tok_is(S(ps), &c.tok, "off"))
+        k.value = 0;
+    else if (c.tok.kind == T_NEWLINE || c.tok.kind == T_EOF)
+        return fail(ps, ATTN_E_SYNTAX, c.tok.pos, "'switch' needs 'on' or 'off' after the name: switch NAME on|off");
+    else
+        return fail(ps, ATTN_E_SYNTAX, c.tok.pos, "a switch is 'on' or 'off', not '%.*s'",
+                    (int)(c.tok.len < 40 ? c.tok.len : 40), S(ps)->text + c.tok.pos);
+    return cursor_next(&c) && end_statement(ps, &c, "the switch") &&
+           add_knob(ps, kw, name.pos, name.len, value_pos, value_end, k);
 }

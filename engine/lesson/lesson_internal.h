@@ -178,6 +178,8 @@ struct Lesson {
     int n_labels;
     VerifyItem *items;
     int n_items;
+    LessonKnob *knobs;
+    int n_knobs;
 };
 
 /* ---- evaluation (lesson_eval.c) ---- */

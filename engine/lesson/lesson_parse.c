@@ -413,6 +413,8 @@ static const struct {
     { "show", d_show, 0 },       { "heatmap", d_heatmap, 0 }, { "exercise", d_exercise, 0 },
     { "answer", NULL, 1 },       { "hint", NULL, 1 },         { "mistake", NULL, 1 },
     { "hide", NULL, 1 },         { "end", NULL, 0 },          { "check", d_check, 0 },
+    { "knob", d_knob, 0 },
+    { "switch", d_switch, 0 },
 };
 #define N_DIRECTIVES ((int)(sizeof directives / sizeof *directives))
 

@@ -1,0 +1,161 @@
+/*
+ * tui_knobs.c - the knob bar: one row under the title of a lesson with
+ * `knob` or `switch` lines, each knob as "T ◀ 1.0 ▶" and each switch as
+ * "causal [on]", the one the keys move highlighted; and the keys' actions,
+ * which go through the session (session_knob_*), so every matrix is
+ * computed again and undo takes a change back.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "format.h"
+#include "tui_state.h"
+
+#include "minmax.h"
+
+/* Is knob (matrix k) among the operands m was made from? A walk back
+ * through the provenance, within *budget matrices. */
+static int made_from(const Mat *m, const Mat *k, int *budget)
+{
+    if (!m || --*budget < 0)
+        return 0;
+    if (m == k)
+        return 1;
+    if (made_from(m->prov.a, k, budget) || made_from(m->prov.b, k, budget))
+        return 1;
+    for (int i = 0; i < m->prov.n_parts; i++)
+        if (made_from(m->prov.parts[i], k, budget))
+            return 1;
+    return 0;
+}
+
+/* Is knob i on the bar of the screen shown? On the screen that writes it
+ * (the set-up, or its step), and on later screens whose panes it changes. */
+static int shown(const Tui *t, int i)
+{
+    const Session *ses = t->lv.ses;
+    const Lesson *l = session_lesson(ses);
+    int step = session_screen(ses) - session_has_setup(ses);
+    const LessonStep *here = lesson_step(l, step), *next = lesson_step(l, step + 1);
+    const LessonKnob *k = lesson_knob(l, i);
+    if (!k || (next && k->line >= next->line))
+        return 0;   /* written further on */
+    if (!here || k->line > here->line)
+        return 1;   /* written on this screen (the set-up, or this step) */
+    const Mat *km = lesson_state_get(session_state(ses), k->name);
+    int budget = 4096;
+    for (int p = 0; p < t->lv.n_panes; p++)
+        if (made_from(lv_pane_mat(&t->lv, p), km, &budget))
+            return 1;
+    return 0;
+}
+
+int knobs_bar_want(const Tui *t)
+{
+    if (t->mode != MODE_LESSON || !t->lv.ses)
+        return 0;
+    for (int i = 0; i < lesson_n_knobs(session_lesson(t->lv.ses)); i++)
+        if (shown(t, i))
+            return 1;
+    return 0;
+}
+
+/* The picked knob: the view's choice when it is shown, else the first
+ * shown; -1 when none is. */
+static int picked(const Tui *t)
+{
+    int n = lesson_n_knobs(session_lesson(t->lv.ses));
+    if (t->lv.knob >= 0 && t->lv.knob < n && shown(t, t->lv.knob))
+        return t->lv.knob;
+    for (int i = 0; i < n; i++)
+        if (shown(t, i))
+            return i;
+    return -1;
+}
+
+/* Decimals that show a value on k's grid: 0 for whole steps, 1 for 0.1. */
+static int knob_decimals(const LessonKnob *k)
+{
+    int d = 0;
+    for (double s = k->step; d < 6 && fabs(s - round(s)) > 1e-9 * fmax(1.0, fabs(s)); s *= 10)
+        d++;
+    return d;
+}
+
+/* The text of knob i as the bar shows it. */
+static void knob_text(const Tui *t, int i, char *buf, size_t size)
+{
+    const LessonKnob *k = lesson_knob(session_lesson(t->lv.ses), i);
+    double v = session_knob_value(t->lv.ses, i);
+    if (k->is_switch)
+        snprintf(buf, size, " %s [%s] ", k->name, v != 0 ? "on" : "off");
+    else
+        snprintf(buf, size, " %s %s %.*f %s ", k->name, ui_glyph(&t->cv, "◀", "<"), knob_decimals(k), v,
+                 ui_glyph(&t->cv, "▶", ">"));
+}
+
+void knobs_bar_draw(const Tui *t, Rect r)
+{
+    const Lesson *l = session_lesson(t->lv.ses);
+    int n = lesson_n_knobs(l), pick = picked(t), x = r.x + 1, n_shown = 0;
+    if (pick < 0)
+        return;
+    ui_fill(&t->cv, r.y, r.x, r.w, t->attr[C_NORMAL]);
+    ui_put(&t->cv, r.y, x, r.w - 1, t->attr[C_DIM], "knobs:");
+    x += 6;
+    for (int i = 0; i < n && x < r.x + r.w - 1; i++) {
+        if (!shown(t, i))
+            continue;
+        n_shown++;
+        char text[MAT_NAME_MAX + 64];
+        knob_text(t, i, text, sizeof text);
+        int w = fmt_display_width(text);
+        int attr = i == pick ? (int)(t->attr[C_SELECTED] | A_BOLD) : t->attr[C_PANE_TITLE];
+        ui_put(&t->cv, r.y, x, imin(w, r.x + r.w - 1 - x), attr, text);
+        x += w + 1;
+    }
+    /* the keys, when the row has room for them */
+    char keys[64];
+    snprintf(keys, sizeof keys, "%s< >: move%s", n_shown > 1 ? "K: next  " : "",
+             lesson_knob(l, pick)->is_switch ? "  s: flip" : "");
+    int kw = fmt_display_width(keys);
+    if (x + 2 + kw < r.x + r.w - 1)
+        ui_put(&t->cv, r.y, r.x + r.w - 1 - kw, kw, t->attr[C_DIM], keys);
+}
+
+void lv_knob_action(Tui *t, TuiAction a)
+{
+    LessonView *lv = &t->lv;
+    const Lesson *l = session_lesson(lv->ses);
+    int n = lesson_n_knobs(l), k = picked(t);
+    if (k < 0) {
+        tui_message(t, 0, n ? "no knob on this step" : "this lesson has no knobs");
+        return;
+    }
+    lv->knob = k;
+    const LessonKnob *kn = lesson_knob(l, k);
+    unsigned change;
+    switch (a) {
+    case ACT_KNOB_NEXT:
+        do
+            lv->knob = (lv->knob + 1) % n;
+        while (!shown(t, lv->knob));
+        kn = lesson_knob(l, lv->knob);
+        tui_message(t, 0, "knob %s: %s", kn->name, kn->is_switch ? "< > or s turn it off and on" : "< > move it, { } by ten");
+        return;
+    case ACT_KNOB_DOWN: case ACT_KNOB_UP:
+        change = session_knob_nudge(lv->ses, k, a == ACT_KNOB_UP ? 1 : -1);
+        break;
+    case ACT_KNOB_DOWN_BIG: case ACT_KNOB_UP_BIG:
+        change = session_knob_set(lv->ses, k,
+                                  session_knob_value(lv->ses, k) + (a == ACT_KNOB_UP_BIG ? 10 : -10) * kn->step);
+        break;
+    default:
+        change = session_knob_toggle(lv->ses, k);
+        break;
+    }
+    const char *m = session_message(lv->ses);
+    if (m[0])
+        tui_message(t, (change & SESSION_REFUSED) != 0, "%s%s", m, change & SESSION_VALUES ? " (u undoes)" : "");
+}
