@@ -8,7 +8,7 @@
  *   postfix := primary ('^' 'T' | '[' index ',' index ']')*
  *   index   := INTEGER | ':'
  *   primary := NUMBER | 'inf' | NAME | FUNC '(' expr (',' expr)* ')'
- *            | '(' expr ')' | '[' literal ']'
+ *            | 'load' '(' STRING ')' | '(' expr ')' | '[' literal ']'
  *
  * Inside ( ) line ends are skipped, so a call may run over several lines;
  * inside [ ] a line end separates rows like ';'. Nesting is counted and
@@ -54,6 +54,7 @@ void expr_free(Expr *e)
     for (int i = 0; i < e->n_args; i++)
         expr_free(e->args[i]);
     free(e->args);
+    free(e->str);
     free(e->vals);
     free(e);
 }
@@ -299,8 +300,65 @@ static void close_paren(Parser *p, Saved s)
     p->skip_newlines = s.skip;
 }
 
+/* The longest file name load() takes. */
+#define LESSON_MAX_PATH 1024
+
+/* A function of a file: name '(' STRING ')'. */
+static Expr *parse_file_call(Parser *p, int fn, size_t name_pos)
+{
+    const OpInfo *f = optable_at(fn);
+    Saved s = open_paren(p, '(');
+    Expr *e = node(E_CALL, name_pos, name_pos);
+    if (!e) {
+        close_paren(p, s);
+        return nomem(p);
+    }
+    e->fn = fn;
+    if (!advance(p))
+        goto fail;
+    if (p->tok->kind != T_STR) {
+        fail(p, ATTN_E_SYNTAX, p->tok->kind == T_SYM && p->tok->sym == ')' ? name_pos : p->tok->pos,
+             "%s takes a file name in double quotes: %s(\"weights.npy\")", f->name, f->name);
+        goto fail;
+    }
+    size_t n = p->tok->len - 2;
+    if (n == 0 || n > LESSON_MAX_PATH) {
+        if (n == 0)
+            fail(p, ATTN_E_ARG, p->tok->pos, "the file name is empty");
+        else
+            fail(p, ATTN_E_LIMIT, p->tok->pos, "the file name is longer than %d bytes", LESSON_MAX_PATH);
+        goto fail;
+    }
+    e->str = attn_malloc(n + 1);
+    if (!e->str) {
+        nomem(p);
+        goto fail;
+    }
+    memcpy(e->str, P_src(p)->text + p->tok->pos + 1, n);
+    e->str[n] = '\0';
+    if (!advance(p))
+        goto fail;
+    if (!is_sym(p->tok, ')')) {
+        unexpected(p, is_sym(p->tok, ',') ? "')': load takes one file" : "')'");
+        goto fail;
+    }
+    close_paren(p, s);
+    e->end = p->tok->pos + 1;
+    if (!advance(p)) {
+        expr_free(e);
+        return NULL;
+    }
+    return e;
+fail:
+    close_paren(p, s);
+    expr_free(e);
+    return NULL;
+}
+
 static Expr *parse_call(Parser *p, int fn, size_t name_pos)
 {
+    if (optable_at(fn)->args == OPARGS_FILE)
+        return parse_file_call(p, fn, name_pos);
     Expr *e = node(E_CALL, name_pos, name_pos);
     if (!e)
         return nomem(p);
@@ -445,6 +503,10 @@ static Expr *parse_primary(Parser *p)
     }
     if (t->kind == T_NAME)
         return parse_name(p);
+    if (t->kind == T_STR) {
+        fail(p, ATTN_E_SYNTAX, t->pos, "a string in double quotes is a file name, as in load(\"weights.npy\")");
+        return NULL;
+    }
     if (is_sym(t, '[')) {
         if (!enter(p))
             return NULL;
