@@ -135,6 +135,8 @@ install: attn
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/attn/lessons
 	install -m 755 attn $(DESTDIR)$(PREFIX)/bin/attn
 	install -m 644 lessons/*.lesson lessons/README.md $(DESTDIR)$(PREFIX)/share/attn/lessons/
+	install -d $(DESTDIR)$(PREFIX)/share/attn/lessons/data
+	install -m 644 lessons/data/* $(DESTDIR)$(PREFIX)/share/attn/lessons/data/
 	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
 	install -m 644 app/man/attn.1 $(DESTDIR)$(MANDIR)/man1/attn.1
 	install -m 644 app/man/attn-lesson.5 $(DESTDIR)$(MANDIR)/man5/attn-lesson.5
