@@ -156,7 +156,7 @@ static attn_status survey(const char *bytes, size_t len, Layout *lay, AttnError 
             first_row = l.row;
             lay->fields = n;
             int numbers = 0;
-            for (int k = n > 1 ? 1 : 0; k < n; k++)
+            for (int k = 0; k < n; k++)
                 numbers += field_is_number(&l, k);
             lay->header = numbers == 0;
             if (lay->header)

@@ -6,9 +6,8 @@
  * around a field are ignored, so are empty lines, a UTF-8 byte-order mark
  * and the CR of CRLF line ends. A field may be quoted ("a, b"; "" is a
  * quote inside). Two kinds of labels are recognised:
- *   - a header: the first line is one when none of its fields after the
- *     first is a number (for one column: when its field is not a number);
- *     its fields become the column labels;
+ *   - a header: the first line is one when none of its fields is a
+ *     number; its fields become the column labels;
  *   - row labels: when the first field of the first line of numbers is not
  *     a number, the first column of every line is a label (and the header's
  *     first field, if any, is the corner above them, ignored).
