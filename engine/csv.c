@@ -6,6 +6,8 @@
  */
 #include "csv.h"
 
+#include "alloc.h"
+
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -204,7 +206,9 @@ static attn_status keep_label(Reading *rd, char **slot, const char *text, size_t
         return attn_fail(err, ATTN_E_ARG,
                          "row %d, column %d: the label holds a control character, a bidirectional control or "
                          "bytes that are not UTF-8", r, c);
-    *slot = strdup(text);
+    *slot = attn_malloc(full + 1);
+    if (*slot)
+        memcpy(*slot, text, full + 1);
     return *slot ? ATTN_OK : attn_fail(err, ATTN_E_NOMEM, "out of memory reading the CSV");
 }
 
@@ -282,9 +286,9 @@ attn_status csv_read(Mat **out, const char *bytes, size_t len, long max_elems, C
     if (!rd.m)
         return err ? err->code : ATTN_E_NOMEM;
     if (lay.row_labels)
-        rd.rl = calloc((size_t)lay.rows, sizeof *rd.rl);
+        rd.rl = attn_calloc((size_t)lay.rows, sizeof *rd.rl);
     if (lay.header)
-        rd.cl = calloc((size_t)cols, sizeof *rd.cl);
+        rd.cl = attn_calloc((size_t)cols, sizeof *rd.cl);
     if ((lay.row_labels && !rd.rl) || (lay.header && !rd.cl))
         st = attn_fail(err, ATTN_E_NOMEM, "out of memory reading the CSV");
     Lines l = { bytes, bytes + len, NULL, NULL, 0 };

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "alloc.h"
 #include "csv.h"
 #include "lesson.h"
 #include "lessonfile.h"
@@ -307,6 +308,36 @@ START_TEST(csv_bad_files_say_where)
 }
 END_TEST
 
+/* Every allocation of the readers failing in turn: ATTN_E_NOMEM with a
+ * message, no matrix, nothing leaked (make asan), until none fails. */
+START_TEST(readers_survive_allocation_failure)
+{
+    const char *text = ",a,b\nx,1,2\ny,3,4\n";
+    float v[4] = { 1, 2, 3, 4 };
+    Bytes b = npy(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), }", v, sizeof v);
+    for (int reader = 0; reader < 2; reader++) {
+        attn_status st = ATTN_E_NOMEM;
+        long k;
+        for (k = 0; st == ATTN_E_NOMEM && k < 100; k++) {
+            Mat *m = (Mat *)1;
+            AttnError err = { 0 };
+            attn_alloc_fail_after(k);
+            st = reader ? csv_read(&m, text, strlen(text), 100, NULL, &err) : npy_read(&m, b.b, b.n, 100, &err);
+            attn_alloc_fail_after(-1);
+            if (st == ATTN_E_NOMEM) {
+                ck_assert_ptr_null(m);
+                ck_assert_msg(err.msg[0] != '\0', "reader %d, allocation %ld: no message", reader, k);
+            } else {
+                ck_assert_msg(st == ATTN_OK, "reader %d, allocation %ld: %s", reader, k, err.msg);
+                mat_free(m);
+            }
+        }
+        ck_assert_int_eq(st, ATTN_OK);
+        ck_assert_int_gt(k, 1);
+    }
+}
+END_TEST
+
 /* ---- through the lesson: the loader hook, positions, the string token ---- */
 
 typedef struct {
@@ -502,6 +533,7 @@ Suite *load_suite(void)
     tcase_add_test(limits, npy_bad_files_say_what_is_wrong);
     tcase_add_test(limits, npy_values_and_limits);
     tcase_add_test(limits, csv_bad_files_say_where);
+    tcase_add_test(limits, readers_survive_allocation_failure);
     tcase_add_test(limits, lesson_errors_name_the_load_and_the_file);
     suite_add_tcase(s, limits);
     return s;
