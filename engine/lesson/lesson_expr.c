@@ -306,51 +306,32 @@ static void close_paren(Parser *p, Saved s)
 /* A function of a file: name '(' STRING ')'. */
 static Expr *parse_file_call(Parser *p, int fn, size_t name_pos)
 {
-    const OpInfo *f = optable_at(fn);
+    const char *name = optable_at(fn)->name;
     Saved s = open_paren(p, '(');
     Expr *e = node(E_CALL, name_pos, name_pos);
-    if (!e) {
-        close_paren(p, s);
-        return nomem(p);
+    int ok = e ? advance(p) : (nomem(p), 0);
+    if (ok && p->tok->kind != T_STR)
+        ok = fail(p, ATTN_E_SYNTAX, is_sym(p->tok, ')') ? name_pos : p->tok->pos,
+                  "%s takes a file name in double quotes: %s(\"weights.npy\")", name, name);
+    size_t n = ok ? p->tok->len - 2 : 0;
+    if (ok && n == 0)
+        ok = fail(p, ATTN_E_ARG, p->tok->pos, "the file name is empty");
+    if (ok && n > LESSON_MAX_PATH)
+        ok = fail(p, ATTN_E_LIMIT, p->tok->pos, "the file name is longer than %d bytes", LESSON_MAX_PATH);
+    if (ok && !(e->fn = fn, e->str = attn_malloc(n + 1)))
+        ok = (nomem(p), 0);
+    if (ok) {
+        memcpy(e->str, P_src(p)->text + p->tok->pos + 1, n);
+        e->str[n] = '\0';
+        ok = advance(p);
     }
-    e->fn = fn;
-    if (!advance(p))
-        goto fail;
-    if (p->tok->kind != T_STR) {
-        fail(p, ATTN_E_SYNTAX, p->tok->kind == T_SYM && p->tok->sym == ')' ? name_pos : p->tok->pos,
-             "%s takes a file name in double quotes: %s(\"weights.npy\")", f->name, f->name);
-        goto fail;
-    }
-    size_t n = p->tok->len - 2;
-    if (n == 0 || n > LESSON_MAX_PATH) {
-        if (n == 0)
-            fail(p, ATTN_E_ARG, p->tok->pos, "the file name is empty");
-        else
-            fail(p, ATTN_E_LIMIT, p->tok->pos, "the file name is longer than %d bytes", LESSON_MAX_PATH);
-        goto fail;
-    }
-    e->str = attn_malloc(n + 1);
-    if (!e->str) {
-        nomem(p);
-        goto fail;
-    }
-    memcpy(e->str, P_src(p)->text + p->tok->pos + 1, n);
-    e->str[n] = '\0';
-    if (!advance(p))
-        goto fail;
-    if (!is_sym(p->tok, ')')) {
-        unexpected(p, is_sym(p->tok, ',') ? "')': load takes one file" : "')'");
-        goto fail;
-    }
+    if (ok && !is_sym(p->tok, ')'))
+        ok = unexpected(p, is_sym(p->tok, ',') ? "')': load takes one file" : "')'");
     close_paren(p, s);
-    e->end = p->tok->pos + 1;
-    if (!advance(p)) {
-        expr_free(e);
-        return NULL;
-    }
-    return e;
-fail:
-    close_paren(p, s);
+    if (ok)
+        e->end = p->tok->pos + 1;
+    if (ok && advance(p))
+        return e;
     expr_free(e);
     return NULL;
 }
