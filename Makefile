@@ -135,6 +135,8 @@ install: attn
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/attn/lessons
 	install -m 755 attn $(DESTDIR)$(PREFIX)/bin/attn
 	install -m 644 lessons/*.lesson lessons/README.md $(DESTDIR)$(PREFIX)/share/attn/lessons/
+	install -d $(DESTDIR)$(PREFIX)/share/attn/lessons/data
+	install -m 644 lessons/data/* $(DESTDIR)$(PREFIX)/share/attn/lessons/data/
 	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
 	install -m 644 app/man/attn.1 $(DESTDIR)$(MANDIR)/man1/attn.1
 	install -m 644 app/man/attn-lesson.5 $(DESTDIR)$(MANDIR)/man5/attn-lesson.5
@@ -148,7 +150,8 @@ clean:
 	rm -rf build build-asan build-fuzz attn
 
 # Fuzz the lesson language with libFuzzer (clang, ASan + UBSan), seeded with
-# the shipped lessons and the broken corpus. FUZZ_SECONDS bounds the run.
+# the shipped lessons and the broken corpus; then the .npy and CSV readers,
+# seeded with tests/data. FUZZ_SECONDS bounds each run.
 FUZZ_SECONDS ?= 60
 fuzz: deps
 	@mkdir -p build-fuzz/corpus
@@ -157,3 +160,11 @@ fuzz: deps
 	cp lessons/*.lesson tests/broken/*.lesson build-fuzz/corpus/ 2>/dev/null || true
 	build-fuzz/fuzz_lesson -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
 	  -dict=tests/fuzz/lesson.dict build-fuzz/corpus
+	@mkdir -p build-fuzz/corpus-npy build-fuzz/corpus-csv
+	for r in npy csv; do \
+	  clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	    $(ATTN_CPPFLAGS) $(ENGINE_INC) -o build-fuzz/fuzz_$$r tests/fuzz/fuzz_$$r.c engine/$$r.c engine/mat.c \
+	    engine/status.c engine/alloc.c -lm || exit 1; \
+	  cp tests/data/*.$$r build-fuzz/corpus-$$r/; \
+	  build-fuzz/fuzz_$$r -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 build-fuzz/corpus-$$r || exit 1; \
+	done

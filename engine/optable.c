@@ -15,8 +15,11 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
+#include "csv.h"
 #include "explain_internal.h"
+#include "npy.h"
 #include "ops.h"
 
 /* ---- shape rules ------------------------------------------------------- */
@@ -163,6 +166,19 @@ static attn_status k_posenc_book(Mat **o, int r, int c, Rng *g, AttnError *e)
     return op_posenc_book(o, r, c, e);
 }
 
+/* load("file"): the reader its extension names. */
+static attn_status k_load(Mat **o, const char *path, const char *bytes, size_t len, long max, OpLabelCheck ok,
+                          AttnError *e)
+{
+    const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+    if (dot && (!slash || dot > slash) && strcasecmp(dot, ".npy") == 0)
+        return npy_read(o, bytes, len, max, e);
+    if (dot && (!slash || dot > slash) && strcasecmp(dot, ".csv") == 0)
+        return csv_read(o, bytes, len, max, ok, e);
+    *o = NULL;
+    return attn_fail(e, ATTN_E_ARG, "load reads .npy and .csv files; this name ends in neither");
+}
+
 /* ---- the table ------------------------------------------------------------ */
 
 #define RC { "the rows", "the columns" }
@@ -246,6 +262,9 @@ static const OpInfo table[OPT_COUNT] = {
                    .style = OPNAME_VALUE, .doc = "an r x c matrix of ones" },
     [OPT_EYE] = { OP_INPUT, "eye", "(n)", 1, 1, OPARGS_SIZES, N1, .make = k_eye, .explain = explain_input,
                   .style = OPNAME_VALUE, .doc = "the n x n identity" },
+    [OPT_LOAD] = { OP_INPUT, "load", "(\"file\")", 1, 1, OPARGS_FILE, { 0 }, .read = k_load,
+                   .explain = explain_input, .style = OPNAME_VALUE,
+                   .doc = "a matrix from a .npy or .csv file, the path relative to the lesson file" },
 };
 
 const OpInfo *optable_at(int id)

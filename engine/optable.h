@@ -21,7 +21,7 @@
 #include "rng.h"
 
 /* The rows after the MatOp values: functions that record OP_INPUT. */
-enum { OPT_ZEROS = OP_COUNT, OPT_ONES, OPT_EYE, OPT_COUNT };
+enum { OPT_ZEROS = OP_COUNT, OPT_ONES, OPT_EYE, OPT_LOAD, OPT_COUNT };
 
 /* An operand as a shape rule sees it: the shape it enters the operation
  * with (a transposed operand of `@` already transposed) and how a message
@@ -44,8 +44,13 @@ typedef enum {
     OPARGS_NONE,    /* not evaluated from the table (input, copy, element) */
     OPARGS_MATS,    /* each argument a matrix                              */
     OPARGS_SIZES,   /* whole numbers >= 1, named by size_what              */
-    OPARGS_RANGE    /* a matrix, a first and an optional last index        */
+    OPARGS_RANGE,   /* a matrix, a first and an optional last index        */
+    OPARGS_FILE     /* a file name, a string literal; the caller hands over
+                       the file's bytes                                    */
 } OpArgs;
+
+/* Which labels a file's reader may keep (1) or must refuse (0). */
+typedef int (*OpLabelCheck)(const char *label);
 
 /* How explain_name.c writes a matrix made by the operation. */
 typedef enum {
@@ -82,6 +87,10 @@ typedef struct OpInfo {
     attn_status (*parts)(Mat **out, Mat *const *parts, int n, AttnError *err);
     attn_status (*range)(Mat **out, const Mat *a, int lo, int hi, AttnError *err);
     attn_status (*make)(Mat **out, int r, int c, Rng *rng, AttnError *err);
+    /* OPARGS_FILE: the matrix in bytes[0..len) of the file named path (its
+     * extension says the format), at most max_elems elements. */
+    attn_status (*read)(Mat **out, const char *path, const char *bytes, size_t len, long max_elems,
+                        OpLabelCheck label_ok, AttnError *err);
     OpShapeRule shape;      /* NULL: any operand shape, the result keeps it */
     int makes_inf;          /* gives infinities by design (a mask): exempt
                                from the evaluator's check of its results    */

@@ -122,7 +122,7 @@ static void assert_same(const NameSet *want, const NameSet *got, const char *whe
 START_TEST(readme_lists_the_table)
 {
     NameSet table = table_functions(), readme = readme_functions();
-    ck_assert_int_eq(table.n, 20);
+    ck_assert_int_eq(table.n, 21);
     assert_same(&table, &readme, "lessons/README.md's table of functions");
 }
 END_TEST
@@ -147,7 +147,7 @@ START_TEST(every_row_is_complete)
         ck_assert_msg(op->doc && op->doc[0], "%s has no documentation", op->name);
         ck_assert_msg(op->min_args >= 0 && (op->max_args == -1 || op->max_args >= op->min_args),
                       "%s has arity %d..%d", op->name, op->min_args, op->max_args);
-        int kernels = !!op->unary + !!op->binary + !!op->matmul + !!op->parts + !!op->range + !!op->make;
+        int kernels = !!op->unary + !!op->binary + !!op->matmul + !!op->parts + !!op->range + !!op->make + !!op->read;
         switch (op->args) {
         case OPARGS_NONE:
             ck_assert_msg(kernels == 0 && !optable_is_fn(i), "%s is internal but callable", op->name);
@@ -162,6 +162,9 @@ START_TEST(every_row_is_complete)
             break;
         case OPARGS_RANGE:
             ck_assert_msg(kernels == 1 && op->range && op->size_what[0], "%s needs a kernel of a range", op->name);
+            break;
+        case OPARGS_FILE:
+            ck_assert_msg(kernels == 1 && op->read, "%s needs a reader of a file", op->name);
             break;
         }
         if (optable_is_fn(i)) {

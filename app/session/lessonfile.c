@@ -1,6 +1,7 @@
 /*
- * lessonfile.c - reading lesson files and finding the default lesson set.
- * The parser never touches the disk; this is where text comes from.
+ * lessonfile.c - reading lesson files and the data files they load, and
+ * finding the default lesson set. The parser never touches the disk; this
+ * is where text comes from.
  */
 #include "lessonfile.h"
 
@@ -27,54 +28,132 @@ static void io_error(LessonError *err, const char *path, const char *fmt, const 
     snprintf(err->msg, sizeof err->msg, fmt, detail);
 }
 
-Lesson *lessonfile_load(const char *path, LessonError *err)
+/* Why a file could not be read whole. */
+typedef enum { READ_OK, READ_OPEN, READ_DIR, READ_BIG, READ_NOMEM, READ_IO } ReadStatus;
+
+/* Read path whole into *text (malloc'd) and *len. At most limit bytes:
+ * past it READ_BIG, unless soft, when the read stops a little past the
+ * limit and the caller judges the excess. On READ_OPEN, errno says why. */
+static ReadStatus read_whole(const char *path, size_t limit, int soft, char **text, size_t *len)
 {
+    *text = NULL;
+    *len = 0;
     FILE *f = fopen(path, "rb");
-    if (!f) {
-        io_error(err, path, "cannot open the lesson: %s", strerror(errno));
-        return NULL;
-    }
+    if (!f)
+        return READ_OPEN;
     struct stat st;
     if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
         fclose(f);
-        io_error(err, path, "%s", "this is a directory, not a lesson file");
-        return NULL;
+        return READ_DIR;
     }
-    size_t cap = 4096, len = 0;
-    char *text = malloc(cap);
-    while (text) {
-        if (len == cap) {
-            if (cap > (size_t)LESSON_MAX_BYTES)
-                break;
-            char *bigger = realloc(text, cap * 2);
-            if (!bigger) {
-                free(text);
-                text = NULL;
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    ReadStatus rs = READ_OK;
+    while (buf) {
+        if (n == cap) {
+            if (cap > limit) {
+                if (!soft)
+                    rs = READ_BIG;
                 break;
             }
-            text = bigger;
+            char *bigger = realloc(buf, cap * 2);
+            if (!bigger) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = bigger;
             cap *= 2;
         }
-        size_t got = fread(text + len, 1, cap - len, f);
-        len += got;
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
         if (got == 0)
             break;
     }
-    int read_failed = ferror(f);
+    if (rs == READ_OK && !soft && n > limit)
+        rs = READ_BIG;
+    int failed = ferror(f);
     fclose(f);
-    if (!text) {
+    if (!buf)
+        return READ_NOMEM;
+    if (rs == READ_OK && failed)
+        rs = READ_IO;
+    if (rs != READ_OK) {
+        free(buf);
+        return rs;
+    }
+    *text = buf;
+    *len = n;
+    return READ_OK;
+}
+
+Lesson *lessonfile_load(const char *path, LessonError *err)
+{
+    char *text;
+    size_t len;
+    switch (read_whole(path, (size_t)LESSON_MAX_BYTES, 1, &text, &len)) {
+    case READ_OPEN:
+        io_error(err, path, "cannot open the lesson: %s", strerror(errno));
+        return NULL;
+    case READ_DIR:
+        io_error(err, path, "%s", "this is a directory, not a lesson file");
+        return NULL;
+    case READ_NOMEM:
         io_error(err, path, "%s", "out of memory reading the lesson");
         return NULL;
-    }
-    if (read_failed) {
-        free(text);
+    case READ_IO: case READ_BIG:
         io_error(err, path, "%s", "the lesson could not be read");
         return NULL;
+    case READ_OK:
+        break;
     }
     /* the read stops soon past the limit; lesson_parse refuses the excess */
     Lesson *l = lesson_parse(text, len, path, err);
     free(text);
+    lesson_set_loader(l, lessonfile_read_data, NULL);
     return l;
+}
+
+const char *lessonfile_data_path(const char *lesson_path, const char *path, char *buf, size_t size)
+{
+    const char *slash = lesson_path ? strrchr(lesson_path, '/') : NULL;
+    if (path[0] == '/' || !slash)
+        snprintf(buf, size, "%s", path);
+    else
+        snprintf(buf, size, "%.*s/%s", (int)(slash - lesson_path), lesson_path, path);
+    return buf;
+}
+
+int lessonfile_read_data(void *ctx, const char *lesson_path, const char *path, char **bytes, size_t *len,
+                         char *why, size_t why_size)
+{
+    (void)ctx;
+    char full[PATH_MAX + 1];
+    if (strlen(path) + (lesson_path ? strlen(lesson_path) : 0) + 2 > sizeof full) {
+        snprintf(why, why_size, "the path is too long");
+        return 0;
+    }
+    lessonfile_data_path(lesson_path, path, full, sizeof full);
+    switch (read_whole(full, (size_t)LESSONFILE_MAX_DATA, 0, bytes, len)) {
+    case READ_OK:
+        return 1;
+    case READ_OPEN:
+        snprintf(why, why_size, "cannot open %s: %s", full, strerror(errno));
+        return 0;
+    case READ_DIR:
+        snprintf(why, why_size, "%s is a directory, not a data file", full);
+        return 0;
+    case READ_BIG:
+        snprintf(why, why_size, "the file is larger than the limit of %ld MB", (long)(LESSONFILE_MAX_DATA >> 20));
+        return 0;
+    case READ_NOMEM:
+        snprintf(why, why_size, "out of memory reading the file");
+        return 0;
+    case READ_IO:
+        break;
+    }
+    snprintf(why, why_size, "the file could not be read");
+    return 0;
 }
 
 static int is_dir(const char *p)

@@ -13,8 +13,21 @@
 
 /* Read and parse path. NULL and err (with file set to path) when the file
  * cannot be read, is too large, or is refused by the parser. The caller
- * frees the Lesson with lesson_free. */
+ * frees the Lesson with lesson_free. Its load() calls read their files
+ * through lessonfile_read_data. */
 Lesson *lessonfile_load(const char *path, LessonError *err);
+
+/* The largest data file load() reads (bytes). */
+#define LESSONFILE_MAX_DATA (1L << 26)
+
+/* Where load("path") in the lesson at lesson_path finds its file: beside
+ * the lesson (an absolute path stands as it is). Into buf; returns buf. */
+const char *lessonfile_data_path(const char *lesson_path, const char *path, char *buf, size_t size);
+
+/* The LessonLoader of lessons read from disk (see lesson.h): the file
+ * lessonfile_data_path names, read whole up to LESSONFILE_MAX_DATA. */
+int lessonfile_read_data(void *ctx, const char *lesson_path, const char *path, char **bytes, size_t *len,
+                         char *why, size_t why_size);
 
 /* The directory of the default lesson set, or NULL when none exists.
  * Returns a static buffer. */

@@ -97,6 +97,7 @@ Session *session_open(const char *path, LessonError *err)
         return NULL;
     }
     s->stamp = stamp;
+    session_watch_data(s, l);
     return s;
 }
 
@@ -127,6 +128,7 @@ void session_free(Session *s)
     free(s->edits);
     free(s->ex);
     free(s->path);
+    session_watch_data(s, NULL);
     free(s->reload_error);
     free(s->progress_dir);
     lesson_state_free(s->state);

@@ -17,11 +17,19 @@ typedef struct {
     int n_saved;
 } UndoEntry;
 
+/* A data file a lesson loads: its path as opened and its stamp. */
+typedef struct {
+    char *path;
+    FileStamp stamp;
+} DataStamp;
+
 struct Session {
     Lesson *lesson;
     LessonState *state;
     char *path;             /* NULL when opened from text                    */
     FileStamp stamp;        /* the version last read, or last tried          */
+    DataStamp *data;        /* the files its load() calls read, likewise    */
+    int n_data;
     int screen, has_setup;
     LessonEdit *edits;
     int n_edits, cap_edits;
@@ -49,5 +57,9 @@ unsigned session_say(Session *s, unsigned change, const char *fmt, ...) __attrib
 int session_read_lesson(const char *path, Lesson **l, LessonState **st, LessonError *err);
 int session_count_exercises(const Lesson *l);
 void session_undo_clear(Session *s);
+/* Stamp the files lesson l loads (beside the session's file), so reload
+ * notices when one changes; l NULL: nothing is watched (what
+ * session_free does to let go of the list). */
+void session_watch_data(Session *s, const Lesson *l);
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * session_reload.c - live reload of a session's lesson file (see
- * session_reload in session.h): the file's stamp is checked; a changed,
- * good version replaces the lesson, finding the person's step again by its
+ * session_reload in session.h): the stamps of the file and of the data
+ * files its load() calls read are checked; a changed, good version
+ * replaces the lesson, finding the person's step again by its
  * title, carrying exercise states over by question and keeping the edits
  * that still apply; a refused version changes nothing and keeps its error.
  */
@@ -9,7 +10,49 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lessonfile.h"
 #include "session_internal.h"
+
+void session_watch_data(Session *s, const Lesson *l)
+{
+    for (int i = 0; i < s->n_data; i++)
+        free(s->data[i].path);
+    free(s->data);
+    s->data = NULL;
+    s->n_data = 0;
+    int n = l && s->path ? lesson_n_loads(l) : 0;
+    if (n == 0 || !(s->data = calloc((size_t)n, sizeof *s->data)))
+        return;
+    for (int i = 0; i < n; i++) {
+        char full[4096];
+        lessonfile_data_path(s->path, lesson_load_path(l, i), full, sizeof full);
+        if (!(s->data[i].path = strdup(full)))
+            break;
+        s->data[i].stamp = file_stamp(full);
+        s->n_data = i + 1;
+    }
+}
+
+/* Has a watched data file changed since it was stamped? */
+static int data_changed(const Session *s)
+{
+    for (int i = 0; i < s->n_data; i++) {
+        FileStamp now = file_stamp(s->data[i].path);
+        if (!file_stamp_same(&now, &s->data[i].stamp))
+            return 1;
+    }
+    return 0;
+}
+
+/* After a refused version: watch the files it loads (it may be refused
+ * because one is missing or bad), so fixing one is noticed too. */
+static void watch_refused(Session *s)
+{
+    LessonError err;
+    Lesson *probe = lessonfile_load(s->path, &err);
+    session_watch_data(s, probe ? probe : s->lesson);
+    lesson_free(probe);
+}
 
 
 /* The exercise of l with this step title and question, or -1. */
@@ -72,7 +115,7 @@ unsigned session_reload(Session *s, int by_hand)
     if (!s->path)
         return SESSION_NOTHING;
     FileStamp now = file_stamp(s->path);
-    if (!by_hand && file_stamp_same(&now, &s->stamp))
+    if (!by_hand && file_stamp_same(&now, &s->stamp) && !data_changed(s))
         return SESSION_NOTHING;
     s->stamp = now;     /* tried once per version: a bad one is not re-read */
     LessonError err;
@@ -89,6 +132,7 @@ unsigned session_reload(Session *s, int by_hand)
             snprintf(err.msg, sizeof err.msg, "out of memory");
         }
         reload_refused(s, &err);
+        watch_refused(s);
         lesson_state_free(bare);
         lesson_free(l);
         free(kept);
@@ -103,6 +147,7 @@ unsigned session_reload(Session *s, int by_hand)
         lesson_state_free(bare);
         if (!st) {
             reload_refused(s, &err);
+            watch_refused(s);
             free(kept);
             free(ex);
             lesson_free(l);
@@ -135,6 +180,7 @@ unsigned session_reload(Session *s, int by_hand)
     }
     s->ex = ex;
     s->n_ex = n_ex;
+    session_watch_data(s, l);
     s->has_setup = lesson_n_setup(l) > 0;
     s->screen = 0;
     session_go(s, screen);

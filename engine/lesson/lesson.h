@@ -152,6 +152,21 @@ int lesson_knob_find(const Lesson *l, const char *name);
  * gives the default). What a knob may hold. */
 double lesson_knob_snap(const LessonKnob *k, double v);
 
+/* Files a lesson loads. The engine never opens files: load("path") asks
+ * the lesson's loader, a function of the app, for the bytes of path as
+ * written in the lesson (the app finds it beside lesson_file). It returns
+ * 1 with *bytes (malloc'd; the evaluator frees it) and *len, or 0 with
+ * why it could not ("cannot open: No such file or directory"). */
+typedef int (*LessonLoader)(void *ctx, const char *lesson_file, const char *path, char **bytes, size_t *len,
+                            char *why, size_t why_size);
+/* Set l's loader (fn NULL: load() is refused). ctx is passed to fn and
+ * stays the caller's. */
+void lesson_set_loader(Lesson *l, LessonLoader fn, void *ctx);
+/* The distinct files l's lines load, as written, in file order: how many,
+ * and the i-th (0-based; NULL outside). The strings belong to l. */
+int lesson_n_loads(const Lesson *l);
+const char *lesson_load_path(const Lesson *l, int i);
+
 /* Edits: overrides of single cells of named matrices, applied right after
  * that name is computed, so everything downstream follows. */
 typedef struct {

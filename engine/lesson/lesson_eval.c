@@ -321,6 +321,8 @@ static Mat *eval_node(EvalCtx *c, const Expr *e)
             return eval_make(c, e, op);
         if (op->args == OPARGS_RANGE)
             return eval_range(c, e, op);
+        if (op->args == OPARGS_FILE)
+            return eval_load(c, e, op);
         return eval_apply(c, e, op);
     }
     }
@@ -463,7 +465,7 @@ LessonState *lesson_eval(const Lesson *l, const LessonEdit *edits, int n_edits, 
     s->n = l->n_names;
     rng_seed(&s->rng, 0);
     Labels *tokens = l->n_tokens ? labels_new(l->n_tokens, (const char *const *)l->tokens) : NULL;
-    EvalCtx c = { .src = &l->src, .env = s->vals, .rng = &s->rng, .err = err };
+    EvalCtx c = { .src = &l->src, .lesson = l, .env = s->vals, .rng = &s->rng, .err = err };
     int ok = 1;
     for (int i = 0; i < l->n_stmts && ok; i++) {
         const Stmt *st = &l->stmts[i];

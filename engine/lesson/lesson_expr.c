@@ -8,7 +8,7 @@
  *   postfix := primary ('^' 'T' | '[' index ',' index ']')*
  *   index   := INTEGER | ':'
  *   primary := NUMBER | 'inf' | NAME | FUNC '(' expr (',' expr)* ')'
- *            | '(' expr ')' | '[' literal ']'
+ *            | 'load' '(' STRING ')' | '(' expr ')' | '[' literal ']'
  *
  * Inside ( ) line ends are skipped, so a call may run over several lines;
  * inside [ ] a line end separates rows like ';'. Nesting is counted and
@@ -54,6 +54,7 @@ void expr_free(Expr *e)
     for (int i = 0; i < e->n_args; i++)
         expr_free(e->args[i]);
     free(e->args);
+    free(e->str);
     free(e->vals);
     free(e);
 }
@@ -299,8 +300,46 @@ static void close_paren(Parser *p, Saved s)
     p->skip_newlines = s.skip;
 }
 
+/* The longest file name load() takes. */
+#define LESSON_MAX_PATH 1024
+
+/* A function of a file: name '(' STRING ')'. */
+static Expr *parse_file_call(Parser *p, int fn, size_t name_pos)
+{
+    const char *name = optable_at(fn)->name;
+    Saved s = open_paren(p, '(');
+    Expr *e = node(E_CALL, name_pos, name_pos);
+    int ok = e ? advance(p) : (nomem(p), 0);
+    if (ok && p->tok->kind != T_STR)
+        ok = fail(p, ATTN_E_SYNTAX, is_sym(p->tok, ')') ? name_pos : p->tok->pos,
+                  "%s takes a file name in double quotes: %s(\"weights.npy\")", name, name);
+    size_t n = ok ? p->tok->len - 2 : 0;
+    if (ok && n == 0)
+        ok = fail(p, ATTN_E_ARG, p->tok->pos, "the file name is empty");
+    if (ok && n > LESSON_MAX_PATH)
+        ok = fail(p, ATTN_E_LIMIT, p->tok->pos, "the file name is longer than %d bytes", LESSON_MAX_PATH);
+    if (ok && !(e->fn = fn, e->str = attn_malloc(n + 1)))
+        ok = (nomem(p), 0);
+    if (ok) {
+        memcpy(e->str, P_src(p)->text + p->tok->pos + 1, n);
+        e->str[n] = '\0';
+        ok = advance(p);
+    }
+    if (ok && !is_sym(p->tok, ')'))
+        ok = unexpected(p, is_sym(p->tok, ',') ? "')': load takes one file" : "')'");
+    close_paren(p, s);
+    if (ok)
+        e->end = p->tok->pos + 1;
+    if (ok && advance(p))
+        return e;
+    expr_free(e);
+    return NULL;
+}
+
 static Expr *parse_call(Parser *p, int fn, size_t name_pos)
 {
+    if (optable_at(fn)->args == OPARGS_FILE)
+        return parse_file_call(p, fn, name_pos);
     Expr *e = node(E_CALL, name_pos, name_pos);
     if (!e)
         return nomem(p);
@@ -445,6 +484,10 @@ static Expr *parse_primary(Parser *p)
     }
     if (t->kind == T_NAME)
         return parse_name(p);
+    if (t->kind == T_STR) {
+        fail(p, ATTN_E_SYNTAX, t->pos, "a string in double quotes is a file name, as in load(\"weights.npy\")");
+        return NULL;
+    }
     if (is_sym(t, '[')) {
         if (!enter(p))
             return NULL;

@@ -56,13 +56,13 @@ int edit_distance(const char *a, size_t na, const char *b, size_t nb);
 
 /* ---- tokens (lesson_lex.c) ---- */
 
-typedef enum { T_EOF, T_NEWLINE, T_NUM, T_NAME, T_SYM } TokKind;
+typedef enum { T_EOF, T_NEWLINE, T_NUM, T_NAME, T_SYM, T_STR } TokKind;
 
 typedef struct {
     TokKind kind;
     char sym;               /* T_SYM: one of @ + - * / ^ ( ) [ ] , ; = :    */
     double num;             /* T_NUM                                         */
-    size_t pos, len;        /* where it is in the source                     */
+    size_t pos, len;        /* where it is in the source (T_STR: with quotes) */
 } Token;
 
 typedef struct {
@@ -99,6 +99,7 @@ struct Expr {
     int row, col;           /* E_INDEX: 1-based; 0 means ':' (the whole axis) */
     int fn;                 /* E_CALL: the function's row in optable.h       */
     Expr **args;            /* E_CALL: owned                                 */
+    char *str;              /* E_CALL of load: the file name, owned          */
     int n_args;
     int height;             /* levels of operations below, for the chain limit */
 };
@@ -180,12 +181,15 @@ struct Lesson {
     int n_items;
     LessonKnob *knobs;
     int n_knobs;
+    LessonLoader loader;    /* lesson_set_loader; NULL: load() is refused    */
+    void *loader_ctx;
 };
 
 /* ---- evaluation (lesson_eval.c) ---- */
 
 typedef struct {
     const Src *src;
+    const Lesson *lesson;   /* its loader reads load()'s files; NULL: none   */
     Mat **env;              /* values by slot (borrowed)                     */
     Rng *rng;
     LessonError *err;
@@ -199,6 +203,11 @@ Mat *expr_eval(EvalCtx *ctx, const Expr *e);
 /* Evaluate e (parsed from src) against a finished state, with a copy of
  * the state's generator. A new reference, or NULL and err. */
 Mat *lesson_state_eval(const LessonState *s, const Src *src, const Expr *e, LessonError *err);
+
+/* load("file") (lesson_load.c): the file's bytes from the lesson's
+ * loader, read by the row's reader. A new reference, or NULL and ctx->err
+ * at the call: the file name and what is wrong with the file. */
+Mat *eval_load(EvalCtx *ctx, const Expr *e, const OpInfo *op);
 
 /* The source text of e, shortened to fit buf, for messages. */
 const char *expr_text(const Src *s, const Expr *e, char *buf, size_t size);

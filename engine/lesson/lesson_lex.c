@@ -1,6 +1,7 @@
 /*
  * lesson_lex.c - the tokens of the lesson language's expressions: numbers,
- * names, operator symbols and line ends. Blanks (space, tab, the CR of a
+ * names, operator symbols, strings in double quotes (the file name of
+ * load("weights.npy"): one line, no escapes) and line ends. Blanks (space, tab, the CR of a
  * CRLF, a backslash that ends a line with its line end) and `#` comments
  * are skipped. Prose (titles, text blocks, hints) is never tokenised: the
  * directive parser takes it as it stands.
@@ -102,6 +103,17 @@ int lex_next(Lexer *lx, Token *t)
         t->kind = T_NAME;
         t->len = p - lx->pos;
         lx->pos = p;
+        return 1;
+    }
+    if (c == '"') {
+        const char *close = memchr(s + lx->pos + 1, '"', end - lx->pos - 1);
+        const char *nl = memchr(s + lx->pos + 1, '\n', end - lx->pos - 1);
+        if (!close || (nl && nl < close))
+            return src_error(lx->src, lx->err, ATTN_E_SYNTAX, lx->pos,
+                             "this string is never closed (a '\"' is missing on its line)");
+        t->kind = T_STR;
+        t->len = (size_t)(close - (s + lx->pos)) + 1;
+        lx->pos += t->len;
         return 1;
     }
     if (strchr("@+-*/^()[],;=:", c) && c != '\0') {
