@@ -1,0 +1,366 @@
+/*
+ * check_attention.c - the fused attention path (engine/attention.h): against
+ * its double-precision reference on random shapes (heads narrower than the
+ * sequence, n not a multiple of the block, n = 1, causal, scores far past
+ * exp's range, one worker and several), against the lesson language's own
+ * softmax(Q K^T / sqrt(dk)) V, its refusals, and its memory at n = 8192
+ * seen through the engine's allocation observer: no n x n buffer, ever.
+ * `attn bench` (app/cli/bench.c): its argument errors and the JSON of a tiny
+ * run, never its speed.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "attention.h"
+#include "lesson.h"
+#include "testutil.h"
+
+/* ---- helpers ------------------------------------------------------------------ */
+
+static uint32_t lcg_state = 2024u;
+
+static float rnd(void)
+{
+    lcg_state = lcg_state * 1664525u + 1013904223u;
+    return (float)((lcg_state >> 8) / 16777216.0 * 2.0 - 1.0);   /* [-1, 1) */
+}
+
+/* n random values times scale (malloc'd). */
+static float *random_buf(size_t n, float scale)
+{
+    float *p = malloc(n * sizeof *p);
+    ck_assert_ptr_nonnull(p);
+    for (size_t i = 0; i < n; i++)
+        p[i] = scale * rnd();
+    return p;
+}
+
+/* Random weights for width d: W ~ U(-1, 1) / sqrt(d) * 2, biases ~ U(-0.5, 0.5). */
+typedef struct {
+    AttnWeights w;
+    float *buf[8];
+} Params;
+
+static Params params_new(int d)
+{
+    Params p;
+    float ws = 2.0f / sqrtf((float)d);
+    for (int i = 0; i < 4; i++)
+        p.buf[i] = random_buf((size_t)d * d, ws);
+    for (int i = 4; i < 8; i++)
+        p.buf[i] = random_buf((size_t)d, 0.5f);
+    p.w = (AttnWeights){ p.buf[0], p.buf[1], p.buf[2], p.buf[3], p.buf[4], p.buf[5], p.buf[6], p.buf[7] };
+    return p;
+}
+
+static void params_free(Params *p)
+{
+    for (int i = 0; i < 8; i++)
+        free(p->buf[i]);
+}
+
+/* Largest |a - b| over n values, and where. */
+static double max_diff(const float *a, const float *b, size_t n, size_t *at)
+{
+    double m = 0.0;
+    *at = 0;
+    for (size_t i = 0; i < n; i++) {
+        double e = fabs((double)a[i] - (double)b[i]);
+        if (e > m || isnan(e)) {
+            m = isnan(e) ? INFINITY : e;
+            *at = i;
+        }
+    }
+    return m;
+}
+
+static double max_abs(const float *a, size_t n)
+{
+    double m = 0.0;
+    for (size_t i = 0; i < n; i++)
+        if (fabs(a[i]) > m)
+            m = fabs(a[i]);
+    return m;
+}
+
+/* The fused path against the reference on one configuration, inputs
+ * x_scale times U(-1, 1). Tolerance: 2e-5 of the output's largest value. */
+static void expect_matches_ref(AttnConfig cfg, float x_scale)
+{
+    size_t nd = (size_t)cfg.n * cfg.d;
+    Params p = params_new(cfg.d);
+    float *x = random_buf(nd, x_scale), *got = malloc(nd * sizeof *got), *want = malloc(nd * sizeof *want);
+    AttnError err;
+    ck_assert_int_eq(attention_ref(want, x, &p.w, &cfg, &err), ATTN_OK);
+    ck_assert_int_eq(attention_forward(got, x, &p.w, &cfg, &err), ATTN_OK);
+    size_t at;
+    double diff = max_diff(got, want, nd, &at), tol = 2e-5 * (1.0 + max_abs(want, nd));
+    ck_assert_msg(diff <= tol,
+                  "n=%d d=%d heads=%d causal=%d block=%d threads=%d x*%g: max diff %g > %g at row %zu col %zu "
+                  "(fused %g, reference %g)",
+                  cfg.n, cfg.d, cfg.heads, cfg.causal, cfg.block, cfg.threads, x_scale, diff, tol, at / cfg.d,
+                  at % cfg.d, got[at], want[at]);
+    free(x);
+    free(got);
+    free(want);
+    params_free(&p);
+}
+
+/* ---- against the reference -------------------------------------------------------- */
+
+START_TEST(test_shapes_match_reference)
+{
+    /* n, d, heads, block: heads narrower and wider than n, n not a multiple of the block */
+    static const int shapes[][4] = {
+        { 37, 24, 3, 16 }, { 64, 32, 4, 16 }, { 5, 48, 2, 0 }, { 100, 20, 5, 32 }, { 33, 64, 1, 8 },
+        { 130, 96, 8, 0 }, { 17, 6, 2, 4 },
+    };
+    for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++)
+        for (int causal = 0; causal <= 1; causal++)
+            for (int threads = 1; threads <= 3; threads += 2)
+                expect_matches_ref((AttnConfig){ shapes[s][0], shapes[s][1], shapes[s][2], causal, shapes[s][3],
+                                                 threads, ATTN_PAR_POOL },
+                                   1.0f);
+}
+END_TEST
+
+START_TEST(test_blas_threads_match_reference)
+{
+    expect_matches_ref((AttnConfig){ 45, 32, 4, 0, 16, 0, ATTN_PAR_BLAS }, 1.0f);
+    expect_matches_ref((AttnConfig){ 45, 32, 4, 1, 16, 0, ATTN_PAR_BLAS }, 1.0f);
+}
+END_TEST
+
+START_TEST(test_one_token)
+{
+    /* n = 1: every weight is 1, so each head returns its V row */
+    expect_matches_ref((AttnConfig){ 1, 8, 2, 0, 0, 0, ATTN_PAR_POOL }, 1.0f);
+    expect_matches_ref((AttnConfig){ 1, 8, 2, 1, 0, 2, ATTN_PAR_POOL }, 1.0f);
+}
+END_TEST
+
+START_TEST(test_scores_past_exp_range)
+{
+    /* inputs x 1e3: scores around 1e5, where exp(score) is inf; the shift by
+     * the row's max keeps every weight finite */
+    expect_matches_ref((AttnConfig){ 29, 16, 2, 0, 8, 2, ATTN_PAR_POOL }, 1e3f);
+    expect_matches_ref((AttnConfig){ 29, 16, 2, 1, 8, 2, ATTN_PAR_POOL }, 1e3f);
+    expect_matches_ref((AttnConfig){ 29, 16, 2, 0, 8, 2, ATTN_PAR_POOL }, 1e-3f);
+}
+END_TEST
+
+START_TEST(test_causal_first_row_is_v)
+{
+    /* causal: token 0 sees only itself, so before Wo its row is V[0] */
+    int n = 9, d = 4;
+    float eye[16] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 };
+    float *x = random_buf((size_t)n * d, 1.0f), out[36];
+    AttnWeights w = { eye, eye, eye, eye, NULL, NULL, NULL, NULL };
+    AttnError err;
+    ck_assert_int_eq(attention_forward(out, x, &w, &(AttnConfig){ n, d, 2, 1, 4, 2, ATTN_PAR_POOL }, &err), ATTN_OK);
+    for (int c = 0; c < d; c++)
+        ck_assert_float_eq_tol(out[c], x[c], 1e-6f);
+    free(x);
+}
+END_TEST
+
+/* ---- against the lesson language ------------------------------------------------- */
+
+/* Two heads of width 3 over 5 tokens, written as a student would. */
+static const char *lesson_fmt =
+    "lesson Attention by hand\nseed 7\n"
+    "let X = randn(5, 6)\n"
+    "let WQ = randn(6, 6) / sqrt(6)\nlet WK = randn(6, 6) / sqrt(6)\n"
+    "let WV = randn(6, 6) / sqrt(6)\nlet WO = randn(6, 6) / sqrt(6)\n"
+    "let bq = randn(1, 6)\nlet bk = randn(1, 6)\nlet bv = randn(1, 6)\nlet bo = randn(1, 6)\n"
+    "step Two heads\n"
+    "  let Q = X @ WQ + bq\n  let K = X @ WK + bk\n  let V = X @ WV + bv\n"
+    "  let M = %s\n"
+    "  let A1 = softmax_rows(cols(Q, 1, 3) @ cols(K, 1, 3)^T / sqrt(3) + M)\n"
+    "  let A2 = softmax_rows(cols(Q, 4, 6) @ cols(K, 4, 6)^T / sqrt(3) + M)\n"
+    "  let Y = hcat(A1 @ cols(V, 1, 3), A2 @ cols(V, 4, 6)) @ WO + bo\n";
+
+/* A named matrix of the state as a contiguous row-major buffer (static, <= 36). */
+static const float *lesson_buf(const LessonState *s, const char *name, float *dst)
+{
+    const Mat *m = lesson_state_get(s, name);
+    ck_assert_msg(m != NULL, "the lesson defines no %s", name);
+    for (int i = 0; i < m->rows; i++)
+        for (int j = 0; j < m->cols; j++)
+            dst[i * m->cols + j] = mat_get(m, i, j);
+    return dst;
+}
+
+static void expect_matches_lesson(int causal)
+{
+    char text[2048];
+    snprintf(text, sizeof text, lesson_fmt, causal ? "causal_mask(5)" : "zeros(5, 5)");
+    LessonError lerr;
+    Lesson *l = lesson_parse(text, strlen(text), "attention.lesson", &lerr);
+    ck_assert_msg(l != NULL, "%s", lerr.msg);
+    LessonState *s = lesson_eval(l, NULL, 0, &lerr);
+    ck_assert_msg(s != NULL, "%s", lerr.msg);
+    float b[10][36], out[30], want[30];
+    static const char *names[] = { "X", "WQ", "WK", "WV", "WO", "bq", "bk", "bv", "bo", "Y" };
+    for (int i = 0; i < 10; i++)
+        lesson_buf(s, names[i], b[i]);
+    AttnWeights w = { b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8] };
+    AttnError err;
+    ck_assert_int_eq(attention_forward(out, b[0], &w, &(AttnConfig){ 5, 6, 2, causal, 2, 2, ATTN_PAR_POOL }, &err),
+                     ATTN_OK);
+    memcpy(want, b[9], sizeof want);
+    size_t at;
+    double diff = max_diff(out, want, 30, &at);
+    ck_assert_msg(diff < 1e-5, "causal=%d: fused differs from the lesson's Y by %g at Y[%zu,%zu] (%g, lesson %g)",
+                  causal, diff, at / 6 + 1, at % 6 + 1, out[at], want[at]);
+    lesson_state_free(s);
+    lesson_free(l);
+}
+
+START_TEST(test_matches_lesson_language)
+{
+    expect_matches_lesson(0);
+    expect_matches_lesson(1);
+}
+END_TEST
+
+/* ---- refusals ---------------------------------------------------------------------- */
+
+START_TEST(test_bad_config_refused)
+{
+    float x[12] = { 0 }, w16[16] = { 0 }, out[12];
+    AttnWeights w = { w16, w16, w16, w16, NULL, NULL, NULL, NULL };
+    AttnError err;
+    ck_assert_int_eq(attention_forward(out, x, &w, &(AttnConfig){ 3, 4, 3, 0, 0, 0, ATTN_PAR_POOL }, &err),
+                     ATTN_E_ARG);
+    ck_assert_str_eq(err.msg, "d=4 does not split into 3 heads");
+    ck_assert_int_eq(attention_ref(out, x, &w, &(AttnConfig){ 0, 4, 1, 0, 0, 0, ATTN_PAR_POOL }, &err), ATTN_E_ARG);
+    ck_assert_str_eq(err.msg, "attention needs n, d and heads >= 1 (got n=0 d=4 heads=1)");
+    w.wv = NULL;
+    ck_assert_int_eq(attention_forward(out, x, &w, &(AttnConfig){ 3, 4, 2, 0, 0, 0, ATTN_PAR_POOL }, &err),
+                     ATTN_E_ARG);
+    ck_assert_str_eq(err.msg, "attention needs the four weight matrices");
+}
+END_TEST
+
+START_TEST(test_no_memory_refused)
+{
+    int n = 20, d = 8;
+    Params p = params_new(d);
+    float *x = random_buf((size_t)n * d, 1.0f), out[160];
+    AttnConfig cfg = { n, d, 2, 0, 8, 2, ATTN_PAR_POOL };
+    for (long k = 0; k < 4; k++) {
+        AttnError err;
+        attn_alloc_fail_after(k);
+        attn_status st = attention_forward(out, x, &p.w, &cfg, &err);
+        attn_alloc_fail_after(-1);
+        ck_assert_int_eq(st, ATTN_E_NOMEM);
+        ck_assert_msg(strstr(err.msg, "no memory") != NULL, "message: %s", err.msg);
+    }
+    AttnError err;
+    attn_alloc_fail_after(0);
+    attn_status st = attention_ref(out, x, &p.w, &cfg, &err);
+    attn_alloc_fail_after(-1);
+    ck_assert_int_eq(st, ATTN_E_NOMEM);
+    free(x);
+    params_free(&p);
+}
+END_TEST
+
+/* ---- memory ------------------------------------------------------------------------ */
+
+typedef struct {
+    size_t largest, total;
+    long count;
+} AllocSeen;
+
+static void observe(size_t size, void *ctx)
+{
+    AllocSeen *seen = ctx;
+    if (size > seen->largest)
+        seen->largest = size;
+    seen->total += size;
+    seen->count++;
+}
+
+START_TEST(test_memory_at_8192)
+{
+    /* n = 8192, d = 64, one head: the n x n scores alone would be 256 MB */
+    int n = 8192, d = 64;
+    size_t nd = (size_t)n * d, nn_bytes = (size_t)n * n * sizeof(float);
+    Params p = params_new(d);
+    float *x = random_buf(nd, 1.0f), *out = malloc(nd * sizeof *out);
+    AttnConfig cfg = { n, d, 1, 0, 0, 2, ATTN_PAR_POOL };
+    for (int causal = 0; causal <= 1; causal++) {
+        cfg.causal = causal;
+        AllocSeen seen = { 0, 0, 0 };
+        AttnError err;
+        attn_alloc_observe(observe, &seen);
+        attn_status st = attention_forward(out, x, &p.w, &cfg, &err);
+        attn_alloc_observe(NULL, NULL);
+        ck_assert_int_eq(st, ATTN_OK);
+        ck_assert_msg(seen.count > 0, "attention_forward allocated nothing through alloc.h");
+        ck_assert_msg(seen.largest < nn_bytes, "largest allocation %zu bytes, n x n is %zu", seen.largest, nn_bytes);
+        ck_assert_msg(seen.largest < nn_bytes / 16, "largest allocation %zu bytes: more than n x n / 16",
+                      seen.largest);
+        ck_assert_uint_eq(seen.total, attention_extra_bytes(&cfg));
+        /* everything: the inputs, the parameters, the output, the workspace */
+        size_t peak = seen.total + 2 * nd * sizeof(float) + (4 * (size_t)d * d + 4 * d) * sizeof(float);
+        ck_assert_msg(peak < 256u << 20, "peak %zu bytes >= 256 MB", peak);
+        ck_assert_msg(isfinite(out[0]) && isfinite(out[nd - 1]), "output not finite: %g %g", out[0], out[nd - 1]);
+    }
+    /* the last row of the causal output sees every token: it equals the plain one's */
+    float *plain = malloc(nd * sizeof *plain);
+    cfg.causal = 0;
+    AttnError err;
+    ck_assert_int_eq(attention_forward(plain, x, &p.w, &cfg, &err), ATTN_OK);
+    for (int c = 0; c < d; c++)
+        ck_assert_float_eq_tol(out[nd - d + c], plain[nd - d + c], 1e-4f);
+    free(plain);
+    free(x);
+    free(out);
+    params_free(&p);
+}
+END_TEST
+
+START_TEST(test_extra_bytes_and_flops)
+{
+    AttnConfig cfg = { 2048, 512, 8, 0, 256, 2, ATTN_PAR_POOL };
+    /* qkv (n, 3d) + cat (n, d) + 2 workers x (256, n) + 2 x 256 */
+    ck_assert_uint_eq(attention_extra_bytes(&cfg), (2048u * 2048 + 2u * 256 * 2048 + 512) * 4);
+    ck_assert_double_eq_tol(attention_flops(&cfg), 8.0 * 2048 * 512 * 512 + 4.0 * 2048 * 2048 * 512, 1.0);
+    cfg.causal = 1;
+    /* blocks of 256: sum over b = 1..8 of 256 x 256 b scores */
+    ck_assert_double_eq_tol(attention_flops(&cfg), 8.0 * 2048 * 512 * 512 + 4.0 * 256 * 256 * 36 * 512, 1.0);
+    ck_assert_int_eq(attention_block(2048), 256);
+    ck_assert_int_eq(attention_block(8192), 64);
+    ck_assert_int_eq(attention_block(1 << 20), 32);
+}
+END_TEST
+
+Suite *attention_suite(void)
+{
+    Suite *s = suite_create("attention");
+    TCase *core = tcase_create("core");
+    tcase_set_timeout(core, 60);
+    tcase_add_test(core, test_shapes_match_reference);
+    tcase_add_test(core, test_blas_threads_match_reference);
+    tcase_add_test(core, test_one_token);
+    tcase_add_test(core, test_causal_first_row_is_v);
+    tcase_add_test(core, test_matches_lesson_language);
+    suite_add_tcase(s, core);
+    TCase *limits = tcase_create("limits");
+    tcase_set_timeout(limits, 120);
+    tcase_add_test(limits, test_scores_past_exp_range);
+    tcase_add_test(limits, test_bad_config_refused);
+    tcase_add_test(limits, test_no_memory_refused);
+    tcase_add_test(limits, test_memory_at_8192);
+    tcase_add_test(limits, test_extra_bytes_and_flops);
+    suite_add_tcase(s, limits);
+    return s;
+}
