@@ -6,6 +6,7 @@
 #   make asan       the whole suite under AddressSanitizer + UBSan (build-asan/)
 #   make valgrind   the unit suite under valgrind (CK_FORK=no)
 #   make install    PREFIX=/usr/local: bin/attn and share/attn/lessons
+#   make bench      time attention (fused, naive, sgemm) on the standard cases
 #
 # Libraries come through pkg-config (ncursesw, openblas, check) with plain -l
 # fallbacks; put local overrides in config.mk.
@@ -53,7 +54,7 @@ APP_LIB    := $(BUILD)/libattn-app.a
 TEST_BIN   := $(BUILD)/run_tests
 LIBS       := $(CURSES_LIBS) $(BLAS_LIBS) -lm
 
-.PHONY: all run test test-only check-lessons asan asan-run valgrind fuzz install uninstall clean deps
+.PHONY: all run test test-only check-lessons asan asan-run valgrind fuzz install uninstall clean deps bench
 
 all: attn
 
@@ -112,6 +113,12 @@ test-only: attn $(TEST_BIN)
 
 check-lessons: attn
 	./attn check lessons/*.lesson
+
+# n = 512 and 2048, plain and causal, against the naive path; n = 8192 fused
+# only. Speed is measured here, never in the tests.
+bench: deps
+	@$(MAKE) --no-print-directory attn
+	./attn bench --standard
 
 asan: deps
 	@$(MAKE) --no-print-directory BUILD=build-asan \

@@ -183,10 +183,16 @@ int attention_block(int n)
     return b < BLOCK_MIN ? BLOCK_MIN : b > BLOCK_MAX ? BLOCK_MAX : b;
 }
 
-/* The workers cfg asks for: threads, else the cores (1 under ATTN_PAR_BLAS). */
+/* Below this many flops, starting threads costs more than it saves. */
+#define SMALL_FLOPS 4e6
+
+/* The workers cfg asks for: threads, else the cores (1 under ATTN_PAR_BLAS,
+ * and for a problem too small to share). */
 static int workers(const AttnConfig *cfg)
 {
     if (cfg->par == ATTN_PAR_BLAS)
+        return 1;
+    if (cfg->threads <= 0 && attention_flops(cfg) < SMALL_FLOPS)
         return 1;
     long t = cfg->threads > 0 ? cfg->threads : sysconf(_SC_NPROCESSORS_ONLN);
     return t < 1 ? 1 : t > MAX_THREADS ? MAX_THREADS : (int)t;
@@ -216,6 +222,11 @@ double attention_flops(const AttnConfig *cfg)
         }
     }
     return 8.0 * n * d * d + 4.0 * scores * d;
+}
+
+void attention_matmul(float *c, const float *a, const float *b, int m, int k, int n)
+{
+    blas_sgemm(0, 0, m, n, k, 1.0f, a, k, b, n, 0.0f, c, n);
 }
 
 attn_status attention_check(const AttnConfig *cfg, const AttnWeights *w, AttnError *err)

@@ -69,6 +69,10 @@ size_t attention_extra_bytes(const AttnConfig *cfg);
  * per head; for causal, only the columns up to each block's last row). */
 double attention_flops(const AttnConfig *cfg);
 
+/* c (m, n) = a (m, k) @ b (k, n) by one sgemm on BLAS's own threads: the
+ * yardstick a benchmark compares the fused path's rate with. */
+void attention_matmul(float *c, const float *a, const float *b, int m, int k, int n);
+
 /* The default number of query rows per block for n tokens. */
 int attention_block(int n);
 

@@ -5,8 +5,8 @@
  * exp's range, one worker and several), against the lesson language's own
  * softmax(Q K^T / sqrt(dk)) V, its refusals, and its memory at n = 8192
  * seen through the engine's allocation observer: no n x n buffer, ever.
- * `attn bench` (app/cli/bench.c): its argument errors and the JSON of a tiny
- * run, never its speed.
+ * `attn bench` (app/cli/bench.c): its argument errors, the JSON of a tiny
+ * run and its text, never its speed.
  */
 #include <check.h>
 #include <math.h>
@@ -17,6 +17,7 @@
 
 #include "alloc.h"
 #include "attention.h"
+#include "json.h"
 #include "lesson.h"
 #include "testutil.h"
 
@@ -343,6 +344,85 @@ START_TEST(test_extra_bytes_and_flops)
 }
 END_TEST
 
+/* ---- attn bench -------------------------------------------------------------------- */
+
+/* attn bench ARGS must refuse with status 2 and this message on stderr. */
+static void expect_bench_refuses(const char *args, const char *message)
+{
+    CmdResult r = cmd_runf("%s bench %s", attn_bin(), args);
+    ck_assert_msg(r.status == 2, "attn bench %s: status %d, want 2", args, r.status);
+    ck_assert_msg(strstr(r.err, message) != NULL, "attn bench %s: stderr\n%s\nwants: %s", args, r.err, message);
+    ck_assert_msg(strstr(r.err, "usage: attn bench") != NULL, "no usage line: %s", r.err);
+    ck_assert_str_eq(r.out, "");
+    cmd_free(&r);
+}
+
+START_TEST(test_bench_argument_errors)
+{
+    expect_bench_refuses("--n 0", "attn bench: --n needs a whole number from 1 to 1048576, not '0'");
+    expect_bench_refuses("--n abc", "--n needs a whole number from 1 to 1048576, not 'abc'");
+    expect_bench_refuses("--d 12x", "--d needs a whole number from 1 to 16384, not '12x'");
+    expect_bench_refuses("--reps", "attn bench: --reps needs a value");
+    expect_bench_refuses("--heads -2", "--heads needs a whole number from 1 to 64, not '-2'");
+    expect_bench_refuses("--d 10 --heads 4", "--d 10 does not split into 4 heads");
+    expect_bench_refuses("--fast", "attn bench: unknown option '--fast'");
+}
+END_TEST
+
+START_TEST(test_bench_json_keys)
+{
+    CmdResult r = cmd_runf("%s bench --n 16 --d 8 --heads 2 --reps 3 --causal --json", attn_bin());
+    ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
+    JVal root;
+    char jerr[128];
+    ck_assert_msg(json_parse(r.out, &root, jerr, sizeof jerr) == 0, "%s in\n%s", jerr, r.out);
+    static const char *keys[] = { "n", "d", "heads", "causal", "reps", "threads", "median_ms", "min_ms", "max_ms",
+                                  "flops", "gflops", "sgemm_ms", "sgemm_gflops", "sgemm_share", "naive_ms",
+                                  "naive_min_ms", "naive_max_ms", "naive_gflops", "max_abs_diff", "naive_skipped",
+                                  "extra_bytes", "naive_bytes" };
+    ck_assert_int_eq(root.n, (int)(sizeof keys / sizeof *keys));
+    for (int i = 0; i < root.n; i++)
+        ck_assert_str_eq(root.keys[i], keys[i]);
+    double v;
+    ck_assert_int_eq(json_number(json_get(&root, "n"), &v), 0);
+    ck_assert_double_eq(v, 16);
+    ck_assert_int_eq(json_get(&root, "causal")->type, J_BOOL);
+    ck_assert_double_eq(json_get(&root, "causal")->num, 1);
+    /* causal n=16 in one block of 16: 8*16*8^2 + 4*(16*16)*8 */
+    ck_assert_int_eq(json_number(json_get(&root, "flops"), &v), 0);
+    ck_assert_double_eq(v, 8.0 * 16 * 64 + 4.0 * 256 * 8);
+    /* the paths agree; memory is what one fused run allocated: qkv, cat,
+     * one worker's (16, 16) scores and its 16 sums */
+    ck_assert_int_eq(json_number(json_get(&root, "max_abs_diff"), &v), 0);
+    ck_assert_msg(v < 1e-5, "max_abs_diff %g", v);
+    ck_assert_int_eq(json_number(json_get(&root, "extra_bytes"), &v), 0);
+    ck_assert_double_eq(v, (16 * 24 + 16 * 8 + 16 * 16 + 16) * 4);
+    ck_assert_int_eq(json_get(&root, "naive_skipped")->type, J_NULL);
+    const char *timed[] = { "median_ms", "min_ms", "max_ms", "gflops", "sgemm_gflops", "naive_ms" };
+    for (size_t i = 0; i < sizeof timed / sizeof *timed; i++) {
+        ck_assert_int_eq(json_get(&root, timed[i])->type, J_NUM);
+        ck_assert_msg(json_get(&root, timed[i])->num >= 0, "%s < 0", timed[i]);
+    }
+    ck_assert_msg(json_get(&root, "min_ms")->num <= json_get(&root, "median_ms")->num &&
+                      json_get(&root, "median_ms")->num <= json_get(&root, "max_ms")->num,
+                  "min <= median <= max fails");
+    json_free(&root);
+    cmd_free(&r);
+}
+END_TEST
+
+START_TEST(test_bench_fused_only_text)
+{
+    CmdResult r = cmd_runf("%s bench --n 24 --d 12 --heads 3 --reps 1 --fused-only", attn_bin());
+    ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
+    ck_assert_msg(strncmp(r.out, "attn bench: n=24 d=12 heads=3 (dk=4), median of 1 after a warm-up", 65) == 0,
+                  "first line: %s", r.out);
+    ck_assert_msg(strstr(r.out, "  naive  skipped: --fused-only\n") != NULL, "%s", r.out);
+    ck_assert_msg(strstr(r.out, "(24 x 12 x 12, same run)") != NULL, "%s", r.out);
+    cmd_free(&r);
+}
+END_TEST
+
 Suite *attention_suite(void)
 {
     Suite *s = suite_create("attention");
@@ -362,5 +442,11 @@ Suite *attention_suite(void)
     tcase_add_test(limits, test_memory_at_8192);
     tcase_add_test(limits, test_extra_bytes_and_flops);
     suite_add_tcase(s, limits);
+    TCase *bench = tcase_create("bench");
+    tcase_set_timeout(bench, 60);
+    tcase_add_test(bench, test_bench_argument_errors);
+    tcase_add_test(bench, test_bench_json_keys);
+    tcase_add_test(bench, test_bench_fused_only_text);
+    suite_add_tcase(s, bench);
     return s;
 }
