@@ -21,7 +21,7 @@ static void usage(FILE *out)
           "                                         or explain one cell, e.g. 'A[2,1]'\n"
           "       attn check FILE...                verify lessons' checks and exercises\n"
           "       attn bench [--n N] [--d D] [--heads H] [--causal] [--reps R] [--json]\n"
-          "                  [--fused-only] [--standard | --sweep]\n"
+          "                  [--fused-only] [--standard | --sweep [--max-n N]]\n"
           "                                         time attention: fused, naive (n x n), sgemm\n"
           "       attn --help | --version\n"
           "\n"

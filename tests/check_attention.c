@@ -6,7 +6,8 @@
  * softmax(Q K^T / sqrt(dk)) V, its refusals, and its memory at n = 8192
  * seen through the engine's allocation observer: no n x n buffer, ever.
  * `attn bench` (app/cli/bench.c): its argument errors, the JSON of a tiny
- * run and its text, never its speed.
+ * run and its text, a small sweep, and the text plot (bench_plot.c); never
+ * its speed.
  */
 #include <check.h>
 #include <math.h>
@@ -17,6 +18,7 @@
 
 #include "alloc.h"
 #include "attention.h"
+#include "bench_plot.h"
 #include "json.h"
 #include "lesson.h"
 #include "testutil.h"
@@ -423,6 +425,96 @@ START_TEST(test_bench_fused_only_text)
 }
 END_TEST
 
+START_TEST(test_bench_sweep_json)
+{
+    CmdResult r = cmd_runf("%s bench --sweep --max-n 256 --d 8 --heads 2 --reps 1 --json", attn_bin());
+    ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
+    /* progress on stderr, one line per n */
+    ck_assert_msg(strstr(r.err, "sweep n=64 ") && strstr(r.err, "sweep n=128 ") && strstr(r.err, "sweep n=256 "),
+                  "stderr: %s", r.err);
+    JVal root;
+    char jerr[128];
+    ck_assert_msg(json_parse(r.out, &root, jerr, sizeof jerr) == 0, "%s in\n%s", jerr, r.out);
+    const JVal *points = json_get(&root, "points");
+    ck_assert_ptr_nonnull(points);
+    ck_assert_int_eq(points->n, 3);
+    for (int i = 0; i < 3; i++) {
+        const JVal *p = &points->items[i];
+        ck_assert_double_eq(json_get(p, "n")->num, 64 << i);
+        ck_assert_double_eq(json_get(p, "nn_bytes")->num, (double)(64 << i) * (64 << i) * 4);
+        ck_assert_msg(json_get(p, "extra_bytes")->num > 0, "point %d: no extra bytes", i);
+        ck_assert_int_eq(json_get(p, "naive_ms")->type, J_NUM);
+    }
+    ck_assert_int_eq(json_get(&root, "fused_slope")->type, J_NUM);
+    /* (2 n^2 + 8 n d) x 4 bytes against what is available: far beyond n = 256 */
+    ck_assert_msg(json_get(&root, "naive_out_of_memory_n")->num > 1024, "%s", r.out);
+    json_free(&root);
+    cmd_free(&r);
+}
+END_TEST
+
+/* ---- the plot ----------------------------------------------------------------------- */
+
+static char *plot_to_string(const PlotSeries *s, int n, int w, int h, int utf8)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    ck_assert_ptr_nonnull(f);
+    plot_loglog(f, s, n, w, h, "ms", utf8);
+    fclose(f);
+    return buf;
+}
+
+START_TEST(test_plot_ascii)
+{
+    double x[] = { 10, 100, 1000 }, sq[] = { 1, 100, 10000 }, lin[] = { 2, 20, 200 };
+    PlotSeries s[2] = { { "sq", 's', x, sq, 3 }, { "lin", 'l', x, lin, 3 } };
+    char *got = plot_to_string(s, 2, 20, 5, 0);
+    ck_assert_str_eq(got, "  1e+04 ms |                 ..s\n"
+                          "           |            .....   \n"
+                          "    100 ms |        ..s........l\n"
+                          "           |  ........l         \n"
+                          "      1 ms |l..                 \n"
+                          "           +--------------------\n"
+                          "            10       100     1000\n"
+                          "            s sq   l lin   (log-log)\n");
+    free(got);
+    PlotSeries none = { "none", 'x', x, (double[]){ 0, -1, NAN }, 3 };
+    got = plot_to_string(&none, 1, 20, 5, 0);
+    ck_assert_str_eq(got, "(nothing to plot)\n");
+    free(got);
+}
+END_TEST
+
+START_TEST(test_plot_braille)
+{
+    /* a diagonal from corner to corner, 2 x 4 dots a cell: U+2860 (dots 6
+     * and 7) then U+280A (dots 2 and 4) on every row; the name at its end */
+    double x[] = { 1, 100 }, y[] = { 1, 100 };
+    PlotSeries s = { "t", 't', x, y, 2 };
+    char *got = plot_to_string(&s, 1, 8, 4, 1);
+    ck_assert_str_eq(got, "    100 ms |     t\u2860\u280a\n"
+                          "   21.5 ms |    \u2860\u280a  \n"
+                          "           |  \u2860\u280a    \n"
+                          "      1 ms |\u2860\u280a      \n"
+                          "           +--------\n"
+                          "            1     100\n"
+                          "            t   (log-log)\n");
+    free(got);
+}
+END_TEST
+
+START_TEST(test_plot_slope)
+{
+    double x[] = { 64, 128, 256, 512 }, y2[] = { 1, 4, 16, 64 }, y1[] = { 3, 6, 12, 24 }, bad[] = { 0, 0, 5, 0 };
+    ck_assert_double_eq_tol(plot_slope(x, y2, 4), 2.0, 1e-12);
+    ck_assert_double_eq_tol(plot_slope(x, y1, 4), 1.0, 1e-12);
+    ck_assert(isnan(plot_slope(x, bad, 4)));    /* one usable point */
+    ck_assert(isnan(plot_slope(x, y2, 1)));
+}
+END_TEST
+
 Suite *attention_suite(void)
 {
     Suite *s = suite_create("attention");
@@ -447,6 +539,10 @@ Suite *attention_suite(void)
     tcase_add_test(bench, test_bench_argument_errors);
     tcase_add_test(bench, test_bench_json_keys);
     tcase_add_test(bench, test_bench_fused_only_text);
+    tcase_add_test(bench, test_bench_sweep_json);
+    tcase_add_test(bench, test_plot_ascii);
+    tcase_add_test(bench, test_plot_braille);
+    tcase_add_test(bench, test_plot_slope);
     suite_add_tcase(s, bench);
     return s;
 }

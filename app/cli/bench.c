@@ -38,7 +38,7 @@ static int usage_error(const char *fmt, const char *arg)
     fputs("attn bench: ", stderr);
     fprintf(stderr, fmt, arg);
     fputs("\nusage: attn bench [--n N] [--d D] [--heads H] [--causal] [--reps R] [--json]\n"
-          "                  [--fused-only] [--standard | --sweep]\n", stderr);
+          "                  [--fused-only] [--standard | --sweep [--max-n N]]\n", stderr);
     return 2;
 }
 
@@ -66,15 +66,15 @@ static int parse_int(int argc, char **argv, int i, long lo, long hi, long *out)
 /* Options into o; 0 after printing a usage error. */
 static int parse_options(int argc, char **argv, BenchOpts *o)
 {
-    *o = (BenchOpts){ .n = 2048, .d = 512, .heads = 8, .reps = 5, .par = ATTN_PAR_POOL };
+    *o = (BenchOpts){ .n = 2048, .d = 512, .heads = 8, .reps = 5, .max_n = 1 << 20, .par = ATTN_PAR_POOL };
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         long v;
         int *target = strcmp(a, "--n") == 0 ? &o->n : strcmp(a, "--d") == 0 ? &o->d
                     : strcmp(a, "--heads") == 0 ? &o->heads : strcmp(a, "--reps") == 0 ? &o->reps
-                    : strcmp(a, "--threads") == 0 ? &o->threads : NULL;
+                    : strcmp(a, "--threads") == 0 ? &o->threads : strcmp(a, "--max-n") == 0 ? &o->max_n : NULL;
         if (target) {
-            long hi = target == &o->n ? 1L << 20 : target == &o->d ? 1L << 14 : target == &o->reps ? 1000 : 64;
+            long hi = target == &o->n || target == &o->max_n ? 1L << 20 : target == &o->d ? 1L << 14 : target == &o->reps ? 1000 : 64;
             if (!parse_int(argc, argv, i++, target == &o->threads ? 0 : 1, hi, &v))
                 return 0;
             *target = (int)v;

@@ -12,6 +12,7 @@
 typedef struct {
     int n, d, heads, causal, reps, json, fused_only, sweep, standard;
     unsigned long seed;
+    int max_n;              /* --max-n: the sweep's largest n               */
     int threads;            /* hidden --threads: workers, 0 = the cores     */
     AttnParallel par;       /* hidden --par pool|blas                       */
     const char *dump;       /* hidden --dump FILE: the fused output, float32 */
