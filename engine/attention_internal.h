@@ -12,9 +12,15 @@
 /* Softmax numerators of row[0..n-1] (n >= 1) in place: row[j] =
  * exp(row[j] - max(row)), shifted by the row's true max; returns their sum
  * (>= 1, since the max gives exp(0)). Scores so far below the max that exp
- * underflows give 0. Vectorised where the CPU allows (AVX2 + FMA, chosen at
- * run time); thread-safe. */
+ * underflows give 0. Vectorised where the CPU allows (AVX-512, else AVX2 +
+ * FMA, chosen at run time); thread-safe. */
 float attn_softmax_numerators(float *row, int n);
+
+/* The same with a chosen instruction set, for tests: each set the CPU
+ * supports must give the same numerators within float rounding. */
+typedef enum { ATTN_ISA_SCALAR, ATTN_ISA_AVX2, ATTN_ISA_AVX512 } AttnIsa;
+int attn_softmax_isa_supported(AttnIsa isa);
+float attn_softmax_numerators_isa(float *row, int n, AttnIsa isa);
 
 /* ATTN_E_ARG and a message when cfg or w cannot be computed (n, d or heads
  * below 1, d not a multiple of heads, a weight matrix missing). */

@@ -18,6 +18,7 @@
 
 #include "alloc.h"
 #include "attention.h"
+#include "attention_internal.h"
 #include "bench_plot.h"
 #include "json.h"
 #include "lesson.h"
@@ -229,6 +230,40 @@ START_TEST(test_matches_lesson_language)
 {
     expect_matches_lesson(0);
     expect_matches_lesson(1);
+}
+END_TEST
+
+/* ---- the softmax kernels ----------------------------------------------------------- */
+
+START_TEST(test_softmax_kernels_agree)
+{
+    /* every instruction set this CPU has, against exp in double, on rows of
+     * every length up to 40 (the vector loops' tails) and with values far
+     * below the max (underflow to 0) */
+    for (int isa = ATTN_ISA_SCALAR; isa <= ATTN_ISA_AVX512; isa++) {
+        if (!attn_softmax_isa_supported((AttnIsa)isa))
+            continue;
+        for (int n = 1; n <= 40; n++) {
+            float row[40], orig[40];
+            for (int j = 0; j < n; j++)
+                orig[j] = row[j] = j % 7 == 3 ? -200.0f * rnd() - 150.0f : 30.0f * rnd();
+            float sum = attn_softmax_numerators_isa(row, n, (AttnIsa)isa);
+            double max = orig[0], want_sum = 0.0;
+            for (int j = 1; j < n; j++)
+                max = orig[j] > max ? orig[j] : max;
+            for (int j = 0; j < n; j++) {
+                double arg = (double)orig[j] - max, want = exp(arg);
+                want_sum += want;
+                /* a few ulp, plus the rounding of x - max in float (relative
+                 * 6e-8 of the argument becomes that much of exp) */
+                ck_assert_msg(fabs(row[j] - want) <= (4e-7 + 1.2e-7 * fabs(arg)) * want + 1e-37,
+                              "isa %d n=%d: exp(%g - %g) = %.9g, want %.9g", isa, n, orig[j], max, row[j], want);
+            }
+            ck_assert_msg(fabs(sum - want_sum) <= 1e-6 * want_sum, "isa %d n=%d: sum %.9g, want %.9g", isa, n,
+                          sum, want_sum);
+        }
+    }
+    ck_assert(attn_softmax_isa_supported(ATTN_ISA_SCALAR));
 }
 END_TEST
 
@@ -525,6 +560,7 @@ Suite *attention_suite(void)
     tcase_add_test(core, test_one_token);
     tcase_add_test(core, test_causal_first_row_is_v);
     tcase_add_test(core, test_matches_lesson_language);
+    tcase_add_test(core, test_softmax_kernels_agree);
     suite_add_tcase(s, core);
     TCase *limits = tcase_create("limits");
     tcase_set_timeout(limits, 120);
