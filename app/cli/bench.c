@@ -29,6 +29,7 @@
 #include "attention.h"
 #include "bench_internal.h"
 #include "bench_naive.h"
+#include "mat.h"
 #include "rng.h"
 
 #define NAIVE_MAX_BYTES (1UL << 30)
@@ -176,9 +177,15 @@ static int time_naive(const BenchOpts *o, const BenchInputs *in, const AttnConfi
         snprintf(r->naive_skip, sizeof r->naive_skip, "--fused-only");
         return 0;
     }
-    if (!bench_naive_fits(cfg) || r->naive_bytes > NAIVE_MAX_BYTES) {
-        snprintf(r->naive_skip, sizeof r->naive_skip, "it would hold %.2f GB (n x n per head), over the %s",
-                 r->naive_bytes / 1e9, bench_naive_fits(cfg) ? "1 GB the bench allows" : "engine's largest matrix");
+    if (!bench_naive_fits(cfg)) {
+        snprintf(r->naive_skip, sizeof r->naive_skip,
+                 "one n x n matrix (%ld elements) is more than the engine's largest (%ld)", (long)cfg->n * cfg->n,
+                 (long)MAT_MAX_ELEMS);
+        return 0;
+    }
+    if (r->naive_bytes > NAIVE_MAX_BYTES) {
+        snprintf(r->naive_skip, sizeof r->naive_skip, "it would hold %.2f GB (one head's n x n matrices), over the"
+                 " 1 GB the bench allows", r->naive_bytes / 1e9);
         return 0;
     }
     AttnError err;
