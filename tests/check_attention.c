@@ -416,7 +416,7 @@ START_TEST(test_bench_json_keys)
     static const char *keys[] = { "n", "d", "heads", "causal", "reps", "threads", "median_ms", "min_ms", "max_ms",
                                   "flops", "gflops", "sgemm_ms", "sgemm_gflops", "sgemm_share", "naive_ms",
                                   "naive_min_ms", "naive_max_ms", "naive_gflops", "max_abs_diff", "naive_skipped",
-                                  "extra_bytes", "naive_bytes" };
+                                  "cpu_ms", "sgemm_cpu_ms", "naive_cpu_ms", "extra_bytes", "naive_bytes" };
     ck_assert_int_eq(root.n, (int)(sizeof keys / sizeof *keys));
     for (int i = 0; i < root.n; i++)
         ck_assert_str_eq(root.keys[i], keys[i]);
@@ -435,7 +435,8 @@ START_TEST(test_bench_json_keys)
     ck_assert_int_eq(json_number(json_get(&root, "extra_bytes"), &v), 0);
     ck_assert_double_eq(v, (16 * 24 + 16 * 8 + 16 * 16 + 16) * 4);
     ck_assert_int_eq(json_get(&root, "naive_skipped")->type, J_NULL);
-    const char *timed[] = { "median_ms", "min_ms", "max_ms", "gflops", "sgemm_gflops", "naive_ms" };
+    const char *timed[] = { "median_ms", "min_ms", "max_ms", "gflops", "sgemm_gflops", "naive_ms", "cpu_ms",
+                            "sgemm_cpu_ms", "naive_cpu_ms" };
     for (size_t i = 0; i < sizeof timed / sizeof *timed; i++) {
         ck_assert_int_eq(json_get(&root, timed[i])->type, J_NUM);
         ck_assert_msg(json_get(&root, timed[i])->num >= 0, "%s < 0", timed[i]);

@@ -10,7 +10,9 @@
  * scripts/bench-vs-torch makes the same tensors and compares.
  *
  * Each path runs once to warm up, then --reps times; medians and the
- * spread (min, max) are reported. GFLOP/s count 8nd^2 + 4n^2 d (for a causal
+ * spread (min, max) of the wall clock are reported, and the median CPU time
+ * of the process (all threads), which other programs on a busy machine
+ * disturb much less. GFLOP/s count 8nd^2 + 4n^2 d (for a causal
  * fused run, the scores it computes); the naive path computes all n^2 and
  * is counted so.
  */
@@ -150,18 +152,49 @@ double bench_now_ms(void)
     return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
+/* CPU time of the whole process (every thread), ms. */
+static double cpu_now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+/* Start a timed run: *wall and *cpu now. */
+static void start(double *wall, double *cpu)
+{
+    *wall = bench_now_ms();
+    *cpu = cpu_now_ms();
+}
+
+/* End timed run i (i < 0: the warm-up, not kept): wall clock into t[i],
+ * CPU time into t[reps + i]. */
+static void stop(double *t, int reps, int i, double wall, double cpu)
+{
+    if (i < 0)
+        return;
+    t[i] = bench_now_ms() - wall;
+    t[reps + i] = cpu_now_ms() - cpu;
+}
+
 static int by_value(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
 
-/* Median, min and max of n times (sorted in place). */
-static Spread spread_of(double *t, int n)
+static double median_of(double *t, int n)
 {
     qsort(t, (size_t)n, sizeof *t, by_value);
-    double median = n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
-    return (Spread){ median, t[0], t[n - 1] };
+    return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
+}
+
+/* Median, min and max of n wall times t[0..n-1], and the median CPU time of
+ * t[n..2n-1] (both sorted in place). */
+static Spread spread_of(double *t, int n)
+{
+    double median = median_of(t, n);
+    return (Spread){ median, t[0], t[n - 1], median_of(t + n, n) };
 }
 
 static void count_bytes(size_t size, void *ctx)
@@ -191,14 +224,14 @@ static int time_naive(const BenchOpts *o, const BenchInputs *in, const AttnConfi
     AttnError err;
     BenchNaive *nv = bench_naive_new(in->x, &in->w, cfg, &err);
     for (int i = -1; nv && i < o->reps; i++) {
-        double t0 = bench_now_ms();
+        double wall, cpu;
+        start(&wall, &cpu);
         if (bench_naive_run(nv, out, &err) != ATTN_OK) {
             bench_naive_free(nv);
             nv = NULL;
             break;
         }
-        if (i >= 0)
-            t[i] = bench_now_ms() - t0;
+        stop(t, o->reps, i, wall, cpu);
     }
     if (!nv) {
         snprintf(r->naive_skip, sizeof r->naive_skip, "it failed: %s", err.msg);
@@ -216,7 +249,7 @@ int bench_case(const BenchOpts *o, const BenchInputs *in, BenchResult *r, float 
     AttnConfig plain = cfg;
     plain.causal = 0;
     size_t nd = (size_t)o->n * o->d;
-    double *t = malloc((size_t)o->reps * sizeof *t);
+    double *t = malloc(2 * (size_t)o->reps * sizeof *t);
     float *naive_out = malloc(nd * sizeof *naive_out), *c = malloc(nd * sizeof *c);
     if (!t || !naive_out || !c) {
         free(t);
@@ -232,10 +265,10 @@ int bench_case(const BenchOpts *o, const BenchInputs *in, BenchResult *r, float 
 
     /* the yardstick first: BLAS's threads, then idle during the fused path */
     for (int i = -1; i < o->reps; i++) {
-        double t0 = bench_now_ms();
+        double wall, cpu;
+        start(&wall, &cpu);
         attention_matmul(c, in->x, in->w.wq, o->n, o->d, o->d);
-        if (i >= 0)
-            t[i] = bench_now_ms() - t0;
+        stop(t, o->reps, i, wall, cpu);
     }
     r->sgemm = spread_of(t, o->reps);
 
@@ -245,9 +278,10 @@ int bench_case(const BenchOpts *o, const BenchInputs *in, BenchResult *r, float 
     attn_status st = attention_forward(out, in->x, &in->w, &cfg, &err);
     attn_alloc_observe(NULL, NULL);
     for (int i = 0; st == ATTN_OK && i < o->reps; i++) {
-        double t0 = bench_now_ms();
+        double wall, cpu;
+        start(&wall, &cpu);
         st = attention_forward(out, in->x, &in->w, &cfg, &err);
-        t[i] = bench_now_ms() - t0;
+        stop(t, o->reps, i, wall, cpu);
     }
     if (st != ATTN_OK) {
         fprintf(stderr, "attn bench: %s\n", err.msg);
@@ -296,6 +330,8 @@ static void print_json(FILE *f, const BenchOpts *o, const BenchResult *r)
     else
         fprintf(f, " \"naive_ms\": null, \"naive_min_ms\": null, \"naive_max_ms\": null, \"naive_gflops\": null,"
                    " \"max_abs_diff\": null, \"naive_skipped\": \"%s\",\n", r->naive_skip);
+    fprintf(f, " \"cpu_ms\": %.4f, \"sgemm_cpu_ms\": %.4f, \"naive_cpu_ms\": ", r->fused.cpu, r->sgemm.cpu);
+    fprintf(f, r->naive_done ? "%.4f,\n" : "null,\n", r->naive.cpu);
     fprintf(f, " \"extra_bytes\": %zu, \"naive_bytes\": %zu}\n", r->extra_bytes, r->naive_bytes);
 }
 
@@ -303,18 +339,21 @@ static void print_text(FILE *f, const BenchOpts *o, const BenchResult *r)
 {
     fprintf(f, "attn bench: n=%d d=%d heads=%d (dk=%d)%s, median of %d after a warm-up, %d threads\n", o->n, o->d,
             o->heads, o->d / o->heads, o->causal ? " causal" : "", o->reps, r->threads);
-    fprintf(f, "  %-6s %10s %21s %9s  %s\n", "path", "median", "spread (min-max)", "GFLOP/s", "memory");
-    fprintf(f, "  %-6s %7.2f ms %9.2f-%8.2f ms %9.1f  %.1f MB extra\n", "fused", r->fused.median, r->fused.min,
-            r->fused.max, gflops(r->flops, r->fused.median), r->extra_bytes / 1e6);
+    fprintf(f, "  %-6s %10s %21s %9s %10s  %s\n", "path", "median", "spread (min-max)", "GFLOP/s", "CPU time",
+            "memory");
+    fprintf(f, "  %-6s %7.2f ms %9.2f-%8.2f ms %9.1f %7.2f ms  %.1f MB extra\n", "fused", r->fused.median,
+            r->fused.min, r->fused.max, gflops(r->flops, r->fused.median), r->fused.cpu, r->extra_bytes / 1e6);
     if (r->naive_done)
-        fprintf(f, "  %-6s %7.2f ms %9.2f-%8.2f ms %9.1f  %.1f MB (n x n per head)\n", "naive", r->naive.median,
-                r->naive.min, r->naive.max, gflops(r->naive_flops, r->naive.median), r->naive_bytes / 1e6);
+        fprintf(f, "  %-6s %7.2f ms %9.2f-%8.2f ms %9.1f %7.2f ms  %.1f MB (n x n per head)\n", "naive",
+                r->naive.median, r->naive.min, r->naive.max, gflops(r->naive_flops, r->naive.median), r->naive.cpu,
+                r->naive_bytes / 1e6);
     else
         fprintf(f, "  %-6s skipped: %s\n", "naive", r->naive_skip);
-    fprintf(f, "  %-6s %7.2f ms %9.2f-%8.2f ms %9.1f  (%d x %d x %d, same run)\n", "sgemm", r->sgemm.median,
-            r->sgemm.min, r->sgemm.max, gflops(r->sgemm_flops, r->sgemm.median), o->n, o->d, o->d);
-    fprintf(f, "  fused at %.0f%% of the sgemm rate", 100.0 * gflops(r->flops, r->fused.median) /
-                                                       gflops(r->sgemm_flops, r->sgemm.median));
+    fprintf(f, "  %-6s %7.2f ms %9.2f-%8.2f ms %9.1f %7.2f ms  (%d x %d x %d, same run)\n", "sgemm", r->sgemm.median,
+            r->sgemm.min, r->sgemm.max, gflops(r->sgemm_flops, r->sgemm.median), r->sgemm.cpu, o->n, o->d, o->d);
+    fprintf(f, "  fused at %.0f%% of the sgemm rate (%.0f%% by CPU time)",
+            100.0 * gflops(r->flops, r->fused.median) / gflops(r->sgemm_flops, r->sgemm.median),
+            100.0 * gflops(r->flops, r->fused.cpu) / gflops(r->sgemm_flops, r->sgemm.cpu));
     if (r->naive_done)
         fprintf(f, "; %.2fx the naive path's speed; max |fused - naive| = %.3g", r->naive.median / r->fused.median,
                 r->max_abs_diff);

@@ -29,7 +29,8 @@ int bench_inputs_make(BenchInputs *in, int n, int d, unsigned long seed);
 void bench_inputs_free(BenchInputs *in);
 
 typedef struct {
-    double median, min, max;    /* ms */
+    double median, min, max;    /* wall clock, ms                               */
+    double cpu;                 /* median CPU time of the process, all threads  */
 } Spread;
 
 typedef struct {
