@@ -169,10 +169,12 @@ static void project_out(Job *job, int item, int worker)
                job->out + (size_t)lo * d, d);
 }
 
-/* The scratch of a worker, (block, n) floats, kept near 2 MB: on a 2-core
- * Zen 4 with OpenBLAS 0.3.21 blocks of 256 rows ran the two products 10-25%
- * faster than blocks of 64 at n = 2048, and smaller blocks repack K more. */
-#define SCRATCH_FLOATS (512 * 1024)
+/* Blocks of 256 query rows: on a 2-core Zen 4 with OpenBLAS 0.3.21 they
+ * took 10-20% less CPU time than blocks of 64 at n = 2048 and 8192 (the
+ * products repack K and V once per block), although a worker's (block, n)
+ * scratch then outgrows L2. Past n = 16384 the block shrinks so the scratch
+ * stays within 16 MB a worker. */
+#define SCRATCH_FLOATS (4 * 1024 * 1024)
 #define BLOCK_MIN 32
 #define BLOCK_MAX 256
 
