@@ -313,6 +313,15 @@ static double gflops(double flops, double ms)
     return ms > 0 ? flops / ms / 1e6 : 0.0;
 }
 
+/* The fused path's rate as a share of the sgemm's (0 when either time is
+ * too short to measure), by wall clock or by CPU time. */
+static double share(const BenchResult *r, int by_cpu)
+{
+    double f = gflops(r->flops, by_cpu ? r->fused.cpu : r->fused.median);
+    double s = gflops(r->sgemm_flops, by_cpu ? r->sgemm.cpu : r->sgemm.median);
+    return s > 0 ? f / s : 0.0;
+}
+
 static void print_json(FILE *f, const BenchOpts *o, const BenchResult *r)
 {
     fprintf(f, "{\"n\": %d, \"d\": %d, \"heads\": %d, \"causal\": %s, \"reps\": %d, \"threads\": %d,\n", o->n, o->d,
@@ -321,12 +330,15 @@ static void print_json(FILE *f, const BenchOpts *o, const BenchResult *r)
             r->fused.median, r->fused.min, r->fused.max, r->flops, gflops(r->flops, r->fused.median));
     fprintf(f, " \"sgemm_ms\": %.4f, \"sgemm_gflops\": %.2f, \"sgemm_share\": %.4f,\n", r->sgemm.median,
             gflops(r->sgemm_flops, r->sgemm.median),
-            gflops(r->flops, r->fused.median) / gflops(r->sgemm_flops, r->sgemm.median));
-    if (r->naive_done)
-        fprintf(f, " \"naive_ms\": %.4f, \"naive_min_ms\": %.4f, \"naive_max_ms\": %.4f, \"naive_gflops\": %.2f,"
-                   " \"max_abs_diff\": %.3g, \"naive_skipped\": null,\n",
-                r->naive.median, r->naive.min, r->naive.max, gflops(r->naive_flops, r->naive.median),
+            share(r, 0));
+    if (r->naive_done) {
+        fprintf(f, " \"naive_ms\": %.4f, \"naive_min_ms\": %.4f, \"naive_max_ms\": %.4f, \"naive_gflops\": %.2f,",
+                r->naive.median, r->naive.min, r->naive.max, gflops(r->naive_flops, r->naive.median));
+        /* a NaN in an output is written as attn writes non-finite values: a string */
+        fprintf(f, isfinite(r->max_abs_diff) ? " \"max_abs_diff\": %.3g," : " \"max_abs_diff\": \"nan\",",
                 r->max_abs_diff);
+        fputs(" \"naive_skipped\": null,\n", f);
+    }
     else
         fprintf(f, " \"naive_ms\": null, \"naive_min_ms\": null, \"naive_max_ms\": null, \"naive_gflops\": null,"
                    " \"max_abs_diff\": null, \"naive_skipped\": \"%s\",\n", r->naive_skip);
@@ -351,9 +363,7 @@ static void print_text(FILE *f, const BenchOpts *o, const BenchResult *r)
         fprintf(f, "  %-6s skipped: %s\n", "naive", r->naive_skip);
     fprintf(f, "  %-6s %7.2f ms %9.2f-%8.2f ms %9.1f %7.2f ms  (%d x %d x %d, same run)\n", "sgemm", r->sgemm.median,
             r->sgemm.min, r->sgemm.max, gflops(r->sgemm_flops, r->sgemm.median), r->sgemm.cpu, o->n, o->d, o->d);
-    fprintf(f, "  fused at %.0f%% of the sgemm rate (%.0f%% by CPU time)",
-            100.0 * gflops(r->flops, r->fused.median) / gflops(r->sgemm_flops, r->sgemm.median),
-            100.0 * gflops(r->flops, r->fused.cpu) / gflops(r->sgemm_flops, r->sgemm.cpu));
+    fprintf(f, "  fused at %.0f%% of the sgemm rate (%.0f%% by CPU time)", 100.0 * share(r, 0), 100.0 * share(r, 1));
     if (r->naive_done)
         fprintf(f, "; %.2fx the naive path's speed; max |fused - naive| = %.3g", r->naive.median / r->fused.median,
                 r->max_abs_diff);
@@ -417,10 +427,8 @@ static int standard(const BenchOpts *given)
             snprintf(diff, sizeof diff, "%.1e", r.max_abs_diff);
         }
         printf("%-13s %22s %8.1f %5.0f%% %8.1f %5.0f%% %22s %7s %8s %8.1f\n", name, fused,
-               gflops(r.flops, r.fused.median),
-               100.0 * gflops(r.flops, r.fused.median) / gflops(r.sgemm_flops, r.sgemm.median), r.fused.cpu,
-               100.0 * gflops(r.flops, r.fused.cpu) / gflops(r.sgemm_flops, r.sgemm.cpu), naive, speedup, diff,
-               r.extra_bytes / 1e6);
+               gflops(r.flops, r.fused.median), 100.0 * share(&r, 0), r.fused.cpu, 100.0 * share(&r, 1), naive,
+               speedup, diff, r.extra_bytes / 1e6);
         fflush(stdout);
     }
     printf("sgemm: the fused path's GFLOP/s as a share of a same-run n x d x d sgemm's, by the wall clock, then by"
