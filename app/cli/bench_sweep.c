@@ -25,6 +25,7 @@
 
 typedef struct {
     double n[SWEEP_MAX_POINTS], fused[SWEEP_MAX_POINTS], naive[SWEEP_MAX_POINTS];   /* naive 0: not run */
+    double fused_cpu[SWEEP_MAX_POINTS], naive_cpu[SWEEP_MAX_POINTS];               /* CPU time, ms     */
     size_t extra[SWEEP_MAX_POINTS], nn[SWEEP_MAX_POINTS];
     int count;
 } Sweep;
@@ -91,6 +92,8 @@ static int run_points(const BenchOpts *given, Sweep *s)
         s->n[i] = (double)n;
         s->fused[i] = last_fused = r.fused.median;
         s->naive[i] = r.naive_done ? r.naive.median : 0.0;
+        s->fused_cpu[i] = r.fused.cpu;
+        s->naive_cpu[i] = r.naive_done ? r.naive.cpu : 0.0;
         last_naive = r.naive_done ? r.naive.median : 1e300;
         s->extra[i] = r.extra_bytes;
         s->nn[i] = (size_t)n * (size_t)n * sizeof(float);
@@ -123,11 +126,12 @@ static void print_json(const BenchOpts *o, const Sweep *s, double fused_slope, d
 {
     printf("{\"d\": %d, \"heads\": %d, \"causal\": %s, \"points\": [", o->d, o->heads, o->causal ? "true" : "false");
     for (int i = 0; i < s->count; i++) {
-        printf("%s\n  {\"n\": %.0f, \"fused_ms\": %.4f, \"naive_ms\": ", i ? "," : "", s->n[i], s->fused[i]);
+        printf("%s\n  {\"n\": %.0f, \"fused_ms\": %.4f, \"fused_cpu_ms\": %.4f, \"naive_ms\": ", i ? "," : "",
+               s->n[i], s->fused[i], s->fused_cpu[i]);
         if (s->naive[i] > 0)
-            printf("%.4f", s->naive[i]);
+            printf("%.4f, \"naive_cpu_ms\": %.4f", s->naive[i], s->naive_cpu[i]);
         else
-            fputs("null", stdout);
+            fputs("null, \"naive_cpu_ms\": null", stdout);
         printf(", \"nn_bytes\": %zu, \"extra_bytes\": %zu}", s->nn[i], s->extra[i]);
     }
     printf("],\n \"fused_slope\": ");
@@ -141,12 +145,16 @@ static void print_text(const BenchOpts *o, const Sweep *s, double fused_slope, d
                        long wall, double from)
 {
     printf("attn bench --sweep: d=%d heads=%d%s; time against n\n\n", o->d, o->heads, o->causal ? " causal" : "");
-    printf("%8s %12s %12s %14s %14s\n", "n", "fused ms", "naive ms", "n x n MB", "fused extra MB");
+    printf("%8s %12s %12s %12s %12s %12s %14s\n", "n", "fused ms", "(CPU ms)", "naive ms", "(CPU ms)", "n x n MB",
+           "fused extra MB");
     for (int i = 0; i < s->count; i++) {
-        char naive[32] = "-";
-        if (s->naive[i] > 0)
+        char naive[32] = "-", naive_cpu[32] = "-";
+        if (s->naive[i] > 0) {
             snprintf(naive, sizeof naive, "%.2f", s->naive[i]);
-        printf("%8.0f %12.2f %12s %14.2f %14.2f\n", s->n[i], s->fused[i], naive, s->nn[i] / 1e6, s->extra[i] / 1e6);
+            snprintf(naive_cpu, sizeof naive_cpu, "%.2f", s->naive_cpu[i]);
+        }
+        printf("%8.0f %12.2f %12.2f %12s %12s %12.2f %14.2f\n", s->n[i], s->fused[i], s->fused_cpu[i], naive, naive_cpu,
+               s->nn[i] / 1e6, s->extra[i] / 1e6);
     }
     putchar('\n');
     const char *cs = nl_langinfo(CODESET);
