@@ -7,6 +7,7 @@
 #   make valgrind   the unit suite under valgrind (CK_FORK=no)
 #   make install    PREFIX=/usr/local: bin/attn, share/attn/lessons and the
 #                   manuals attn(1), attn-lesson(5) in share/man
+#   make bench      time attention (fused, naive, sgemm) on the standard cases
 #
 # Libraries come through pkg-config (ncursesw, openblas, check) with plain -l
 # fallbacks; put local overrides in config.mk.
@@ -55,7 +56,7 @@ APP_LIB    := $(BUILD)/libattn-app.a
 TEST_BIN   := $(BUILD)/run_tests
 LIBS       := $(CURSES_LIBS) $(BLAS_LIBS) -lm
 
-.PHONY: all run test test-only check-lessons asan asan-run valgrind fuzz install uninstall clean deps
+.PHONY: all run test test-only check-lessons asan asan-run valgrind fuzz install uninstall clean deps bench
 
 all: attn
 
@@ -114,6 +115,12 @@ test-only: attn $(TEST_BIN)
 
 check-lessons: attn
 	./attn check lessons/*.lesson
+
+# n = 512 and 2048, plain and causal, against the naive path; n = 8192 fused
+# only. Speed is measured here, never in the tests.
+bench: deps
+	@$(MAKE) --no-print-directory attn
+	./attn bench --standard
 
 asan: deps
 	@$(MAKE) --no-print-directory BUILD=build-asan \

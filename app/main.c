@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bench.h"
 #include "cli.h"
 #include "tui.h"
 
@@ -23,6 +24,9 @@ static void usage(FILE *out)
           "       attn check [--tap | --quiet] [--junit FILE] FILE...\n"
           "                                         verify lessons' checks and exercises\n"
           "                                         (TAP 14, quiet, JUnit XML)\n"
+          "       attn bench [--n N] [--d D] [--heads H] [--causal] [--reps R] [--json]\n"
+          "                  [--fused-only] [--standard | --sweep [--max-n N]]\n"
+          "                                         time attention: fused, naive (n x n), sgemm\n"
           "       attn --help | --version\n"
           "\n"
           "Exit status: 0 success, 1 a check failed, 2 a file could not be read or\n"
@@ -36,6 +40,8 @@ int main(int argc, char **argv)
         return cli_run(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "check") == 0)
         return cli_check(argc - 1, argv + 1);
+    if (argc >= 2 && strcmp(argv[1], "bench") == 0)
+        return cli_bench(argc - 1, argv + 1);
     int no_color = 0;
     const char *file = NULL;
     for (int i = 1; i < argc; i++) {

@@ -25,4 +25,10 @@ void attn_alloc_fail_after(long n);
 /* How many allocations the hook has refused since it was last set. */
 long attn_alloc_refused(void);
 
+/* Test hook: call fn(size, ctx) for every allocation that succeeds (calloc
+ * reports n * size), so a test can see how large the engine's buffers are;
+ * fn NULL stops it. Not thread-safe, like the hook above. */
+typedef void (*AttnAllocObserver)(size_t size, void *ctx);
+void attn_alloc_observe(AttnAllocObserver fn, void *ctx);
+
 #endif

@@ -1,0 +1,458 @@
+/*
+ * bench.c - `attn bench` (bench.h): read the options, make seeded inputs,
+ * time the fused path, the naive path and a same-run sgemm, and print what
+ * they cost as text or JSON.
+ *
+ * Inputs come from the engine's generator, which draws what PyTorch 1.13
+ * draws: after torch.manual_seed(seed), in this order, X = randn(n, d), then
+ * Wq, Wk, Wv, Wo = randn(d, d) * (1 / sqrt(d)) each, then bq, bk, bv, bo =
+ * randn(d) * 0.1 each; y = x @ W + b (torch's nn.Linear stores W^T).
+ * scripts/bench-vs-torch makes the same tensors and compares.
+ *
+ * Each path runs once to warm up, then --reps times; medians and the
+ * spread (min, max) of the wall clock are reported, and the median CPU time
+ * of the process (all threads), which other programs on a busy machine
+ * disturb much less. GFLOP/s count 8nd^2 + 4n^2 d (for a causal
+ * fused run, the scores it computes); the naive path computes all n^2 and
+ * is counted so.
+ */
+#include "bench.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "alloc.h"
+#include "attention.h"
+#include "bench_internal.h"
+#include "bench_naive.h"
+#include "mat.h"
+#include "rng.h"
+
+#define NAIVE_MAX_BYTES (1UL << 30)
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fputs("attn bench: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputs("\nusage: attn bench [--n N] [--d D] [--heads H] [--causal] [--reps R] [--json]\n"
+          "                  [--fused-only] [--standard | --sweep [--max-n N]]\n", stderr);
+    return 2;
+}
+
+/* *out = argv[i + 1] as a whole number in [lo, hi]; 0 and a message when not. */
+static int parse_int(int argc, char **argv, int i, long lo, long hi, long *out)
+{
+    if (i + 1 >= argc) {
+        usage_error("%s needs a value", argv[i]);
+        return 0;
+    }
+    const char *s = argv[i + 1];
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "%s needs a whole number from %ld to %ld, not '%%s'", argv[i], lo, hi);
+        usage_error(msg, s);
+        return 0;
+    }
+    *out = v;
+    return 1;
+}
+
+/* Options into o; 0 after printing a usage error. */
+static int parse_options(int argc, char **argv, BenchOpts *o)
+{
+    *o = (BenchOpts){ .n = 2048, .d = 512, .heads = 8, .reps = 5, .max_n = 1 << 20, .par = ATTN_PAR_POOL };
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        long v;
+        int *target = strcmp(a, "--n") == 0 ? &o->n : strcmp(a, "--d") == 0 ? &o->d
+                    : strcmp(a, "--heads") == 0 ? &o->heads : strcmp(a, "--reps") == 0 ? &o->reps
+                    : strcmp(a, "--threads") == 0 ? &o->threads : strcmp(a, "--max-n") == 0 ? &o->max_n : NULL;
+        if (target) {
+            long hi = target == &o->n || target == &o->max_n ? 1L << 20 : target == &o->d ? 1L << 14 : target == &o->reps ? 1000 : 64;
+            if (!parse_int(argc, argv, i++, target == &o->threads ? 0 : 1, hi, &v))
+                return 0;
+            *target = (int)v;
+        } else if (strcmp(a, "--seed") == 0) {
+            if (!parse_int(argc, argv, i++, 0, LONG_MAX, &v))
+                return 0;
+            o->seed = (unsigned long)v;
+        } else if (strcmp(a, "--causal") == 0) {
+            o->causal = 1;
+        } else if (strcmp(a, "--json") == 0) {
+            o->json = 1;
+        } else if (strcmp(a, "--fused-only") == 0) {
+            o->fused_only = 1;
+        } else if (strcmp(a, "--sweep") == 0) {
+            o->sweep = 1;
+        } else if (strcmp(a, "--standard") == 0) {
+            o->standard = 1;
+        } else if (strcmp(a, "--par") == 0 && i + 1 < argc &&
+                   (strcmp(argv[i + 1], "pool") == 0 || strcmp(argv[i + 1], "blas") == 0)) {
+            o->par = strcmp(argv[++i], "pool") == 0 ? ATTN_PAR_POOL : ATTN_PAR_BLAS;
+        } else if (strcmp(a, "--dump") == 0 && i + 1 < argc) {
+            o->dump = argv[++i];
+        } else {
+            return usage_error("unknown option '%s'", a), 0;
+        }
+    }
+    if (o->d % o->heads != 0) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "--d %d does not split into %d heads (%%s)", o->d, o->heads);
+        return usage_error(msg, "d must be a multiple of heads"), 0;
+    }
+    return 1;
+}
+
+void bench_inputs_free(BenchInputs *in)
+{
+    free(in->x);
+    for (int i = 0; i < 8; i++)
+        free(in->p[i]);
+    memset(in, 0, sizeof *in);
+}
+
+int bench_inputs_make(BenchInputs *in, int n, int d, unsigned long seed)
+{
+    memset(in, 0, sizeof *in);
+    Rng g;
+    rng_seed(&g, seed);
+    in->x = malloc((size_t)n * d * sizeof *in->x);
+    for (int i = 0; i < 8; i++)
+        in->p[i] = malloc((size_t)(i < 4 ? d : 1) * d * sizeof(float));
+    for (int i = 0; i < 8; i++)
+        if (!in->x || !in->p[i]) {
+            bench_inputs_free(in);
+            return 0;
+        }
+    rng_randn_fill(&g, in->x, (long)n * d);
+    float wscale = (float)(1.0 / sqrt((double)d));
+    for (int i = 0; i < 8; i++) {
+        long len = (long)(i < 4 ? d : 1) * d;
+        rng_randn_fill(&g, in->p[i], len);
+        for (long j = 0; j < len; j++)
+            in->p[i][j] *= i < 4 ? wscale : 0.1f;
+    }
+    in->w = (AttnWeights){ in->p[0], in->p[1], in->p[2], in->p[3], in->p[4], in->p[5], in->p[6], in->p[7] };
+    return 1;
+}
+
+double bench_now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+/* CPU time of the whole process (every thread), ms. */
+static double cpu_now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+/* Start a timed run: *wall and *cpu now. */
+static void start(double *wall, double *cpu)
+{
+    *wall = bench_now_ms();
+    *cpu = cpu_now_ms();
+}
+
+/* End timed run i (i < 0: the warm-up, not kept): wall clock into t[i],
+ * CPU time into t[reps + i]. */
+static void stop(double *t, int reps, int i, double wall, double cpu)
+{
+    if (i < 0)
+        return;
+    t[i] = bench_now_ms() - wall;
+    t[reps + i] = cpu_now_ms() - cpu;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median_of(double *t, int n)
+{
+    qsort(t, (size_t)n, sizeof *t, by_value);
+    return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
+}
+
+/* Median, min and max of n wall times t[0..n-1], and the median CPU time of
+ * t[n..2n-1] (both sorted in place). */
+static Spread spread_of(double *t, int n)
+{
+    double median = median_of(t, n);
+    return (Spread){ median, t[0], t[n - 1], median_of(t + n, n) };
+}
+
+static void count_bytes(size_t size, void *ctx)
+{
+    *(size_t *)ctx += size;
+}
+
+/* The naive path over reps; 0 with r->naive_skip set when it cannot run. */
+static int time_naive(const BenchOpts *o, const BenchInputs *in, const AttnConfig *cfg, float *out, BenchResult *r,
+                      double *t)
+{
+    if (o->fused_only) {
+        snprintf(r->naive_skip, sizeof r->naive_skip, "--fused-only");
+        return 0;
+    }
+    if (!bench_naive_fits(cfg)) {
+        snprintf(r->naive_skip, sizeof r->naive_skip,
+                 "one n x n matrix (%ld elements) is more than the engine's largest (%ld)", (long)cfg->n * cfg->n,
+                 (long)MAT_MAX_ELEMS);
+        return 0;
+    }
+    if (r->naive_bytes > NAIVE_MAX_BYTES) {
+        snprintf(r->naive_skip, sizeof r->naive_skip, "it would hold %.2f GB (one head's n x n matrices), over the"
+                 " 1 GB the bench allows", r->naive_bytes / 1e9);
+        return 0;
+    }
+    AttnError err;
+    BenchNaive *nv = bench_naive_new(in->x, &in->w, cfg, &err);
+    for (int i = -1; nv && i < o->reps; i++) {
+        double wall, cpu;
+        start(&wall, &cpu);
+        if (bench_naive_run(nv, out, &err) != ATTN_OK) {
+            bench_naive_free(nv);
+            nv = NULL;
+            break;
+        }
+        stop(t, o->reps, i, wall, cpu);
+    }
+    if (!nv) {
+        snprintf(r->naive_skip, sizeof r->naive_skip, "it failed: %s", err.msg);
+        return 0;
+    }
+    bench_naive_free(nv);
+    r->naive = spread_of(t, o->reps);
+    return 1;
+}
+
+int bench_case(const BenchOpts *o, const BenchInputs *in, BenchResult *r, float *out)
+{
+    memset(r, 0, sizeof *r);
+    AttnConfig cfg = { o->n, o->d, o->heads, o->causal, 0, o->threads, o->par };
+    AttnConfig plain = cfg;
+    plain.causal = 0;
+    size_t nd = (size_t)o->n * o->d;
+    double *t = malloc(2 * (size_t)o->reps * sizeof *t);
+    float *naive_out = malloc(nd * sizeof *naive_out), *c = malloc(nd * sizeof *c);
+    if (!t || !naive_out || !c) {
+        free(t);
+        free(naive_out);
+        free(c);
+        return 0;
+    }
+    r->flops = attention_flops(&cfg);
+    r->naive_flops = attention_flops(&plain);
+    r->sgemm_flops = 2.0 * o->n * o->d * o->d;
+    r->naive_bytes = bench_naive_bytes(&cfg);
+    r->threads = o->threads > 0 ? o->threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
+
+    /* the yardstick first: BLAS's threads, then idle during the fused path */
+    for (int i = -1; i < o->reps; i++) {
+        double wall, cpu;
+        start(&wall, &cpu);
+        attention_matmul(c, in->x, in->w.wq, o->n, o->d, o->d);
+        stop(t, o->reps, i, wall, cpu);
+    }
+    r->sgemm = spread_of(t, o->reps);
+
+    /* the warm-up run of the fused path counts its allocations */
+    AttnError err;
+    attn_alloc_observe(count_bytes, &r->extra_bytes);
+    attn_status st = attention_forward(out, in->x, &in->w, &cfg, &err);
+    attn_alloc_observe(NULL, NULL);
+    for (int i = 0; st == ATTN_OK && i < o->reps; i++) {
+        double wall, cpu;
+        start(&wall, &cpu);
+        st = attention_forward(out, in->x, &in->w, &cfg, &err);
+        stop(t, o->reps, i, wall, cpu);
+    }
+    if (st != ATTN_OK) {
+        fprintf(stderr, "attn bench: %s\n", err.msg);
+        free(t);
+        free(naive_out);
+        free(c);
+        return 0;
+    }
+    r->fused = spread_of(t, o->reps);
+
+    r->naive_done = time_naive(o, in, &cfg, naive_out, r, t);
+    r->max_abs_diff = NAN;
+    if (r->naive_done) {
+        r->max_abs_diff = 0.0;
+        for (size_t i = 0; i < nd; i++) {
+            double e = fabs((double)out[i] - (double)naive_out[i]);
+            if (!(e <= r->max_abs_diff))
+                r->max_abs_diff = e;
+        }
+    }
+    free(t);
+    free(naive_out);
+    free(c);
+    return 1;
+}
+
+static double gflops(double flops, double ms)
+{
+    return ms > 0 ? flops / ms / 1e6 : 0.0;
+}
+
+/* The fused path's rate as a share of the sgemm's (0 when either time is
+ * too short to measure), by wall clock or by CPU time. */
+static double share(const BenchResult *r, int by_cpu)
+{
+    double f = gflops(r->flops, by_cpu ? r->fused.cpu : r->fused.median);
+    double s = gflops(r->sgemm_flops, by_cpu ? r->sgemm.cpu : r->sgemm.median);
+    return s > 0 ? f / s : 0.0;
+}
+
+static void print_json(FILE *f, const BenchOpts *o, const BenchResult *r)
+{
+    fprintf(f, "{\"n\": %d, \"d\": %d, \"heads\": %d, \"causal\": %s, \"reps\": %d, \"threads\": %d,\n", o->n, o->d,
+            o->heads, o->causal ? "true" : "false", o->reps, r->threads);
+    fprintf(f, " \"median_ms\": %.4f, \"min_ms\": %.4f, \"max_ms\": %.4f, \"flops\": %.0f, \"gflops\": %.2f,\n",
+            r->fused.median, r->fused.min, r->fused.max, r->flops, gflops(r->flops, r->fused.median));
+    fprintf(f, " \"sgemm_ms\": %.4f, \"sgemm_gflops\": %.2f, \"sgemm_share\": %.4f,\n", r->sgemm.median,
+            gflops(r->sgemm_flops, r->sgemm.median),
+            share(r, 0));
+    if (r->naive_done) {
+        fprintf(f, " \"naive_ms\": %.4f, \"naive_min_ms\": %.4f, \"naive_max_ms\": %.4f, \"naive_gflops\": %.2f,",
+                r->naive.median, r->naive.min, r->naive.max, gflops(r->naive_flops, r->naive.median));
+        /* a NaN in an output is written as attn writes non-finite values: a string */
+        fprintf(f, isfinite(r->max_abs_diff) ? " \"max_abs_diff\": %.3g," : " \"max_abs_diff\": \"nan\",",
+                r->max_abs_diff);
+        fputs(" \"naive_skipped\": null,\n", f);
+    }
+    else
+        fprintf(f, " \"naive_ms\": null, \"naive_min_ms\": null, \"naive_max_ms\": null, \"naive_gflops\": null,"
+                   " \"max_abs_diff\": null, \"naive_skipped\": \"%s\",\n", r->naive_skip);
+    fprintf(f, " \"cpu_ms\": %.4f, \"sgemm_cpu_ms\": %.4f, \"naive_cpu_ms\": ", r->fused.cpu, r->sgemm.cpu);
+    fprintf(f, r->naive_done ? "%.4f,\n" : "null,\n", r->naive.cpu);
+    fprintf(f, " \"extra_bytes\": %zu, \"naive_bytes\": %zu}\n", r->extra_bytes, r->naive_bytes);
+}
+
+static void print_text(FILE *f, const BenchOpts *o, const BenchResult *r)
+{
+    fprintf(f, "attn bench: n=%d d=%d heads=%d (dk=%d)%s, median of %d after a warm-up, %d threads\n", o->n, o->d,
+            o->heads, o->d / o->heads, o->causal ? " causal" : "", o->reps, r->threads);
+    fprintf(f, "  %-6s %10s %21s %9s %10s  %s\n", "path", "median", "spread (min-max)", "GFLOP/s", "CPU time",
+            "memory");
+    fprintf(f, "  %-6s %7.2f ms %9.2f-%8.2f ms %9.1f %7.2f ms  %.1f MB extra\n", "fused", r->fused.median,
+            r->fused.min, r->fused.max, gflops(r->flops, r->fused.median), r->fused.cpu, r->extra_bytes / 1e6);
+    if (r->naive_done)
+        fprintf(f, "  %-6s %7.2f ms %9.2f-%8.2f ms %9.1f %7.2f ms  %.1f MB (n x n per head)\n", "naive",
+                r->naive.median, r->naive.min, r->naive.max, gflops(r->naive_flops, r->naive.median), r->naive.cpu,
+                r->naive_bytes / 1e6);
+    else
+        fprintf(f, "  %-6s skipped: %s\n", "naive", r->naive_skip);
+    fprintf(f, "  %-6s %7.2f ms %9.2f-%8.2f ms %9.1f %7.2f ms  (%d x %d x %d, same run)\n", "sgemm", r->sgemm.median,
+            r->sgemm.min, r->sgemm.max, gflops(r->sgemm_flops, r->sgemm.median), r->sgemm.cpu, o->n, o->d, o->d);
+    fprintf(f, "  fused at %.0f%% of the sgemm rate (%.0f%% by CPU time)", 100.0 * share(r, 0), 100.0 * share(r, 1));
+    if (r->naive_done)
+        fprintf(f, "; %.2fx the naive path's speed; max |fused - naive| = %.3g", r->naive.median / r->fused.median,
+                r->max_abs_diff);
+    fputc('\n', f);
+}
+
+/* The fused output as raw float32, row-major (n, d), for bench-vs-torch. */
+static int dump(const char *path, const float *out, size_t count)
+{
+    FILE *f = fopen(path, "wb");
+    int ok = f && fwrite(out, sizeof *out, count, f) == count;
+    if (f && fclose(f) != 0)
+        ok = 0;
+    if (!ok)
+        fprintf(stderr, "attn bench: cannot write '%s'\n", path);
+    return ok;
+}
+
+/* One case with its own inputs: r filled, the fused output in *out (the
+ * caller frees it). 0 after printing why. */
+static int run_case(const BenchOpts *o, BenchResult *r, float **out)
+{
+    BenchInputs in;
+    *out = malloc((size_t)o->n * o->d * sizeof **out);
+    if (!*out || !bench_inputs_make(&in, o->n, o->d, o->seed)) {
+        fprintf(stderr, "attn bench: no memory for n=%d d=%d\n", o->n, o->d);
+        return 0;
+    }
+    int ok = bench_case(o, &in, r, *out);
+    bench_inputs_free(&in);
+    return ok;
+}
+
+/* `make bench`: the standard cases as one table, d, heads and reps as given. */
+static int standard(const BenchOpts *given)
+{
+    static const struct { int n, causal, fused_only; } cases[] = {
+        { 512, 0, 0 }, { 512, 1, 0 }, { 2048, 0, 0 }, { 2048, 1, 0 }, { 8192, 0, 1 }, { 8192, 1, 1 },
+    };
+    printf("attn bench: d=%d heads=%d, median of %d after a warm-up; ms (min-max)\n", given->d, given->heads,
+           given->reps);
+    printf("%-13s %22s %8s %6s %8s %6s %22s %7s %8s %8s\n", "case", "fused ms", "GFLOP/s", "sgemm", "CPU ms", "sgemm",
+           "naive ms", "speedup", "max diff", "extra MB");
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        BenchOpts o = *given;
+        o.n = cases[i].n;
+        o.causal = cases[i].causal;
+        o.fused_only = cases[i].fused_only;
+        BenchResult r;
+        float *out = NULL;
+        int ok = run_case(&o, &r, &out);
+        free(out);
+        if (!ok)
+            return 2;
+        char name[32], fused[48], naive[48] = "-", speedup[16] = "-", diff[16] = "-";
+        snprintf(name, sizeof name, "n=%d%s", o.n, o.causal ? " causal" : "");
+        snprintf(fused, sizeof fused, "%.1f (%.1f-%.1f)", r.fused.median, r.fused.min, r.fused.max);
+        if (r.naive_done) {
+            snprintf(naive, sizeof naive, "%.1f (%.1f-%.1f)", r.naive.median, r.naive.min, r.naive.max);
+            snprintf(speedup, sizeof speedup, "%.1fx", r.naive.median / r.fused.median);
+            snprintf(diff, sizeof diff, "%.1e", r.max_abs_diff);
+        }
+        printf("%-13s %22s %8.1f %5.0f%% %8.1f %5.0f%% %22s %7s %8s %8.1f\n", name, fused,
+               gflops(r.flops, r.fused.median), 100.0 * share(&r, 0), r.fused.cpu, 100.0 * share(&r, 1), naive,
+               speedup, diff, r.extra_bytes / 1e6);
+        fflush(stdout);
+    }
+    printf("sgemm: the fused path's GFLOP/s as a share of a same-run n x d x d sgemm's, by the wall clock, then by"
+           " CPU time\n");
+    return 0;
+}
+
+int cli_bench(int argc, char **argv)
+{
+    BenchOpts o;
+    if (!parse_options(argc, argv, &o))
+        return 2;
+    if (o.sweep)
+        return bench_sweep(&o);
+    if (o.standard)
+        return standard(&o);
+    BenchResult r;
+    float *out = NULL;
+    int ok = run_case(&o, &r, &out);
+    if (ok) {
+        (o.json ? print_json : print_text)(stdout, &o, &r);
+        if (o.dump)
+            ok = dump(o.dump, out, (size_t)o.n * o.d);
+    }
+    free(out);
+    return ok ? 0 : 2;
+}

@@ -1,0 +1,192 @@
+/*
+ * bench_sweep.c - `attn bench --sweep`: n = 64, 128, 256 ... until a fused
+ * run takes about two seconds (or --max-n), both paths at each n (the naive
+ * one until it passes two seconds itself or would not fit), progress on
+ * stderr. Then the table, the log-log plot of time against n (bench_plot.c),
+ * the fitted slopes, the memory of an n x n matrix against the fused path's,
+ * and the n at which the naive path would run out of this machine's memory.
+ * --json prints the same numbers as one object instead.
+ */
+#include <langinfo.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench_internal.h"
+#include "bench_naive.h"
+#include "bench_plot.h"
+#include "mat.h"
+
+#define SWEEP_MAX_POINTS 20
+#define SWEEP_FIRST_N 64
+#define SLOW_MS 2000.0          /* a path this slow is not run at a larger n */
+
+typedef struct {
+    double n[SWEEP_MAX_POINTS], fused[SWEEP_MAX_POINTS], naive[SWEEP_MAX_POINTS];   /* naive 0: not run */
+    double fused_cpu[SWEEP_MAX_POINTS], naive_cpu[SWEEP_MAX_POINTS];               /* CPU time, ms     */
+    size_t extra[SWEEP_MAX_POINTS], nn[SWEEP_MAX_POINTS];
+    int count;
+} Sweep;
+
+/* Memory this machine has available now (bytes): MemAvailable, else the
+ * free pages. */
+static double available_bytes(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    char line[128];
+    double kb = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "MemAvailable: %lf kB", &kb) == 1)
+            break;
+    if (f)
+        fclose(f);
+    if (kb > 0)
+        return kb * 1024.0;
+    return (double)sysconf(_SC_AVPHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+}
+
+/* The smallest n (a multiple of 64) whose naive path needs more than avail. */
+static long naive_wall(const BenchOpts *o, double avail)
+{
+    AttnConfig cfg = { 0, o->d, o->heads, o->causal, 0, 0, ATTN_PAR_POOL };
+    long lo = 64, hi = 64;
+    for (cfg.n = (int)hi; (double)bench_naive_bytes(&cfg) <= avail && hi < (1L << 30); cfg.n = (int)hi)
+        lo = hi, hi *= 2;
+    while (hi - lo > 64) {
+        cfg.n = (int)((lo + hi) / 2 / 64 * 64);
+        if ((double)bench_naive_bytes(&cfg) <= avail)
+            lo = cfg.n;
+        else
+            hi = cfg.n;
+    }
+    return hi;
+}
+
+/* Run the points; 0 after printing why when a case failed. */
+static int run_points(const BenchOpts *given, Sweep *s)
+{
+    double last_fused = 0, last_naive = 0;
+    for (long n = SWEEP_FIRST_N; s->count < SWEEP_MAX_POINTS && n <= given->max_n; n *= 2) {
+        if (s->count > 0 && last_fused * 4 > 2 * SLOW_MS)
+            break;                      /* the next would take well over 2 s */
+        BenchOpts o = *given;
+        o.n = (int)n;
+        o.reps = last_fused > 100 ? 1 : given->reps < 3 ? given->reps : 3;
+        o.fused_only = given->fused_only || last_naive > SLOW_MS;
+        BenchInputs in;
+        float *out = malloc((size_t)o.n * o.d * sizeof *out);
+        if (!out || !bench_inputs_make(&in, o.n, o.d, o.seed)) {
+            free(out);
+            fprintf(stderr, "attn bench: no memory for n=%d d=%d\n", o.n, o.d);
+            return 0;
+        }
+        BenchResult r;
+        int ok = bench_case(&o, &in, &r, out);
+        bench_inputs_free(&in);
+        free(out);
+        if (!ok)
+            return 0;
+        int i = s->count++;
+        s->n[i] = (double)n;
+        s->fused[i] = last_fused = r.fused.median;
+        s->naive[i] = r.naive_done ? r.naive.median : 0.0;
+        s->fused_cpu[i] = r.fused.cpu;
+        s->naive_cpu[i] = r.naive_done ? r.naive.cpu : 0.0;
+        last_naive = r.naive_done ? r.naive.median : 1e300;
+        s->extra[i] = r.extra_bytes;
+        s->nn[i] = (size_t)n * (size_t)n * sizeof(float);
+        fprintf(stderr, "sweep n=%-6ld fused %9.2f ms", n, r.fused.median);
+        if (r.naive_done)
+            fprintf(stderr, "   naive %9.2f ms\n", r.naive.median);
+        else
+            fprintf(stderr, "   naive skipped: %s\n", r.naive_skip);
+    }
+    return 1;
+}
+
+/* The slope over the points with n >= from (all of them when fewer than two
+ * are there). */
+static double slope_from(const Sweep *s, const double *t, double from)
+{
+    int first = 0;
+    while (first < s->count && s->n[first] < from)
+        first++;
+    int m = 0;
+    for (int i = first; i < s->count; i++)
+        m += t[i] > 0;
+    if (m < 2)
+        first = 0;
+    return plot_slope(s->n + first, t + first, s->count - first);
+}
+
+static void print_json(const BenchOpts *o, const Sweep *s, double fused_slope, double naive_slope, double avail,
+                       long wall)
+{
+    printf("{\"d\": %d, \"heads\": %d, \"causal\": %s, \"points\": [", o->d, o->heads, o->causal ? "true" : "false");
+    for (int i = 0; i < s->count; i++) {
+        printf("%s\n  {\"n\": %.0f, \"fused_ms\": %.4f, \"fused_cpu_ms\": %.4f, \"naive_ms\": ", i ? "," : "",
+               s->n[i], s->fused[i], s->fused_cpu[i]);
+        if (s->naive[i] > 0)
+            printf("%.4f, \"naive_cpu_ms\": %.4f", s->naive[i], s->naive_cpu[i]);
+        else
+            fputs("null, \"naive_cpu_ms\": null", stdout);
+        printf(", \"nn_bytes\": %zu, \"extra_bytes\": %zu}", s->nn[i], s->extra[i]);
+    }
+    printf("],\n \"fused_slope\": ");
+    printf(isnan(fused_slope) ? "null" : "%.3f", fused_slope);
+    printf(", \"naive_slope\": ");
+    printf(isnan(naive_slope) ? "null" : "%.3f", naive_slope);
+    printf(", \"available_bytes\": %.0f, \"naive_out_of_memory_n\": %ld}\n", avail, wall);
+}
+
+static void print_text(const BenchOpts *o, const Sweep *s, double fused_slope, double naive_slope, double avail,
+                       long wall, double from)
+{
+    printf("attn bench --sweep: d=%d heads=%d%s; time against n\n\n", o->d, o->heads, o->causal ? " causal" : "");
+    printf("%8s %12s %12s %12s %12s %12s %14s\n", "n", "fused ms", "(CPU ms)", "naive ms", "(CPU ms)", "n x n MB",
+           "fused extra MB");
+    for (int i = 0; i < s->count; i++) {
+        char naive[32] = "-", naive_cpu[32] = "-";
+        if (s->naive[i] > 0) {
+            snprintf(naive, sizeof naive, "%.2f", s->naive[i]);
+            snprintf(naive_cpu, sizeof naive_cpu, "%.2f", s->naive_cpu[i]);
+        }
+        printf("%8.0f %12.2f %12.2f %12s %12s %12.2f %14.2f\n", s->n[i], s->fused[i], s->fused_cpu[i], naive, naive_cpu,
+               s->nn[i] / 1e6, s->extra[i] / 1e6);
+    }
+    putchar('\n');
+    const char *cs = nl_langinfo(CODESET);
+    int utf8 = cs && strcmp(cs, "UTF-8") == 0 && !getenv("NO_COLOR");
+    PlotSeries series[2] = { { "fused", 'f', s->n, s->fused, s->count }, { "naive", 'n', s->n, s->naive, s->count } };
+    plot_loglog(stdout, series, 2, 60, 16, "ms", utf8);
+    printf("\nslope of log time against log n (n >= %.0f): fused %.2f, naive %.2f"
+           " (2 = time grows as n^2)\n", from, fused_slope, naive_slope);
+    if (s->count > 0) {
+        int last = s->count - 1;
+        printf("at n=%.0f one n x n matrix is %.1f MB (the naive path holds %d per head); the fused path's"
+               " extra memory is %.1f MB in all\n", s->n[last], s->nn[last] / 1e6, o->causal ? 3 : 2,
+               s->extra[last] / 1e6);
+    }
+    printf("the naive path would need more than the %.1f GB available from n=%ld on", avail / 1e9, wall);
+    printf(" (this engine refuses one matrix above %ld x %ld already)\n", (long)sqrt((double)MAT_MAX_ELEMS),
+           (long)sqrt((double)MAT_MAX_ELEMS));
+}
+
+int bench_sweep(const BenchOpts *given)
+{
+    Sweep s;
+    memset(&s, 0, sizeof s);
+    if (!run_points(given, &s))
+        return 2;
+    double from = 2.0 * given->d;   /* where 4 n^2 d passes 8 n d^2 */
+    double fused_slope = slope_from(&s, s.fused, from), naive_slope = slope_from(&s, s.naive, from);
+    double avail = available_bytes();
+    long wall = naive_wall(given, avail);
+    if (given->json)
+        print_json(given, &s, fused_slope, naive_slope, avail, wall);
+    else
+        print_text(given, &s, fused_slope, naive_slope, avail, wall, from);
+    return 0;
+}

@@ -1,0 +1,79 @@
+/*
+ * attention.h - multi-head self-attention on raw float buffers, for scale:
+ * the path `attn bench` times, beside a plain reference of the same function.
+ *
+ * The lessons compute attention on Mat with provenance (ops.h) so a student
+ * can ask how every cell was made; this path keeps none of that and never
+ * holds the n x n matrix of a head. It works on blocks of query rows: per
+ * head and block, scores by one sgemm against K^T (no copy of K), causal
+ * columns never computed, a stable softmax in place, the weighted sum by one
+ * sgemm written straight into its head's columns of the concatenation.
+ *
+ * Buffers are row-major, contiguous, with the shape in a comment as llm.c
+ * writes them. A product is x @ W (W is (in, out)); torch's nn.Linear stores
+ * W^T. Nothing here prints; allocations go through alloc.h.
+ */
+#ifndef ATTN_ATTENTION_H
+#define ATTN_ATTENTION_H
+
+#include <stddef.h>
+
+#include "status.h"
+
+/* Who runs in parallel: attn's own threads over (head, block) work items
+ * with BLAS kept to one thread, or one caller thread and BLAS's threads
+ * inside each product. Never both at once. */
+typedef enum {
+    ATTN_PAR_POOL,
+    ATTN_PAR_BLAS,
+} AttnParallel;
+
+typedef struct {
+    int n;          /* tokens: the rows of X                                */
+    int d;          /* model width: the columns of X, a multiple of heads   */
+    int heads;      /* dk = d / heads columns per head                      */
+    int causal;     /* token i attends to tokens 0..i only                  */
+    int block;      /* query rows per work item; 0: attention_block(n)      */
+    int threads;    /* workers; 0: one per core online                      */
+    AttnParallel par;
+} AttnConfig;
+
+/* The parameters: W* (d, d), b* (d) each; a NULL bias counts as zeros. */
+typedef struct {
+    const float *wq, *wk, *wv, *wo;
+    const float *bq, *bk, *bv, *bo;
+} AttnWeights;
+
+/* out (n, d) = MultiHead(x (n, d)):
+ *   Q, K, V = x @ Wq + bq, x @ Wk + bk, x @ Wv + bv       (n, d) each
+ *   head h: softmax(Q_h K_h^T / sqrt(dk) [+ causal mask]) V_h  (n, dk)
+ *   out = concat(heads) @ Wo + bo
+ * out must not overlap x. Extra memory is attention_extra_bytes(cfg):
+ * O(n d + threads x block x n), never n x n. ATTN_E_ARG (with a message) on a
+ * bad configuration, ATTN_E_NOMEM when a buffer cannot be had; out is then
+ * unspecified. */
+attn_status attention_forward(float *out, const float *x, const AttnWeights *w, const AttnConfig *cfg,
+                              AttnError *err);
+
+/* The same function as textbook loops in double precision, materializing
+ * each head's n x n weights: the algorithmic reference for tests (only
+ * cfg's n, d, heads and causal matter). Same errors. */
+attn_status attention_ref(float *out, const float *x, const AttnWeights *w, const AttnConfig *cfg,
+                          AttnError *err);
+
+/* The bytes attention_forward allocates for cfg (all of its extra memory). */
+size_t attention_extra_bytes(const AttnConfig *cfg);
+
+/* The floating-point operations attention_forward performs for cfg: 8nd^2
+ * for the four projections plus 2 x 2 x dk per score it computes (all n^2
+ * per head; for causal, only the columns up to each block's last row). */
+double attention_flops(const AttnConfig *cfg);
+
+/* c (m, n) = a (m, k) @ b (k, n) by one sgemm on BLAS's own threads: the
+ * yardstick a benchmark compares the fused path's rate with. */
+void attention_matmul(float *c, const float *a, const float *b, int m, int k, int n);
+
+/* The default number of query rows per block for n tokens. */
+int attention_block(int n);
+
+#endif
