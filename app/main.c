@@ -21,12 +21,13 @@ static void usage(FILE *out)
           "                                         --no-answers: for students\n"
           "       attn run --explain CELL FILE      explain one cell, e.g. 'A[2,1]'\n"
           "            [--set KNOB=VALUE]...        with the lesson's knobs changed\n"
-          "       attn check [--tap | --quiet] [--junit FILE] FILE...\n"
+          "       attn check [--tap | --quiet] [--strict] [--junit FILE] FILE...\n"
           "                                         verify lessons' checks and exercises\n"
           "                                         (TAP 14, quiet, JUnit XML)\n"
           "       attn bench [--n N] [--d D] [--heads H] [--causal] [--reps R] [--json]\n"
           "                  [--fused-only] [--standard | --sweep [--max-n N]]\n"
           "                                         time attention: fused, naive (n x n), sgemm\n"
+          "       attn progress [--reset [FILE]]       your progress, lesson by lesson\n"
           "       attn --help | --version\n"
           "\n"
           "Exit status: 0 success, 1 a check failed, 2 a file could not be read or\n"
@@ -40,6 +41,8 @@ int main(int argc, char **argv)
         return cli_run(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "check") == 0)
         return cli_check(argc - 1, argv + 1);
+    if (argc >= 2 && strcmp(argv[1], "progress") == 0)
+        return cli_progress(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "bench") == 0)
         return cli_bench(argc - 1, argv + 1);
     int no_color = 0;

@@ -377,7 +377,10 @@ START_TEST(test_verify_failures)
     ck_assert_int_eq(n, 6);
     ck_assert_int_eq(res[0].passed, 0);
     ck_assert_msg(strstr(res[0].detail, "the answer is 4") != NULL, "detail: %s", res[0].detail);
-    ck_assert_int_eq(res[1].passed, 1);
+    /* an exercise's answer is one number, as on the screen (issue #8) */
+    ck_assert_int_eq(res[1].passed, 0);
+    ck_assert_msg(strstr(res[1].detail, "the answer is a 2x2 matrix; an exercise's answer is one number"),
+                  "detail: %s", res[1].detail);
     ck_assert_int_eq(res[2].passed, 0);
     ck_assert_msg(strstr(res[2].detail, "max difference 0.01") != NULL && strstr(res[2].detail, "at [2,2]"),
                   "detail: %s", res[2].detail);

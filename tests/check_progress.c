@@ -254,6 +254,45 @@ START_TEST(kill_9_never_tears_the_file)
 }
 END_TEST
 
+/* `attn progress` reads the store; `--reset FILE` forgets one lesson
+ * (no terminal: no question asked). */
+START_TEST(the_progress_command_shows_and_resets)
+{
+    make_dir();
+    char lessons[400], path[500];
+    snprintf(lessons, sizeof lessons, "%s/lessons", dir);
+    mkdir(lessons, 0700);
+    snprintf(path, sizeof path, "%s/progress.lesson", lessons);
+    write_file(path, lesson_text);
+    LessonError err;
+    Session *s = session_open(path, &err);
+    ck_assert_ptr_nonnull(s);
+    session_keep_progress(s, dir);
+    session_go(s, 1);
+    session_answer(s, 0, "22");
+    session_go(s, 2);
+    session_free(s);
+    CmdResult r = cmd_runf("ATTN_STATE_DIR=%s ATTN_LESSONS=%s %s progress", dir, lessons, attn_bin());
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.out, "Progress kept in "), "%s", r.out);
+    ck_assert_msg(strstr(r.out, "Progress                                  1/3        Two"), "%s", r.out);
+    ck_assert_msg(strstr(r.out, "finished"), "%s", r.out);
+    cmd_free(&r);
+    r = cmd_runf("ATTN_STATE_DIR=%s %s progress --reset %s", dir, attn_bin(), path);
+    ck_assert_msg(r.status == 0 && strstr(r.out, "progress in \"Progress\" reset"), "%s%s", r.out, r.err);
+    cmd_free(&r);
+    r = cmd_runf("ATTN_STATE_DIR=%s ATTN_LESSONS=%s %s progress", dir, lessons, attn_bin());
+    ck_assert_msg(strstr(r.out, "Progress                                  0/3        -"), "%s", r.out);
+    ck_assert_msg(strstr(r.out, "not begun"), "%s", r.out);
+    cmd_free(&r);
+    r = cmd_runf("%s progress --bogus", attn_bin());
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "usage: attn progress [--reset [FILE.lesson]]"), "%s", r.err);
+    cmd_free(&r);
+    remove_dir();
+}
+END_TEST
+
 Suite *progress_suite(void)
 {
     Suite *s = suite_create("progress");
@@ -265,6 +304,7 @@ Suite *progress_suite(void)
     tcase_add_test(c, a_store_that_cannot_be_written_only_warns);
     tcase_add_test(c, reset_forgets_one_or_all);
     tcase_add_test(c, kill_9_never_tears_the_file);
+    tcase_add_test(c, the_progress_command_shows_and_resets);
     suite_add_tcase(s, c);
     return s;
 }

@@ -14,6 +14,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -191,7 +192,41 @@ int cli_run(int argc, char **argv)
 
 /* Check one file and add its results to res. Returns 2 when it could not be
  * read or evaluated, 1 when something failed, 0 when all passed. */
-static int check_file(const char *file, ReportList *res)
+/* --strict: what a lesson in CI must also be. */
+static void strict_results(const char *file, const Session *ses, VerifyResult *vr, int n, ReportList *res,
+                           int *status)
+{
+    for (int i = 0; i < n; i++)
+        if (vr[i].kind == VERIFY_EXERCISE && vr[i].passed && !vr[i].stated) {
+            vr[i].passed = 0;
+            snprintf(vr[i].detail, sizeof vr[i].detail,
+                     "states no expected value (--strict): write 'answer EXPR = VALUE'");
+        }
+    const char *why = NULL;
+    char buf[200];
+    if (n == 0)
+        why = "the lesson has no check and no exercise (--strict)";
+    const LessonState *st = session_state(ses);
+    for (int k = 0; !why && k < lesson_state_count(st); k++) {
+        const Mat *m = lesson_state_at(st, k);
+        for (int r = 0; !why && r < m->rows; r++)
+            for (int c = 0; !why && c < m->cols; c++)
+                if (isnan(mat_get(m, r, c))) {
+                    snprintf(buf, sizeof buf, "%s[%d,%d] is NaN (--strict)", m->name, r + 1, c + 1);
+                    why = buf;
+                }
+    }
+    if (why) {
+        ReportItem *it = report_add(res, file);
+        if (it) {
+            it->kind = REPORT_REFUSED;
+            snprintf(it->detail, sizeof it->detail, "%s", why);
+        }
+        *status = *status < 1 ? 1 : *status;
+    }
+}
+
+static int check_file(const char *file, ReportList *res, int strict)
 {
     LessonError err;
     Session *ses = session_open(file, &err);
@@ -217,6 +252,8 @@ static int check_file(const char *file, ReportList *res)
         }
         status = 2;
     }
+    if (strict)
+        strict_results(file, ses, vr, n, res, &status);
     for (int i = 0; i < n; i++) {
         ReportItem *it = report_add(res, file);
         if (!it) {
@@ -239,7 +276,7 @@ static int check_file(const char *file, ReportList *res)
 
 int cli_check(int argc, char **argv)
 {
-    int tap = 0, quiet = 0, n_files = 0, dashdash = 0;
+    int tap = 0, quiet = 0, strict = 0, n_files = 0, dashdash = 0;
     const char *junit = NULL;
     const char **files = calloc((size_t)argc, sizeof *files);
     if (!files)
@@ -252,6 +289,8 @@ int cli_check(int argc, char **argv)
             dashdash = 1;
         } else if (strcmp(a, "--tap") == 0) {
             tap = 1;
+        } else if (strcmp(a, "--strict") == 0) {
+            strict = 1;
         } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
             quiet = 1;
         } else if (strcmp(a, "--junit") == 0 && i + 1 < argc) {
@@ -273,7 +312,7 @@ int cli_check(int argc, char **argv)
     ReportList res = { 0 };
     int status = 0;
     for (int i = 0; i < n_files; i++) {
-        int st = check_file(files[i], &res);
+        int st = check_file(files[i], &res, strict);
         if (st > status)
             status = st;
     }

@@ -10,5 +10,8 @@
 
 int cli_run(int argc, char **argv);     /* argv[0] is "run"   */
 int cli_check(int argc, char **argv);   /* argv[0] is "check" */
+/* `attn progress [--reset [FILE]]` (progress_cmd.c): the student's progress
+ * lesson by lesson, or forget it. */
+int cli_progress(int argc, char **argv); /* argv[0] is "progress" */
 
 #endif

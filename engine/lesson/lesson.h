@@ -205,6 +205,7 @@ typedef struct {
     int passed;
     char what[160];         /* "X_prime = [...] within 0.0001" or the question */
     char detail[320];       /* why it failed: max difference and where        */
+    int stated;             /* an exercise states its value (`= VALUE`)       */
 } VerifyResult;
 
 /* Verify l against s. *out gets an array of *n results (caller frees with

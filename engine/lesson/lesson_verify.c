@@ -60,6 +60,7 @@ static void verify_one(const Lesson *l, const LessonState *s, const VerifyItem *
     memset(r, 0, sizeof *r);
     r->kind = it->kind;
     r->line = it->line;
+    r->stated = it->kind == VERIFY_CHECK || it->has_expected;
     snprintf(r->what, sizeof r->what, "%s", it->what ? it->what : "");
     LessonError err;
     Mat *got = lesson_state_eval(s, &l->src, it->lhs, &err);
@@ -74,17 +75,16 @@ static void verify_one(const Lesson *l, const LessonState *s, const VerifyItem *
         else
             r->passed = compare(got, want, it->tol, r->detail, sizeof r->detail);
         mat_free(want);
+    } else if (got->rows != 1 || got->cols != 1) {
+        /* the screen asks the student for one number: so must the answer */
+        snprintf(r->detail, sizeof r->detail, "the answer is a %dx%d matrix; an exercise's answer is one number",
+                 got->rows, got->cols);
     } else if (it->has_expected) {
-        if (got->rows != 1 || got->cols != 1) {
-            snprintf(r->detail, sizeof r->detail, "the answer is %dx%d, but a stated value needs a 1x1 answer",
-                     got->rows, got->cols);
-        } else {
-            double d = lesson_judge_distance(mat_get(got, 0, 0), it->expected);
-            r->passed = d <= it->tol;
-            if (!r->passed)
-                snprintf(r->detail, sizeof r->detail, "the answer is %.6g, but the exercise states %.6g (within %g)",
-                         mat_get(got, 0, 0), it->expected, it->tol);
-        }
+        double d = lesson_judge_distance(mat_get(got, 0, 0), it->expected);
+        r->passed = d <= it->tol;
+        if (!r->passed)
+            snprintf(r->detail, sizeof r->detail, "the answer is %.6g, but the exercise states %.6g (within %g)",
+                     mat_get(got, 0, 0), it->expected, it->tol);
     } else {
         r->passed = 1;
     }
