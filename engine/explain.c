@@ -35,72 +35,7 @@
 #define EXPLAIN_HEAD 4
 #define EXPLAIN_TAIL 2
 
-/* ---- growing text ---------------------------------------------------- */
-
-typedef struct {
-    char *s;
-    size_t len, cap;
-    int failed;
-    int decimals;   /* of the numbers in the text */
-} Text;
-
-static void text_vadd(Text *t, const char *fmt, va_list ap)
-{
-    if (t->failed)
-        return;
-    va_list again;
-    va_copy(again, ap);
-    int n = vsnprintf(NULL, 0, fmt, again);
-    va_end(again);
-    if (n < 0) {
-        t->failed = 1;
-        return;
-    }
-    if (t->len + (size_t)n + 1 > t->cap) {
-        size_t cap = t->cap ? t->cap : 128;
-        while (cap < t->len + (size_t)n + 1)
-            cap *= 2;
-        char *s = attn_realloc(t->s, cap);
-        if (!s) {
-            t->failed = 1;
-            return;
-        }
-        t->s = s;
-        t->cap = cap;
-    }
-    vsnprintf(t->s + t->len, t->cap - t->len, fmt, ap);
-    t->len += (size_t)n;
-}
-
-static void text_add(Text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void text_add(Text *t, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    text_vadd(t, fmt, ap);
-    va_end(ap);
-}
-
-/* A number as the explanations print it: the one formatter, in ASCII. */
-static const char *fmt_num(char *buf, size_t size, double v, int decimals)
-{
-    num_format(buf, size, v, decimals, 0);
-    return buf;
-}
-
-static void text_num(Text *t, double v)
-{
-    char buf[48];
-    text_add(t, "%s", fmt_num(buf, sizeof buf, v, t->decimals));
-}
-
-/* A number inside a product or sum: negatives in parentheses. */
-static void text_term(Text *t, double v)
-{
-    char buf[48];
-    fmt_num(buf, sizeof buf, v, t->decimals);
-    text_add(t, v < 0 ? "(%s)" : "%s", buf);
-}
+/* Growing text (Text, text_add, text_num, ...) is in explain_text.c. */
 
 /* ---- building an explanation ----------------------------------------- */
 

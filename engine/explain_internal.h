@@ -7,6 +7,7 @@
 #ifndef ATTN_EXPLAIN_INTERNAL_H
 #define ATTN_EXPLAIN_INTERNAL_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 #include "explain.h"
@@ -54,5 +55,23 @@ void explain_mask(struct ExplainBuilder *b, const Mat *m, int row, int col);
 void explain_posenc(struct ExplainBuilder *b, const Mat *m, int row, int col);
 void explain_cosine(struct ExplainBuilder *b, const Mat *m, int row, int col);
 void explain_where(struct ExplainBuilder *b, const Mat *m, int row, int col);
+
+/* ---- growing text (explain_text.c) ---- */
+
+typedef struct {
+    char *s;
+    size_t len, cap;
+    int failed;
+    int decimals;   /* of the numbers in the text */
+} Text;
+
+/* Append printf-style; on failure t->failed is set and later appends do nothing. */
+void text_vadd(Text *t, const char *fmt, va_list ap);
+void text_add(Text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A number as the explanations print it: the one formatter, in ASCII. */
+const char *fmt_num(char *buf, size_t size, double v, int decimals);
+/* A number at t's decimals; text_term puts negatives in parentheses. */
+void text_num(Text *t, double v);
+void text_term(Text *t, double v);
 
 #endif

@@ -1,0 +1,65 @@
+/*
+ * ops_internal.h - helpers shared by the operation files (ops.c,
+ * ops_shape.c): naming an operand, refusing a missing one, the BEGIN
+ * prologue, checking a shape rule, copying labels. Not part of ops.h.
+ */
+#ifndef ATTN_OPS_INTERNAL_H
+#define ATTN_OPS_INTERNAL_H
+
+#include "mat_internal.h"
+#include "ops.h"
+#include "optable.h"
+
+/* ---- small helpers ------------------------------------------------------ */
+
+/* How an operand is named in a message: its name, or a fallback. */
+static inline const char *who(const Mat *m, const char *fallback)
+{
+    return m->name[0] ? m->name : fallback;
+}
+
+/* A refusal of a NULL operand, naming the operation (row id of optable.h)
+ * as messages do: "`@`", "softmax_rows". */
+static inline attn_status missing(AttnError *err, int id)
+{
+    char what[32];
+    return attn_fail(err, ATTN_E_ARG, "%s was given no matrix", optable_title(optable_at(id), what, sizeof what));
+}
+
+/* Start an operation: clear *out, and point err at a local AttnError when
+ * the caller passed none, so a failure's code can always be read back. */
+#define BEGIN(out, err)              \
+    AttnError err##_scratch;         \
+    if (!(err))                      \
+        (err) = &err##_scratch;      \
+    if (out)                         \
+        *(out) = NULL;               \
+    attn_error_clear(err)
+
+/* Check operands x[0..n) by op's shape rule; the result's shape in *r, *c. */
+static inline attn_status fits(MatOp op, const OpShape *x, int n, int *r, int *c, AttnError *err)
+{
+    int bad;
+    return optable_check_shape(optable_op(op), x, n, r, c, &bad, err) ? ATTN_OK : ATTN_E_SHAPE;
+}
+
+/* A new matrix of a's shape carrying a's labels. */
+static inline Mat *new_like(const Mat *a, AttnError *err)
+{
+    Mat *m = mat_new(a->rows, a->cols, err);
+    if (m) {
+        mat_set_row_labels(m, a->row_labels);
+        mat_set_col_labels(m, a->col_labels);
+    }
+    return m;
+}
+
+/* The labels of range lo..hi-1 of l (NULL when l has none), attached by set. */
+static inline void set_sliced(Mat *m, const Labels *l, int lo, int hi, void (*set)(Mat *, Labels *))
+{
+    Labels *s = labels_slice(l, lo, hi);
+    set(m, s);
+    labels_free(s);
+}
+
+#endif
