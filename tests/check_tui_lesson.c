@@ -281,6 +281,45 @@ START_TEST(exercise_hints_and_answers)
 }
 END_TEST
 
+/* Predict before you see: the hidden cell is '?' until answered; a name is
+ * not an answer; a wrong answer is diagnosed; v reveals the worked answer
+ * after asking; quit and come back, and the exercise is still revealed. */
+START_TEST(exercise_hides_diagnoses_reveals_and_is_remembered)
+{
+    Tmux t;
+    const char *path = open_small_lesson(&t, 100, 30, NULL);
+    tmux_keys(&t, "n");
+    WAIT_FOR(&t, "Exercise 1/1: What is P[2,2]?");
+    /* P's row ab is 0.5000 and P[1,2] (4.0000), kept hidden by the exercise */
+    ck_assert_msg(strstr(t.last, "ab 0.5000      ?"), "P[1,2] is not hidden:\n%s", t.last);
+    tmux_keys(&t, "a");
+    tmux_type(&t, "P[2,2]");
+    tmux_keys(&t, "Enter");
+    WAIT_FOR(&t, "type the number itself: 'P[...]' names a cell of the lesson");
+    tmux_keys(&t, "a");
+    tmux_type(&t, "0-8");     /* (a leading - would be a tmux flag) */
+    tmux_keys(&t, "Enter");
+    WAIT_FOR(&t, "the sign is the wrong way round");
+    tmux_keys(&t, "v");
+    WAIT_FOR(&t, "y shows the worked answer");
+    tmux_keys(&t, "y");
+    WAIT_FOR(&t, "Answer (revealed): P[2,2] = 8.0000");
+    WAIT_FOR(&t, "ab 0.5000 4.0000");
+    char state[128];
+    snprintf(state, sizeof state, "ATTN_STATE_DIR=%s", t.state);
+    tmux_quit_and_check(&t, "q", "EXITED 0");
+    /* the same progress store: back on the step, the exercise revealed */
+    Tmux again;
+    char args[600];
+    snprintf(args, sizeof args, "%s", path);
+    tmux_start(&again, 100, 30, state, args);
+    WAIT_FOR(&again, "Exercise 1/1 (revealed): What is P[2,2]?");
+    tmux_quit_and_check(&again, "q", "EXITED 0");
+    tmux_stop(&again);
+    tmux_stop(&t);
+}
+END_TEST
+
 START_TEST(mouse_click_selects_a_cell)
 {
     Tmux t;
@@ -458,6 +497,7 @@ Suite *tui_lesson_suite(void)
         tcase_add_test(tc, help_lists_the_bindings);
         tcase_add_test(tc, edit_undo_reset);
         tcase_add_test(tc, exercise_hints_and_answers);
+        tcase_add_test(tc, exercise_hides_diagnoses_reveals_and_is_remembered);
         tcase_add_test(tc, mouse_click_selects_a_cell);
         tcase_add_test(tc, projector_scales_up);
         tcase_add_test(tc, big_matrix_scrolls_and_pools);

@@ -42,6 +42,7 @@ const TuiBinding tui_bindings[] = {
     { 'u',           ACT_UNDO,      KEYS_LESSON },
     { 'r',           ACT_RESET,     KEYS_LESSON },
     { 'i',           ACT_HINT,      KEYS_LESSON },
+    { 'v',           ACT_REVEAL,    KEYS_LESSON },
     { 'a',           ACT_ANSWER,    KEYS_LESSON },
     { 'x',           ACT_EXERCISE,  KEYS_LESSON },
     { 't',           ACT_TEXT,      KEYS_LESSON },

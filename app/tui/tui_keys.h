@@ -31,6 +31,7 @@
     X(ACT_UNDO,      "undo the last edit")               \
     X(ACT_RESET,     "reset all edits")                  \
     X(ACT_HINT,      "reveal the next hint")             \
+    X(ACT_REVEAL,    "the worked answer") \
     X(ACT_ANSWER,    "answer the exercise")              \
     X(ACT_EXERCISE,  "next exercise")                    \
     X(ACT_TEXT,      "the step's whole text")            \

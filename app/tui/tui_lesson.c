@@ -373,6 +373,16 @@ void lv_action(Tui *t, TuiAction a)
             tui_message(t, 0, "%s: y shows the worked answer (counted as revealed)", session_message(lv->ses));
         }
         break;
+    case ACT_REVEAL:
+        if (!st || st->n_exercises == 0)
+            tui_message(t, 0, "no exercise on this step");
+        else if (session_exercise_state(lv->ses, lv->ex_index)->status == EX_REVEALED)
+            tui_message(t, 0, "the worked answer is shown");
+        else {
+            lv->confirm_reveal = 1;
+            tui_message(t, 0, "y shows the worked answer (counted as revealed); any other key keeps trying");
+        }
+        break;
     case ACT_ANSWER:
         if (!st || st->n_exercises == 0)
             tui_message(t, 0, "no exercise on this step");
