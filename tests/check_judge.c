@@ -201,6 +201,18 @@ START_TEST(mistakes_on_the_shipped_lessons)
     s = open_shipped("08-causal-mask.lesson", "A_causal[2,1]", &k);
     expect_value_diagnosis(s, k, "A[2,1]", "the mask was left out");
     session_free(s);
+    /* notebook 004's shortcut: e taken as 3 gives 3 / (3 + 3) */
+    s = open_shipped("01-key-query.lesson", "alpha[1,3]", &k);
+    expect_diagnosis(s, k, "0.5", "3 in place of e");
+    expect_value_diagnosis(s, k, "alpha[1,2]", "one off: rows and columns count from 1");  /* = alpha[1,4] */
+    expect_value_diagnosis(s, k, "-alpha[1,3]", "the sign is the wrong way round");
+    session_free(s);
+    s = open_shipped("06-encoder.lesson", "A[1,2]", &k);
+    expect_value_diagnosis(s, k, "A_twice[1,2]", "softmax was applied twice");
+    session_free(s);
+    s = open_shipped("02-sky-is-blue.lesson", "Q[1,1]", &k);
+    expect_value_diagnosis(s, k, "(E @ W_Q^T)[1,1]", "one operand of the product was taken transposed");
+    session_free(s);
 }
 END_TEST
 
