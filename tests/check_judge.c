@@ -211,7 +211,7 @@ START_TEST(mistakes_on_the_shipped_lessons)
     expect_value_diagnosis(s, k, "A_twice[1,2]", "softmax was applied twice");
     session_free(s);
     s = open_shipped("02-sky-is-blue.lesson", "Q[1,1]", &k);
-    expect_value_diagnosis(s, k, "(E @ W_Q^T)[1,1]", "one operand of the product was taken transposed");
+    expect_value_diagnosis(s, k, "(E @ WQ^T)[1,1]", "one operand of the product was taken transposed");
     session_free(s);
 }
 END_TEST
