@@ -385,7 +385,7 @@ static void help_layout(const Tui *t, HelpLayout *h)
         if (!h->keys[h->n][0])
             continue;
         h->key_w = imax(h->key_w, fmt_display_width(h->keys[h->n]));
-        h->help_w = imax(h->help_w, fmt_display_width(tui_action_help((TuiAction)a)));
+        h->help_w = imax(h->help_w, fmt_display_width(tui_action_help_in((TuiAction)a, where)));
         h->acts[h->n++] = a;
     }
     h->top = 2;
@@ -419,7 +419,7 @@ static void draw_help(const Tui *t)
         int x = 1 + c * h.col_w;
         ui_put(&t->cv, h.top + row, x, h.key_w, t->attr[C_HINT], h.keys[k]);
         ui_put(&t->cv, h.top + row, x + h.key_w + 1, t->cols - x - h.key_w - 1, A_NORMAL,
-            tui_action_help((TuiAction)h.acts[k]));
+            tui_action_help_in((TuiAction)h.acts[k], where));
     }
     int below = h.top + h.per_col - t->overlay_first + 1;
     if (where == KEYS_LESSON && below < t->rows - 2)

@@ -73,6 +73,24 @@ TuiAction tui_key_action(int key, int where)
     return ACT_NONE;
 }
 
+const char *tui_action_help_in(TuiAction a, int where)
+{
+    /* the menu's words for the actions it shares with the lesson screen */
+    if (where == KEYS_MENU) {
+        switch (a) {
+        case ACT_FIRST: return "first lesson";
+        case ACT_LAST: return "last lesson";
+        case ACT_UP: return "previous lesson";
+        case ACT_DOWN: return "next lesson";
+        case ACT_SELECT: return "open the lesson";
+        case ACT_RELOAD: return "list the lessons again, redraw";
+        case ACT_BACK: case ACT_QUIT: return "quit";
+        default: break;
+        }
+    }
+    return tui_action_help(a);
+}
+
 const char *tui_action_help(TuiAction a)
 {
     static const char *const help[] = {

@@ -71,6 +71,8 @@ TuiAction tui_key_action(int key, int where);
 
 /* The action's help text (static, "" for ACT_NONE). */
 const char *tui_action_help(TuiAction a);
+/* The same in the words of a screen (KEYS_MENU: "first lesson", ...). */
+const char *tui_action_help_in(TuiAction a, int where);
 
 /* A key's name for people: "n", "Space", "PgDn", "Up", "Tab", "Esc" ...
  * Returns buf. */
