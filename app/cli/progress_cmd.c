@@ -64,15 +64,8 @@ static int reset(const char *dir, const char *file)
 /* One row of the table for lesson l (rec: its record, or NULL). */
 static void row(const Lesson *l, const ProgressLesson *rec)
 {
-    int total = 0, solved = 0;
-    char key[PROGRESS_KEY_MAX];
-    for (int k = 0, idx = 0; k < lesson_n_steps(l); k++)
-        for (int e = 0; e < lesson_step(l, k)->n_exercises; e++, idx++) {
-            total++;
-            session_exercise_key(l, idx, key, sizeof key);
-            for (int r = 0; rec && r < rec->n_ex; r++)
-                solved += strcmp(rec->ex[r].key, key) == 0 && rec->ex[r].status == PROG_RIGHT;
-        }
+    int total, solved;
+    session_lesson_progress(l, rec, &solved, &total);
     char title[44], done[32], step[40];
     snprintf(title, sizeof title, "%.40s", lesson_title(l));
     snprintf(done, sizeof done, "%d/%d", solved, total);

@@ -202,8 +202,7 @@ int edits_still_apply(LessonEdit *edits, int n, const LessonState *st)
     return kept;
 }
 
-/* The exercise of s->ex[idx], in lesson order. */
-static const LessonExercise *exercise_at(const Lesson *l, int idx)
+const LessonExercise *session_exercise_at(const Lesson *l, int idx)
 {
     for (int i = 0; i < lesson_n_steps(l); i++) {
         const LessonStep *st = lesson_step(l, i);
@@ -222,7 +221,7 @@ static void rejudge(Session *s)
         ExerciseState *e = &s->ex[i];
         if ((e->status != EX_RIGHT && e->status != EX_TRIED) || !e->judged_on_edits)
             continue;
-        lesson_judge_answer(s->state, exercise_at(s->lesson, i), e->last, &e->judged);
+        lesson_judge_answer(s->state, session_exercise_at(s->lesson, i), e->last, &e->judged);
         if (e->judged.verdict == JUDGE_RIGHT || e->judged.verdict == JUDGE_WRONG)
             e->status = e->judged.verdict == JUDGE_RIGHT ? EX_RIGHT : EX_TRIED;
     }

@@ -24,6 +24,7 @@
 #include <stddef.h>
 
 #include "lesson.h"
+#include "progress.h"
 
 typedef enum {
     SESSION_NOTHING  = 0,
@@ -132,6 +133,9 @@ const char *session_progress_warning(const Session *s);
 /* The key an exercise is known by in the store (its answer, #2 for a
  * second with the same answer), for exercise idx in lesson order. */
 void session_exercise_key(const Lesson *l, int idx, char *buf, size_t size);
+/* A lesson's progress as the menu and `attn progress` show it: its
+ * exercises, and how many rec (NULL: none kept) has right. */
+void session_lesson_progress(const Lesson *l, const ProgressLesson *rec, int *solved, int *total);
 
 /* ---- knobs (lesson_knob: `knob` and `switch` lines) ---- */
 /* The value knob i holds now (its default, or as the person set it); NaN

@@ -12,14 +12,8 @@
 
 void session_exercise_key(const Lesson *l, int idx, char *buf, size_t size)
 {
-    const LessonExercise *target = NULL;
+    const LessonExercise *target = session_exercise_at(l, idx);
     int seen = 0, i = 0;
-    for (int k = 0; k < lesson_n_steps(l) && !target; k++) {
-        const LessonStep *st = lesson_step(l, k);
-        for (int e = 0; e < st->n_exercises && !target; e++, i++)
-            if (i == idx)
-                target = &st->exercises[e];
-    }
     if (!target) {
         snprintf(buf, size, "#%d", idx);
         return;
@@ -36,6 +30,19 @@ void session_exercise_key(const Lesson *l, int idx, char *buf, size_t size)
         snprintf(buf, size, "%s#%d", target->answer, seen + 1);
     else
         snprintf(buf, size, "%s", target->answer);
+}
+
+void session_lesson_progress(const Lesson *l, const ProgressLesson *rec, int *solved, int *total)
+{
+    *solved = *total = 0;
+    char key[PROGRESS_KEY_MAX];
+    for (int k = 0, idx = 0; k < lesson_n_steps(l); k++)
+        for (int e = 0; e < lesson_step(l, k)->n_exercises; e++, idx++) {
+            (*total)++;
+            session_exercise_key(l, idx, key, sizeof key);
+            for (int r = 0; rec && r < rec->n_ex; r++)
+                *solved += strcmp(rec->ex[r].key, key) == 0 && rec->ex[r].status == PROG_RIGHT;
+        }
 }
 
 static ExerciseStatus from_store(ProgressStatus p)

@@ -56,14 +56,7 @@ void menu_load(Tui *t, const char *dir)
             it->about = dup_str(lesson_about(l));
             it->n_screens = lesson_n_steps(l) + (lesson_n_setup(l) > 0);
             const ProgressLesson *rec = progress_find(recs, n_recs, lesson_title(l));
-            char key[PROGRESS_KEY_MAX];
-            for (int k = 0, idx = 0; k < lesson_n_steps(l); k++)
-                for (int e = 0; e < lesson_step(l, k)->n_exercises; e++, idx++) {
-                    it->n_exercises++;
-                    session_exercise_key(l, idx, key, sizeof key);
-                    for (int r = 0; rec && r < rec->n_ex; r++)
-                        it->solved += strcmp(rec->ex[r].key, key) == 0 && rec->ex[r].status == PROG_RIGHT;
-                }
+            session_lesson_progress(l, rec, &it->solved, &it->n_exercises);
             it->finished = rec && rec->finished;
             lesson_free(l);
         } else {
