@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "session.h"
+#include "session_fixtures.h"
 #include "testutil.h"
 
 static const char *mistakes_lesson =
@@ -35,9 +35,7 @@ static const char *mistakes_lesson =
 
 static Session *open_lesson_text(const char *text)
 {
-    LessonError err;
-    Session *s = session_open_text(text, strlen(text), "mistakes.lesson", &err);
-    ck_assert_msg(s != NULL, "refused: %d:%d: %s", err.line, err.col, err.msg);
+    Session *s = session_of_text(text, "mistakes.lesson");
     session_go(s, 1);
     return s;
 }

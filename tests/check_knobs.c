@@ -13,7 +13,7 @@
 
 #include "explain.h"
 #include "lesson.h"
-#include "session.h"
+#include "session_fixtures.h"
 #include "testutil.h"
 
 static const char *knob_text =
@@ -26,21 +26,6 @@ static const char *knob_text =
     "  knob boost = 2 from 1 to 10 step 1\n"
     "  let B = A * boost\n"
     "  show A B\n";
-
-static Session *open_text(const char *text)
-{
-    LessonError err;
-    Session *s = session_open_text(text, strlen(text), "knobs.lesson", &err);
-    ck_assert_msg(s != NULL, "the test lesson is refused: %d:%d: %s", err.line, err.col, err.msg);
-    return s;
-}
-
-static float cell(const Session *s, const char *name, int r, int c)
-{
-    const Mat *m = lesson_state_get(session_state(s), name);
-    ck_assert_msg(m != NULL, "%s is not defined", name);
-    return mat_get(m, r, c);
-}
 
 /* Softmax of row (x0, x1, x2) / t at column j, in double. */
 static double softmax3(double x0, double x1, double x2, double t, int j)
@@ -181,35 +166,35 @@ END_TEST
 
 START_TEST(a_knob_set_flows_downstream_and_undo_takes_it_back)
 {
-    Session *s = open_text(knob_text);
+    Session *s = session_of_text(knob_text, "knobs.lesson");
     ck_assert_double_eq_tol(session_knob_value(s, 0), 1.0, 1e-6);
-    ck_assert_float_eq_tol(cell(s, "A", 2, 0), softmax3(7, 8, 9, 1, 0), 1e-6);
+    ck_assert_float_eq_tol(session_cell(s, "A", 2, 0), softmax3(7, 8, 9, 1, 0), 1e-6);
     /* temperature 2 */
     ck_assert_uint_eq(session_knob_set(s, 0, 2.0) & SESSION_VALUES, SESSION_VALUES);
     ck_assert_str_eq(session_message(s), "T = 2; everything after it follows");
     ck_assert_double_eq_tol(session_knob_value(s, 0), 2.0, 1e-6);
-    ck_assert_float_eq_tol(cell(s, "A", 2, 0), softmax3(7, 8, 9, 2, 0), 1e-6);
-    ck_assert_float_eq_tol(cell(s, "A", 1, 1), softmax3(4, 5, -INFINITY, 2, 1), 1e-6);
-    ck_assert_float_eq_tol(cell(s, "B", 2, 2), 2 * softmax3(7, 8, 9, 2, 2), 1e-6);
+    ck_assert_float_eq_tol(session_cell(s, "A", 2, 0), softmax3(7, 8, 9, 2, 0), 1e-6);
+    ck_assert_float_eq_tol(session_cell(s, "A", 1, 1), softmax3(4, 5, -INFINITY, 2, 1), 1e-6);
+    ck_assert_float_eq_tol(session_cell(s, "B", 2, 2), 2 * softmax3(7, 8, 9, 2, 2), 1e-6);
     /* the causal switch off: row 1 sees all three */
     ck_assert_uint_eq(session_knob_toggle(s, 1) & SESSION_VALUES, SESSION_VALUES);
     ck_assert_str_eq(session_message(s), "causal = off; everything after it follows");
-    ck_assert_float_eq_tol(cell(s, "A", 0, 2), softmax3(1, 2, 3, 2, 2), 1e-6);
-    ck_assert(isfinite(cell(s, "A", 0, 1)));
+    ck_assert_float_eq_tol(session_cell(s, "A", 0, 2), softmax3(1, 2, 3, 2, 2), 1e-6);
+    ck_assert(isfinite(session_cell(s, "A", 0, 1)));
     /* undo: the switch on again, then T back to 1 */
     ck_assert_uint_eq(session_undo(s) & SESSION_VALUES, SESSION_VALUES);
     ck_assert_double_eq(session_knob_value(s, 1), 1.0);
-    ck_assert_float_eq(cell(s, "A", 0, 2), 0.0f);
+    ck_assert_float_eq(session_cell(s, "A", 0, 2), 0.0f);
     ck_assert_uint_eq(session_undo(s) & SESSION_VALUES, SESSION_VALUES);
     ck_assert_double_eq_tol(session_knob_value(s, 0), 1.0, 1e-6);
-    ck_assert_float_eq_tol(cell(s, "A", 2, 0), softmax3(7, 8, 9, 1, 0), 1e-6);
+    ck_assert_float_eq_tol(session_cell(s, "A", 2, 0), softmax3(7, 8, 9, 1, 0), 1e-6);
     session_free(s);
 }
 END_TEST
 
 START_TEST(nudges_move_by_the_step_and_stop_at_the_ends)
 {
-    Session *s = open_text(knob_text);
+    Session *s = session_of_text(knob_text, "knobs.lesson");
     ck_assert_uint_eq(session_knob_nudge(s, 0, +1) & SESSION_VALUES, SESSION_VALUES);
     ck_assert_double_eq_tol(session_knob_value(s, 0), 1.1, 1e-6);
     session_knob_nudge(s, 0, -1);

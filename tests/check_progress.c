@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "progress.h"
-#include "session.h"
+#include "session_fixtures.h"
 #include "testutil.h"
 
 static const char *lesson_text =
@@ -115,14 +115,6 @@ START_TEST(two_writers_keep_each_others_work)
 }
 END_TEST
 
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    ck_assert_ptr_nonnull(f);
-    fputs(text, f);
-    fclose(f);
-}
-
 START_TEST(a_damaged_or_newer_file_is_set_aside)
 {
     static const char *bad[] = {
@@ -133,7 +125,7 @@ START_TEST(a_damaged_or_newer_file_is_set_aside)
         make_dir();
         char path[400];
         snprintf(path, sizeof path, "%s/progress", dir);
-        write_file(path, k < 5 ? bad[k] : "attn-progress 7\nZ\tsomething new\n");
+        write_text_file(path, k < 5 ? bad[k] : "attn-progress 7\nZ\tsomething new\n");
         Session *s = open_keeping(dir);
         const char *w = session_progress_warning(s);
         ck_assert_msg(strstr(w, k < 5 ? "is damaged; it is kept as " : "was written by a newer attn; it is kept as "),
@@ -165,7 +157,7 @@ START_TEST(a_store_that_cannot_be_written_only_warns)
         make_dir();
         char file[400], under[500];
         snprintf(file, sizeof file, "%s/not-a-dir", dir);
-        write_file(file, "x");
+        write_text_file(file, "x");
         snprintf(under, sizeof under, "%s/attn", file);
         Session *s = open_keeping(under);
         session_go(s, 1);
@@ -263,7 +255,7 @@ START_TEST(the_progress_command_shows_and_resets)
     snprintf(lessons, sizeof lessons, "%s/lessons", dir);
     mkdir(lessons, 0700);
     snprintf(path, sizeof path, "%s/progress.lesson", lessons);
-    write_file(path, lesson_text);
+    write_text_file(path, lesson_text);
     LessonError err;
     Session *s = session_open(path, &err);
     ck_assert_ptr_nonnull(s);

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "session.h"
+#include "session_fixtures.h"
 #include "testutil.h"
 
 static const char *lesson_text =
@@ -36,24 +36,9 @@ static const char *lesson_text =
     "    answer S[1,1] + S[1,2] within 0.01\n"
     "  end\n";
 
-static Session *open_text(const char *text)
-{
-    LessonError err;
-    Session *s = session_open_text(text, strlen(text), "session.lesson", &err);
-    ck_assert_msg(s != NULL, "the test lesson is refused: %d:%d: %s", err.line, err.col, err.msg);
-    return s;
-}
-
-static float cell(const Session *s, const char *name, int r, int c)
-{
-    const Mat *m = lesson_state_get(session_state(s), name);
-    ck_assert_msg(m != NULL, "%s is not defined", name);
-    return mat_get(m, r, c);
-}
-
 START_TEST(screens_count_the_setup_screen)
 {
-    Session *s = open_text(lesson_text);
+    Session *s = session_of_text(lesson_text, "session.lesson");
     ck_assert_int_eq(session_n_screens(s), 3);
     ck_assert_int_eq(session_has_setup(s), 1);
     ck_assert_ptr_null(session_step(s));
@@ -68,7 +53,7 @@ END_TEST
 
 START_TEST(only_input_cells_are_editable)
 {
-    Session *s = open_text(lesson_text);
+    Session *s = session_of_text(lesson_text, "session.lesson");
     char why[200];
     ck_assert(session_editable(session_state(s), "X", 1, 1, why, sizeof why));
     ck_assert(!session_editable(session_state(s), "P", 0, 0, why, sizeof why));
@@ -85,24 +70,24 @@ END_TEST
 
 START_TEST(an_edit_flows_downstream_and_undo_takes_it_back)
 {
-    Session *s = open_text(lesson_text);
-    ck_assert_float_eq(cell(s, "P", 1, 1), 22);
+    Session *s = session_of_text(lesson_text, "session.lesson");
+    ck_assert_float_eq(session_cell(s, "P", 1, 1), 22);
     ck_assert_uint_eq(session_edit(s, "X", 1, 1, 5), SESSION_VALUES);
     ck_assert_str_eq(session_message(s), "X[2,2] = 5; everything after it follows");
-    ck_assert_float_eq(cell(s, "P", 1, 1), 31);     /* 3*2 + 5*5 */
+    ck_assert_float_eq(session_cell(s, "P", 1, 1), 31);     /* 3*2 + 5*5 */
     ck_assert(session_is_edited(s, "X", 1, 1));
     ck_assert(!session_is_edited(s, "X", 0, 0));
     /* an expression as the value */
     ck_assert_uint_eq(session_edit_text(s, "X", 0, 0, "X[2,2] * 2"), SESSION_VALUES);
-    ck_assert_float_eq(cell(s, "X", 0, 0), 10);
+    ck_assert_float_eq(session_cell(s, "X", 0, 0), 10);
     ck_assert_uint_eq(session_edit_text(s, "X", 0, 0, "abc"), SESSION_REFUSED);
     ck_assert_msg(strncmp(session_message(s), "'abc' is not a number: ", 23) == 0, "%s", session_message(s));
     ck_assert_int_eq(session_n_edits(s), 2);
     ck_assert_uint_eq(session_undo(s), SESSION_VALUES);
     ck_assert_str_eq(session_message(s), "undone: X[1,1]");
-    ck_assert_float_eq(cell(s, "X", 0, 0), 1);
+    ck_assert_float_eq(session_cell(s, "X", 0, 0), 1);
     ck_assert_uint_eq(session_undo(s), SESSION_VALUES);
-    ck_assert_float_eq(cell(s, "P", 1, 1), 22);
+    ck_assert_float_eq(session_cell(s, "P", 1, 1), 22);
     ck_assert_uint_eq(session_undo(s), SESSION_REFUSED);
     ck_assert_str_eq(session_message(s), "no edits to undo");
     session_free(s);
@@ -111,30 +96,30 @@ END_TEST
 
 START_TEST(a_reset_can_be_undone)
 {
-    Session *s = open_text(lesson_text);
+    Session *s = session_of_text(lesson_text, "session.lesson");
     session_edit(s, "X", 0, 0, 7);
     session_edit(s, "X", 0, 1, 8);
     ck_assert_uint_eq(session_reset(s), SESSION_VALUES);
     ck_assert_str_eq(session_message(s), "2 edits reset: the lesson's own values again");
     ck_assert_int_eq(session_n_edits(s), 0);
-    ck_assert_float_eq(cell(s, "X", 0, 0), 1);
+    ck_assert_float_eq(session_cell(s, "X", 0, 0), 1);
     ck_assert_uint_eq(session_reset(s), SESSION_REFUSED);
     ck_assert_uint_eq(session_undo(s), SESSION_VALUES);
     ck_assert_str_eq(session_message(s), "the reset undone: 2 edits back");
     ck_assert_int_eq(session_n_edits(s), 2);
-    ck_assert_float_eq(cell(s, "X", 0, 0), 7);
-    ck_assert_float_eq(cell(s, "X", 0, 1), 8);
+    ck_assert_float_eq(session_cell(s, "X", 0, 0), 7);
+    ck_assert_float_eq(session_cell(s, "X", 0, 1), 8);
     /* and then each edit, one by one */
     session_undo(s);
-    ck_assert_float_eq(cell(s, "X", 0, 1), 2);
-    ck_assert_float_eq(cell(s, "X", 0, 0), 7);
+    ck_assert_float_eq(session_cell(s, "X", 0, 1), 2);
+    ck_assert_float_eq(session_cell(s, "X", 0, 0), 7);
     session_free(s);
 }
 END_TEST
 
 START_TEST(answers_are_judged_and_remembered_across_steps)
 {
-    Session *s = open_text(lesson_text);
+    Session *s = session_of_text(lesson_text, "session.lesson");
     ck_assert_uint_eq(session_answer(s, 0, "22"), SESSION_REFUSED);   /* the set-up screen has none */
     ck_assert_str_eq(session_message(s), "no exercise on this step");
     session_go(s, 1);
@@ -180,7 +165,7 @@ END_TEST
 
 START_TEST(the_right_value_follows_the_edits)
 {
-    Session *s = open_text(lesson_text);
+    Session *s = session_of_text(lesson_text, "session.lesson");
     session_go(s, 1);
     session_edit(s, "X", 1, 1, 5);
     session_answer(s, 0, "22");
@@ -205,7 +190,7 @@ END_TEST
 
 START_TEST(an_open_exercise_hides_its_cell)
 {
-    Session *s = open_text(lesson_text);
+    Session *s = session_of_text(lesson_text, "session.lesson");
     ck_assert(!session_cell_hidden(s, "P", 1, 1));      /* the set-up screen asks nothing */
     session_go(s, 1);
     ck_assert(session_cell_hidden(s, "P", 1, 1));
@@ -240,21 +225,13 @@ START_TEST(a_student_may_answer_minus_infinity)
 {
     const char *text = "lesson Inf\nlet M = [ 0 -inf ]\nstep S\n  show M\n  exercise What is M[1,2]?\n"
                        "    answer M[1,2]\n  end\n";
-    Session *s = open_text(text);
+    Session *s = session_of_text(text, "session.lesson");
     session_go(s, 1);
     session_answer(s, 0, "-inf");
     ck_assert_int_eq(session_exercise_state(s, 0)->status, EX_RIGHT);
     session_free(s);
 }
 END_TEST
-
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    ck_assert_ptr_nonnull(f);
-    fputs(text, f);
-    fclose(f);
-}
 
 START_TEST(reload_finds_the_step_by_title_and_keeps_what_was_done)
 {
@@ -274,7 +251,7 @@ START_TEST(reload_finds_the_step_by_title_and_keeps_what_was_done)
     char *text = malloc(strlen(lesson_text) + 64);
     const char *at = strstr(lesson_text, "step One");
     sprintf(text, "%.*sstep Zero\n  show X\n%s", (int)(at - lesson_text), lesson_text, at);
-    write_file(file, text);
+    write_text_file(file, text);
     unsigned c = session_reload(s, 1);
     ck_assert_uint_eq(c & SESSION_LESSON, SESSION_LESSON);
     ck_assert_int_eq(session_screen(s), 2);
@@ -282,18 +259,18 @@ START_TEST(reload_finds_the_step_by_title_and_keeps_what_was_done)
     ck_assert_int_eq(session_exercise_state(s, 0)->status, EX_RIGHT);
     ck_assert_int_eq(session_exercise_state(s, 0)->hints_shown, 1);
     ck_assert_int_eq(session_n_edits(s), 1);
-    ck_assert_float_eq(cell(s, "P", 1, 1), 31);
+    ck_assert_float_eq(session_cell(s, "P", 1, 1), 31);
     ck_assert_ptr_null(session_reload_error(s));
     /* a broken save: everything stays, the error is kept */
-    write_file(file, "lesson Broken\nlet X = [ 1 2\n");
+    write_text_file(file, "lesson Broken\nlet X = [ 1 2\n");
     c = session_reload(s, 1);
     ck_assert_uint_eq(c, SESSION_RELOAD_FAILED);
     ck_assert_ptr_nonnull(session_reload_error(s));
     ck_assert_msg(strstr(session_reload_error(s), ":2:"), "%s", session_reload_error(s));
     ck_assert_str_eq(session_step(s)->title, "One");
-    ck_assert_float_eq(cell(s, "P", 1, 1), 31);
+    ck_assert_float_eq(session_cell(s, "P", 1, 1), 31);
     /* X becomes computed: the edit is dropped and said so */
-    write_file(file, "lesson Computed\nlet Y = [ 1 2 ; 3 4 ]\nstep One\n  let X = Y * 1\n  let P = X @ X\n"
+    write_text_file(file, "lesson Computed\nlet Y = [ 1 2 ; 3 4 ]\nstep One\n  let X = Y * 1\n  let P = X @ X\n"
                      "  show X P\n");
     c = session_reload(s, 1);
     ck_assert_uint_eq(c & SESSION_LESSON, SESSION_LESSON);
