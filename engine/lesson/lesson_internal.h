@@ -5,10 +5,13 @@
  * entry points. Not for app/ code: app/ sees only lesson.h.
  *
  * The modules: lesson_src.c (source checks, positions, errors),
- * lesson_lex.c (tokens), lesson_expr.c (expressions: parser, functions,
- * suggestions), lesson_parse.c (directives into a Lesson), lesson_eval.c
- * (expressions and statements through the engine), lesson_verify.c (checks
- * and exercises).
+ * lesson_lex.c (tokens), lesson_expr*.c (expressions: the grammar, the
+ * token cursor, matrix literals), lesson_parse.c with lesson_directives.c
+ * and lesson_exercise.c (directives into a Lesson; lesson_access.c reads
+ * it back), lesson_eval.c and lesson_load.c (statements through the
+ * engine, files through the app's loader), lesson_verify.c (checks, and the
+ * one judge of answers), lesson_answer.c (reading a student's number),
+ * lesson_diagnose.c (naming the mistake behind a wrong answer).
  */
 #ifndef ATTN_LESSON_INTERNAL_H
 #define ATTN_LESSON_INTERNAL_H
