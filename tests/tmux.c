@@ -97,10 +97,21 @@ void tmux_capture(Tmux *t, int with_attrs)
 /* Poll until the screen shows text; 1 on success. */
 int tmux_wait_for(Tmux *t, const char *text)
 {
+    /* A frame reaches tmux in pieces: the title line can be there before
+     * the rest, and on a busy machine (or under ASan) a test that saw its
+     * text would then assert on half a screen. So the text counts once
+     * two captures SETTLE_MS apart agree. */
+    static char seen[sizeof t->last];
     for (int waited = 0; waited <= WAIT_MS; waited += POLL_MS) {
         tmux_capture(t, 0);
-        if (strstr(t->last, text))
-            return 1;
+        while (strstr(t->last, text) && waited <= WAIT_MS) {
+            memcpy(seen, t->last, sizeof seen);
+            usleep(SETTLE_MS * 1000);
+            waited += SETTLE_MS;
+            tmux_capture(t, 0);
+            if (strcmp(seen, t->last) == 0)
+                return 1;
+        }
         usleep(POLL_MS * 1000);
     }
     return 0;

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #define POLL_MS 50
+#define SETTLE_MS 40 /* a frame is whole once it has not changed for this long */
 #define WAIT_MS 5000
 
 typedef struct {

@@ -159,16 +159,6 @@ void open_at_screen(Tmux *t, const char *path, const Lesson *l, int screen)
         tmux_keys(t, "n");
     snprintf(want, sizeof want, "step %d/%d", screen, n_screens(l));
     WAIT_FOR(t, want);
-    /* the title can arrive before the rest of the frame on a busy machine:
-     * wait until two captures 100 ms apart agree */
-    static char before[sizeof t->last];
-    for (int k = 0; k < 30; k++) {
-        memcpy(before, t->last, sizeof before);
-        usleep(100 * 1000);
-        tmux_capture(t, 0);
-        if (strcmp(before, t->last) == 0)
-            break;
-    }
 }
 
 /* small_lesson with the first `from` replaced by `to` (malloc'd); *line
