@@ -71,7 +71,7 @@ START_TEST(screen_regions_tile)
         int cols = sizes[s][0], rows = sizes[s][1];
         for (int text = 0; text <= 30; text += 6) {
             ScreenLayout L;
-            ck_assert_msg(layout_screen(cols, rows, text, 3, 12, &L), "%dx%d refused", cols, rows);
+            ck_assert_msg(layout_screen(cols, rows, text, 3, 12, 0, &L), "%dx%d refused", cols, rows);
             Rect screen = { 0, 0, cols, rows };
             Rect parts[] = { L.title, L.text, L.panes, L.exercise, L.status, L.keybar };
             int total = 0;
@@ -105,7 +105,7 @@ START_TEST(panes_fit_at_real_sizes)
     need[7] = need_of(1, 1, 7);     /* a scalar */
     for (int s = 0; s < N_SIZES; s++) {
         ScreenLayout L;
-        layout_screen(sizes[s][0], sizes[s][1], 4, 2, 40, &L);
+        layout_screen(sizes[s][0], sizes[s][1], 4, 2, 40, 0, &L);
         for (int n = 1; n <= 8; n++) {
             char what[64];
             snprintf(what, sizeof what, "%dx%d with %d panes", sizes[s][0], sizes[s][1], n);
@@ -209,9 +209,10 @@ static const struct {
     { 1, { 64 }, { 64 }, { 1 } },
 };
 
-/* Scale 1 on a laptop's 80x24; on a projector's 250x70 the cells of small
- * matrices grow, the panes still fit whole without overlapping, and a
- * click anywhere in a tall cell maps back to its matrix cell. */
+/* Scale {1, 1} on a laptop's 80x24; on a projector's 250x70 the cells of
+ * small matrices grow until the panes fill at least half of their region,
+ * the panes still fit whole without overlapping, and a click anywhere in a
+ * tall cell maps back to its matrix cell. */
 START_TEST(scaling_on_big_screens)
 {
     static const int at[][2] = { { 80, 24 }, { 120, 40 }, { 250, 70 } };
@@ -223,35 +224,42 @@ START_TEST(scaling_on_big_screens)
             for (int i = 0; i < n; i++)
                 need[i] = scalable(scale_steps[k].rows[i], scale_steps[k].cols[i], scale_steps[k].heat[i], &grid[i]);
             ScreenLayout L;
-            ck_assert(layout_screen(cols, rows, 5, 1, layout_panes_height(need, n, cols), &L));
-            int s = layout_pick_scale(need, n, L.panes, cols, rows);
+            ck_assert(layout_screen(cols, rows, 5, 1, layout_panes_height(need, n, cols), 0, &L));
+            GridScale s = layout_pick_scale(need, n, L.panes, cols, rows);
             char what[64];
-            snprintf(what, sizeof what, "step %zu at %dx%d, scale %d", k, cols, rows, s);
-            ck_assert_msg(s >= 1 && s <= GRID_SCALE_MAX, "%s: out of range", what);
+            snprintf(what, sizeof what, "step %zu at %dx%d, scale %dx%d", k, cols, rows, s.rows, s.cols);
+            ck_assert_msg(s.rows >= 1 && s.rows <= GRID_SCALE_MAX_ROWS && s.cols >= 1 && s.cols <= GRID_SCALE_MAX_COLS,
+                          "%s: out of range", what);
             if (rows == 24 || scale_steps[k].rows[0] == 64)
-                ck_assert_msg(s == 1, "%s: expected 1", what);
+                ck_assert_msg(s.rows == 1 && s.cols == 1, "%s: expected 1x1", what);
             if (rows == 70 && scale_steps[k].rows[0] <= 6)
-                ck_assert_msg(s > 1, "%s: small matrices on a projector stay small", what);
-            if (scale_steps[k].n == 1 && scale_steps[k].rows[0] == 3 && rows == 70)
-                ck_assert_msg(s == GRID_SCALE_MAX, "%s: a lone 3x3 heatmap should grow the most", what);
+                ck_assert_msg(s.rows > 1 && s.cols > 1, "%s: small matrices on a projector stay small", what);
             PaneNeed scaled[3];
             PanePlace place[3];
             for (int i = 0; i < n; i++) {
                 scaled[i] = pane_need_scaled(&need[i], s);
-                grid[i] = grid_scaled(&grid[i], need[i].heat, s);
+                grid[i] = grid_scaled(&grid[i], s);
                 ck_assert_msg(grid_want_w(&grid[i], scale_steps[k].cols[i]) == scaled[i].want_w &&
                                   grid_want_h(&grid[i], scale_steps[k].rows[i]) == scaled[i].want_h,
                               "%s: pane %d's grid wants %dx%d, its need %dx%d", what, i,
                               grid_want_w(&grid[i], scale_steps[k].cols[i]),
                               grid_want_h(&grid[i], scale_steps[k].rows[i]), scaled[i].want_w, scaled[i].want_h);
-                ck_assert_int_eq(grid_cell_h(&grid[i]), s);
+                ck_assert_int_eq(grid_cell_h(&grid[i]), s.rows);
+            }
+            if (rows == 70 && scale_steps[k].rows[0] <= 6) {
+                long covered = 0;
+                layout_panes(scaled, n, L.panes, 0, place);
+                for (int i = 0; i < n; i++)
+                    covered += (long)place[i].r.w * place[i].r.h;
+                ck_assert_msg(2 * covered >= (long)L.panes.w * L.panes.h, "%s: the panes cover %ld of %dx%d", what,
+                              covered, L.panes.w, L.panes.h);
             }
             check_places(scaled, n, L.panes, what);
             layout_panes(scaled, n, L.panes, 0, place);
             for (int i = 0; i < n; i++) {
                 Rect r = place[i].r;
                 int mr = scale_steps[k].rows[i], mc = scale_steps[k].cols[i];
-                if (s > 1)
+                if (s.rows > 1 || s.cols > 1)
                     ck_assert_msg(place[i].page == 0 && r.w >= scaled[i].want_w && r.h >= scaled[i].want_h,
                                   "%s: pane %d got %dx%d on page %d, wants %dx%d", what, i, r.w, r.h, place[i].page,
                                   scaled[i].want_w, scaled[i].want_h);
@@ -393,9 +401,9 @@ START_TEST(cleaning_and_limits)
     ck_assert_uint_eq(text_fit("abc", 10), 3);
     /* a small screen is refused, not squeezed */
     ScreenLayout L;
-    ck_assert_int_eq(layout_screen(TUI_MIN_COLS - 1, 40, 0, 0, 5, &L), 0);
-    ck_assert_int_eq(layout_screen(100, TUI_MIN_ROWS - 1, 0, 0, 5, &L), 0);
-    ck_assert_int_eq(layout_screen(TUI_MIN_COLS, TUI_MIN_ROWS, 50, 50, 50, &L), 1);
+    ck_assert_int_eq(layout_screen(TUI_MIN_COLS - 1, 40, 0, 0, 5, 0, &L), 0);
+    ck_assert_int_eq(layout_screen(100, TUI_MIN_ROWS - 1, 0, 0, 5, 0, &L), 0);
+    ck_assert_int_eq(layout_screen(TUI_MIN_COLS, TUI_MIN_ROWS, 50, 50, 50, 0, &L), 1);
     ck_assert_int_eq(layout_panes(NULL, 0, L.panes, 0, NULL), 0);
     /* a wrap into a tiny buffer stops at a line boundary */
     char small[12];

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "bigtext.h"
 #include "heat.h"
 #include "numfmt.h"
 
@@ -90,6 +91,34 @@ START_TEST(a_printed_heatmap_says_what_its_shades_mean)
 }
 END_TEST
 
+/* The projector's block font: "0.5" in both sizes, pixel for pixel, and
+ * what does not fit or has no glyph falls back to plain text. */
+START_TEST(big_numbers_for_the_back_of_the_room)
+{
+    char row[256];
+    /* 0 is a ring, . a dot at the foot, 5 an S: 3 + 1 + 1 + 1 + 3 columns */
+    ck_assert_int_eq(big_width("0.5", BIG_HALF), 9);
+    ck_assert_str_eq(big_row("0.5", BIG_HALF, 0, 1, row, sizeof row), "█▀█   █▀▀");
+    ck_assert_str_eq(big_row("0.5", BIG_HALF, 1, 1, row, sizeof row), "█ █   ▀▀█");
+    ck_assert_str_eq(big_row("0.5", BIG_HALF, 2, 1, row, sizeof row), "▀▀▀ ▀ ▀▀▀");
+    ck_assert_int_eq(big_width("0.5", BIG_FULL), 6 + 1 + 2 + 1 + 6);
+    ck_assert_str_eq(big_row("-1", BIG_FULL, 0, 0, row, sizeof row), "         ##  ");
+    ck_assert_str_eq(big_row("-1", BIG_FULL, 2, 0, row, sizeof row), "######   ##  ");
+    ck_assert_str_eq(big_row("-1", BIG_FULL, 4, 0, row, sizeof row), "       ######");
+    ck_assert_int_eq(big_rows(BIG_HALF), 3);
+    ck_assert_int_eq(big_rows(BIG_FULL), 5);
+    /* no glyph: plain */
+    ck_assert_int_eq(big_width("-∞", BIG_HALF), -1);
+    ck_assert_str_eq(big_row("-∞", BIG_HALF, 0, 1, row, sizeof row), "");
+    /* the largest that fits; half blocks only with UTF-8 */
+    ck_assert_int_eq(big_fit("6.1e-6", 100, 5, 1), BIG_FULL);
+    ck_assert_int_eq(big_fit("6.1e-6", 25, 5, 1), BIG_HALF);
+    ck_assert_int_eq(big_fit("6.1e-6", 25, 5, 0), BIG_NONE);
+    ck_assert_int_eq(big_fit("6.1e-6", 100, 4, 1), BIG_HALF);
+    ck_assert_int_eq(big_fit("6.1e-6", 100, 2, 1), BIG_NONE);
+}
+END_TEST
+
 Suite *present_suite(void)
 {
     Suite *s = suite_create("present");
@@ -97,6 +126,7 @@ Suite *present_suite(void)
     tcase_add_test(c, numbers_have_one_form);
     tcase_add_test(c, each_kind_of_matrix_has_its_scale);
     tcase_add_test(c, a_printed_heatmap_says_what_its_shades_mean);
+    tcase_add_test(c, big_numbers_for_the_back_of_the_room);
     suite_add_tcase(s, c);
     return s;
 }

@@ -16,6 +16,7 @@
 #include <poll.h>
 
 #include "format.h"
+#include "text.h"
 #include "lessonfile.h"
 #include "refdata.h"
 #include "testutil.h"
@@ -129,6 +130,102 @@ START_TEST(reference_numbers_on_their_steps)
 }
 END_TEST
 
+/* A pane of up to PANE_WHOLE_MAX x PANE_WHOLE_MAX cut on this screen: its
+ * title says "RxC [rows" or "RxC [cols". Returns the title's text or NULL. */
+static const char *small_pane_cut(const char *screen, char *what, size_t size)
+{
+    for (const char *p = screen; (p = strstr(p, " [")) != NULL; p++) {
+        if (strncmp(p, " [rows ", 7) != 0 && strncmp(p, " [cols ", 7) != 0)
+            continue;
+        const char *q = p;
+        while (q > screen && q[-1] != ' ' && q[-1] != '\n')
+            q--;
+        int r, c;
+        if (sscanf(q, "%dx%d", &r, &c) == 2 && r <= PANE_WHOLE_MAX && c <= PANE_WHOLE_MAX) {
+            const char *e = strchr(p, '\n');
+            snprintf(what, size, "%.*s", (int)((e ? e : p + strlen(p)) - q), q);
+            return what;
+        }
+    }
+    return NULL;
+}
+
+/* The last line of the step's prose as the screen wraps it, or "". */
+static void last_prose_line(const Lesson *l, int screen, int cols, char *out, size_t size)
+{
+    out[0] = '\0';
+    int k = screen - 1 - (lesson_n_setup(l) > 0);
+    if (k < 0 || !lesson_step(l, k)->text)
+        return;
+    char buf[16384], line[1024];
+    text_wrap(buf, sizeof buf, lesson_step(l, k)->text, text_measure(cols));
+    for (const char *p = buf; (p = text_line(p, line, sizeof line));)
+        if (line[strspn(line, " ")])
+            snprintf(out, size, "%s", line);
+}
+
+/* Every screen of every shipped lesson at cols x rows: every pane of up to
+ * 8x8 whole on some page of the panes (Tab turns them), and the prose
+ * either all there or marked "t: all", and then all there under t. */
+static void every_step_whole_at(int cols, int rows)
+{
+    Shipped s = shipped_load();
+    for (int i = 0; i < s.n; i++) {
+        const Lesson *l = s.lessons[i];
+        Tmux t;
+        tmux_start(&t, cols, rows, NULL, s.paths[i]);
+        int n = n_screens(l);
+        for (int k = 1; k <= n; k++) {
+            char want[64], what[256], last[1024];
+            snprintf(want, sizeof want, "step %d/%d", k, n);
+            WAIT_FOR(&t, want);
+            /* every page of panes: Tab until the page note has shown each */
+            int pages = 1, seen = 0;
+            for (int tab = 0; tab < 16; tab++) {
+                ck_assert_msg(!small_pane_cut(t.last, what, sizeof what), "%s at %dx%d, screen %d: \"%s\" is cut:\n%s",
+                              s.paths[i], cols, rows, k, what, t.last);
+                const char *note = strstr(t.last, "panes page ");
+                int pg = 1;
+                if (note)
+                    sscanf(note, "panes page %d/%d", &pg, &pages);
+                seen |= 1 << (pg - 1);
+                if (seen == (1 << pages) - 1)
+                    break;
+                tmux_keys(&t, "Tab");
+                ck_assert(tmux_wait_for(&t, want));
+            }
+            ck_assert_msg(seen == (1 << pages) - 1, "%s at %dx%d, screen %d: %d pages, not all reached with Tab",
+                          s.paths[i], cols, rows, k, pages);
+            /* the prose: whole, or marked and whole under t */
+            last_prose_line(l, k, cols, last, sizeof last);
+            if (last[0] && !strstr(t.last, last)) {
+                ck_assert_msg(strstr(t.last, "t: all"), "%s at %dx%d, screen %d: the prose is cut unmarked:\n%s",
+                              s.paths[i], cols, rows, k, t.last);
+                tmux_keys(&t, "t");
+                WAIT_FOR(&t, last);
+                tmux_keys(&t, "Escape");
+                WAIT_FOR(&t, want);
+            }
+            tmux_keys(&t, "n");
+        }
+        tmux_quit_and_check(&t, "q", "EXITED 0");
+        tmux_stop(&t);
+    }
+    shipped_free(&s);
+}
+
+START_TEST(every_step_whole_at_80x24)
+{
+    every_step_whole_at(80, 24);
+}
+END_TEST
+
+START_TEST(every_step_whole_at_120x40)
+{
+    every_step_whole_at(120, 40);
+}
+END_TEST
+
 Suite *tui_walk_suite(void)
 {
     Suite *s = suite_create("tui_walk");
@@ -140,6 +237,8 @@ Suite *tui_walk_suite(void)
         tcase_add_test(tc, every_lesson_250x70_no_color);
         tcase_add_test(tc, every_lesson_100x30_eight_colours);
         tcase_add_test(tc, reference_numbers_on_their_steps);
+        tcase_add_test(tc, every_step_whole_at_80x24);
+        tcase_add_test(tc, every_step_whole_at_120x40);
     }
     suite_add_tcase(s, tc);
     return s;

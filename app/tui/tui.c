@@ -181,6 +181,10 @@ static void handle_key(Tui *t, int ch)
         t->overlay = OVERLAY_HELP;
         return;
     case ACT_BACK:
+        if (t->lv.zoom) {   /* Esc leaves the zoom first */
+            t->lv.zoom = 0;
+            return;
+        }
         if (t->direct) {
             /* a lesson opened by name: Esc goes to the menu of its folder */
             char dir[1024];

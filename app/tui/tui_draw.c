@@ -101,9 +101,61 @@ static int step_text(const Tui *t, char *buf, size_t size, int width)
     return text_wrap(buf, size, text, width);
 }
 
+/* How many decimals the panes may lose to fit one page (4 -> 2). */
+#define FIT_DECIMALS 2
+
+/* Lay out a frame with the panes' numbers at the given decimals: the
+ * screen's regions, the panes' scale and places. panes_want is the rows
+ * the panes would like (0: all of them, one shelf under another). Returns
+ * the number of pages the panes take (0 when none or the screen is too
+ * small). */
+static int plan_frame(Tui *t, int decimals, int text_n, int ex_n, int panes_want, PaneNeed *need, PanePlace *place)
+{
+    LessonView *lv = &t->lv;
+    int panes_min = 0;
+    for (int i = 0; i < lv->n_panes; i++) {
+        pane_need(t, i, decimals, &need[i]);
+        panes_min = imax(panes_min, need[i].min_h);
+    }
+    if (panes_want <= 0)
+        panes_want = lv->n_panes ? imax(1, layout_panes_height(need, lv->n_panes, t->cols)) : 0;
+    t->layout_ok = layout_screen(t->cols, t->rows - t->banner_h - t->knob_h, text_n, ex_n, panes_want, panes_min,
+                                 &t->layout);
+    if (t->layout_ok && t->banner_h + t->knob_h > 0) {
+        Rect *moved[] = { &t->layout.text, &t->layout.panes, &t->layout.exercise, &t->layout.status,
+                          &t->layout.keybar };
+        for (size_t k = 0; k < sizeof moved / sizeof *moved; k++)
+            moved[k]->y += t->banner_h + t->knob_h;
+    }
+    if (!t->layout_ok || lv->n_panes == 0)
+        return 0;
+    if (lv->zoom) {
+        /* the focused pane alone, in all the room, its cells as large as fit */
+        int f = lv->focus;
+        GridScale scale = layout_zoom_scale(&need[f], t->layout.panes);
+        lv->views[f].grid = grid_scaled(&lv->views[f].grid, scale);
+        lv->views[f].scaled = scale.rows > 1 || scale.cols > 1;
+        need[f] = pane_need_scaled(&need[f], scale);
+        for (int i = 0; i < lv->n_panes; i++)
+            place[i] = (PanePlace){ t->layout.panes, i == f, 0 };
+        return 1;
+    }
+    /* room to spare (a projector): scale the cells up */
+    GridScale scale = layout_pick_scale(need, lv->n_panes, t->layout.panes, t->cols, t->rows);
+    for (int i = 0; i < lv->n_panes; i++)
+        if (need[i].grow_rows > 0) {
+            lv->views[i].grid = grid_scaled(&lv->views[i].grid, scale);
+            lv->views[i].scaled = scale.rows > 1 || scale.cols > 1;
+            need[i] = pane_need_scaled(&need[i], scale);
+        }
+    return layout_panes(need, lv->n_panes, t->layout.panes, lv->focus, place);
+}
+
 void tui_prepare(Tui *t)
 {
-    getmaxyx(t->cv.win, t->rows, t->cols);
+    /* (without a window, at the size the caller set: the layout tests) */
+    if (t->cv.win)
+        getmaxyx(t->cv.win, t->rows, t->cols);
     tui_frame_free(t);
     t->frame.ex_err[0] = '\0';
     t->banner_h = 0;
@@ -120,16 +172,14 @@ void tui_prepare(Tui *t)
     char *buf = malloc(size);
     if (!buf)
         tui_fatal("out of memory");
-    int text_n = step_text(t, buf, size, text_measure(t->cols));
-    int ex_n = exercise_lines(t, buf, size, text_measure(t->cols));
+    /* zoomed, the pane has the screen: no prose, no exercise */
+    int text_n = lv->zoom ? 0 : step_text(t, buf, size, text_measure(t->cols));
+    int ex_n = lv->zoom ? 0 : exercise_lines(t, buf, size, text_measure(t->cols));
     free(buf);
     PaneNeed *need = calloc((size_t)imax(lv->n_panes, 1), sizeof *need);
     PanePlace *place = calloc((size_t)imax(lv->n_panes, 1), sizeof *place);
     if (!need || !place)
         tui_fatal("out of memory");
-    for (int i = 0; i < lv->n_panes; i++)
-        pane_need(t, i, &need[i]);
-    int panes_want = lv->n_panes ? imax(1, layout_panes_height(need, lv->n_panes, t->cols)) : 0;
     /* a failed reload's error goes under the title, the rest moves down;
      * with no rows to spare it goes to the key bar instead */
     t->banner_h = imin(lv_banner_want(t), t->rows - TUI_MIN_ROWS);
@@ -137,26 +187,38 @@ void tui_prepare(Tui *t)
         t->banner_h = 0;
     /* the knob bar goes under them when the rows are there */
     t->knob_h = knobs_bar_want(t) && t->rows - t->banner_h - 1 >= TUI_MIN_ROWS ? 1 : 0;
-    t->layout_ok = layout_screen(t->cols, t->rows - t->banner_h - t->knob_h, text_n, ex_n, panes_want, &t->layout);
-    if (t->layout_ok && t->banner_h + t->knob_h > 0) {
-        Rect *moved[] = { &t->layout.text, &t->layout.panes, &t->layout.exercise, &t->layout.status,
-                          &t->layout.keybar };
-        for (size_t k = 0; k < sizeof moved / sizeof *moved; k++)
-            moved[k]->y += t->banner_h + t->knob_h;
+    /* the panes with the decimals asked for; when they would need more
+     * than one page, with up to FIT_DECIMALS fewer if that puts them all
+     * on one (unless the person chose the decimals with + or -) */
+    int dec = lv->decimals;
+    int pages = plan_frame(t, dec, text_n, ex_n, 0, need, place);
+    if (pages > 1 && !lv->decimals_chosen) {
+        int least = imax(dec - FIT_DECIMALS, 1), d = dec - 1;
+        while (d >= least && plan_frame(t, d, text_n, ex_n, 0, need, place) != 1)
+            d--;
+        if (d >= least)
+            dec = d, pages = 1;
+        else    /* fewer decimals do not help: the pages, at those asked for */
+            plan_frame(t, dec, text_n, ex_n, 0, need, place);
     }
+    if (pages > 1) {
+        /* the panes want the tallest page (and its note), not all of
+         * them stacked: the prose gets the rest */
+        int tallest = 0;
+        for (int f = 0; f < lv->n_panes; f++) {
+            layout_panes(need, lv->n_panes, t->layout.panes, f, place);
+            for (int i = 0; i < lv->n_panes; i++)
+                if (place[i].visible)
+                    tallest = imax(tallest, place[i].r.y + place[i].r.h - t->layout.panes.y + 1);
+        }
+        plan_frame(t, dec, text_n, ex_n, tallest, need, place);
+    }
+    lv->decimals_shown = t->layout_ok ? dec : lv->decimals;
     if (!t->layout_ok || lv->n_panes == 0) {
         free(need);
         free(place);
         return;
     }
-    /* room to spare (a projector): scale the cells up */
-    int scale = layout_pick_scale(need, lv->n_panes, t->layout.panes, t->cols, t->rows);
-    for (int i = 0; i < lv->n_panes && scale > 1; i++)
-        if (need[i].grow_rows > 0) {
-            lv->views[i].grid = grid_scaled(&lv->views[i].grid, need[i].heat, scale);
-            need[i] = pane_need_scaled(&need[i], scale);
-        }
-    layout_panes(need, lv->n_panes, t->layout.panes, lv->focus, place);
     for (int i = 0; i < lv->n_panes; i++) {
         lv->views[i].place = place[i];
         if (place[i].visible)
@@ -507,10 +569,16 @@ static void draw_lesson(Tui *t)
     int pages = 0, page = lv->n_panes ? lv->views[lv->focus].place.page : 0;
     for (int i = 0; i < lv->n_panes; i++)
         pages = imax(pages, lv->views[i].place.page + 1);
-    if (pages > 1) {
-        Rect pr = t->layout.panes;
-        char note[64];
+    /* what the panes do to fit: pages, fewer decimals */
+    char note[96] = "";
+    if (lv->zoom)
+        snprintf(note, sizeof note, " zoomed: z or Esc goes back ");
+    else if (pages > 1)
         snprintf(note, sizeof note, " panes page %d/%d (Tab) ", page + 1, pages);
+    else if (lv->decimals_shown < lv->decimals)
+        snprintf(note, sizeof note, " %d decimals to fit (+: more) ", lv->decimals_shown);
+    if (note[0]) {
+        Rect pr = t->layout.panes;
         int nw = (int)strlen(note);
         ui_put(&t->cv, pr.y + pr.h - 1, pr.x + pr.w - nw, nw, t->attr[C_DIM] | A_REVERSE, note);
     }

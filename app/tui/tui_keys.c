@@ -46,6 +46,8 @@ const TuiBinding tui_bindings[] = {
     { 'a',           ACT_ANSWER,    KEYS_LESSON },
     { 'x',           ACT_EXERCISE,  KEYS_LESSON },
     { 't',           ACT_TEXT,      KEYS_LESSON },
+    { 'z',           ACT_ZOOM,      KEYS_LESSON },
+    { 'B',           ACT_BIG,       KEYS_LESSON },
     { 'K',           ACT_KNOB_NEXT, KEYS_LESSON },
     { '<',           ACT_KNOB_DOWN, KEYS_LESSON },
     { '[',           ACT_KNOB_DOWN, KEYS_LESSON },

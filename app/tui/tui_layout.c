@@ -27,7 +27,8 @@ int rect_inside(Rect in, Rect out)
         && in.y + in.h <= out.y + out.h;
 }
 
-int layout_screen(int cols, int rows, int text_lines, int exercise_lines, int panes_want, ScreenLayout *out)
+int layout_screen(int cols, int rows, int text_lines, int exercise_lines, int panes_want, int panes_min,
+                  ScreenLayout *out)
 {
     memset(out, 0, sizeof *out);
     if (cols < TUI_MIN_COLS || rows < TUI_MIN_ROWS)
@@ -43,11 +44,17 @@ int layout_screen(int cols, int rows, int text_lines, int exercise_lines, int pa
     } else {
         /* the prose takes what the panes do not want, and at least a
          * quarter of the room when it has that much to say; the panes
-         * keep at least 6 rows */
-        int room = free_rows - ex - 6;
+         * keep at least 6 rows, and at least panes_min when the prose and
+         * the exercise can give way (to a line each: the rest of the prose
+         * stays a key away) */
+        int floor = imax(6, panes_min);
         int text_min = imin(text_lines, imax(2, free_rows / 4));
         tx = imin(text_lines, imax(text_min, free_rows - ex - 1 - panes_want));
-        tx = imax(0, imin(tx, room));
+        if (free_rows - ex - tx < floor)
+            tx = imax(imin(text_lines, 1), free_rows - ex - floor);
+        if (free_rows - ex - tx < floor)
+            ex = imax(imin(ex, 1), free_rows - tx - floor);
+        tx = imax(0, imin(tx, free_rows - ex - 6));
         pane_h = free_rows - ex - tx;
     }
     int y = 0;
@@ -291,65 +298,74 @@ int grid_cell_y(const GridSpec *g, int k)
     return GRID_HEADER_H + k * grid_cell_h(g);
 }
 
-/* What scale s adds to a cell: rows *dh and columns *dw. */
-static void scale_steps(int heat, int s, int *dh, int *dw)
+GridSpec grid_scaled(const GridSpec *g, GridScale s)
 {
-    s = imax(1, imin(s, GRID_SCALE_MAX));
-    *dh = heat ? s - 1 : imin(s, GRID_SCALE_MAX_NUMBERS) - 1;
-    *dw = heat ? 2 * (s - 1) : imin(s - 1, 2);
-}
-
-GridSpec grid_scaled(const GridSpec *g, int heat, int s)
-{
-    int dh, dw;
-    scale_steps(heat, s, &dh, &dw);
     GridSpec out = *g;
-    out.cell_h = grid_cell_h(g) + dh;
-    out.cell_w = g->cell_w + dw;
+    out.cell_h = grid_cell_h(g) + imax(s.rows, 1) - 1;
+    out.cell_w = g->cell_w + 2 * (imax(s.cols, 1) - 1);
     return out;
 }
 
-PaneNeed pane_need_scaled(const PaneNeed *n, int s)
+PaneNeed pane_need_scaled(const PaneNeed *n, GridScale s)
 {
-    int dh, dw;
-    scale_steps(n->heat, s, &dh, &dw);
     PaneNeed out = *n;
-    out.want_h += n->grow_rows * dh;
-    out.want_w += n->grow_cols * dw;
+    out.want_h += n->grow_rows * (imax(s.rows, 1) - 1);
+    out.want_w += n->grow_cols * 2 * (imax(s.cols, 1) - 1);
     return out;
 }
 
-int layout_pick_scale(const PaneNeed *need, int n, Rect area, int screen_cols, int screen_rows)
+/* Whether the n panes at scale s fit area whole on one page. */
+static int fits_scaled(const PaneNeed *need, int n, Rect area, GridScale s)
 {
-    if (n <= 0 || n > 64 || screen_rows < GRID_SCALE_MIN_ROWS || screen_cols < GRID_SCALE_MIN_COLS)
-        return 1;
     PaneNeed scaled[64];
     PanePlace place[64];
-    /* numbers beside a heatmap stay level with its rows */
-    int top = GRID_SCALE_MAX;
+    if (n <= 0 || n > 64)
+        return 0;
     for (int i = 0; i < n; i++)
-        if (!need[i].heat && (need[i].grow_rows > 0 || need[i].grow_cols > 0))
-            top = GRID_SCALE_MAX_NUMBERS;
-    for (int s = top; s > 1; s--) {
-        int grows = 0;
-        for (int i = 0; i < n; i++) {
-            scaled[i] = pane_need_scaled(&need[i], s);
-            grows |= need[i].grow_rows > 0 || need[i].grow_cols > 0;
-        }
-        if (!grows)
-            return 1;
-        /* it must fit at its wanted sizes, with the same shelves' gaps */
-        if (layout_panes_height(scaled, n, area.w) > area.h)
-            continue;
-        layout_panes(scaled, n, area, 0, place);
-        int fits = 1;
-        for (int i = 0; i < n && fits; i++)
-            fits = place[i].visible && place[i].page == 0 && place[i].r.w >= scaled[i].want_w
-                && place[i].r.h >= scaled[i].want_h && rect_inside(place[i].r, area);
-        if (fits)
-            return s;
-    }
+        scaled[i] = pane_need_scaled(&need[i], s);
+    /* at their wanted sizes, with the same shelves' gaps */
+    if (layout_panes_height(scaled, n, area.w) > area.h)
+        return 0;
+    layout_panes(scaled, n, area, 0, place);
+    for (int i = 0; i < n; i++)
+        if (!place[i].visible || place[i].page != 0 || place[i].r.w < scaled[i].want_w
+            || place[i].r.h < scaled[i].want_h || !rect_inside(place[i].r, area))
+            return 0;
     return 1;
+}
+
+GridScale layout_pick_scale(const PaneNeed *need, int n, Rect area, int screen_cols, int screen_rows)
+{
+    GridScale s = { 1, 1 };
+    if (n <= 0 || n > 64 || screen_rows < GRID_SCALE_MIN_ROWS || screen_cols < GRID_SCALE_MIN_COLS)
+        return s;
+    int grows = 0;
+    for (int i = 0; i < n; i++)
+        grows |= need[i].grow_rows > 0 || need[i].grow_cols > 0;
+    if (!grows)
+        return s;
+    for (int k = imin(GRID_SCALE_MAX_ROWS, GRID_SCALE_MAX_COLS); k > 1; k--)
+        if (fits_scaled(need, n, area, (GridScale){ k, k })) {
+            s = (GridScale){ k, k };
+            break;
+        }
+    while (s.rows < GRID_SCALE_MAX_ROWS && fits_scaled(need, n, area, (GridScale){ s.rows + 1, s.cols }))
+        s.rows++;
+    while (s.cols < GRID_SCALE_MAX_COLS && fits_scaled(need, n, area, (GridScale){ s.rows, s.cols + 1 }))
+        s.cols++;
+    return s;
+}
+
+GridScale layout_zoom_scale(const PaneNeed *need, Rect area)
+{
+    GridScale s = { 1, 1 };
+    if (need->grow_rows <= 0 && need->grow_cols <= 0)
+        return s;
+    while (s.rows < GRID_SCALE_MAX_ROWS && pane_need_scaled(need, (GridScale){ s.rows + 1, 1 }).want_h <= area.h)
+        s.rows++;
+    while (s.cols < GRID_SCALE_MAX_COLS && pane_need_scaled(need, (GridScale){ 1, s.cols + 1 }).want_w <= area.w)
+        s.cols++;
+    return s;
 }
 
 int layout_scroll(int cursor, int first, int visible, int total)

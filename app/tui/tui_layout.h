@@ -21,6 +21,10 @@
 #define PANE_MIN_H 4
 #define PANE_GAP_X 3   /* columns between panes side by side */
 #define PANE_GAP_Y 1   /* rows between shelves of panes */
+/* A matrix up to this size in both directions is never scrolled or cut:
+ * it is what a step is about, so it is shown whole (a page of its own if
+ * need be). */
+#define PANE_WHOLE_MAX 8
 
 typedef struct {
     int x, y, w, h;
@@ -45,11 +49,14 @@ typedef struct {
 
 /* Divide a cols x rows screen. text_lines and exercise_lines are what the
  * step would like, panes_want the rows its panes would like (0: the step
- * shows none, and the prose may fill the screen). The prose gets what the
- * panes do not want, and at least a quarter of the room; exercises at
- * most a third; the panes at least 6 rows. Returns 0 (and leaves *out
- * zeroed) below TUI_MIN_COLS x TUI_MIN_ROWS. */
-int layout_screen(int cols, int rows, int text_lines, int exercise_lines, int panes_want, ScreenLayout *out);
+ * shows none, and the prose may fill the screen), panes_min the rows they
+ * cannot do without (the tallest pane that must be seen whole). The prose
+ * gets what the panes do not want, and at least a quarter of the room;
+ * exercises at most a third; the panes at least 6 rows, and panes_min
+ * when the prose and the exercise can give way to a line each. Returns 0
+ * (and leaves *out zeroed) below TUI_MIN_COLS x TUI_MIN_ROWS. */
+int layout_screen(int cols, int rows, int text_lines, int exercise_lines, int panes_want, int panes_min,
+                  ScreenLayout *out);
 
 /* What a pane would like (its whole matrix) and the least it can use. */
 typedef struct {
@@ -95,28 +102,33 @@ typedef struct {
 
 #define GRID_HEADER_H 2
 
-/* Scaling up where the screen has room (a projector): at scale s a
- * heatmap's cells are s rows high and 2(s-1) columns wider, so the heat
- * reads from the back of a room; a numbers pane's rows are s rows apart
- * too (up to GRID_SCALE_MAX_NUMBERS, the highest scale of a step that shows
- * numbers, so rows side by side stay level) with up to 2 more columns of
- * spacing. Screens shorter than GRID_SCALE_MIN_ROWS or narrower than
- * GRID_SCALE_MIN_COLS keep scale 1, so a laptop's terminal shows as much
- * prose as it can. */
-#define GRID_SCALE_MAX 5
-#define GRID_SCALE_MAX_NUMBERS 3
+/* Scaling up where the screen has room (a projector): at scale
+ * {rows, cols} every matrix row takes `rows` terminal rows and every cell
+ * 2(cols-1) more columns, its number in the middle, so heat reads from the
+ * back of a room and the panes fill the screen. All the panes of a step
+ * share one scale, so rows side by side stay level. Screens shorter than
+ * GRID_SCALE_MIN_ROWS or narrower than GRID_SCALE_MIN_COLS keep {1, 1}, so
+ * a laptop's terminal shows as much prose as it can. */
+typedef struct {
+    int rows, cols;
+} GridScale;
+#define GRID_SCALE_MAX_ROWS 32
+#define GRID_SCALE_MAX_COLS 64
 #define GRID_SCALE_MIN_ROWS 32
 #define GRID_SCALE_MIN_COLS 100
 
-/* The grid g (at scale 1) at scale s. */
-GridSpec grid_scaled(const GridSpec *g, int heat, int s);
-/* The need n (at scale 1) at scale s: its want grows with its grid. */
-PaneNeed pane_need_scaled(const PaneNeed *n, int s);
-/* The largest scale (1..GRID_SCALE_MAX) at which the n panes, scaled,
- * all fit area whole at the sizes they want, on one page, on a screen of
- * screen_cols x screen_rows. 1 when none larger fits, or on a small
- * screen. */
-int layout_pick_scale(const PaneNeed *need, int n, Rect area, int screen_cols, int screen_rows);
+/* The grid g (at scale {1, 1}) at scale s. */
+GridSpec grid_scaled(const GridSpec *g, GridScale s);
+/* The need n (at scale {1, 1}) at scale s: its want grows with its grid. */
+PaneNeed pane_need_scaled(const PaneNeed *n, GridScale s);
+/* The largest scale at which the n panes, scaled, all fit area whole at
+ * the sizes they want, on one page, on a screen of screen_cols x
+ * screen_rows: the largest even one, then rows and columns each as far
+ * as they go. {1, 1} when none larger fits, or on a small screen. */
+GridScale layout_pick_scale(const PaneNeed *need, int n, Rect area, int screen_cols, int screen_rows);
+/* The largest scale at which one pane, zoomed to fill area, fits it whole
+ * ({1, 1} when even that does not: the pane scrolls as usual). */
+GridScale layout_zoom_scale(const PaneNeed *need, Rect area);
 
 int grid_want_w(const GridSpec *g, int cols);
 int grid_want_h(const GridSpec *g, int rows);

@@ -34,7 +34,8 @@ void lv_adopt(Tui *t, Session *ses)
         session_keep_progress(ses, state);
     if (session_progress_warning(ses)[0])
         tui_message(t, 1, "%s", session_progress_warning(ses));
-    t->lv.decimals = NUM_DECIMALS_DEFAULT;
+    t->lv.decimals = t->lv.decimals_shown = NUM_DECIMALS_DEFAULT;
+    t->lv.decimals_chosen = 0;
     lv_build_panes(t, NULL, 0);
 }
 
@@ -321,6 +322,14 @@ void lv_action(Tui *t, TuiAction a)
     case ACT_RIGHT:
         move_cursor(t, 0, 1);
         break;
+    case ACT_BIG:
+        t->big_numbers = !t->big_numbers;
+        tui_message(t, 0, "%s", t->big_numbers ? "big numbers where the cells have grown (B: plain)"
+                                               : "plain numbers (B: big where the cells have grown)");
+        break;
+    case ACT_ZOOM:
+        lv->zoom = lv->n_panes > 0 && !lv->zoom;
+        break;
     case ACT_PANE_NEXT:
         if (lv->n_panes > 0)
             lv->focus = (lv->focus + 1) % lv->n_panes;
@@ -337,11 +346,13 @@ void lv_action(Tui *t, TuiAction a)
             lv->explain_on = !lv->explain_on;
         }
         break;
-    case ACT_MORE:
-        lv->decimals = imin(lv->decimals + 1, NUM_DECIMALS_MAX);
+    case ACT_MORE:      /* from what is shown, which may have been fitted */
+        lv->decimals = imin(lv->decimals_shown + 1, NUM_DECIMALS_MAX);
+        lv->decimals_chosen = 1;
         break;
     case ACT_LESS:
-        lv->decimals = imax(lv->decimals - 1, 0);
+        lv->decimals = imax(lv->decimals_shown - 1, 0);
+        lv->decimals_chosen = 1;
         break;
     case ACT_HEAT:
         if (p)

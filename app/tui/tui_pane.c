@@ -50,7 +50,7 @@ static int values_width(const Mat *m, int decimals, int utf8)
 }
 
 
-void pane_need(Tui *t, int i, PaneNeed *need)
+void pane_need(Tui *t, int i, int decimals, PaneNeed *need)
 {
     LessonView *lv = &t->lv;
     PaneView *v = &lv->views[i];
@@ -63,7 +63,8 @@ void pane_need(Tui *t, int i, PaneNeed *need)
     if (!v->m)
         return;
     const Mat *m = v->m;
-    v->num_w = values_width(m, lv->decimals, t->utf8);
+    v->decimals = decimals;
+    v->num_w = values_width(m, decimals, t->utf8);
     int col_w = imin(label_width(m->col_labels, m->cols), 10);
     int heat_mono = p->heat && t->color == COLORS_NONE;
     v->grid.cell_w = imax(v->num_w + (heat_mono ? 2 : 0), col_w);
@@ -90,12 +91,38 @@ void pane_need(Tui *t, int i, PaneNeed *need)
     need->want_h = grid_want_h(&v->grid, m->rows);
     need->min_w = PANE_MIN_W;
     need->min_h = PANE_MIN_H + v->grid.footer_h;
+    if (!p->overview && m->rows <= PANE_WHOLE_MAX && m->cols <= PANE_WHOLE_MAX) {
+        /* what a step is about is small: seen whole or not at all */
+        need->min_w = imax(need->min_w, need->want_w);
+        need->min_h = need->want_h;
+    }
     /* on a big screen the cells may grow; an overview keeps its blocks */
     if (!p->overview) {
         need->grow_rows = m->rows;
         need->grow_cols = m->cols;
         need->heat = p->heat;
     }
+}
+
+/* The largest block-font size in which every number of a scaled pane
+ * fits its cell with a column to spare either side (one size for the
+ * whole pane, so the numbers line up). */
+static BigSize big_size(const Tui *t, const PaneView *v)
+{
+    const Mat *m = v->m;
+    int w = v->grid.cell_w - 2, h = grid_cell_h(&v->grid);
+    BigSize best = BIG_FULL;
+    for (int i = 0; i < m->rows && best != BIG_NONE; i++)
+        for (int j = 0; j < m->cols && best != BIG_NONE; j++) {
+            char num[48];
+            num_format(num, sizeof num, mat_get(m, i, j), v->decimals, t->utf8);
+            if (!isfinite(mat_get(m, i, j)))
+                continue;   /* shown as plain text in its cell */
+            BigSize s = big_fit(num, w, h, t->utf8);
+            if (s < best)
+                best = s;
+        }
+    return best;
 }
 
 /* After placement: compact heat cells, the overview, what fits, scrolling. */
@@ -132,6 +159,7 @@ void pane_fit(Tui *t, int i)
     }
     v->fit_r = imin(grid_fit_rows(&v->grid, r.h), v->rows);
     v->fit_c = imin(grid_fit_cols(&v->grid, r.w), v->cols);
+    v->big = t->big_numbers && v->scaled && !v->compact ? big_size(t, v) : BIG_NONE;
     p->first_r = layout_scroll(p->cur_r / v->br, p->first_r, v->fit_r, v->rows);
     p->first_c = layout_scroll(p->cur_c / v->bc, p->first_c, v->fit_c, v->cols);
 }
@@ -169,12 +197,34 @@ static const char *shade_of(const Tui *t, const PaneView *v, float x)
     return heat_shade(&v->heat, x, t->cv.utf8);
 }
 
+/* A number in the middle of cell r, on row y or, in the pane's block font,
+ * centred down the cell; with clear, on a cleared patch (over shades). */
+static void cell_number(const Tui *t, const PaneView *v, Rect r, int y, int attr, const char *num, int clear)
+{
+    int bw = v->big != BIG_NONE ? big_width(num, v->big) : -1;
+    if (bw < 0) {
+        int nw = imin(v->num_w, r.w), px = r.x + (r.w - nw) / 2;
+        if (clear) {
+            int pw = imin(nw + 2, r.w);
+            ui_fill(&t->cv, y, r.x + (r.w - pw) / 2, pw, attr);
+        }
+        ui_put_right(&t->cv, y, px, nw, attr, num);
+        return;
+    }
+    int rows = big_rows(v->big), y0 = r.y + (r.h - rows) / 2, x0 = r.x + (r.w - bw) / 2;
+    char line[512];
+    for (int k = 0; k < rows; k++) {
+        if (clear)
+            ui_fill(&t->cv, y0 + k, imax(r.x, x0 - 1), imin(bw + 2, r.w), attr);
+        ui_put(&t->cv, y0 + k, x0, bw, attr, big_row(num, v->big, k, t->utf8, line, sizeof line));
+    }
+}
+
 /* A scaled-up heat cell: the block r in the heat's colour (or, without
  * colour, filled with its shade), the number on row y, right-aligned in
  * the middle num_w columns so the decimal points line up. */
 static void heat_block(const Tui *t, const PaneView *v, float val, int attr, Rect r, int y, const char *num)
 {
-    int nw = v->num_w;
     if (t->color == COLORS_NONE) {
         const char *sh = shade_of(t, v, val);
         char row[256];
@@ -185,15 +235,13 @@ static void heat_block(const Tui *t, const PaneView *v, float val, int attr, Rec
         for (int yy = r.y; yy < r.y + r.h; yy++)
             ui_put(&t->cv, yy, r.x, r.w, attr, row);
         /* the number on a clear patch so it reads over the shade */
-        int pw = imin(nw + 2, r.w), px = r.x + (r.w - pw) / 2;
-        ui_fill(&t->cv, y, px, pw, attr);
-        ui_put_right(&t->cv, y, px + 1, pw - 2, attr, num);
+        cell_number(t, v, r, y, attr, num, 1);
         return;
     }
     for (int yy = r.y; yy < r.y + r.h; yy++)
         ui_fill(&t->cv, yy, r.x, r.w, attr);
-    if (nw <= r.w)
-        ui_put_right(&t->cv, y, r.x + (r.w - nw) / 2, nw, attr, num);
+    if (v->num_w <= r.w)
+        cell_number(t, v, r, y, attr, num, 0);
     else if (!isfinite(val))
         ui_put(&t->cv, y, r.x, r.w, attr, ui_glyph(&t->cv, "-∞", "-i"));
 }
@@ -306,8 +354,9 @@ void pane_draw(const Tui *t, int idx, const Explanation *ex)
     const GridSpec *g = &v->grid;
     int heat = p->heat, mono = t->color == COLORS_NONE;
     char buf[64];
-    /* scaled-up heat cells are blocks with their number in the middle */
-    int ch = grid_cell_h(g), centred = heat && ch > 1;
+    /* scaled-up cells have their number in the middle (heat cells are
+     * blocks of their colour around it) */
+    int ch = grid_cell_h(g), centred = v->scaled;
     /* column labels */
     for (int k = 0; k < v->fit_c; k++) {
         int j = p->first_c + k;
@@ -353,12 +402,19 @@ void pane_draw(const Tui *t, int idx, const Explanation *ex)
                 a |= A_UNDERLINE | A_BOLD;
             /* on a heatmap the colour is the value: marks go on top of it */
             char num[48];
-            num_format(num, sizeof num, val, lv->decimals, t->utf8);
+            num_format(num, sizeof num, val, v->decimals, t->utf8);
+            /* where the number goes: right-aligned in the cell, or in a box
+             * as wide as the widest number in the middle of a scaled cell */
+            int num_x = x, num_w = g->cell_w;
+            if (centred && !heat) {
+                num_w = imin(v->num_w, g->cell_w);
+                num_x = x + (g->cell_w - num_w) / 2;
+            }
             /* the operand mark goes just before the number (a right-aligned
              * number in a wide cell has blanks before it), or a block */
             int mark_x = x - 1;
-            if (operand && !heat && fmt_display_width(num) < g->cell_w)
-                mark_x = x + g->cell_w - fmt_display_width(num) - 1;
+            if (operand && !heat && fmt_display_width(num) < num_x - x + num_w)
+                mark_x = num_x + num_w - fmt_display_width(num) - 1;
             if (operand) {
                 a = heat ? (int)(a | A_UNDERLINE | A_BOLD) : t->attr[C_OPERAND];
                 if (mark_x == x - 1)
@@ -369,10 +425,14 @@ void pane_draw(const Tui *t, int idx, const Explanation *ex)
                 a = t->attr[C_HINT] | A_BOLD;
             if (cursor)
                 a = heat && !hidden ? (int)((a ^ A_REVERSE) | A_BOLD) : t->attr[C_CURSOR];
-            if (hidden) {
+            if (hidden && centred) {
+                for (int yy = y0; yy < y0 + ch; yy++)
+                    ui_fill(&t->cv, yy, x, g->cell_w, a);
+                cell_number(t, v, (Rect){ x, y0, g->cell_w, ch }, y, a, "?", 0);
+            } else if (hidden) {
                 ui_fill(&t->cv, y, x, g->cell_w, a);
-                ui_put_right(&t->cv, y, x, g->cell_w, a, "?");
-            } else if (centred) {
+                ui_put_right(&t->cv, y, num_x, num_w, a, "?");
+            } else if (centred && heat) {
                 heat_block(t, v, val, a, (Rect){ x, y0, g->cell_w, ch }, y, num);
             } else if (heat && mono) {
                 const char *sh = shade_of(t, v, val);
@@ -389,8 +449,10 @@ void pane_draw(const Tui *t, int idx, const Explanation *ex)
                 ui_fill(&t->cv, y, x, g->cell_w, a);
                 if (!isfinite(val))
                     ui_put(&t->cv, y, x, 2, a, ui_glyph(&t->cv, "-∞", "-i"));
+            } else if (centred) {
+                cell_number(t, v, (Rect){ x, y0, g->cell_w, ch }, y, a, num, 0);
             } else {
-                ui_put_right(&t->cv, y, x, g->cell_w, a, num);
+                ui_put_right(&t->cv, y, num_x, num_w, a, num);
             }
             if (operand && mark_x != x - 1)
                 ui_put(&t->cv, y, mark_x, 1, t->attr[C_OPERAND], ui_glyph(&t->cv, "▸", ">"));

@@ -7,6 +7,7 @@
 #ifndef ATTN_TUI_STATE_H
 #define ATTN_TUI_STATE_H
 
+#include "bigtext.h"
 #include "explain.h"
 #include "heat.h"
 #include "lesson.h"
@@ -53,7 +54,11 @@ typedef struct {
     PanePlace place;
     GridSpec grid;
     int compact;        /* heat cells too narrow for numbers */
+    int scaled;         /* cells grown for a big screen: numbers centred */
+    BigSize big;        /* and in the block font when they fit it        */
     int num_w;          /* width of a number */
+    int decimals;       /* the decimals its numbers show (fewer than the
+                         * view's when the step was fitted to the screen) */
     /* what the grid shows: the matrix, or its pooled overview */
     int rows, cols;     /* cells shown in total (pooled when overview) */
     int br, bc;         /* block size of the overview (1 x 1 otherwise) */
@@ -75,7 +80,9 @@ typedef struct {
     Pane *panes;        /* the panes of the screen shown */
     PaneView *views;
     int n_panes, focus;
-    int decimals;
+    int decimals;       /* what the person asked for (+/-), or the default */
+    int decimals_chosen; /* they pressed + or -: the screen keeps to it   */
+    int decimals_shown; /* the panes' decimals in the last frame          */
     int explain_on;     /* Enter: mark the operands of the cursor's cell */
     int ex_index;       /* the exercise of the step shown */
     char feedback[640]; /* what the judge said of the last answer */
@@ -83,6 +90,7 @@ typedef struct {
     int reload_error_hidden; /* the user hid it (the title still says so) */
     int confirm_reveal; /* the next key: y reveals the exercise's answer */
     int knob;           /* the knob the keys move (tui_knobs.c)          */
+    int zoom;           /* the focused pane fills the screen (z)          */
 } LessonView;
 
 typedef struct {
@@ -136,6 +144,7 @@ typedef struct {
         int ex_ok;
         char ex_err[256];
     } frame;
+    int big_numbers;    /* B: grown cells show their numbers in the block font */
     int quit;
 } Tui;
 
@@ -187,8 +196,11 @@ void tui_colors_init(Tui *t, int no_color);
 int tui_attr(const Tui *t, TuiColor c);
 
 /* tui_pane.c: one matrix in its pane. */
-/* What pane i would like (its whole matrix) and the least it can use. */
-void pane_need(Tui *t, int i, PaneNeed *need);
+/* What pane i would like (its whole matrix, its numbers with the given
+ * decimals) and the least it can use: all of it for a matrix of up to
+ * PANE_WHOLE_MAX x PANE_WHOLE_MAX, which goes to a page of its own rather
+ * than scroll. */
+void pane_need(Tui *t, int i, int decimals, PaneNeed *need);
 /* Fit pane i to the rectangle it was placed in: compact heat cells, the
  * overview's pooling, what is visible, the scroll that keeps the cursor in
  * view. */

@@ -1,0 +1,179 @@
+/*
+ * check_screen_fit.c - the frame layout of every step of every shipped
+ * lesson, computed as the screen computes it (tui_prepare, with no
+ * terminal): at 80x24, 120x40 and 250x70 every matrix of up to 8x8 is
+ * whole on its page of panes; on a projector the panes fill the screen;
+ * zoomed, a pane gets the screen. The tmux walk
+ * (check_tui_walk.c) sees the same on a real terminal.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tui_fixtures.h"
+#include "tui_state.h"
+
+#include "minmax.h"
+
+/* A screen of size cols x rows, with no window, on lesson path. */
+static void open_headless(Tui *t, const char *path, int cols, int rows)
+{
+    static char state[] = "/tmp/attn-fit-XXXXXX";
+    static int made;
+    if (!made)
+        ck_assert_msg(mkdtemp(state) != NULL, "cannot make a state directory");
+    made = 1;
+    setenv("ATTN_STATE_DIR", state, 1);
+    memset(t, 0, sizeof *t);
+    t->utf8 = 1;
+    t->cv.utf8 = 1;
+    t->color = COLORS_256;
+    t->cols = cols;
+    t->rows = rows;
+    t->mode = MODE_LESSON;
+    char msg[512];
+    ck_assert_msg(lv_open(t, path, msg, sizeof msg) == 0, "%s: %s", path, msg);
+}
+
+static void close_headless(Tui *t)
+{
+    tui_frame_free(t);
+    lv_close(&t->lv);
+}
+
+/* The area the visible panes of the frame cover. */
+static long panes_area(const Tui *t)
+{
+    long a = 0;
+    for (int i = 0; i < t->lv.n_panes; i++)
+        if (t->lv.views[i].place.visible)
+            a += (long)t->lv.views[i].place.r.w * t->lv.views[i].place.r.h;
+    return a;
+}
+
+/* Every screen of every shipped lesson at cols x rows: with the focus on
+ * each pane in turn (which shows that pane's page), every visible matrix of
+ * up to 8x8 shows all its rows and columns. Returns the smallest share of
+ * the screen (in percent) the panes covered on a screen that has any. */
+static char worst[256];     /* the screen with the least share */
+static int mean_share;      /* the panes' mean share of the screens */
+
+static int every_screen_at(int cols, int rows)
+{
+    Shipped s = shipped_load();
+    int least = 100, screens = 0;
+    long total = 0;
+    const char *report = getenv("ATTN_FIT_REPORT");   /* print every share */
+    for (int i = 0; i < s.n; i++) {
+        Tui t;
+        open_headless(&t, s.paths[i], cols, rows);
+        for (int k = 0; k < n_screens(s.lessons[i]); k++) {
+            lv_go(&t, k);
+            for (int f = 0; f < imax(t.lv.n_panes, 1); f++) {
+                t.lv.focus = f;
+                tui_prepare(&t);
+                ck_assert_msg(t.layout_ok, "%s screen %d at %dx%d: no layout", s.paths[i], k + 1, cols, rows);
+                for (int j = 0; j < t.lv.n_panes; j++) {
+                    const PaneView *v = &t.lv.views[j];
+                    if (!v->place.visible || !v->m || v->m->rows > PANE_WHOLE_MAX || v->m->cols > PANE_WHOLE_MAX)
+                        continue;
+                    ck_assert_msg(v->fit_r == v->m->rows && v->fit_c == v->m->cols,
+                                  "%s screen %d at %dx%d: %s %dx%d shows %dx%d", s.paths[i], k + 1, cols, rows,
+                                  t.lv.panes[j].name, v->m->rows, v->m->cols, v->fit_r, v->fit_c);
+                }
+                int share = (int)(100 * panes_area(&t) / ((long)cols * rows));
+                if (report && f == 0)
+                    fprintf(stderr, "%dx%d %s screen %d: %d%%\n", cols, rows, s.paths[i], k + 1, share);
+                if (t.lv.n_panes > 0 && f == 0) {
+                    total += share;
+                    screens++;
+                }
+                if (t.lv.n_panes > 0 && f == 0 && share < least) {
+                    least = share;
+                    snprintf(worst, sizeof worst, "%s screen %d", s.paths[i], k + 1);
+                }
+            }
+        }
+        close_headless(&t);
+    }
+    shipped_free(&s);
+    mean_share = screens ? (int)(total / screens) : 0;
+    return least;
+}
+
+START_TEST(small_matrices_whole_on_a_laptop)
+{
+    every_screen_at(80, 24);
+    every_screen_at(100, 30);
+}
+END_TEST
+
+START_TEST(small_matrices_whole_at_120x40)
+{
+    every_screen_at(120, 40);
+}
+END_TEST
+
+/* On a projector the panes grow to fill the screen: on average at least
+ * 60% of it, and at least a third on every step. (Some steps stay under
+ * half: a tall pane beside short ones leaves its shelf's room under them,
+ * which placing panes in columns as well as shelves would fill.) */
+START_TEST(a_projector_is_filled)
+{
+    static const int sizes[][2] = { { 250, 70 }, { 300, 80 } };
+    for (int k = 0; k < 2; k++) {
+        int least = every_screen_at(sizes[k][0], sizes[k][1]);
+        ck_assert_msg(mean_share >= 60, "at %dx%d the panes cover %d%% of the screen on average", sizes[k][0],
+                      sizes[k][1], mean_share);
+        ck_assert_msg(least >= 33, "%s: the panes cover only %d%% of %dx%d", worst, least, sizes[k][0], sizes[k][1]);
+    }
+}
+END_TEST
+
+/* z: the focused pane alone, in all the room between the title and the
+ * explanation, its cells grown; z again: the step as it was. */
+START_TEST(zoom_gives_a_pane_the_screen)
+{
+    Shipped s = shipped_load();
+    int which = find_lesson(&s, "sky-is-blue");
+    ck_assert_msg(which >= 0, "no sky-is-blue lesson");
+    Tui t;
+    open_headless(&t, s.paths[which], 80, 24);
+    lv_go(&t, n_screens(s.lessons[which]) - 1);
+    ck_assert_int_gt(t.lv.n_panes, 1);
+    tui_prepare(&t);
+    Rect before = t.lv.views[0].place.r;
+    lv_action(&t, ACT_PANE_NEXT);
+    lv_action(&t, ACT_ZOOM);
+    tui_prepare(&t);
+    const PaneView *v = &t.lv.views[1];
+    ck_assert_msg(v->place.visible && !t.lv.views[0].place.visible, "zoomed, only the focused pane shows");
+    ck_assert_int_eq(t.layout.text.h, 0);
+    ck_assert_msg(v->place.r.w == 80 && v->place.r.h >= 24 - 2 - STATUS_ROWS - 1,
+                  "the zoomed pane is %dx%d of 80x24", v->place.r.w, v->place.r.h);
+    ck_assert_msg(grid_cell_h(&v->grid) > 1 && v->scaled, "its cells did not grow");
+    ck_assert_msg(v->fit_r == v->m->rows && v->fit_c == v->m->cols, "zoomed, it is cut");
+    lv_action(&t, ACT_ZOOM);
+    lv_action(&t, ACT_PANE_PREV);
+    tui_prepare(&t);
+    ck_assert_msg(t.lv.views[0].place.visible && t.lv.views[1].place.visible, "z again: all the panes");
+    ck_assert_msg(memcmp(&before, &t.lv.views[0].place.r, sizeof before) == 0, "z again: not as it was");
+    close_headless(&t);
+    shipped_free(&s);
+}
+END_TEST
+
+Suite *screen_fit_suite(void)
+{
+    Suite *s = suite_create("screen_fit");
+    TCase *tc = tcase_create("fit");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, small_matrices_whole_on_a_laptop);
+    tcase_add_test(tc, small_matrices_whole_at_120x40);
+    tcase_add_test(tc, a_projector_is_filled);
+    tcase_add_test(tc, zoom_gives_a_pane_the_screen);
+    suite_add_tcase(s, tc);
+    return s;
+}
