@@ -14,7 +14,10 @@
 
 static void usage(FILE *out)
 {
-    fputs("usage: attn [--no-color] [FILE.lesson]   open the lesson menu, or one lesson\n"
+    fputs("usage: attn [--no-color] [--present] [FILE.lesson]\n"
+          "                                         open the lesson menu, or one lesson;\n"
+          "                                         --present: for a class (big title, the\n"
+          "                                         matrices revealed one by one, no key bar)\n"
           "       attn run [--no-answers] [--json | --markdown OUT] FILE\n"
           "                                         print a lesson as a plain-text handout,\n"
           "                                         JSON, or markdown into OUT (- stdout);\n"
@@ -45,7 +48,7 @@ int main(int argc, char **argv)
         return cli_progress(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "bench") == 0)
         return cli_bench(argc - 1, argv + 1);
-    int no_color = 0;
+    TuiOptions opt = { 0, 0 };
     const char *file = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
@@ -55,7 +58,9 @@ int main(int argc, char **argv)
             printf("attn %s\n", ATTN_VERSION);
             return 0;
         } else if (strcmp(argv[i], "--no-color") == 0) {
-            no_color = 1;
+            opt.no_color = 1;
+        } else if (strcmp(argv[i], "--present") == 0) {
+            opt.present = 1;
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
             fprintf(stderr, "attn: unknown option '%s'\n", argv[i]);
             usage(stderr);
@@ -67,5 +72,5 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    return tui_main(file, no_color);
+    return tui_main(file, &opt);
 }

@@ -22,11 +22,11 @@ static void open_80x24_at(Tmux *t, const char *path, const Lesson *l, int screen
 {
     char want[64];
     tmux_start(t, 80, 24, NULL, path);
-    snprintf(want, sizeof want, "step 1/%d", n_screens(l));
+    screen_label(l, 1, want, sizeof want);
     WAIT_FOR(t, want);
     for (int k = 1; k < screen; k++)
         tmux_keys(t, "n");
-    snprintf(want, sizeof want, "step %d/%d", screen, n_screens(l));
+    screen_label(l, screen, want, sizeof want);
     WAIT_FOR(t, want);
 }
 

@@ -57,10 +57,10 @@ START_TEST(explain_marks_the_operands)
     char args[300];
     snprintf(args, sizeof args, "%s", small_lesson_path());
     tmux_start(&t, 100, 30, NULL, args);
-    WAIT_FOR(&t, "step 1/3");
+    WAIT_FOR(&t, "Set-up, then 2 steps");
     WAIT_FOR(&t, "Set-up");
     tmux_keys(&t, "n");
-    WAIT_FOR(&t, "step 2/3: Products");
+    WAIT_FOR(&t, "step 1/2: Products");
     /* P is the third pane: its cell [2,2] = 3*0 + 4*2 = 8 */
     tmux_keys(&t, "Tab");
     tmux_keys(&t, "Tab");
@@ -113,7 +113,7 @@ START_TEST(heatmap_toggles)
     open_small_lesson(&t, 100, 30, "NO_COLOR=1");
     tmux_keys(&t, "n");
     tmux_keys(&t, "n");
-    WAIT_FOR(&t, "step 3/3: Weights");
+    WAIT_FOR(&t, "step 2/2: Weights");
     /* A is a heatmap: shade blocks, its legend, the masked row flagged;
      * S shows -inf as -∞ */
     WAIT_FOR(&t, "row 2 masked");
@@ -141,7 +141,7 @@ START_TEST(heatmap_colours_on_256)
     char args[300];
     const char *path = open_small_lesson(&t, 100, 30, NULL);
     tmux_keys(&t, "G");
-    WAIT_FOR(&t, "step 3/3");
+    WAIT_FOR(&t, "step 2/2");
     usleep(100 * 1000);
     tmux_capture(&t, 1);
     /* viridis ends: A[1,1] = 1 on yellow (xterm 220 or near), zeros dark */
@@ -158,7 +158,7 @@ START_TEST(heatmap_colours_on_256)
     tmux_start(&t, 100, 30, NULL, args);
     WAIT_FOR(&t, "Set-up");
     tmux_keys(&t, "G");
-    WAIT_FOR(&t, "step 3/3");
+    WAIT_FOR(&t, "step 2/2");
     ck_assert_msg(strstr(t.last, "█"), "no shade blocks with --no-color:\n%s", t.last);
     tmux_capture(&t, 1);
     ck_assert_msg(!has_colour_codes(t.last), "colour codes with --no-color:\n%s", t.last);
@@ -185,7 +185,7 @@ START_TEST(help_lists_the_bindings)
                   "the reload keys are missing:\n%s", t.last);
     tmux_keys(&t, "x");
     ck_assert_msg(tmux_wait_gone(&t, "keys of the lesson screen"), "a key did not close the help:\n%s", t.last);
-    WAIT_FOR(&t, "step 1/3");
+    WAIT_FOR(&t, "Set-up, then 2 steps");
     tmux_stop(&t);
     /* at 80x24 every binding still shows (in two columns) */
     tmux_start(&t, 80, 24, NULL, args);
@@ -362,7 +362,7 @@ START_TEST(projector_scales_up)
     char line[1024];
     open_small_lesson(&t, 250, 70, "NO_COLOR=1");
     tmux_keys(&t, "n");
-    WAIT_FOR(&t, "step 2/3: Products");
+    WAIT_FOR(&t, "step 1/2: Products");
     int col = -1, ab = line_with(t.last, 0, "ab ", NULL), cd = line_with(t.last, 0, "cd ", NULL);
     ck_assert_msg(ab > 0 && cd >= ab + 3, "X's rows ab and cd are on lines %d and %d, not 3 apart:\n%s", ab, cd,
                   t.last);
@@ -387,7 +387,7 @@ START_TEST(projector_scales_up)
         marks++;
     ck_assert_msg(marks == 4, "%d operand marks, expected X[1,1], X[1,2], W[1,1], W[2,1]:\n%s", marks, t.last);
     tmux_keys(&t, "n");
-    WAIT_FOR(&t, "step 3/3: Weights");
+    WAIT_FOR(&t, "step 2/2: Weights");
     WAIT_FOR(&t, "row 2 masked");
     /* A[1,1] = 1: a full block at least three rows high, the number in
      * its middle */

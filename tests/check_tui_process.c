@@ -37,7 +37,7 @@ START_TEST(resize_below_the_minimum_and_back)
     tmux_keys(&t, "n");
     r = cmd_runf("tmux -L %s resize-window -x 80 -y 24", t.sock);
     cmd_free(&r);
-    WAIT_FOR(&t, "step 1/3");
+    WAIT_FOR(&t, "Set-up, then 2 steps");
     ck_assert_msg(!strstr(t.last, "too small"), "the notice stayed after growing back:\n%s", t.last);
     tmux_quit_and_check(&t, "q", "EXITED 0");
     tmux_stop(&t);

@@ -35,7 +35,7 @@ START_TEST(live_reload_follows_the_file)
     snprintf(file, sizeof file, "%s", path);
     /* step 2, X[2,2] = 4 -> 10: P[2,2] = 3*0 + 10*2 = 20 */
     tmux_keys(&t, "n");
-    WAIT_FOR(&t, "step 2/3");
+    WAIT_FOR(&t, "step 1/2");
     tmux_keys(&t, "Down");
     tmux_keys(&t, "Right");
     tmux_keys(&t, "e");
@@ -50,7 +50,7 @@ START_TEST(live_reload_follows_the_file)
     char want[400];
     snprintf(want, sizeof want, "reloaded %s", file);
     ck_assert_msg(strstr(t.last, want), "no \"%s\" after the save:\n%s", want, t.last);
-    ck_assert_msg(strstr(t.last, "step 2/3") && strstr(t.last, "1 edit"), "the step or the edit was lost:\n%s",
+    ck_assert_msg(strstr(t.last, "step 1/2") && strstr(t.last, "1 edit"), "the step or the edit was lost:\n%s",
                   t.last);
     ck_assert_msg(strstr(t.last, "10.0000✎") && strstr(t.last, "3.0000"), "the edit or the new W is missing:\n%s",
                   t.last);
@@ -63,15 +63,15 @@ START_TEST(live_reload_follows_the_file)
     WAIT_FOR(&t, want);
     ck_assert_msg(strstr(t.last, "reload failed") && strstr(t.last, "let S = P + + M"),
                   "the error is not marked or lacks its line:\n%s", t.last);
-    ck_assert_msg(strstr(t.last, "30.0000") && strstr(t.last, "10.0000✎") && strstr(t.last, "step 2/3"),
+    ck_assert_msg(strstr(t.last, "30.0000") && strstr(t.last, "10.0000✎") && strstr(t.last, "step 1/2"),
                   "the last good version did not stay:\n%s", t.last);
     ck_assert_msg(!strstr(t.last, "reloaded"), "\"reloaded\" is still claimed:\n%s", t.last);
     /* moving about with the error shown works, and it stays */
     tmux_keys(&t, "n");
-    WAIT_FOR(&t, "step 3/3");
+    WAIT_FOR(&t, "step 2/2");
     ck_assert_msg(strstr(t.last, want), "the error went away on a step:\n%s", t.last);
     tmux_keys(&t, "p");
-    WAIT_FOR(&t, "step 2/3");
+    WAIT_FOR(&t, "step 1/2");
     /* fixed (saved by rename this time): the error goes, the numbers stay */
     save_by_rename(file, changed);
     ck_assert_msg(tmux_wait_gone(&t, "reload failed"), "the error stayed after the fix:\n%s", t.last);
@@ -98,11 +98,11 @@ START_TEST(live_reload_keys_and_dropped_edits)
     tmux_keys(&t, "R");
     WAIT_FOR(&t, "reloaded");
     tmux_keys(&t, "n");
-    WAIT_FOR(&t, "step 2/3");
+    WAIT_FOR(&t, "step 1/2");
     ck_assert_msg(tmux_wait_gone(&t, "reloaded"), "a key did not clear the message:\n%s", t.last);
     tmux_keys(&t, "C-l");
     WAIT_FOR(&t, "reloaded");
-    ck_assert_msg(strstr(t.last, "step 2/3"), "Ctrl-L lost the step:\n%s", t.last);
+    ck_assert_msg(strstr(t.last, "step 1/2"), "Ctrl-L lost the step:\n%s", t.last);
     /* the file goes away: the lesson stays, with the error */
     CmdResult r = cmd_runf("mv %s %s.away", file, file);
     cmd_free(&r);

@@ -177,7 +177,7 @@ static void every_step_whole_at(int cols, int rows)
         int n = n_screens(l);
         for (int k = 1; k <= n; k++) {
             char want[64], what[256], last[1024];
-            snprintf(want, sizeof want, "step %d/%d", k, n);
+            screen_label(l, k, want, sizeof want);
             WAIT_FOR(&t, want);
             /* every page of panes: Tab until the page note has shown each */
             int pages = 1, seen = 0;

@@ -104,13 +104,23 @@ int n_screens(const Lesson *l)
     return lesson_n_steps(l) + (lesson_n_setup(l) > 0);
 }
 
+const char *screen_label(const Lesson *l, int k, char *buf, size_t size)
+{
+    int setup = lesson_n_setup(l) > 0;
+    if (setup && k == 1)
+        snprintf(buf, size, "Set-up, then");
+    else
+        snprintf(buf, size, "step %d/%d", k - setup, lesson_n_steps(l));
+    return buf;
+}
+
 /* Step through one lesson from its first screen to its end. */
 void step_through(Tmux *t, const Lesson *l)
 {
     int n = n_screens(l), setup = lesson_n_setup(l) > 0;
     for (int k = 1; k <= n; k++) {
         char want[64];
-        snprintf(want, sizeof want, "step %d/%d", k, n);
+        screen_label(l, k, want, sizeof want);
         WAIT_FOR(t, want);
         if (k > setup) {
             /* the step's title, as far as the title bar has room for it */
@@ -153,11 +163,11 @@ void open_at_screen(Tmux *t, const char *path, const Lesson *l, int screen)
     char args[600], want[64];
     snprintf(args, sizeof args, "%s", path);
     tmux_start(t, 250, 70, NULL, args);
-    snprintf(want, sizeof want, "step 1/%d", n_screens(l));
+    screen_label(l, 1, want, sizeof want);
     WAIT_FOR(t, want);
     for (int k = 1; k < screen; k++)
         tmux_keys(t, "n");
-    snprintf(want, sizeof want, "step %d/%d", screen, n_screens(l));
+    screen_label(l, screen, want, sizeof want);
     WAIT_FOR(t, want);
 }
 

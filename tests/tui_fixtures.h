@@ -27,6 +27,9 @@ Shipped shipped_load(void);
 void shipped_free(Shipped *s);
 /* Screens of a lesson: its steps, and the set-up screen when it has one. */
 int n_screens(const Lesson *l);
+/* What the title bar says of screen k (1-based): "Set-up", or "step i/N"
+ * numbered as the handout numbers steps. Returns buf. */
+const char *screen_label(const Lesson *l, int k, char *buf, size_t size);
 /* Step through one lesson from its first screen to its end. */
 void step_through(Tmux *t, const Lesson *l);
 /* The lesson among the shipped ones whose file name contains part. */

@@ -153,6 +153,11 @@ const LessonStep *session_step(const Session *s)
     return i >= 0 && i < lesson_n_steps(s->lesson) ? lesson_step(s->lesson, i) : NULL;
 }
 
+int session_step_number(const Session *s)
+{
+    return session_step(s) ? s->screen - s->has_setup + 1 : 0;
+}
+
 unsigned session_go(Session *s, int screen)
 {
     s->message[0] = '\0';

@@ -70,6 +70,9 @@ int session_screen(const Session *s);
 int session_has_setup(const Session *s);
 /* The step shown, or NULL on the set-up screen. */
 const LessonStep *session_step(const Session *s);
+/* Its number as the handout numbers steps (1 .. lesson_n_steps; the
+ * set-up screen is not a step), or 0 on the set-up screen. */
+int session_step_number(const Session *s);
 /* Go to screen i (clamped to the lesson). */
 unsigned session_go(Session *s, int screen);
 

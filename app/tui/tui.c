@@ -148,6 +148,10 @@ static void handle_key(Tui *t, int ch)
 {
     if (ch == KEY_RESIZE)
         return;     /* the next frame lays out for the new size */
+    if (t->blank) {     /* any key brings the screen back, and only that */
+        t->blank = 0;
+        return;
+    }
     t->message[0] = '\0';
     if (t->overlay != OVERLAY_NONE) {
         /* any key closes help and text, but for scrolling one that does
@@ -245,11 +249,13 @@ static void frame(Tui *t)
     tui_draw(t);
 }
 
-int tui_main(const char *file, int no_color)
+int tui_main(const char *file, const TuiOptions *opt)
 {
     Tui t;
     memset(&t, 0, sizeof t);
     t.utf8 = locale_is_utf8();
+    t.present = opt->present;
+    t.big_numbers = opt->present;   /* read from the back of the room */
     /* a lesson named on the command line is checked before the terminal
      * changes, so its error prints plainly */
     Session *ses = NULL;
@@ -262,7 +268,7 @@ int tui_main(const char *file, int no_color)
             return 2;
         }
     }
-    start_curses(&t, no_color);
+    start_curses(&t, opt->no_color);
     if (file) {
         t.direct = 1;
         lv_adopt(&t, ses);

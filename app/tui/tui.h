@@ -4,10 +4,15 @@
 #ifndef ATTN_TUI_H
 #define ATTN_TUI_H
 
+/* How the screen is opened. */
+typedef struct {
+    int no_color;   /* monochrome (NO_COLOR in the environment does too) */
+    int present;    /* presenter mode: for a class watching a projector  */
+} TuiOptions;
+
 /* Open the menu of the default lesson set (file == NULL) or one lesson.
- * no_color forces monochrome (NO_COLOR in the environment does too).
  * Returns the exit status: 0, or 2 when the lesson could not be loaded
  * (the error printed after the terminal is restored). */
-int tui_main(const char *file, int no_color);
+int tui_main(const char *file, const TuiOptions *opt);
 
 #endif

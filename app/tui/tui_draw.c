@@ -119,13 +119,16 @@ static int plan_frame(Tui *t, int decimals, int text_n, int ex_n, int panes_want
     }
     if (panes_want <= 0)
         panes_want = lv->n_panes ? imax(1, layout_panes_height(need, lv->n_panes, t->cols)) : 0;
-    t->layout_ok = layout_screen(t->cols, t->rows - t->banner_h - t->knob_h, text_n, ex_n, panes_want, panes_min,
-                                 &t->layout);
-    if (t->layout_ok && t->banner_h + t->knob_h > 0) {
+    /* under the title (taller in presenter mode), the reload error and
+     * the knob bar; the regions below move down */
+    int top = t->title_h - 1 + t->banner_h + t->knob_h;
+    t->layout_ok = layout_screen(t->cols, t->rows - top, text_n, ex_n, panes_want, panes_min, &t->layout);
+    if (t->layout_ok && top > 0) {
         Rect *moved[] = { &t->layout.text, &t->layout.panes, &t->layout.exercise, &t->layout.status,
                           &t->layout.keybar };
         for (size_t k = 0; k < sizeof moved / sizeof *moved; k++)
-            moved[k]->y += t->banner_h + t->knob_h;
+            moved[k]->y += top;
+        t->layout.title.h = t->title_h;
     }
     if (!t->layout_ok || lv->n_panes == 0)
         return 0;
@@ -187,6 +190,10 @@ void tui_prepare(Tui *t)
         t->banner_h = 0;
     /* the knob bar goes under them when the rows are there */
     t->knob_h = knobs_bar_want(t) && t->rows - t->banner_h - 1 >= TUI_MIN_ROWS ? 1 : 0;
+    /* presenter mode: the step's number in the block font, when the rows
+     * are there */
+    int big_h = big_rows(t->utf8 ? BIG_HALF : BIG_FULL);
+    t->title_h = t->present && t->rows - t->banner_h - t->knob_h - (big_h - 1) >= 30 ? big_h : 1;
     /* the panes with the decimals asked for; when they would need more
      * than one page, with up to FIT_DECIMALS fewer if that puts them all
      * on one (unless the person chose the decimals with + or -) */
@@ -242,7 +249,9 @@ void tui_prepare(Tui *t)
     /* the explanation of the focused cell */
     Pane *p = &lv->panes[lv->focus];
     const Mat *m = lv->views[lv->focus].m;
-    if (m && !p->overview && session_cell_hidden(lv->ses, p->name, p->cur_r, p->cur_c)) {
+    if (m && !lv_pane_shown(t, lv->focus)) {
+        snprintf(t->frame.ex_err, sizeof t->frame.ex_err, "%s", "not shown yet: what will it be? (Space shows it)");
+    } else if (m && !p->overview && session_cell_hidden(lv->ses, p->name, p->cur_r, p->cur_c)) {
         snprintf(t->frame.ex_err, sizeof t->frame.ex_err, "%s",
                  "kept hidden until the exercise is answered: work it out (a answers, i for a hint)");
     } else if (m && !p->overview) {
@@ -257,17 +266,47 @@ void tui_prepare(Tui *t)
 
 /* ---- the lesson screen ------------------------------------------------- */
 
+/* Presenter mode's title: the step's number in the block font, its title
+ * beside it, the lesson's above that. */
+static void draw_big_title(const Tui *t)
+{
+    const LessonView *lv = &t->lv;
+    Rect r = t->layout.title;
+    BigSize size = r.h >= 5 ? BIG_FULL : BIG_HALF;
+    for (int y = r.y; y < r.y + r.h; y++)
+        ui_fill(&t->cv, y, 0, r.w, t->attr[C_TITLE]);
+    const LessonStep *st = session_step(lv->ses);
+    char num[32] = "", line[256];
+    if (st)
+        snprintf(num, sizeof num, "%d/%d", session_step_number(lv->ses), lesson_n_steps(session_lesson(lv->ses)));
+    int x = 2;
+    if (num[0]) {
+        for (int k = 0; k < big_rows(size); k++)
+            ui_put(&t->cv, r.y + k, x, r.w - x, t->attr[C_STEP], big_row(num, size, k, t->utf8, line, sizeof line));
+        x += big_width(num, size) + 3;
+    }
+    ui_put_fit(&t->cv, r.y, x, r.w - x - 1, t->attr[C_TITLE], lesson_title(session_lesson(lv->ses)));
+    ui_put_fit(&t->cv, r.y + r.h / 2 + (r.h > 3), x, r.w - x - 1, t->attr[C_STEP] | A_BOLD,
+               st ? st->title : "Set-up: the lesson's inputs");
+}
+
 static void draw_title(const Tui *t)
 {
     const LessonView *lv = &t->lv;
     Rect r = t->layout.title;
+    if (r.h > 1) {
+        draw_big_title(t);
+        return;
+    }
     ui_fill(&t->cv, r.y, 0, r.w, t->attr[C_TITLE]);
     const LessonStep *st = session_step(lv->ses);
     int n_edits = session_n_edits(lv->ses);
     char right[256];
-    int rl = session_n_screens(lv->ses) == 0
-        ? snprintf(right, sizeof right, " no steps ")
-        : snprintf(right, sizeof right, " step %d/%d: %s ", session_screen(lv->ses) + 1, session_n_screens(lv->ses), st ? st->title : "Set-up");
+    /* steps numbered as the handout numbers them: the set-up is not one */
+    int n_steps = lesson_n_steps(session_lesson(lv->ses));
+    int rl = session_n_screens(lv->ses) == 0 ? snprintf(right, sizeof right, " no steps ")
+        : st ? snprintf(right, sizeof right, " step %d/%d: %s ", session_step_number(lv->ses), n_steps, st->title)
+             : snprintf(right, sizeof right, " Set-up, then %d step%s ", n_steps, n_steps == 1 ? "" : "s");
     if (n_edits > 0)
         rl += snprintf(right + rl, sizeof right - (size_t)rl, "%s %d edit%s ", ui_glyph(&t->cv, "│", "|"), n_edits,
                        n_edits == 1 ? "" : "s");
@@ -309,7 +348,7 @@ static void draw_status(const Tui *t)
         char name[64], num[48];
         explain_cell_name(v->m, p->cur_r, p->cur_c, name, sizeof name);
         num_format(num, sizeof num, mat_get(v->m, p->cur_r, p->cur_c), lv->decimals, t->utf8);
-        if (session_cell_hidden(lv->ses, p->name, p->cur_r, p->cur_c))
+        if (!lv_pane_shown(t, lv->focus) || session_cell_hidden(lv->ses, p->name, p->cur_r, p->cur_c))
             snprintf(num, sizeof num, "?");
         ui_putf(&t->cv, r.y, 1, r.w - 2, t->attr[C_STATUS], "%s = %s", name, num);
         if (t->frame.ex_err[0])
@@ -366,6 +405,11 @@ static void draw_keybar(const Tui *t, int where)
         const char *e = session_reload_error(t->lv.ses);
         snprintf(first, sizeof first, "reload failed (c hides): %.*s", (int)strcspn(e, "\n"), e);
         ui_put(&t->cv, r.y, 1, r.w - 2, (int)(t->attr[C_ERROR] | A_REVERSE), first);
+        return;
+    }
+    if (t->present && where == KEYS_LESSON) {
+        /* presenter mode: no keys on the class's screen (? lists them) */
+        ui_fill(&t->cv, r.y, 0, r.w, A_NORMAL);
         return;
     }
     /* what this screen offers, most useful first, with help and quit
@@ -553,10 +597,11 @@ static void draw_lesson(Tui *t)
 {
     LessonView *lv = &t->lv;
     draw_title(t);
+    int under = t->layout.title.y + t->layout.title.h;
     if (t->banner_h > 0)
-        lv_banner_draw(t, (Rect){ 0, t->layout.title.y + 1, t->cols, t->banner_h });
+        lv_banner_draw(t, (Rect){ 0, under, t->cols, t->banner_h });
     if (t->knob_h > 0)
-        knobs_bar_draw(t, (Rect){ 0, t->layout.title.y + 1 + t->banner_h, t->cols, t->knob_h });
+        knobs_bar_draw(t, (Rect){ 0, under + t->banner_h, t->cols, t->knob_h });
     size_t size = 65536;
     char *buf = malloc(size);
     if (!buf)
@@ -605,7 +650,9 @@ static void draw_lesson(Tui *t)
 void tui_draw(Tui *t)
 {
     werase(t->cv.win);
-    if (!t->layout_ok)
+    if (t->blank)
+        ;   /* b: nothing until the next key */
+    else if (!t->layout_ok)
         draw_too_small(t);
     else if (t->overlay == OVERLAY_HELP)
         draw_help(t);

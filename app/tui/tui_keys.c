@@ -48,6 +48,8 @@ const TuiBinding tui_bindings[] = {
     { 't',           ACT_TEXT,      KEYS_LESSON },
     { 'z',           ACT_ZOOM,      KEYS_LESSON },
     { 'B',           ACT_BIG,       KEYS_LESSON },
+    { 'N',           ACT_HEAT_NUMBERS, KEYS_LESSON },
+    { 'b',           ACT_BLANK,     KEYS_LESSON },
     { 'K',           ACT_KNOB_NEXT, KEYS_LESSON },
     { '<',           ACT_KNOB_DOWN, KEYS_LESSON },
     { '[',           ACT_KNOB_DOWN, KEYS_LESSON },

@@ -37,6 +37,8 @@
     X(ACT_TEXT,      "the step's whole text")            \
     X(ACT_ZOOM,      "zoom the pane, and back")          \
     X(ACT_BIG,       "big numbers on or off")            \
+    X(ACT_HEAT_NUMBERS, "numbers on heatmaps")           \
+    X(ACT_BLANK,     "blank the screen")                 \
     X(ACT_KNOB_NEXT, "next knob")                        \
     X(ACT_KNOB_DOWN, "knob one step down")               \
     X(ACT_KNOB_UP, "knob one step up")                   \

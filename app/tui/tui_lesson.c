@@ -34,7 +34,8 @@ void lv_adopt(Tui *t, Session *ses)
         session_keep_progress(ses, state);
     if (session_progress_warning(ses)[0])
         tui_message(t, 1, "%s", session_progress_warning(ses));
-    t->lv.decimals = t->lv.decimals_shown = NUM_DECIMALS_DEFAULT;
+    /* a class reads two decimals from the back of the room (+ for more) */
+    t->lv.decimals = t->lv.decimals_shown = t->present ? PRESENT_DECIMALS : NUM_DECIMALS_DEFAULT;
     t->lv.decimals_chosen = 0;
     lv_build_panes(t, NULL, 0);
 }
@@ -123,7 +124,14 @@ void lv_go(Tui *t, int screen)
     lv->explain_on = 0;
     lv->ex_index = 0;
     lv->feedback[0] = '\0';
+    lv->revealed = 0;
+    lv->zoom = 0;
     lv_build_panes(t, NULL, 0);
+}
+
+int lv_pane_shown(const Tui *t, int i)
+{
+    return !t->present || i < t->lv.revealed;
 }
 
 const Mat *lv_pane_mat(const LessonView *lv, int i)
@@ -295,14 +303,21 @@ void lv_action(Tui *t, TuiAction a)
     const LessonStep *st = session_step(lv->ses);
     switch (a) {
     case ACT_NEXT:
+        if (t->present && lv->revealed < lv->n_panes) {
+            /* the class predicted: show the next matrix */
+            lv->focus = lv->revealed++;
+            break;
+        }
         if (session_screen(lv->ses) + 1 < session_n_screens(lv->ses))
             lv_go(t, session_screen(lv->ses) + 1);
         else
             end_summary(t);
         break;
     case ACT_PREV:
-        if (session_screen(lv->ses) > 0)
+        if (session_screen(lv->ses) > 0) {
             lv_go(t, session_screen(lv->ses) - 1);
+            lv->revealed = lv->n_panes;     /* seen already */
+        }
         break;
     case ACT_FIRST:
         lv_go(t, 0);
@@ -321,6 +336,14 @@ void lv_action(Tui *t, TuiAction a)
         break;
     case ACT_RIGHT:
         move_cursor(t, 0, 1);
+        break;
+    case ACT_HEAT_NUMBERS:
+        t->heat_numbers_off = !t->heat_numbers_off;
+        tui_message(t, 0, "%s", t->heat_numbers_off ? "heatmaps: colour only (N: numbers too)"
+                                                    : "heatmaps: colour and numbers (N: colour only)");
+        break;
+    case ACT_BLANK:
+        t->blank = 1;
         break;
     case ACT_BIG:
         t->big_numbers = !t->big_numbers;

@@ -400,9 +400,12 @@ void pane_draw(const Tui *t, int idx, const Explanation *ex)
                 a = t->attr[C_EDITED];
             if (heat && edited)
                 a |= A_UNDERLINE | A_BOLD;
-            /* on a heatmap the colour is the value: marks go on top of it */
+            /* on a heatmap the colour is the value: marks go on top of it
+             * (and the numbers may go: N, for a class reading the colours) */
             char num[48];
             num_format(num, sizeof num, val, v->decimals, t->utf8);
+            if (heat && t->heat_numbers_off)
+                num[0] = '\0';
             /* where the number goes: right-aligned in the cell, or in a box
              * as wide as the widest number in the middle of a scaled cell */
             int num_x = x, num_w = g->cell_w;
@@ -420,7 +423,7 @@ void pane_draw(const Tui *t, int idx, const Explanation *ex)
                 if (mark_x == x - 1)
                     ui_put(&t->cv, y, x - 1, 1, t->attr[C_OPERAND], ui_glyph(&t->cv, "▸", ">"));
             }
-            int hidden = !p->overview && session_cell_hidden(lv->ses, p->name, mi, mj);
+            int hidden = !lv_pane_shown(t, idx) || (!p->overview && session_cell_hidden(lv->ses, p->name, mi, mj));
             if (hidden)     /* predict before you see: no number, no colour */
                 a = t->attr[C_HINT] | A_BOLD;
             if (cursor)
@@ -461,6 +464,6 @@ void pane_draw(const Tui *t, int idx, const Explanation *ex)
                 ui_put(&t->cv, y, x + g->cell_w, 1, t->attr[C_EDITED], ui_glyph(&t->cv, "✎", "'"));
         }
     }
-    if (heat)
+    if (heat && lv_pane_shown(t, idx))
         draw_legend(t, v, r.y + grid_cell_y(g, v->fit_r), r.x, r.w);
 }

@@ -71,6 +71,7 @@ typedef enum { PROMPT_NONE, PROMPT_EDIT, PROMPT_ANSWER } PromptKind;
 typedef enum { OVERLAY_NONE, OVERLAY_HELP, OVERLAY_TEXT } Overlay;
 
 #define INPUT_MAX 80
+#define PRESENT_DECIMALS 2  /* the numbers' decimals in presenter mode */
 
 /* The lesson screen: the session (the lesson, its values, the edits and
  * exercises: what the person did) and how it is shown (panes, cursors,
@@ -91,6 +92,7 @@ typedef struct {
     int confirm_reveal; /* the next key: y reveals the exercise's answer */
     int knob;           /* the knob the keys move (tui_knobs.c)          */
     int zoom;           /* the focused pane fills the screen (z)          */
+    int revealed;       /* presenter mode: panes shown so far on the step */
 } LessonView;
 
 typedef struct {
@@ -145,6 +147,12 @@ typedef struct {
         char ex_err[256];
     } frame;
     int big_numbers;    /* B: grown cells show their numbers in the block font */
+    /* presenter mode (--present): a big step title, no key bar, the
+     * panes revealed one at a time */
+    int present;
+    int title_h;        /* rows of the step title (1, or the big one's)   */
+    int blank;          /* b: nothing on the screen until the next key     */
+    int heat_numbers_off; /* N: heatmaps show colour (or shade) only       */
     int quit;
 } Tui;
 
@@ -167,6 +175,9 @@ void lv_action(Tui *t, TuiAction a);
 void lv_submit(Tui *t);
 /* The key after "y shows the worked answer": y reveals it. */
 void lv_confirm_reveal(Tui *t, int ch);
+/* Whether pane i's numbers are shown: always, but in presenter mode only
+ * once revealed. */
+int lv_pane_shown(const Tui *t, int i);
 /* The matrix of pane i in the current state (NULL when undefined). */
 const Mat *lv_pane_mat(const LessonView *lv, int i);
 /* Mouse: select the cell at screen (x, y) if there is one. */

@@ -1,0 +1,142 @@
+/*
+ * check_tui_present.c - the screen for a class, in tmux: presenter mode
+ * (--present: a big step title, no key bar, the matrices revealed one at a
+ * time with Space, N for colour-only heatmaps, b to blank the screen),
+ * zoom by keys, and steps numbered on the screen as on the handout.
+ * ATTN_SKIP_TUI=1 registers none of the tmux tests (make valgrind).
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "tmux.h"
+#include "tui_fixtures.h"
+
+/* 1 when every line of the screen is blank. */
+static int screen_blank(const char *s)
+{
+    return strspn(s, " \n") == strlen(s);
+}
+
+START_TEST(presenter_reveals_one_matrix_at_a_time)
+{
+    Tmux t;
+    char args[512];
+    snprintf(args, sizeof args, "--present %s", small_lesson_path());
+    tmux_start(&t, 120, 40, NULL, args);
+    WAIT_FOR(&t, "Set-up: the lesson's inputs");
+    /* no key bar for the class; the inputs not shown yet */
+    ck_assert_msg(!strstr(t.last, "n next") && !strstr(t.last, "q quit"), "a key bar in presenter mode:\n%s", t.last);
+    ck_assert_msg(strstr(t.last, "X 2x2") && strstr(t.last, "W 2x2") && strstr(t.last, "?"),
+                  "the panes should be there, their numbers not:\n%s", t.last);
+    ck_assert_msg(!strstr(t.last, "1.00") && !strstr(t.last, "0.50"), "numbers before Space:\n%s", t.last);
+    /* plain numbers, to read them here; Space shows X, then W */
+    tmux_keys(&t, "B");
+    tmux_keys(&t, "Space");
+    WAIT_FOR(&t, "1.00");
+    ck_assert_msg(!strstr(t.last, "0.50"), "Space showed more than X:\n%s", t.last);
+    tmux_keys(&t, "Space");
+    WAIT_FOR(&t, "0.50");
+    /* every matrix shown: Space goes on to step 1, its title large */
+    tmux_keys(&t, "Space");
+    WAIT_FOR(&t, "Products");
+    ck_assert_msg(strstr(t.last, "▀") || strstr(t.last, "█"), "no big step number:\n%s", t.last);
+    ck_assert_msg(!strstr(t.last, "1.00"), "step 1's matrices shown before Space:\n%s", t.last);
+    /* on to the heatmap of step 2: X, W, P revealed, then the step */
+    for (int k = 0; k < 4; k++)
+        tmux_keys(&t, "Space");
+    WAIT_FOR(&t, "Weights");
+    tmux_keys(&t, "Space");
+    tmux_keys(&t, "Space");
+    WAIT_FOR(&t, "A 2x2");
+    /* row ab: S's 0.50 and -inf, then A's 1.00 and 0.00 */
+    char line[1024];
+    int ab = line_with(t.last, 0, "ab ", NULL);
+    ck_assert_msg(ab > 0 && strstr(line_at(t.last, ab, line, sizeof line), "1.00"), "A[1,1] not shown:\n%s", t.last);
+    /* N: the heatmap's colours without its numbers, and back */
+    tmux_keys(&t, "N");
+    WAIT_FOR(&t, "colour only");
+    ck_assert_msg(!strstr(line_at(t.last, ab, line, sizeof line), "1.00") && strstr(line, "0.50"),
+                  "N left A's numbers (or took S's):\n%s", t.last);
+    tmux_keys(&t, "N");
+    WAIT_FOR(&t, "colour and numbers");
+    ck_assert_msg(strstr(line_at(t.last, ab, line, sizeof line), "1.00"), "N again: no numbers:\n%s", t.last);
+    /* Enter still explains: A[1,1] with its arithmetic */
+    tmux_keys(&t, "Enter");
+    WAIT_FOR(&t, "A[1,1] =");
+    /* b blanks the screen; the next key only brings it back */
+    tmux_keys(&t, "b");
+    for (int k = 0; k < 40 && !screen_blank(t.last); k++)
+        tmux_wait_for(&t, "");
+    ck_assert_msg(screen_blank(t.last), "b did not blank the screen:\n%s", t.last);
+    tmux_keys(&t, "q");
+    WAIT_FOR(&t, "Weights");
+    tmux_quit_and_check(&t, "q", "EXITED 0");
+    tmux_stop(&t);
+}
+END_TEST
+
+/* z at 80x24: the focused pane alone, then z or Esc back to the step (not
+ * to the menu). */
+START_TEST(zoom_by_keys)
+{
+    Tmux t;
+    open_small_lesson(&t, 80, 24, NULL);
+    tmux_keys(&t, "n");
+    WAIT_FOR(&t, "step 1/2: Products");
+    tmux_keys(&t, "Tab");
+    tmux_keys(&t, "z");
+    WAIT_FOR(&t, "zoomed: z or Esc goes back");
+    ck_assert_msg(strstr(t.last, "W 2x2") && !strstr(t.last, "X 2x2") && !strstr(t.last, "P 2x2"),
+                  "zoomed, W alone should show:\n%s", t.last);
+    ck_assert_msg(!strstr(t.last, "P is X times W"), "zoomed, the prose stayed:\n%s", t.last);
+    tmux_keys(&t, "Escape");
+    ck_assert(tmux_wait_gone(&t, "zoomed"));
+    ck_assert_msg(strstr(t.last, "X 2x2") && strstr(t.last, "P 2x2") && strstr(t.last, "step 1/2"),
+                  "Esc did not bring the step back:\n%s", t.last);
+    tmux_keys(&t, "z");
+    WAIT_FOR(&t, "zoomed");
+    tmux_keys(&t, "z");
+    ck_assert(tmux_wait_gone(&t, "zoomed"));
+    tmux_quit_and_check(&t, "q", "EXITED 0");
+    tmux_stop(&t);
+}
+END_TEST
+
+/* The screen and the handout number the steps alike: the set-up is not a
+ * step on either. */
+START_TEST(steps_numbered_as_on_the_handout)
+{
+    const char *path = small_lesson_path();
+    CmdResult r = cmd_runf("%s run %s", attn_bin(), path);
+    ck_assert_msg(r.status == 0 && strstr(r.out, "Step 1/2: Products") && strstr(r.out, "Step 2/2: Weights"),
+                  "the handout's steps:\n%s", r.out);
+    cmd_free(&r);
+    Tmux t;
+    tmux_start(&t, 100, 30, NULL, path);
+    WAIT_FOR(&t, "Set-up, then 2 steps");
+    tmux_keys(&t, "n");
+    WAIT_FOR(&t, "step 1/2: Products");
+    tmux_keys(&t, "n");
+    WAIT_FOR(&t, "step 2/2: Weights");
+    tmux_quit_and_check(&t, "q", "EXITED 0");
+    tmux_stop(&t);
+}
+END_TEST
+
+Suite *tui_present_suite(void)
+{
+    Suite *s = suite_create("tui_present");
+    TCase *tc = tcase_create("present");
+    tcase_set_timeout(tc, 120);
+    const char *skip = getenv("ATTN_SKIP_TUI");
+    if (!(skip && strcmp(skip, "1") == 0)) {
+        tcase_add_test(tc, presenter_reveals_one_matrix_at_a_time);
+        tcase_add_test(tc, zoom_by_keys);
+        tcase_add_test(tc, steps_numbered_as_on_the_handout);
+    }
+    suite_add_tcase(s, tc);
+    return s;
+}
