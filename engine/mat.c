@@ -12,6 +12,7 @@
 #include "mat.h"
 #include "mat_internal.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -362,6 +363,17 @@ attn_status mat_set_prov_parts(Mat *m, MatOp op, Mat *const *parts, int n, AttnE
     m->prov.parts = copy;
     m->prov.n_parts = n;
     return ATTN_OK;
+}
+
+int mat_cell_masked(const Mat *m, int i, int j)
+{
+    if (!m || (m->prov.op != OP_SOFTMAX_ROWS && m->prov.op != OP_SOFTMAX_COLS) || !m->prov.a)
+        return 0;
+    const Mat *s = m->prov.a;
+    if (i < 0 || j < 0 || i >= m->rows || j >= m->cols || i >= s->rows || j >= s->cols)
+        return 0;
+    float score = mat_get(s, i, j);
+    return isinf(score) && score < 0 && mat_get(m, i, j) == 0.0f;
 }
 
 int mat_line_masked(const Mat *m, int line, int by_rows)

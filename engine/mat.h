@@ -141,6 +141,13 @@ void mat_set_prov(Mat *m, MatOp op, const Mat *a, const Mat *b);
  * line outside m. The screen and the handout mark such lines. */
 int mat_line_masked(const Mat *m, int line, int by_rows);
 
+/* 1 when m[i,j] is 0 because a mask made it so: m is a softmax and its
+ * score at [i,j] was -inf. Such a zero is exact, where a computed weight
+ * that rounds to 0 is not; the screen and the handout show it as a bare
+ * "0" (MASKED_ZERO_TEXT) rather than 0.0000. */
+int mat_cell_masked(const Mat *m, int i, int j);
+#define MASKED_ZERO_TEXT "0"
+
 /* Human name of an operation ("@", "softmax_rows", ...), from its row of
  * the operation table (defined in optable.c); "unknown" outside MatOp. */
 const char *mat_op_name(MatOp op);

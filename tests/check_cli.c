@@ -93,8 +93,11 @@ START_TEST(test_run_handout)
         "Each score is a dot product \"quoted\" and scaled.\n\nA second paragraph.\n",
         "S  (2x2)\n          cat     sat\n  cat  0.5000    -inf\n  sat  0.0000  0.5000\n",
         /* weights on the fixed 0..1 scale, in the screen's five shades */
-        "A  (2x2, heatmap)\n          cat     sat\n  cat  1.0000  0.0000   |@ |\n  sat  0.3775  0.6225   |.#|\n"
-        "  shades ' .:#@': ' ' is 0.0000, '@' is 1.0000\n",
+        /* A[1,2] is 0 because S[1,2] is -inf: exactly 0, unlike a weight
+         * that rounds to 0.0000 */
+        "A  (2x2, heatmap)\n          cat     sat\n  cat  1.0000       0   |@ |\n  sat  0.3775  0.6225   |.#|\n"
+        "  shades ' .:#@': ' ' is 0.0000, '@' is 1.0000\n"
+        "  0 (no decimals): masked, exactly 0 where the score was -inf\n",
         "Exercise: How much does cat attend to sat?\n  Hint 1: The mask hides the future.\n"
         "  Answer: A[1,2] = 0.0000\n",
     };
@@ -136,7 +139,8 @@ START_TEST(test_run_no_answers)
 }
 END_TEST
 
-/* Lines that softmax found all -inf are named under the matrix. */
+/* Lines that softmax found all -inf are named under the matrix, and every
+ * weight a mask made 0 is a bare 0 (exact), said so once. */
 START_TEST(test_run_marks_masked_lines)
 {
     char *path = temp_lesson("lesson M\nlet S = [-inf -inf 0; -inf -inf 1]\nlet A = softmax_rows(S)\n"
@@ -144,10 +148,13 @@ START_TEST(test_run_marks_masked_lines)
     CmdResult r = cmd_runf("%s run %s", attn_bin(), path);
     ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
     const char *want[] = {
-        "A  (2x3)\n          1       2       3\n  1  0.0000  0.0000  1.0000\n  2  0.0000  0.0000  1.0000\n\n",
-        "B  (2x3)\n          1       2       3\n  1  0.0000  0.0000  0.2689\n  2  0.0000  0.0000  0.7311\n"
+        "A  (2x3)\n     1  2       3\n  1  0  0  1.0000\n  2  0  0  1.0000\n"
+        "  0 (no decimals): masked, exactly 0 where the score was -inf\n\n",
+        "B  (2x3)\n     1  2       3\n  1  0  0  0.2689\n  2  0  0  0.7311\n"
+        "  0 (no decimals): masked, exactly 0 where the score was -inf\n"
         "  columns 1, 2 fully masked: every score -inf, weights 0\n\n",
-        "C  (3x2)\n          1       2\n  1  0.0000  0.0000\n  2  0.0000  0.0000\n  3  0.2689  0.7311\n"
+        "C  (3x2)\n          1       2\n  1       0       0\n  2       0       0\n  3  0.2689  0.7311\n"
+        "  0 (no decimals): masked, exactly 0 where the score was -inf\n"
         "  rows 1, 2 fully masked: every score -inf, weights 0\n\n",
     };
     for (size_t i = 0; i < sizeof want / sizeof *want; i++)

@@ -107,6 +107,34 @@ START_TEST(explain_marks_the_operands)
 }
 END_TEST
 
+/* A weight a mask made 0 is exactly 0 and shows as a bare 0, told apart
+ * from a computed weight that rounds to 0.0000; the legend says so. */
+START_TEST(masked_zeros_told_apart)
+{
+    Tmux t;
+    char line[1024];
+    open_small_lesson(&t, 100, 30, NULL);
+    tmux_keys(&t, "n");
+    tmux_keys(&t, "n");
+    WAIT_FOR(&t, "step 2/2: Weights");
+    WAIT_FOR(&t, "0 masked");
+    /* row ab: S = 0.5000 -inf, A = 1.0000 0 */
+    int ab = line_with(t.last, 0, "ab ", NULL);
+    ck_assert_msg(ab > 0, "no row ab:\n%s", t.last);
+    line_at(t.last, ab, line, sizeof line);
+    const char *a = strstr(line, "1.0000");
+    ck_assert_msg(a && strstr(a, " 0") && !strstr(a, "0.0000"), "A[1,2] is not a bare 0: \"%s\"", line);
+    /* as numbers (h on A) it is still the bare 0 */
+    tmux_keys(&t, "Tab");
+    tmux_keys(&t, "h");
+    ck_assert(tmux_wait_gone(&t, "0 masked"));
+    line_at(t.last, ab, line, sizeof line);
+    a = strstr(line, "1.0000");
+    ck_assert_msg(a && strstr(a, " 0") && !strstr(a, "0.0000"), "as numbers, A[1,2] is not a bare 0: \"%s\"", line);
+    tmux_stop(&t);
+}
+END_TEST
+
 START_TEST(heatmap_toggles)
 {
     Tmux t;
@@ -497,6 +525,7 @@ Suite *tui_lesson_suite(void)
         tcase_add_test(tc, softmax_weight_explained);
         tcase_add_test(tc, explain_marks_the_operands);
         tcase_add_test(tc, heatmap_toggles);
+        tcase_add_test(tc, masked_zeros_told_apart);
         tcase_add_test(tc, heatmap_colours_on_256);
         tcase_add_test(tc, help_lists_the_bindings);
         tcase_add_test(tc, edit_undo_reset);

@@ -68,7 +68,7 @@ static void print_matrix(FILE *out, const Mat *m, int heat, const LessonStep *hi
     for (int j = 0; j < m->cols; j++) {
         int w = fmt_display_width(sheet_col_label(m, j, buf, sizeof buf));
         for (int i = 0; i < m->rows; i++) {
-            int vw = sheet_cell(buf, sizeof buf, mat_get(m, i, j), 0, 0);
+            int vw = sheet_mat_cell(buf, sizeof buf, m, i, j, 0, 0);
             if (vw > w)
                 w = vw;
         }
@@ -90,7 +90,7 @@ static void print_matrix(FILE *out, const Mat *m, int heat, const LessonStep *hi
         pad(out, label_w - fmt_display_width(lab));
         for (int j = 0; j < m->cols; j++) {
             int hidden = hide_in && sheet_step_hides(hide_in, m->name, i, j);
-            int w = sheet_cell(buf, sizeof buf, mat_get(m, i, j), hidden, 0);
+            int w = sheet_mat_cell(buf, sizeof buf, m, i, j, hidden, 0);
             pad(out, 2 + widths[j] - w);
             fputs(buf, out);
         }

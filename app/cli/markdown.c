@@ -157,7 +157,7 @@ static char *table_cell(const Mat *m, int i, int j, const HeatScale *heat, const
     }
     float v = mat_get(m, i, j);
     int hidden = hide_in && sheet_step_hides(hide_in, m->name, i, j);
-    sheet_cell(buf, sizeof buf, v, hidden, 0);
+    sheet_mat_cell(buf, sizeof buf, m, i, j, hidden, 0);
     const char *shade = heat && !hidden ? heat_shade(heat, v, 1) : "";
     cell = malloc(strlen(buf) + strlen(shade) + 2);
     if (cell)

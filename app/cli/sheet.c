@@ -52,6 +52,13 @@ int sheet_cell(char *buf, size_t size, float v, int hidden, int utf8)
     return num_format(buf, size, v, NUM_DECIMALS_DEFAULT, utf8);
 }
 
+int sheet_mat_cell(char *buf, size_t size, const Mat *m, int i, int j, int hidden, int utf8)
+{
+    if (!hidden && mat_cell_masked(m, i, j))
+        return snprintf(buf, size, "%s", MASKED_ZERO_TEXT);
+    return sheet_cell(buf, size, mat_get(m, i, j), hidden, utf8);
+}
+
 static const char *label_or_index(const char *lab, int k, char *buf, size_t size)
 {
     if (lab)
@@ -83,6 +90,13 @@ int sheet_answer_value(const LessonState *s, const LessonExercise *ex, double *v
 
 void sheet_put_masked(FILE *out, const Mat *m, const char *before, const char *after)
 {
+    int cells = 0;
+    for (int i = 0; i < m->rows; i++)
+        for (int j = 0; j < m->cols; j++)
+            cells += mat_cell_masked(m, i, j);
+    if (cells)
+        fprintf(out, "%s%s (no decimals): masked, exactly 0 where the score was -inf%s", before, MASKED_ZERO_TEXT,
+                after);
     for (int by_rows = 1; by_rows >= 0; by_rows--) {
         int n = by_rows ? m->rows : m->cols, count = 0;
         for (int k = 0; k < n; k++)

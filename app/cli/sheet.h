@@ -27,9 +27,11 @@ int sheet_step_hides(const LessonStep *st, const char *name, int row, int col);
 /* 1 when an exercise of any step of l hides name[row,col]. */
 int sheet_lesson_hides(const Lesson *l, const char *name, int row, int col);
 
-/* Write cell v as the handouts write it: by the engine's num_format with
+/* Write value v as the handouts write it: by the engine's num_format with
  * the default decimals, or "?" when hidden. Returns its display width. */
 int sheet_cell(char *buf, size_t size, float v, int hidden, int utf8);
+/* The same for cell [i,j] of m: a zero a mask made is a bare "0". */
+int sheet_mat_cell(char *buf, size_t size, const Mat *m, int i, int j, int hidden, int utf8);
 
 /* The label of row i (or column j) of m, or its 1-based number written into
  * buf when the axis has no labels. Returns the label or buf. */

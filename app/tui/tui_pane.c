@@ -313,6 +313,16 @@ static void draw_legend(const Tui *t, const PaneView *v, int y, int x, int w)
         ui_put(&t->cv, y, cx, x + w - cx, t->attr[C_DIM], "masked");
         cx += 8;
     }
+    int zeros = 0;
+    for (int i = 0; i < m->rows && !zeros; i++)
+        for (int j = 0; j < m->cols && !zeros; j++)
+            zeros = mat_cell_masked(m, i, j);
+    if (zeros && !infs && cx < x + w) {
+        ui_put(&t->cv, y, cx, x + w - cx, t->attr[C_MASKED], MASKED_ZERO_TEXT);
+        cx += 2;
+        ui_put(&t->cv, y, cx, x + w - cx, t->attr[C_DIM], "masked");
+        cx += 8;
+    }
     if (masked && cx < x + w) {
         char what[64];
         snprintf(what, sizeof what, "%s %d%s masked", by_rows ? "row" : "col", first + 1,
@@ -393,17 +403,23 @@ void pane_draw(const Tui *t, int idx, const Explanation *ex)
             int cursor = focus && mi <= p->cur_r && p->cur_r < mi + v->br && mj <= p->cur_c && p->cur_c < mj + v->bc;
             int edited = !p->overview && session_is_edited(lv->ses, p->name, mi, mj);
             int operand = !p->overview && is_operand(ex, v, p, mi, mj);
+            int mask_zero = !p->overview && mat_cell_masked(m, mi, mj);
             int a = A_NORMAL;
             if (heat)
                 a = heat_attr(t, v, val);
             else if (edited)
                 a = t->attr[C_EDITED];
+            else if (mask_zero)
+                a = t->attr[C_MASKED];
             if (heat && edited)
                 a |= A_UNDERLINE | A_BOLD;
             /* on a heatmap the colour is the value: marks go on top of it
              * (and the numbers may go: N, for a class reading the colours) */
             char num[48];
-            num_format(num, sizeof num, val, v->decimals, t->utf8);
+            if (mask_zero)      /* exact, unlike a weight rounded to 0 */
+                snprintf(num, sizeof num, "%s", MASKED_ZERO_TEXT);
+            else
+                num_format(num, sizeof num, val, v->decimals, t->utf8);
             if (heat && t->heat_numbers_off)
                 num[0] = '\0';
             /* where the number goes: right-aligned in the cell, or in a box
