@@ -44,3 +44,14 @@ int num_format(char *buf, size_t size, double v, int decimals, int utf8)
     }
     return snprintf(buf, size, "%.*f", decimals, v);
 }
+
+int num_decimals_for(double tol, int least)
+{
+    int d = least;
+    if (tol > 0 && isfinite(tol)) {
+        int need = (int)ceil(-log10(tol) - 1e-9);
+        if (need > d)
+            d = need;
+    }
+    return d < 0 ? 0 : d > NUM_DECIMALS_MAX ? NUM_DECIMALS_MAX : d;
+}

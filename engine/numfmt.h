@@ -18,4 +18,9 @@
  * clamped to 0..NUM_DECIMALS_MAX. */
 int num_format(char *buf, size_t size, double v, int decimals, int utf8);
 
+/* The decimals an answer judged within tol needs (1e-3: 3, 5e-7: 7), and
+ * at least `least`: so a confirmed answer shows the digits that were
+ * checked. Within NUM_DECIMALS_MAX. */
+int num_decimals_for(double tol, int least);
+
 #endif

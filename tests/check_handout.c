@@ -500,6 +500,19 @@ START_TEST(test_markdown_usage)
 }
 END_TEST
 
+/* An answer is printed with the digits its tolerance checks. */
+START_TEST(test_run_answer_digits)
+{
+    char *path = temp_lesson("lesson D\nlet x = [ 0.000006144 ]\nstep Tiny\n  exercise How big is x?\n"
+                             "    answer x[1,1] within 1e-7\n  end\n");
+    CmdResult r = cmd_runf("%s run %s", attn_bin(), path);
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+    ck_assert_msg(strstr(r.out, "  Answer: x[1,1] = 0.0000061\n"), "the answer's digits:\n%s", r.out);
+    cmd_free(&r);
+    free(path);
+}
+END_TEST
+
 Suite *handout_suite(void)
 {
     Suite *s = suite_create("handout");
@@ -514,6 +527,7 @@ Suite *handout_suite(void)
     tcase_add_test(core, test_markdown_no_answers);
     tcase_add_test(core, test_markdown_escapes);
     tcase_add_test(core, test_markdown_usage);
+    tcase_add_test(core, test_run_answer_digits);
     suite_add_tcase(s, core);
     return s;
 }

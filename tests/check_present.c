@@ -91,6 +91,20 @@ START_TEST(a_printed_heatmap_says_what_its_shades_mean)
 }
 END_TEST
 
+/* A confirmed answer shows the digits its tolerance checked: 6.144e-6
+ * judged within 1e-7 is not confirmed as 0.0000, on paper or on screen. */
+START_TEST(answers_show_the_digits_checked)
+{
+    ck_assert_int_eq(num_decimals_for(1e-3, 4), 4);
+    ck_assert_int_eq(num_decimals_for(1e-3, 2), 3);
+    ck_assert_int_eq(num_decimals_for(1e-7, 4), 7);
+    ck_assert_int_eq(num_decimals_for(5e-7, 4), 7);
+    ck_assert_int_eq(num_decimals_for(0, 4), 4);
+    ck_assert_int_eq(num_decimals_for(1e-15, 4), NUM_DECIMALS_MAX);
+    ck_assert_str_eq(fmt(6.144e-6, num_decimals_for(1e-7, 4), 0), "0.0000061");
+}
+END_TEST
+
 /* The projector's block font: "0.5" in both sizes, pixel for pixel, and
  * what does not fit or has no glyph falls back to plain text. */
 START_TEST(big_numbers_for_the_back_of_the_room)
@@ -127,6 +141,7 @@ Suite *present_suite(void)
     tcase_add_test(c, each_kind_of_matrix_has_its_scale);
     tcase_add_test(c, a_printed_heatmap_says_what_its_shades_mean);
     tcase_add_test(c, big_numbers_for_the_back_of_the_room);
+    tcase_add_test(c, answers_show_the_digits_checked);
     suite_add_tcase(s, c);
     return s;
 }

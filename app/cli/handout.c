@@ -129,7 +129,8 @@ static void print_exercise(FILE *out, const LessonState *s, const LessonExercise
         fputs("  Answer: ____________\n", out);
     } else if (sheet_answer_value(s, ex, &value)) {
         char buf[64];
-        sheet_cell(buf, sizeof buf, (float)value, 0, 0);
+        /* as many digits as the exercise checks */
+        num_format(buf, sizeof buf, value, num_decimals_for(ex->within, NUM_DECIMALS_DEFAULT), 0);
         fprintf(out, "  Answer: %s = %s\n", ex->answer, buf);
     } else {
         fprintf(out, "  Answer: %s\n", ex->answer);

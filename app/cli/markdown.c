@@ -244,7 +244,7 @@ static void md_exercise(FILE *out, const LessonState *s, const LessonExercise *e
         fprintf(out, "`%s`", ex->answer);
     if (sheet_answer_value(s, ex, &value)) {
         char buf[64];
-        sheet_cell(buf, sizeof buf, (float)value, 0, 0);
+        num_format(buf, sizeof buf, value, num_decimals_for(ex->within, NUM_DECIMALS_DEFAULT), 0);
         fprintf(out, " = %s", buf);
     }
     fputc('\n', out);

@@ -39,7 +39,7 @@ static size_t worked_answer(const Tui *t, const LessonExercise *ex, char *raw, s
     Mat *v = lesson_eval_expr(st, ex->answer, &err);
     char num[48] = "?";
     if (v && v->rows == 1 && v->cols == 1)
-        num_format(num, sizeof num, mat_get(v, 0, 0), lv->decimals, t->utf8);
+        num_format(num, sizeof num, mat_get(v, 0, 0), num_decimals_for(ex->within, lv->decimals), t->utf8);
     mat_free(v);
     len += (size_t)snprintf(raw + len, size - len, "  Answer (revealed): %s = %s\n", ex->answer, num);
     LessonCell cell;

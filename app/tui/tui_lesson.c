@@ -226,7 +226,7 @@ static void submit_answer(Tui *t)
     const Judgement *j = &es->judged;
     lv->feedback_ok = j->verdict == JUDGE_RIGHT;
     char want[48];
-    num_format(want, sizeof want, j->want, lv->decimals, t->utf8);
+    num_format(want, sizeof want, j->want, num_decimals_for(ex->within, lv->decimals), t->utf8);
     const char *more = es->hints_shown < ex->n_hints ? " (i: a hint)" : " (i: the worked answer)";
     if (c & SESSION_REFUSED)
         snprintf(lv->feedback, sizeof lv->feedback, "%s", session_message(lv->ses));
