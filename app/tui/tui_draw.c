@@ -154,6 +154,22 @@ static int plan_frame(Tui *t, int decimals, int text_n, int ex_n, int panes_want
     return layout_panes(need, lv->n_panes, t->layout.panes, lv->focus, place);
 }
 
+/* What t shows whole: the step's prose, then its exercise as it stands
+ * (question, hints, verdict, worked answer). Returns the lines. */
+static int whole_text(const Tui *t, char *buf, size_t size, int width)
+{
+    int n = step_text(t, buf, size, width);
+    char ex[8192];
+    int n_ex = t->mode == MODE_LESSON ? exercise_lines(t, ex, sizeof ex, width) : 0;
+    size_t len = strlen(buf);
+    if (n_ex > 0 && len + 3 < size) {
+        /* a blank line between them */
+        snprintf(buf + len, size - len, "%s\n%s", len > 0 && buf[len - 1] == '\n' ? "" : "\n", ex);
+        n += n_ex + 1;
+    }
+    return n;
+}
+
 void tui_prepare(Tui *t)
 {
     /* (without a window, at the size the caller set: the layout tests) */
@@ -548,7 +564,7 @@ static void prepare_text(Tui *t)
     char *buf = malloc(size);
     if (!buf)
         tui_fatal("out of memory");
-    int n = step_text(t, buf, size, text_measure(t->cols - 2));
+    int n = whole_text(t, buf, size, text_measure(t->cols - 2));
     free(buf);
     t->overlay_max = imax(0, n - imax(t->rows - 4, 1));
     t->overlay_first = imax(0, imin(t->overlay_first, t->overlay_max));
@@ -563,7 +579,7 @@ static void draw_text_overlay(const Tui *t)
     char *buf = malloc(size);
     if (!buf)
         tui_fatal("out of memory");
-    step_text(t, buf, size, text_measure(t->cols - 2));
+    whole_text(t, buf, size, text_measure(t->cols - 2));
     const char *from = buf;
     char line[1024];
     for (int k = 0; k < t->overlay_first && from; k++)
@@ -628,11 +644,19 @@ static void draw_lesson(Tui *t)
         ui_put(&t->cv, pr.y + pr.h - 1, pr.x + pr.w - nw, nw, t->attr[C_DIM] | A_REVERSE, note);
     }
     if (t->layout.exercise.h > 0) {
-        exercise_lines(t, buf, size, text_measure(t->cols));
+        int n_ex = exercise_lines(t, buf, size, text_measure(t->cols));
         Rect er = t->layout.exercise;
         const char *p = buf;
         char line[1024];
+        const char *more = ui_glyph(&t->cv, "… t: all", "... t: all");
+        int more_w = fmt_display_width(more);
         for (int k = 0; k < er.h && (p = text_line(p, line, sizeof line)); k++) {
+            if (k == er.h - 1 && n_ex > er.h) {
+                /* the rest (more hints, the verdict) is under t */
+                ui_put(&t->cv, er.y + k, 1, er.w - 3 - more_w, t->attr[C_HINT], line);
+                ui_put(&t->cv, er.y + k, er.w - more_w - 1, more_w, t->attr[C_DIM], more);
+                break;
+            }
             int a = t->attr[C_HINT];
             const char *body = line + strspn(line, " ");
             if (strncmp(line, "Exercise", 8) == 0)
