@@ -1,8 +1,9 @@
 /*
  * tui.c - the terminal screen's entry point and its one input loop: check
- * a lesson before the terminal is touched, set up curses, read a key,
- * turn it into an action (tui_keys.c), let the menu or the lesson view act
- * on it, then lay out and draw one frame from the state. Resizes arrive as
+ * a lesson before the terminal is touched, set up curses, read a key, give
+ * it to the screen on top (tui_screen.h), then have that screen lay out
+ * and draw one frame from the state; the blank screen, and the actions
+ * the menu and the lesson share, are here too. Resizes arrive as
  * KEY_RESIZE in the same loop, and each 200 ms timeout (and each key)
  * checks whether the open lesson's file was saved (tui_live.c);
  * SIGINT/SIGTERM/SIGHUP only set a flag here,
@@ -22,10 +23,9 @@
 #include <unistd.h>
 
 #include "lessonfile.h"
+#include "tui_screen.h"
 #include "tui_state.h"
 
-#define KEY_ESC 27
-#define CTRL(c) ((c) & 0x1f)
 #define BRIEF_TICKS 20  /* getch timeouts of 200 ms: 4 s */
 
 /* The only file-scope state of the screen, and it is the process's, not a
@@ -114,107 +114,83 @@ static void start_curses(Tui *t, int no_color)
     sigaction(SIGHUP, &sa, NULL);
 }
 
-/* Typing into the prompt: printable characters, Backspace, Enter, Esc. */
-static void prompt_key(Tui *t, int ch)
+/* ---- the screens: which is on top, what they share ------------------- */
+
+/* b: nothing on the screen; the next key only brings it back. */
+static void blank_key(Tui *t, int ch)
 {
-    if (ch == KEY_ESC || ch == CTRL('g')) {
-        t->prompt = PROMPT_NONE;
-    } else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
-        lv_submit(t);
-    } else if (ch == KEY_BACKSPACE || ch == 127 || ch == CTRL('h')) {
-        if (t->input_len > 0)
-            t->input[--t->input_len] = '\0';
-    } else if (ch == CTRL('u')) {
-        t->input_len = 0;
-        t->input[0] = '\0';
-    } else if (ch >= ' ' && ch < 127 && t->input_len < INPUT_MAX - 1) {
-        t->input[t->input_len++] = (char)ch;
-        t->input[t->input_len] = '\0';
-    }
+    (void)ch;
+    t->blank = 0;
 }
 
-static void mouse_key(Tui *t)
+static void blank_prepare(Tui *t)
 {
-    MEVENT ev;
-    if (getmouse(&ev) != OK || !(ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED)))
-        return;
-    if (t->mode == MODE_MENU)
-        menu_click(t, ev.y);
-    else
-        lv_click(t, ev.x, ev.y);
+    t->layout_ok = 1;
 }
 
-static void handle_key(Tui *t, int ch)
+static void blank_draw(Tui *t)
 {
-    if (ch == KEY_RESIZE)
-        return;     /* the next frame lays out for the new size */
-    if (t->blank) {     /* any key brings the screen back, and only that */
-        t->blank = 0;
-        return;
-    }
-    t->message[0] = '\0';
-    if (t->overlay != OVERLAY_NONE) {
-        /* any key closes help and text, but for scrolling one that does
-         * not fit the terminal */
-        TuiAction a = tui_key_action(ch, KEYS_LESSON);
-        if (t->overlay_max > 0 && (a == ACT_DOWN || a == ACT_NEXT)) {
-            t->overlay_first++;
-        } else if (t->overlay_max > 0 && (a == ACT_UP || a == ACT_PREV)) {
-            t->overlay_first--;
-        } else {
-            t->overlay = OVERLAY_NONE;
-            t->overlay_first = 0;
+    (void)t;
+}
+
+const TuiScreen tui_screen_blank = { "blank", blank_key, blank_prepare, blank_draw };
+
+const TuiScreen *tui_screen(const Tui *t)
+{
+    if (t->blank)
+        return &tui_screen_blank;
+    if (t->overlay == OVERLAY_HELP)
+        return &tui_screen_help;
+    if (t->overlay == OVERLAY_TEXT)
+        return &tui_screen_text;
+    return t->mode == MODE_MENU ? &tui_screen_menu : &tui_screen_lesson;
+}
+
+/* Esc on the lesson: back to the menu it came from, or to the menu of the
+ * folder of a lesson opened by name (with it selected). */
+static void back_to_menu(Tui *t)
+{
+    if (t->direct) {
+        char dir[1024];
+        const char *path = session_path(t->lv.ses);
+        const char *slash = path ? strrchr(path, '/') : NULL;
+        snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+        char *was = path ? strdup(path) : NULL;
+        lv_close(&t->lv);
+        t->direct = 0;
+        t->mode = MODE_MENU;
+        menu_load(t, dir[0] ? dir : "/");
+        const char *base = was ? (slash ? was + (slash - path) + 1 : was) : NULL;
+        for (int i = 0; base && i < t->n_items; i++) {
+            const char *b = strrchr(t->items[i].path, '/');
+            if (strcmp(b ? b + 1 : t->items[i].path, base) == 0)
+                t->sel = i;
         }
-        return;
+        free(was);
+    } else if (t->n_items == 0) {
+        t->quit = 1;
+    } else {
+        lv_close(&t->lv);
+        t->mode = MODE_MENU;
+        menu_reload(t);     /* lessons added, removed or edited meanwhile */
     }
-    if (t->prompt != PROMPT_NONE) {
-        prompt_key(t, ch);
-        return;
-    }
-    if (t->mode == MODE_LESSON && t->lv.confirm_reveal) {
-        lv_confirm_reveal(t, ch);
-        return;
-    }
-    int where = t->mode == MODE_MENU ? KEYS_MENU : KEYS_LESSON;
-    TuiAction a = tui_key_action(ch, where);
+}
+
+int tui_common_action(Tui *t, TuiAction a)
+{
     switch (a) {
     case ACT_QUIT:
         t->quit = 1;
-        return;
+        return 1;
     case ACT_HELP:
         t->overlay = OVERLAY_HELP;
-        return;
+        return 1;
     case ACT_BACK:
-        if (t->lv.zoom) {   /* Esc leaves the zoom first */
+        if (t->lv.zoom)     /* Esc leaves the zoom first */
             t->lv.zoom = 0;
-            return;
-        }
-        if (t->direct) {
-            /* a lesson opened by name: Esc goes to the menu of its folder */
-            char dir[1024];
-            const char *path = session_path(t->lv.ses);
-            const char *slash = path ? strrchr(path, '/') : NULL;
-            snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
-            char *was = path ? strdup(path) : NULL;
-            lv_close(&t->lv);
-            t->direct = 0;
-            t->mode = MODE_MENU;
-            menu_load(t, dir[0] ? dir : "/");
-            const char *base = was ? (slash ? was + (slash - path) + 1 : was) : NULL;
-            for (int i = 0; base && i < t->n_items; i++) {
-                const char *b = strrchr(t->items[i].path, '/');
-                if (strcmp(b ? b + 1 : t->items[i].path, base) == 0)
-                    t->sel = i;
-            }
-            free(was);
-        } else if (t->n_items == 0) {
-            t->quit = 1;
-        } else {
-            lv_close(&t->lv);
-            t->mode = MODE_MENU;
-            menu_reload(t);     /* lessons added, removed or edited meanwhile */
-        }
-        return;
+        else
+            back_to_menu(t);
+        return 1;
     case ACT_RELOAD:
         clearok(curscr, TRUE);  /* Ctrl-L: repaint the whole terminal too */
         if (t->mode == MODE_MENU) {
@@ -223,24 +199,33 @@ static void handle_key(Tui *t, int ch)
         } else {
             lv_reload_if_changed(t, 1);
         }
-        return;
+        return 1;
     case ACT_HIDE_ERROR:
         if (t->mode == MODE_LESSON)
             lv_hide_reload_error(t);
-        return;
+        return 1;
     default:
-        break;
+        return 0;
     }
-    if (!t->layout_ok)
-        return;     /* nothing to act on while the screen is too small */
-    if (ch == KEY_MOUSE) {
-        mouse_key(t);
-        return;
-    }
-    if (t->mode == MODE_MENU)
-        menu_action(t, a);
+}
+
+void tui_prepare(Tui *t)
+{
+    /* (without a window, at the size the caller set: the layout tests) */
+    if (t->cv.win)
+        getmaxyx(t->cv.win, t->rows, t->cols);
+    tui_frame_free(t);
+    tui_screen(t)->prepare(t);
+}
+
+void tui_draw(Tui *t)
+{
+    werase(t->cv.win);
+    if (t->layout_ok)
+        tui_screen(t)->draw(t);
     else
-        lv_action(t, a);
+        tui_draw_too_small(t);
+    wrefresh(t->cv.win);
 }
 
 static void frame(Tui *t)
@@ -300,7 +285,8 @@ int tui_main(const char *file, const TuiOptions *opt)
             continue;
         }
         brief_ticks = 0;
-        handle_key(&t, ch);
+        if (ch != KEY_RESIZE)   /* (a resize: the next frame lays out anew) */
+            tui_screen(&t)->key(&t, ch);
         if (t.mode == MODE_LESSON && !t.quit)
             lv_reload_if_changed(&t, 0);
         if (!t.quit)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "progress.h"
+#include "tui_screen.h"
 #include "tui_state.h"
 
 
@@ -439,4 +440,51 @@ void lv_action(Tui *t, TuiAction a)
     default:
         break;
     }
+}
+
+/* ---- the lesson screen's keys ------------------------------------------- */
+
+#define KEY_ESC 27
+#define CTRL(c) ((c) & 0x1f)
+
+/* Typing into the prompt: printable characters, Backspace, Enter, Esc. */
+static void prompt_key(Tui *t, int ch)
+{
+    if (ch == KEY_ESC || ch == CTRL('g')) {
+        t->prompt = PROMPT_NONE;
+    } else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
+        lv_submit(t);
+    } else if (ch == KEY_BACKSPACE || ch == 127 || ch == CTRL('h')) {
+        if (t->input_len > 0)
+            t->input[--t->input_len] = '\0';
+    } else if (ch == CTRL('u')) {
+        t->input_len = 0;
+        t->input[0] = '\0';
+    } else if (ch >= ' ' && ch < 127 && t->input_len < INPUT_MAX - 1) {
+        t->input[t->input_len++] = (char)ch;
+        t->input[t->input_len] = '\0';
+    }
+}
+
+void lv_key(Tui *t, int ch)
+{
+    t->message[0] = '\0';
+    if (t->prompt != PROMPT_NONE) {
+        prompt_key(t, ch);
+        return;
+    }
+    if (t->lv.confirm_reveal) {
+        lv_confirm_reveal(t, ch);
+        return;
+    }
+    TuiAction a = tui_key_action(ch, KEYS_LESSON);
+    if (tui_common_action(t, a) || !t->layout_ok)
+        return;     /* (nothing to act on while the screen is too small) */
+    if (ch == KEY_MOUSE) {
+        MEVENT ev;
+        if (getmouse(&ev) == OK && (ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED)))
+            lv_click(t, ev.x, ev.y);
+        return;
+    }
+    lv_action(t, a);
 }

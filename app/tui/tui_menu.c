@@ -1,7 +1,8 @@
 /*
  * tui_menu.c - the lesson menu: every lesson of the default set with its
  * title and 'about' line, in file order; a lesson that does not parse is
- * listed with its error and cannot be opened.
+ * listed with its error and cannot be opened. The menu's screen object
+ * (tui_screen.h): its keys, layout and frame.
  */
 #include <curses.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include "lessonfile.h"
 #include "progress.h"
 #include "tui_put.h"
+#include "tui_screen.h"
 #include "tui_state.h"
 
 #include "minmax.h"
@@ -54,7 +56,7 @@ void menu_load(Tui *t, const char *dir)
         if (l) {
             it->title = dup_str(lesson_title(l));
             it->about = dup_str(lesson_about(l));
-            it->n_screens = lesson_n_steps(l) + (lesson_n_setup(l) > 0);
+            it->n_steps = lesson_n_steps(l);
             const ProgressLesson *rec = progress_find(recs, n_recs, lesson_title(l));
             session_lesson_progress(l, rec, &it->solved, &it->n_exercises);
             it->finished = rec && rec->finished;
@@ -123,7 +125,7 @@ static void open_selected(Tui *t)
     t->mode = MODE_LESSON;
 }
 
-void menu_action(Tui *t, TuiAction a)
+static void menu_action(Tui *t, TuiAction a)
 {
     switch (a) {
     case ACT_UP:
@@ -155,14 +157,14 @@ static int menu_first(const Tui *t)
     return imax(0, imin(t->sel - fit / 2, t->n_items - fit));
 }
 
-void menu_click(Tui *t, int y)
+static void menu_click(Tui *t, int y)
 {
     int k = (y - MENU_TOP) / 2 + menu_first(t);
     if (y >= MENU_TOP && k >= 0 && k < t->n_items)
         t->sel = k;
 }
 
-void menu_draw(Tui *t)
+static void menu_draw(Tui *t)
 {
     int w = t->cols;
     ui_fill(&t->cv, 0, 0, w, tui_attr(t, C_TITLE));
@@ -191,10 +193,10 @@ void menu_draw(Tui *t)
         char steps[32] = "";
         if (!it->error && it->n_exercises > 0)
             snprintf(steps, sizeof steps, "%d/%d %s  %d steps ", it->solved, it->n_exercises,
-                     it->finished ? ui_glyph(&t->cv, "✓", "done") : ui_glyph(&t->cv, "·", "-"), it->n_screens);
+                     it->finished ? ui_glyph(&t->cv, "✓", "done") : ui_glyph(&t->cv, "·", "-"), it->n_steps);
         else if (!it->error)
             snprintf(steps, sizeof steps, "%s%d steps ", it->finished ? ui_glyph(&t->cv, "✓ ", "done ") : "",
-                     it->n_screens);
+                     it->n_steps);
         int sw = fmt_display_width(steps);
         ui_put_fit(&t->cv, y, 1, w - 3 - sw, sel ? tui_attr(t, C_SELECTED) : tui_attr(t, C_PANE_TITLE), buf);
         ui_put(&t->cv, y, w - sw - 1, sw, sel ? tui_attr(t, C_SELECTED) : tui_attr(t, C_DIM), steps);
@@ -204,3 +206,33 @@ void menu_draw(Tui *t)
             ui_put_fit(&t->cv, y + 1, 7, w - 8, tui_attr(t, C_DIM), it->about);
     }
 }
+
+/* ---- the menu as a screen ----------------------------------------------- */
+
+static void menu_key(Tui *t, int ch)
+{
+    t->message[0] = '\0';
+    TuiAction a = tui_key_action(ch, KEYS_MENU);
+    if (tui_common_action(t, a) || !t->layout_ok)
+        return;
+    if (ch == KEY_MOUSE) {
+        MEVENT ev;
+        if (getmouse(&ev) == OK && (ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED)))
+            menu_click(t, ev.y);
+        return;
+    }
+    menu_action(t, a);
+}
+
+static void menu_prepare(Tui *t)
+{
+    t->layout_ok = t->cols >= TUI_MIN_COLS && t->rows >= TUI_MIN_ROWS;
+}
+
+static void menu_frame(Tui *t)
+{
+    menu_draw(t);
+    tui_keybar_draw(t, KEYS_MENU);
+}
+
+const TuiScreen tui_screen_menu = { "menu", menu_key, menu_prepare, menu_frame };

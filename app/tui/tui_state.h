@@ -1,8 +1,8 @@
 /*
- * tui_state.h - the screen's one state struct, shared by the main loop
- * (tui.c), the drawing (tui_draw.c), the lesson view's actions
- * (tui_lesson.c) and the menu (tui_menu.c). Everything on the screen is
- * drawn from this struct each frame; only the main loop draws.
+ * tui_state.h - the screen's one state struct, shared by the screens
+ * (tui_screen.h: the menu, the lesson, help and text, blank) and the main
+ * loop (tui.c). Everything on the screen is drawn from this struct each
+ * frame; only the main loop asks for a frame.
  */
 #ifndef ATTN_TUI_STATE_H
 #define ATTN_TUI_STATE_H
@@ -100,7 +100,7 @@ typedef struct {
     char *title;        /* NULL when the lesson failed to parse */
     char *about;
     char *error;        /* the first line of the parse error, or NULL */
-    int n_screens;      /* steps, the set-up screen counted */
+    int n_steps;        /* as the handout counts them (not the set-up) */
     int n_exercises;
     int solved;         /* exercises right, from the progress store */
     int finished;       /* the lesson was followed to its end */
@@ -171,6 +171,12 @@ void lv_go(Tui *t, int screen);
 void lv_build_panes(Tui *t, const Pane *prev, int n_prev);
 /* Handle one action of the lesson view. */
 void lv_action(Tui *t, TuiAction a);
+/* One key on the lesson screen: the prompt's typing, the reveal's y, the
+ * shared actions, a click, or an action of the view. */
+void lv_key(Tui *t, int ch);
+/* tui_lesson_draw.c: the step's prose and then its exercise as it
+ * stands, wrapped to width (what t shows whole). Returns the lines. */
+int lv_whole_text(const Tui *t, char *buf, size_t size, int width);
 /* Finish the prompt with the typed text. */
 void lv_submit(Tui *t);
 /* The key after "y shows the worked answer": y reveals it. */
@@ -220,10 +226,15 @@ void pane_fit(Tui *t, int i);
 void pane_draw(const Tui *t, int i, const Explanation *ex);
 void tui_views_free(LessonView *lv);
 
-/* tui_draw.c: building a frame. */
-/* Lay out the current screen (regions, pane geometry, scroll). */
+/* tui.c: a frame of the screen on top (tui_screen.h). */
+/* Lay it out (regions, pane geometry, scroll) for the terminal's size. */
 void tui_prepare(Tui *t);
+/* Draw it, or the "too small" notice. */
 void tui_draw(Tui *t);
+/* tui_lesson_draw.c: the notice, and the key bar of a screen's keys
+ * (KEYS_MENU or KEYS_LESSON), or the prompt, or the message. */
+void tui_draw_too_small(const Tui *t);
+void tui_keybar_draw(const Tui *t, int where);
 /* Release what the last frame kept (its explanation). */
 void tui_frame_free(Tui *t);
 
@@ -233,9 +244,7 @@ void menu_load(Tui *t, const char *dir);
  * keeping the selected lesson selected when it is still there. */
 void menu_reload(Tui *t);
 void menu_free(Tui *t);
-void menu_action(Tui *t, TuiAction a);
-void menu_draw(Tui *t);
-void menu_click(Tui *t, int y);
+
 
 /* tui.c */
 void tui_message(Tui *t, int error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

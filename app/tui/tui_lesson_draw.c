@@ -1,9 +1,11 @@
 /*
- * tui_draw.c - one frame, drawn from the state: the per-frame layout
- * (tui_prepare), the title, the step's prose, the panes (tui_pane.c), the
- * exercises, the explanation of the cursor's cell, the key bar, help, the
- * whole text, and the "too small" notice. Called only by the main loop:
- * erase, draw, refresh.
+ * tui_lesson_draw.c - the lesson screen's frame, drawn from the state: its
+ * layout (how much prose, which decimals fit, pages, zoom, scale on a big
+ * screen), the title (a big one in presenter mode), the step's prose, the
+ * panes (tui_pane.c), the exercise, the explanation of the cursor's cell,
+ * and the key bar and "too small" notice the other screens use too. The
+ * lesson's screen object (tui_screen.h) joins this to its keys
+ * (tui_lesson.c).
  */
 #include <curses.h>
 #include <math.h>
@@ -14,6 +16,7 @@
 
 #include "format.h"
 #include "tui_put.h"
+#include "tui_screen.h"
 #include "tui_state.h"
 
 #include "minmax.h"
@@ -23,9 +26,6 @@ void tui_frame_free(Tui *t)
     explain_free(&t->frame.ex);
     memset(&t->frame, 0, sizeof t->frame);
 }
-
-static void prepare_help(Tui *t);
-static void prepare_text(Tui *t);
 
 /* ---- per-frame layout -------------------------------------------------- */
 
@@ -154,9 +154,7 @@ static int plan_frame(Tui *t, int decimals, int text_n, int ex_n, int panes_want
     return layout_panes(need, lv->n_panes, t->layout.panes, lv->focus, place);
 }
 
-/* What t shows whole: the step's prose, then its exercise as it stands
- * (question, hints, verdict, worked answer). Returns the lines. */
-static int whole_text(const Tui *t, char *buf, size_t size, int width)
+int lv_whole_text(const Tui *t, char *buf, size_t size, int width)
 {
     int n = step_text(t, buf, size, width);
     char ex[8192];
@@ -170,22 +168,10 @@ static int whole_text(const Tui *t, char *buf, size_t size, int width)
     return n;
 }
 
-void tui_prepare(Tui *t)
+static void lesson_prepare(Tui *t)
 {
-    /* (without a window, at the size the caller set: the layout tests) */
-    if (t->cv.win)
-        getmaxyx(t->cv.win, t->rows, t->cols);
-    tui_frame_free(t);
     t->frame.ex_err[0] = '\0';
     t->banner_h = 0;
-    if (t->overlay == OVERLAY_HELP)
-        prepare_help(t);
-    else if (t->overlay == OVERLAY_TEXT)
-        prepare_text(t);
-    if (t->mode != MODE_LESSON) {
-        t->layout_ok = t->cols >= TUI_MIN_COLS && t->rows >= TUI_MIN_ROWS;
-        return;
-    }
     LessonView *lv = &t->lv;
     size_t size = 65536;
     char *buf = malloc(size);
@@ -398,7 +384,7 @@ static void draw_status(const Tui *t)
 }
 
 /* The key bar: the main actions, their keys read from the table. */
-static void draw_keybar(const Tui *t, int where)
+void tui_keybar_draw(const Tui *t, int where)
 {
     Rect r = t->layout.keybar;
     if (t->mode != MODE_LESSON)
@@ -487,112 +473,7 @@ static void draw_keybar(const Tui *t, int where)
     }
 }
 
-/* The help screen, generated from the bindings table: one column when
- * it fits, two when the terminal is short, and scrolled when even two do
- * not fit. */
-typedef struct {
-    int acts[ACT_COUNT];
-    char keys[ACT_COUNT][64];
-    int n, key_w, help_w;
-    int columns, per_col, col_w;
-    int top, room;
-} HelpLayout;
-
-static void help_layout(const Tui *t, HelpLayout *h)
-{
-    int where = t->mode == MODE_MENU ? KEYS_MENU : KEYS_LESSON;
-    h->n = h->key_w = h->help_w = 0;
-    for (int a = ACT_NONE + 1; a < ACT_COUNT; a++) {
-        tui_action_keys((TuiAction)a, where, h->keys[h->n], sizeof h->keys[h->n]);
-        if (!h->keys[h->n][0])
-            continue;
-        h->key_w = imax(h->key_w, fmt_display_width(h->keys[h->n]));
-        h->help_w = imax(h->help_w, fmt_display_width(tui_action_help_in((TuiAction)a, where)));
-        h->acts[h->n++] = a;
-    }
-    h->top = 2;
-    h->room = imax(1, t->rows - h->top - 2);
-    int entry_w = h->key_w + 1 + h->help_w;
-    h->columns = h->n > h->room && t->cols >= 1 + 2 * entry_w + 2 ? 2 : 1;
-    h->per_col = (h->n + h->columns - 1) / h->columns;
-    h->col_w = h->columns == 2 ? entry_w + 2 : t->cols - 2;
-}
-
-static void prepare_help(Tui *t)
-{
-    HelpLayout h;
-    help_layout(t, &h);
-    t->overlay_max = imax(0, h.per_col - h.room);
-    t->overlay_first = imax(0, imin(t->overlay_first, t->overlay_max));
-}
-
-static void draw_help(const Tui *t)
-{
-    int where = t->mode == MODE_MENU ? KEYS_MENU : KEYS_LESSON;
-    ui_fill(&t->cv, 0, 0, t->cols, t->attr[C_TITLE]);
-    ui_put(&t->cv, 0, 1, t->cols - 2, t->attr[C_TITLE], where == KEYS_MENU ? "attn: keys of the lesson menu"
-                                                               : "attn: keys of the lesson screen");
-    HelpLayout h;
-    help_layout(t, &h);
-    for (int k = 0; k < h.n; k++) {
-        int c = k / h.per_col, row = k % h.per_col - t->overlay_first;
-        if (row < 0 || row >= h.room)
-            continue;
-        int x = 1 + c * h.col_w;
-        ui_put(&t->cv, h.top + row, x, h.key_w, t->attr[C_HINT], h.keys[k]);
-        ui_put(&t->cv, h.top + row, x + h.key_w + 1, t->cols - x - h.key_w - 1, A_NORMAL,
-            tui_action_help_in((TuiAction)h.acts[k], where));
-    }
-    int below = h.top + h.per_col - t->overlay_first + 1;
-    if (where == KEYS_LESSON && below < t->rows - 2)
-        ui_put(&t->cv, below, 2, t->cols - 4, t->attr[C_DIM],
-            "Enter marks where a value came from; a click selects a cell; -inf is masked.");
-    if (where == KEYS_LESSON && below + 1 < t->rows - 2)
-        ui_putf(&t->cv, below + 1, 2, t->cols - 4, t->attr[C_DIM], "%s marks an edited cell; the title bar counts the edits.",
-                ui_glyph(&t->cv, "✎", "'"));
-    ui_put(&t->cv, t->rows - 1, 1, t->cols - 2, t->attr[C_DIM],
-        t->overlay_max > 0 ? (t->overlay_first < t->overlay_max ? "Down: more keys; any other key closes this help"
-                                                       : "Up: back; any other key closes this help")
-                        : "any key closes this help");
-}
-
-/* The step's whole prose, scrolled by Down/Up when it is longer than the
- * screen. */
-static void prepare_text(Tui *t)
-{
-    size_t size = 65536;
-    char *buf = malloc(size);
-    if (!buf)
-        tui_fatal("out of memory");
-    int n = whole_text(t, buf, size, text_measure(t->cols - 2));
-    free(buf);
-    t->overlay_max = imax(0, n - imax(t->rows - 4, 1));
-    t->overlay_first = imax(0, imin(t->overlay_first, t->overlay_max));
-}
-
-static void draw_text_overlay(const Tui *t)
-{
-    ui_fill(&t->cv, 0, 0, t->cols, t->attr[C_TITLE]);
-    const LessonStep *st = session_step(t->lv.ses);
-    ui_putf(&t->cv, 0, 1, t->cols - 2, t->attr[C_TITLE], "%s", st ? st->title : "Set-up");
-    size_t size = 65536;
-    char *buf = malloc(size);
-    if (!buf)
-        tui_fatal("out of memory");
-    whole_text(t, buf, size, text_measure(t->cols - 2));
-    const char *from = buf;
-    char line[1024];
-    for (int k = 0; k < t->overlay_first && from; k++)
-        from = text_line(from, line, sizeof line);
-    ui_lines(&t->cv, from ? from : "", (Rect){ 1, 2, t->cols - 2, t->rows - 4 }, t->attr[C_TEXT], t->attr[C_DIM], NULL);
-    free(buf);
-    ui_put(&t->cv, t->rows - 1, 1, t->cols - 2, t->attr[C_DIM],
-           t->overlay_max > 0 ? (t->overlay_first < t->overlay_max ? "Down: more text; any other key closes it"
-                                                                   : "Up: back; any other key closes the text")
-                              : "any key closes the text");
-}
-
-static void draw_too_small(const Tui *t)
+void tui_draw_too_small(const Tui *t)
 {
     char msg[128];
     snprintf(msg, sizeof msg, "terminal too small: need at least %dx%d, have %dx%d", TUI_MIN_COLS,
@@ -609,7 +490,7 @@ static void draw_too_small(const Tui *t)
     }
 }
 
-static void draw_lesson(Tui *t)
+static void lesson_draw(Tui *t)
 {
     LessonView *lv = &t->lv;
     draw_title(t);
@@ -668,24 +549,7 @@ static void draw_lesson(Tui *t)
     }
     free(buf);
     draw_status(t);
-    draw_keybar(t, KEYS_LESSON);
+    tui_keybar_draw(t, KEYS_LESSON);
 }
 
-void tui_draw(Tui *t)
-{
-    werase(t->cv.win);
-    if (t->blank)
-        ;   /* b: nothing until the next key */
-    else if (!t->layout_ok)
-        draw_too_small(t);
-    else if (t->overlay == OVERLAY_HELP)
-        draw_help(t);
-    else if (t->overlay == OVERLAY_TEXT)
-        draw_text_overlay(t);
-    else if (t->mode == MODE_MENU) {
-        menu_draw(t);
-        draw_keybar(t, KEYS_MENU);
-    } else
-        draw_lesson(t);
-    wrefresh(t->cv.win);
-}
+const TuiScreen tui_screen_lesson = { "lesson", lv_key, lesson_prepare, lesson_draw };
