@@ -94,6 +94,79 @@ START_TEST(menu_lists_a_broken_lesson_with_its_error)
 }
 END_TEST
 
+/* A menu of n lessons in a fresh directory: lesson k is the small lesson
+ * titled "Lesson k", but lessons 1 and 2 share the title "Twin". */
+static void numbered_menu(char *dir, int n)
+{
+    ck_assert_msg(mkdtemp(dir) != NULL, "mkdtemp failed");
+    for (int k = 1; k <= n; k++) {
+        char path[300], title[64];
+        snprintf(path, sizeof path, "%s/%02d-lesson.lesson", dir, k);
+        snprintf(title, sizeof title, "lesson %s\n", k <= 2 ? "Twin" : "");
+        if (k > 2)
+            snprintf(title, sizeof title, "lesson Lesson %d\n", k);
+        FILE *f = fopen(path, "w");
+        ck_assert_msg(f != NULL, "cannot write %s", path);
+        fputs(title, f);
+        fputs(strstr(small_lesson, "about"), f);
+        fclose(f);
+    }
+}
+
+/* Digit keys open a lesson by the number the menu shows; with ten or more
+ * lessons a digit waits for a second one while a longer number could
+ * begin with it. Lessons of one title show their file names. */
+START_TEST(menu_number_keys_and_twins)
+{
+    char dir[] = "/tmp/attn-test-menu-XXXXXX", env[400];
+    numbered_menu(dir, 4);
+    snprintf(env, sizeof env, "ATTN_LESSONS=%s", dir);
+    Tmux t;
+    tmux_start(&t, 80, 24, env, NULL);
+    WAIT_FOR(&t, "Lesson 4");
+    ck_assert_msg(strstr(t.last, " 3  Lesson 3"), "the numbers are not shown:\n%s", t.last);
+    ck_assert_msg(strstr(t.last, "Twin  (01-lesson.lesson)") && strstr(t.last, "Twin  (02-lesson.lesson)"),
+                  "twins without their files:\n%s", t.last);
+    ck_assert_msg(!strstr(t.last, "(03-lesson.lesson)"), "a lesson of its own title shows its file:\n%s", t.last);
+    tmux_keys(&t, "3");
+    WAIT_FOR(&t, "attn · Lesson 3");
+    tmux_keys(&t, "Escape");
+    WAIT_FOR(&t, "4 lessons in");
+    tmux_keys(&t, "2");
+    WAIT_FOR(&t, "attn · Twin");
+    tmux_keys(&t, "Escape");
+    WAIT_FOR(&t, "4 lessons in");
+    tmux_keys(&t, "7");
+    WAIT_FOR(&t, "no lesson 7: the menu has 4");
+    tmux_stop(&t);
+    CmdResult r = cmd_runf("rm -rf %s", dir);
+    cmd_free(&r);
+    /* twelve: 1 then 2 is the twelfth; 2 alone the second; 1 and Enter the first */
+    char dir12[] = "/tmp/attn-test-menu-XXXXXX";
+    numbered_menu(dir12, 12);
+    snprintf(env, sizeof env, "ATTN_LESSONS=%s", dir12);
+    tmux_start(&t, 80, 40, env, NULL);
+    WAIT_FOR(&t, "12 lessons in");
+    tmux_keys(&t, "1");
+    WAIT_FOR(&t, "lesson 1: another digit, or Enter to open it");
+    tmux_keys(&t, "2");
+    WAIT_FOR(&t, "attn · Lesson 12");
+    tmux_keys(&t, "Escape");
+    WAIT_FOR(&t, "12 lessons in");
+    tmux_keys(&t, "2");
+    WAIT_FOR(&t, "attn · Twin");
+    tmux_keys(&t, "Escape");
+    WAIT_FOR(&t, "12 lessons in");
+    tmux_keys(&t, "1");
+    WAIT_FOR(&t, "another digit");
+    tmux_keys(&t, "Enter");
+    WAIT_FOR(&t, "attn · Twin");
+    tmux_stop(&t);
+    r = cmd_runf("rm -rf %s", dir12);
+    cmd_free(&r);
+}
+END_TEST
+
 /* Back from a lesson, the menu lists its directory again: a lesson added
  * meanwhile is there, R re-lists it by hand too. */
 START_TEST(menu_relists_on_return)
@@ -137,6 +210,7 @@ Suite *tui_menu_suite(void)
         tcase_add_test(tc, menu_lists_every_lesson);
         tcase_add_test(tc, menu_relists_on_return);
         tcase_add_test(tc, menu_lists_a_broken_lesson_with_its_error);
+        tcase_add_test(tc, menu_number_keys_and_twins);
     }
     suite_add_tcase(s, tc);
     return s;

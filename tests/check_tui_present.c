@@ -2,7 +2,8 @@
  * check_tui_present.c - the screen for a class, in tmux: presenter mode
  * (--present: a big step title, no key bar, the matrices revealed one at a
  * time with Space, N for colour-only heatmaps, b to blank the screen),
- * zoom by keys, and steps numbered on the screen as on the handout.
+ * zoom by keys, steps numbered on the screen as on the handout, and the
+ * cost of attention timed live (C).
  * ATTN_SKIP_TUI=1 registers none of the tmux tests (make valgrind).
  */
 #include <check.h>
@@ -126,6 +127,39 @@ START_TEST(steps_numbered_as_on_the_handout)
 }
 END_TEST
 
+/* C: the cost of attention timed on this machine, size after size, with
+ * the plot once two are in; c restarts it causal; Esc goes back to where
+ * it was opened (the menu, or the lesson's step). */
+START_TEST(cost_of_attention_from_menu_and_lesson)
+{
+    Tmux t;
+    tmux_start(&t, 100, 30, NULL, NULL);
+    WAIT_FOR(&t, "lessons in");
+    tmux_keys(&t, "C");
+    WAIT_FOR(&t, "the cost of attention on this machine: d=512, 8 heads");
+    WAIT_FOR(&t, "timing n = ");
+    WAIT_FOR(&t, "(log-log)");
+    ck_assert_msg(strstr(t.last, "     64 ") && strstr(t.last, "    128 "), "the sizes timed are not listed:\n%s",
+                  t.last);
+    WAIT_FOR(&t, "slope of log time against log n");
+    tmux_keys(&t, "c");
+    WAIT_FOR(&t, "8 heads, causal");
+    tmux_keys(&t, "Escape");
+    WAIT_FOR(&t, "lessons in");
+    tmux_stop(&t);
+    /* from a lesson's step, and back to it */
+    open_small_lesson(&t, 100, 30, NULL);
+    tmux_keys(&t, "n");
+    WAIT_FOR(&t, "step 1/2: Products");
+    tmux_keys(&t, "C");
+    WAIT_FOR(&t, "the cost of attention");
+    tmux_keys(&t, "Escape");
+    WAIT_FOR(&t, "step 1/2: Products");
+    tmux_quit_and_check(&t, "q", "EXITED 0");
+    tmux_stop(&t);
+}
+END_TEST
+
 Suite *tui_present_suite(void)
 {
     Suite *s = suite_create("tui_present");
@@ -136,6 +170,7 @@ Suite *tui_present_suite(void)
         tcase_add_test(tc, presenter_reveals_one_matrix_at_a_time);
         tcase_add_test(tc, zoom_by_keys);
         tcase_add_test(tc, steps_numbered_as_on_the_handout);
+        tcase_add_test(tc, cost_of_attention_from_menu_and_lesson);
     }
     suite_add_tcase(s, tc);
     return s;

@@ -66,10 +66,16 @@ static int parse_int(int argc, char **argv, int i, long lo, long hi, long *out)
     return 1;
 }
 
+void bench_opts_default(BenchOpts *o)
+{
+    *o = (BenchOpts){ .n = 2048, .d = 512, .heads = 8, .reps = 5, .max_n = 1 << 20, .par = ATTN_PAR_POOL,
+                      .slow_ms = 2000.0 };
+}
+
 /* Options into o; 0 after printing a usage error. */
 static int parse_options(int argc, char **argv, BenchOpts *o)
 {
-    *o = (BenchOpts){ .n = 2048, .d = 512, .heads = 8, .reps = 5, .max_n = 1 << 20, .par = ATTN_PAR_POOL };
+    bench_opts_default(o);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         long v;

@@ -6,6 +6,7 @@
 #define ATTN_BENCH_INTERNAL_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "attention.h"
 
@@ -16,6 +17,7 @@ typedef struct {
     int threads;            /* hidden --threads: workers, 0 = the cores     */
     AttnParallel par;       /* hidden --par pool|blas                       */
     const char *dump;       /* hidden --dump FILE: the fused output, float32 */
+    double slow_ms;         /* the sweep: a path this slow is not run at a larger n */
 } BenchOpts;
 
 /* x (n, d) and the eight parameters (Wq Wk Wv Wo (d, d), bq bk bv bo (d)). */
@@ -50,7 +52,31 @@ int bench_case(const BenchOpts *o, const BenchInputs *in, BenchResult *r, float 
 
 double bench_now_ms(void);
 
+/* The options of a plain `attn bench`: n 2048, d 512, 8 heads, 5 reps. */
+void bench_opts_default(BenchOpts *o);
+
 /* `attn bench --sweep` (bench_sweep.c); returns the exit status. */
 int bench_sweep(const BenchOpts *o);
+
+/* The sweep one point at a time, for the screen's cost view too: n = 64,
+ * 128, ... until a fused run takes about two seconds (or o->max_n); the
+ * naive path until it passes two seconds itself or would not fit. */
+#define SWEEP_MAX_POINTS 20
+typedef struct {
+    double n[SWEEP_MAX_POINTS], fused[SWEEP_MAX_POINTS], naive[SWEEP_MAX_POINTS];   /* naive 0: not run */
+    double fused_cpu[SWEEP_MAX_POINTS], naive_cpu[SWEEP_MAX_POINTS];               /* CPU time, ms     */
+    size_t extra[SWEEP_MAX_POINTS], nn[SWEEP_MAX_POINTS];
+    int count;
+    long next_n;                /* the n the next point will time (0: not begun) */
+    double last_fused, last_naive;
+} Sweep;
+
+/* Run the next point into s: 1 when one ran, 0 when the sweep is done, -1
+ * when a case failed (why in err). */
+int sweep_next(const BenchOpts *o, Sweep *s, char *err, size_t size);
+/* The slopes, the memory available and the naive path's wall, then the
+ * log-log plot of width x height cells and what it shows, as text into f
+ * (what `attn bench --sweep` prints after its table). */
+void sweep_report(FILE *f, const BenchOpts *o, const Sweep *s, int width, int height, int utf8);
 
 #endif

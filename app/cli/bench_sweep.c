@@ -19,16 +19,7 @@
 #include "bench_plot.h"
 #include "mat.h"
 
-#define SWEEP_MAX_POINTS 20
 #define SWEEP_FIRST_N 64
-#define SLOW_MS 2000.0          /* a path this slow is not run at a larger n */
-
-typedef struct {
-    double n[SWEEP_MAX_POINTS], fused[SWEEP_MAX_POINTS], naive[SWEEP_MAX_POINTS];   /* naive 0: not run */
-    double fused_cpu[SWEEP_MAX_POINTS], naive_cpu[SWEEP_MAX_POINTS];               /* CPU time, ms     */
-    size_t extra[SWEEP_MAX_POINTS], nn[SWEEP_MAX_POINTS];
-    int count;
-} Sweep;
 
 /* Memory this machine has available now (bytes): MemAvailable, else the
  * free pages. */
@@ -64,46 +55,64 @@ static long naive_wall(const BenchOpts *o, double avail)
     return hi;
 }
 
-/* Run the points; 0 after printing why when a case failed. */
+int sweep_next(const BenchOpts *given, Sweep *s, char *err, size_t size)
+{
+    if (s->next_n == 0) {
+        s->next_n = SWEEP_FIRST_N;
+        s->last_fused = s->last_naive = 0;
+    }
+    long n = s->next_n;
+    if (s->count >= SWEEP_MAX_POINTS || n > given->max_n || (s->count > 0 && s->last_fused * 4 > 2 * given->slow_ms))
+        return 0;                       /* the next would take well over 2 s */
+    BenchOpts o = *given;
+    o.n = (int)n;
+    o.reps = s->last_fused > 100 ? 1 : given->reps < 3 ? given->reps : 3;
+    o.fused_only = given->fused_only || s->last_naive > given->slow_ms;
+    BenchInputs in;
+    float *out = malloc((size_t)o.n * o.d * sizeof *out);
+    if (!out || !bench_inputs_make(&in, o.n, o.d, o.seed)) {
+        free(out);
+        snprintf(err, size, "no memory for n=%d d=%d", o.n, o.d);
+        return -1;
+    }
+    BenchResult r;
+    int ok = bench_case(&o, &in, &r, out);
+    bench_inputs_free(&in);
+    free(out);
+    if (!ok) {
+        snprintf(err, size, "the case n=%d failed", o.n);
+        return -1;
+    }
+    int i = s->count++;
+    s->n[i] = (double)n;
+    s->fused[i] = s->last_fused = r.fused.median;
+    s->naive[i] = r.naive_done ? r.naive.median : 0.0;
+    s->fused_cpu[i] = r.fused.cpu;
+    s->naive_cpu[i] = r.naive_done ? r.naive.cpu : 0.0;
+    s->last_naive = r.naive_done ? r.naive.median : 1e300;
+    s->extra[i] = r.extra_bytes;
+    s->nn[i] = (size_t)n * (size_t)n * sizeof(float);
+    s->next_n = n * 2;
+    return 1;
+}
+
+/* Run the points with progress on stderr; 0 after printing why when a
+ * case failed. */
 static int run_points(const BenchOpts *given, Sweep *s)
 {
-    double last_fused = 0, last_naive = 0;
-    for (long n = SWEEP_FIRST_N; s->count < SWEEP_MAX_POINTS && n <= given->max_n; n *= 2) {
-        if (s->count > 0 && last_fused * 4 > 2 * SLOW_MS)
-            break;                      /* the next would take well over 2 s */
-        BenchOpts o = *given;
-        o.n = (int)n;
-        o.reps = last_fused > 100 ? 1 : given->reps < 3 ? given->reps : 3;
-        o.fused_only = given->fused_only || last_naive > SLOW_MS;
-        BenchInputs in;
-        float *out = malloc((size_t)o.n * o.d * sizeof *out);
-        if (!out || !bench_inputs_make(&in, o.n, o.d, o.seed)) {
-            free(out);
-            fprintf(stderr, "attn bench: no memory for n=%d d=%d\n", o.n, o.d);
-            return 0;
-        }
-        BenchResult r;
-        int ok = bench_case(&o, &in, &r, out);
-        bench_inputs_free(&in);
-        free(out);
-        if (!ok)
-            return 0;
-        int i = s->count++;
-        s->n[i] = (double)n;
-        s->fused[i] = last_fused = r.fused.median;
-        s->naive[i] = r.naive_done ? r.naive.median : 0.0;
-        s->fused_cpu[i] = r.fused.cpu;
-        s->naive_cpu[i] = r.naive_done ? r.naive.cpu : 0.0;
-        last_naive = r.naive_done ? r.naive.median : 1e300;
-        s->extra[i] = r.extra_bytes;
-        s->nn[i] = (size_t)n * (size_t)n * sizeof(float);
-        fprintf(stderr, "sweep n=%-6ld fused %9.2f ms", n, r.fused.median);
-        if (r.naive_done)
-            fprintf(stderr, "   naive %9.2f ms\n", r.naive.median);
+    char err[128];
+    int got;
+    while ((got = sweep_next(given, s, err, sizeof err)) == 1) {
+        int i = s->count - 1;
+        fprintf(stderr, "sweep n=%-6.0f fused %9.2f ms", s->n[i], s->fused[i]);
+        if (s->naive[i] > 0)
+            fprintf(stderr, "   naive %9.2f ms\n", s->naive[i]);
         else
-            fprintf(stderr, "   naive skipped: %s\n", r.naive_skip);
+            fprintf(stderr, "   naive skipped\n");
     }
-    return 1;
+    if (got < 0)
+        fprintf(stderr, "attn bench: %s\n", err);
+    return got == 0;
 }
 
 /* The slope over the points with n >= from (all of them when fewer than two
@@ -141,8 +150,7 @@ static void print_json(const BenchOpts *o, const Sweep *s, double fused_slope, d
     printf(", \"available_bytes\": %.0f, \"naive_out_of_memory_n\": %ld}\n", avail, wall);
 }
 
-static void print_text(const BenchOpts *o, const Sweep *s, double fused_slope, double naive_slope, double avail,
-                       long wall, double from)
+static void print_text(const BenchOpts *o, const Sweep *s)
 {
     printf("attn bench --sweep: d=%d heads=%d%s; time against n\n\n", o->d, o->heads, o->causal ? " causal" : "");
     printf("%8s %12s %12s %12s %12s %12s %14s\n", "n", "fused ms", "(CPU ms)", "naive ms", "(CPU ms)", "n x n MB",
@@ -159,19 +167,28 @@ static void print_text(const BenchOpts *o, const Sweep *s, double fused_slope, d
     putchar('\n');
     const char *cs = nl_langinfo(CODESET);
     int utf8 = cs && strcmp(cs, "UTF-8") == 0 && !getenv("NO_COLOR");
+    sweep_report(stdout, o, s, 60, 16, utf8);
+}
+
+void sweep_report(FILE *f, const BenchOpts *o, const Sweep *s, int width, int height, int utf8)
+{
+    double from = 2.0 * o->d;   /* where 4 n^2 d passes 8 n d^2 */
+    double fused_slope = slope_from(s, s->fused, from), naive_slope = slope_from(s, s->naive, from);
+    double avail = available_bytes();
+    long wall = naive_wall(o, avail);
     PlotSeries series[2] = { { "fused", 'f', s->n, s->fused, s->count }, { "naive", 'n', s->n, s->naive, s->count } };
-    plot_loglog(stdout, series, 2, 60, 16, "ms", utf8);
-    printf("\nslope of log time against log n (n >= %.0f): fused %.2f, naive %.2f"
-           " (2 = time grows as n^2)\n", from, fused_slope, naive_slope);
+    plot_loglog(f, series, 2, width, height, "ms", utf8);
+    fprintf(f, "\nslope of log time against log n (n >= %.0f): fused %.2f, naive %.2f"
+               " (2 = time grows as n^2)\n", from, fused_slope, naive_slope);
     if (s->count > 0) {
         int last = s->count - 1;
-        printf("at n=%.0f one n x n matrix is %.1f MB (the naive path holds %d per head); the fused path's"
-               " extra memory is %.1f MB in all\n", s->n[last], s->nn[last] / 1e6, o->causal ? 3 : 2,
-               s->extra[last] / 1e6);
+        fprintf(f, "at n=%.0f one n x n matrix is %.1f MB (the naive path holds %d per head); the fused path's"
+                   " extra memory is %.1f MB in all\n", s->n[last], s->nn[last] / 1e6, o->causal ? 3 : 2,
+                s->extra[last] / 1e6);
     }
-    printf("the naive path would need more than the %.1f GB available from n=%ld on", avail / 1e9, wall);
-    printf(" (this engine refuses one matrix above %ld x %ld already)\n", (long)sqrt((double)MAT_MAX_ELEMS),
-           (long)sqrt((double)MAT_MAX_ELEMS));
+    fprintf(f, "the naive path would need more than the %.1f GB available from n=%ld on", avail / 1e9, wall);
+    fprintf(f, " (this engine refuses one matrix above %ld x %ld already)\n", (long)sqrt((double)MAT_MAX_ELEMS),
+            (long)sqrt((double)MAT_MAX_ELEMS));
 }
 
 int bench_sweep(const BenchOpts *given)
@@ -180,13 +197,13 @@ int bench_sweep(const BenchOpts *given)
     memset(&s, 0, sizeof s);
     if (!run_points(given, &s))
         return 2;
-    double from = 2.0 * given->d;   /* where 4 n^2 d passes 8 n d^2 */
-    double fused_slope = slope_from(&s, s.fused, from), naive_slope = slope_from(&s, s.naive, from);
-    double avail = available_bytes();
-    long wall = naive_wall(given, avail);
-    if (given->json)
-        print_json(given, &s, fused_slope, naive_slope, avail, wall);
-    else
-        print_text(given, &s, fused_slope, naive_slope, avail, wall, from);
+    if (given->json) {
+        double from = 2.0 * given->d;   /* where 4 n^2 d passes 8 n d^2 */
+        double avail = available_bytes();
+        print_json(given, &s, slope_from(&s, s.fused, from), slope_from(&s, s.naive, from), avail,
+                   naive_wall(given, avail));
+    } else {
+        print_text(given, &s);
+    }
     return 0;
 }

@@ -133,7 +133,7 @@ static void blank_draw(Tui *t)
     (void)t;
 }
 
-const TuiScreen tui_screen_blank = { "blank", blank_key, blank_prepare, blank_draw };
+const TuiScreen tui_screen_blank = { "blank", blank_key, blank_prepare, blank_draw, NULL };
 
 const TuiScreen *tui_screen(const Tui *t)
 {
@@ -143,6 +143,8 @@ const TuiScreen *tui_screen(const Tui *t)
         return &tui_screen_help;
     if (t->overlay == OVERLAY_TEXT)
         return &tui_screen_text;
+    if (t->cost)
+        return &tui_screen_cost;
     return t->mode == MODE_MENU ? &tui_screen_menu : &tui_screen_lesson;
 }
 
@@ -203,6 +205,9 @@ int tui_common_action(Tui *t, TuiAction a)
     case ACT_HIDE_ERROR:
         if (t->mode == MODE_LESSON)
             lv_hide_reload_error(t);
+        return 1;
+    case ACT_COST:
+        cost_open(t);
         return 1;
     default:
         return 0;
@@ -271,8 +276,12 @@ int tui_main(const char *file, const TuiOptions *opt)
              * terminal that is gone ends the session */
             if (terminal_gone())
                 break;
-            /* the lesson's file saved in another window: show it */
+            /* the lesson's file saved in another window: show it; a
+             * screen that works in steps takes the next one */
             int changed = t.mode == MODE_LESSON && lv_reload_if_changed(&t, 0);
+            const TuiScreen *top = tui_screen(&t);
+            if (top->idle && top->idle(&t))
+                changed = 1;
             /* a brief message goes after BRIEF_TICKS quiet timeouts */
             if (changed) {
                 brief_ticks = 0;
@@ -294,6 +303,7 @@ int tui_main(const char *file, const TuiOptions *opt)
     }
     leave_curses();
     lv_close(&t.lv);
+    cost_close(&t);
     menu_free(&t);
     tui_frame_free(&t);
     if (got_signal)

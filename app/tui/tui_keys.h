@@ -48,6 +48,8 @@
     X(ACT_RELOAD,    "re-read files, redraw")            \
     X(ACT_HIDE_ERROR, "hide the reload error")           \
     X(ACT_HELP,      "this help")                        \
+    X(ACT_OPEN_NUMBER, "open the lesson of that number") \
+    X(ACT_COST,      "the cost of attention")            \
     X(ACT_BACK,      "back to the menu")                 \
     X(ACT_QUIT,      "quit")
 

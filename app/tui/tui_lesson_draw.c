@@ -552,4 +552,4 @@ static void lesson_draw(Tui *t)
     tui_keybar_draw(t, KEYS_LESSON);
 }
 
-const TuiScreen tui_screen_lesson = { "lesson", lv_key, lesson_prepare, lesson_draw };
+const TuiScreen tui_screen_lesson = { "lesson", lv_key, lesson_prepare, lesson_draw, NULL };

@@ -164,6 +164,15 @@ static void menu_click(Tui *t, int y)
         t->sel = k;
 }
 
+/* 1 when another lesson of the menu has item i's title. */
+static int title_shared(const Tui *t, int i)
+{
+    for (int k = 0; k < t->n_items; k++)
+        if (k != i && t->items[k].title && t->items[i].title && strcmp(t->items[k].title, t->items[i].title) == 0)
+            return 1;
+    return 0;
+}
+
 static void menu_draw(Tui *t)
 {
     int w = t->cols;
@@ -190,6 +199,12 @@ static void menu_draw(Tui *t)
             ui_fill(&t->cv, y, 0, t->cols, tui_attr(t, C_SELECTED));
         snprintf(buf, sizeof buf, "%s%2d  %s", sel ? (t->utf8 ? "▶ " : "> ") : "  ", i + 1,
                  it->error ? "(does not open)" : it->title);
+        if (!it->error && title_shared(t, i)) {
+            /* two lessons of one title: their files tell them apart */
+            const char *base = strrchr(it->path, '/');
+            size_t bl = strlen(buf);
+            snprintf(buf + bl, sizeof buf - bl, "  (%s)", base ? base + 1 : it->path);
+        }
         char steps[32] = "";
         if (!it->error && it->n_exercises > 0)
             snprintf(steps, sizeof steps, "%d/%d %s  %d steps ", it->solved, it->n_exercises,
@@ -209,10 +224,41 @@ static void menu_draw(Tui *t)
 
 /* ---- the menu as a screen ----------------------------------------------- */
 
+/* A digit of a lesson's number: with 9 lessons or fewer it opens that
+ * lesson; with more, the number typed so far is selected, and it opens as
+ * soon as no longer number begins with it (12 lessons: 1 waits for a
+ * second digit or Enter, 2 opens the second, 1 then 2 the twelfth). */
+static void menu_number(Tui *t, int digit)
+{
+    int n = t->typed * 10 + digit;
+    if (n < 1 || n > t->n_items) {
+        t->typed = 0;
+        if (digit >= 1 && digit <= t->n_items)
+            n = digit;      /* a fresh start */
+        else {
+            tui_message(t, 1, "no lesson %d: the menu has %d", n, t->n_items);
+            return;
+        }
+    }
+    t->sel = n - 1;
+    if (n * 10 > t->n_items) {
+        t->typed = 0;
+        open_selected(t);
+    } else {
+        t->typed = n;
+        tui_message(t, 0, "lesson %d: another digit, or Enter to open it", n);
+    }
+}
+
 static void menu_key(Tui *t, int ch)
 {
     t->message[0] = '\0';
     TuiAction a = tui_key_action(ch, KEYS_MENU);
+    if (a == ACT_OPEN_NUMBER && t->layout_ok) {
+        menu_number(t, ch - '0');
+        return;
+    }
+    t->typed = 0;
     if (tui_common_action(t, a) || !t->layout_ok)
         return;
     if (ch == KEY_MOUSE) {
@@ -235,4 +281,4 @@ static void menu_frame(Tui *t)
     tui_keybar_draw(t, KEYS_MENU);
 }
 
-const TuiScreen tui_screen_menu = { "menu", menu_key, menu_prepare, menu_frame };
+const TuiScreen tui_screen_menu = { "menu", menu_key, menu_prepare, menu_frame, NULL };

@@ -154,5 +154,5 @@ static void text_prepare(Tui *t)
     prepare_text(t);
 }
 
-const TuiScreen tui_screen_help = { "help", overlay_key, help_prepare, draw_help };
-const TuiScreen tui_screen_text = { "text", overlay_key, text_prepare, draw_text };
+const TuiScreen tui_screen_help = { "help", overlay_key, help_prepare, draw_help, NULL };
+const TuiScreen tui_screen_text = { "text", overlay_key, text_prepare, draw_text, NULL };

@@ -108,6 +108,8 @@ typedef struct {
 
 typedef enum { MODE_MENU, MODE_LESSON } Mode;
 
+typedef struct CostView CostView;   /* tui_cost.c */
+
 typedef struct {
     /* the terminal */
     Canvas cv;          /* where the screen draws (stdscr in the main loop) */
@@ -124,6 +126,7 @@ typedef struct {
     int direct;         /* opened on one file: Esc quits */
     MenuItem *items;
     int n_items, sel;
+    int typed;          /* digits typed so far of a lesson's number (0: none) */
     char menu_dir[1024];
     LessonView lv;
     ScreenLayout layout;
@@ -147,6 +150,7 @@ typedef struct {
         char ex_err[256];
     } frame;
     int big_numbers;    /* B: grown cells show their numbers in the block font */
+    CostView *cost;     /* the cost of attention (C), owned; NULL: closed   */
     /* presenter mode (--present): a big step title, no key bar, the
      * panes revealed one at a time */
     int present;
