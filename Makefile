@@ -156,21 +156,28 @@ uninstall:
 clean:
 	rm -rf build build-asan build-fuzz attn
 
-# Fuzz the lesson language with libFuzzer (clang, ASan + UBSan), seeded with
-# the shipped lessons and the broken corpus; then the .npy and CSV readers,
-# seeded with tests/data. FUZZ_SECONDS bounds each run.
+# libFuzzer with ASan and UBSan (clang; `scripts/install-deps --fuzz` adds
+# it): the lesson parser and evaluator, seeded with the shipped lessons and
+# the broken corpus; the reader of a student's answer, seeded with
+# tests/fuzz/answers; the .npy and CSV readers, seeded with tests/data.
+# FUZZ_SECONDS bounds each run (CI: 60 each).
 FUZZ_SECONDS ?= 60
+FUZZ_CC := clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 fuzz: deps
-	@mkdir -p build-fuzz/corpus
-	clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	  $(ATTN_CPPFLAGS) $(ENGINE_INC) $(BLAS_CFLAGS) -o build-fuzz/fuzz_lesson tests/fuzz/fuzz_lesson.c $(ENGINE_SRC) $(BLAS_LIBS) -lm
+	@scripts/install-deps --fuzz
+	@mkdir -p build-fuzz/corpus build-fuzz/corpus-answer build-fuzz/corpus-npy build-fuzz/corpus-csv
+	$(FUZZ_CC) $(ATTN_CPPFLAGS) $(ENGINE_INC) $(BLAS_CFLAGS) -o build-fuzz/fuzz_lesson tests/fuzz/fuzz_lesson.c \
+	  $(ENGINE_SRC) $(BLAS_LIBS) -lm
 	cp lessons/*.lesson tests/broken/*.lesson build-fuzz/corpus/ 2>/dev/null || true
 	build-fuzz/fuzz_lesson -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
 	  -dict=tests/fuzz/lesson.dict build-fuzz/corpus
-	@mkdir -p build-fuzz/corpus-npy build-fuzz/corpus-csv
+	$(FUZZ_CC) $(ATTN_CPPFLAGS) $(ENGINE_INC) $(BLAS_CFLAGS) -o build-fuzz/fuzz_answer tests/fuzz/fuzz_answer.c \
+	  $(ENGINE_SRC) $(BLAS_LIBS) -lm
+	cp tests/fuzz/answers/* build-fuzz/corpus-answer/
+	build-fuzz/fuzz_answer -max_total_time=$(FUZZ_SECONDS) -max_len=256 -timeout=10 \
+	  -dict=tests/fuzz/answer.dict build-fuzz/corpus-answer
 	for r in npy csv; do \
-	  clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	    $(ATTN_CPPFLAGS) $(ENGINE_INC) -o build-fuzz/fuzz_$$r tests/fuzz/fuzz_$$r.c engine/$$r.c engine/mat.c \
+	  $(FUZZ_CC) $(ATTN_CPPFLAGS) $(ENGINE_INC) -o build-fuzz/fuzz_$$r tests/fuzz/fuzz_$$r.c engine/$$r.c engine/mat.c \
 	    engine/status.c engine/alloc.c -lm || exit 1; \
 	  cp tests/data/*.$$r build-fuzz/corpus-$$r/; \
 	  build-fuzz/fuzz_$$r -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 build-fuzz/corpus-$$r || exit 1; \
