@@ -56,7 +56,7 @@ APP_LIB    := $(BUILD)/libattn-app.a
 TEST_BIN   := $(BUILD)/run_tests
 LIBS       := $(CURSES_LIBS) $(BLAS_LIBS) -lm
 
-.PHONY: all run test test-only check-lessons asan asan-run valgrind fuzz install uninstall clean deps bench
+.PHONY: all run test test-only check-lessons asan asan-run valgrind fuzz install uninstall clean deps bench bench-screen
 
 all: attn
 
@@ -121,6 +121,15 @@ check-lessons: attn
 bench: deps
 	@$(MAKE) --no-print-directory attn
 	./attn bench --standard
+
+# The screen's answer to a key, in a pseudo-terminal at 250x70 and 80x24
+# over every shipped lesson (tests/bench/screenbench.c): reported, never
+# asserted.
+bench-screen: deps
+	@$(MAKE) --no-print-directory attn
+	@mkdir -p $(BUILD)
+	$(CC) -std=c11 -O2 -Wall -Wextra -o $(BUILD)/screenbench tests/bench/screenbench.c -lutil
+	$(BUILD)/screenbench ./attn lessons/*.lesson
 
 asan: deps
 	@$(MAKE) --no-print-directory BUILD=build-asan \
