@@ -2,6 +2,7 @@
  * testutil.c - running commands and handling files for the test suites.
  */
 #include "testutil.h"
+#include "json.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -141,4 +142,33 @@ const char *write_temp(const char *suffix, const char *text)
     ssize_t w = write(fd, text, len);
     close(fd);
     return w == (ssize_t)len ? path : NULL;
+}
+
+/* Append printf-style text to buf (always NUL-terminated). */
+void appendf(char *buf, size_t size, const char *fmt, ...)
+{
+    size_t used = strlen(buf);
+    if (used + 1 >= size)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + used, size - used, fmt, ap);
+    va_end(ap);
+}
+
+/* Run `attn run --json` on path into *root; 0 on success, else -1 with the
+ * reason (exit status, stderr, or the JSON error) in why. */
+int lesson_json(const char *path, JVal *root, char *why, size_t why_size)
+{
+    CmdResult r = cmd_runf("'%s' run --json '%s'", attn_bin(), path);
+    int rc = -1;
+    char jerr[200];
+    if (r.status != 0)
+        snprintf(why, why_size, "attn run --json %s: exit %d: %.300s", path, r.status, r.err);
+    else if (json_parse(r.out, root, jerr, sizeof jerr) < 0)
+        snprintf(why, why_size, "attn run --json %s: %s", path, jerr);
+    else
+        rc = 0;
+    cmd_free(&r);
+    return rc;
 }

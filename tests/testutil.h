@@ -1,12 +1,15 @@
 /*
  * testutil.h - helpers shared by the suites: run the attn binary (or any
- * shell command) and capture what it printed, and find the project's files.
+ * shell command) and capture what it printed, read the JSON of a lesson,
+ * append to a message, and find the project's files.
  *
  * The binary is $ATTN_BIN (the Makefile sets it), else ./attn; lessons are
  * $ATTN_LESSONS, else ./lessons. Tests run from the repository root.
  */
 #ifndef ATTN_TESTUTIL_H
 #define ATTN_TESTUTIL_H
+
+#include <stddef.h>
 
 typedef struct {
     int status;     /* exit status, or -1 when the command could not run */
@@ -30,5 +33,13 @@ const char *write_temp(const char *suffix, const char *text);
 
 /* The whole contents of a file (malloc'd), or NULL. */
 char *slurp(const char *path);
+
+/* Append printf-style text to buf (always NUL-terminated). */
+void appendf(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+struct JVal;
+/* Run `attn run --json` on path into *root (tests/json.h); 0 on success,
+ * else -1 with the reason (exit status, stderr, or the JSON error) in why. */
+int lesson_json(const char *path, struct JVal *root, char *why, size_t why_size);
 
 #endif

@@ -30,36 +30,6 @@ struct LessonState {
     Rng rng;                /* the generator after the last statement        */
 };
 
-const char *expr_text(const Src *s, const Expr *e, char *buf, size_t size)
-{
-    size_t n = 0, max = size > 44 ? 40 : size - 4;
-    int blank = 0;
-    for (size_t i = e->start; i < e->end && i < s->len; i++) {
-        char c = s->text[i];
-        if (c == '\n' || c == '\t' || c == ' ' || c == '\r') {
-            blank = 1;
-            continue;
-        }
-        if (c == '#') {
-            while (i < e->end && s->text[i] != '\n')
-                i++;
-            blank = 1;
-            continue;
-        }
-        if (n >= max) {
-            memcpy(buf + n, "...", 3);
-            n += 3;
-            break;
-        }
-        if (blank && n > 0 && n < max)
-            buf[n++] = ' ';
-        blank = 0;
-        buf[n++] = c;
-    }
-    buf[n] = '\0';
-    return buf;
-}
-
 static Mat *eval_fail(EvalCtx *c, attn_status code, size_t pos, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 

@@ -4,7 +4,8 @@
  * (one per let, check and answer), the compiled Lesson and the evaluator's
  * entry points. Not for app/ code: app/ sees only lesson.h.
  *
- * The modules: lesson_src.c (source checks, positions, errors),
+ * The modules: lesson_src.c (source checks, positions, errors, an
+ * expression's text),
  * lesson_lex.c (tokens), lesson_expr*.c (expressions: the grammar, the
  * token cursor, matrix literals), lesson_parse.c with lesson_directives.c
  * and lesson_exercise.c (directives into a Lesson; lesson_access.c reads
@@ -81,6 +82,11 @@ int lex_next(Lexer *lx, Token *t);
 
 /* 1 when the token is the name `word`. */
 int tok_is(const Src *s, const Token *t, const char *word);
+
+/* The source text of e (an expression, lesson_expr.c), shortened to fit
+ * buf, for messages (lesson_src.c). */
+struct Expr;
+const char *expr_text(const Src *s, const struct Expr *e, char *buf, size_t size);
 
 /* ---- expressions (lesson_expr.c, evaluated by lesson_eval.c) ---- */
 
@@ -211,8 +217,5 @@ Mat *lesson_state_eval(const LessonState *s, const Src *src, const Expr *e, Less
  * loader, read by the row's reader. A new reference, or NULL and ctx->err
  * at the call: the file name and what is wrong with the file. */
 Mat *eval_load(EvalCtx *ctx, const Expr *e, const OpInfo *op);
-
-/* The source text of e, shortened to fit buf, for messages. */
-const char *expr_text(const Src *s, const Expr *e, char *buf, size_t size);
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * lesson_src.c - the source text of a lesson: positions as line and column,
- * errors that quote the offending line, the checks that refuse text that
- * is not lesson text, and the formatted error a person reads.
+ * errors that quote the offending line, an expression's text as written
+ * (for messages), the checks that refuse text that is not lesson text, and
+ * the formatted error a person reads.
  */
 #include "lesson_internal.h"
 
@@ -321,5 +322,37 @@ const char *lesson_error_format(const LessonError *e, char *buf, size_t size)
     caret[w] = '\0';
     snprintf(buf, size, "%s:%d:%d: error: %s\n%s\n%s\n", file, e->line, e->col, e->msg,
              e->source_line, caret);
+    return buf;
+}
+
+/* An expression as written, blanks and comments squeezed, cut to 40
+ * characters with "...". */
+const char *expr_text(const Src *s, const Expr *e, char *buf, size_t size)
+{
+    size_t n = 0, max = size > 44 ? 40 : size - 4;
+    int blank = 0;
+    for (size_t i = e->start; i < e->end && i < s->len; i++) {
+        char c = s->text[i];
+        if (c == '\n' || c == '\t' || c == ' ' || c == '\r') {
+            blank = 1;
+            continue;
+        }
+        if (c == '#') {
+            while (i < e->end && s->text[i] != '\n')
+                i++;
+            blank = 1;
+            continue;
+        }
+        if (n >= max) {
+            memcpy(buf + n, "...", 3);
+            n += 3;
+            break;
+        }
+        if (blank && n > 0 && n < max)
+            buf[n++] = ' ';
+        blank = 0;
+        buf[n++] = c;
+    }
+    buf[n] = '\0';
     return buf;
 }
