@@ -413,6 +413,33 @@ START_TEST(cleaning_and_limits)
 }
 END_TEST
 
+/* Short panes beside a tall one stack in a column to its side (after it,
+ * or before it), so the room under them is used; when the column would not
+ * fit down the area at its panes' minimums, they are placed one by one. */
+START_TEST(short_panes_stack_beside_a_tall_one)
+{
+    PaneNeed tall = { 30, 12, 16, 12, 0, 0, 0, 0 }, a = { 20, 5, 16, 5, 0, 0, 0, 0 }, b = { 40, 5, 16, 5, 0, 0, 0, 0 };
+    PaneNeed after[3] = { tall, a, b }, before[3] = { a, b, tall };
+    PanePlace p[3];
+    Rect area = { 0, 0, 120, 20 };
+    ck_assert_int_eq(layout_panes(after, 3, area, 0, p), 1);
+    ck_assert_msg(p[1].r.x == p[2].r.x && p[1].r.x >= p[0].r.x + p[0].r.w && p[2].r.y == p[1].r.y + p[1].r.h + PANE_GAP_Y,
+                  "after: a at %d,%d and b at %d,%d beside the tall one at %d,%d %dx%d", p[1].r.x, p[1].r.y, p[2].r.x,
+                  p[2].r.y, p[0].r.x, p[0].r.y, p[0].r.w, p[0].r.h);
+    check_places(after, 3, area, "a column after a tall pane");
+    ck_assert_int_eq(layout_panes(before, 3, area, 0, p), 1);
+    ck_assert_msg(p[0].r.x == p[1].r.x && p[2].r.x >= p[0].r.x + p[0].r.w && p[1].r.y == p[0].r.y + p[0].r.h + PANE_GAP_Y,
+                  "before: a at %d,%d and b at %d,%d, the tall one at %d,%d", p[0].r.x, p[0].r.y, p[1].r.x, p[1].r.y,
+                  p[2].r.x, p[2].r.y);
+    check_places(before, 3, area, "a column before a tall pane");
+    /* too low for the column: one shelf of three, side by side */
+    Rect low = { 0, 0, 120, 8 };
+    layout_panes(after, 3, low, 0, p);
+    ck_assert_msg(p[1].r.y == p[0].r.y && p[2].r.y == p[0].r.y, "in 8 rows the short panes should not stack");
+    check_places(after, 3, low, "no column in 8 rows");
+}
+END_TEST
+
 Suite *layout_suite(void)
 {
     Suite *s = suite_create("layout");
@@ -423,6 +450,7 @@ Suite *layout_suite(void)
     tcase_add_test(core, big_pane_gets_the_room);
     tcase_add_test(core, grid_geometry);
     tcase_add_test(core, scaling_on_big_screens);
+    tcase_add_test(core, short_panes_stack_beside_a_tall_one);
     tcase_add_test(core, text_measure_caps_the_width);
     tcase_add_test(core, scrolling_follows_the_cursor);
     tcase_add_test(core, pooling);

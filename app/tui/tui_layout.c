@@ -127,7 +127,9 @@ static int shelves_height(const Shelf *shelf, int n_shelves)
     return h;
 }
 
-int layout_panes(const PaneNeed *need, int n, Rect area, int focus, PanePlace *out)
+/* Place units (single panes, or columns of short panes) in shelves and
+ * pages; the body of layout_panes. */
+static int place_units(const PaneNeed *need, int n, Rect area, int focus, PanePlace *out)
 {
     if (n <= 0)
         return 0;
@@ -246,6 +248,116 @@ int layout_panes(const PaneNeed *need, int n, Rect area, int focus, PanePlace *o
     free(minw);
     free(shelf);
     return n_pages;
+}
+
+/* A column: panes [first, first+count) stacked beside a taller one. */
+typedef struct {
+    int first, count;
+} Column;
+
+/* Panes from `from` on fit in a column beside pane `tall` when there are
+ * two or more and their heights, with the gaps, are no more than its own:
+ * short panes beside a tall one (q and s beside E, Z1 and Z2 beside their
+ * concatenation) then fill the room under one another instead of leaving
+ * it empty. Returns how many do (0: not a column). */
+static int column_beside(const PaneNeed *need, int n, int from, int tall)
+{
+    int h = -PANE_GAP_Y, k = from;
+    while (k < n && k != tall && h + PANE_GAP_Y + need[k].want_h <= need[tall].want_h)
+        h += PANE_GAP_Y + need[k++].want_h;
+    return k - from >= 2 ? k - from : 0;
+}
+
+/* A run of two or more panes from i that fits beside the pane right after
+ * it (the column comes first): its length, or 0. */
+static int column_before(const PaneNeed *need, int n, int i)
+{
+    for (int c = n - i - 1; c >= 2; c--)
+        if (column_beside(need, i + c + 1, i, i + c) == c)
+            return c;
+    return 0;
+}
+
+/* What a column of panes [first, first+count) needs: as wide as its
+ * widest, as tall as all of them with the gaps. */
+static PaneNeed column_need(const PaneNeed *need, int first, int count)
+{
+    PaneNeed c = { 0, -PANE_GAP_Y, 0, -PANE_GAP_Y, 0, 0, 0, 0 };
+    for (int k = first; k < first + count; k++) {
+        c.want_w = imax(c.want_w, need[k].want_w);
+        c.min_w = imax(c.min_w, imin(need[k].min_w, need[k].want_w));
+        c.nice_w = imax(c.nice_w, need[k].nice_w);
+        c.want_h += PANE_GAP_Y + need[k].want_h;
+        c.min_h += PANE_GAP_Y + imin(need[k].min_h, need[k].want_h);
+    }
+    return c;
+}
+
+int layout_panes(const PaneNeed *need, int n, Rect area, int focus, PanePlace *out)
+{
+    if (n <= 0)
+        return 0;
+    PaneNeed *unit = malloc((size_t)n * sizeof *unit);
+    Column *col = malloc((size_t)n * sizeof *col);
+    int *unit_of = malloc((size_t)n * sizeof *unit_of);
+    PanePlace *uplace = malloc((size_t)n * sizeof *uplace);
+    if (!unit || !col || !unit_of || !uplace) {
+        free(unit), free(col), free(unit_of), free(uplace);
+        return place_units(need, n, area, focus, out);
+    }
+    /* the units: each pane alone, but a run of short panes beside a tall
+     * one (after it, or before it) in a column */
+    int n_units = 0;
+    for (int i = 0; i < n;) {
+        /* (a column must fit down the area even at its panes' minimums) */
+        int b = column_before(need, n, i);
+        if (b > 0 && column_need(need, i, b).min_h > area.h)
+            b = 0;
+        if (b > 0) {    /* a column, then the tall pane beside it */
+            int v = n_units++;
+            unit[v] = column_need(need, i, b);
+            for (int k = i; k < i + b; k++)
+                unit_of[k] = v;
+            col[v] = (Column){ i, b };
+            i += b;
+        }
+        int u = n_units++;
+        unit[u] = need[i];
+        col[u] = (Column){ i, 1 };
+        unit_of[i] = u;
+        int c = b > 0 ? 0 : column_beside(need, n, i + 1, i);
+        if (c > 0 && column_need(need, i + 1, c).min_h > area.h)
+            c = 0;
+        i++;
+        if (c > 0) {
+            int v = n_units++;
+            unit[v] = column_need(need, i, c);
+            for (int k = i; k < i + c; k++)
+                unit_of[k] = v;
+            col[v] = (Column){ i, c };
+            i += c;
+        }
+    }
+    int pages = place_units(unit, n_units, area, unit_of[imax(0, imin(focus, n - 1))], uplace);
+    /* each pane where its unit went; a column's panes one under another,
+     * each at least its minimum and the rest of the column's height shared
+     * in proportion to what each still wants */
+    for (int u = 0; u < n_units; u++) {
+        Rect r = uplace[u].r;
+        int y = r.y, first = col[u].first, count = col[u].count;
+        int extra = imax(0, r.h - unit[u].min_h), more = imax(0, unit[u].want_h - unit[u].min_h);
+        for (int k = first; k < first + count; k++) {
+            out[k] = uplace[u];
+            if (count > 1) {
+                int lo = imin(need[k].min_h, need[k].want_h), grow = need[k].want_h - lo;
+                int h = lo + (more > 0 ? (int)((long)grow * imin(extra, more) / more) : 0);
+                out[k].r = (Rect){ r.x, y, imin(r.w, imax(need[k].want_w, need[k].nice_w)), imax(h, 1) };
+                y += h + PANE_GAP_Y;
+            }
+        }
+    }
+    free(unit), free(col), free(unit_of), free(uplace);
+    return pages;
 }
 
 int layout_panes_height(const PaneNeed *need, int n, int w)
