@@ -251,19 +251,21 @@ static int place_units(const PaneNeed *need, int n, Rect area, int focus, PanePl
 }
 
 /* A column: panes [first, first+count) stacked beside a taller one. */
+#define COLUMN_SLACK 3
 typedef struct {
     int first, count;
 } Column;
 
 /* Panes from `from` on fit in a column beside pane `tall` when there are
- * two or more and their heights, with the gaps, are no more than its own:
+ * two or more and their heights, with the gaps, are no more than its own
+ * (and the title and column labels the column has more of, COLUMN_SLACK):
  * short panes beside a tall one (q and s beside E, Z1 and Z2 beside their
  * concatenation) then fill the room under one another instead of leaving
  * it empty. Returns how many do (0: not a column). */
 static int column_beside(const PaneNeed *need, int n, int from, int tall)
 {
     int h = -PANE_GAP_Y, k = from;
-    while (k < n && k != tall && h + PANE_GAP_Y + need[k].want_h <= need[tall].want_h)
+    while (k < n && k != tall && h + PANE_GAP_Y + need[k].want_h <= need[tall].want_h + COLUMN_SLACK)
         h += PANE_GAP_Y + need[k++].want_h;
     return k - from >= 2 ? k - from : 0;
 }

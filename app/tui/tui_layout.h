@@ -113,7 +113,7 @@ typedef struct {
 typedef struct {
     int rows, cols;
 } GridScale;
-#define GRID_SCALE_MAX_ROWS 32
+#define GRID_SCALE_MAX_ROWS 64
 #define GRID_SCALE_MAX_COLS 64
 #define GRID_SCALE_MIN_ROWS 32
 #define GRID_SCALE_MIN_COLS 100
