@@ -187,8 +187,8 @@ START_TEST(reset_forgets_one_or_all)
     make_dir();
     ProgressLesson a = { .lesson = "A", .last_step = "s" }, b = { .lesson = "B", .last_step = "t" };
     char warn[600];
-    ck_assert_int_eq(progress_save(dir, &a, warn, sizeof warn), 0);
-    ck_assert_int_eq(progress_save(dir, &b, warn, sizeof warn), 0);
+    ck_assert_int_eq(progress_save(dir, &a, 1, warn, sizeof warn), 0);
+    ck_assert_int_eq(progress_save(dir, &b, 0, warn, sizeof warn), 0);
     ck_assert_int_eq(progress_reset(dir, "A", warn, sizeof warn), 0);
     ProgressLesson *recs;
     int n;
@@ -204,9 +204,10 @@ START_TEST(reset_forgets_one_or_all)
 }
 END_TEST
 
-/* A child saves with ever more attempts; the parent kills it with SIGKILL
- * at a random moment, 200 times. After each kill the store must read back
- * whole, with no fewer attempts than any earlier read saw. */
+/* A child saves with ever more attempts, durably and not in turn; the
+ * parent kills it with SIGKILL at a random moment, 200 times. After each
+ * kill the store must read back whole, with no fewer attempts than any
+ * earlier read saw. */
 START_TEST(kill_9_never_tears_the_file)
 {
     make_dir();
@@ -221,7 +222,7 @@ START_TEST(kill_9_never_tears_the_file)
             char warn[600];
             for (int k = seen + 1;; k++) {
                 ex.attempts = k;
-                progress_save(dir, &rec, warn, sizeof warn);
+                progress_save(dir, &rec, k % 2, warn, sizeof warn);
             }
         }
         struct timespec ts = { 0, (long)(rand() % 20000) * 1000 + (round == 0 ? 100000000L : 0) };

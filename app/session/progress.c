@@ -250,9 +250,12 @@ static void put_escaped(FILE *f, const char *s)
             fputc(*s, f);
 }
 
-/* Write recs to path atomically: temporary file, fsync, rename, fsync of
- * the directory. */
-static int write_store(const char *dir, const char *path, const ProgressLesson *recs, int n, char *warn, size_t size)
+/* Write recs to path atomically: temporary file, rename; durable: with an
+ * fsync of the file before the rename and of the directory after, so it
+ * outlives a crash of the machine too (a killed process never leaves half
+ * a file either way). */
+static int write_store(const char *dir, const char *path, const ProgressLesson *recs, int n, int durable, char *warn,
+                       size_t size)
 {
     char tmp[1200];
     snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid());
@@ -277,14 +280,14 @@ static int write_store(const char *dir, const char *path, const ProgressLesson *
             fprintf(f, "\t%s\t%d\t%d\n", status_words[e->status], e->attempts, e->hints);
         }
     }
-    int ok = fflush(f) == 0 && fsync(fileno(f)) == 0;
+    int ok = fflush(f) == 0 && (!durable || fsync(fileno(f)) == 0);
     ok = fclose(f) == 0 && ok;
     if (!ok || rename(tmp, path) != 0) {
         snprintf(warn, size, "attn: progress is not kept: cannot write %s: %s", path, strerror(errno));
         unlink(tmp);
         return -1;
     }
-    int d = open(dir, O_RDONLY | O_DIRECTORY);
+    int d = durable ? open(dir, O_RDONLY | O_DIRECTORY) : -1;
     if (d >= 0) {
         fsync(d);
         close(d);
@@ -309,7 +312,7 @@ static int make_dirs(const char *dir)
 
 /* Run change on the store in dir under its lock: read, change, write. */
 static int with_store(const char *dir, int (*change)(ProgressLesson **, int *, const void *), const void *arg,
-                      char *warn, size_t size)
+                      int durable, char *warn, size_t size)
 {
     warn[0] = '\0';
     if (make_dirs(dir) != 0) {
@@ -332,7 +335,7 @@ static int with_store(const char *dir, int (*change)(ProgressLesson **, int *, c
     read_store(path, &recs, &n, read_warn, sizeof read_warn);   /* a bad file was set aside: start afresh */
     int rc = change(&recs, &n, arg);
     if (rc == 0)
-        rc = write_store(dir, path, recs, n, warn, size);
+        rc = write_store(dir, path, recs, n, durable, warn, size);
     if (read_warn[0] && rc == 0)
         snprintf(warn, size, "%s", read_warn);
     progress_free(recs, n);
@@ -364,9 +367,9 @@ static int merge(ProgressLesson **recs, int *n, const void *arg)
     return 0;
 }
 
-int progress_save(const char *dir, const ProgressLesson *rec, char *warn, size_t size)
+int progress_save(const char *dir, const ProgressLesson *rec, int durable, char *warn, size_t size)
 {
-    return with_store(dir, merge, rec, warn, size);
+    return with_store(dir, merge, rec, durable, warn, size);
 }
 
 static int forget(ProgressLesson **recs, int *n, const void *arg)
@@ -385,5 +388,5 @@ static int forget(ProgressLesson **recs, int *n, const void *arg)
 
 int progress_reset(const char *dir, const char *lesson, char *warn, size_t size)
 {
-    return with_store(dir, forget, lesson, warn, size);
+    return with_store(dir, forget, lesson, 1, warn, size);
 }

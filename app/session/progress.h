@@ -55,8 +55,10 @@ void progress_free(ProgressLesson *recs, int n);
 const ProgressLesson *progress_find(const ProgressLesson *recs, int n, const char *lesson);
 
 /* Merge rec into the store in dir (created when missing). 0, or -1 with a
- * one-line warning (progress could not be kept). */
-int progress_save(const char *dir, const ProgressLesson *rec, char *warn, size_t size);
+ * one-line warning (progress could not be kept). Always atomic; durable
+ * (fsync'd, ~1-4 ms) for what a person did (answers, hints, a finished
+ * lesson), not for the step they are on, which changes with every key. */
+int progress_save(const char *dir, const ProgressLesson *rec, int durable, char *warn, size_t size);
 
 /* Forget lesson's record, or every record when lesson is NULL. 0 or -1. */
 int progress_reset(const char *dir, const char *lesson, char *warn, size_t size);

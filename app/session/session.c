@@ -169,9 +169,11 @@ unsigned session_go(Session *s, int screen)
     if (screen == s->screen)
         return SESSION_NOTHING;
     s->screen = screen;
+    int finishing = screen == n - 1 && !s->finished;
     if (screen == n - 1)
         s->finished = 1;
-    session_save_progress(s);
+    /* the step a person is on, kept at every key; durably once they finish */
+    session_save_progress(s, finishing);
     return SESSION_SCREEN;
 }
 
@@ -444,7 +446,7 @@ unsigned session_answer(Session *s, int k, const char *typed)
     e->attempts++;
     if (e->status != EX_REVEALED)
         e->status = j.verdict == JUDGE_RIGHT ? EX_RIGHT : EX_TRIED;
-    session_save_progress(s);
+    session_save_progress(s, 1);
     return SESSION_EXERCISE;
 }
 
@@ -457,7 +459,7 @@ unsigned session_hint(Session *s, int k)
     if (e->hints_shown >= ex->n_hints)
         return session_say(s, SESSION_REFUSED, ex->n_hints ? "no more hints" : "this exercise has no hints");
     e->hints_shown++;
-    session_save_progress(s);
+    session_save_progress(s, 1);
     return SESSION_EXERCISE;
 }
 
@@ -469,7 +471,7 @@ unsigned session_reveal(Session *s, int k)
     if (e->status == EX_RIGHT)
         return session_say(s, SESSION_REFUSED, "already solved");
     e->status = EX_REVEALED;
-    session_save_progress(s);
+    session_save_progress(s, 1);
     return SESSION_EXERCISE;
 }
 

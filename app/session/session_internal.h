@@ -46,8 +46,8 @@ struct Session {
 };
 
 /* Save the session's progress when it keeps it (a failure is kept as the
- * warning, once). */
-void session_save_progress(Session *s);
+ * warning, once); durable: see progress_save. */
+void session_save_progress(Session *s, int durable);
 
 
 /* Leave the message of an action (printf-style); returns change. */

@@ -88,7 +88,7 @@ int session_keep_progress(Session *s, const char *dir)
 
 const char *session_progress_warning(const Session *s) { return s->progress_warning; }
 
-void session_save_progress(Session *s)
+void session_save_progress(Session *s, int durable)
 {
     if (!s->progress_dir)
         return;
@@ -109,7 +109,7 @@ void session_save_progress(Session *s)
     }
     rec.n_ex = s->n_ex;
     char warn[600];
-    if (progress_save(s->progress_dir, &rec, warn, sizeof warn) != 0 || warn[0]) {
+    if (progress_save(s->progress_dir, &rec, durable, warn, sizeof warn) != 0 || warn[0]) {
         if (!s->progress_warning[0])
             snprintf(s->progress_warning, sizeof s->progress_warning, "%s", warn);
     }
