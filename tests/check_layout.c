@@ -440,6 +440,84 @@ START_TEST(short_panes_stack_beside_a_tall_one)
 }
 END_TEST
 
+/* The panes' covered area, each at its scale, and whether they all fit
+ * area whole on one page at those scales. */
+static long fill_covered(const PaneNeed *need, int n, Rect area, const GridScale *each, int *whole)
+{
+    PaneNeed scaled[4] = { { 0 } };
+    PanePlace place[4];
+    for (int i = 0; i < n; i++)
+        scaled[i] = pane_need_scaled(&need[i], each[i]);
+    *whole = layout_panes(scaled, n, area, 0, place) == 1;
+    long covered = 0;
+    for (int i = 0; i < n; i++) {
+        *whole = *whole && place[i].visible && place[i].r.w >= scaled[i].want_w && place[i].r.h >= scaled[i].want_h
+            && rect_inside(place[i].r, area);
+        covered += (long)place[i].r.w * place[i].r.h;
+    }
+    return covered;
+}
+
+/* On a projector the shared scale leaves room; each level of panes grows
+ * into it. Lesson 1's first step in miniature: E 4x2 with q 1x2 and s 1x4
+ * stacked beside it, where s's one row grows down the column while E and
+ * q (level) keep one scale; lesson 6's last step: two 3-row panes on a
+ * shelf and a third alone under them, whose cells grow across. */
+START_TEST(the_room_left_is_filled_level_by_level)
+{
+    static const struct {
+        int n, rows[3], cols[3];
+        int grows_down, grows_across;   /* the pane that must grow */
+    } cases[] = {
+        { 3, { 4, 1, 1 }, { 2, 2, 4 }, 2, -1 },
+        { 3, { 3, 3, 3 }, { 4, 8, 4 }, -1, 2 },
+    };
+    Rect area = { 0, 8, 250, 55 };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        int n = cases[k].n;
+        PaneNeed need[3];
+        GridSpec grid[3];
+        for (int i = 0; i < n; i++)
+            need[i] = scalable(cases[k].rows[i], cases[k].cols[i], 0, &grid[i]);
+        GridScale shared = layout_pick_scale(need, n, area, 250, 70), each[3];
+        ck_assert_msg(shared.rows > 1 && shared.cols > 1, "case %zu: no shared scale", k);
+        for (int i = 0; i < n; i++)
+            each[i] = shared;
+        int whole;
+        long before = fill_covered(need, n, area, each, &whole);
+        ck_assert_msg(whole, "case %zu: the shared scale does not fit", k);
+        layout_fill(need, n, area, each);
+        long after = fill_covered(need, n, area, each, &whole);
+        ck_assert_msg(whole, "case %zu: filled, the panes no longer fit whole on one page", k);
+        ck_assert_msg(after > before && 2 * after >= (long)area.w * area.h,
+                      "case %zu: the panes cover %ld of %d, %ld before", k, after, area.w * area.h, before);
+        for (int i = 0; i < n; i++) {
+            ck_assert_msg(each[i].rows >= shared.rows && each[i].cols >= shared.cols, "case %zu: pane %d shrank", k, i);
+            GridSpec g = grid_scaled(&grid[i], each[i]);
+            ck_assert_msg(g.cell_w <= 6 * g.cell_h + 2 && g.cell_h <= g.cell_w + 2,
+                          "case %zu: pane %d's cells are %d across and %d down", k, i, g.cell_w, g.cell_h);
+        }
+        if (cases[k].grows_down >= 0) {
+            ck_assert_msg(each[cases[k].grows_down].rows > shared.rows, "case %zu: the short pane did not grow", k);
+            ck_assert_msg(each[0].rows == each[1].rows, "case %zu: E and q, level, at %d and %d rows", k, each[0].rows,
+                          each[1].rows);
+        }
+        if (cases[k].grows_across >= 0) {
+            ck_assert_msg(each[cases[k].grows_across].cols > shared.cols, "case %zu: the lone pane did not widen", k);
+            ck_assert_msg(each[0].rows == each[1].rows && each[0].cols == each[1].cols,
+                          "case %zu: the panes of one shelf at different scales", k);
+        }
+    }
+    /* panes that do not fit at the scale given are left as they are */
+    PaneNeed big[1];
+    GridSpec g;
+    big[0] = scalable(8, 8, 0, &g);
+    GridScale each[1] = { { 40, 40 } };
+    layout_fill(big, 1, area, each);
+    ck_assert_msg(each[0].rows == 40 && each[0].cols == 40, "a scale that does not fit was changed");
+}
+END_TEST
+
 Suite *layout_suite(void)
 {
     Suite *s = suite_create("layout");
@@ -451,6 +529,7 @@ Suite *layout_suite(void)
     tcase_add_test(core, grid_geometry);
     tcase_add_test(core, scaling_on_big_screens);
     tcase_add_test(core, short_panes_stack_beside_a_tall_one);
+    tcase_add_test(core, the_room_left_is_filled_level_by_level);
     tcase_add_test(core, text_measure_caps_the_width);
     tcase_add_test(core, scrolling_follows_the_cursor);
     tcase_add_test(core, pooling);

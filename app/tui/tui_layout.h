@@ -127,6 +127,17 @@ PaneNeed pane_need_scaled(const PaneNeed *n, GridScale s);
  * screen_rows: the largest even one, then rows and columns each as far
  * as they go. {1, 1} when none larger fits, or on a small screen. */
 GridScale layout_pick_scale(const PaneNeed *need, int n, Rect area, int screen_cols, int screen_rows);
+/* The panes one step may have for its scale to be chosen (more keep
+ * {1, 1}). */
+#define LAYOUT_SCALE_MAX_PANES 64
+/* Then the room the shared scale leaves (its steps are coarse: a row more
+ * for every row of the tallest matrix): each level of panes (those whose
+ * tops are level, so their rows stay level) grows its rows, top level
+ * first, then its cells across, as far as every pane still fits area
+ * whole on one page and each cell keeps the shape of a cell (no more than
+ * 3 to 1 wide, nor 1 to 2 tall, to the eye). each[i] is pane i's scale,
+ * the shared one on entry; left as it is when the panes do not fit at it. */
+void layout_fill(const PaneNeed *need, int n, Rect area, GridScale *each);
 /* The largest scale at which one pane, zoomed to fill area, fits it whole
  * ({1, 1} when even that does not: the pane scrolls as usual). */
 GridScale layout_zoom_scale(const PaneNeed *need, Rect area);

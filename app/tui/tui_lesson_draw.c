@@ -143,14 +143,21 @@ static int plan_frame(Tui *t, int decimals, int text_n, int ex_n, int panes_want
             place[i] = (PanePlace){ t->layout.panes, i == f, 0 };
         return 1;
     }
-    /* room to spare (a projector): scale the cells up */
+    /* room to spare (a projector): scale the cells up, all alike, then
+     * each level of panes into the room that leaves */
     GridScale scale = layout_pick_scale(need, lv->n_panes, t->layout.panes, t->cols, t->rows);
-    for (int i = 0; i < lv->n_panes; i++)
-        if (need[i].grow_rows > 0) {
-            lv->views[i].grid = grid_scaled(&lv->views[i].grid, scale);
-            lv->views[i].scaled = scale.rows > 1 || scale.cols > 1;
-            need[i] = pane_need_scaled(&need[i], scale);
-        }
+    if (scale.rows > 1 || scale.cols > 1) {
+        GridScale each[LAYOUT_SCALE_MAX_PANES];
+        for (int i = 0; i < lv->n_panes; i++)
+            each[i] = scale;
+        layout_fill(need, lv->n_panes, t->layout.panes, each);
+        for (int i = 0; i < lv->n_panes; i++)
+            if (need[i].grow_rows > 0) {
+                lv->views[i].grid = grid_scaled(&lv->views[i].grid, each[i]);
+                lv->views[i].scaled = 1;
+                need[i] = pane_need_scaled(&need[i], each[i]);
+            }
+    }
     return layout_panes(need, lv->n_panes, t->layout.panes, lv->focus, place);
 }
 
