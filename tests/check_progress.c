@@ -96,6 +96,43 @@ START_TEST(quit_and_come_back)
 }
 END_TEST
 
+/* The screen answers a key first: with step saves deferred, a move is in
+ * the store only once session_save_pending runs (after the frame), an
+ * answer's save takes the move along, and session_free saves what waits. */
+START_TEST(a_screen_saves_the_step_after_its_frame)
+{
+    make_dir();
+    char path[400];
+    snprintf(path, sizeof path, "%s/progress", dir);
+    Session *s = open_keeping(dir);
+    session_defer_step_saves(s, 1);
+    session_go(s, 1);
+    char *text = slurp(path);
+    ck_assert_msg(text == NULL || !strstr(text, "\tOne\t"), "saved before the frame: %s", text ? text : "");
+    free(text);
+    session_save_pending(s);
+    text = slurp(path);
+    ck_assert_msg(text && strstr(text, "L\tProgress\tOne\t0\n"), "%s", text ? text : "(no file)");
+    free(text);
+    /* an answer saves at once, the move to step Two with it */
+    session_go(s, 2);
+    session_go(s, 1);
+    session_go(s, 2);
+    session_answer(s, 0, "2");
+    text = slurp(path);
+    ck_assert_msg(text && strstr(text, "L\tProgress\tTwo\t1\n") && strstr(text, "E\tProgress\tX[1,2]\tright"),
+                  "%s", text ? text : "(no file)");
+    free(text);
+    /* a move left pending is saved when the session ends */
+    session_go(s, 1);
+    session_free(s);
+    text = slurp(path);
+    ck_assert_msg(text && strstr(text, "L\tProgress\tOne\t1\n"), "%s", text ? text : "(no file)");
+    free(text);
+    remove_dir();
+}
+END_TEST
+
 START_TEST(two_writers_keep_each_others_work)
 {
     make_dir();
@@ -292,6 +329,7 @@ Suite *progress_suite(void)
     TCase *c = tcase_create("core");
     tcase_set_timeout(c, 120);
     tcase_add_test(c, quit_and_come_back);
+    tcase_add_test(c, a_screen_saves_the_step_after_its_frame);
     tcase_add_test(c, two_writers_keep_each_others_work);
     tcase_add_test(c, a_damaged_or_newer_file_is_set_aside);
     tcase_add_test(c, a_store_that_cannot_be_written_only_warns);

@@ -123,6 +123,7 @@ void session_free(Session *s)
 {
     if (!s)
         return;
+    session_save_pending(s);
     session_undo_clear(s);
     free(s->undo);
     free(s->edits);
@@ -172,8 +173,12 @@ unsigned session_go(Session *s, int screen)
     int finishing = screen == n - 1 && !s->finished;
     if (screen == n - 1)
         s->finished = 1;
-    /* the step a person is on, kept at every key; durably once they finish */
-    session_save_progress(s, finishing);
+    /* the step a person is on, kept at every key; durably once they finish
+     * (on a screen, once the frame is drawn: see session_defer_step_saves) */
+    if (s->defer_step_saves)
+        s->step_save_pending = s->step_save_pending == 2 || finishing ? 2 : 1;
+    else
+        session_save_progress(s, finishing);
     return SESSION_SCREEN;
 }
 

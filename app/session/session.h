@@ -130,6 +130,13 @@ void session_summary(const Session *s, int *first_time, int *later, int *reveale
  * saved at once. 0, or -1 when the store could not be read (see
  * session_progress_warning; the session runs on, starting afresh). */
 int session_keep_progress(Session *s, const char *dir);
+/* A screen answers a key before it saves: with on, moving to another
+ * screen (session_go) marks the step to be saved instead of saving it, and
+ * session_save_pending saves it (the screen calls it once the frame is
+ * drawn; any other save, and session_free, take it along). Off saves what
+ * is pending. */
+void session_defer_step_saves(Session *s, int on);
+void session_save_pending(Session *s);
 /* The last warning of the progress store ("" when none): the file was
  * damaged and set aside, or progress cannot be kept. */
 const char *session_progress_warning(const Session *s);

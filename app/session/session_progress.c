@@ -88,8 +88,24 @@ int session_keep_progress(Session *s, const char *dir)
 
 const char *session_progress_warning(const Session *s) { return s->progress_warning; }
 
+void session_defer_step_saves(Session *s, int on)
+{
+    s->defer_step_saves = on;
+    if (!on)
+        session_save_pending(s);
+}
+
+void session_save_pending(Session *s)
+{
+    if (s->step_save_pending)
+        session_save_progress(s, s->step_save_pending == 2);
+}
+
 void session_save_progress(Session *s, int durable)
 {
+    /* the record holds the screen too: a move waiting to be saved is in it */
+    durable = durable || s->step_save_pending == 2;
+    s->step_save_pending = 0;
     if (!s->progress_dir)
         return;
     ProgressLesson rec;

@@ -233,10 +233,15 @@ void tui_draw(Tui *t)
     wrefresh(t->cv.win);
 }
 
+/* A frame, then what can wait until it is on the screen: the step the
+ * person moved to is saved (session_defer_step_saves), so a key is
+ * answered before the disk is touched. */
 static void frame(Tui *t)
 {
     tui_prepare(t);
     tui_draw(t);
+    if (t->lv.ses)
+        session_save_pending(t->lv.ses);
 }
 
 int tui_main(const char *file, const TuiOptions *opt)

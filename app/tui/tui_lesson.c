@@ -33,6 +33,7 @@ void lv_adopt(Tui *t, Session *ses)
     const char *state = progress_dir(dir, sizeof dir);
     if (state)
         session_keep_progress(ses, state);
+    session_defer_step_saves(ses, 1);   /* the frame first (tui_main) */
     if (session_progress_warning(ses)[0])
         tui_message(t, 1, "%s", session_progress_warning(ses));
     /* a class reads two decimals from the back of the room (+ for more) */
