@@ -2,8 +2,9 @@
  * check_tui_present.c - the screen for a class, in tmux: presenter mode
  * (--present: a big step title, no key bar, the matrices revealed one at a
  * time with Space, N for colour-only heatmaps, b to blank the screen),
- * zoom by keys, steps numbered on the screen as on the handout, and the
- * cost of attention timed live (C).
+ * zoom by keys, steps numbered on the screen as on the handout, the
+ * cost of attention timed live (C), and tall heat cells one colour top
+ * to bottom (their blank rows in a twin colour that is cheaper to send).
  * ATTN_SKIP_TUI=1 registers none of the tmux tests (make valgrind).
  */
 #include <check.h>
@@ -14,6 +15,7 @@
 #include "testutil.h"
 #include "tmux.h"
 #include "tui_fixtures.h"
+#include "tui_state.h"
 
 /* 1 when every line of the screen is blank. */
 static int screen_blank(const char *s)
@@ -160,6 +162,88 @@ START_TEST(cost_of_attention_from_menu_and_lesson)
 }
 END_TEST
 
+/* A tall heat cell on a projector is one colour top to bottom: its rows
+ * above and below the number have the number row's background. */
+START_TEST(tall_heat_cells_one_colour_top_to_bottom)
+{
+    Tmux t;
+    open_small_lesson(&t, 250, 70, NULL);
+    tmux_keys(&t, "G");
+    WAIT_FOR(&t, "step 2/2");
+    tmux_capture(&t, 1);
+    /* A[1,1] = 1.0000 in the row ab, on its colour */
+    char line[4096], bg[32] = "";
+    int row = -1;
+    for (int k = 0; row < 0 && line_at(t.last, k, line, sizeof line); k++) {
+        char *num = strstr(line, "1.0000");
+        char *esc = num ? strstr(line, "48;5;") : NULL, *last = NULL;
+        while (esc && esc < num) {
+            last = esc;
+            esc = strstr(esc + 1, "48;5;");
+        }
+        if (last && sscanf(last, "48;5;%31[0-9]", bg) == 1)
+            row = k;
+    }
+    ck_assert_msg(row > 0, "no coloured 1.0000 on the heatmap:\n%s", t.last);
+    /* the rows above and below: the same background, spaces, no foreground */
+    char want[64], with_fg[64];
+    snprintf(want, sizeof want, "\033[48;5;%sm        ", bg);
+    snprintf(with_fg, sizeof with_fg, "m\033[48;5;%sm        ", bg);
+    for (int d = -1; d <= 1; d += 2) {
+        ck_assert_ptr_nonnull(line_at(t.last, row + d, line, sizeof line));
+        ck_assert_msg(strstr(line, want) && !strstr(line, with_fg),
+                      "the row %s A[1,1] (on 48;5;%s) is not its colour alone:\n%s", d < 0 ? "above" : "below", bg,
+                      line);
+    }
+    tmux_stop(&t);
+}
+END_TEST
+
+/* The twins the blank rows of tall heat cells are drawn in: for every
+ * heat colour (and -inf's), a pair with the same background and the
+ * terminal's own foreground, so leaving it costs a background change; a
+ * cell with a mark (cursor, operand) keeps its own colours; without
+ * colour nothing changes. On a real curses writing to /dev/null. */
+START_TEST(heat_twins_keep_the_background)
+{
+    FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
+    ck_assert(out && in);
+    SCREEN *scr = newterm("xterm-256color", out, in);
+    ck_assert_msg(scr != NULL, "no xterm-256color terminfo");
+    Tui t;
+    memset(&t, 0, sizeof t);
+    tui_colors_init(&t, 0);
+    ck_assert_int_eq(t.color, COLORS_256);
+    int levels[HEAT_SEQ_LEVELS + 2 * HEAT_DIV_HALF + 2], n = 0;
+    for (int k = 0; k < HEAT_SEQ_LEVELS; k++)
+        levels[n++] = t.heat_seq[k];
+    for (int k = 0; k < 2 * HEAT_DIV_HALF + 1; k++)
+        levels[n++] = t.heat_div[k];
+    levels[n++] = t.attr[C_HEAT_INF];
+    for (int k = 0; k < n; k++) {
+        int twin = tui_heat_fill(&t, levels[k]);
+        short fg, bg, tfg, tbg;
+        pair_content((short)PAIR_NUMBER(levels[k]), &fg, &bg);
+        pair_content((short)PAIR_NUMBER(twin), &tfg, &tbg);
+        ck_assert_msg(PAIR_NUMBER(twin) != PAIR_NUMBER(levels[k]) && tbg == bg && tfg == -1 && fg != -1,
+                      "heat colour %d (pair %d: %d on %d) has the twin pair %d: %d on %d", k, PAIR_NUMBER(levels[k]),
+                      fg, bg, PAIR_NUMBER(twin), tfg, tbg);
+        ck_assert_int_eq(tui_heat_fill(&t, levels[k] | A_REVERSE | A_BOLD), levels[k] | A_REVERSE | A_BOLD);
+    }
+    ck_assert_int_eq(tui_heat_fill(&t, t.attr[C_TITLE]), t.attr[C_TITLE]);
+    ck_assert_int_eq(tui_heat_fill(&t, A_NORMAL), A_NORMAL);
+    /* without colour: attributes only, nothing to twin */
+    Tui mono;
+    memset(&mono, 0, sizeof mono);
+    tui_colors_init(&mono, 1);
+    ck_assert_int_eq(tui_heat_fill(&mono, mono.attr[C_HEAT_INF]), mono.attr[C_HEAT_INF]);
+    endwin();
+    delscreen(scr);
+    fclose(out);
+    fclose(in);
+}
+END_TEST
+
 Suite *tui_present_suite(void)
 {
     Suite *s = suite_create("tui_present");
@@ -169,9 +253,13 @@ Suite *tui_present_suite(void)
     if (!(skip && strcmp(skip, "1") == 0)) {
         tcase_add_test(tc, presenter_reveals_one_matrix_at_a_time);
         tcase_add_test(tc, zoom_by_keys);
+        tcase_add_test(tc, tall_heat_cells_one_colour_top_to_bottom);
         tcase_add_test(tc, steps_numbered_as_on_the_handout);
         tcase_add_test(tc, cost_of_attention_from_menu_and_lesson);
     }
     suite_add_tcase(s, tc);
+    TCase *colours = tcase_create("colours");
+    tcase_add_test(colours, heat_twins_keep_the_background);
+    suite_add_tcase(s, colours);
     return s;
 }

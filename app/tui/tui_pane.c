@@ -238,8 +238,15 @@ static void heat_block(const Tui *t, const PaneView *v, float val, int attr, Rec
         cell_number(t, v, r, y, attr, num, 1);
         return;
     }
+    /* the number's rows in its colours, the others as their twin */
+    int ny = y, nrows = 1;
+    if (v->big != BIG_NONE && big_width(num, v->big) >= 0) {
+        nrows = big_rows(v->big);
+        ny = r.y + (r.h - nrows) / 2;
+    }
+    int fill = tui_heat_fill(t, attr);
     for (int yy = r.y; yy < r.y + r.h; yy++)
-        ui_fill(&t->cv, yy, r.x, r.w, attr);
+        ui_fill(&t->cv, yy, r.x, r.w, yy >= ny && yy < ny + nrows ? attr : fill);
     if (v->num_w <= r.w)
         cell_number(t, v, r, y, attr, num, 0);
     else if (!isfinite(val))

@@ -118,6 +118,11 @@ typedef struct {
     int attr[C_COUNT];
     int heat_seq[HEAT_SEQ_LEVELS];
     int heat_div[2 * HEAT_DIV_HALF + 1];
+    /* the heat pairs are [heat_first, heat_first + heat_n); each has a
+     * twin heat_fill pairs on with the same background and the terminal's
+     * own foreground, for the blank rows of a tall cell (tui_heat_fill) */
+    int heat_first, heat_n, heat_fill;
+    int heat_inf_fill;  /* the same for the colour of -inf */
     int rows, cols;
     /* what is shown */
     Mode mode;
@@ -214,6 +219,10 @@ void lv_knob_action(Tui *t, TuiAction a);
 
 /* tui_colors.c */
 void tui_colors_init(Tui *t, int no_color);
+/* For the blank rows of a tall heat cell: attr's twin with the terminal's
+ * own foreground (the same to the eye, fewer bytes to send); attr itself
+ * when it is not a plain heat colour (a cursor, a mark) or there is none. */
+int tui_heat_fill(const Tui *t, int attr);
 int tui_attr(const Tui *t, TuiColor c);
 
 /* tui_pane.c: one matrix in its pane. */
