@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "blas.h"
 #include "lessonfile.h"
 #include "tui_screen.h"
 #include "tui_state.h"
@@ -251,6 +252,12 @@ int tui_main(const char *file, const TuiOptions *opt)
     t.utf8 = locale_is_utf8();
     t.present = opt->present;
     t.big_numbers = opt->present;   /* read from the back of the room */
+    /* a lesson's matrices are small: BLAS on one thread, so no worker
+     * spins waiting for more work while the screen is drawn (on 2 cores
+     * that took a core from the drawing); the cost screen gives them back */
+    t.blas_threads = blas_threads();
+    if (t.blas_threads > 1)
+        blas_set_threads(1);
     /* a lesson named on the command line is checked before the terminal
      * changes, so its error prints plainly */
     Session *ses = NULL;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "bench_internal.h"
+#include "blas.h"
 #include "format.h"
 #include "tui_put.h"
 #include "tui_screen.h"
@@ -46,12 +47,17 @@ void cost_open(Tui *t)
     if (!t->cost && !(t->cost = calloc(1, sizeof *t->cost)))
         tui_fatal("out of memory");
     cost_restart(t->cost, 0);
+    /* the sweep times BLAS as `attn bench` does: with all its threads */
+    if (t->blas_threads > 1)
+        blas_set_threads(t->blas_threads);
 }
 
 void cost_close(Tui *t)
 {
     free(t->cost);
     t->cost = NULL;
+    if (t->blas_threads > 1)
+        blas_set_threads(1);
 }
 
 static void cost_key(Tui *t, int ch)

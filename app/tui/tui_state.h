@@ -156,6 +156,7 @@ typedef struct {
     } frame;
     int big_numbers;    /* B: grown cells show their numbers in the block font */
     CostView *cost;     /* the cost of attention (C), owned; NULL: closed   */
+    int blas_threads;   /* BLAS's threads before the screen set them to one */
     /* presenter mode (--present): a big step title, no key bar, the
      * panes revealed one at a time */
     int present;
