@@ -130,6 +130,12 @@ bench-screen: deps
 	@mkdir -p $(BUILD)
 	$(CC) -std=c11 -O2 -Wall -Wextra -o $(BUILD)/screenbench tests/bench/screenbench.c -lutil
 	$(BUILD)/screenbench ./attn lessons/*.lesson
+	@$(MAKE) --no-print-directory $(BUILD)/framebench
+	$(BUILD)/framebench lessons/*.lesson
+
+# What a frame costs attn itself, with no terminal (see its purpose comment).
+$(BUILD)/framebench: tests/bench/framebench.c $(APP_LIB) $(ENGINE_LIB)
+	$(CC) $(CFLAGS) $(ATTN_CPPFLAGS) $(APP_INC) $(CURSES_CFLAGS) -o $@ $^ $(LIBS)
 
 asan: deps
 	@$(MAKE) --no-print-directory BUILD=build-asan \
