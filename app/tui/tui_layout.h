@@ -5,8 +5,9 @@
  * pane with scrolling and hit testing, scaling cells up where a big screen
  * has room, pooling a large matrix into an overview, and the measure prose
  * is wrapped to (the wrapping itself is text.h's). Defined in
- * tui_layout.c (the screen, the panes, the scale) and tui_grid.c (a grid
- * inside its pane). The tests drive these directly at any screen size.
+ * tui_layout.c (the screen, the panes), tui_scale.c (the scale) and
+ * tui_grid.c (a grid inside its pane). The tests drive these directly at
+ * any screen size.
  */
 #ifndef ATTN_TUI_LAYOUT_H
 #define ATTN_TUI_LAYOUT_H
