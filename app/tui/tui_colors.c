@@ -126,7 +126,7 @@ void tui_colors_init(Tui *t, int no_color)
     /* the twins for blank rows: a tall heat cell's rows without its number
      * need no foreground, and going from one to the gap beside it and on
      * to the next cell then costs the terminal a background change alone
-     * (a third of the bytes of a heat frame on a projector) */
+     * (a quarter of the bytes of a heat frame on a projector) */
     t->heat_first = heat_first;
     t->heat_n = pair - heat_first;
     t->heat_fill = 0;

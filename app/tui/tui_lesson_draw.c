@@ -146,7 +146,7 @@ static int plan_frame(Tui *t, int decimals, int text_n, int ex_n, int panes_want
     /* room to spare (a projector): scale the cells up, all alike, then
      * each level of panes into the room that leaves */
     GridScale scale = layout_pick_scale(need, lv->n_panes, t->layout.panes, t->cols, t->rows);
-    if (scale.rows > 1 || scale.cols > 1) {
+    if ((scale.rows > 1 || scale.cols > 1) && lv->n_panes <= LAYOUT_SCALE_MAX_PANES) {
         GridScale each[LAYOUT_SCALE_MAX_PANES];
         for (int i = 0; i < lv->n_panes; i++)
             each[i] = scale;
