@@ -106,6 +106,14 @@ static void start_curses(Tui *t, int no_color)
     mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
     mouseinterval(0);
     tui_colors_init(t, no_color);
+    /* ncurses 6.4 flushes the terminal after every cursor move until the
+     * screen has once been left and resumed (newterm leaves it in its
+     * "initial" state, which is meant for terminfo-only programs), so a
+     * large frame went out in some 300 writes; one endwin and refresh
+     * before the first frame put it in its running state, and a frame
+     * leaves in one write (strace) */
+    endwin();
+    refresh();
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
