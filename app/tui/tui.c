@@ -83,6 +83,18 @@ static int terminal_gone(void)
     return (in.revents & (POLLHUP | POLLERR | POLLNVAL)) != 0 || !isatty(STDIN_FILENO);
 }
 
+/* ncurses 6.4 flushes the terminal after every cursor move until the
+ * screen has once been left and resumed (newterm leaves it in its
+ * "initial" state, which is meant for terminfo-only programs), so a large
+ * frame went out in some 300 writes; one endwin and refresh before the
+ * first frame put it in its running state, and a frame leaves in one write
+ * (strace). */
+void tui_curses_running(void)
+{
+    endwin();
+    refresh();
+}
+
 static void start_curses(Tui *t, int no_color)
 {
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
@@ -106,14 +118,7 @@ static void start_curses(Tui *t, int no_color)
     mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
     mouseinterval(0);
     tui_colors_init(t, no_color);
-    /* ncurses 6.4 flushes the terminal after every cursor move until the
-     * screen has once been left and resumed (newterm leaves it in its
-     * "initial" state, which is meant for terminfo-only programs), so a
-     * large frame went out in some 300 writes; one endwin and refresh
-     * before the first frame put it in its running state, and a frame
-     * leaves in one write (strace) */
-    endwin();
-    refresh();
+    tui_curses_running();
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;

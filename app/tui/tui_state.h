@@ -240,6 +240,9 @@ void pane_fit(Tui *t, int i);
 void pane_draw(const Tui *t, int i, const Explanation *ex);
 void tui_views_free(LessonView *lv);
 
+/* tui.c: after newterm, before the first frame: put curses in the state
+ * in which a frame leaves in one write rather than one per cursor move. */
+void tui_curses_running(void);
 /* tui.c: a frame of the screen on top (tui_screen.h). */
 /* Lay it out (regions, pane geometry, scroll) for the terminal's size. */
 void tui_prepare(Tui *t);

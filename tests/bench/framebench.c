@@ -59,6 +59,7 @@ static int bench_size(char **paths, int n_paths, int cols, int rows)
     t.utf8 = t.cv.utf8 = 1;
     t.cv.win = stdscr;
     tui_colors_init(&t, 0);
+    tui_curses_running();   /* as attn's own start does */
     int n = 0;
     for (int pass = 0; pass < PASSES; pass++)
         for (int i = 0; i < n_paths; i++) {
