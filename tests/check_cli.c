@@ -256,8 +256,11 @@ START_TEST(test_run_json_shape)
     ck_assert_msg(json_parse(r.out, &doc, jerr, sizeof jerr) == 0, "%s in\n%s", jerr, r.out);
     /* the contract's keys first, in its order; then what the full document
      * adds (tests/check_handout.c reads those) */
-    static const char *const top[] = { "lesson", "layout", "steps", "matrices", "about", "tokens", "answers", "setup" };
-    expect_keys(&doc, "the document", top, 8);
+    static const char *const top[] = { "lesson", "layout", "steps",   "matrices", "about",
+                                       "tokens", "knobs",  "answers", "setup" };
+    expect_keys(&doc, "the document", top, 9);
+    const JVal *knobs = json_get(&doc, "knobs");
+    ck_assert_msg(knobs->type == J_ARR && knobs->n == 0, "a lesson without knobs has knobs: []");
     ck_assert_str_eq(json_get(&doc, "lesson")->str, "J");
     ck_assert_str_eq(json_get(&doc, "layout")->str, "columns");
 

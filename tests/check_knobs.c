@@ -290,6 +290,44 @@ START_TEST(run_set_changes_knobs_and_refuses_what_it_cannot)
 }
 END_TEST
 
+/* Every handout says which knob values it was computed with, and how to
+ * change them; the lesson's own value is named when --set moved it. */
+START_TEST(run_prints_the_knobs_it_was_computed_with)
+{
+    static const struct {
+        const char *args, *want;
+    } cases[] = {
+        { "", "\nKnobs (attn run --set NAME=VALUE changes one):\n"
+              "  T = 1 (a knob from 0.1 to 10 in steps of 0.1)\n"
+              "  causal = on (a switch, on or off)\n"
+              "  boost = 2 (a knob from 1 to 10 in steps of 1)\n\n" },
+        { "--set T=0.3 --set causal=off", "  T = 0.3 (a knob from 0.1 to 10 in steps of 0.1; the lesson has 1)\n"
+                                          "  causal = off (a switch, on or off; the lesson has on)\n"
+                                          "  boost = 2 (a knob from 1 to 10 in steps of 1)\n" },
+        { "--set causal=off --markdown -", "\nKnobs (attn run --set NAME=VALUE changes one):\n\n"
+                                           "- T = 1 (a knob from 0.1 to 10 in steps of 0.1)\n"
+                                           "- causal = off (a switch, on or off; the lesson has on)\n" },
+        { "--set T=2 --set causal=off --json",
+          "\"knobs\": [{\"name\": \"T\", \"switch\": false, \"value\": 2, \"default\": 1, "
+          "\"from\": 0.1, \"to\": 10, \"step\": 0.1}, "
+          "{\"name\": \"causal\", \"switch\": true, \"value\": 0, \"default\": 1, "
+          "\"from\": 0, \"to\": 1, \"step\": 1}, "
+          "{\"name\": \"boost\", \"switch\": false, \"value\": 2, \"default\": 2, "
+          "\"from\": 1, \"to\": 10, \"step\": 1}]" },
+    };
+    const char *path = write_temp(".lesson", knob_text);
+    ck_assert_ptr_nonnull(path);
+    char file[512];
+    snprintf(file, sizeof file, "%s", path);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        CmdResult r = cmd_runf("'%s' run %s '%s'", attn_bin(), cases[i].args, file);
+        ck_assert_msg(r.status == 0, "run %s: %s", cases[i].args, r.err);
+        ck_assert_msg(strstr(r.out, cases[i].want), "run %s: no\n%s\nin:\n%s", cases[i].args, cases[i].want, r.out);
+        cmd_free(&r);
+    }
+}
+END_TEST
+
 Suite *knobs_suite(void)
 {
     Suite *s = suite_create("knobs");
@@ -303,6 +341,7 @@ Suite *knobs_suite(void)
     tcase_add_test(lim, where_picks_without_touching_the_other_side);
     tcase_add_test(lim, set_values_are_parsed_as_the_command_line_gives_them);
     tcase_add_test(lim, run_set_changes_knobs_and_refuses_what_it_cannot);
+    tcase_add_test(lim, run_prints_the_knobs_it_was_computed_with);
     suite_add_tcase(s, lim);
     return s;
 }

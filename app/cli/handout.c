@@ -153,6 +153,14 @@ void handout_print(FILE *out, const Lesson *l, const LessonState *s, int with_an
             fprintf(out, " %s", lesson_token(l, i));
         fputc('\n', out);
     }
+    if (lesson_n_knobs(l) > 0) {
+        /* the values this handout was computed with */
+        fprintf(out, "\n%s\n", SHEET_KNOBS_HEADING);
+        for (int i = 0; i < lesson_n_knobs(l); i++) {
+            char line[MAT_NAME_MAX + 200];
+            fprintf(out, "  %s\n", sheet_knob_line(line, sizeof line, s, lesson_knob(l, i)));
+        }
+    }
     if (lesson_n_setup(l) > 0) {
         fputs("\nSet-up\n------\n\n", out);
         for (int i = 0; i < lesson_n_setup(l); i++)

@@ -2,7 +2,7 @@
  * json_out.c - the JSON object of `attn run --json FILE`. The keys of the
  * contract (LESSON-FORMAT.md) come first and keep their order; what the
  * full document adds (step text, panes with labels, exercises, about,
- * tokens, set-up) follows them, so a reader of the short form still reads
+ * tokens, knobs, set-up) follows them, so a reader of the short form still reads
  * the long one. The shape is documented in lessons/README.md.
  */
 #include "json_out.h"
@@ -141,6 +141,23 @@ static void put_step(FILE *out, const LessonState *s, const LessonStep *st, int 
     fputs("]}", out);
 }
 
+/* Knob k: its value as this document was computed (after --set), the
+ * lesson's own, and its range; a switch's values are 0 (off) and 1 (on). */
+static void put_knob(FILE *out, const LessonState *s, const LessonKnob *k, int i)
+{
+    fputs(i ? ", {\"name\": " : "{\"name\": ", out);
+    jw_string(out, k->name);
+    fprintf(out, ", \"switch\": %s, \"value\": ", k->is_switch ? "true" : "false");
+    jw_number(out, lesson_knob_now(s, k));
+    const char *key[] = { ", \"default\": ", ", \"from\": ", ", \"to\": ", ", \"step\": " };
+    double v[] = { k->value, k->lo, k->hi, k->step };
+    for (int j = 0; j < 4; j++) {
+        fputs(key[j], out);
+        jw_number(out, v[j]);
+    }
+    fputc('}', out);
+}
+
 void json_print(FILE *out, const Lesson *l, const LessonState *s, int with_answers)
 {
     fputs("{\"lesson\": ", out);
@@ -167,6 +184,9 @@ void json_print(FILE *out, const Lesson *l, const LessonState *s, int with_answe
         fputs(i ? ", " : "", out);
         jw_string(out, lesson_token(l, i));
     }
+    fputs("], \"knobs\": [", out);
+    for (int i = 0; i < lesson_n_knobs(l); i++)
+        put_knob(out, s, lesson_knob(l, i), i);
     fprintf(out, "], \"answers\": %s,\n \"setup\": ", with_answers ? "true" : "false");
     int n_setup = lesson_n_setup(l);
     const char **setup = calloc(n_setup > 0 ? (size_t)n_setup : 1, sizeof *setup);

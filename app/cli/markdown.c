@@ -267,6 +267,15 @@ void markdown_print(FILE *out, const Lesson *l, const LessonState *s, int with_a
         }
         fputc('\n', out);
     }
+    if (lesson_n_knobs(l) > 0) {
+        fprintf(out, "\n%s\n\n", SHEET_KNOBS_HEADING);
+        for (int i = 0; i < lesson_n_knobs(l); i++) {
+            char line[MAT_NAME_MAX + 200];
+            fputs("- ", out);
+            md_put(out, sheet_knob_line(line, sizeof line, s, lesson_knob(l, i)), 0);
+            fputc('\n', out);
+        }
+    }
     if (lesson_n_setup(l) > 0) {
         fputs("\n## Set-up\n", out);
         for (int i = 0; i < lesson_n_setup(l); i++)

@@ -88,6 +88,23 @@ int sheet_answer_value(const LessonState *s, const LessonExercise *ex, double *v
     return one;
 }
 
+const char *sheet_knob_line(char *buf, size_t size, const LessonState *s, const LessonKnob *k)
+{
+    double now = lesson_knob_now(s, k);
+    char value[32], lesson_value[32], kind[160];
+    lesson_knob_text(k, now, value, sizeof value);
+    lesson_knob_text(k, k->value, lesson_value, sizeof lesson_value);
+    if (k->is_switch)
+        snprintf(kind, sizeof kind, "a switch, on or off");
+    else
+        snprintf(kind, sizeof kind, "a knob from %g to %g in steps of %g", k->lo, k->hi, k->step);
+    if (strcmp(value, lesson_value) == 0)
+        snprintf(buf, size, "%s = %s (%s)", k->name, value, kind);
+    else
+        snprintf(buf, size, "%s = %s (%s; the lesson has %s)", k->name, value, kind, lesson_value);
+    return buf;
+}
+
 void sheet_put_masked(FILE *out, const Mat *m, const char *before, const char *after)
 {
     int cells = 0;

@@ -42,6 +42,14 @@ const char *sheet_col_label(const Mat *m, int j, char *buf, size_t size);
  * number, 0 otherwise (a row, a matrix, or an error). */
 int sheet_answer_value(const LessonState *s, const LessonExercise *ex, double *value);
 
+/* The heading of a handout's list of knobs, saying how to change one. */
+#define SHEET_KNOBS_HEADING "Knobs (attn run --set NAME=VALUE changes one):"
+/* Knob k as a handout lists it, at the value it holds in s:
+ * "T = 2 (a knob from 0.1 to 10 in steps of 0.1; the lesson has 1)" or
+ * "causal = on (a switch, on or off)"; the lesson's own value is named
+ * only when --set changed it. Returns buf. */
+const char *sheet_knob_line(char *buf, size_t size, const LessonState *s, const LessonKnob *k);
+
 /* Under m, the lines softmax found all -inf, rows then columns, each as
  * before + "rows 1, 2 fully masked: every score -inf, weights 0" + after;
  * nothing when there are none. */

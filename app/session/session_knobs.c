@@ -14,19 +14,7 @@
 
 double session_knob_value(const Session *s, int i)
 {
-    const LessonKnob *k = lesson_knob(s->lesson, i);
-    const Mat *m = k ? lesson_state_get(s->state, k->name) : NULL;
-    return m ? (double)mat_get(m, 0, 0) : NAN;
-}
-
-/* How a message shows knob k at v: "on"/"off" for a switch. */
-static const char *knob_text(const LessonKnob *k, double v, char *buf, size_t size)
-{
-    if (k->is_switch)
-        snprintf(buf, size, "%s", v != 0 ? "on" : "off");
-    else
-        snprintf(buf, size, "%g", v);
-    return buf;
+    return lesson_knob_now(s->state, lesson_knob(s->lesson, i));
 }
 
 unsigned session_knob_set(Session *s, int i, double value)
@@ -36,13 +24,14 @@ unsigned session_knob_set(Session *s, int i, double value)
         return session_say(s, SESSION_REFUSED, "this lesson has no knob %d", i + 1);
     double v = lesson_knob_snap(k, value), now = session_knob_value(s, i);
     char text[48];
+    lesson_knob_text(k, v, text, sizeof text);
     if ((float)v == (float)now)
-        return session_say(s, SESSION_NOTHING, "%s is already %s%s", k->name, knob_text(k, v, text, sizeof text),
+        return session_say(s, SESSION_NOTHING, "%s is already %s%s", k->name, text,
                            k->is_switch ? "" : v >= k->hi ? " (its highest)" : v <= k->lo ? " (its lowest)" : "");
     unsigned c = session_edit(s, k->name, 0, 0, (float)v);
     if (c & SESSION_REFUSED)
         return c;
-    return session_say(s, c, "%s = %s; everything after it follows", k->name, knob_text(k, v, text, sizeof text));
+    return session_say(s, c, "%s = %s; everything after it follows", k->name, text);
 }
 
 unsigned session_knob_nudge(Session *s, int i, int dir)

@@ -88,8 +88,9 @@ static void knob_text(const Tui *t, int i, char *buf, size_t size)
 {
     const LessonKnob *k = lesson_knob(session_lesson(t->lv.ses), i);
     double v = session_knob_value(t->lv.ses, i);
+    char word[8];
     if (k->is_switch)
-        snprintf(buf, size, " %s [%s] ", k->name, v != 0 ? "on" : "off");
+        snprintf(buf, size, " %s [%s] ", k->name, lesson_knob_text(k, v, word, sizeof word));
     else
         snprintf(buf, size, " %s %s %.*f %s ", k->name, ui_glyph(&t->cv, "◀", "<"), knob_decimals(k), v,
                  ui_glyph(&t->cv, "▶", ">"));

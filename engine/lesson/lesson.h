@@ -151,6 +151,11 @@ int lesson_knob_find(const Lesson *l, const char *name);
 /* v clamped to lo..hi and snapped to the nearest lo + k * step (a NaN
  * gives the default). What a knob may hold. */
 double lesson_knob_snap(const LessonKnob *k, double v);
+/* The value knob k holds in s (its 1x1 input NAME); NaN when s lacks it. */
+double lesson_knob_now(const LessonState *s, const LessonKnob *k);
+/* How value v of k reads in words: "on" or "off" for a switch, else the
+ * number as %g writes it ("2", "0.1"). Returns buf. */
+const char *lesson_knob_text(const LessonKnob *k, double v, char *buf, size_t size);
 
 /* Files a lesson loads. The engine never opens files: load("path") asks
  * the lesson's loader, a function of the app, for the bytes of path as

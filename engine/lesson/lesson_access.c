@@ -6,6 +6,7 @@
 #include "lesson_parse_internal.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,4 +101,19 @@ double lesson_knob_snap(const LessonKnob *k, double v)
     double unit = pow(10.0, floor(log10(k->step)) - 6);
     snapped = round(snapped / unit) * unit;
     return snapped > k->hi ? k->hi : snapped;
+}
+
+double lesson_knob_now(const LessonState *s, const LessonKnob *k)
+{
+    const Mat *m = s && k ? lesson_state_get(s, k->name) : NULL;
+    return m ? (double)mat_get(m, 0, 0) : NAN;
+}
+
+const char *lesson_knob_text(const LessonKnob *k, double v, char *buf, size_t size)
+{
+    if (k->is_switch)
+        snprintf(buf, size, "%s", v != 0 ? "on" : "off");
+    else
+        snprintf(buf, size, "%g", v);
+    return buf;
 }
