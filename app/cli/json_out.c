@@ -2,8 +2,8 @@
  * json_out.c - the JSON object of `attn run --json FILE`. The keys of the
  * contract (LESSON-FORMAT.md) come first and keep their order; what the
  * full document adds (step text, panes with labels, exercises, about,
- * tokens, knobs, set-up) follows them, so a reader of the short form still reads
- * the long one. The shape is documented in lessons/README.md.
+ * tokens, knobs, set-up) follows them, so a reader of the short form still
+ * reads the long one. The shape is documented in lessons/README.md.
  */
 #include "json_out.h"
 
