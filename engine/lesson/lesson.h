@@ -67,16 +67,22 @@ typedef struct {
     int row, col;
 } LessonCell;
 
+struct Expr;                /* an expression, parsed once (lesson_internal.h) */
+
 /* An author's own diagnosis: `mistake EXPR : MESSAGE`. */
 typedef struct {
     char *expr;             /* what the mistaken arithmetic gives, as written */
     char *message;
+    struct Expr *parsed;    /* expr, parsed when the lesson was (owned)      */
 } LessonMistake;
 
 typedef struct {
     int line;               /* where it was written                          */
     char *question;         /* the prompt after 'exercise'                   */
     char *answer;           /* the answer's expression, as written           */
+    const struct Expr *parsed; /* the answer, parsed once (the lesson's)    */
+    int has_cell;           /* the answer is one cell, NAME[i,j]:            */
+    LessonCell cell;        /* that cell (0-based)                           */
     int has_expected;       /* 'answer EXPR = VALUE': the value stated       */
     double expected;
     double within;          /* tolerance for a student's answer (default 1e-3) */
@@ -112,6 +118,15 @@ typedef struct {
 
 typedef struct Lesson Lesson;
 typedef struct LessonState LessonState;
+
+/* The exercises of l counted in lesson order from 0 (as `attn run`, the
+ * screen and `attn grade` number them from 1): how many, and the i-th
+ * (NULL outside). */
+int lesson_n_exercises(const Lesson *l);
+const LessonExercise *lesson_exercise_at(const Lesson *l, int i);
+/* The number of ex, an exercise of l, as attn numbers them (from 1); 0
+ * when ex is not one of l's. */
+int lesson_exercise_number(const Lesson *l, const LessonExercise *ex);
 
 /* Parse text (len bytes, need not be NUL-terminated) named file in errors.
  * Checks syntax and names (every name used is defined earlier; an unknown
@@ -217,27 +232,12 @@ typedef struct {
  * free()). Returns ATTN_OK, or ATTN_E_NOMEM. */
 attn_status lesson_verify(const Lesson *l, const LessonState *s, VerifyResult **out, int *n);
 
-/* The one judge, for `check` lines, stated exercise values and a student's
- * answers alike: how far got is from want. Equal infinities and two NaNs
- * are 0 apart; a NaN or an infinity against anything else is infinitely
- * far; otherwise |got - want|. A value is right when this is <= the
- * tolerance. */
+/* The one measure of a number against another, for `check` lines, stated
+ * exercise values and a student's answers alike: how far got is from want.
+ * Equal infinities and two NaNs are 0 apart; a NaN or an infinity against
+ * anything else is infinitely far; otherwise |got - want|. A value is right
+ * when this is <= the tolerance. */
 double lesson_judge_distance(double got, double want);
-
-typedef enum {
-    JUDGE_RIGHT,        /* within the exercise's tolerance               */
-    JUDGE_WRONG,        /* a number, but not close enough                */
-    JUDGE_UNREADABLE,   /* the typed text is not one number              */
-    JUDGE_BROKEN        /* the exercise's own answer does not evaluate   */
-} JudgeVerdict;
-
-typedef struct {
-    JudgeVerdict verdict;
-    double got;         /* the student's value (JUDGE_RIGHT, JUDGE_WRONG) */
-    double want;        /* the exercise's value, in the state judged      */
-    char msg[400];      /* why: JUDGE_UNREADABLE and JUDGE_BROKEN; for
-                           JUDGE_WRONG the mistake it matches, or ""      */
-} Judgement;
 
 /* Read what a student typed: a number, or arithmetic on numbers (+ - * /,
  * parentheses, sqrt exp log, e, inf), never a name. 0 and *out, or -1 with
@@ -245,16 +245,82 @@ typedef struct {
  * stray character, a missing parenthesis). */
 int lesson_read_answer(const char *text, double *out, char *why, size_t size);
 
-/* The mistake behind got, a wrong answer to ex in state s (typed as typed):
- * the author's `mistake` lines first, then the rewrites of the answer's own
- * matrix and provenance. 1 with the message in msg, or 0. */
-int lesson_diagnose(const LessonState *s, const LessonExercise *ex, const char *typed, double got, double want,
-                    char *msg, size_t size);
+/* ---- the judge of a student's answer (lesson_judge.c) ----
+ *
+ * One verdict with one home: the judge decides it, the session stores and
+ * saves it, the screen, `attn grade`, the handouts and the progress file
+ * only show it. An exercise is judged against the lesson as written (its
+ * knobs at their file values, no edits), whatever the screen shows. */
+typedef enum {
+    VERDICT_UNANSWERED, /* nothing judged yet                              */
+    VERDICT_RIGHT,      /* within the tolerance, or what the exercise's own
+                           arithmetic gives from the rounded numbers shown */
+    VERDICT_WRONG,      /* a number, but not the answer                    */
+    VERDICT_REVEALED,   /* right, but the worked answer was shown before   */
+    VERDICT_INVALID     /* not one number (or the exercise is broken)      */
+} Verdict;
 
-/* Judge what a student typed as the answer to ex, in state s (with the
- * student's edits, so the right value follows them): read it
- * (lesson_read_answer), compare it (lesson_judge_distance within the
- * exercise's tolerance), and when it is wrong, diagnose it. */
-void lesson_judge_answer(const LessonState *s, const LessonExercise *ex, const char *typed, Judgement *j);
+/* "unanswered" "right" "wrong" "revealed" "invalid": the words JSON and the
+ * progress file use. */
+const char *verdict_word(Verdict v);
+/* The verdict a word names: 0 and *v, or -1. */
+int verdict_from_word(const char *word, Verdict *v);
+
+#define DIAGNOSIS_ID_MAX 24
+
+typedef struct {
+    Verdict verdict;
+    char diagnosis[DIAGNOSIS_ID_MAX]; /* the mistake's stable id, "" for none */
+    double got;         /* the student's value (right, wrong, revealed)    */
+    double want;        /* the exercise's value in the lesson as written    */
+    int from_rounded;   /* right from the rounded numbers the screen shows  */
+    char msg[400];      /* the verdict in words, never giving a wrong answer
+                           the right value: "right", "not yet: off by more
+                           than 0.001", the mistake named, or why the text
+                           is not an answer                                 */
+} Judgement;
+
+/* The catalogue of diagnoses: each id with a few words for a tally
+ * ("softmax along the wrong axis"). n is the count; NULL past it. */
+int lesson_n_diagnoses(void);
+const char *lesson_diagnosis_id(int i);
+const char *lesson_diagnosis_words(const char *id);   /* NULL: unknown id */
+
+/* What the person looks at besides the lesson as written. */
+typedef struct {
+    const LessonState *now; /* the values on the screen when knobs moved or
+                               inputs were edited; NULL when as written     */
+    const char *moved;      /* those knobs in words, "T = 1.3" ("" or NULL:
+                               edits only)                                   */
+    const char *asked;      /* the knobs as the lesson has them, "T = 1"    */
+    int decimals;           /* decimals the screen shows (0: 4)             */
+    int revealed;           /* the worked answer was shown already          */
+} JudgeContext;
+
+typedef struct LessonJudge LessonJudge;
+
+/* A judge of l's exercises against asked, the lesson evaluated as written
+ * (both borrowed: they outlive the judge). It keeps the lesson evaluated
+ * with each classic mistake as it needs them, so judging a class's sheets
+ * costs each only once. NULL on no memory. */
+LessonJudge *lesson_judge_new(const Lesson *l, const LessonState *asked);
+void lesson_judge_free(LessonJudge *j);
+
+/* Judge typed as the answer to ex (an exercise of the judge's lesson).
+ * ctx may be NULL (the lesson as written, 4 decimals). A wrong answer is
+ * named by the one mistake whose rewrite of the exercise's arithmetic gives
+ * the student's number; when several do, none is named and the message
+ * lists them; when none does, rounding too early is tried last. */
+void lesson_judge(LessonJudge *j, const LessonExercise *ex, const char *typed, const JudgeContext *ctx,
+                  Judgement *out);
+
+/* The numbers a step's prose quotes for the value one of its exercises asks
+ * (the asked value rounded to the digits written) that the judge would
+ * refuse as an answer: for `attn check --strict`. Calls fn once for each,
+ * with the exercise, the number as written and its message. Returns how
+ * many. */
+typedef void (*ProseQuoteFn)(void *ctx, const LessonStep *st, const LessonExercise *ex, const char *quoted,
+                             const char *why);
+int lesson_judge_prose(LessonJudge *j, ProseQuoteFn fn, void *ctx);
 
 #endif

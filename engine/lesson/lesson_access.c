@@ -37,6 +37,7 @@ void lesson_free(Lesson *l)
             for (int k = 0; k < ex->n_mistakes; k++) {
                 free(ex->mistakes[k].expr);
                 free(ex->mistakes[k].message);
+                expr_free(ex->mistakes[k].parsed);
             }
             free(ex->mistakes);
         }
@@ -77,6 +78,40 @@ int lesson_n_steps(const Lesson *l) { return l->n_steps; }
 const LessonStep *lesson_step(const Lesson *l, int i) { return i >= 0 && i < l->n_steps ? &l->steps[i] : NULL; }
 int lesson_n_setup(const Lesson *l) { return l->n_setup; }
 const char *lesson_setup_name(const Lesson *l, int i) { return i >= 0 && i < l->n_setup ? l->setup[i] : NULL; }
+
+int lesson_n_exercises(const Lesson *l)
+{
+    int n = 0;
+    for (int i = 0; i < l->n_steps; i++)
+        n += l->steps[i].n_exercises;
+    return n;
+}
+
+const LessonExercise *lesson_exercise_at(const Lesson *l, int i)
+{
+    for (int k = 0; i >= 0 && k < l->n_steps; k++) {
+        if (i < l->steps[k].n_exercises)
+            return &l->steps[k].exercises[i];
+        i -= l->steps[k].n_exercises;
+    }
+    return NULL;
+}
+
+int lesson_exercise_number(const Lesson *l, const LessonExercise *ex)
+{
+    for (int k = 0, n = 0; k < l->n_steps; n += l->steps[k].n_exercises, k++)
+        if (ex >= l->steps[k].exercises && ex < l->steps[k].exercises + l->steps[k].n_exercises)
+            return n + (int)(ex - l->steps[k].exercises) + 1;
+    return 0;
+}
+
+int lesson_answer_cell(const LessonExercise *ex, LessonCell *cell)
+{
+    if (!ex->has_cell)
+        return 0;
+    *cell = ex->cell;
+    return 1;
+}
 
 int lesson_n_knobs(const Lesson *l) { return l->n_knobs; }
 const LessonKnob *lesson_knob(const Lesson *l, int i) { return i >= 0 && i < l->n_knobs ? &l->knobs[i] : NULL; }

@@ -1,272 +1,266 @@
 /*
- * lesson_diagnose.c - naming the mistake behind a wrong answer. The judge
- * rewrites the exercise's own answer with the mistakes students make, from
- * the provenance of the matrix it asks about (the scale left out or done
- * twice, softmax along the other axis, a transposed matrix or operand, an
- * index off by one, the mask left out, softmax twice, the bias left out, e
- * taken as 3), plus the author's `mistake` lines, a sign slip and rounding
- * too early; the first rewrite whose value the student's answer matches is
- * named. The messages never give the right value away.
+ * lesson_diagnose.c - the rewrites of one exercise's arithmetic that
+ * students make, each a candidate with its diagnosis id: the author's
+ * `mistake` lines; each classic mistake (lesson_mutate.c) in a statement
+ * the answer depends on, with the asked cell read from the lesson so
+ * rewritten; the cell's transpose and its neighbours; the value one stage
+ * later (the weight for the score, the scale applied too early); the sign.
+ *
+ * Which candidate, if any, names a wrong answer is the judge's call
+ * (lesson_judge.c): this file only proposes. The messages never give the
+ * right value away; they quote the lesson's own statements.
  */
-#include "explain.h"
-#include "lesson.h"
+#include "alloc.h"
+#include "lesson_internal.h"
 
-#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-typedef struct {
-    double got, tol, want;
-    char *msg;
-    size_t size;
-    int found;
-} Hunt;
-
-/* got matches v (and v is not the right answer itself): say why. */
-static void candidate(Hunt *h, double v, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void candidate(Hunt *h, double v, const char *fmt, ...)
+int candidate_add(Candidates *cs, const char *id, double value, const char *fmt, ...)
 {
-    if (h->found || !isfinite(v) || lesson_judge_distance(v, h->want) <= h->tol
-        || lesson_judge_distance(h->got, v) > h->tol)
-        return;
+    if (!isfinite(value) && !isinf(value))
+        return 0;
+    if (cs->n == cs->cap) {
+        int cap = cs->cap ? cs->cap * 2 : 16;
+        Candidate *bigger = attn_realloc(cs->c, (size_t)cap * sizeof *bigger);
+        if (!bigger)
+            return -1;
+        cs->c = bigger;
+        cs->cap = cap;
+    }
+    Candidate *c = &cs->c[cs->n++];
+    snprintf(c->id, sizeof c->id, "%s", id);
+    c->value = value;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(h->msg, h->size, fmt, ap);
+    vsnprintf(c->msg, sizeof c->msg, fmt, ap);
     va_end(ap);
-    h->found = 1;
-}
-
-/* What a softmax line is made of: z_k = x[k] * f + mask[k], in base b. */
-typedef struct {
-    const Mat *x;           /* the scores                                    */
-    double f;               /* the scale applied to them                     */
-    const Mat *mask;        /* added after scaling, or NULL                  */
-} SoftIn;
-
-static int has_neg_inf(const Mat *m)
-{
-    for (int i = 0; i < m->rows; i++)
-        for (int j = 0; j < m->cols; j++)
-            if (mat_get(m, i, j) == -INFINITY)
-                return 1;
     return 0;
 }
 
-static int is_scalar(const Mat *m) { return m && m->rows == 1 && m->cols == 1; }
-
-/* Follow copies to the matrix that was computed. */
-static const Mat *source(const Mat *m)
+/* The one number e gives in s, or NaN. */
+static double number_in(const LessonState *s, const Src *src, const Expr *e)
 {
-    while (m && m->prov.op == OP_COPY && m->prov.a)
-        m = m->prov.a;
-    return m;
+    LessonError err;
+    Mat *m = lesson_state_eval(s, src, e, &err);
+    double v = m && m->rows == 1 && m->cols == 1 ? (double)mat_get(m, 0, 0) : NAN;
+    mat_free(m);
+    return v;
 }
 
-/* Take y apart into scores, scale and mask: y = x / c + mask, y = x * c,
- * ... as far as its provenance shows. */
-static SoftIn soft_input(const Mat *y)
+static int is_softmax_rows_call(const Expr *e) { return e->kind == E_CALL && e->fn == OP_SOFTMAX_ROWS; }
+
+static int is_softmax_call(const Expr *e)
 {
-    SoftIn in = { y, 1.0, NULL };
-    y = source(y);
-    in.x = y;
-    if (y->prov.op == OP_ADD && y->prov.a && y->prov.b) {
-        if (has_neg_inf(y->prov.b)) {
-            in.mask = y->prov.b;
-            y = source(y->prov.a);
-        } else if (has_neg_inf(y->prov.a)) {
-            in.mask = y->prov.a;
-            y = source(y->prov.b);
+    return e->kind == E_CALL && (e->fn == OP_SOFTMAX_ROWS || e->fn == OP_SOFTMAX_COLS);
+}
+
+/* "NAME = EXPRESSION" of statement i, shortened for a message. */
+static const char *stmt_text(const Lesson *l, int i, char *buf, size_t size)
+{
+    char e[64];
+    snprintf(buf, size, "%s = %s", l->names[l->stmts[i].slot], expr_text(&l->src, l->stmts[i].expr, e, sizeof e));
+    return buf;
+}
+
+/* What to tell a student whose number mutation m gives. */
+static void mutation_message(const Lesson *l, const Mutation *m, const LessonExercise *ex, int defines_cell,
+                             char *msg, size_t size)
+{
+    char where[160], t[64], u[64];
+    stmt_text(l, m->stmt, where, sizeof where);
+    const Expr *e = m->node;
+    switch (m->kind) {
+    case MUT_UNSCALED:
+        snprintf(msg, size, "the %s by %s was left out (in %s)", e->kind == E_DIV ? "division" : "multiplication",
+                 expr_text(&l->src, e->b, t, sizeof t), where);
+        break;
+    case MUT_SCALED_TWICE:
+        snprintf(msg, size, "the scaling by %s was applied twice (in %s): once is enough",
+                 expr_text(&l->src, e->b, t, sizeof t), where);
+        break;
+    case MUT_SCALE_INVERTED:
+        snprintf(msg, size, "that %s by %s where %s %s", e->kind == E_DIV ? "multiplies" : "divides",
+                 expr_text(&l->src, e->b, t, sizeof t), where, e->kind == E_DIV ? "divides" : "multiplies");
+        break;
+    case MUT_SCALE_BY_D:
+        snprintf(msg, size, "that divides by %s where %s divides by its square root: the scale is sqrt(d_k), not d_k",
+                 expr_text(&l->src, e->b->args[0], t, sizeof t), where);
+        break;
+    case MUT_WRONG_AXIS:
+        if (defines_cell) {
+            int rows = is_softmax_rows_call(e);
+            int line = rows ? ex->cell.row + 1 : ex->cell.col + 1, other = rows ? ex->cell.col + 1 : ex->cell.row + 1;
+            snprintf(msg, size, "that is softmax down %s %d; here each %s is a distribution: softmax along %s %d",
+                     rows ? "column" : "row", other, rows ? "row" : "column", rows ? "row" : "column", line);
+        } else {
+            snprintf(msg, size, "softmax ran along the other axis in %s: each %s is a distribution there", where,
+                     is_softmax_rows_call(e) ? "row" : "column");
         }
-        in.x = y;
+        break;
+    case MUT_SOFTMAX_TWICE:
+        snprintf(msg, size, "softmax was applied twice (in %s): once is enough", where);
+        break;
+    case MUT_NO_MASK:
+        snprintf(msg, size, "the mask was left out (in %s): add it to the scores before the softmax", where);
+        break;
+    case MUT_MASK_AFTER_SOFTMAX:
+        snprintf(msg, size, "the mask was added after the softmax (in %s): it belongs on the scores, before", where);
+        break;
+    case MUT_NO_BIAS:
+        snprintf(msg, size, "the bias was left out (in %s): it is added to every %s", where,
+                 expr_text(&l->src, e, u, sizeof u)[0] && l->layout == LAYOUT_COLUMNS ? "column" : "row");
+        break;
+    case MUT_TRANSPOSED:
+        snprintf(msg, size, "one operand of the product was taken transposed: %s in %s",
+                 expr_text(&l->src, m->side ? e->b : e->a, t, sizeof t), where);
+        break;
+    case MUT_E_AS_3:
+        snprintf(msg, size, "that is softmax with 3 in place of e: e is 2.71828..., and the shortcut shifts every "
+                            "weight");
+        break;
+    case MUT_TRUE_E:
+        snprintf(msg, size, "that uses the true e; this exercise takes e as 3 (in %s)", where);
+        break;
+    case MUT_NOT_NORMALIZED:
+        snprintf(msg, size, "that is the exponential without the division by the sum (in %s): softmax divides "
+                            "each by the sum of its line", where);
+        break;
+    case MUT_SCORE_NOT_WEIGHT:
+        snprintf(msg, size, "that is the score that goes into the softmax; the question asks for the weight that "
+                            "comes out (%s)", where);
+        break;
+    case MUT_COUNT:
+        msg[0] = '\0';
+        break;
     }
-    if (y->prov.op == OP_DIV && is_scalar(y->prov.b) && y->prov.a) {
-        in.x = y->prov.a;
-        in.f = 1.0 / mat_get(y->prov.b, 0, 0);
-    } else if (y->prov.op == OP_MUL && is_scalar(y->prov.b) && y->prov.a) {
-        in.x = y->prov.a;
-        in.f = mat_get(y->prov.b, 0, 0);
-    }
-    return in;
 }
 
-/* Broadcast read: a row vector or a 1x1 stands for every row/cell. */
-static double at(const Mat *m, int i, int j)
+/* The statements the answer depends on: keep[stmt] = 1. */
+static void upstream(const Lesson *l, const Expr *answer, unsigned char *keep)
 {
-    return mat_get(m, m->rows == 1 ? 0 : i, m->cols == 1 ? 0 : j);
-}
-
-/* Softmax of the line through (i, j) of in, along rows (over j) or columns
- * (over i), at (i, j): with scale f, the mask or not, in base `base`. */
-static double soft_at(const SoftIn *in, int i, int j, int along_rows, double f, int with_mask, double base)
-{
-    const Mat *x = in->x;
-    int n = along_rows ? x->cols : x->rows;
-    double z[4096], hi = -INFINITY;
-    if (n > 4096)
-        return NAN;
-    for (int k = 0; k < n; k++) {
-        int r = along_rows ? i : k, c = along_rows ? k : j;
-        z[k] = mat_get(x, r, c) * f + (with_mask && in->mask ? at(in->mask, r, c) : 0);
-        hi = fmax(hi, z[k]);
-    }
-    if (!isfinite(hi))
-        return NAN;
-    double sum = 0, lb = log(base);
-    for (int k = 0; k < n; k++)
-        sum += exp((z[k] - hi) * lb);
-    return exp((z[along_rows ? j : i] - hi) * lb) / sum;
-}
-
-/* The softmax mistakes, for m = softmax_rows(y) or softmax_cols(y). */
-static void softmax_mistakes(Hunt *h, const Mat *m, int i, int j)
-{
-    int rows = m->prov.op == OP_SOFTMAX_ROWS;
-    SoftIn in = soft_input(m->prov.a);
-    if (in.x->rows != m->rows || in.x->cols != m->cols)
+    unsigned char *mark = attn_calloc((size_t)(l->n_names ? l->n_names : 1), 1);
+    if (!mark)
         return;
-    const char *line = rows ? "row" : "column", *other = rows ? "column" : "row";
-    int k = rows ? i + 1 : j + 1, ko = rows ? j + 1 : i + 1;
-    candidate(h, soft_at(&in, i, j, !rows, in.f, 1, M_E),
-              "that is softmax down %s %d; here each %s is a distribution: softmax along %s %d", other, ko, line,
-              line, k);
-    if (in.f != 1.0) {
-        candidate(h, soft_at(&in, i, j, rows, 1.0, 1, M_E),
-                  "the scores went into softmax unscaled: divide by sqrt(d_k) first");
-        candidate(h, soft_at(&in, i, j, rows, in.f * in.f, 1, M_E),
-                  "the scores were scaled twice (or divided by d_k): divide by sqrt(d_k) once");
-    }
-    if (in.mask)
-        candidate(h, soft_at(&in, i, j, rows, in.f, 0, M_E),
-                  "the mask was left out (or added after the softmax): add it to the scores before the softmax");
-    candidate(h, soft_at(&in, i, j, rows, in.f, 1, 3.0),
-              "that is softmax with 3 in place of e: e is 2.71828..., and the shortcut shifts every weight");
-    SoftIn twice = { m, 1.0, NULL };
-    candidate(h, soft_at(&twice, i, j, rows, 1.0, 0, M_E), "softmax was applied twice: once is enough");
-}
-
-/* The mistakes the operation that made m invites. */
-static void operation_mistakes(Hunt *h, const Mat *m, int i, int j)
-{
-    const Prov *p = &m->prov;
-    switch (p->op) {
-    case OP_SOFTMAX_ROWS: case OP_SOFTMAX_COLS:
-        softmax_mistakes(h, m, i, j);
-        break;
-    case OP_DIV: case OP_MUL:
-        if (is_scalar(p->b) && p->a && !is_scalar(p->a)) {
-            double c = mat_get(p->b, 0, 0), x = at(p->a, i, j);
-            char cell[64];
-            explain_cell_name(p->a, p->a->rows == 1 ? 0 : i, p->a->cols == 1 ? 0 : j, cell, sizeof cell);
-            candidate(h, x, "that is %s, before the %s by %.4g: the scaling was left out", cell,
-                      p->op == OP_DIV ? "division" : "multiplication", c);
-            if (p->op == OP_MUL)
-                c = 1.0 / c;
-            candidate(h, x / (c * c), "the scaling was applied twice (or d_k used for sqrt(d_k)): once is enough");
-            candidate(h, x * c, "that multiplies where it should divide");
+    expr_mark_slots(answer, mark);
+    for (int i = l->n_stmts - 1; i >= 0; i--) {
+        const Stmt *st = &l->stmts[i];
+        if (st->kind == ST_LET && mark[st->slot]) {
+            keep[i] = 1;
+            expr_mark_slots(st->expr, mark);
         }
-        break;
-    case OP_ADD:
-        /* a bias row added to every row */
-        if (p->a && p->b && p->b->rows == 1 && m->rows > 1 && !has_neg_inf(p->b))
-            candidate(h, at(p->a, i, j), "the bias was left out: add its entry %d", j + 1);
-        else if (p->a && p->b && p->b->cols == 1 && m->cols > 1 && !has_neg_inf(p->b))
-            candidate(h, at(p->a, i, j), "the bias was left out: add its entry %d", i + 1);
-        break;
-    case OP_MATMUL: {
-        /* an operand used the other way round, where the shapes allow it */
-        const Mat *a = p->a, *b = p->b;
-        if (!a || !b)
-            break;
-        int k_n = p->trans_a ? a->rows : a->cols;
-        for (int which = 0; which < 2; which++) {
-            int ta = p->trans_a ^ (which == 0), tb = p->trans_b ^ (which == 1);
-            int ka = ta ? a->rows : a->cols, kb = tb ? b->cols : b->rows;
-            if (ka != kb || ka != k_n)
-                continue;
-            double s = 0;
-            for (int k = 0; k < ka; k++)
-                s += (double)(ta ? mat_get(a, k, i) : mat_get(a, i, k)) * (tb ? mat_get(b, j, k) : mat_get(b, k, j));
-            candidate(h, s, "one operand of the product was taken transposed: row %d of the left times column %d "
-                            "of the right, as written", i + 1, j + 1);
-        }
-        break;
     }
-    default:
-        break;
+    free(mark);
+}
+
+/* Is e the name of slot, or slot scaled, masked or both ("the score" of a
+ * softmax: S, S / c, S * c, S + M, S / c + M)? */
+static int scores_of(const Expr *e, int slot)
+{
+    if (!e)
+        return 0;
+    if (e->kind == E_NAME)
+        return e->slot == slot;
+    if (e->kind == E_DIV || e->kind == E_MUL)
+        return scores_of(e->a, slot) || (e->kind == E_MUL && scores_of(e->b, slot));
+    if (e->kind == E_ADD)
+        return scores_of(e->a, slot) || scores_of(e->b, slot);
+    return 0;
+}
+
+/* The cell a rewrite reads: the transpose, the neighbours, the stages
+ * before and after. */
+static int cell_candidates(LessonJudge *j, const LessonExercise *ex, Candidates *out)
+{
+    const Lesson *l = j->l;
+    const LessonCell *cell = &ex->cell;
+    const Mat *m = lesson_state_get(j->asked, cell->name);
+    int i = cell->row, k = cell->col, rc = 0;
+    if (!m || i >= m->rows || k >= m->cols)
+        return 0;
+    if (i != k && k < m->rows && i < m->cols)
+        rc |= candidate_add(out, "transposed", mat_get(m, k, i),
+                            "that is %s[%d,%d]: row and column swapped (the matrix transposed); the row comes first",
+                            cell->name, k + 1, i + 1);
+    static const int d[][2] = { { 1, 1 }, { -1, -1 }, { 1, 0 }, { 0, 1 }, { -1, 0 }, { 0, -1 } };
+    for (int n = 0; n < 6; n++) {
+        int r = i + d[n][0], c = k + d[n][1];
+        if (r >= 0 && c >= 0 && r < m->rows && c < m->cols)
+            rc |= candidate_add(out, "off-by-one", mat_get(m, r, c),
+                                "that is %s[%d,%d], one off: rows and columns count from 1 here, so %s[%d,%d] is "
+                                "row %d, column %d", cell->name, r + 1, c + 1, cell->name, i + 1, k + 1, i + 1, k + 1);
     }
+    /* a stage later: the lesson's next statements made from this matrix */
+    int slot = -1;
+    for (int s = 0; s < l->n_names; s++)
+        if (strcmp(l->names[s], cell->name) == 0)
+            slot = s;
+    int at = slot < 0 ? -1 : lesson_stmt_of_slot(l, slot);
+    for (int s = at + 1; at >= 0 && s < l->n_stmts; s++) {
+        const Stmt *st = &l->stmts[s];
+        const Mat *later = st->kind == ST_LET ? lesson_state_at(j->asked, st->slot) : NULL;
+        if (!later || later->rows != m->rows || later->cols != m->cols)
+            continue;
+        const Expr *e = st->expr;
+        char where[160];
+        stmt_text(l, s, where, sizeof where);
+        if (is_softmax_call(e) && scores_of(e->args[0], slot))
+            rc |= candidate_add(out, "weight-not-score", mat_get(later, i, k),
+                                "that is the weight after the softmax (%s); the question asks for the score that "
+                                "goes into it", where);
+        else if ((e->kind == E_DIV || e->kind == E_MUL) && e->a->kind == E_NAME && e->a->slot == slot)
+            rc |= candidate_add(out, "scaled-early", mat_get(later, i, k),
+                                "that is already scaled (%s); the question asks for the value before the scaling",
+                                where);
+    }
+    return rc;
 }
 
-int lesson_answer_cell(const LessonExercise *ex, LessonCell *cell)
+int diagnose_candidates(LessonJudge *j, const LessonExercise *ex, double want, Candidates *out)
 {
-    const char *answer = ex->answer;
-    int n = 0;
-    while (isalnum((unsigned char)answer[n]) || answer[n] == '_')
-        n++;
-    if (n == 0 || (size_t)n >= sizeof cell->name || answer[n] != '[')
-        return 0;
-    int r, c, used = 0;
-    if (sscanf(answer + n, "[%d ,%d ]%n", &r, &c, &used) != 2 || answer[n + used] != '\0')
-        return 0;
-    memcpy(cell->name, answer, (size_t)n);
-    cell->name[n] = '\0';
-    cell->row = r - 1;
-    cell->col = c - 1;
-    return 1;
-}
-
-/* Digits after the point in what was typed (the last number in it). */
-static int typed_decimals(const char *typed)
-{
-    const char *dot = strrchr(typed, '.');
-    if (!dot)
-        return 0;
-    int d = 0;
-    while (isdigit((unsigned char)dot[1 + d]))
-        d++;
-    return d;
-}
-
-int lesson_diagnose(const LessonState *s, const LessonExercise *ex, const char *typed, double got, double want,
-                    char *msg, size_t size)
-{
-    Hunt h = { got, ex->within, want, msg, size, 0 };
-    msg[0] = '\0';
+    const Lesson *l = j->l;
+    int rc = 0;
     /* the author knows their lesson best */
-    for (int k = 0; k < ex->n_mistakes && !h.found; k++) {
-        LessonError err;
-        Mat *v = lesson_eval_expr(s, ex->mistakes[k].expr, &err);
-        if (v && v->rows == 1 && v->cols == 1)
-            candidate(&h, mat_get(v, 0, 0), "%s", ex->mistakes[k].message);
-        mat_free(v);
+    for (int k = 0; k < ex->n_mistakes; k++) {
+        double v = number_in(j->asked, &l->src, ex->mistakes[k].parsed);
+        if (!isnan(v))
+            rc |= candidate_add(out, "author", v, "%s", ex->mistakes[k].message);
     }
-    LessonCell cell;
-    const Mat *m = lesson_answer_cell(ex, &cell) ? lesson_state_get(s, cell.name) : NULL;
-    const char *name = cell.name;
-    int i = cell.row, j = cell.col;
-    if (m && i >= 0 && j >= 0 && i < m->rows && j < m->cols) {
-        const Mat *src = source(m);
-        if (src->rows == m->rows && src->cols == m->cols)
-            operation_mistakes(&h, src, i, j);
-        if (j < m->rows && i < m->cols && !(i == j))
-            candidate(&h, mat_get(m, j, i), "that is %s[%d,%d]: row and column swapped (the matrix transposed); "
-                                            "the row comes first", name, j + 1, i + 1);
-        static const int d[][2] = { { 1, 1 }, { -1, -1 }, { 1, 0 }, { 0, 1 }, { -1, 0 }, { 0, -1 } };
-        for (int k = 0; k < 6; k++) {
-            int r = i + d[k][0], c = j + d[k][1];
-            if (r >= 0 && c >= 0 && r < m->rows && c < m->cols)
-                candidate(&h, mat_get(m, r, c), "that is %s[%d,%d], one off: rows and columns count from 1 here, "
-                                                "so %s[%d,%d] is row %d, column %d", name, r + 1, c + 1, name,
-                          i + 1, j + 1, i + 1, j + 1);
-        }
+    unsigned char *keep = attn_calloc((size_t)(l->n_stmts ? l->n_stmts : 1), 1);
+    if (!keep)
+        return -1;
+    upstream(l, ex->parsed, keep);
+    int last = -1;
+    for (int i = 0; i < l->n_stmts; i++)
+        if (keep[i])
+            last = i;
+    int cell_stmt = -1;
+    if (ex->has_cell)
+        for (int s = 0; s < l->n_names; s++)
+            if (strcmp(l->names[s], ex->cell.name) == 0)
+                cell_stmt = lesson_stmt_of_slot(l, s);
+    for (int i = 0; i < j->n_muts; i++) {
+        const Mutation *m = &j->muts[i];
+        if (!keep[m->stmt])
+            continue;
+        int defines_cell = m->stmt == cell_stmt && m->node == l->stmts[m->stmt].expr;
+        if (m->kind == MUT_SCORE_NOT_WEIGHT && !defines_cell)
+            continue;       /* a score for a weight: the asked weight's own scores */
+        const LessonState *ms = judge_mutated(j, i, last);
+        double v = ms ? number_in(ms, &l->src, ex->parsed) : NAN;
+        judge_release(j, i);
+        if (isnan(v))
+            continue;
+        char msg[300];
+        mutation_message(l, m, ex, defines_cell, msg, sizeof msg);
+        rc |= candidate_add(out, mutation_id(m->kind), v, "%s", msg);
     }
-    candidate(&h, -want, "the sign is the wrong way round");
-    int dec = typed_decimals(typed);
-    if (!h.found && dec >= 1 && dec <= 3 && fabs(got - want) <= 0.6 * pow(10.0, -dec) && fabs(got - want) > ex->within
-        && fabs(want) > ex->within)
-        snprintf(msg, size, "close, but rounded too early: keep 4 decimals to the end (the answer must be within %g)",
-                 ex->within);
-    return h.found || msg[0] != '\0';
+    free(keep);
+    if (ex->has_cell)
+        rc |= cell_candidates(j, ex, out);
+    rc |= candidate_add(out, "sign", -want, "the sign is the wrong way round");
+    return rc ? -1 : 0;
 }

@@ -267,7 +267,7 @@ static const OpInfo *node_op(const Expr *e)
     return e->kind == E_CALL ? optable_at(e->fn) : optable_at(ops[e->kind]);
 }
 
-static Mat *eval_node(EvalCtx *c, const Expr *e)
+Mat *expr_eval_node(EvalCtx *c, const Expr *e)
 {
     AttnError ae = { 0 };
     Mat *out = NULL;
@@ -304,7 +304,7 @@ static Mat *eval_node(EvalCtx *c, const Expr *e)
  * long lesson of big matrices is refused instead of exhausting memory. */
 Mat *expr_eval(EvalCtx *c, const Expr *e)
 {
-    Mat *m = eval_node(c, e);
+    Mat *m = c->mut && c->mut->node == e ? mutation_eval(c, e) : expr_eval_node(c, e);
     if (!m || e->kind == E_NAME || !m->buf)    /* a name or a view: nothing new */
         return m;
     c->made += (long long)m->rows * m->cols;
@@ -410,7 +410,10 @@ static Mat *apply_edits(const Lesson *l, EvalCtx *c, Mat *m, int slot, const Les
     return own ? own : mat_retain(m);
 }
 
-LessonState *lesson_eval(const Lesson *l, const LessonEdit *edits, int n_edits, LessonError *err)
+/* Statements first..last of l into a new state (see lesson_eval_range),
+ * with the edits applied right after each name is computed. */
+static LessonState *eval_statements(const Lesson *l, const LessonEdit *edits, int n_edits, const LessonState *from,
+                                    int first, int last, const Mutation *mut, LessonError *err)
 {
     LessonError scratch;
     if (!err)
@@ -434,10 +437,22 @@ LessonState *lesson_eval(const Lesson *l, const LessonEdit *edits, int n_edits, 
     }
     s->n = l->n_names;
     rng_seed(&s->rng, 0);
+    if (from && first > 0) {
+        s->rng = from->rng;
+        for (int i = 0; i < first && i < l->n_stmts; i++)
+            if (l->stmts[i].kind == ST_LET && from->vals[l->stmts[i].slot]) {
+                mat_free(s->vals[l->stmts[i].slot]);
+                s->vals[l->stmts[i].slot] = mat_retain(from->vals[l->stmts[i].slot]);
+            }
+    } else {
+        first = 0;
+    }
+    if (last < 0 || last >= l->n_stmts)
+        last = l->n_stmts - 1;
     Labels *tokens = l->n_tokens ? labels_new(l->n_tokens, (const char *const *)l->tokens) : NULL;
-    EvalCtx c = { .src = &l->src, .lesson = l, .env = s->vals, .rng = &s->rng, .err = err };
+    EvalCtx c = { .src = &l->src, .lesson = l, .env = s->vals, .rng = &s->rng, .err = err, .mut = mut };
     int ok = 1;
-    for (int i = 0; i < l->n_stmts && ok; i++) {
+    for (int i = first; i <= last && ok; i++) {
         const Stmt *st = &l->stmts[i];
         if (st->kind == ST_SEED) {
             rng_seed(&s->rng, st->seed);
@@ -472,6 +487,7 @@ LessonState *lesson_eval(const Lesson *l, const LessonEdit *edits, int n_edits, 
             break;
         }
         mat_set_name(edited, l->names[st->slot]);
+        mat_free(s->vals[st->slot]);
         s->vals[st->slot] = edited;
     }
     labels_free(tokens);
@@ -480,6 +496,26 @@ LessonState *lesson_eval(const Lesson *l, const LessonEdit *edits, int n_edits, 
         return NULL;
     }
     return s;
+}
+
+LessonState *lesson_eval(const Lesson *l, const LessonEdit *edits, int n_edits, LessonError *err)
+{
+    return eval_statements(l, edits, n_edits, NULL, 0, -1, NULL, err);
+}
+
+LessonState *lesson_eval_range(const Lesson *l, const LessonState *from, int first, int last, const Mutation *mut,
+                               LessonError *err)
+{
+    return eval_statements(l, NULL, 0, from, first, last, mut, err);
+}
+
+int lesson_stmt_of_slot(const Lesson *l, int slot)
+{
+    int at = -1;
+    for (int i = 0; i < l->n_stmts; i++)
+        if (l->stmts[i].kind == ST_LET && l->stmts[i].slot == slot)
+            at = i;
+    return at;
 }
 
 int lesson_state_count(const LessonState *s) { return s ? s->n : 0; }
@@ -504,6 +540,67 @@ Mat *lesson_state_eval(const LessonState *s, const Src *src, const Expr *e, Less
     Rng rng = s->rng;
     EvalCtx c = { .src = src, .env = s->vals, .rng = &rng, .err = err };
     return expr_eval(&c, e);
+}
+
+/* Mark in mark[] (one byte per slot) every name e uses. */
+void expr_mark_slots(const Expr *e, unsigned char *mark)
+{
+    if (!e)
+        return;
+    if (e->kind == E_NAME)
+        mark[e->slot] = 1;
+    expr_mark_slots(e->a, mark);
+    expr_mark_slots(e->b, mark);
+    for (int i = 0; e->kind == E_CALL && i < e->n_args; i++)
+        expr_mark_slots(e->args[i], mark);
+}
+
+static double round_to(double v, double unit)
+{
+    return isfinite(v) ? round(v / unit) * unit : v;
+}
+
+Mat *lesson_eval_rounded(const LessonState *s, const Src *src, const Expr *e, int decimals,
+                         const LessonExercise *ex, LessonError *err)
+{
+    unsigned char *mark = attn_calloc((size_t)(s->n ? s->n : 1), 1);
+    Mat **env = attn_calloc((size_t)(s->n ? s->n : 1), sizeof *env);
+    Mat *out = NULL;
+    if (!mark || !env) {
+        src_error(src, err, ATTN_E_NOMEM, 0, "out of memory");
+        goto done;
+    }
+    expr_mark_slots(e, mark);
+    double unit = pow(10.0, -decimals);
+    for (int i = 0; i < s->n; i++) {
+        if (!s->vals[i])
+            continue;
+        if (!mark[i]) {
+            env[i] = mat_retain(s->vals[i]);
+            continue;
+        }
+        AttnError ae = { 0 };
+        Mat *m = mat_copy(s->vals[i], &ae);
+        if (!m) {
+            src_error(src, err, ae.code, 0, "%s", ae.msg);
+            goto done;
+        }
+        mat_set_name(m, s->vals[i]->name);
+        for (int r = 0; r < m->rows; r++)
+            for (int k = 0; k < m->cols; k++)
+                if (!ex || !lesson_exercise_hides(ex, m->name, r, k))
+                    mat_set(m, r, k, (float)round_to(mat_get(m, r, k), unit));
+        env[i] = m;
+    }
+    Rng rng = s->rng;
+    EvalCtx c = { .src = src, .env = env, .rng = &rng, .err = err };
+    out = expr_eval(&c, e);
+done:
+    for (int i = 0; env && i < s->n; i++)
+        mat_free(env[i]);
+    free(env);
+    free(mark);
+    return out;
 }
 
 /* The state's names, slot = index ("" for a slot not computed); the array

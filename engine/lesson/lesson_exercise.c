@@ -99,12 +99,16 @@ static int d_mistake(PS *ps, size_t kw, size_t arg, LessonExercise *ex)
     if (!e)
         return 0;
     size_t end = e->end;
-    expr_free(e);
-    if (c.tok.kind != T_SYM || c.tok.sym != ':')
+    if (c.tok.kind != T_SYM || c.tok.sym != ':') {
+        expr_free(e);
         return fail(ps, ATTN_E_SYNTAX, c.tok.pos, "a mistake reads 'mistake EXPRESSION : what went wrong'");
-    if (!grow1(&ex->mistakes, ex->n_mistakes, sizeof *ex->mistakes))
+    }
+    if (!grow1(&ex->mistakes, ex->n_mistakes, sizeof *ex->mistakes)) {
+        expr_free(e);
         return nomem(ps);
+    }
     LessonMistake *m = &ex->mistakes[ex->n_mistakes++];
+    m->parsed = e;
     m->expr = squeeze(ps, start, end);
     m->message = rest_of_line(ps, c.tok.pos + 1);
     if (!m->expr || !m->message)
@@ -156,10 +160,18 @@ int d_exercise(PS *ps, size_t kw, size_t arg)
                 fail(ps, ATTN_E_SYNTAX, kw, "this exercise has no 'answer EXPRESSION'");
                 goto out;
             }
-            /* no `hide`: an answer that is one cell hides that cell */
+            /* the answer parsed once: the judge, the handouts and the
+             * screen read the cell it asks about from here */
             const Expr *a = it.lhs;
-            if (ex->n_hides == 0 && a->kind == E_INDEX && a->a->kind == E_NAME && a->row > 0 && a->col > 0
-                && !add_hide(ps, ex, ps->l->names[a->a->slot], a->row, a->col))
+            ex->parsed = a;
+            if (a->kind == E_INDEX && a->a->kind == E_NAME && a->row > 0 && a->col > 0) {
+                ex->has_cell = 1;
+                snprintf(ex->cell.name, sizeof ex->cell.name, "%s", ps->l->names[a->a->slot]);
+                ex->cell.row = a->row - 1;
+                ex->cell.col = a->col - 1;
+            }
+            /* no `hide`: an answer that is one cell hides that cell */
+            if (ex->n_hides == 0 && ex->has_cell && !add_hide(ps, ex, ex->cell.name, a->row, a->col))
                 goto out;
             next_line(ps);
             ok = 1;
@@ -201,6 +213,7 @@ int d_exercise(PS *ps, size_t kw, size_t arg)
 out:
     if (!ok) {
         expr_free(it.lhs);
+        ex->parsed = NULL;
         return 0;
     }
     it.what = dupn(ex->question, strlen(ex->question));

@@ -10,9 +10,12 @@
  * token cursor, matrix literals), lesson_parse.c with lesson_directives.c
  * and lesson_exercise.c (directives into a Lesson; lesson_access.c reads
  * it back), lesson_eval.c and lesson_load.c (statements through the
- * engine, files through the app's loader), lesson_verify.c (checks, and the
- * one judge of answers), lesson_answer.c (reading a student's number),
- * lesson_diagnose.c (naming the mistake behind a wrong answer).
+ * engine, files through the app's loader), lesson_verify.c (what `attn
+ * check` proves), lesson_answer.c (reading a student's number),
+ * lesson_mutate.c (the classic mistakes as rewrites of one node of a
+ * statement, evaluated), lesson_diagnose.c (the rewrites of one exercise's
+ * arithmetic, each with its diagnosis id), lesson_judge.c (the one judge:
+ * a verdict, a diagnosis or none, a message).
  */
 #ifndef ATTN_LESSON_INTERNAL_H
 #define ATTN_LESSON_INTERNAL_H
@@ -194,6 +197,95 @@ struct Lesson {
     void *loader_ctx;
 };
 
+/* ---- the classic mistakes as rewrites (lesson_mutate.c) ---- */
+
+typedef enum {
+    MUT_UNSCALED,           /* x / c, x * c (c one number) -> x              */
+    MUT_SCALED_TWICE,       /* -> x / c / c (x * c * c)                      */
+    MUT_SCALE_INVERTED,     /* x / c -> x * c, and the reverse               */
+    MUT_SCALE_BY_D,         /* x / sqrt(d) -> x / d                          */
+    MUT_WRONG_AXIS,         /* softmax_rows <-> softmax_cols                 */
+    MUT_SOFTMAX_TWICE,      /* softmax(softmax(x))                           */
+    MUT_NO_MASK,            /* x + M (M holding -inf) -> x                   */
+    MUT_MASK_AFTER_SOFTMAX, /* softmax(x + M) -> softmax(x) + M              */
+    MUT_NO_BIAS,            /* x + b (b a row or column for every line) -> x */
+    MUT_TRANSPOSED,         /* A @ B with one operand transposed (side)      */
+    MUT_E_AS_3,             /* softmax in base 3                             */
+    MUT_TRUE_E,             /* log(3) -> 1: e where 3 was asked              */
+    MUT_NOT_NORMALIZED,     /* softmax(x) -> exp(x); x / (row sums) -> x     */
+    MUT_SCORE_NOT_WEIGHT,   /* softmax(x) -> x                               */
+    MUT_COUNT
+} MutKind;
+
+typedef struct {
+    MutKind kind;
+    int stmt;               /* the statement rewritten (index in stmts)      */
+    const struct Expr *node;/* the node of its expression rewritten          */
+    int side;               /* MUT_TRANSPOSED: 0 the left operand, 1 the right */
+} Mutation;
+
+/* The diagnosis id of a kind ("unscaled", "wrong-axis", ...). */
+const char *mutation_id(MutKind k);
+
+/* Every rewrite that may apply to l's statements, in statement order: the
+ * node's form admits it (whether the values do is known only when it is
+ * evaluated). *out is the caller's to free. 0, or -1 on no memory. */
+int lesson_mutations(const Lesson *l, Mutation **out, int *n);
+
+/* l evaluated as written but for one mutation, up to and including
+ * statement last (-1: all). Statements before the mutated one are taken
+ * from asked when no later statement draws from the generator. NULL and
+ * err when the rewrite does not apply to these values (a shape, a scalar
+ * that is not one) or the evaluation fails. */
+LessonState *lesson_eval_mutated(const Lesson *l, const LessonState *asked, const Mutation *m, int last,
+                                 LessonError *err);
+
+/* ---- the judge and its candidates (lesson_judge.c, lesson_diagnose.c) ---- */
+
+struct LessonJudge {
+    const Lesson *l;
+    const LessonState *asked;   /* the lesson as written (borrowed)          */
+    Mutation *muts;             /* every rewrite that may apply              */
+    int n_muts;
+    LessonState **states;       /* the lesson under muts[i], when first asked */
+    int *upto;                  /* states[i] holds statements 0..upto[i]; -2:
+                                   not evaluated yet (NULL: refused)         */
+};
+
+/* The lesson under mutation i, evaluated through statement last (what an
+ * exercise needs: a mistake may break what comes after, as -inf weights
+ * times values would) the first time it is asked for; NULL when the
+ * rewrite does not apply. Belongs to j. */
+const LessonState *judge_mutated(LessonJudge *j, int i, int last);
+/* Done reading mutation i's state: it is kept for the next exercise or
+ * sheet when small, let go when large (a judge holds at most a few MB). */
+void judge_release(LessonJudge *j, int i);
+
+/* A rewrite of an exercise's arithmetic: the mistake's id, what it gives,
+ * and what to tell the student (never the right value). */
+typedef struct {
+    char id[DIAGNOSIS_ID_MAX];
+    double value;
+    char msg[300];
+} Candidate;
+
+typedef struct {
+    Candidate *c;
+    int n, cap;
+} Candidates;
+
+/* Every rewrite of ex's arithmetic in the lesson as written: the author's
+ * `mistake` lines, the classic mistakes in the statements the answer
+ * depends on, the cell's neighbours and its transpose, the stages before
+ * and after it, the sign (of want). Some may give the right value: the
+ * judge leaves those out. 0, or -1 on no memory (what was found is kept).
+ * The caller frees out->c. */
+int diagnose_candidates(LessonJudge *j, const LessonExercise *ex, double want, Candidates *out);
+
+/* Add a candidate (printf-style message). 0, or -1 on no memory. */
+int candidate_add(Candidates *cs, const char *id, double value, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
 /* ---- evaluation (lesson_eval.c) ---- */
 
 typedef struct {
@@ -203,11 +295,38 @@ typedef struct {
     Rng *rng;
     LessonError *err;
     long long made;         /* elements of the buffers made so far           */
+    const Mutation *mut;    /* a node evaluated as a mistake would (or NULL) */
 } EvalCtx;
 
 /* Evaluate e; a new reference the caller frees. NULL and ctx->err, also
  * when the matrices made under ctx pass LESSON_MAX_TOTAL elements. */
 Mat *expr_eval(EvalCtx *ctx, const Expr *e);
+
+/* Evaluate e as written, without looking for ctx->mut at e itself (its
+ * operands are evaluated by expr_eval). */
+Mat *expr_eval_node(EvalCtx *ctx, const Expr *e);
+
+/* The rewritten value of node e under ctx->mut (lesson_mutate.c). */
+Mat *mutation_eval(EvalCtx *ctx, const Expr *e);
+
+/* l's statements evaluated into a state, from statement `first` to `last`
+ * (-1: the end), with the values before `first` taken from `from` (NULL
+ * when first is 0), under mutation mut (NULL: as written). No edits. */
+LessonState *lesson_eval_range(const Lesson *l, const LessonState *from, int first, int last,
+                               const Mutation *mut, LessonError *err);
+
+/* e evaluated against s with every matrix it names rounded to `decimals`
+ * decimals, except the cells ex hides (they show '?' on the screen): what
+ * the arithmetic gives from the numbers as the screen shows them. */
+Mat *lesson_eval_rounded(const LessonState *s, const Src *src, const Expr *e, int decimals,
+                         const LessonExercise *ex, LessonError *err);
+
+/* Mark in mark[] (one byte per slot) every name e uses. */
+void expr_mark_slots(const Expr *e, unsigned char *mark);
+
+/* The slot a state's i-th value is kept in is i; the statements defining a
+ * slot (the last one wins), for the judge: index in stmts, or -1. */
+int lesson_stmt_of_slot(const Lesson *l, int slot);
 
 /* Evaluate e (parsed from src) against a finished state, with a copy of
  * the state's generator. A new reference, or NULL and err. */

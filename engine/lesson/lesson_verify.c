@@ -1,10 +1,10 @@
 /*
- * lesson_verify.c - the one judge of numbers (lesson_judge_distance), and
- * what is judged with it: what `attn check` proves about a lesson (every
- * `check` holds within its tolerance; every exercise's answer evaluates and,
- * when the exercise states `= VALUE`, matches it within its `within`) and a
- * student's answer to an exercise (lesson_judge_answer). Results come back
- * in file order, each with a reason when it failed.
+ * lesson_verify.c - what `attn check` proves about a lesson: every `check`
+ * holds within its tolerance; every exercise's answer evaluates to one
+ * number and, when the exercise states `= VALUE`, matches it within its
+ * `within`. Numbers are compared by the judge's one measure
+ * (lesson_judge_distance, lesson_judge.c). Results come back in file
+ * order, each with a reason when it failed.
  */
 #include "alloc.h"
 #include "lesson_internal.h"
@@ -13,15 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-double lesson_judge_distance(double a, double b)
-{
-    if (isnan(a) || isnan(b))
-        return isnan(a) && isnan(b) ? 0 : INFINITY;
-    if (isinf(a) || isinf(b))
-        return a == b ? 0 : INFINITY;
-    return fabs(a - b);
-}
 
 /* Compare got with want (same shape, or want 1x1 against every cell). */
 static int compare(const Mat *got, const Mat *want, double tol, char *detail, size_t size)
@@ -103,42 +94,4 @@ attn_status lesson_verify(const Lesson *l, const LessonState *s, VerifyResult **
     *out = res;
     *n = l->n_items;
     return ATTN_OK;
-}
-
-/* The single number expr gives in s: 0, or -1 with why in msg. */
-static int one_number(const LessonState *s, const char *expr, double *out, char *msg, size_t size)
-{
-    LessonError err;
-    Mat *m = lesson_eval_expr(s, expr, &err);
-    if (!m) {
-        snprintf(msg, size, "%s", err.msg);
-        return -1;
-    }
-    if (m->rows != 1 || m->cols != 1) {
-        snprintf(msg, size, "that is a %dx%d matrix; the answer is one number", m->rows, m->cols);
-        mat_free(m);
-        return -1;
-    }
-    *out = mat_get(m, 0, 0);
-    mat_free(m);
-    return 0;
-}
-
-void lesson_judge_answer(const LessonState *s, const LessonExercise *ex, const char *typed, Judgement *j)
-{
-    memset(j, 0, sizeof *j);
-    char msg[360];
-    if (one_number(s, ex->answer, &j->want, msg, sizeof msg) < 0) {
-        j->verdict = JUDGE_BROKEN;
-        snprintf(j->msg, sizeof j->msg, "this exercise's answer does not evaluate: %.300s", msg);
-        return;
-    }
-    if (lesson_read_answer(typed, &j->got, msg, sizeof msg) < 0) {
-        j->verdict = JUDGE_UNREADABLE;
-        snprintf(j->msg, sizeof j->msg, "%.390s", msg);
-        return;
-    }
-    j->verdict = lesson_judge_distance(j->got, j->want) <= ex->within ? JUDGE_RIGHT : JUDGE_WRONG;
-    if (j->verdict == JUDGE_WRONG)
-        lesson_diagnose(s, ex, typed, j->got, j->want, j->msg, sizeof j->msg);
 }

@@ -1,7 +1,8 @@
 /*
  * fuzz_lesson.c - libFuzzer target for the lesson language: any bytes are
- * parsed, and what parses is evaluated, verified and every cell of every
- * matrix explained. Whatever the input, it must end in a clean refusal or a
+ * parsed, and what parses is evaluated, verified, every cell of every
+ * matrix explained, and its first exercises judged (every classic mistake
+ * evaluated in the statements they depend on). Whatever the input, it must end in a clean refusal or a
  * result: never a crash, a leak or undefined behaviour (ASan + UBSan), and
  * a refusal always says why (a code, a message, a line and column).
  * Built and run by `make fuzz` (clang); seeds are the shipped lessons.
@@ -41,6 +42,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         int n = 0;
         if (lesson_verify(l, s, &results, &n) == ATTN_OK)
             free(results);
+        /* judged where a lesson is small enough that evaluating it once per
+         * classic mistake stays inside the fuzzer's time per input */
+        long long elements = 0;
+        for (int i = 0; i < lesson_state_count(s); i++) {
+            const Mat *m = lesson_state_at(s, i);
+            elements += m ? (long long)m->rows * m->cols : 0;
+        }
+        LessonJudge *judge = elements <= 65536 ? lesson_judge_new(l, s) : NULL;
+        static const char *const typed[] = { "0", "0.25", "-inf", "1e30" };
+        for (int i = 0; judge && i < lesson_n_exercises(l) && i < 4; i++)
+            for (int t = 0; t < 4; t++) {
+                Judgement j;
+                lesson_judge(judge, lesson_exercise_at(l, i), typed[t], NULL, &j);
+                if (j.verdict != VERDICT_INVALID && j.verdict != VERDICT_RIGHT && j.verdict != VERDICT_WRONG)
+                    abort();
+                if (!j.msg[0])
+                    abort();    /* every verdict says something */
+            }
+        lesson_judge_free(judge);
         int shown = 0;
         for (int i = 0; i < lesson_state_count(s) && shown < 64; i++) {
             const Mat *m = lesson_state_at(s, i);

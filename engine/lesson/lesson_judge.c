@@ -1,0 +1,391 @@
+/*
+ * lesson_judge.c - the one judge of a student's answer. It reads what was
+ * typed (lesson_answer.c), compares it with the exercise's value in the
+ * lesson as written, accepts what the exercise's own arithmetic gives from
+ * the numbers as the screen rounds them, and names a wrong answer by the
+ * one rewrite of the arithmetic (lesson_diagnose.c) that gives it: none
+ * when several do (the message then lists them, all true of the number),
+ * rounding too early when none does and the digits fit. The verdict, the
+ * diagnosis id and the message come back in one Judgement; every caller
+ * (the session, `attn grade`, `attn check --strict`) only shows it.
+ *
+ * Also the one measure of distance between two numbers, used by `attn
+ * check` too (lesson_verify.c), and the catalogue of diagnosis ids.
+ */
+#include "alloc.h"
+#include "lesson_internal.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+double lesson_judge_distance(double a, double b)
+{
+    if (isnan(a) || isnan(b))
+        return isnan(a) && isnan(b) ? 0 : INFINITY;
+    if (isinf(a) || isinf(b))
+        return a == b ? 0 : INFINITY;
+    return fabs(a - b);
+}
+
+/* ---- verdicts and diagnoses in words ---- */
+
+static const char *const verdict_words[] = { "unanswered", "right", "wrong", "revealed", "invalid" };
+
+const char *verdict_word(Verdict v)
+{
+    return v >= VERDICT_UNANSWERED && v <= VERDICT_INVALID ? verdict_words[v] : "invalid";
+}
+
+int verdict_from_word(const char *word, Verdict *v)
+{
+    for (int i = 0; i <= VERDICT_INVALID; i++)
+        if (strcmp(word, verdict_words[i]) == 0) {
+            *v = (Verdict)i;
+            return 0;
+        }
+    return -1;
+}
+
+/* Every diagnosis the judge can name, with the words a tally uses. The ids
+ * are a contract: the class tally, `attn grade --json` and find-the-bug
+ * depend on them. */
+static const struct {
+    const char *id, *words;
+} diagnoses[] = {
+    { "unscaled", "the scale left out" },
+    { "scaled-twice", "the scale applied twice" },
+    { "scale-inverted", "multiplied by the scale where it divides" },
+    { "scale-by-d", "d_k where sqrt(d_k) belongs" },
+    { "scaled-early", "the scale applied too early" },
+    { "wrong-axis", "softmax along the wrong axis" },
+    { "transposed", "rows and columns swapped" },
+    { "off-by-one", "an index off by one" },
+    { "no-mask", "the mask left out" },
+    { "mask-after-softmax", "the mask after the softmax" },
+    { "softmax-twice", "softmax applied twice" },
+    { "no-bias", "the bias left out" },
+    { "e-as-3", "e taken as 3" },
+    { "true-e", "the true e where e = 3 was asked" },
+    { "not-normalized", "exp without the division" },
+    { "score-not-weight", "the score given for the weight" },
+    { "weight-not-score", "the weight given for the score" },
+    { "rounded-early", "rounded too early" },
+    { "sign", "the sign the wrong way round" },
+    { "knob-moved", "the value at the moved knob" },
+    { "edited", "the value with the edits" },
+    { "author", "a mistake the lesson names" },
+};
+
+int lesson_n_diagnoses(void) { return (int)(sizeof diagnoses / sizeof *diagnoses); }
+
+const char *lesson_diagnosis_id(int i) { return i >= 0 && i < lesson_n_diagnoses() ? diagnoses[i].id : NULL; }
+
+const char *lesson_diagnosis_words(const char *id)
+{
+    for (int i = 0; id && i < lesson_n_diagnoses(); i++)
+        if (strcmp(diagnoses[i].id, id) == 0)
+            return diagnoses[i].words;
+    return NULL;
+}
+
+/* ---- the judge ---- */
+
+LessonJudge *lesson_judge_new(const Lesson *l, const LessonState *asked)
+{
+    LessonJudge *j = attn_calloc(1, sizeof *j);
+    if (!j)
+        return NULL;
+    j->l = l;
+    j->asked = asked;
+    if (lesson_mutations(l, &j->muts, &j->n_muts) != 0
+        || !(j->states = attn_calloc((size_t)(j->n_muts ? j->n_muts : 1), sizeof *j->states))
+        || !(j->upto = attn_calloc((size_t)(j->n_muts ? j->n_muts : 1), sizeof *j->upto))) {
+        lesson_judge_free(j);
+        return NULL;
+    }
+    for (int i = 0; i < j->n_muts; i++)
+        j->upto[i] = -2;
+    return j;
+}
+
+void lesson_judge_free(LessonJudge *j)
+{
+    if (!j)
+        return;
+    for (int i = 0; j->states && i < j->n_muts; i++)
+        lesson_state_free(j->states[i]);
+    free(j->states);
+    free(j->upto);
+    free(j->muts);
+    free(j);
+}
+
+const LessonState *judge_mutated(LessonJudge *j, int i, int last)
+{
+    if (i < 0 || i >= j->n_muts)
+        return NULL;
+    if (j->upto[i] < last) {
+        LessonError err;
+        lesson_state_free(j->states[i]);
+        j->states[i] = lesson_eval_mutated(j->l, j->asked, &j->muts[i], last, &err);
+        j->upto[i] = last;
+    }
+    return j->states[i];
+}
+
+/* What a state holds, in numbers. */
+static long long state_elements(const LessonState *s)
+{
+    long long n = 0;
+    for (int i = 0; i < lesson_state_count(s); i++) {
+        const Mat *m = lesson_state_at(s, i);
+        n += m ? (long long)m->rows * m->cols : 0;
+    }
+    return n;
+}
+
+/* The largest mutated state a judge keeps between answers (numbers). */
+#define JUDGE_KEEP_ELEMENTS (1 << 16)
+
+void judge_release(LessonJudge *j, int i)
+{
+    if (i < 0 || i >= j->n_muts || !j->states[i] || state_elements(j->states[i]) <= JUDGE_KEEP_ELEMENTS)
+        return;
+    lesson_state_free(j->states[i]);
+    j->states[i] = NULL;
+    j->upto[i] = -2;
+}
+
+/* How finely the student's number was written: 0.4754 -> 1e-4, 6.144e-6
+ * -> 1e-9; 0 for a whole number and for arithmetic (taken as exact). */
+static double typed_resolution(const char *typed)
+{
+    while (isspace((unsigned char)*typed))
+        typed++;
+    const char *p = typed;
+    if (*p == '-' || *p == '+')
+        p++;
+    int decimals = 0, digits = 0;
+    while (isdigit((unsigned char)*p))
+        p++, digits++;
+    if (*p == '.')
+        for (p++; isdigit((unsigned char)*p); p++, digits++)
+            decimals++;
+    if (!digits)
+        return 0;
+    long exponent = 0;
+    if (*p == 'e' || *p == 'E') {
+        char *end;
+        exponent = strtol(p + 1, &end, 10);
+        if (end == p + 1 || exponent > 300 || exponent < -300)
+            return 0;
+        p = end;
+    }
+    while (isspace((unsigned char)*p))
+        p++;
+    return *p || decimals == 0 ? 0 : pow(10.0, (double)(exponent - decimals));
+}
+
+/* The values the exercise's arithmetic gives from the numbers as the
+ * screen shows them at `decimals`: the answer on rounded matrices, and for
+ * one cell, its own statement on rounded operands. */
+static int rounded_values(const LessonJudge *j, const LessonExercise *ex, int decimals, double v[2])
+{
+    const Lesson *l = j->l;
+    int n = 0;
+    LessonError err;
+    Mat *m = lesson_eval_rounded(j->asked, &l->src, ex->parsed, decimals, ex, &err);
+    if (m && m->rows == 1 && m->cols == 1)
+        v[n++] = mat_get(m, 0, 0);
+    mat_free(m);
+    if (!ex->has_cell)
+        return n;
+    for (int s = 0; s < l->n_names; s++) {
+        if (strcmp(l->names[s], ex->cell.name) != 0)
+            continue;
+        int at = lesson_stmt_of_slot(l, s);
+        if (at < 0)
+            break;
+        m = lesson_eval_rounded(j->asked, &l->src, l->stmts[at].expr, decimals, ex, &err);
+        if (m && ex->cell.row < m->rows && ex->cell.col < m->cols && m->rows * m->cols > 1)
+            v[n++] = mat_get(m, ex->cell.row, ex->cell.col);
+        mat_free(m);
+        break;
+    }
+    return n;
+}
+
+/* Is got, wrong at the exercise's tolerance, what the rounded numbers on
+ * the screen give? */
+static int right_from_rounded(const LessonJudge *j, const LessonExercise *ex, double got, int shown)
+{
+    int tries[2] = { 4, shown > 0 && shown < 4 ? shown : 4 };
+    for (int t = 0; t < (tries[1] != tries[0] ? 2 : 1); t++) {
+        double v[2];
+        int n = rounded_values(j, ex, tries[t], v);
+        for (int k = 0; k < n; k++)
+            if (lesson_judge_distance(got, v[k]) <= ex->within)
+                return 1;
+    }
+    return 0;
+}
+
+/* Name the mistake behind got, a wrong answer: the one id the candidates
+ * that match got agree on, else none. */
+static void diagnose(LessonJudge *j, const LessonExercise *ex, const char *typed, const JudgeContext *ctx,
+                     Judgement *out)
+{
+    Candidates cs = { 0 };
+    diagnose_candidates(j, ex, out->want, &cs);
+    if (ctx && ctx->now) {
+        LessonError err;
+        Mat *m = lesson_state_eval(ctx->now, &j->l->src, ex->parsed, &err);
+        if (m && m->rows == 1 && m->cols == 1) {
+            if (ctx->moved && ctx->moved[0])
+                candidate_add(&cs, "knob-moved", mat_get(m, 0, 0), "that is the value at %s; the exercise asks at %s",
+                              ctx->moved, ctx->asked && ctx->asked[0] ? ctx->asked : "the lesson's own values");
+            else
+                candidate_add(&cs, "edited", mat_get(m, 0, 0),
+                              "that is the value with your edits; the exercise asks about the lesson's own numbers");
+        }
+        mat_free(m);
+    }
+    /* a number written to 4 decimals stands for every value that rounds
+     * to it; the right value rounded too early is one more explanation */
+    double res = typed_resolution(typed), tol = fmax(ex->within, 0.5 * res * (1 + 1e-9));
+    if (res >= 1e-3 && res <= 0.1 && fabs(out->want) > ex->within)
+        candidate_add(&cs, "rounded-early", out->want,
+                      "close, but rounded too early: keep 4 decimals to the end (the answer must be within %g)",
+                      ex->within);
+    /* first the rewrites the number is exactly (to the digits typed), then
+     * those it is within the exercise's tolerance of */
+    int first = -1, ids = 0;
+    char list[300] = "";
+    double tiers[2] = { 0.5 * res * (1 + 1e-9), tol };
+    for (int tier = 0; tier < 2 && ids == 0; tier++) {
+        if (tier == 0 && res == 0)
+            continue;
+        list[0] = '\0';
+        for (int i = 0; i < cs.n; i++) {
+            const Candidate *c = &cs.c[i];
+            int early = strcmp(c->id, "rounded-early") == 0;
+            /* a rewrite that gives the right value is no mistake */
+            if ((!early && lesson_judge_distance(c->value, out->want) <= ex->within)
+                || lesson_judge_distance(out->got, c->value) > tiers[tier])
+                continue;
+            /* one name per number: the same id again, or another rewrite
+             * giving exactly the same number (softmax twice is also the
+             * weight of the next softmax) names the earlier one */
+            int seen = 0;
+            for (int k = 0; k < i && !seen; k++)
+                seen = lesson_judge_distance(out->got, cs.c[k].value) <= tiers[tier]
+                       && lesson_judge_distance(cs.c[k].value, out->want) > ex->within
+                       && (strcmp(cs.c[k].id, c->id) == 0
+                           || lesson_judge_distance(cs.c[k].value, c->value) <= 1e-9 * fmax(1, fabs(c->value)));
+            if (seen)
+                continue;
+            if (first < 0 || ids == 0)
+                first = i;
+            ids++;
+            size_t len = strlen(list);
+            snprintf(list + len, sizeof list - len, "%s%s", len ? "; or " : "", lesson_diagnosis_words(c->id));
+        }
+    }
+    if (ids == 1) {
+        snprintf(out->diagnosis, sizeof out->diagnosis, "%s", cs.c[first].id);
+        snprintf(out->msg, sizeof out->msg, "%s", cs.c[first].msg);
+    } else if (ids > 1) {
+        snprintf(out->msg, sizeof out->msg, "not yet: that number fits more than one slip (%s)", list);
+    } else {
+        snprintf(out->msg, sizeof out->msg, "not yet: off by more than %g", ex->within);
+    }
+    free(cs.c);
+}
+
+void lesson_judge(LessonJudge *j, const LessonExercise *ex, const char *typed, const JudgeContext *ctx,
+                  Judgement *out)
+{
+    memset(out, 0, sizeof *out);
+    LessonError err;
+    Mat *m = ex->parsed ? lesson_state_eval(j->asked, &j->l->src, ex->parsed, &err) : NULL;
+    if (!m || m->rows != 1 || m->cols != 1) {
+        out->verdict = VERDICT_INVALID;
+        if (m)
+            snprintf(out->msg, sizeof out->msg, "this exercise's answer is a %dx%d matrix, not one number", m->rows,
+                     m->cols);
+        else
+            snprintf(out->msg, sizeof out->msg, "this exercise's answer does not evaluate: %.300s",
+                     ex->parsed ? err.msg : "it was not parsed");
+        mat_free(m);
+        return;
+    }
+    out->want = mat_get(m, 0, 0);
+    mat_free(m);
+    char why[360];
+    if (lesson_read_answer(typed, &out->got, why, sizeof why) < 0) {
+        out->verdict = VERDICT_INVALID;
+        snprintf(out->msg, sizeof out->msg, "%s", why);
+        return;
+    }
+    int shown = ctx ? ctx->decimals : 0;
+    if (lesson_judge_distance(out->got, out->want) <= ex->within) {
+        out->verdict = VERDICT_RIGHT;
+        snprintf(out->msg, sizeof out->msg, "right");
+    } else if (right_from_rounded(j, ex, out->got, shown)) {
+        out->verdict = VERDICT_RIGHT;
+        out->from_rounded = 1;
+        snprintf(out->msg, sizeof out->msg, "right (from the rounded numbers on screen; exact %.6g)", out->want);
+    } else {
+        out->verdict = VERDICT_WRONG;
+        diagnose(j, ex, typed, ctx, out);
+        return;
+    }
+    if (ctx && ctx->revealed) {
+        out->verdict = VERDICT_REVEALED;
+        snprintf(out->msg, sizeof out->msg, "right (revealed before)");
+    }
+}
+
+/* ---- numbers the prose quotes ---- */
+
+int lesson_judge_prose(LessonJudge *j, ProseQuoteFn fn, void *ctx)
+{
+    int found = 0;
+    for (int s = 0; s < j->l->n_steps; s++) {
+        const LessonStep *st = &j->l->steps[s];
+        const char *text = st->text;
+        for (const char *p = text; p && *p; p++) {
+            /* a number on its own: not inside a word (W_k, e^10, x2) */
+            if (!isdigit((unsigned char)*p) || (p > text && (isalnum((unsigned char)p[-1]) || strchr("_^.", p[-1]))))
+                continue;
+            const char *q = p;
+            while (isdigit((unsigned char)*q))
+                q++;
+            if (*q != '.' || !isdigit((unsigned char)q[1])) {
+                p = q - 1;
+                continue;
+            }
+            for (q++; isdigit((unsigned char)*q); q++)
+                ;
+            int neg = p > text && p[-1] == '-';
+            char num[48];
+            snprintf(num, sizeof num, "%s%.*s", neg ? "-" : "", (int)(q - p < 40 ? q - p : 40), p);
+            double v = strtod(num, NULL), unit = typed_resolution(num);
+            for (int e = 0; e < st->n_exercises; e++) {
+                const LessonExercise *ex = &st->exercises[e];
+                Judgement jd;
+                lesson_judge(j, ex, num, NULL, &jd);
+                if (jd.verdict != VERDICT_WRONG || fabs(v - jd.want) > 0.5 * unit * (1 + 1e-9))
+                    continue;   /* right, or not a quote of this exercise's value */
+                found++;
+                if (fn)
+                    fn(ctx, st, ex, num, jd.msg);
+            }
+            p = q - 1;
+        }
+    }
+    return found;
+}

@@ -1,0 +1,326 @@
+/*
+ * lesson_mutate.c - the classic mistakes of attention as rewrites of one
+ * node of one statement: the scale left out, doubled, inverted or taken as
+ * d_k; softmax along the other axis, twice, in base 3, without its
+ * division, or left out; the mask left out or added after the softmax; a
+ * bias left out; an operand of a product transposed; the true e where the
+ * lesson takes e as 3.
+ *
+ * lesson_mutations lists where each may apply (by the form of the
+ * expression); lesson_eval_mutated evaluates the lesson with one of them,
+ * through the evaluator's hook (EvalCtx.mut), which calls mutation_eval at
+ * the rewritten node. A rewrite that the values do not admit (a "scale"
+ * that is not one number, a product whose shapes no longer fit) refuses,
+ * and is simply not a candidate. The judge (lesson_diagnose.c) reads the
+ * asked cell in the rewritten lesson; the lesson itself never changes.
+ */
+#include "alloc.h"
+#include "lesson_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ops.h"
+
+static const char *const ids[MUT_COUNT] = {
+    [MUT_UNSCALED] = "unscaled",
+    [MUT_SCALED_TWICE] = "scaled-twice",
+    [MUT_SCALE_INVERTED] = "scale-inverted",
+    [MUT_SCALE_BY_D] = "scale-by-d",
+    [MUT_WRONG_AXIS] = "wrong-axis",
+    [MUT_SOFTMAX_TWICE] = "softmax-twice",
+    [MUT_NO_MASK] = "no-mask",
+    [MUT_MASK_AFTER_SOFTMAX] = "mask-after-softmax",
+    [MUT_NO_BIAS] = "no-bias",
+    [MUT_TRANSPOSED] = "transposed",
+    [MUT_E_AS_3] = "e-as-3",
+    [MUT_TRUE_E] = "true-e",
+    [MUT_NOT_NORMALIZED] = "not-normalized",
+    [MUT_SCORE_NOT_WEIGHT] = "score-not-weight",
+};
+
+const char *mutation_id(MutKind k) { return k >= 0 && k < MUT_COUNT ? ids[k] : "?"; }
+
+/* ---- where each may apply ---- */
+
+static int is_call(const Expr *e, int fn) { return e && e->kind == E_CALL && e->fn == fn; }
+
+static int is_softmax(const Expr *e) { return is_call(e, OP_SOFTMAX_ROWS) || is_call(e, OP_SOFTMAX_COLS); }
+
+/* log(3): the notes' e taken as 3, written out */
+static int is_log3(const Expr *e)
+{
+    return is_call(e, OP_LOG) && e->n_args == 1 && e->args[0]->kind == E_NUM && e->args[0]->num == 3;
+}
+
+typedef struct {
+    Mutation *list;
+    int n, cap, failed;
+} MutList;
+
+static void add(MutList *ml, MutKind kind, int stmt, const Expr *node, int side)
+{
+    if (ml->failed)
+        return;
+    if (ml->n == ml->cap) {
+        int cap = ml->cap ? ml->cap * 2 : 32;
+        Mutation *bigger = attn_realloc(ml->list, (size_t)cap * sizeof *bigger);
+        if (!bigger) {
+            ml->failed = 1;
+            return;
+        }
+        ml->list = bigger;
+        ml->cap = cap;
+    }
+    ml->list[ml->n++] = (Mutation){ kind, stmt, node, side };
+}
+
+static void walk(MutList *ml, int stmt, const Expr *e, const Expr *parent)
+{
+    if (!e)
+        return;
+    switch (e->kind) {
+    case E_DIV:
+        if (!is_log3(e->b)) {
+            add(ml, MUT_UNSCALED, stmt, e, 0);
+            add(ml, MUT_SCALE_INVERTED, stmt, e, 0);
+            /* x / sqrt(d) scaled twice is x / d: one name for one number */
+            add(ml, is_call(e->b, OP_SQRT) ? MUT_SCALE_BY_D : MUT_SCALED_TWICE, stmt, e, 0);
+        }
+        add(ml, MUT_NOT_NORMALIZED, stmt, e, 0);
+        break;
+    case E_MUL:
+        if (!is_log3(e->a) && !is_log3(e->b)) {     /* that is e taken as 3: MUT_TRUE_E */
+            add(ml, MUT_UNSCALED, stmt, e, 0);
+            add(ml, MUT_SCALED_TWICE, stmt, e, 0);
+            add(ml, MUT_SCALE_INVERTED, stmt, e, 0);
+        }
+        break;
+    case E_ADD:
+        add(ml, MUT_NO_MASK, stmt, e, 0);
+        add(ml, MUT_NO_BIAS, stmt, e, 0);
+        /* after the mask left out: where both give one number, that one */
+        if (parent && is_softmax(parent))
+            add(ml, MUT_MASK_AFTER_SOFTMAX, stmt, parent, 0);
+        break;
+    case E_MATMUL:
+        add(ml, MUT_TRANSPOSED, stmt, e, 0);
+        add(ml, MUT_TRANSPOSED, stmt, e, 1);
+        break;
+    case E_CALL:
+        if (is_softmax(e)) {
+            add(ml, MUT_WRONG_AXIS, stmt, e, 0);
+            add(ml, MUT_SOFTMAX_TWICE, stmt, e, 0);
+            add(ml, MUT_E_AS_3, stmt, e, 0);
+            add(ml, MUT_NOT_NORMALIZED, stmt, e, 0);
+            if (e->args[0]->kind == E_NAME)     /* softmax(masked), masked = x + M */
+                add(ml, MUT_MASK_AFTER_SOFTMAX, stmt, e, 0);
+        } else if (is_log3(e)) {
+            add(ml, MUT_TRUE_E, stmt, e, 0);
+        }
+        break;
+    default:
+        break;
+    }
+    walk(ml, stmt, e->a, e);
+    walk(ml, stmt, e->b, e);
+    for (int i = 0; e->kind == E_CALL && i < e->n_args; i++)
+        walk(ml, stmt, e->args[i], e);
+    /* last: where the masked score (-inf) is also the mask after the
+     * softmax, the mask is named */
+    if (is_softmax(e))
+        add(ml, MUT_SCORE_NOT_WEIGHT, stmt, e, 0);
+}
+
+int lesson_mutations(const Lesson *l, Mutation **out, int *n)
+{
+    MutList ml = { 0 };
+    for (int i = 0; i < l->n_stmts; i++)
+        if (l->stmts[i].kind == ST_LET)
+            walk(&ml, i, l->stmts[i].expr, NULL);
+    if (ml.failed) {
+        free(ml.list);
+        *out = NULL;
+        *n = 0;
+        return -1;
+    }
+    *out = ml.list;
+    *n = ml.n;
+    return 0;
+}
+
+/* ---- evaluated ---- */
+
+static int scalar(const Mat *m) { return m && m->rows == 1 && m->cols == 1; }
+
+static int holds_neg_inf(const Mat *m)
+{
+    for (int i = 0; i < m->rows; i++)
+        for (int j = 0; j < m->cols; j++)
+            if (mat_get(m, i, j) == -INFINITY)
+                return 1;
+    return 0;
+}
+
+/* b is added to every row (a row) or every column (a column) of a */
+static int is_bias_of(const Mat *b, const Mat *a)
+{
+    return ((b->rows == 1 && a->rows > 1 && b->cols == a->cols) || (b->cols == 1 && a->cols > 1 && b->rows == a->rows))
+           && !holds_neg_inf(b);
+}
+
+typedef attn_status (*Binary)(Mat **, const Mat *, const Mat *, AttnError *);
+typedef attn_status (*Unary)(Mat **, const Mat *, AttnError *);
+
+/* The rewrite's value at node e, or NULL with err when it does not apply. */
+static Mat *rewrite(EvalCtx *c, const Expr *e, const Mutation *m, AttnError *ae)
+{
+    Mat *a = NULL, *b = NULL, *t = NULL, *out = NULL;
+    Unary softmax = is_call(e, OP_SOFTMAX_COLS) ? op_softmax_cols : op_softmax_rows;
+    switch (m->kind) {
+    case MUT_UNSCALED: case MUT_SCALED_TWICE: case MUT_SCALE_INVERTED: {
+        if (!(a = expr_eval(c, e->a)) || !(b = expr_eval(c, e->b)))
+            break;
+        Mat *val = a, *by = b;
+        if (!scalar(b) && e->kind == E_MUL && scalar(a)) {
+            val = b;
+            by = a;
+        }
+        if (!scalar(by) || scalar(val))
+            break;
+        Binary same = e->kind == E_DIV ? op_div : op_mul, other = e->kind == E_DIV ? op_mul : op_div;
+        if (m->kind == MUT_UNSCALED)
+            out = mat_retain(val);
+        else if (m->kind == MUT_SCALE_INVERTED)
+            other(&out, val, by, ae);
+        else if (same(&t, val, by, ae) == ATTN_OK)
+            same(&out, t, by, ae);
+        break;
+    }
+    case MUT_SCALE_BY_D:
+        if ((a = expr_eval(c, e->a)) && (b = expr_eval(c, e->b->args[0])) && scalar(b) && !scalar(a))
+            op_div(&out, a, b, ae);
+        break;
+    case MUT_WRONG_AXIS:
+        /* along a line of one the other softmax is all ones: no mistake a
+         * student makes, and it would name the score 1 "softmax down" */
+        if ((a = expr_eval(c, e->args[0])) && a->rows > 1 && a->cols > 1)
+            (softmax == op_softmax_rows ? op_softmax_cols : op_softmax_rows)(&out, a, ae);
+        break;
+    case MUT_SOFTMAX_TWICE:
+        if ((a = expr_eval_node(c, e)))
+            softmax(&out, a, ae);
+        break;
+    case MUT_E_AS_3: {
+        float l3 = (float)log(3.0);
+        if ((a = expr_eval(c, e->args[0])) && (b = mat_from(1, 1, &l3, ae)) && op_mul(&t, a, b, ae) == ATTN_OK)
+            softmax(&out, t, ae);
+        break;
+    }
+    case MUT_NOT_NORMALIZED:
+        if (e->kind == E_CALL) {
+            if ((a = expr_eval(c, e->args[0])))
+                op_exp(&out, a, ae);
+        } else if ((a = expr_eval(c, e->a)) && (b = expr_eval(c, e->b)) && !scalar(b) && is_bias_of(b, a)) {
+            out = mat_retain(a);    /* x / (its row or column sums) -> x */
+        }
+        break;
+    case MUT_SCORE_NOT_WEIGHT:
+        out = expr_eval(c, e->args[0]);
+        break;
+    case MUT_NO_MASK: case MUT_NO_BIAS:
+        if (!(a = expr_eval(c, e->a)) || !(b = expr_eval(c, e->b)))
+            break;
+        if (m->kind == MUT_NO_MASK)
+            out = holds_neg_inf(b) ? mat_retain(a) : holds_neg_inf(a) ? mat_retain(b) : NULL;
+        else
+            out = is_bias_of(b, a) ? mat_retain(a) : is_bias_of(a, b) ? mat_retain(b) : NULL;
+        break;
+    case MUT_MASK_AFTER_SOFTMAX: {
+        /* the sum inside the call, or the statement of the name it reads */
+        const Expr *sum = e->args[0];
+        if (sum->kind == E_NAME && c->lesson) {
+            int at = lesson_stmt_of_slot(c->lesson, sum->slot);
+            sum = at >= 0 ? c->lesson->stmts[at].expr : NULL;
+        }
+        if (!sum || sum->kind != E_ADD || !(a = expr_eval(c, sum->a)) || !(b = expr_eval(c, sum->b)))
+            break;
+        Mat *x = holds_neg_inf(b) ? a : holds_neg_inf(a) ? b : NULL, *mask = x == a ? b : a;
+        if (x && softmax(&t, x, ae) == ATTN_OK)
+            op_add(&out, t, mask, ae);
+        break;
+    }
+    case MUT_TRANSPOSED: {
+        /* the same product with one side flipped: A @ B -> A^T @ B */
+        Expr node = *e, flip;
+        const Expr *side = m->side ? e->b : e->a;
+        if (side->kind == E_TRANSPOSE) {
+            side = side->a;
+        } else {
+            memset(&flip, 0, sizeof flip);
+            flip.kind = E_TRANSPOSE;
+            flip.pos = side->pos;
+            flip.start = side->start;
+            flip.end = side->end;
+            flip.a = (Expr *)side;
+            side = &flip;
+        }
+        if (m->side)
+            node.b = (Expr *)side;
+        else
+            node.a = (Expr *)side;
+        out = expr_eval_node(c, &node);
+        if (!out)
+            return NULL;    /* the shapes refused it: err says so */
+        break;
+    }
+    case MUT_TRUE_E: {
+        float one = 1;
+        out = mat_from(1, 1, &one, ae);
+        break;
+    }
+    case MUT_COUNT:
+        break;
+    }
+    mat_free(a);
+    mat_free(b);
+    mat_free(t);
+    return out;
+}
+
+Mat *mutation_eval(EvalCtx *c, const Expr *e)
+{
+    AttnError ae = { 0 };
+    Mat *out = rewrite(c, e, c->mut, &ae);
+    if (!out && c->err->code == ATTN_OK)
+        src_error(c->src, c->err, ATTN_E_ARG, e->pos, "%s does not apply here%s%s", mutation_id(c->mut->kind),
+                  ae.msg[0] ? ": " : "", ae.msg);
+    return out;
+}
+
+/* Does e draw from the generator? */
+static int draws(const Expr *e)
+{
+    if (!e)
+        return 0;
+    if (is_call(e, OP_RANDN))
+        return 1;
+    if (draws(e->a) || draws(e->b))
+        return 1;
+    for (int i = 0; e->kind == E_CALL && i < e->n_args; i++)
+        if (draws(e->args[i]))
+            return 1;
+    return 0;
+}
+
+LessonState *lesson_eval_mutated(const Lesson *l, const LessonState *asked, const Mutation *m, int last,
+                                 LessonError *err)
+{
+    int first = m->stmt;
+    int end = last < 0 || last >= l->n_stmts ? l->n_stmts - 1 : last;
+    for (int i = m->stmt; i <= end && first > 0; i++)
+        if (l->stmts[i].kind == ST_SEED || draws(l->stmts[i].expr))
+            first = 0;      /* the generator's state there is not kept: from the top */
+    return lesson_eval_range(l, asked, first, last, m, err);
+}
