@@ -88,9 +88,12 @@ START_TEST(quit_and_come_back)
     snprintf(path, sizeof path, "%s/progress", dir);
     char *text = slurp(path);
     ck_assert_ptr_nonnull(text);
-    ck_assert_msg(strstr(text, "attn-progress 1\nL\tProgress\tOne\t1\n"), "%s", text);   /* back on One */
-    ck_assert_msg(strstr(text, "E\tProgress\tP[2,2]\tright\t2\t0\n"), "%s", text);
-    ck_assert_msg(strstr(text, "E\tProgress\tP[1,1]\trevealed\t0\t0\n"), "%s", text);
+    ck_assert_msg(strstr(text, "attn-progress 2\nL\tProgress\tOne\t1\n"), "%s", text);   /* back on One */
+    ck_assert_msg(strstr(text, "E\tProgress\tP[2,2]\tright\t2\t0\t0\n"), "%s", text);
+    ck_assert_msg(strstr(text, "E\tProgress\tP[1,1]\trevealed\t0\t0\t0\n"), "%s", text);
+    /* each answer as it was judged, the latest last */
+    ck_assert_msg(strstr(text, "\twrong\t\t21\tnot yet: off by more than 0.001\n"), "%s", text);
+    ck_assert_msg(strstr(text, "\tright\t\t22\tright\n"), "%s", text);
     free(text);
     remove_dir();
 }
@@ -317,7 +320,90 @@ START_TEST(the_progress_command_shows_and_resets)
     cmd_free(&r);
     r = cmd_runf("%s progress --bogus", attn_bin());
     ck_assert_int_eq(r.status, 2);
-    ck_assert_msg(strstr(r.err, "usage: attn progress [--reset [FILE.lesson]]"), "%s", r.err);
+    ck_assert_msg(strstr(r.err, "usage: attn progress [--json | --reset [FILE.lesson]]"), "%s", r.err);
+    cmd_free(&r);
+    remove_dir();
+}
+END_TEST
+
+/* The answers come back as they were judged, with their verdicts and
+ * diagnoses; the summary counts a first try; `attn progress --json` hands
+ * all of it on, with the lessons outside the set; what the writer writes at
+ * its extremes, the reader reads. */
+START_TEST(answers_come_back_as_judged)
+{
+    make_dir();
+    char lessons[400], path[500];
+    snprintf(lessons, sizeof lessons, "%s/lessons", dir);
+    mkdir(lessons, 0700);
+    snprintf(path, sizeof path, "%s/progress.lesson", lessons);
+    write_text_file(path, lesson_text);
+    LessonError err;
+    Session *s = session_open(path, &err);
+    ck_assert_ptr_nonnull(s);
+    session_keep_progress(s, dir);
+    session_go(s, 1);
+    session_answer(s, 1, "7");              /* right at once: a first try */
+    session_edit(s, "X", 1, 1, 5);
+    session_answer(s, 0, "31");             /* the edited value: named, wrong */
+    session_undo(s);
+    session_answer(s, 0, "22");
+    int first, later, revealed, open;
+    session_summary(s, &first, &later, &revealed, &open);
+    ck_assert_int_eq(first, 1);
+    ck_assert_int_eq(later, 1);
+    session_free(s);
+
+    s = session_open(path, &err);
+    session_keep_progress(s, dir);
+    ck_assert_int_eq(session_screen(s), 1);
+    const ExerciseState *e = session_exercise_state(s, 0);
+    ck_assert_int_eq(e->status, EX_RIGHT);
+    ck_assert_int_eq(e->n_history, 2);
+    ck_assert_str_eq(e->history[0].typed, "31");
+    ck_assert_str_eq(e->history[0].diagnosis, "edited");
+    ck_assert_int_eq(e->history[0].verdict, VERDICT_WRONG);
+    ck_assert_int_eq(e->judged.verdict, VERDICT_RIGHT);    /* the last answer, as it was judged */
+    ck_assert_str_eq(e->last, "22");
+    session_summary(s, &first, &later, &revealed, &open);
+    ck_assert_int_eq(first, 1);
+    /* a solved exercise still shows its hints */
+    ck_assert_uint_eq(session_hint(s, 0), SESSION_EXERCISE);
+    session_free(s);
+
+    /* a lesson the set does not have: its record is listed too */
+    ProgressLesson other = { .lesson = "Elsewhere", .last_step = "Far", .finished = 0 };
+    ProgressExercise ex = { .key = "Q[1,1]", .status = PROG_TRIED, .attempts = 1000000, .hints = 1001 };
+    ex.n_hist = 1;
+    snprintf(ex.hist[0].typed, sizeof ex.hist[0].typed, "0.5\t\\x");
+    snprintf(ex.hist[0].verdict, sizeof ex.hist[0].verdict, "wrong");
+    snprintf(ex.hist[0].msg, sizeof ex.hist[0].msg, "not yet");
+    ex.hist[0].when = 1700000000;
+    other.ex = &ex;
+    other.n_ex = 1;
+    char warn[600];
+    ck_assert_int_eq(progress_save(dir, &other, 1, warn, sizeof warn), 0);
+    ProgressLesson *recs;
+    int n;
+    ck_assert_int_eq(progress_load(dir, &recs, &n, warn, sizeof warn), 0);
+    const ProgressLesson *back = progress_find(recs, n, "Elsewhere");
+    ck_assert_ptr_nonnull(back);
+    ck_assert_int_eq(back->ex[0].hints, 1001);
+    ck_assert_int_eq(back->ex[0].attempts, 1000000);
+    ck_assert_str_eq(back->ex[0].hist[0].typed, "0.5\t\\x");
+    progress_free(recs, n);
+
+    CmdResult r = cmd_runf("ATTN_STATE_DIR=%s ATTN_LESSONS=%s %s progress --json", dir, lessons, attn_bin());
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.out, "{\"answer\": \"31\", \"verdict\": \"wrong\", \"diagnosis\": \"edited\", "
+                                "\"message\": \"that is the value with your edits; the exercise asks about the "
+                                "lesson's own numbers\", \"time\": "), "%s", r.out);
+    ck_assert_msg(strstr(r.out, "{\"lesson\": \"Elsewhere\", \"file\": null, \"in_lesson_set\": false"), "%s",
+                  r.out);
+    ck_assert_msg(strstr(r.out, "\"first_try\": true"), "%s", r.out);
+    cmd_free(&r);
+    r = cmd_runf("ATTN_STATE_DIR=%s ATTN_LESSONS=%s %s progress", dir, lessons, attn_bin());
+    ck_assert_msg(strstr(r.out, "Elsewhere") && strstr(r.out, "(not in the lesson set)"), "%s", r.out);
     cmd_free(&r);
     remove_dir();
 }
@@ -336,6 +422,7 @@ Suite *progress_suite(void)
     tcase_add_test(c, reset_forgets_one_or_all);
     tcase_add_test(c, kill_9_never_tears_the_file);
     tcase_add_test(c, the_progress_command_shows_and_resets);
+    tcase_add_test(c, answers_come_back_as_judged);
     suite_add_tcase(s, c);
     return s;
 }

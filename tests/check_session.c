@@ -128,12 +128,13 @@ START_TEST(answers_are_judged_and_remembered_across_steps)
     ck_assert_uint_eq(session_answer(s, 0, "21"), SESSION_EXERCISE);
     const ExerciseState *e = session_exercise_state(s, 0);
     ck_assert_int_eq(e->status, EX_TRIED);
-    ck_assert_int_eq(e->judged.verdict, JUDGE_WRONG);
+    ck_assert_int_eq(e->judged.verdict, VERDICT_WRONG);
     ck_assert_double_eq(e->judged.want, 22);
     ck_assert_int_eq(e->attempts, 1);
-    ck_assert_uint_eq(session_answer(s, 0, "what"), SESSION_EXERCISE | SESSION_REFUSED);
+    ck_assert_uint_eq(session_answer(s, 0, "what"), SESSION_REFUSED);
     ck_assert_int_eq(e->attempts, 1);       /* unreadable: not an attempt */
-    ck_assert_uint_eq(session_answer(s, 0, "P[2,2]"), SESSION_EXERCISE | SESSION_REFUSED);  /* a name */
+    ck_assert_int_eq(e->judged.verdict, VERDICT_WRONG);     /* and the verdict kept is the last judged */
+    ck_assert_uint_eq(session_answer(s, 0, "P[2,2]"), SESSION_REFUSED);  /* a name */
     ck_assert_uint_eq(session_answer(s, 0, "3*2 + 4*4"), SESSION_EXERCISE);
     ck_assert_int_eq(e->status, EX_RIGHT);
     ck_assert_int_eq(e->attempts, 2);
@@ -163,27 +164,40 @@ START_TEST(answers_are_judged_and_remembered_across_steps)
 }
 END_TEST
 
-START_TEST(the_right_value_follows_the_edits)
+/* An exercise asks about the lesson as written: edits and knobs change what
+ * the screen shows, never the value asked nor a verdict given. */
+START_TEST(verdicts_stand_whatever_is_edited)
 {
     Session *s = session_of_text(lesson_text, "session.lesson");
     session_go(s, 1);
     session_edit(s, "X", 1, 1, 5);
-    session_answer(s, 0, "22");
-    ck_assert_int_eq(session_exercise_state(s, 0)->status, EX_TRIED);
+    /* 31 is the value with the edit: named as such, and wrong */
     session_answer(s, 0, "31");
-    ck_assert_int_eq(session_exercise_state(s, 0)->status, EX_RIGHT);
-    /* undo the edit: 31 was right only for it, so it is judged again */
-    session_undo(s);
-    ck_assert_int_eq(session_exercise_state(s, 0)->status, EX_TRIED);
-    session_edit(s, "X", 1, 1, 5);
-    ck_assert_int_eq(session_exercise_state(s, 0)->status, EX_RIGHT);
-    session_reset(s);
-    ck_assert_int_eq(session_exercise_state(s, 0)->status, EX_TRIED);
-    /* an answer on the lesson's own values stays right whatever is edited
-     * later (a knob moved to see what happens) */
+    const ExerciseState *e = session_exercise_state(s, 0);
+    ck_assert_int_eq(e->status, EX_TRIED);
+    ck_assert_str_eq(e->judged.diagnosis, "edited");
+    ck_assert_str_eq(e->judged.msg,
+                     "that is the value with your edits; the exercise asks about the lesson's own numbers");
+    /* the lesson's own value is right, edits or not */
     session_answer(s, 0, "22");
+    ck_assert_int_eq(e->status, EX_RIGHT);
+    ck_assert_int_eq(e->judged.verdict, VERDICT_RIGHT);
+    /* undo, reset and new edits change no verdict */
+    session_undo(s);
+    ck_assert_int_eq(e->status, EX_RIGHT);
     session_edit(s, "X", 1, 1, 6);
-    ck_assert_int_eq(session_exercise_state(s, 0)->status, EX_RIGHT);
+    session_reset(s);
+    ck_assert_int_eq(e->status, EX_RIGHT);
+    ck_assert_int_eq(e->judged.verdict, VERDICT_RIGHT);
+    /* a wrong answer after a right one is said, and the exercise stays solved */
+    session_answer(s, 0, "23");
+    ck_assert_int_eq(e->judged.verdict, VERDICT_WRONG);
+    ck_assert_int_eq(e->status, EX_RIGHT);
+    ck_assert_int_eq(e->n_history, 3);
+    ck_assert_str_eq(e->history[0].typed, "31");
+    ck_assert_int_eq(e->history[0].verdict, VERDICT_WRONG);
+    ck_assert_str_eq(e->history[0].diagnosis, "edited");
+    ck_assert_int_eq(e->history[1].verdict, VERDICT_RIGHT);
     session_free(s);
 }
 END_TEST
@@ -244,7 +258,7 @@ START_TEST(reload_finds_the_step_by_title_and_keeps_what_was_done)
     ck_assert_ptr_nonnull(s);
     session_go(s, 1);
     session_edit(s, "X", 1, 1, 5);
-    session_answer(s, 0, "31");
+    session_answer(s, 0, "22");     /* asked of the lesson as written */
     session_hint(s, 0);
     ck_assert_uint_eq(session_reload(s, 0), SESSION_NOTHING);     /* unchanged */
     /* a new step before "One": "One" is screen 2 now */
@@ -292,7 +306,7 @@ Suite *session_suite(void)
     tcase_add_test(c, an_edit_flows_downstream_and_undo_takes_it_back);
     tcase_add_test(c, a_reset_can_be_undone);
     tcase_add_test(c, answers_are_judged_and_remembered_across_steps);
-    tcase_add_test(c, the_right_value_follows_the_edits);
+    tcase_add_test(c, verdicts_stand_whatever_is_edited);
     tcase_add_test(c, an_open_exercise_hides_its_cell);
     tcase_add_test(c, the_judge_treats_nan_and_infinity_one_way);
     tcase_add_test(c, a_student_may_answer_minus_infinity);

@@ -74,7 +74,9 @@ START_TEST(temperature_knob_moves_the_weights)
     tmux_type(&t, "a");
     tmux_type(&t, at1[2]);
     tmux_keys(&t, "Enter");
-    WAIT_FOR(&t, "right: A_T[1,3]");
+    char said[64];
+    snprintf(said, sizeof said, "✓ %s: right", at1[2]);
+    WAIT_FOR(&t, said);
     for (int j = 0; j < 3; j++)
         ck_assert_msg(strstr(t.last, at1[j]), "A_T[1,%d] = %s at T = 1 is not shown:\n%s", j + 1, at1[j], t.last);
     for (int k = 0; k < 10; k++)
@@ -83,14 +85,17 @@ START_TEST(temperature_knob_moves_the_weights)
     WAIT_FOR(&t, "2.0");
     for (int j = 0; j < 3; j++) {
         ck_assert_msg(strstr(t.last, at2[j]), "A_T[1,%d] = %s at T = 2 is not shown:\n%s", j + 1, at2[j], t.last);
-        /* (A_T[1,3] at T = 1 stays in the exercise's "right: ... = 0.3622") */
+        /* (A_T[1,3] at T = 1 stays in the exercise's "✓ 0.3622: right") */
         ck_assert_msg(j == 2 || !strstr(t.last, at1[j]), "A_T[1,%d] still shows %s at T = 2:\n%s", j + 1, at1[j],
                       t.last);
     }
     ck_assert_msg(strstr(t.last, "10 edits"), "the title does not count the ten changes:\n%s", t.last);
+    /* the exercise says what it asks, and its verdict stands */
+    ck_assert_msg(strstr(t.last, "(asked at T = 1; the knob is at 2)"), "no note of the knob:\n%s", t.last);
+    ck_assert_msg(strstr(t.last, said), "the verdict changed with the knob:\n%s", t.last);
     /* ten steps down at once with '{', then undo brings T = 2 back */
     tmux_type(&t, "{");
-    WAIT_FOR(&t, "T = 1;");
+    WAIT_FOR(&t, "T = 1, the lesson's own value");
     WAIT_FOR(&t, at1[0]);
     tmux_type(&t, "u");
     WAIT_FOR(&t, at2[0]);
@@ -123,7 +128,7 @@ START_TEST(causal_switch_flips_the_mask)
     tmux_type(&t, "a");
     tmux_type(&t, "1");
     tmux_keys(&t, "Enter");
-    WAIT_FOR(&t, "right: A_causal[1,1]");
+    WAIT_FOR(&t, "✓ 1: right");
     /* A[1,1] is on the screen (in A, and in the explanation of the cursor's
      * cell); A_causal[1,1] is 1 while the mask is on */
     int before = count(t.last, a11);

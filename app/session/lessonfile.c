@@ -7,6 +7,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,22 +30,43 @@ static void io_error(LessonError *err, const char *path, const char *fmt, const 
 }
 
 /* Why a file could not be read whole. */
-typedef enum { READ_OK, READ_OPEN, READ_DIR, READ_BIG, READ_NOMEM, READ_IO } ReadStatus;
+typedef enum { READ_OK, READ_OPEN, READ_DIR, READ_NOT_FILE, READ_BIG, READ_NOMEM, READ_IO } ReadStatus;
+
+/* What a path that is not a regular file is, for the refusal. */
+static const char *file_kind(mode_t m)
+{
+    return S_ISFIFO(m) ? "a FIFO" : S_ISSOCK(m) ? "a socket" : S_ISCHR(m) ? "a character device"
+         : S_ISBLK(m) ? "a block device" : "not a regular file";
+}
 
 /* Read path whole into *text (malloc'd) and *len. At most limit bytes:
  * past it READ_BIG, unless soft, when the read stops a little past the
  * limit and the caller judges the excess. On READ_OPEN, errno says why. */
+static const char *last_kind = "";
+
 static ReadStatus read_whole(const char *path, size_t limit, int soft, char **text, size_t *len)
 {
     *text = NULL;
     *len = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    /* opened without blocking: a FIFO with no writer would wait forever;
+     * only a regular file is read */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
         return READ_OPEN;
     struct stat st;
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        fclose(f);
-        return READ_DIR;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        int e = errno;
+        ReadStatus why = S_ISDIR(st.st_mode) ? READ_DIR : READ_NOT_FILE;
+        last_kind = file_kind(st.st_mode);
+        close(fd);
+        errno = e;
+        return why;
+    }
+    int flags = fcntl(fd, F_GETFL);
+    FILE *f = flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0 ? NULL : fdopen(fd, "rb");
+    if (!f) {
+        close(fd);
+        return READ_OPEN;
     }
     size_t cap = 4096, n = 0;
     char *buf = malloc(cap);
@@ -87,6 +109,33 @@ static ReadStatus read_whole(const char *path, size_t limit, int soft, char **te
     return READ_OK;
 }
 
+int lessonfile_read_text(const char *path, size_t limit, char **text, size_t *len, char *why, size_t size)
+{
+    switch (read_whole(path, limit, 0, text, len)) {
+    case READ_OK:
+        return 0;
+    case READ_OPEN:
+        snprintf(why, size, "cannot open it: %s", strerror(errno));
+        break;
+    case READ_DIR:
+        snprintf(why, size, "it is a directory, not a file");
+        break;
+    case READ_NOT_FILE:
+        snprintf(why, size, "it is %s, not a regular file", last_kind);
+        break;
+    case READ_BIG:
+        snprintf(why, size, "it is larger than %zu bytes", limit);
+        break;
+    case READ_NOMEM:
+        snprintf(why, size, "out of memory reading it");
+        break;
+    case READ_IO:
+        snprintf(why, size, "it could not be read: %s", strerror(errno ? errno : EIO));
+        break;
+    }
+    return -1;
+}
+
 Lesson *lessonfile_load(const char *path, LessonError *err)
 {
     char *text;
@@ -97,6 +146,9 @@ Lesson *lessonfile_load(const char *path, LessonError *err)
         return NULL;
     case READ_DIR:
         io_error(err, path, "%s", "this is a directory, not a lesson file");
+        return NULL;
+    case READ_NOT_FILE:
+        io_error(err, path, "this is %s, not a lesson file", last_kind);
         return NULL;
     case READ_NOMEM:
         io_error(err, path, "%s", "out of memory reading the lesson");
@@ -142,6 +194,9 @@ int lessonfile_read_data(void *ctx, const char *lesson_path, const char *path, c
         return 0;
     case READ_DIR:
         snprintf(why, why_size, "%s is a directory, not a data file", full);
+        return 0;
+    case READ_NOT_FILE:
+        snprintf(why, why_size, "%s is %s, not a data file", full, last_kind);
         return 0;
     case READ_BIG:
         snprintf(why, why_size, "the file is larger than the limit of %ld MB", (long)(LESSONFILE_MAX_DATA >> 20));

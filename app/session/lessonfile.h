@@ -17,6 +17,12 @@
  * through lessonfile_read_data. */
 Lesson *lessonfile_load(const char *path, LessonError *err);
 
+/* Read the regular file path whole (at most limit bytes) into *text
+ * (malloc'd, not NUL-terminated) and *len: the one way attn reads a file a
+ * person hands it. A FIFO, a device or a directory is refused at once,
+ * never waited on. 0, or -1 with why ("it is a FIFO, not a regular file"). */
+int lessonfile_read_text(const char *path, size_t limit, char **text, size_t *len, char *why, size_t size);
+
 /* The largest data file load() reads (bytes). */
 #define LESSONFILE_MAX_DATA (1L << 26)
 

@@ -4,13 +4,18 @@
  * newlines and backslashes in titles escaped), replaced atomically under a
  * lock on every save.
  *
- *   attn-progress 1
+ *   attn-progress 2
  *   L <tab> LESSON <tab> LAST STEP <tab> FINISHED
- *   E <tab> LESSON <tab> EXERCISE <tab> STATUS <tab> ATTEMPTS <tab> HINTS
+ *   E <tab> LESSON <tab> EXERCISE <tab> STATUS <tab> ATTEMPTS <tab> HINTS <tab> FIRST
+ *   H <tab> LESSON <tab> EXERCISE <tab> WHEN <tab> VERDICT <tab> DIAGNOSIS <tab> TYPED <tab> MESSAGE
+ *
+ * Version 1 (no FIRST, no H lines) is read as well. H lines of one
+ * exercise come oldest first, after its E line.
  */
 #include "progress.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +26,8 @@
 #include <unistd.h>
 
 #define PROGRESS_MAGIC "attn-progress"
-#define PROGRESS_VERSION 1
+#define PROGRESS_VERSION 2
+#define PROGRESS_MAX_LINE 8192
 #define PROGRESS_MAX_BYTES (16L << 20)
 
 static const char *const status_words[] = { "unanswered", "tried", "revealed", "right" };
@@ -132,8 +138,8 @@ static ProgressExercise *exercise_rec(ProgressLesson *r, const char *key)
 /* Parse one line into recs. 0, or -1 when it is not a line of the store. */
 static int parse_line(char *line, ProgressLesson **recs, int *n)
 {
-    char *f[8], a[PROGRESS_KEY_MAX], b[PROGRESS_KEY_MAX];
-    int k = split(line, f, 8);
+    char *f[9], a[PROGRESS_KEY_MAX], b[PROGRESS_KEY_MAX];
+    int k = split(line, f, 9);
     if (k == 4 && strcmp(f[0], "L") == 0) {
         char *end;
         long fin = strtol(f[3], &end, 10);
@@ -146,15 +152,36 @@ static int parse_line(char *line, ProgressLesson **recs, int *n)
         r->finished = (int)fin;
         return 0;
     }
-    if (k == 6 && strcmp(f[0], "E") == 0) {
+    if (k == 8 && strcmp(f[0], "H") == 0) {
+        ProgressAnswer h;
+        memset(&h, 0, sizeof h);
+        char *end;
+        h.when = strtoll(f[3], &end, 10);
+        if (*end || h.when < 0 || unescape(f[1], a, sizeof a) || unescape(f[2], b, sizeof b)
+            || unescape(f[4], h.verdict, sizeof h.verdict) || unescape(f[5], h.diagnosis, sizeof h.diagnosis)
+            || unescape(f[6], h.typed, sizeof h.typed) || unescape(f[7], h.msg, sizeof h.msg))
+            return -1;
+        ProgressLesson *r = lesson_rec(recs, n, a);
+        ProgressExercise *e = r ? exercise_rec(r, b) : NULL;
+        if (!e)
+            return -1;
+        if (e->n_hist == PROGRESS_HISTORY_MAX) {
+            memmove(e->hist, e->hist + 1, (PROGRESS_HISTORY_MAX - 1) * sizeof *e->hist);
+            e->n_hist--;
+        }
+        e->hist[e->n_hist++] = h;
+        return 0;
+    }
+    if ((k == 6 || k == 7) && strcmp(f[0], "E") == 0) {
         int st = -1;
         for (int i = 0; i < 4; i++)
             if (strcmp(f[3], status_words[i]) == 0)
                 st = i;
-        char *e1, *e2;
-        long att = strtol(f[4], &e1, 10), hints = strtol(f[5], &e2, 10);
-        if (st < 0 || *e1 || *e2 || att < 0 || hints < 0 || att > 1000000 || hints > 1000
-            || unescape(f[1], a, sizeof a) || unescape(f[2], b, sizeof b))
+        char *e1, *e2, *e3 = "";
+        long att = strtol(f[4], &e1, 10), hints = strtol(f[5], &e2, 10), first = k == 7 ? strtol(f[6], &e3, 10) : 0;
+        /* the writer's own extremes read back: counts up to INT_MAX */
+        if (st < 0 || *e1 || *e2 || *e3 || att < 0 || hints < 0 || att > INT_MAX || hints > INT_MAX
+            || (first != 0 && first != 1) || unescape(f[1], a, sizeof a) || unescape(f[2], b, sizeof b))
             return -1;
         ProgressLesson *r = lesson_rec(recs, n, a);
         ProgressExercise *e = r ? exercise_rec(r, b) : NULL;
@@ -163,6 +190,7 @@ static int parse_line(char *line, ProgressLesson **recs, int *n)
         e->status = (ProgressStatus)st;
         e->attempts = (int)att;
         e->hints = (int)hints;
+        e->first_try = (int)first;
         return 0;
     }
     return -1;
@@ -189,7 +217,7 @@ static int read_store(const char *path, ProgressLesson **out, int *n, char *warn
     FILE *f = fopen(path, "r");
     if (!f)
         return errno == ENOENT ? 0 : (snprintf(warn, size, "attn: progress is not kept: cannot read %s: %s", path, strerror(errno)), -1);
-    char line[2048];
+    char line[PROGRESS_MAX_LINE];
     int lineno = 0, bad = 0, newer = 0;
     long total = 0;
     while (!bad && fgets(line, sizeof line, f)) {
@@ -277,7 +305,23 @@ static int write_store(const char *dir, const char *path, const ProgressLesson *
             put_escaped(f, recs[i].lesson);
             fputc('\t', f);
             put_escaped(f, e->key);
-            fprintf(f, "\t%s\t%d\t%d\n", status_words[e->status], e->attempts, e->hints);
+            fprintf(f, "\t%s\t%d\t%d\t%d\n", status_words[e->status], e->attempts, e->hints, e->first_try ? 1 : 0);
+            for (int h = 0; h < e->n_hist; h++) {
+                const ProgressAnswer *a = &e->hist[h];
+                fputs("H\t", f);
+                put_escaped(f, recs[i].lesson);
+                fputc('\t', f);
+                put_escaped(f, e->key);
+                fprintf(f, "\t%lld\t", a->when);
+                put_escaped(f, a->verdict);
+                fputc('\t', f);
+                put_escaped(f, a->diagnosis);
+                fputc('\t', f);
+                put_escaped(f, a->typed);
+                fputc('\t', f);
+                put_escaped(f, a->msg);
+                fputc('\n', f);
+            }
         }
     }
     int ok = fflush(f) == 0 && (!durable || fsync(fileno(f)) == 0);
@@ -344,6 +388,33 @@ static int with_store(const char *dir, int (*change)(ProgressLesson **, int *, c
     return rc;
 }
 
+static int same_answer(const ProgressAnswer *a, const ProgressAnswer *b)
+{
+    return a->when == b->when && strcmp(a->typed, b->typed) == 0 && strcmp(a->verdict, b->verdict) == 0;
+}
+
+/* Both histories, oldest first, each answer once, the latest kept. */
+static void merge_history(ProgressExercise *into, const ProgressExercise *in)
+{
+    ProgressAnswer all[2 * PROGRESS_HISTORY_MAX];
+    int n = 0, a = 0, b = 0;
+    while (a < into->n_hist || b < in->n_hist) {
+        const ProgressAnswer *next;
+        if (b >= in->n_hist || (a < into->n_hist && into->hist[a].when <= in->hist[b].when))
+            next = &into->hist[a++];
+        else
+            next = &in->hist[b++];
+        int dup = 0;
+        for (int k = 0; k < n && !dup; k++)
+            dup = same_answer(&all[k], next);
+        if (!dup)
+            all[n++] = *next;
+    }
+    int skip = n > PROGRESS_HISTORY_MAX ? n - PROGRESS_HISTORY_MAX : 0;
+    memcpy(into->hist, all + skip, (size_t)(n - skip) * sizeof *all);
+    into->n_hist = n - skip;
+}
+
 static int merge(ProgressLesson **recs, int *n, const void *arg)
 {
     const ProgressLesson *in = arg;
@@ -363,6 +434,8 @@ static int merge(ProgressLesson **recs, int *n, const void *arg)
             e->attempts = in->ex[i].attempts;
         if (in->ex[i].hints > e->hints)
             e->hints = in->ex[i].hints;
+        e->first_try |= in->ex[i].first_try;
+        merge_history(e, &in->ex[i]);
     }
     return 0;
 }

@@ -1,7 +1,8 @@
 /*
  * progress.h - a student's progress, kept per user so it is never lost:
  * per lesson, the last step seen, whether it was finished, and each
- * exercise's state, attempts and hints shown.
+ * exercise's state, attempts, hints shown and its latest answers as they
+ * were judged.
  *
  * Where: $ATTN_STATE_DIR, else $XDG_STATE_HOME/attn, else
  * ~/.local/state/attn; one text file, `progress`, in that directory.
@@ -26,11 +27,26 @@
 
 typedef enum { PROG_UNANSWERED, PROG_TRIED, PROG_REVEALED, PROG_RIGHT } ProgressStatus;
 
+/* One answer as judged: what was typed, the verdict as the judge words it
+ * ("right", "wrong", "revealed"), the diagnosis id ("" for none), the
+ * message, and when (seconds since the epoch). */
+#define PROGRESS_HISTORY_MAX 16
+typedef struct {
+    char typed[64];
+    char verdict[16];
+    char diagnosis[24];
+    char msg[400];
+    long long when;
+} ProgressAnswer;
+
 typedef struct {
     char key[PROGRESS_KEY_MAX];     /* the exercise: its answer, as written */
     ProgressStatus status;
     int attempts;
     int hints;
+    int first_try;                  /* right at the first answer, no hint  */
+    ProgressAnswer hist[PROGRESS_HISTORY_MAX];  /* the latest, oldest first */
+    int n_hist;
 } ProgressExercise;
 
 typedef struct {

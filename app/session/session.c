@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "lessonfile.h"
 #include "session_internal.h"
@@ -60,7 +61,7 @@ static Session *adopt(Lesson *l, LessonState *st, LessonError *err)
         return NULL;
     }
     s->lesson = l;
-    s->state = st;
+    s->state = s->asked = st;
     s->ex = ex;
     s->n_ex = n_ex;
     s->has_setup = lesson_n_setup(l) > 0;
@@ -132,7 +133,8 @@ void session_free(Session *s)
     session_watch_data(s, NULL);
     free(s->reload_error);
     free(s->progress_dir);
-    lesson_state_free(s->state);
+    session_set_state(s, NULL);
+    session_set_asked(s, NULL);
     lesson_free(s->lesson);
     free(s);
 }
@@ -225,19 +227,27 @@ const LessonExercise *session_exercise_at(const Lesson *l, int idx)
     return NULL;
 }
 
-/* The values changed: an answer judged right (or wrong) on edited values
- * is judged again on the new ones. A revealed exercise stays revealed. */
-static void rejudge(Session *s)
+void session_set_state(Session *s, LessonState *st)
 {
-    for (int i = 0; i < s->n_ex; i++) {
-        ExerciseState *e = &s->ex[i];
-        if ((e->status != EX_RIGHT && e->status != EX_TRIED) || !e->judged_on_edits)
-            continue;
-        lesson_judge_answer(s->state, session_exercise_at(s->lesson, i), e->last, &e->judged);
-        if (e->judged.verdict == JUDGE_RIGHT || e->judged.verdict == JUDGE_WRONG)
-            e->status = e->judged.verdict == JUDGE_RIGHT ? EX_RIGHT : EX_TRIED;
-    }
+    if (s->state != s->asked && s->state != st)
+        lesson_state_free(s->state);
+    s->state = st;
 }
+
+void session_set_asked(Session *s, LessonState *asked)
+{
+    lesson_judge_free(s->judge);
+    s->judge = NULL;
+    if (s->state == s->asked)
+        s->state = NULL;
+    if (s->asked != asked)
+        lesson_state_free(s->asked);
+    s->asked = asked;
+    if (!s->state)
+        s->state = asked;
+}
+
+const LessonState *session_asked_state(const Session *s) { return s->asked; }
 
 /* Evaluate with edits[0..n-1]; on success they become the session's edits
  * (copied) and the state is replaced. 0, or -1 with the error in the
@@ -257,7 +267,8 @@ static int evaluate_with(Session *s, const LessonEdit *edits, int n)
         s->cap_edits = cap;
     }
     LessonError err;
-    LessonState *st = lesson_eval(s->lesson, edits, n, &err);
+    /* no edits: the lesson as written, which is kept anyway */
+    LessonState *st = n == 0 ? s->asked : lesson_eval(s->lesson, edits, n, &err);
     if (!st) {
         char line[600];
         error_line(&err, line, sizeof line);
@@ -267,9 +278,7 @@ static int evaluate_with(Session *s, const LessonEdit *edits, int n)
     if (edits != s->edits && n > 0)
         memmove(s->edits, edits, (size_t)n * sizeof *edits);
     s->n_edits = n;
-    lesson_state_free(s->state);
-    s->state = st;
-    rejudge(s);
+    session_set_state(s, st);
     return 0;
 }
 
@@ -384,6 +393,26 @@ unsigned session_reset(Session *s)
     return session_say(s, SESSION_VALUES, "%d edit%s reset: the lesson's own values again", n, n == 1 ? "" : "s");
 }
 
+unsigned session_unedit(Session *s, const char *name, int row, int col)
+{
+    LessonEdit *rest = malloc((size_t)(s->n_edits > 0 ? s->n_edits : 1) * sizeof *rest);
+    if (!rest)
+        return session_say(s, SESSION_REFUSED, "out of memory: nothing was changed");
+    int n = 0;
+    for (int i = 0; i < s->n_edits; i++)
+        if (!(s->edits[i].row == row && s->edits[i].col == col && strcmp(s->edits[i].name, name) == 0))
+            rest[n++] = s->edits[i];
+    unsigned c = SESSION_VALUES;
+    if (undo_push(s, 1) < 0) {
+        c = session_say(s, SESSION_REFUSED, "out of memory: nothing was changed");
+    } else if (evaluate_with(s, rest, n) < 0) {
+        free(s->undo[--s->n_undo].saved);
+        c = SESSION_REFUSED;
+    }
+    free(rest);
+    return c;
+}
+
 int session_n_edits(const Session *s) { return s->n_edits; }
 const LessonEdit *session_edits(const Session *s) { return s->edits; }
 
@@ -415,6 +444,8 @@ int session_n_exercises(const Session *s)
     return st ? st->n_exercises : 0;
 }
 
+int session_exercise_number(const Session *s, int k) { return ex_index(s, k) + 1; }
+
 const LessonExercise *session_exercise(const Session *s, int k)
 {
     return ex_index(s, k) < 0 ? NULL : &session_step(s)->exercises[k];
@@ -436,21 +467,92 @@ static ExerciseState *acted_on(Session *s, int k)
     return i < 0 ? NULL : &s->ex[i];
 }
 
-unsigned session_answer(Session *s, int k, const char *typed)
+/* The knobs moved from the lesson's values, in words: "T = 1.3" into now
+ * and "T = 1" into asked; 0 when none is moved. */
+static int moved_knobs(const Session *s, char *now, char *asked, size_t size)
+{
+    int n = 0;
+    now[0] = asked[0] = '\0';
+    for (int i = 0; i < lesson_n_knobs(s->lesson); i++) {
+        const LessonKnob *k = lesson_knob(s->lesson, i);
+        double v = session_knob_value(s, i);
+        if ((float)v == (float)k->value)
+            continue;
+        char a[48], b[48];
+        size_t ln = strlen(now), la = strlen(asked);
+        snprintf(now + ln, size - ln, "%s%s = %s", n ? ", " : "", k->name, lesson_knob_text(k, v, a, sizeof a));
+        snprintf(asked + la, size - la, "%s%s = %s", n ? ", " : "", k->name,
+                 lesson_knob_text(k, k->value, b, sizeof b));
+        n++;
+    }
+    return n;
+}
+
+int session_asked_note(const Session *s, char *buf, size_t size)
+{
+    char now[200], asked[200];
+    if (!moved_knobs(s, now, asked, sizeof now))
+        return 0;
+    if (strchr(now, ',')) {
+        snprintf(buf, size, "asked at %s; the knobs are at %s", asked, now);
+    } else {
+        const char *value = strstr(now, " = ");   /* one knob: its value */
+        snprintf(buf, size, "asked at %s; the knob is at %s", asked, value ? value + 3 : now);
+    }
+    return 1;
+}
+
+static LessonJudge *judge_of(Session *s)
+{
+    if (!s->judge)
+        s->judge = lesson_judge_new(s->lesson, s->asked);
+    return s->judge;
+}
+
+/* Keep the answer in the exercise's history (the latest ANSWER_HISTORY_MAX). */
+static void remember(ExerciseState *e, const char *typed, const Judgement *j)
+{
+    if (e->n_history == ANSWER_HISTORY_MAX) {
+        memmove(e->history, e->history + 1, (ANSWER_HISTORY_MAX - 1) * sizeof *e->history);
+        e->n_history--;
+    }
+    AnswerRecord *r = &e->history[e->n_history++];
+    memset(r, 0, sizeof *r);
+    snprintf(r->typed, sizeof r->typed, "%s", typed);
+    r->verdict = j->verdict;
+    snprintf(r->diagnosis, sizeof r->diagnosis, "%s", j->diagnosis);
+    snprintf(r->msg, sizeof r->msg, "%s", j->msg);
+    r->when = (long long)time(NULL);
+}
+
+unsigned session_answer(Session *s, int k, const char *typed) { return session_answer_shown(s, k, typed, 0); }
+
+unsigned session_answer_shown(Session *s, int k, const char *typed, int decimals)
 {
     ExerciseState *e = acted_on(s, k);
     if (!e)
         return SESSION_REFUSED;
+    LessonJudge *judge = judge_of(s);
+    if (!judge)
+        return session_say(s, SESSION_REFUSED, "out of memory: the answer was not judged");
+    char now[200], asked[200];
+    int moved = moved_knobs(s, now, asked, sizeof now);
+    JudgeContext ctx = { .now = s->n_edits > 0 ? s->state : NULL, .moved = moved ? now : "", .asked = asked,
+                         .decimals = decimals, .revealed = e->status == EX_REVEALED };
     Judgement j;
-    lesson_judge_answer(s->state, session_exercise(s, k), typed, &j);
+    lesson_judge(judge, session_exercise(s, k), typed, &ctx, &j);
+    if (j.verdict == VERDICT_INVALID)
+        return session_say(s, SESSION_REFUSED, "%s", j.msg);
     e->judged = j;
-    e->judged_on_edits = s->n_edits > 0;
     snprintf(e->last, sizeof e->last, "%s", typed);
-    if (j.verdict == JUDGE_UNREADABLE || j.verdict == JUDGE_BROKEN)
-        return session_say(s, SESSION_EXERCISE | SESSION_REFUSED, "%s", j.msg);
     e->attempts++;
-    if (e->status != EX_REVEALED)
-        e->status = j.verdict == JUDGE_RIGHT ? EX_RIGHT : EX_TRIED;
+    if (e->attempts == 1 && j.verdict == VERDICT_RIGHT && e->hints_shown == 0)
+        e->first_try = 1;
+    /* the best state reached stays: a right exercise answered wrong later
+     * is still solved, a revealed one is still revealed */
+    if (e->status != EX_REVEALED && e->status != EX_RIGHT)
+        e->status = j.verdict == VERDICT_RIGHT ? EX_RIGHT : EX_TRIED;
+    remember(e, typed, &j);
     session_save_progress(s, 1);
     return SESSION_EXERCISE;
 }
@@ -496,7 +598,7 @@ void session_summary(const Session *s, int *first_time, int *later, int *reveale
     *first_time = *later = *revealed = *open = 0;
     for (int i = 0; i < s->n_ex; i++) {
         const ExerciseState *e = &s->ex[i];
-        if (e->status == EX_RIGHT && e->attempts <= 1 && e->hints_shown == 0)
+        if (e->status == EX_RIGHT && e->first_try)
             (*first_time)++;
         else if (e->status == EX_RIGHT)
             (*later)++;

@@ -39,14 +39,29 @@ typedef enum {
 
 typedef enum { EX_UNANSWERED, EX_TRIED, EX_RIGHT, EX_REVEALED } ExerciseStatus;
 
+/* One answer as it was judged: what was typed, the verdict, its diagnosis
+ * id ("" for none) and message, and when (seconds since the epoch). */
+#define ANSWER_TYPED_MAX 64
 typedef struct {
-    ExerciseStatus status;
+    char typed[ANSWER_TYPED_MAX];
+    Verdict verdict;
+    char diagnosis[DIAGNOSIS_ID_MAX];
+    char msg[400];
+    long long when;
+} AnswerRecord;
+
+/* The answers an exercise keeps (the latest; older ones drop out). */
+#define ANSWER_HISTORY_MAX 16
+
+typedef struct {
+    ExerciseStatus status;  /* the best reached: right and revealed stay     */
     int attempts;           /* answers judged (a right one counted)          */
     int hints_shown;
-    char last[64];          /* the last answer as typed                      */
-    Judgement judged;       /* what the judge said of it                     */
-    int judged_on_edits;    /* answered while inputs were edited: judged
-                               again whenever the values change            */
+    int first_try;          /* the first judged answer was right, no hint   */
+    char last[ANSWER_TYPED_MAX]; /* the last answer as typed                */
+    Judgement judged;       /* what the judge said of it (saved with it)     */
+    AnswerRecord history[ANSWER_HISTORY_MAX]; /* oldest first               */
+    int n_history;
 } ExerciseState;
 
 typedef struct Session Session;
@@ -101,16 +116,26 @@ int edits_still_apply(LessonEdit *edits, int n, const LessonState *st);
 
 /* ---- exercises (k counts the current step's exercises from 0) ---- */
 int session_n_exercises(const Session *s);
+/* Exercise k of the current step as the lesson numbers its exercises
+ * (1, 2, ... in lesson order, as `attn run` and `attn grade` do), or 0. */
+int session_exercise_number(const Session *s, int k);
 const LessonExercise *session_exercise(const Session *s, int k);
 const ExerciseState *session_exercise_state(const Session *s, int k);
-/* Judge typed as the answer to exercise k (the one judge of the engine).
- * An answer given while inputs were edited is judged again whenever the
- * values change (an edit, undo, reset, a knob), so undoing the edit that
- * made it right does not leave it right; an answer on the lesson's own
- * values stays as judged. */
+/* Judge typed as the answer to exercise k (the one judge of the engine,
+ * lesson_judge): against the lesson as written, whatever the knobs and
+ * edits show, so nothing done later (undo, reset, reload, a knob) changes
+ * the verdict, which is kept and saved as it was given. decimals: what the
+ * screen shows (0: 4), for answers worked from the rounded numbers. */
 unsigned session_answer(Session *s, int k, const char *typed);
-/* Show the next hint of exercise k. */
+unsigned session_answer_shown(Session *s, int k, const char *typed, int decimals);
+/* Show the next hint of exercise k (a solved one shows its hints too). */
 unsigned session_hint(Session *s, int k);
+/* When knobs are moved from the lesson's values: "asked at T = 1; the knob
+ * is at 1.3" into buf, and 1; else 0. */
+int session_asked_note(const Session *s, char *buf, size_t size);
+/* The lesson as written: its knobs at their file values, no edits (what
+ * exercises are judged against). */
+const LessonState *session_asked_state(const Session *s);
 /* Give up on exercise k: it is revealed and counts as not solved. */
 unsigned session_reveal(Session *s, int k);
 /* Exercises of the whole lesson: how many, and how many solved (right

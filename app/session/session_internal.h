@@ -25,7 +25,9 @@ typedef struct {
 
 struct Session {
     Lesson *lesson;
-    LessonState *state;
+    LessonState *state;     /* with the edits; == asked when there are none   */
+    LessonState *asked;     /* the lesson as written: what exercises ask     */
+    LessonJudge *judge;     /* of asked, made when first needed              */
     char *path;             /* NULL when opened from text                    */
     FileStamp stamp;        /* the version last read, or last tried          */
     DataStamp *data;        /* the files its load() calls read, likewise    */
@@ -46,6 +48,17 @@ struct Session {
     int defer_step_saves;   /* session_go leaves its save to session_save_pending */
     int step_save_pending;  /* 1: the screen moved and is not saved yet; 2: durably */
 };
+
+/* Make st the session's state (the one with the edits), freeing the old
+ * one unless it is the asked state. */
+void session_set_state(Session *s, LessonState *st);
+/* Take a new lesson as written: asked and the judge replaced, the state too
+ * when it is asked. */
+void session_set_asked(Session *s, LessonState *asked);
+
+/* Drop every edit of name[row,col] (a knob back at the lesson's value is
+ * no edit); undo brings them back, as after a reset. */
+unsigned session_unedit(Session *s, const char *name, int row, int col);
 
 /* Save the session's progress when it keeps it (a failure is kept as the
  * warning, once); durable: see progress_save. */

@@ -28,6 +28,13 @@ unsigned session_knob_set(Session *s, int i, double value)
     if ((float)v == (float)now)
         return session_say(s, SESSION_NOTHING, "%s is already %s%s", k->name, text,
                            k->is_switch ? "" : v >= k->hi ? " (its highest)" : v <= k->lo ? " (its lowest)" : "");
+    if ((float)v == (float)k->value) {
+        /* back at the lesson's own value: no edit is left of this knob */
+        unsigned c = session_unedit(s, k->name, 0, 0);
+        if (c & SESSION_REFUSED)
+            return c;
+        return session_say(s, c, "%s = %s, the lesson's own value; everything after it follows", k->name, text);
+    }
     unsigned c = session_edit(s, k->name, 0, 0, (float)v);
     if (c & SESSION_REFUSED)
         return c;

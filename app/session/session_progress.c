@@ -55,6 +55,45 @@ static ProgressStatus to_store(ExerciseStatus e)
     return e == EX_RIGHT ? PROG_RIGHT : e == EX_REVEALED ? PROG_REVEALED : e == EX_TRIED ? PROG_TRIED : PROG_UNANSWERED;
 }
 
+/* The answers as they were judged, and the last one shown as it was. */
+static void restore_history(ExerciseState *e, const ProgressExercise *p)
+{
+    e->n_history = 0;
+    for (int h = 0; h < p->n_hist && h < ANSWER_HISTORY_MAX; h++) {
+        AnswerRecord *r = &e->history[e->n_history];
+        memset(r, 0, sizeof *r);
+        if (verdict_from_word(p->hist[h].verdict, &r->verdict) != 0)
+            continue;
+        snprintf(r->typed, sizeof r->typed, "%s", p->hist[h].typed);
+        snprintf(r->diagnosis, sizeof r->diagnosis, "%s", p->hist[h].diagnosis);
+        snprintf(r->msg, sizeof r->msg, "%s", p->hist[h].msg);
+        r->when = p->hist[h].when;
+        e->n_history++;
+    }
+    if (e->n_history) {
+        const AnswerRecord *last = &e->history[e->n_history - 1];
+        memset(&e->judged, 0, sizeof e->judged);
+        e->judged.verdict = last->verdict;
+        snprintf(e->judged.diagnosis, sizeof e->judged.diagnosis, "%s", last->diagnosis);
+        snprintf(e->judged.msg, sizeof e->judged.msg, "%s", last->msg);
+        snprintf(e->last, sizeof e->last, "%s", last->typed);
+    }
+}
+
+static void store_history(ProgressExercise *p, const ExerciseState *e)
+{
+    p->n_hist = 0;
+    for (int h = 0; h < e->n_history && h < PROGRESS_HISTORY_MAX; h++) {
+        ProgressAnswer *a = &p->hist[p->n_hist++];
+        const AnswerRecord *r = &e->history[h];
+        snprintf(a->typed, sizeof a->typed, "%s", r->typed);
+        snprintf(a->verdict, sizeof a->verdict, "%s", verdict_word(r->verdict));
+        snprintf(a->diagnosis, sizeof a->diagnosis, "%s", r->diagnosis);
+        snprintf(a->msg, sizeof a->msg, "%s", r->msg);
+        a->when = r->when;
+    }
+}
+
 int session_keep_progress(Session *s, const char *dir)
 {
     free(s->progress_dir);
@@ -71,9 +110,13 @@ int session_keep_progress(Session *s, const char *dir)
             for (int k = 0; k < mine->n_ex; k++) {
                 if (strcmp(mine->ex[k].key, key) != 0)
                     continue;
-                s->ex[i].status = from_store(mine->ex[k].status);
-                s->ex[i].attempts = mine->ex[k].attempts;
-                s->ex[i].hints_shown = mine->ex[k].hints;
+                ExerciseState *e = &s->ex[i];
+                const ProgressExercise *p = &mine->ex[k];
+                e->status = from_store(p->status);
+                e->attempts = p->attempts;
+                e->hints_shown = p->hints;
+                e->first_try = p->first_try;
+                restore_history(e, p);
             }
         }
         /* back to the step last seen */
@@ -122,6 +165,8 @@ void session_save_progress(Session *s, int durable)
         rec.ex[i].status = to_store(s->ex[i].status);
         rec.ex[i].attempts = s->ex[i].attempts;
         rec.ex[i].hints = s->ex[i].hints_shown;
+        rec.ex[i].first_try = s->ex[i].first_try;
+        store_history(&rec.ex[i], &s->ex[i]);
     }
     rec.n_ex = s->n_ex;
     char warn[600];

@@ -3,8 +3,9 @@
  * session_reload in session.h): the stamps of the file and of the data
  * files its load() calls read are checked; a changed, good version
  * replaces the lesson, finding the person's step again by its
- * title, carrying exercise states over by question and keeping the edits
- * that still apply; a refused version changes nothing and keeps its error.
+ * title, carrying exercise states over by question (verdicts as they were
+ * given: nothing is judged again) and keeping the edits that still apply;
+ * a refused version changes nothing and keeps its error.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -144,8 +145,8 @@ unsigned session_reload(Session *s, int by_hand)
     LessonState *st = bare;
     if (n_kept > 0) {
         st = lesson_eval(l, kept, n_kept, &err);
-        lesson_state_free(bare);
         if (!st) {
+            lesson_state_free(bare);
             reload_refused(s, &err);
             watch_refused(s);
             free(kept);
@@ -164,14 +165,16 @@ unsigned session_reload(Session *s, int by_hand)
     s->reload_dropped = s->n_edits - n_kept;
     if (s->reload_dropped > 0)
         session_undo_clear(s);
-    lesson_state_free(s->state);
+    session_set_state(s, NULL);
+    session_set_asked(s, NULL);     /* the old lesson's judge goes with it */
     lesson_free(s->lesson);
     free(s->edits);
     free(s->ex);
     free(s->reload_error);
     s->reload_error = NULL;
     s->lesson = l;
-    s->state = st;
+    session_set_asked(s, bare);
+    session_set_state(s, st);
     s->edits = kept;
     s->n_edits = s->cap_edits = n_kept;
     if (s->cap_edits == 0) {

@@ -220,25 +220,16 @@ static void submit_edit(Tui *t)
 static void submit_answer(Tui *t)
 {
     LessonView *lv = &t->lv;
-    const LessonExercise *ex = session_exercise(lv->ses, lv->ex_index);
-    if (!ex)
+    if (!session_exercise(lv->ses, lv->ex_index))
         return;
-    unsigned c = session_answer(lv->ses, lv->ex_index, t->input);
-    const ExerciseState *es = session_exercise_state(lv->ses, lv->ex_index);
-    const Judgement *j = &es->judged;
-    lv->feedback_ok = j->verdict == JUDGE_RIGHT;
-    char want[48];
-    num_format(want, sizeof want, j->want, num_decimals_for(ex->within, lv->decimals), t->utf8);
-    const char *more = es->hints_shown < ex->n_hints ? " (i: a hint)" : " (i: the worked answer)";
+    /* the verdict is the session's (it saves it); the screen shows it from
+     * there. Only text that is not an answer is said here. */
+    unsigned c = session_answer_shown(lv->ses, lv->ex_index, t->input, lv->decimals_shown);
     if (c & SESSION_REFUSED)
-        snprintf(lv->feedback, sizeof lv->feedback, "%s", session_message(lv->ses));
-    else if (j->verdict == JUDGE_RIGHT)
-        snprintf(lv->feedback, sizeof lv->feedback, "%s right: %s = %s", t->utf8 ? "✓" : "OK", ex->answer, want);
-    else if (j->msg[0])
-        snprintf(lv->feedback, sizeof lv->feedback, "%s %s: %s.%s", t->utf8 ? "✗" : "X", t->input, j->msg, more);
+        snprintf(lv->feedback, sizeof lv->feedback, "%s %s: %s", t->utf8 ? "✗" : "X", t->input,
+                 session_message(lv->ses));
     else
-        snprintf(lv->feedback, sizeof lv->feedback, "%s not yet: %s is off by more than %g.%s",
-                 t->utf8 ? "✗" : "X", t->input, ex->within, more);
+        lv->feedback[0] = '\0';
 }
 
 void lv_submit(Tui *t)
@@ -290,7 +281,7 @@ void lv_confirm_reveal(Tui *t, int ch)
 {
     LessonView *lv = &t->lv;
     lv->confirm_reveal = 0;
-    if (ch != 'y' && ch != 'Y') {
+    if (ch != 'v' && ch != 'y' && ch != 'Y') {
         tui_message(t, 0, "keep trying: a answers");
         return;
     }
@@ -403,10 +394,15 @@ void lv_action(Tui *t, TuiAction a)
             tui_message(t, 0, "no exercise on this step");
         else if (session_exercise_state(lv->ses, lv->ex_index)->status == EX_REVEALED)
             tui_message(t, 0, "the worked answer is shown");
-        else if (session_hint(lv->ses, lv->ex_index) & SESSION_REFUSED) {
+        else if (!(session_hint(lv->ses, lv->ex_index) & SESSION_REFUSED))
+            ;
+        else if (session_exercise_state(lv->ses, lv->ex_index)->status == EX_RIGHT)
+            tui_message(t, 0, "%s: this exercise is solved", session_message(lv->ses));
+        else {
             /* no hint left: the worked answer, if the student wants it */
             lv->confirm_reveal = 1;
-            tui_message(t, 0, "%s: y shows the worked answer (counted as revealed)", session_message(lv->ses));
+            tui_message(t, 0, "%s: v shows the worked answer (counted as revealed); any other key keeps trying",
+                        session_message(lv->ses));
         }
         break;
     case ACT_REVEAL:
@@ -414,9 +410,11 @@ void lv_action(Tui *t, TuiAction a)
             tui_message(t, 0, "no exercise on this step");
         else if (session_exercise_state(lv->ses, lv->ex_index)->status == EX_REVEALED)
             tui_message(t, 0, "the worked answer is shown");
+        else if (session_exercise_state(lv->ses, lv->ex_index)->status == EX_RIGHT)
+            tui_message(t, 0, "this exercise is solved: i shows its hints");
         else {
             lv->confirm_reveal = 1;
-            tui_message(t, 0, "y shows the worked answer (counted as revealed); any other key keeps trying");
+            tui_message(t, 0, "v again shows the worked answer (counted as revealed); any other key keeps trying");
         }
         break;
     case ACT_ANSWER:

@@ -34,7 +34,8 @@ void tui_frame_free(Tui *t)
 static size_t worked_answer(const Tui *t, const LessonExercise *ex, char *raw, size_t len, size_t size)
 {
     const LessonView *lv = &t->lv;
-    const LessonState *st = session_state(lv->ses);
+    /* what the exercise asks: the lesson as written, whatever the knobs */
+    const LessonState *st = session_asked_state(lv->ses);
     LessonError err;
     Mat *v = lesson_eval_expr(st, ex->answer, &err);
     char num[48] = "?";
@@ -57,29 +58,89 @@ static size_t worked_answer(const Tui *t, const LessonExercise *ex, char *raw, s
     return len < size ? len : size - 1;
 }
 
-static int exercise_lines(const Tui *t, char *buf, size_t size, int width)
+/* The exercise area, built once with each line's role, so its colour
+ * comes from what the line is, never from reading the text back. */
+typedef enum { EXL_TITLE, EXL_HINT, EXL_RIGHT, EXL_WRONG, EXL_NOTE } ExLineRole;
+#define EX_ROLES_MAX 256
+
+typedef struct {
+    char *buf;
+    size_t size, len;
+    int n;
+    unsigned char *roles;   /* one per wrapped line (NULL: not kept)       */
+    int width;
+} ExLines;
+
+/* Wrap one logical line of role into the area. */
+static void ex_add(ExLines *x, ExLineRole role, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void ex_add(ExLines *x, ExLineRole role, const char *fmt, ...)
+{
+    char raw[2048], wrapped[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(raw, sizeof raw, fmt, ap);
+    va_end(ap);
+    int k = text_wrap_lines(wrapped, sizeof wrapped, raw, x->width, 4);
+    size_t w = strlen(wrapped), sep = x->n > 0;
+    if (k == 0 || x->len + sep + w + 1 >= x->size)
+        return;
+    if (sep)
+        x->buf[x->len++] = '\n';
+    memcpy(x->buf + x->len, wrapped, w + 1);
+    x->len += w;
+    for (int i = 0; i < k; i++, x->n++)
+        if (x->roles && x->n < EX_ROLES_MAX)
+            x->roles[x->n] = (unsigned char)role;
+}
+
+static int exercise_lines_roles(const Tui *t, char *buf, size_t size, int width, unsigned char *roles)
 {
     const LessonView *lv = &t->lv;
     const LessonStep *st = session_step(lv->ses);
     buf[0] = '\0';
     if (!st || st->n_exercises == 0)
         return 0;
+    ExLines x = { buf, size, 0, 0, roles, width };
     const LessonExercise *ex = &st->exercises[lv->ex_index];
     const ExerciseState *es = session_exercise_state(lv->ses, lv->ex_index);
-    char raw[4096];
-    size_t len = 0;
     const char *mark = es->status == EX_RIGHT ? ui_glyph(&t->cv, " ✓", " (done)")
                      : es->status == EX_REVEALED ? " (revealed)" : "";
-    len += (size_t)snprintf(raw + len, sizeof raw - len, "Exercise %d/%d%s: %s\n", lv->ex_index + 1,
-                            st->n_exercises, mark, ex->question);
-    for (int h = 0; h < es->hints_shown && len < sizeof raw; h++)
-        len += (size_t)snprintf(raw + len, sizeof raw - len, "  Hint %d: %s\n", h + 1, ex->hints[h]);
-    if (es->status == EX_REVEALED && len < sizeof raw)
-        len = worked_answer(t, ex, raw, len, sizeof raw);
-    else if (lv->feedback[0] && (es->status == EX_RIGHT) == lv->feedback_ok && len < sizeof raw)
-        /* (feedback made stale by a judgement again on new values is not shown) */
-        snprintf(raw + len, sizeof raw - len, "  %s\n", lv->feedback);
-    return text_wrap_lines(buf, size, raw, width, 4);
+    char of[32] = "";
+    if (st->n_exercises > 1)
+        snprintf(of, sizeof of, " (%d/%d)", lv->ex_index + 1, st->n_exercises);
+    ex_add(&x, EXL_TITLE, "Exercise %d%s%s: %s", session_exercise_number(lv->ses, lv->ex_index), of, mark,
+           ex->question);
+    char note[300];
+    if (session_asked_note(lv->ses, note, sizeof note))
+        ex_add(&x, EXL_NOTE, "  (%s)", note);
+    for (int h = 0; h < es->hints_shown && h < ex->n_hints; h++)
+        ex_add(&x, EXL_HINT, "  Hint %d: %s", h + 1, ex->hints[h]);
+    if (es->status == EX_REVEALED) {
+        char worked[4096];
+        worked[0] = '\0';
+        worked_answer(t, ex, worked, 0, sizeof worked);
+        char line[1024];
+        for (const char *q = worked; (q = text_line(q, line, sizeof line));)
+            ex_add(&x, EXL_HINT, "%s", line);
+    }
+    /* the verdict as the session keeps it (and saved it) */
+    const Judgement *j = &es->judged;
+    if (j->verdict == VERDICT_RIGHT || j->verdict == VERDICT_REVEALED) {
+        ex_add(&x, EXL_RIGHT, "  %s %s: %s", ui_glyph(&t->cv, "✓", "OK"), es->last, j->msg);
+    } else if (j->verdict == VERDICT_WRONG) {
+        const char *more = es->status == EX_REVEALED ? ""
+                         : es->hints_shown < ex->n_hints ? " (i: a hint)" : " (v: the worked answer)";
+        ex_add(&x, EXL_WRONG, "  %s %s: %s.%s", ui_glyph(&t->cv, "✗", "X"), es->last, j->msg, more);
+    }
+    if (lv->feedback[0])    /* what could not be judged: not a number */
+        ex_add(&x, EXL_WRONG, "  %s", lv->feedback);
+    return x.n;
+}
+
+static int exercise_lines(const Tui *t, char *buf, size_t size, int width)
+{
+    return exercise_lines_roles(t, buf, size, width, NULL);
 }
 
 static int step_text(const Tui *t, char *buf, size_t size, int width)
@@ -532,7 +593,8 @@ static void lesson_draw(Tui *t)
         ui_put(&t->cv, pr.y + pr.h - 1, pr.x + pr.w - nw, nw, t->attr[C_DIM] | A_REVERSE, note);
     }
     if (t->layout.exercise.h > 0) {
-        int n_ex = exercise_lines(t, buf, size, text_measure(t->cols));
+        unsigned char roles[EX_ROLES_MAX];
+        int n_ex = exercise_lines_roles(t, buf, size, text_measure(t->cols), roles);
         Rect er = t->layout.exercise;
         const char *p = buf;
         char line[1024];
@@ -545,12 +607,9 @@ static void lesson_draw(Tui *t)
                 ui_put(&t->cv, er.y + k, er.w - more_w - 1, more_w, t->attr[C_DIM], more);
                 break;
             }
-            int a = t->attr[C_HINT];
-            const char *body = line + strspn(line, " ");
-            if (strncmp(line, "Exercise", 8) == 0)
-                a = t->attr[C_PANE_TITLE];
-            else if (lv->feedback[0] && *body && strncmp(lv->feedback, body, strlen(body)) == 0)
-                a = t->attr[lv->feedback_ok ? C_RIGHT : C_WRONG];
+            static const int role_colour[] = { [EXL_TITLE] = C_PANE_TITLE, [EXL_HINT] = C_HINT,
+                                               [EXL_RIGHT] = C_RIGHT, [EXL_WRONG] = C_WRONG, [EXL_NOTE] = C_DIM };
+            int a = t->attr[role_colour[k < EX_ROLES_MAX ? roles[k] : EXL_HINT]];
             ui_put(&t->cv, er.y + k, 1, er.w - 2, a, line);
         }
     }
