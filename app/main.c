@@ -30,6 +30,8 @@ static void usage(FILE *out)
           "       attn bench [--n N] [--d D] [--heads H] [--causal] [--reps R] [--json]\n"
           "                  [--fused-only] [--standard | --sweep [--max-n N]]\n"
           "                                         time attention: fused, naive (n x n), sgemm\n"
+          "       attn grade [--json | --tap] LESSON SHEET...\n"
+          "                                         judge answer sheets ('N: ANSWER' lines)\n"
           "       attn progress [--reset [FILE]]       your progress, lesson by lesson\n"
           "       attn --help | --version\n"
           "\n"
@@ -44,6 +46,8 @@ int main(int argc, char **argv)
         return cli_run(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "check") == 0)
         return cli_check(argc - 1, argv + 1);
+    if (argc >= 2 && strcmp(argv[1], "grade") == 0)
+        return cli_grade(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "progress") == 0)
         return cli_progress(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "bench") == 0)

@@ -98,7 +98,7 @@ START_TEST(test_run_handout)
         "A  (2x2, heatmap)\n          cat     sat\n  cat  1.0000       0   |@ |\n  sat  0.3775  0.6225   |.#|\n"
         "  shades ' .:#@': ' ' is 0.0000, '@' is 1.0000\n"
         "  0 (no decimals): masked, exactly 0 where the score was -inf\n",
-        "Exercise: How much does cat attend to sat?\n  Hint 1: The mask hides the future.\n"
+        "Exercise 1: How much does cat attend to sat?\n  Hint 1: The mask hides the future.\n"
         "  Answer: A[1,2] = 0.0000\n",
     };
     const char *at = r.out;
@@ -118,7 +118,7 @@ START_TEST(test_run_no_answers)
     char *path = temp_lesson(small_lesson);
     CmdResult r = cmd_runf("%s run --no-answers %s", attn_bin(), path);
     ck_assert_msg(r.status == 0, "exit %d, stderr: %s", r.status, r.err);
-    ck_assert_msg(strstr(r.out, "Exercise: How much does cat attend to sat?\n  Hint 1: The mask hides the future.\n"
+    ck_assert_msg(strstr(r.out, "Exercise 1: How much does cat attend to sat?\n  Hint 1: The mask hides the future.\n"
                                 "  Answer: ____________\n"),
                   "the student's sheet lacks the exercise with a blank answer:\n%s", r.out);
     ck_assert_msg(!strstr(r.out, "A[1,2] = 0.0000"), "the student's sheet gives the answer away:\n%s", r.out);

@@ -68,8 +68,8 @@ START_TEST(test_plain_hides_cells)
         /* "?" right-aligned like a number; a hidden cell's shade is '?' */
         "X  (2x2)\n          1       2\n  a  1.0000       ?\n  b  3.0000  4.0000\n",
         "S  (2x2, heatmap)\n           a        b\n  a        ?  11.0000   |?:|\n  b        ?  25.0000   |?@|\n",
-        "Exercise: What is S[2,1]?\n  Answer: ____________\n",
-        "Exercise: Which is X[1,2]?\n  Answer: ____________\n",
+        "Exercise 1: What is S[2,1]?\n  Answer: ____________\n",
+        "Exercise 2: Which is X[1,2]?\n  Answer: ____________\n",
         /* another step shows the matrix whole */
         "Step 2/2: Two\n",
         "S  (2x2)\n           a        b\n  a   5.0000  11.0000\n  b  11.0000  25.0000\n",
@@ -141,7 +141,8 @@ static void expect_keys(const JVal *v, const char *what, const char *const *keys
 }
 
 static const char *const pane_keys[] = { "name", "heatmap", "rows", "cols", "row_labels", "col_labels", "data" };
-static const char *const exercise_keys[] = { "line", "question", "hints", "hides", "answer", "expected", "within" };
+static const char *const exercise_keys[] = { "number", "line", "question", "hints", "hides", "answer", "expected",
+                                             "within" };
 
 /* A shipped lesson: step 3 of 02-sky-is-blue, its text, its panes with the
  * tokens as labels and the numbers of the document's matrices, and its
@@ -195,7 +196,7 @@ START_TEST(test_json_shipped_lesson)
     const JVal *exs = json_get(st, "exercises");
     ck_assert_int_eq(exs->n, 1);
     const JVal *ex = item(exs, 0);
-    expect_keys(ex, "the exercise", exercise_keys, 7);
+    expect_keys(ex, "the exercise", exercise_keys, 8);
     ck_assert_str_eq(str_of(ex, "question"), "How strongly does 'sky' (query 1) match 'is' (key 2)?");
     static const char *const hints[] = { "Row 1 of Q dotted with row 2 of K." };
     expect_strings(json_get(ex, "hints"), "hints", hints, 1);
@@ -281,8 +282,8 @@ START_TEST(test_json_no_answers)
     ck_assert_msg(json_parse(r.out, &doc, err, sizeof err) == 0, "%s in\n%s", err, r.out);
     ck_assert_msg(json_get(&doc, "answers")->num == 0, "answers is not false");
     const JVal *st = item(json_get(&doc, "steps"), 0);
-    static const char *const keys[] = { "line", "question", "hints", "hides" };
-    expect_keys(item(json_get(st, "exercises"), 0), "exercise 1", keys, 4);
+    static const char *const keys[] = { "number", "line", "question", "hints", "hides" };
+    expect_keys(item(json_get(st, "exercises"), 0), "exercise 1", keys, 5);
     static const char *const hides[] = { "X[1,2]", "S[1,1]" };
     expect_strings(json_get(item(json_get(st, "exercises"), 1), "hides"), "hides", hides, 2);
     const JVal *s_data = json_get(item(json_get(st, "panes"), 1), "data");
@@ -404,8 +405,8 @@ START_TEST(test_markdown_no_answers)
         "|       |      1 |      2 |\n|:------|-------:|-------:|\n| **a** | 1.0000 |      ? |\n",
         "|       |   a |         b |\n|:------|----:|----------:|\n"
         "| **a** |   ? | 11.0000 ▒ |\n| **b** |   ? | 25.0000 █ |\n",
-        "**Exercise:** What is S\\[2,1\\]?\n\n**Answer:** ____________\n",
-        "**Exercise:** Which is X\\[1,2\\]?\n\n**Answer:** ____________\n",
+        "**Exercise 1:** What is S\\[2,1\\]?\n\n**Answer:** ____________\n",
+        "**Exercise 2:** Which is X\\[1,2\\]?\n\n**Answer:** ____________\n",
         "## Step 2/2: Two\n",
         "| **a** |  5.0000 | 11.0000 |\n| **b** | 11.0000 | 25.0000 |\n",
     };
@@ -449,7 +450,7 @@ START_TEST(test_markdown_escapes)
         "\n\\- not a list\n\n12\\. not a list either\n",
         "\n**S** (2x2)\n\n|          |      1 |      2 |\n|:---------|-------:|-------:|\n"
         "| **a\\|b** | 1.0000 | 2.0000 |\n| **c\\*d** | 3.0000 | 4.0000 |\n",
-        "\n**Exercise:** Is \\[it\\] \\*this\\*?\n\n- Hint 1: Use \\| pipes \\| and \\\\ backslash.\n",
+        "\n**Exercise 1:** Is \\[it\\] \\*this\\*?\n\n- Hint 1: Use \\| pipes \\| and \\\\ backslash.\n",
         "\n**Answer:** `S[2,1]` = 3.0000\n",
     };
     expect_in_order(r.out, want, sizeof want / sizeof *want);

@@ -192,6 +192,30 @@ int cli_run(int argc, char **argv)
 
 /* Check one file and add its results to res. Returns 2 when it could not be
  * read or evaluated, 1 when something failed, 0 when all passed. */
+/* A number a step's prose quotes for an exercise's value that the judge
+ * would refuse: a refusal of --strict. */
+typedef struct {
+    const char *file;
+    ReportList *res;
+    int *status;
+} ProseCtx;
+
+static void prose_quote(void *ctx, const LessonStep *st, const LessonExercise *ex, const char *quoted,
+                        const char *why)
+{
+    ProseCtx *pc = ctx;
+    ReportItem *it = report_add(pc->res, pc->file);
+    if (!it)
+        return;
+    it->kind = REPORT_EXERCISE;
+    it->line = ex->line;
+    snprintf(it->what, sizeof it->what, "%s", ex->question);
+    snprintf(it->detail, sizeof it->detail,
+             "the step's text (line %d) quotes %s for this answer, which the judge refuses (--strict): \"%s\"; "
+             "quote the digits the exercise checks", st->line, quoted, why);
+    *pc->status = *pc->status < 1 ? 1 : *pc->status;
+}
+
 /* --strict: what a lesson in CI must also be. */
 static void strict_results(const char *file, const Session *ses, VerifyResult *vr, int n, ReportList *res,
                            int *status)
@@ -224,6 +248,11 @@ static void strict_results(const char *file, const Session *ses, VerifyResult *v
         }
         *status = *status < 1 ? 1 : *status;
     }
+    LessonJudge *judge = lesson_judge_new(session_lesson(ses), session_asked_state(ses));
+    ProseCtx pc = { file, res, status };
+    if (judge)
+        lesson_judge_prose(judge, prose_quote, &pc);
+    lesson_judge_free(judge);
 }
 
 static int check_file(const char *file, ReportList *res, int strict)

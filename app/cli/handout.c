@@ -116,9 +116,9 @@ static void print_matrix(FILE *out, const Mat *m, int heat, const LessonStep *hi
 }
 
 /* An exercise: its question, its hints, and its answer or a blank. */
-static void print_exercise(FILE *out, const LessonState *s, const LessonExercise *ex, int with_answers)
+static void print_exercise(FILE *out, const LessonState *s, const LessonExercise *ex, int number, int with_answers)
 {
-    fputs("Exercise: ", out);
+    fprintf(out, "Exercise %d: ", number);
     print_wrapped(out, ex->question, 0);
     for (int h = 0; h < ex->n_hints; h++) {
         fprintf(out, "  Hint %d: ", h + 1);
@@ -182,6 +182,6 @@ void handout_print(FILE *out, const Lesson *l, const LessonState *s, int with_an
             print_matrix(out, lesson_state_get(s, st->show[i]), sheet_is_heatmap(st, st->show[i]),
                          with_answers ? NULL : st);
         for (int e = 0; e < st->n_exercises; e++)
-            print_exercise(out, s, &st->exercises[e], with_answers);
+            print_exercise(out, s, &st->exercises[e], lesson_exercise_number(l, &st->exercises[e]), with_answers);
     }
 }

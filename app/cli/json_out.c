@@ -91,9 +91,9 @@ static void put_panes(FILE *out, const LessonState *s, const char *const *names,
     fputc(']', out);
 }
 
-static void put_exercise(FILE *out, const LessonState *s, const LessonExercise *ex, int with_answers)
+static void put_exercise(FILE *out, const LessonState *s, const LessonExercise *ex, int number, int with_answers)
 {
-    fprintf(out, "{\"line\": %d, \"question\": ", ex->line);
+    fprintf(out, "{\"number\": %d, \"line\": %d, \"question\": ", number, ex->line);
     jw_string(out, ex->question);
     fputs(", \"hints\": ", out);
     jw_strings(out, ex->hints, ex->n_hints);
@@ -120,7 +120,7 @@ static void put_exercise(FILE *out, const LessonState *s, const LessonExercise *
     fputc('}', out);
 }
 
-static void put_step(FILE *out, const LessonState *s, const LessonStep *st, int with_answers)
+static void put_step(FILE *out, const Lesson *l, const LessonState *s, const LessonStep *st, int with_answers)
 {
     fputs("{\"title\": ", out);
     jw_string(out, st->title);
@@ -136,7 +136,7 @@ static void put_step(FILE *out, const LessonState *s, const LessonStep *st, int 
     fputs(",\n   \"exercises\": [", out);
     for (int e = 0; e < st->n_exercises; e++) {
         fputs(e ? ",\n    " : "\n    ", out);
-        put_exercise(out, s, &st->exercises[e], with_answers);
+        put_exercise(out, s, &st->exercises[e], lesson_exercise_number(l, &st->exercises[e]), with_answers);
     }
     fputs("]}", out);
 }
@@ -165,7 +165,7 @@ void json_print(FILE *out, const Lesson *l, const LessonState *s, int with_answe
     fprintf(out, ", \"layout\": \"%s\",\n \"steps\": [", lesson_layout(l) == LAYOUT_ROWS ? "rows" : "columns");
     for (int k = 0; k < lesson_n_steps(l); k++) {
         fputs(k ? ",\n  " : "\n  ", out);
-        put_step(out, s, lesson_step(l, k), with_answers);
+        put_step(out, l, s, lesson_step(l, k), with_answers);
     }
     fputs("],\n \"matrices\": {", out);
     Hiding everywhere = { NULL, with_answers ? NULL : l };

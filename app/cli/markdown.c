@@ -220,9 +220,9 @@ static void md_matrix(FILE *out, const Mat *m, int heat, const LessonStep *hide_
     sheet_put_masked(out, m, "\n", "\n");
 }
 
-static void md_exercise(FILE *out, const LessonState *s, const LessonExercise *ex, int with_answers)
+static void md_exercise(FILE *out, const LessonState *s, const LessonExercise *ex, int number, int with_answers)
 {
-    fputs("\n**Exercise:** ", out);
+    fprintf(out, "\n**Exercise %d:** ", number);
     md_put(out, ex->question, 0);
     fputc('\n', out);
     if (ex->n_hints > 0)
@@ -296,6 +296,6 @@ void markdown_print(FILE *out, const Lesson *l, const LessonState *s, int with_a
             md_matrix(out, lesson_state_get(s, st->show[i]), sheet_is_heatmap(st, st->show[i]),
                       with_answers ? NULL : st);
         for (int e = 0; e < st->n_exercises; e++)
-            md_exercise(out, s, &st->exercises[e], with_answers);
+            md_exercise(out, s, &st->exercises[e], lesson_exercise_number(l, &st->exercises[e]), with_answers);
     }
 }

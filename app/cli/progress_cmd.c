@@ -4,6 +4,12 @@
  * seen, finished or not), from the store of progress.h; and
  * `attn progress --reset [FILE]`, which forgets one lesson's progress or
  * all of it, asking first when a person is at the terminal.
+ * `attn progress --json` gives all of it to a program or an instructor:
+ * every lesson the store knows (shipped or not), each exercise's state and
+ * its answers as they were judged.
+ *
+ * What the store holds came from a file anyone could have written: every
+ * string of it reaches the terminal escaped (lesson_escape).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,13 +18,14 @@
 
 #include "cli.h"
 #include "format.h"
+#include "json_write.h"
 #include "lessonfile.h"
 #include "progress.h"
 #include "session.h"
 
 static int usage(const char *what)
 {
-    fprintf(stderr, "attn: %s\nusage: attn progress [--reset [FILE.lesson]]\n", what);
+    fprintf(stderr, "attn: %s\nusage: attn progress [--json | --reset [FILE.lesson]]\n", what);
     return 2;
 }
 
@@ -66,19 +73,82 @@ static void row(const Lesson *l, const ProgressLesson *rec)
 {
     int total, solved;
     session_lesson_progress(l, rec, &solved, &total);
-    char title[44], done[32], step[40];
-    snprintf(title, sizeof title, "%.40s", lesson_title(l));
+    char title[44], done[32], step[40], safe[PROGRESS_KEY_MAX * 4];
+    snprintf(title, sizeof title, "%.40s", lesson_escape(lesson_title(l), safe, sizeof safe));
     snprintf(done, sizeof done, "%d/%d", solved, total);
-    snprintf(step, sizeof step, "%.36s", rec && rec->last_step[0] ? rec->last_step : rec ? "(set-up)" : "-");
+    snprintf(step, sizeof step, "%.36s",
+             rec && rec->last_step[0] ? lesson_escape(rec->last_step, safe, sizeof safe) : rec ? "(set-up)" : "-");
     printf("%-40s  %-9s  %-36s  %s\n", title, done, step, rec && rec->finished ? "finished" : rec ? "" : "not begun");
+}
+
+/* A lesson the store knows that is not in the lesson set: its record. */
+static void row_unknown(const ProgressLesson *rec)
+{
+    int solved = 0;
+    for (int k = 0; k < rec->n_ex; k++)
+        solved += rec->ex[k].status == PROG_RIGHT;
+    char title[44], done[32], step[40], safe[PROGRESS_KEY_MAX * 4];
+    snprintf(title, sizeof title, "%.40s", lesson_escape(rec->lesson, safe, sizeof safe));
+    snprintf(done, sizeof done, "%d right", solved);
+    snprintf(step, sizeof step, "%.36s", rec->last_step[0] ? lesson_escape(rec->last_step, safe, sizeof safe)
+                                                          : "(set-up)");
+    printf("%-40s  %-9s  %-36s  %s\n", title, done, step, rec->finished ? "finished" : "(not in the lesson set)");
+}
+
+static const char *const status_json[] = { "unanswered", "tried", "revealed", "right" };
+
+static void json_record(const ProgressLesson *rec, const Lesson *l, const char *path)
+{
+    fputs("{\"lesson\": ", stdout);
+    jw_string(stdout, rec ? rec->lesson : lesson_title(l));
+    fputs(", \"file\": ", stdout);
+    jw_string(stdout, path);
+    int solved = 0, total = 0;
+    if (l)
+        session_lesson_progress(l, rec, &solved, &total);
+    else
+        for (int k = 0; rec && k < rec->n_ex; k++)
+            solved += rec->ex[k].status == PROG_RIGHT;
+    printf(", \"in_lesson_set\": %s, \"begun\": %s, \"solved\": %d, \"total\": ", l ? "true" : "false",
+           rec ? "true" : "false", solved);
+    if (l)
+        printf("%d", total);
+    else
+        fputs("null", stdout);
+    fputs(", \"last_step\": ", stdout);
+    jw_string(stdout, rec ? rec->last_step : NULL);
+    printf(", \"finished\": %s, \"exercises\": [", rec && rec->finished ? "true" : "false");
+    for (int k = 0; rec && k < rec->n_ex; k++) {
+        const ProgressExercise *e = &rec->ex[k];
+        fputs(k ? ",\n  {\"key\": " : "\n  {\"key\": ", stdout);
+        jw_string(stdout, e->key);
+        printf(", \"status\": \"%s\", \"attempts\": %d, \"hints\": %d, \"first_try\": %s, \"answers\": [",
+               status_json[e->status], e->attempts, e->hints, e->first_try ? "true" : "false");
+        for (int h = 0; h < e->n_hist; h++) {
+            const ProgressAnswer *a = &e->hist[h];
+            fputs(h ? ", {\"answer\": " : "{\"answer\": ", stdout);
+            jw_string(stdout, a->typed);
+            fputs(", \"verdict\": ", stdout);
+            jw_string(stdout, a->verdict);
+            fputs(", \"diagnosis\": ", stdout);
+            jw_string(stdout, a->diagnosis[0] ? a->diagnosis : NULL);
+            fputs(", \"message\": ", stdout);
+            jw_string(stdout, a->msg);
+            printf(", \"time\": %lld}", a->when);
+        }
+        fputs("]}", stdout);
+    }
+    fputs("]}", stdout);
 }
 
 int cli_progress(int argc, char **argv)
 {
-    int want_reset = 0;
+    int want_reset = 0, json = 0;
     const char *file = NULL;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--reset") == 0)
+        if (strcmp(argv[i], "--json") == 0 && !want_reset)
+            json = 1;
+        else if (strcmp(argv[i], "--reset") == 0 && !json)
             want_reset = 1;
         else if (argv[i][0] == '-')
             return usage("unknown option");
@@ -100,16 +170,51 @@ int cli_progress(int argc, char **argv)
         fprintf(stderr, "%s\n", warn);
     const char *lessons = lessonfile_default_dir();
     char **paths = lessons ? lessonfile_list(lessons) : NULL;
-    printf("Progress kept in %s/progress\n\n", dir);
-    printf("%-40s  %-9s  %-36s  %s\n", "lesson", "exercises", "last step", "");
+    char safe[4200];
+    unsigned char *listed = calloc((size_t)(n > 0 ? n : 1), 1);
+    if (json) {
+        fputs("{\"store\": ", stdout);
+        char where[1100];
+        snprintf(where, sizeof where, "%s/progress", dir);
+        jw_string(stdout, where);
+        fputs(", \"lessons\": [", stdout);
+    } else {
+        printf("Progress kept in %s/progress\n\n", lesson_escape(dir, safe, sizeof safe));
+        printf("%-40s  %-9s  %-36s  %s\n", "lesson", "exercises", "last step", "");
+    }
+    int first = 1;
     for (int i = 0; paths && paths[i]; i++) {
         LessonError err;
         Lesson *l = lessonfile_load(paths[i], &err);
         if (!l)
             continue;
-        row(l, progress_find(recs, n, lesson_title(l)));
+        const ProgressLesson *rec = progress_find(recs, n, lesson_title(l));
+        if (rec && listed)
+            listed[rec - recs] = 1;
+        if (json) {
+            fputs(first ? "\n" : ",\n", stdout);
+            json_record(rec, l, paths[i]);
+        } else {
+            row(l, rec);
+        }
+        first = 0;
         lesson_free(l);
     }
+    /* what the store keeps of lessons outside the set (a course's own) */
+    for (int i = 0; i < n; i++) {
+        if (listed && listed[i])
+            continue;
+        if (json) {
+            fputs(first ? "\n" : ",\n", stdout);
+            json_record(&recs[i], NULL, NULL);
+        } else {
+            row_unknown(&recs[i]);
+        }
+        first = 0;
+    }
+    if (json)
+        fputs("\n]}\n", stdout);
+    free(listed);
     lessonfile_list_free(paths);
     progress_free(recs, n);
     if (fflush(stdout) != 0)

@@ -1,0 +1,369 @@
+/*
+ * grade.c - `attn grade LESSON SHEET...`: the engine's judge on answers
+ * handed in on paper or by script. A sheet has lines `N: ANSWER` (N the
+ * exercise's number, as `attn run` and the screen number them; ANSWER what
+ * a student would type on the screen), `#` comments and blank lines. Each
+ * exercise of the lesson gets one line, `N ✓ ANSWER: right`, `N ✗ ANSWER:
+ * MESSAGE` or `N - unanswered`, then `R right, W wrong, U unanswered`;
+ * several sheets add a summary of the diagnoses most common per exercise.
+ * --json and --tap give the same verdicts to programs. Nothing is saved:
+ * grading never touches anyone's progress.
+ *
+ * Exit status: 0 every exercise of every sheet right, 1 otherwise, 2 the
+ * lesson or a sheet cannot be read (or a usage error).
+ */
+#include "cli.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_write.h"
+#include "lesson.h"
+#include "lessonfile.h"
+#include "report.h"
+#include "session.h"
+
+/* The largest sheet read (bytes). */
+#define SHEET_MAX_BYTES (1L << 20)
+
+typedef enum { GRADE_TEXT, GRADE_JSON, GRADE_TAP } GradeFormat;
+
+/* One exercise of one sheet: the answer as written (NULL: none) and the
+ * judge's verdict on it. */
+typedef struct {
+    char *answer;
+    int line;               /* the sheet's line, 0 when unanswered          */
+    Judgement j;
+} Graded;
+
+typedef struct {
+    const char *path;
+    Graded *g;              /* one per exercise of the lesson               */
+    int right, wrong, unanswered;
+} Sheet;
+
+static int grade_usage(const char *why, const char *arg)
+{
+    char shown[512];
+    fputs("attn: ", stderr);
+    fprintf(stderr, why, arg ? lesson_escape(arg, shown, sizeof shown) : "");
+    fputs("\nusage: attn grade [--json | --tap] LESSON SHEET...\n"
+          "       a sheet has lines 'N: ANSWER' (N the exercise's number), '#' comments and blank lines\n",
+          stderr);
+    return 2;
+}
+
+/* A sheet's error at line:col, in the form of the lesson's errors. */
+static int sheet_error(const char *path, int line, int col, const char *msg, const char *text, size_t len)
+{
+    char name[512], shown[256], src[256];
+    size_t n = len < sizeof src - 1 ? len : sizeof src - 1;
+    memcpy(src, text, n);
+    src[n] = '\0';
+    fprintf(stderr, "%s:%d:%d: error: %s\n  %s\n  %*s^\n", lesson_escape(path, name, sizeof name), line, col, msg,
+            lesson_escape(src, shown, sizeof shown), col - 1, "");
+    return -1;
+}
+
+/* Read the sheet at path into its answers (one slot per exercise). 0, or
+ * -1 after saying why on stderr. */
+static int read_sheet(const char *path, int n_ex, Graded *g)
+{
+    char *text, why[300], name[512];
+    size_t len;
+    if (lessonfile_read_text(path, SHEET_MAX_BYTES, &text, &len, why, sizeof why) != 0) {
+        fprintf(stderr, "attn: cannot read the answer sheet %s: %s\n", lesson_escape(path, name, sizeof name), why);
+        return -1;
+    }
+    int rc = 0, lineno = 0;
+    for (size_t p = 0; p < len && rc == 0;) {
+        size_t end = p;
+        while (end < len && text[end] != '\n')
+            end++;
+        const char *ln = text + p;
+        size_t ll = end - p;
+        if (ll > 0 && ln[ll - 1] == '\r')
+            ll--;
+        lineno++;
+        p = end + 1;
+        size_t i = 0;
+        while (i < ll && (ln[i] == ' ' || ln[i] == '\t'))
+            i++;
+        if (i == ll || ln[i] == '#')
+            continue;
+        if (memchr(ln, '\0', ll)) {
+            rc = sheet_error(path, lineno, 1, "this line holds a NUL byte: a sheet is text", ln, 0);
+            break;
+        }
+        size_t d = i;
+        long num = 0;
+        while (d < ll && isdigit((unsigned char)ln[d]) && num < 1000000)
+            num = num * 10 + (ln[d++] - '0');
+        size_t colon = d;
+        while (colon < ll && (ln[colon] == ' ' || ln[colon] == '\t'))
+            colon++;
+        if (d == i || colon >= ll || ln[colon] != ':') {
+            rc = sheet_error(path, lineno, (int)(d == i ? i : colon) + 1,
+                             "expected 'N: ANSWER', N the exercise's number", ln, ll);
+            break;
+        }
+        if (num < 1 || num > n_ex) {
+            char msg[120];
+            snprintf(msg, sizeof msg, "the lesson has exercises 1 to %d; there is no exercise %ld", n_ex, num);
+            rc = sheet_error(path, lineno, (int)i + 1, msg, ln, ll);
+            break;
+        }
+        Graded *at = &g[num - 1];
+        if (at->answer) {
+            char msg[120];
+            snprintf(msg, sizeof msg, "exercise %ld is answered twice (first on line %d)", num, at->line);
+            rc = sheet_error(path, lineno, (int)i + 1, msg, ln, ll);
+            break;
+        }
+        size_t a = colon + 1, b = ll;
+        while (a < b && (ln[a] == ' ' || ln[a] == '\t'))
+            a++;
+        while (b > a && (ln[b - 1] == ' ' || ln[b - 1] == '\t'))
+            b--;
+        if (a == b)
+            continue;       /* "3:" left blank: unanswered */
+        at->answer = malloc(b - a + 1);
+        if (!at->answer) {
+            fputs("attn: out of memory\n", stderr);
+            rc = -1;
+            break;
+        }
+        memcpy(at->answer, ln + a, b - a);
+        at->answer[b - a] = '\0';
+        at->line = lineno;
+    }
+    free(text);
+    return rc;
+}
+
+static void judge_sheet(LessonJudge *judge, const Lesson *l, Sheet *sh)
+{
+    for (int i = 0; i < lesson_n_exercises(l); i++) {
+        Graded *g = &sh->g[i];
+        if (!g->answer) {
+            sh->unanswered++;
+            continue;
+        }
+        lesson_judge(judge, lesson_exercise_at(l, i), g->answer, NULL, &g->j);
+        if (g->j.verdict == VERDICT_RIGHT)
+            sh->right++;
+        else
+            sh->wrong++;
+    }
+}
+
+static void print_text(const Lesson *l, const Sheet *sh, int n_sheets)
+{
+    char shown[256], name[512];
+    if (n_sheets > 1)
+        printf("%s\n", lesson_escape(sh->path, name, sizeof name));
+    for (int i = 0; i < lesson_n_exercises(l); i++) {
+        const Graded *g = &sh->g[i];
+        if (!g->answer)
+            printf("%d - unanswered\n", i + 1);
+        else
+            printf("%d %s %s: %s\n", i + 1, g->j.verdict == VERDICT_RIGHT ? "✓" : "✗",
+                   lesson_escape(g->answer, shown, sizeof shown), g->j.msg);
+    }
+    printf("%d right, %d wrong, %d unanswered\n", sh->right, sh->wrong, sh->unanswered);
+}
+
+/* Which diagnoses a class made on each exercise, most common first. */
+static void print_summary(const Lesson *l, const Sheet *sheets, int n)
+{
+    printf("\n%d sheets: the mistakes named, exercise by exercise\n", n);
+    for (int i = 0; i < lesson_n_exercises(l); i++) {
+        int right = 0, wrong = 0, open = 0, counts[64] = { 0 }, unnamed = 0;
+        for (int s = 0; s < n; s++) {
+            const Graded *g = &sheets[s].g[i];
+            if (!g->answer) {
+                open++;
+                continue;
+            }
+            if (g->j.verdict == VERDICT_RIGHT) {
+                right++;
+                continue;
+            }
+            wrong++;
+            int found = 0;
+            for (int d = 0; d < lesson_n_diagnoses() && d < 64; d++)
+                if (strcmp(lesson_diagnosis_id(d), g->j.diagnosis) == 0) {
+                    counts[d]++;
+                    found = 1;
+                }
+            unnamed += !found;
+        }
+        printf("%d: %d right, %d wrong, %d unanswered", i + 1, right, wrong, open);
+        const char *sep = "; ";
+        for (;;) {
+            int best = -1;
+            for (int d = 0; d < lesson_n_diagnoses() && d < 64; d++)
+                if (counts[d] > 0 && (best < 0 || counts[d] > counts[best]))
+                    best = d;
+            if (best < 0)
+                break;
+            printf("%s%d %s", sep, counts[best], lesson_diagnosis_words(lesson_diagnosis_id(best)));
+            counts[best] = 0;
+            sep = ", ";
+        }
+        if (unnamed)
+            printf("%s%d not named", sep, unnamed);
+        putchar('\n');
+    }
+}
+
+static void json_exercises(const Lesson *l, const Sheet *sh)
+{
+    fputs("\"exercises\": [", stdout);
+    for (int i = 0; i < lesson_n_exercises(l); i++) {
+        const Graded *g = &sh->g[i];
+        printf("%s\n  {\"number\": %d, \"question\": ", i ? "," : "", i + 1);
+        jw_string(stdout, lesson_exercise_at(l, i)->question);
+        fputs(", \"answer\": ", stdout);
+        jw_string(stdout, g->answer);
+        printf(", \"verdict\": \"%s\", \"diagnosis\": ", g->answer ? verdict_word(g->j.verdict) : "unanswered");
+        jw_string(stdout, g->answer && g->j.diagnosis[0] ? g->j.diagnosis : NULL);
+        fputs(", \"message\": ", stdout);
+        jw_string(stdout, g->answer ? g->j.msg : "unanswered");
+        fputc('}', stdout);
+    }
+    printf("\n], \"right\": %d, \"wrong\": %d, \"unanswered\": %d", sh->right, sh->wrong, sh->unanswered);
+}
+
+static void print_json(const Lesson *l, const Sheet *sheets, int n)
+{
+    fputs("{\"lesson\": ", stdout);
+    jw_string(stdout, lesson_title(l));
+    if (n == 1) {
+        fputs(", ", stdout);
+        json_exercises(l, &sheets[0]);
+        fputs("}\n", stdout);
+        return;
+    }
+    fputs(", \"sheets\": [", stdout);
+    for (int s = 0; s < n; s++) {
+        fputs(s ? ",\n{\"sheet\": " : "\n{\"sheet\": ", stdout);
+        jw_string(stdout, sheets[s].path);
+        fputs(", ", stdout);
+        json_exercises(l, &sheets[s]);
+        fputc('}', stdout);
+    }
+    fputs("]}\n", stdout);
+}
+
+/* One TAP test point per exercise of each sheet. */
+static int print_tap(const Lesson *l, const Sheet *sheets, int n)
+{
+    ReportList list = { 0 };
+    char shown[256];
+    for (int s = 0; s < n; s++)
+        for (int i = 0; i < lesson_n_exercises(l); i++) {
+            const Graded *g = &sheets[s].g[i];
+            ReportItem *it = report_add(&list, sheets[s].path);
+            if (!it) {
+                free(list.items);
+                fputs("attn: out of memory\n", stderr);
+                return -1;
+            }
+            it->kind = REPORT_EXERCISE;
+            it->line = g->line;
+            it->passed = g->answer && g->j.verdict == VERDICT_RIGHT;
+            snprintf(it->what, sizeof it->what, "%d: %s", i + 1, lesson_exercise_at(l, i)->question);
+            if (!g->answer)
+                snprintf(it->detail, sizeof it->detail, "unanswered");
+            else if (!it->passed)
+                snprintf(it->detail, sizeof it->detail, "%s: %.250s%s%s%s",
+                         lesson_escape(g->answer, shown, sizeof shown), g->j.msg, g->j.diagnosis[0] ? " [" : "",
+                         g->j.diagnosis, g->j.diagnosis[0] ? "]" : "");
+        }
+    report_tap(stdout, list.items, list.n);
+    free(list.items);
+    return 0;
+}
+
+int cli_grade(int argc, char **argv)
+{
+    GradeFormat fmt = GRADE_TEXT;
+    const char *lesson = NULL;
+    const char **paths = calloc((size_t)argc, sizeof *paths);
+    int n_paths = 0;
+    if (!paths)
+        return 2;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--json") == 0 || strcmp(argv[i], "--tap") == 0) {
+            GradeFormat f = argv[i][2] == 'j' ? GRADE_JSON : GRADE_TAP;
+            if (fmt != GRADE_TEXT && fmt != f) {
+                free(paths);
+                return grade_usage("--json and --tap do not go together%s", NULL);
+            }
+            fmt = f;
+        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            free(paths);
+            return grade_usage("unknown option '%s'", argv[i]);
+        } else if (!lesson) {
+            lesson = argv[i];
+        } else {
+            paths[n_paths++] = argv[i];
+        }
+    }
+    if (!lesson || n_paths == 0) {
+        free(paths);
+        return grade_usage(lesson ? "no answer sheet given%s" : "no lesson given%s", NULL);
+    }
+    LessonError err;
+    Session *ses = session_open(lesson, &err);
+    if (!ses) {
+        char buf[1024];
+        fputs(lesson_error_format(&err, buf, sizeof buf), stderr);
+        free(paths);
+        return 2;
+    }
+    const Lesson *l = session_lesson(ses);
+    int n_ex = lesson_n_exercises(l);
+    LessonJudge *judge = lesson_judge_new(l, session_asked_state(ses));
+    Sheet *sheets = calloc((size_t)n_paths, sizeof *sheets);
+    int rc = judge && sheets ? 0 : 2;
+    for (int s = 0; s < n_paths && rc == 0; s++) {
+        sheets[s].path = paths[s];
+        sheets[s].g = calloc((size_t)(n_ex > 0 ? n_ex : 1), sizeof *sheets[s].g);
+        if (!sheets[s].g || read_sheet(paths[s], n_ex, sheets[s].g) != 0)
+            rc = 2;
+        else
+            judge_sheet(judge, l, &sheets[s]);
+    }
+    if (rc == 0) {
+        if (fmt == GRADE_JSON)
+            print_json(l, sheets, n_paths);
+        else if (fmt == GRADE_TAP)
+            rc = print_tap(l, sheets, n_paths) == 0 ? 0 : 2;
+        else {
+            for (int s = 0; s < n_paths; s++) {
+                if (s)
+                    putchar('\n');
+                print_text(l, &sheets[s], n_paths);
+            }
+            if (n_paths > 1)
+                print_summary(l, sheets, n_paths);
+        }
+        for (int s = 0; s < n_paths && rc == 0; s++)
+            if (sheets[s].right != n_ex)
+                rc = 1;
+    }
+    for (int s = 0; sheets && s < n_paths; s++) {
+        for (int i = 0; sheets[s].g && i < n_ex; i++)
+            free(sheets[s].g[i].answer);
+        free(sheets[s].g);
+    }
+    free(sheets);
+    lesson_judge_free(judge);
+    session_free(ses);
+    free(paths);
+    return rc;
+}
