@@ -7,6 +7,7 @@
 #include "csv.h"
 
 #include "alloc.h"
+#include "numfmt.h"
 
 #include <float.h>
 #include <math.h>
@@ -95,7 +96,10 @@ static int read_field(const char **p, const char *e, char *buf, size_t size, siz
     return 0;
 }
 
-/* Is the field text a number for this reader? Decimal, or +-inf. */
+/* Is the field text a number for this reader? Decimal digits, or the
+ * words inf and -inf. A decimal too large for a float32 (1e400 as much as
+ * 1e39) is still a number: read_line refuses it by name, as the lesson
+ * language refuses it as a literal. nan, 0x10 and 1e5f are not numbers. */
 static int as_number(const char *s, double *v)
 {
     const char *t = s + (*s == '+' || *s == '-');
@@ -103,39 +107,57 @@ static int as_number(const char *s, double *v)
         *v = *s == '-' ? -INFINITY : INFINITY;
         return 1;
     }
-    if (!*s || strspn(s, "0123456789.eE+-") != strlen(s))
+    if (!*s || strspn(s, "0123456789.eE+-") != strlen(s) || !strpbrk(s, "0123456789"))
         return 0;
     char *stop;
     *v = strtod(s, &stop);
-    return *stop == '\0' && stop != s;
+    if (*stop != '\0' || stop == s)
+        return 0;
+    if (isinf(*v))      /* a decimal that overflowed, not the word inf */
+        *v = *v > 0 ? HUGE_VAL : -HUGE_VAL;
+    return 1;
 }
 
-/* Fields of the current line, counted; -1 on a quote never closed. */
-static int count_fields(const Lines *l)
+/* Does the field text look like a number someone meant, though this reader
+ * does not take it (nan, 0x10, 1e5f)? Then it is refused, never taken as a
+ * label: a matrix never loses a column silently. */
+static int looks_numeric(const char *s)
 {
-    const char *p = l->start;
-    char buf[2];
-    size_t full;
-    int n = 0, more;
-    do {
-        more = read_field(&p, l->stop, buf, sizeof buf, &full);
-        if (more < 0)
-            return -1;
-        n++;
-    } while (more);
-    return n;
+    const char *t = s + (*s == '+' || *s == '-');
+    return strcasecmp(t, "nan") == 0 || ((t[0] >= '0' && t[0] <= '9') || (t[0] == '.' && t[1] >= '0' && t[1] <= '9'));
 }
 
-/* Is field k (from 0) of the current line a number? */
-static int field_is_number(const Lines *l, int k)
+/* What one pass over the current line finds. */
+typedef struct {
+    int fields;             /* how many                                     */
+    int numbers;            /* of them numbers                              */
+    int first_number;       /* field 1 is a number                          */
+    int first_numeric;      /* field 1 looks like one (nan, 0x10, 12abc)    */
+} LineSurvey;
+
+/* Walk the current line once (the survey is linear in the file); -1 on a
+ * quote never closed. */
+static int survey_line(const Lines *l, LineSurvey *ls)
 {
     const char *p = l->start;
     char buf[72];
     size_t full;
-    for (int i = 0; i <= k; i++)
-        read_field(&p, l->stop, buf, sizeof buf, &full);
-    double v;
-    return full < sizeof buf && as_number(buf, &v);
+    int more;
+    memset(ls, 0, sizeof *ls);
+    do {
+        more = read_field(&p, l->stop, buf, sizeof buf, &full);
+        if (more < 0)
+            return -1;
+        double v;
+        int number = full < sizeof buf && as_number(buf, &v);
+        ls->numbers += number;
+        if (ls->fields == 0) {
+            ls->first_number = number;
+            ls->first_numeric = !number && full < sizeof buf && looks_numeric(buf);
+        }
+        ls->fields++;
+    } while (more);
+    return 0;
 }
 
 typedef struct {
@@ -151,16 +173,14 @@ static attn_status survey(const char *bytes, size_t len, Layout *lay, AttnError 
     memset(lay, 0, sizeof *lay);
     int first_row = 0, first_data = 1;
     while (next_line(&l)) {
-        int n = count_fields(&l);
-        if (n < 0)
+        LineSurvey ls;
+        if (survey_line(&l, &ls) < 0)
             return attn_fail(err, ATTN_E_ARG, "row %d: a quote is never closed", l.row);
+        int n = ls.fields;
         if (!first_row) {
             first_row = l.row;
             lay->fields = n;
-            int numbers = 0;
-            for (int k = 0; k < n; k++)
-                numbers += field_is_number(&l, k);
-            lay->header = numbers == 0;
+            lay->header = ls.numbers == 0 && !ls.first_numeric;
             if (lay->header)
                 continue;
         } else if (n != lay->fields) {
@@ -168,7 +188,9 @@ static attn_status survey(const char *bytes, size_t len, Layout *lay, AttnError 
                              n == 1 ? "" : "s", first_row, lay->fields);
         }
         if (first_data) {
-            lay->row_labels = n > 1 && !field_is_number(&l, 0);
+            /* a first field that is meant as a number (nan, 0x10) is
+             * refused where it stands, not taken for a label */
+            lay->row_labels = n > 1 && !ls.first_number && !ls.first_numeric;
             first_data = 0;
         }
         lay->rows++;
@@ -242,9 +264,11 @@ static attn_status read_line(Reading *rd, const Lines *l, const Layout *lay, lon
         if (full >= sizeof buf || !as_number(buf, &v))
             return attn_fail(err, ATTN_E_ARG, "row %d, column %d ('%.24s%s') is not a number", l->row, k + 1, buf,
                              full > 24 ? "..." : "");
-        if (isfinite(v) && fabs(v) > FLT_MAX)
-            return attn_fail(err, ATTN_E_ARG, "row %d, column %d (%s) is beyond float32 (about 3.4e38)", l->row,
-                             k + 1, buf);
+        if (!isinf(v) || !strpbrk(buf, "iI")) {
+            if (!num_fits_float(v))     /* 1e39, 1e400: the lesson language refuses them too */
+                return attn_fail(err, ATTN_E_ARG, "row %d, column %d (%s) is beyond float32 (about 3.4e38)", l->row,
+                                 k + 1, buf);
+        }
         mat_set(rd->m, (int)i, j, (float)v);
     }
     return ATTN_OK;

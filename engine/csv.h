@@ -11,7 +11,11 @@
  *   - row labels: when the first field of the first line of numbers is not
  *     a number, the first column of every line is a label (and the header's
  *     first field, if any, is the corner above them, ignored).
- * Numbers are decimal (inf and -inf allowed, NaN not), within float32.
+ *   - a field that is meant as a number but is not one this reader takes
+ *     (nan, 0x10, 12abc) makes neither: it is refused where it stands, so
+ *     a matrix never loses a column silently.
+ * Numbers are decimal (the words inf and -inf allowed, NaN not), and a
+ * decimal must fit a float32 (num_fits_float: 1e39 and 1e400 are refused).
  * Refusals name the line and field as an editor shows them ("row 3,
  * column 2 ('x') is not a number"), or what is wrong with the shape.
  */

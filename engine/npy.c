@@ -4,6 +4,7 @@
  * converted element by element to float.
  */
 #include "npy.h"
+#include "numfmt.h"
 
 #include <float.h>
 #include <limits.h>
@@ -277,7 +278,7 @@ attn_status npy_read(Mat **out, const char *bytes, size_t len, long max_elems, A
     for (long long k = 0; k < rows * cols; k++) {
         long long i = h.fortran ? k % rows : k / cols, j = h.fortran ? k / rows : k % cols;
         double v = element(data + k * h.size, &h);
-        if (isnan(v) || (isfinite(v) && fabs(v) > FLT_MAX)) {
+        if (isnan(v) || (isfinite(v) && !num_fits_float(v))) {
             mat_free(mat);
             if (isnan(v))
                 return attn_fail(err, ATTN_E_ARG, "row %lld, column %lld is NaN: a loaded matrix holds numbers or +-inf",

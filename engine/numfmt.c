@@ -55,3 +55,8 @@ int num_decimals_for(double tol, int least)
     }
     return d < 0 ? 0 : d > NUM_DECIMALS_MAX ? NUM_DECIMALS_MAX : d;
 }
+
+int num_fits_float(double v)
+{
+    return isfinite(v) && isfinite((float)v);
+}

@@ -23,4 +23,10 @@ int num_format(char *buf, size_t size, double v, int decimals, int utf8);
  * checked. Within NUM_DECIMALS_MAX. */
 int num_decimals_for(double tol, int least);
 
+/* Does v, read as a decimal, become a finite float32 once rounded? The one
+ * rule for numbers attn reads, in a lesson, a CSV or a .npy file:
+ * 3.40282347e+38 (FLT_MAX as attn's JSON writes it) yes, 1e39 and 1e400
+ * no, NaN no. */
+int num_fits_float(double v);
+
 #endif

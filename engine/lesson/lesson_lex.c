@@ -7,6 +7,7 @@
  * directive parser takes it as it stands.
  */
 #include "lesson_internal.h"
+#include "numfmt.h"
 
 #include <ctype.h>
 #include <float.h>
@@ -53,7 +54,7 @@ static int lex_number(Lexer *lx, Token *t)
     /* strtod would also take hex spellings: numbers here are decimal */
     if (*stop != '\0' || strspn(buf, "0123456789.eE+-") != n)
         return src_error(lx->src, lx->err, ATTN_E_SYNTAX, lx->pos, "bad number '%s'", buf);
-    if (v > FLT_MAX)
+    if (!num_fits_float(v))
         return src_error(lx->src, lx->err, ATTN_E_SYNTAX, lx->pos,
                          "the number '%s' is too large for a float (the largest is about 3.4e38)", buf);
     t->num = v;
