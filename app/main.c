@@ -8,6 +8,7 @@
 
 #include "bench.h"
 #include "cli.h"
+#include "lesson.h"
 #include "tui.h"
 
 #define ATTN_VERSION "0.1.0"
@@ -66,13 +67,16 @@ int main(int argc, char **argv)
         } else if (strcmp(argv[i], "--present") == 0) {
             opt.present = 1;
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            fprintf(stderr, "attn: unknown option '%s'\n", argv[i]);
+            char shown[512];
+            fprintf(stderr, "attn: unknown option '%s'\n", lesson_escape(argv[i], shown, sizeof shown));
             usage(stderr);
             return 2;
         } else if (!file) {
             file = argv[i];
         } else {
-            fprintf(stderr, "attn: one lesson at a time ('%s' and '%s')\n", file, argv[i]);
+            char a[512], b[512];
+            fprintf(stderr, "attn: one lesson at a time ('%s' and '%s')\n", lesson_escape(file, a, sizeof a),
+                    lesson_escape(argv[i], b, sizeof b));
             return 2;
         }
     }

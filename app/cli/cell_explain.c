@@ -6,6 +6,9 @@
 #include "cell_explain.h"
 
 #include <ctype.h>
+#include <stdlib.h>
+#include <limits.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -25,12 +28,32 @@ static int parse_cell(const char *spec, char *name, size_t size, int *row, int *
         return 0;
     memcpy(name, start, n);
     name[n] = '\0';
-    char close;
-    int used = 0;
-    if (sscanf(p, " [ %d , %d %c%n", row, col, &close, &used) != 3 || close != ']')
+    /* [ROW,COL]: whole numbers that fit an int, read whole (a
+     * number too large is refused, never wrapped round to another cell) */
+    int *at[2] = { row, col };
+    const char seps[2] = { ',', ']' };
+    while (*p == ' ')
+        p++;
+    if (*p++ != '[')
         return 0;
-    for (p += used; *p == ' '; p++)
-        ;
+    for (int k = 0; k < 2; k++) {
+        while (*p == ' ')
+            p++;
+        if (!isdigit((unsigned char)*p))
+            return 0;
+        errno = 0;
+        char *end;
+        long v = strtol(p, &end, 10);
+        if (errno == ERANGE || v > INT_MAX)
+            return -1;      /* (0 is read: "outside A" says why) */
+        *at[k] = (int)v;
+        for (p = end; *p == ' '; p++)
+            ;
+        if (*p++ != seps[k])
+            return 0;
+    }
+    while (*p == ' ')
+        p++;
     return *p == '\0';
 }
 
@@ -38,8 +61,12 @@ int cell_explain_print(const LessonState *s, const char *spec)
 {
     char name[MAT_NAME_MAX];
     int row, col;
-    if (!parse_cell(spec, name, sizeof name, &row, &col)) {
-        fprintf(stderr, "attn: bad cell '%s': write NAME[ROW,COL] with 1-based indices, e.g. 'A[2,1]'\n", spec);
+    int parsed = parse_cell(spec, name, sizeof name, &row, &col);
+    if (parsed <= 0) {
+        char shown[512];
+        fprintf(stderr, "attn: bad cell '%s': %s\n", lesson_escape(spec, shown, sizeof shown),
+                parsed < 0 ? "an index is too large (rows and columns count from 1)"
+                           : "write NAME[ROW,COL] with 1-based indices, e.g. 'A[2,1]'");
         return 2;
     }
     const Mat *m = lesson_state_get(s, name);

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cell_explain.h"
 #include "handout.h"
@@ -41,6 +42,26 @@ static void print_error(const LessonError *err)
 {
     char buf[1024];
     fputs(lesson_error_format(err, buf, sizeof buf), stderr);
+}
+
+/* Would writing out overwrite a lesson? A name ending in .lesson, or the
+ * same file as one of the lessons given (`attn check --junit
+ * lessons/NN.lesson ...` with the report's name forgotten took the first lesson
+ * for the report). Says so and returns 1. */
+static int output_is_a_lesson(const char *opt, const char *out, char **inputs, int n)
+{
+    size_t len = strlen(out);
+    int clash = len >= 7 && strcmp(out + len - 7, ".lesson") == 0;
+    struct stat o, in;
+    if (!clash && stat(out, &o) == 0)
+        for (int i = 0; i < n && !clash; i++)
+            clash = stat(inputs[i], &in) == 0 && in.st_dev == o.st_dev && in.st_ino == o.st_ino;
+    if (clash) {
+        char shown[1024];
+        fprintf(stderr, "attn: %s %s would overwrite a lesson; name the file to write, e.g. %s %s\n", opt,
+                lesson_escape(out, shown, sizeof shown), opt, strcmp(opt, "--junit") == 0 ? "report.xml" : "out.md");
+    }
+    return clash;
 }
 
 /* The markdown handout into path ("-" is stdout); 0, or 2 with a message
@@ -158,6 +179,8 @@ int cli_run(int argc, char **argv)
         return usage_error("--json, --markdown and --explain do not go together%s", "");
     if (!with_answers && explain)
         return usage_error("--no-answers goes with a handout (plain, --json), not --explain%s", "");
+    if (markdown && strcmp(markdown, "-") != 0 && output_is_a_lesson("--markdown", markdown, (char **)&file, 1))
+        return 2;
     LessonError err;
     Session *ses = session_open(file, &err);
     if (!ses) {
@@ -337,6 +360,10 @@ int cli_check(int argc, char **argv)
         free(files);
         return n_files ? usage_error("--tap and --quiet do not go together (TAP lists every result)%s", "")
                        : usage_error("check needs at least one lesson file%s", "");
+    }
+    if (junit && output_is_a_lesson("--junit", junit, (char **)files, n_files)) {
+        free(files);
+        return 2;
     }
     ReportList res = { 0 };
     int status = 0;

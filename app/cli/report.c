@@ -56,6 +56,13 @@ static void put_where(FILE *out, const ReportItem *it)
         fprintf(out, ":%d", it->line);
 }
 
+/* A message or a question: controls escaped, backslashes as they are. */
+static void put_text(FILE *out, const char *s)
+{
+    char buf[NAME_MAX_SHOWN * 4 + 1];
+    fputs(lesson_escape_text(s, buf, sizeof buf), out);
+}
+
 void report_plain(FILE *out, const ReportItem *items, int n, int quiet)
 {
     for (int i = 0; i < n; i++) {
@@ -63,15 +70,21 @@ void report_plain(FILE *out, const ReportItem *items, int n, int quiet)
         if (it->passed && quiet)
             continue;
         fputs(it->passed ? "ok   " : "FAIL ", out);
+        /* what and detail may quote a lesson's or a data file's bytes */
         if (it->kind == REPORT_REFUSED) {
             report_put_name(out, it->file);
-            fprintf(out, "  refused: %s\n", it->detail);
+            fputs("  refused: ", out);
+            put_text(out, it->detail);
+            fputc('\n', out);
             continue;
         }
         put_where(out, it);
-        fprintf(out, "  %s %s", kind_name(it->kind), it->what);
-        if (!it->passed)
-            fprintf(out, " -- %s", it->detail);
+        fprintf(out, "  %s ", kind_name(it->kind));
+        put_text(out, it->what);
+        if (!it->passed) {
+            fputs(" -- ", out);
+            put_text(out, it->detail);
+        }
         fputc('\n', out);
     }
     int passed, failed;

@@ -60,11 +60,15 @@ const char *lesson_error_format(const LessonError *e, char *buf, size_t size);
  * becomes \\. For text the lesson checks did not pass, such as a file
  * name. Returns buf. */
 const char *lesson_escape(const char *s, char *buf, size_t size);
+/* The same for a message attn wrote that may quote bytes of a file: every
+ * byte a terminal could act on as \xNN, a backslash left as it is. */
+const char *lesson_escape_text(const char *s, char *buf, size_t size);
 
-/* One cell of a named matrix (0-based). */
+/* One cell of a named matrix (0-based), and where the lesson names it. */
 typedef struct {
     char name[MAT_NAME_MAX];
     int row, col;
+    size_t pos;             /* byte offset in the lesson's text, for errors  */
 } LessonCell;
 
 struct Expr;                /* an expression, parsed once (lesson_internal.h) */
@@ -74,6 +78,7 @@ typedef struct {
     char *expr;             /* what the mistaken arithmetic gives, as written */
     char *message;
     struct Expr *parsed;    /* expr, parsed when the lesson was (owned)      */
+    size_t pos;             /* where it is written, for errors               */
 } LessonMistake;
 
 typedef struct {

@@ -410,6 +410,38 @@ static Mat *apply_edits(const Lesson *l, EvalCtx *c, Mat *m, int slot, const Les
     return own ? own : mat_retain(m);
 }
 
+/* Every cell an exercise hides is inside its matrix, and every `mistake`
+ * evaluates to one number: else the lesson is refused where it says so
+ * (a hide of a cell that is not there hid nothing, in silence). */
+static int exercises_fit(const Lesson *l, LessonState *s, LessonError *err)
+{
+    for (int k = 0; k < l->n_steps; k++)
+        for (int e = 0; e < l->steps[k].n_exercises; e++) {
+            const LessonExercise *ex = &l->steps[k].exercises[e];
+            for (int h = 0; h < ex->n_hides; h++) {
+                const LessonCell *c = &ex->hides[h];
+                const Mat *m = lesson_state_get(s, c->name);
+                if (m && (c->row >= m->rows || c->col >= m->cols))
+                    return src_error(&l->src, err, ATTN_E_RANGE, c->pos, "%s[%d,%d] is outside %s, which is %dx%d",
+                                     c->name, c->row + 1, c->col + 1, c->name, m->rows, m->cols);
+            }
+            for (int i = 0; i < ex->n_mistakes; i++) {
+                LessonError me;
+                Mat *v = lesson_state_eval(s, &l->src, ex->mistakes[i].parsed, &me);
+                int one = v && v->rows == 1 && v->cols == 1;
+                if (v && !one)
+                    src_error(&l->src, &me, ATTN_E_SHAPE, ex->mistakes[i].pos,
+                              "a mistake gives one number, as an answer does, but this is %dx%d", v->rows, v->cols);
+                mat_free(v);
+                if (!one) {
+                    *err = me;
+                    return 0;
+                }
+            }
+        }
+    return 1;
+}
+
 /* Statements first..last of l into a new state (see lesson_eval_range),
  * with the edits applied right after each name is computed. */
 static LessonState *eval_statements(const Lesson *l, const LessonEdit *edits, int n_edits, const LessonState *from,
@@ -491,6 +523,9 @@ static LessonState *eval_statements(const Lesson *l, const LessonEdit *edits, in
         s->vals[st->slot] = edited;
     }
     labels_free(tokens);
+    /* the lesson as a whole: what its exercises name must exist */
+    if (ok && !mut && first == 0 && last == l->n_stmts - 1)
+        ok = exercises_fit(l, s, err);
     if (!ok) {
         lesson_state_free(s);
         return NULL;

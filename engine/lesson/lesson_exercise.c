@@ -51,8 +51,8 @@ int d_answer(PS *ps, size_t kw, size_t arg, LessonExercise *ex, VerifyItem *it)
     return end_statement(ps, &c, "the answer");
 }
 
-/* Add name[row,col] (1-based here) to the cells ex hides. */
-static int add_hide(PS *ps, LessonExercise *ex, const char *name, int row, int col)
+/* Add name[row,col] (1-based here, written at pos) to the cells ex hides. */
+static int add_hide(PS *ps, LessonExercise *ex, const char *name, int row, int col, size_t pos)
 {
     if (!grow1(&ex->hides, ex->n_hides, sizeof *ex->hides))
         return nomem(ps);
@@ -60,6 +60,7 @@ static int add_hide(PS *ps, LessonExercise *ex, const char *name, int row, int c
     snprintf(c->name, sizeof c->name, "%s", name);
     c->row = row - 1;
     c->col = col - 1;
+    c->pos = pos;
     return 1;
 }
 
@@ -77,7 +78,7 @@ static int d_hide(PS *ps, size_t kw, size_t arg, LessonExercise *ex)
         if (!e)
             return 0;
         int cell = e->kind == E_INDEX && e->a->kind == E_NAME && e->row > 0 && e->col > 0;
-        int ok = cell ? add_hide(ps, ex, ps->l->names[e->a->slot], e->row, e->col)
+        int ok = cell ? add_hide(ps, ex, ps->l->names[e->a->slot], e->row, e->col, at)
                       : fail(ps, ATTN_E_SYNTAX, at, "'hide' takes cells like scaled[1,1], one number each");
         expr_free(e);
         if (!ok)
@@ -109,6 +110,7 @@ static int d_mistake(PS *ps, size_t kw, size_t arg, LessonExercise *ex)
     }
     LessonMistake *m = &ex->mistakes[ex->n_mistakes++];
     m->parsed = e;
+    m->pos = start;
     m->expr = squeeze(ps, start, end);
     m->message = rest_of_line(ps, c.tok.pos + 1);
     if (!m->expr || !m->message)
@@ -169,9 +171,10 @@ int d_exercise(PS *ps, size_t kw, size_t arg)
                 snprintf(ex->cell.name, sizeof ex->cell.name, "%s", ps->l->names[a->a->slot]);
                 ex->cell.row = a->row - 1;
                 ex->cell.col = a->col - 1;
+                ex->cell.pos = a->pos;
             }
             /* no `hide`: an answer that is one cell hides that cell */
-            if (ex->n_hides == 0 && ex->has_cell && !add_hide(ps, ex, ex->cell.name, a->row, a->col))
+            if (ex->n_hides == 0 && ex->has_cell && !add_hide(ps, ex, ex->cell.name, a->row, a->col, a->pos))
                 goto out;
             next_line(ps);
             ok = 1;

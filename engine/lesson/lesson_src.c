@@ -90,7 +90,9 @@ static int char_unsafe(const unsigned char *t, size_t n, size_t *len)
     return refused_codepoint(cp) != NULL;
 }
 
-const char *lesson_escape(const char *s, char *buf, size_t size)
+/* The one escaping of text for a terminal; doubled: a backslash as \\ too,
+ * so an escaped name reads back unambiguously. */
+static const char *escape(const char *s, char *buf, size_t size, int doubled)
 {
     if (!buf || size == 0)
         return buf;
@@ -100,7 +102,7 @@ const char *lesson_escape(const char *s, char *buf, size_t size)
     for (size_t i = 0; i < len;) {
         size_t k;
         int bad = char_unsafe(t + i, len - i, &k) || t[i] == '\t';
-        if (!bad && t[i] != '\\') {
+        if (!bad && (t[i] != '\\' || !doubled)) {
             if (n + k >= size)
                 break;
             memcpy(buf + n, s + i, k);
@@ -126,6 +128,10 @@ const char *lesson_escape(const char *s, char *buf, size_t size)
     buf[n] = '\0';
     return buf;
 }
+
+const char *lesson_escape(const char *s, char *buf, size_t size) { return escape(s, buf, size, 1); }
+
+const char *lesson_escape_text(const char *s, char *buf, size_t size) { return escape(s, buf, size, 0); }
 
 /* Shown of a line too long for LessonError.source_line: this many bytes,
  * about a third of them before the column. */
@@ -297,15 +303,48 @@ int edit_distance(const char *a, size_t na, const char *b, size_t nb)
     return prev[nb];
 }
 
+/* The code point at s (n bytes left) and its length; a byte that does not
+ * start valid UTF-8 counts as one column of its own. */
+static unsigned utf8_at(const char *s, size_t n, size_t *len)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    int k = u[0] < 0x80 ? 1 : (u[0] & 0xE0) == 0xC0 ? 2 : (u[0] & 0xF0) == 0xE0 ? 3 : (u[0] & 0xF8) == 0xF0 ? 4 : 1;
+    if ((size_t)k > n)
+        k = 1;
+    unsigned cp = k == 1 ? u[0] : u[0] & (0x7F >> k);
+    for (int i = 1; i < k; i++) {
+        if ((u[i] & 0xC0) != 0x80) {
+            *len = 1;
+            return u[0];
+        }
+        cp = cp << 6 | (u[i] & 0x3F);
+    }
+    *len = (size_t)k;
+    return cp;
+}
+
+/* Does a terminal give cp two columns (East Asian wide and full-width,
+ * emoji)? So a caret stands under its character after them. */
+static int wide_char(unsigned cp)
+{
+    return (cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0xA4CF && cp != 0x303F)
+           || (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0xFE30 && cp <= 0xFE4F)
+           || (cp >= 0xFF00 && cp <= 0xFF60) || (cp >= 0xFFE0 && cp <= 0xFFE6) || (cp >= 0x1F300 && cp <= 0x1F64F)
+           || (cp >= 0x1F900 && cp <= 0x1F9FF) || (cp >= 0x20000 && cp <= 0x3FFFD);
+}
+
 const char *lesson_error_format(const LessonError *e, char *buf, size_t size)
 {
     if (!buf || size == 0)
         return buf;
-    /* the file name is whatever the user gave: shown escaped */
-    char file[sizeof e->file * 4];
+    /* the file name is whatever the user gave, and the message may quote a
+     * data file's bytes: both shown escaped, so nothing in them reaches a
+     * terminal as a control */
+    char file[sizeof e->file * 4], msg[sizeof e->msg * 4];
     lesson_escape(e->file, file, sizeof file);
+    lesson_escape_text(e->msg, msg, sizeof msg);
     if (e->line <= 0) {
-        snprintf(buf, size, "%s: error: %s\n", file, e->msg);
+        snprintf(buf, size, "%s: error: %s\n", file, msg);
         return buf;
     }
     /* the caret goes under the character at col (bytes; in a window of a
@@ -315,13 +354,16 @@ const char *lesson_error_format(const LessonError *e, char *buf, size_t size)
     size_t shown = strlen(e->source_line);
     if (bytes > shown)
         bytes = shown;
-    for (size_t i = 0; i < bytes && w + 2 < sizeof caret; i++)
-        if (((unsigned char)e->source_line[i] & 0xC0) != 0x80)
+    for (size_t i = 0; i < bytes && w + 3 < sizeof caret;) {
+        size_t len;
+        unsigned cp = utf8_at(e->source_line + i, bytes - i, &len);
+        for (int k = wide_char(cp) ? 2 : 1; k > 0; k--)
             caret[w++] = ' ';
+        i += len;
+    }
     caret[w++] = '^';
     caret[w] = '\0';
-    snprintf(buf, size, "%s:%d:%d: error: %s\n%s\n%s\n", file, e->line, e->col, e->msg,
-             e->source_line, caret);
+    snprintf(buf, size, "%s:%d:%d: error: %s\n%s\n%s\n", file, e->line, e->col, msg, e->source_line, caret);
     return buf;
 }
 
