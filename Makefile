@@ -174,7 +174,9 @@ clean:
 # libFuzzer with ASan and UBSan (clang; `scripts/install-deps --fuzz` adds
 # it): the lesson parser and evaluator, seeded with the shipped lessons and
 # the broken corpus; the reader of a student's answer, seeded with
-# tests/fuzz/answers; the .npy and CSV readers, seeded with tests/data.
+# tests/fuzz/answers; the progress store's reader (and the writer's
+# round trip), seeded with tests/fuzz/progress; the .npy and CSV readers,
+# seeded with tests/data, the CSV with lines of up to 64 KB.
 # FUZZ_SECONDS bounds each run (CI: 60 each).
 FUZZ_SECONDS ?= 60
 FUZZ_CC := clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
@@ -191,6 +193,10 @@ fuzz: deps
 	cp tests/fuzz/answers/* build-fuzz/corpus-answer/
 	build-fuzz/fuzz_answer -max_total_time=$(FUZZ_SECONDS) -max_len=256 -timeout=10 \
 	  -dict=tests/fuzz/answer.dict build-fuzz/corpus-answer
+	@mkdir -p build-fuzz/corpus-progress
+	$(FUZZ_CC) $(ATTN_CPPFLAGS) -Iapp/session -o build-fuzz/fuzz_progress tests/fuzz/fuzz_progress.c app/session/progress.c
+	cp tests/fuzz/progress/* build-fuzz/corpus-progress/
+	build-fuzz/fuzz_progress -max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=10 build-fuzz/corpus-progress
 	for r in npy csv; do \
 	  $(FUZZ_CC) $(ATTN_CPPFLAGS) $(ENGINE_INC) -o build-fuzz/fuzz_$$r tests/fuzz/fuzz_$$r.c engine/$$r.c engine/mat.c \
 	    engine/status.c engine/alloc.c -lm || exit 1; \

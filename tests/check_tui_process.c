@@ -50,10 +50,12 @@ START_TEST(signals_restore_the_terminal)
     const char *args = open_small_lesson(&t, 100, 30, NULL);
     tmux_quit_and_check(&t, "C-c", "EXITED 130");
     tmux_stop(&t);
-    /* SIGTERM and SIGHUP from outside */
-    const char *sigs[] = { "TERM", "HUP" };
-    const char *codes[] = { "EXITED 143", "EXITED 129" };
-    for (int k = 0; k < 2; k++) {
+    /* SIGTERM and SIGHUP from outside, and every other signal that ends a
+     * process: Ctrl-\ (QUIT), USR1, PIPE, ALRM left the alternate screen,
+     * mouse reporting and raw mode on */
+    const char *sigs[] = { "TERM", "HUP", "QUIT", "USR1", "PIPE", "ALRM" };
+    const char *codes[] = { "EXITED 143", "EXITED 129", "EXITED 131", "EXITED 138", "EXITED 141", "EXITED 142" };
+    for (int k = 0; k < 6; k++) {
         tmux_start(&t, 100, 30, NULL, args);
         WAIT_FOR(&t, "Set-up");
         /* attn is the child of the pane's shell (the inner sh exec'd it) */
@@ -68,6 +70,17 @@ START_TEST(signals_restore_the_terminal)
         ck_assert_msg(strstr(t.last, "attn ·") == NULL, "SIG%s left attn's screen behind:\n%s", sigs[k], t.last);
         tmux_stop(&t);
     }
+}
+END_TEST
+
+/* A terminal that cannot place the cursor is refused, with what to do. */
+START_TEST(a_dumb_terminal_is_refused)
+{
+    Tmux t;
+    tmux_start(&t, 100, 30, "TERM=dumb", small_lesson_path());
+    WAIT_FOR(&t, "EXITED 2");
+    ck_assert_msg(strstr(t.last, "attn: this terminal (TERM=dumb) cannot move the cursor"), "%s", t.last);
+    tmux_stop(&t);
 }
 END_TEST
 
@@ -181,6 +194,7 @@ Suite *tui_process_suite(void)
     if (!(skip && strcmp(skip, "1") == 0)) {
         tcase_add_test(tc, resize_below_the_minimum_and_back);
         tcase_add_test(tc, signals_restore_the_terminal);
+        tcase_add_test(tc, a_dumb_terminal_is_refused);
         tcase_add_test(tc, too_small_from_the_start_and_ascii);
     }
     suite_add_tcase(s, tc);

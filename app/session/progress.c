@@ -5,11 +5,11 @@
  * lock on every save.
  *
  *   attn-progress 2
- *   L <tab> LESSON <tab> LAST STEP <tab> FINISHED
+ *   L <tab> LESSON <tab> LAST STEP <tab> FINISHED <tab> STEP NUMBER
  *   E <tab> LESSON <tab> EXERCISE <tab> STATUS <tab> ATTEMPTS <tab> HINTS <tab> FIRST
  *   H <tab> LESSON <tab> EXERCISE <tab> WHEN <tab> VERDICT <tab> DIAGNOSIS <tab> TYPED <tab> MESSAGE
  *
- * Version 1 (no FIRST, no H lines) is read as well. H lines of one
+ * Version 1 (no STEP NUMBER, no FIRST, no H lines) is read as well. H lines of one
  * exercise come oldest first, after its E line.
  */
 #include "progress.h"
@@ -28,6 +28,7 @@
 #define PROGRESS_MAGIC "attn-progress"
 #define PROGRESS_VERSION 2
 #define PROGRESS_MAX_LINE 8192
+#define PROGRESS_LOCK_TRIES 30   /* 10 ms each */
 #define PROGRESS_MAX_BYTES (16L << 20)
 
 static const char *const status_words[] = { "unanswered", "tried", "revealed", "right" };
@@ -59,10 +60,19 @@ void progress_free(ProgressLesson *recs, int n)
     free(recs);
 }
 
+int progress_same_key(const char *stored, const char *name)
+{
+    /* a name longer than a key is stored cut to PROGRESS_KEY_MAX - 1 bytes:
+     * compared as it was stored, so a long title still finds its record */
+    char cut[PROGRESS_KEY_MAX];
+    snprintf(cut, sizeof cut, "%s", name);
+    return strcmp(stored, cut) == 0;
+}
+
 const ProgressLesson *progress_find(const ProgressLesson *recs, int n, const char *lesson)
 {
     for (int i = 0; i < n; i++)
-        if (strcmp(recs[i].lesson, lesson) == 0)
+        if (progress_same_key(recs[i].lesson, lesson))
             return &recs[i];
     return NULL;
 }
@@ -140,16 +150,18 @@ static int parse_line(char *line, ProgressLesson **recs, int *n)
 {
     char *f[9], a[PROGRESS_KEY_MAX], b[PROGRESS_KEY_MAX];
     int k = split(line, f, 9);
-    if (k == 4 && strcmp(f[0], "L") == 0) {
-        char *end;
-        long fin = strtol(f[3], &end, 10);
-        if (*end || (fin != 0 && fin != 1) || unescape(f[1], a, sizeof a) || unescape(f[2], b, sizeof b))
+    if ((k == 4 || k == 5) && strcmp(f[0], "L") == 0) {
+        char *end, *e2 = "";
+        long fin = strtol(f[3], &end, 10), step = k == 5 ? strtol(f[4], &e2, 10) : -1;
+        if (*end || *e2 || (fin != 0 && fin != 1) || step < -1 || step > INT_MAX || unescape(f[1], a, sizeof a)
+            || unescape(f[2], b, sizeof b))
             return -1;
         ProgressLesson *r = lesson_rec(recs, n, a);
         if (!r)
             return -1;
         snprintf(r->last_step, sizeof r->last_step, "%s", b);
         r->finished = (int)fin;
+        r->step_number = (int)step;
         return 0;
     }
     if (k == 8 && strcmp(f[0], "H") == 0) {
@@ -196,42 +208,125 @@ static int parse_line(char *line, ProgressLesson **recs, int *n)
     return -1;
 }
 
-/* Rename a bad file out of the way: progress.damaged-DATE (or .newer-). */
-static void set_aside(const char *path, const char *why, const char *kind, char *warn, size_t size)
+/* A name beside path no file has yet: PATH.KIND-DATE, then -2, -3, ... so
+ * one set-aside never overwrites another. Into aside; 0, or -1. */
+static int aside_name(const char *path, const char *kind, int k, char *aside, size_t size)
 {
-    char aside[1200], stamp[32];
+    char stamp[32];
     time_t now = time(NULL);
     strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", localtime(&now));
-    snprintf(aside, sizeof aside, "%s.%s-%s", path, kind, stamp);
-    if (rename(path, aside) == 0)
-        snprintf(warn, size, "attn: %s %s; it is kept as %s and progress starts afresh", path, why, aside);
+    if (k == 1)
+        snprintf(aside, size, "%s.%s-%s", path, kind, stamp);
     else
-        snprintf(warn, size, "attn: %s %s, and it could not be set aside: %s", path, why, strerror(errno));
+        snprintf(aside, size, "%s.%s-%s-%d", path, kind, stamp, k);
+    return 0;
 }
 
-/* Read the store at path (under the lock when locked). */
-static int read_store(const char *path, ProgressLesson **out, int *n, char *warn, size_t size)
+/* Move a bad file out of the way under a name of its own. */
+static void set_aside(const char *path, const char *why, const char *kind, char *warn, size_t size)
+{
+    char aside[1200];
+    int rc = -1, e = 0;
+    for (int k = 1; k < 1000 && rc != 0; k++) {
+        aside_name(path, kind, k, aside, sizeof aside);
+        rc = link(path, aside);     /* fails on a name taken: rename would overwrite it */
+        e = errno;
+        if (rc != 0 && e != EEXIST)
+            break;
+    }
+    if (rc == 0 && unlink(path) == 0)
+        snprintf(warn, size, "attn: %s %s; it is kept as %s and progress starts afresh", path, why, aside);
+    else
+        snprintf(warn, size, "attn: %s %s, and it could not be set aside: %s", path, why, strerror(rc ? e : errno));
+}
+
+/* Keep the lines that could not be read in a file of their own beside
+ * path (never one that exists), so the rest of the store goes on. */
+static void set_aside_lines(const char *path, const char *lines, size_t len, int count, char *warn, size_t size)
+{
+    char aside[1200];
+    int fd = -1;
+    for (int k = 1; k < 1000 && fd < 0; k++) {
+        aside_name(path, "damaged", k, aside, sizeof aside);
+        fd = open(aside, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
+    ssize_t w = fd >= 0 ? write(fd, lines, len) : -1;
+    if (fd >= 0 && (w != (ssize_t)len || fsync(fd) != 0))
+        w = -1;
+    if (fd >= 0)
+        close(fd);
+    if (w >= 0)
+        snprintf(warn, size, "attn: %d line%s of %s could not be read; %s kept in %s, the rest of your progress "
+                 "is safe", count, count == 1 ? "" : "s", path, count == 1 ? "it is" : "they are", aside);
+    else
+        snprintf(warn, size, "attn: %d line%s of %s could not be read and could not be set aside: %s", count,
+                 count == 1 ? "" : "s", path, strerror(errno));
+}
+
+/* Open path for reading only when it is a regular file: a FIFO or a device
+ * put in its place is refused at once, never waited on. NULL with errno
+ * (ENOENT when absent; EINVAL: not a regular file). */
+static FILE *open_regular(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    struct stat st;
+    int flags = fcntl(fd, F_GETFL);
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+        close(fd);
+        errno = EINVAL;
+        return NULL;
+    }
+    FILE *f = fdopen(fd, "r");
+    if (!f)
+        close(fd);
+    return f;
+}
+
+/* Read the store at path. A bad header, or one from a newer attn, sets the
+ * whole file aside; a bad line is skipped alone, and when lines_aside (the
+ * writer, under the lock) kept in a file of its own. */
+static int read_store(const char *path, ProgressLesson **out, int *n, char *warn, size_t size, int lines_aside)
 {
     *out = NULL;
     *n = 0;
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return errno == ENOENT ? 0 : (snprintf(warn, size, "attn: progress is not kept: cannot read %s: %s", path, strerror(errno)), -1);
+    FILE *f = open_regular(path);
+    if (!f) {
+        if (errno == ENOENT)
+            return 0;
+        snprintf(warn, size, "attn: progress is not kept: cannot read %s: %s", path,
+                 errno == EINVAL ? "it is not a regular file" : strerror(errno));
+        return -1;
+    }
     char line[PROGRESS_MAX_LINE];
-    int lineno = 0, bad = 0, newer = 0;
+    int lineno = 0, bad = 0, newer = 0, rejected = 0;
+    char *rej = NULL;
+    size_t rej_len = 0;
     long total = 0;
-    while (!bad && fgets(line, sizeof line, f)) {
+    while (fgets(line, sizeof line, f)) {
         size_t len = strlen(line);
         total += (long)len;
-        if (len == 0 || line[len - 1] != '\n' || total > PROGRESS_MAX_BYTES) {
+        if (total > PROGRESS_MAX_BYTES) {
             bad = 1;
             break;
         }
-        line[len - 1] = '\0';
+        int whole = len > 0 && line[len - 1] == '\n';
+        if (!whole && len == sizeof line - 1) {
+            /* a line too long for any record: skip the rest of it */
+            int c;
+            while ((c = fgetc(f)) != EOF && c != '\n')
+                total++;
+        }
+        if (whole)
+            line[len - 1] = '\0';
         if (lineno++ == 0) {
             int version;
             char magic[32];
-            if (sscanf(line, "%31s %d", magic, &version) != 2 || strcmp(magic, PROGRESS_MAGIC) != 0)
+            if (!whole || sscanf(line, "%31s %d", magic, &version) != 2 || strcmp(magic, PROGRESS_MAGIC) != 0
+                || version < 1)
                 bad = 1;
             else if (version > PROGRESS_VERSION)
                 newer = 1;
@@ -239,12 +334,26 @@ static int read_store(const char *path, ProgressLesson **out, int *n, char *warn
                 break;
             continue;
         }
-        bad = parse_line(line, out, n) < 0;
+        char copy[PROGRESS_MAX_LINE];
+        snprintf(copy, sizeof copy, "%s", line);
+        if (whole && parse_line(line, out, n) == 0)
+            continue;
+        /* one bad record: kept aside alone, the others stand */
+        rejected++;
+        size_t cl = strlen(copy);
+        char *bigger = realloc(rej, rej_len + cl + 2);
+        if (bigger) {
+            rej = bigger;
+            memcpy(rej + rej_len, copy, cl);
+            rej[rej_len + cl] = '\n';
+            rej_len += cl + 1;
+        }
     }
     if (lineno == 0 && !bad && !newer)
         bad = 1;                /* empty: not even a header */
     fclose(f);
     if (bad || newer) {
+        free(rej);
         progress_free(*out, *n);
         *out = NULL;
         *n = 0;
@@ -252,6 +361,12 @@ static int read_store(const char *path, ProgressLesson **out, int *n, char *warn
                   size);
         return -1;
     }
+    if (rejected && lines_aside && rej)
+        set_aside_lines(path, rej, rej_len, rejected, warn, size);
+    else if (rejected)
+        snprintf(warn, size, "attn: %d line%s of %s could not be read; the rest of your progress is kept", rejected,
+                 rejected == 1 ? "" : "s", path);
+    free(rej);
     return 0;
 }
 
@@ -260,7 +375,7 @@ int progress_load(const char *dir, ProgressLesson **out, int *n, char *warn, siz
     char path[1100];
     snprintf(path, sizeof path, "%s/progress", dir);
     warn[0] = '\0';
-    return read_store(path, out, n, warn, size);
+    return read_store(path, out, n, warn, size, 0);
 }
 
 /* ---- writing ---- */
@@ -287,7 +402,22 @@ static int write_store(const char *dir, const char *path, const ProgressLesson *
 {
     char tmp[1200];
     snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "w");
+    /* a store made read-only is a person's choice: not replaced */
+    struct stat old;
+    mode_t mode = 0600;
+    if (stat(path, &old) == 0) {
+        if (!(old.st_mode & S_IWUSR)) {
+            snprintf(warn, size, "attn: progress is not saved: %s is read-only", path);
+            return -1;
+        }
+        mode = old.st_mode & 0777;
+    }
+    int tfd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (tfd >= 0)
+        fchmod(tfd, mode);
+    FILE *f = tfd >= 0 ? fdopen(tfd, "w") : NULL;
+    if (!f && tfd >= 0)
+        close(tfd);
     if (!f) {
         snprintf(warn, size, "attn: progress is not kept: cannot write %s: %s", tmp, strerror(errno));
         return -1;
@@ -298,7 +428,7 @@ static int write_store(const char *dir, const char *path, const ProgressLesson *
         put_escaped(f, recs[i].lesson);
         fputc('\t', f);
         put_escaped(f, recs[i].last_step);
-        fprintf(f, "\t%d\n", recs[i].finished ? 1 : 0);
+        fprintf(f, "\t%d\t%d\n", recs[i].finished ? 1 : 0, recs[i].step_number);
         for (int k = 0; k < recs[i].n_ex; k++) {
             const ProgressExercise *e = &recs[i].ex[k];
             fputs("E\t", f);
@@ -366,9 +496,20 @@ static int with_store(const char *dir, int (*change)(ProgressLesson **, int *, c
     char path[1100], lock[1100];
     snprintf(path, sizeof path, "%s/progress", dir);
     snprintf(lock, sizeof lock, "%s/progress.lock", dir);
-    int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-    if (fd < 0 || flock(fd, LOCK_EX) != 0) {
-        snprintf(warn, size, "attn: progress is not kept: cannot lock %s: %s", lock, strerror(errno));
+    int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0600);
+    int locked = 0;
+    /* another attn saving takes milliseconds; one that holds the lock for
+     * longer must not freeze this one's screen: a moment, then a warning */
+    for (int tries = 0; fd >= 0 && !locked && tries < PROGRESS_LOCK_TRIES; tries++) {
+        locked = flock(fd, LOCK_EX | LOCK_NB) == 0;
+        if (!locked && errno != EWOULDBLOCK && errno != EINTR)
+            break;
+        if (!locked)
+            usleep(10000);
+    }
+    if (!locked) {
+        snprintf(warn, size, "attn: progress is not saved: %s %s", lock,
+                 fd >= 0 && errno == EWOULDBLOCK ? "is held by another attn" : strerror(errno));
         if (fd >= 0)
             close(fd);
         return -1;
@@ -376,7 +517,7 @@ static int with_store(const char *dir, int (*change)(ProgressLesson **, int *, c
     ProgressLesson *recs;
     int n;
     char read_warn[1400] = "";
-    read_store(path, &recs, &n, read_warn, sizeof read_warn);   /* a bad file was set aside: start afresh */
+    read_store(path, &recs, &n, read_warn, sizeof read_warn, 1);   /* a bad file was set aside: start afresh */
     int rc = change(&recs, &n, arg);
     if (rc == 0)
         rc = write_store(dir, path, recs, n, durable, warn, size);
@@ -422,6 +563,7 @@ static int merge(ProgressLesson **recs, int *n, const void *arg)
     if (!r)
         return -1;
     snprintf(r->last_step, sizeof r->last_step, "%s", in->last_step);
+    r->step_number = in->step_number;
     r->finished |= in->finished;
     for (int i = 0; i < in->n_ex; i++) {
         ProgressExercise *e = exercise_rec(r, in->ex[i].key);

@@ -14,9 +14,12 @@
  * lesson's record into it (the better state of each exercise wins, so two
  * attn processes do not lose each other's work), writes a temporary file,
  * fsyncs it and renames it over the old one: a kill at any moment leaves
- * the old file or the new one, never a torn one. A damaged file, or one
- * from a newer attn, is set aside (renamed) with a one-line warning, and
- * progress starts afresh.
+ * the old file or the new one, never a torn one. A line that cannot be
+ * read is set aside alone (in progress.damaged-DATE, a name of its own, so
+ * set-asides never overwrite each other) and the rest is kept; a file
+ * whose header is damaged, or that a newer attn wrote, is set aside whole.
+ * Only a regular file is read. A read-only store is not replaced: the save
+ * fails and says so. The lock is waited for a moment, not for ever.
  */
 #ifndef ATTN_PROGRESS_H
 #define ATTN_PROGRESS_H
@@ -52,6 +55,8 @@ typedef struct {
 typedef struct {
     char lesson[PROGRESS_KEY_MAX];  /* the lesson's title                   */
     char last_step[PROGRESS_KEY_MAX]; /* the title of the step last seen    */
+    int step_number;                /* its number (0: the set-up; -1: not
+                                       known), for a step renamed since      */
     int finished;                   /* reached the end                      */
     ProgressExercise *ex;           /* owned                                */
     int n_ex;
@@ -67,6 +72,10 @@ const char *progress_dir(char *buf, size_t size);
  * warning in warn. */
 int progress_load(const char *dir, ProgressLesson **out, int *n, char *warn, size_t size);
 void progress_free(ProgressLesson *recs, int n);
+/* Is stored (a key as the store keeps it) the key of name? Names longer
+ * than a key compare as they were stored, cut to PROGRESS_KEY_MAX - 1. */
+int progress_same_key(const char *stored, const char *name);
+
 /* The record of lesson in recs, or NULL. */
 const ProgressLesson *progress_find(const ProgressLesson *recs, int n, const char *lesson);
 

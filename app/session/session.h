@@ -165,6 +165,11 @@ void session_save_pending(Session *s);
 /* The last warning of the progress store ("" when none): the file was
  * damaged and set aside, or progress cannot be kept. */
 const char *session_progress_warning(const Session *s);
+/* How many saves failed (nothing was written; the old file stays), and how
+ * many saves failed or warned: a screen shows the warning whenever this
+ * count moves, and attn exits with 1 when any save failed. */
+int session_save_failures(const Session *s);
+int session_save_notes(const Session *s);
 /* The key an exercise is known by in the store (its answer, #2 for a
  * second with the same answer), for exercise idx in lesson order. */
 void session_exercise_key(const Lesson *l, int idx, char *buf, size_t size);

@@ -45,6 +45,8 @@ struct Session {
     char *progress_dir;     /* NULL: progress is not kept                   */
     int finished;           /* the last screen was reached                  */
     char progress_warning[600];
+    int save_failures;      /* saves that failed (each said)                 */
+    int save_warnings;      /* saves that worked but warned (a set-aside)   */
     int defer_step_saves;   /* session_go leaves its save to session_save_pending */
     int step_save_pending;  /* 1: the screen moved and is not saved yet; 2: durably */
 };

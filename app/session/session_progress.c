@@ -120,9 +120,15 @@ int session_keep_progress(Session *s, const char *dir)
             }
         }
         /* back to the step last seen */
+        int found = 0;
         for (int k = 0; k < lesson_n_steps(s->lesson); k++)
-            if (strcmp(lesson_step(s->lesson, k)->title, mine->last_step) == 0)
+            if (progress_same_key(mine->last_step, lesson_step(s->lesson, k)->title)) {
                 s->screen = k + s->has_setup;
+                found = 1;
+            }
+        /* a step renamed since: the same number */
+        if (!found && mine->last_step[0] && mine->step_number >= 1 && mine->step_number <= lesson_n_steps(s->lesson))
+            s->screen = mine->step_number - 1 + s->has_setup;
         s->finished = mine->finished;
     }
     progress_free(recs, n);
@@ -130,6 +136,8 @@ int session_keep_progress(Session *s, const char *dir)
 }
 
 const char *session_progress_warning(const Session *s) { return s->progress_warning; }
+int session_save_failures(const Session *s) { return s->save_failures; }
+int session_save_notes(const Session *s) { return s->save_failures + s->save_warnings; }
 
 void session_defer_step_saves(Session *s, int on)
 {
@@ -156,6 +164,7 @@ void session_save_progress(Session *s, int durable)
     snprintf(rec.lesson, sizeof rec.lesson, "%s", lesson_title(s->lesson));
     const LessonStep *st = session_step(s);
     snprintf(rec.last_step, sizeof rec.last_step, "%s", st ? st->title : "");
+    rec.step_number = session_step_number(s);
     rec.finished = s->finished;
     rec.ex = calloc((size_t)(s->n_ex > 0 ? s->n_ex : 1), sizeof *rec.ex);
     if (!rec.ex)
@@ -170,9 +179,15 @@ void session_save_progress(Session *s, int durable)
     }
     rec.n_ex = s->n_ex;
     char warn[600];
-    if (progress_save(s->progress_dir, &rec, durable, warn, sizeof warn) != 0 || warn[0]) {
-        if (!s->progress_warning[0])
-            snprintf(s->progress_warning, sizeof s->progress_warning, "%s", warn);
+    int rc = progress_save(s->progress_dir, &rec, durable, warn, sizeof warn);
+    if (rc != 0) {
+        /* said every time, never in silence: the screen shows it and attn
+         * exits with 1 (session_save_failures) */
+        s->save_failures++;
+        snprintf(s->progress_warning, sizeof s->progress_warning, "%s", warn);
+    } else if (warn[0]) {
+        snprintf(s->progress_warning, sizeof s->progress_warning, "%s", warn);
+        s->save_warnings++;
     }
     free(rec.ex);
 }

@@ -12,6 +12,7 @@
 #include "tui.h"
 
 #include <curses.h>
+#include <term.h>
 #include <errno.h>
 #include <langinfo.h>
 #include <poll.h>
@@ -101,8 +102,20 @@ static void start_curses(Tui *t, int no_color)
         fputs("attn: the lesson screen needs a terminal; to print a lesson, use 'attn run FILE'\n", stderr);
         exit(2);
     }
+    char term[200];
+    lesson_escape(getenv("TERM") ? getenv("TERM") : "", term, sizeof term);
     if (!newterm(NULL, stdout, stdin)) {
-        fprintf(stderr, "attn: cannot open the terminal (TERM=%s)\n", getenv("TERM") ? getenv("TERM") : "");
+        fprintf(stderr, "attn: cannot open the terminal (TERM=%s)\n", term);
+        exit(2);
+    }
+    /* a terminal that cannot place the cursor (TERM=dumb) would get an
+     * unusable screen: refused, as an unknown terminal is */
+    char *cup = tigetstr("cup"), *clear = tigetstr("clear");
+    if (!cup || cup == (char *)-1 || !clear || clear == (char *)-1) {
+        endwin();
+        fprintf(stderr, "attn: this terminal (TERM=%s) cannot move the cursor, which the lesson screen needs; "
+                        "set TERM to your terminal's (e.g. xterm-256color), or print the lesson with 'attn run "
+                        "FILE'\n", term);
         exit(2);
     }
     curses_active = 1;
@@ -119,13 +132,16 @@ static void start_curses(Tui *t, int no_color)
     mouseinterval(0);
     tui_colors_init(t, no_color);
     tui_curses_running();
+    /* every signal that would end the process ends the loop instead, which
+     * restores the terminal; SIGPIPE too (a terminal gone mid-write) */
+    static const int ending[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE,
+                                  SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGPOLL };
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
+    for (size_t i = 0; i < sizeof ending / sizeof *ending; i++)
+        sigaction(ending[i], &sa, NULL);
 }
 
 /* ---- the screens: which is on top, what they share ------------------- */
@@ -162,6 +178,34 @@ const TuiScreen *tui_screen(const Tui *t)
     return t->mode == MODE_MENU ? &tui_screen_menu : &tui_screen_lesson;
 }
 
+/* A save of progress that failed or warned is said on the screen when it
+ * happens, and remembered for the exit status: never lost in silence.
+ * Returns 1 when there is something new to show. */
+static int note_saves(Tui *t)
+{
+    Session *ses = t->lv.ses;
+    if (!ses || session_save_notes(ses) == t->save_notes_seen)
+        return 0;
+    t->save_notes_seen = session_save_notes(ses);
+    if (session_save_failures(ses) > 0) {
+        t->save_failed = 1;
+        snprintf(t->save_warning, sizeof t->save_warning, "%s", session_progress_warning(ses));
+    }
+    tui_message(t, 1, "%s", session_progress_warning(ses));
+    return 1;
+}
+
+/* Close the lesson, with its last save noted. */
+static void close_lesson(Tui *t)
+{
+    if (t->lv.ses) {
+        session_save_pending(t->lv.ses);
+        note_saves(t);
+    }
+    lv_close(&t->lv);
+    t->save_notes_seen = 0;
+}
+
 /* Esc on the lesson: back to the menu it came from, or to the menu of the
  * folder of a lesson opened by name (with it selected). */
 static void back_to_menu(Tui *t)
@@ -172,7 +216,7 @@ static void back_to_menu(Tui *t)
         const char *slash = path ? strrchr(path, '/') : NULL;
         snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
         char *was = path ? strdup(path) : NULL;
-        lv_close(&t->lv);
+        close_lesson(t);
         t->direct = 0;
         t->mode = MODE_MENU;
         menu_load(t, dir[0] ? dir : "/");
@@ -186,7 +230,7 @@ static void back_to_menu(Tui *t)
     } else if (t->n_items == 0) {
         t->quit = 1;
     } else {
-        lv_close(&t->lv);
+        close_lesson(t);
         t->mode = MODE_MENU;
         menu_reload(t);     /* lessons added, removed or edited meanwhile */
     }
@@ -252,10 +296,15 @@ void tui_draw(Tui *t)
  * answered before the disk is touched. */
 static void frame(Tui *t)
 {
+    note_saves(t);
     tui_prepare(t);
     tui_draw(t);
     if (t->lv.ses)
         session_save_pending(t->lv.ses);
+    if (note_saves(t)) {
+        tui_prepare(t);
+        tui_draw(t);
+    }
 }
 
 int tui_main(const char *file, const TuiOptions *opt)
@@ -326,12 +375,17 @@ int tui_main(const char *file, const TuiOptions *opt)
         if (!t.quit)
             frame(&t);
     }
+    close_lesson(&t);
     leave_curses();
-    lv_close(&t.lv);
     cost_close(&t);
     menu_free(&t);
     tui_frame_free(&t);
     if (got_signal)
         return 128 + (int)got_signal;
+    if (t.save_failed) {
+        char shown[2400];
+        fprintf(stderr, "%s\n", lesson_escape(t.save_warning, shown, sizeof shown));
+        return 1;
+    }
     return 0;
 }

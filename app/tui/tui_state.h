@@ -163,6 +163,11 @@ typedef struct {
     int title_h;        /* rows of the step title (1, or the big one's)   */
     int blank;          /* b: nothing on the screen until the next key     */
     int heat_numbers_off; /* N: heatmaps show colour (or shade) only       */
+    /* progress saves: the session's count of notes last shown, and whether
+     * any save failed (attn then exits with 1 and says why on stderr) */
+    int save_notes_seen;
+    int save_failed;
+    char save_warning[600];
     int quit;
 } Tui;
 
