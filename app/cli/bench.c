@@ -31,6 +31,7 @@
 #include "attention.h"
 #include "bench_internal.h"
 #include "bench_naive.h"
+#include "lesson.h"
 #include "mat.h"
 #include "rng.h"
 
@@ -38,8 +39,9 @@
 
 static int usage_error(const char *fmt, const char *arg)
 {
+    char shown[512];
     fputs("attn bench: ", stderr);
-    fprintf(stderr, fmt, arg);
+    fprintf(stderr, fmt, lesson_escape(arg, shown, sizeof shown));   /* an argument may hold anything */
     fputs("\nusage: attn bench [--n N] [--d D] [--heads H] [--causal] [--reps R] [--json]\n"
           "                  [--fused-only] [--standard | --sweep [--max-n N]]\n", stderr);
     return 2;
@@ -76,9 +78,13 @@ void bench_opts_default(BenchOpts *o)
 static int parse_options(int argc, char **argv, BenchOpts *o)
 {
     bench_opts_default(o);
+    const char *own_case = NULL;    /* an option that picks the case: not with --standard */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         long v;
+        if (strcmp(a, "--n") == 0 || strcmp(a, "--causal") == 0 || strcmp(a, "--fused-only") == 0
+            || strcmp(a, "--max-n") == 0 || strcmp(a, "--dump") == 0)
+            own_case = a;
         int *target = strcmp(a, "--n") == 0 ? &o->n : strcmp(a, "--d") == 0 ? &o->d
                     : strcmp(a, "--heads") == 0 ? &o->heads : strcmp(a, "--reps") == 0 ? &o->reps
                     : strcmp(a, "--threads") == 0 ? &o->threads : strcmp(a, "--max-n") == 0 ? &o->max_n : NULL;
@@ -110,6 +116,11 @@ static int parse_options(int argc, char **argv, BenchOpts *o)
             return usage_error("unknown option '%s'", a), 0;
         }
     }
+    if (o->standard && own_case)
+        return usage_error("--standard runs its own cases (n = 512, 2048 and 8192, plain and causal); %s does not "
+                           "go with it", own_case), 0;
+    if (o->standard && o->sweep)
+        return usage_error("--standard and --sweep do not go together%s", ""), 0;
     if (o->d % o->heads != 0) {
         char msg[96];
         snprintf(msg, sizeof msg, "--d %d does not split into %d heads (%%s)", o->d, o->heads);
@@ -388,11 +399,36 @@ static int dump(const char *path, const float *out, size_t count)
     return ok;
 }
 
+/* The memory one case needs at the most, in bytes: the inputs (x, the four
+ * weights and their biases), the output and a reference copy, the fused
+ * path's n x 4d and its scratch rows, the yardstick sgemm's n x d. The
+ * naive path holds itself to NAIVE_MAX_BYTES apart. */
+static double case_bytes(const BenchOpts *o)
+{
+    double n = o->n, d = o->d, threads = o->threads > 0 ? o->threads : 64;
+    return sizeof(float) * (n * d * (1 + 2 + 4 + 2) + 4 * d * d + 8 * d + threads * 256 * n);
+}
+
+/* A case larger than the machine can hold is refused before anything is
+ * allocated, naming the size: it used to grow until the kernel killed it. */
+static int fits_in_memory(const BenchOpts *o)
+{
+    double need = case_bytes(o), have = bench_available_bytes();
+    if (have < 0 || need <= have)
+        return 1;
+    fprintf(stderr, "attn bench: n = %d, d = %d needs about %.1f GB; this machine has %.1f GB available\n", o->n,
+            o->d, need / 1e9, have / 1e9);
+    return 0;
+}
+
 /* One case with its own inputs: r filled, the fused output in *out (the
  * caller frees it). 0 after printing why. */
 static int run_case(const BenchOpts *o, BenchResult *r, float **out)
 {
     BenchInputs in;
+    *out = NULL;
+    if (!fits_in_memory(o))
+        return 0;
     *out = malloc((size_t)o->n * o->d * sizeof **out);
     if (!*out || !bench_inputs_make(&in, o->n, o->d, o->seed)) {
         fprintf(stderr, "attn bench: no memory for n=%d d=%d\n", o->n, o->d);

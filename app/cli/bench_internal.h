@@ -79,4 +79,8 @@ int sweep_next(const BenchOpts *o, Sweep *s, char *err, size_t size);
  * (what `attn bench --sweep` prints after its table). */
 void sweep_report(FILE *f, const BenchOpts *o, const Sweep *s, int width, int height, int utf8);
 
+/* Memory this machine has available now (bytes): MemAvailable, else the
+ * free pages; what the sweep plans by and a case is refused against. */
+double bench_available_bytes(void);
+
 #endif

@@ -21,9 +21,7 @@
 
 #define SWEEP_FIRST_N 64
 
-/* Memory this machine has available now (bytes): MemAvailable, else the
- * free pages. */
-static double available_bytes(void)
+double bench_available_bytes(void)
 {
     FILE *f = fopen("/proc/meminfo", "r");
     char line[128];
@@ -174,7 +172,7 @@ void sweep_report(FILE *f, const BenchOpts *o, const Sweep *s, int width, int he
 {
     double from = 2.0 * o->d;   /* where 4 n^2 d passes 8 n d^2 */
     double fused_slope = slope_from(s, s->fused, from), naive_slope = slope_from(s, s->naive, from);
-    double avail = available_bytes();
+    double avail = bench_available_bytes();
     long wall = naive_wall(o, avail);
     PlotSeries series[2] = { { "fused", 'f', s->n, s->fused, s->count }, { "naive", 'n', s->n, s->naive, s->count } };
     plot_loglog(f, series, 2, width, height, "ms", utf8);
@@ -199,7 +197,7 @@ int bench_sweep(const BenchOpts *given)
         return 2;
     if (given->json) {
         double from = 2.0 * given->d;   /* where 4 n^2 d passes 8 n d^2 */
-        double avail = available_bytes();
+        double avail = bench_available_bytes();
         print_json(given, &s, slope_from(&s, s.fused, from), slope_from(&s, s.naive, from), avail,
                    naive_wall(given, avail));
     } else {
