@@ -288,7 +288,8 @@ END_TEST
 START_TEST(one_bad_line_is_set_aside_alone)
 {
     make_dir();
-    write_file("progress", "attn-progress 2\nL\tKept\tOne\t0\t1\nE\tKept\tP[1,1]\tright\t1\t0\t1\nE\tBad\tx\tnope\t1\n");
+    write_file("progress", "attn-progress 2\nL\tKept\tOne\t0\t1\nE\tKept\tP[1,1]\tWhich?\tright\t1\t0\t1\n"
+                           "E\tBad\tx\tnope\t1\n");
     ProgressLesson *recs;
     int n;
     char warn[600];
@@ -329,6 +330,35 @@ START_TEST(one_bad_line_is_set_aside_alone)
     kill(child, SIGKILL);
     waitpid(child, NULL, 0);
     close(fd);
+    remove_dir();
+}
+END_TEST
+
+/* 15: removing an exercise never hands its state to another with the same
+ * answer; the other keeps its own, renumbered. */
+START_TEST(a_removed_exercise_hands_nothing_on)
+{
+    make_dir();
+    const char *two =
+        "lesson Twins\nlet X = [ 1 2 ; 3 4 ]\nstep One\n  let P = X @ X\n  show P\n"
+        "  exercise First time asked\n    answer P[2,2]\n  end\n"
+        "  exercise Asked again\n    answer P[2,2]\n  end\n";
+    const char *one =
+        "lesson Twins\nlet X = [ 1 2 ; 3 4 ]\nstep One\n  let P = X @ X\n  show P\n"
+        "  exercise Asked again\n    answer P[2,2]\n  end\n";
+    Session *s = session_of_text(two, "twins.lesson");
+    session_keep_progress(s, dir);
+    session_go(s, 1);
+    session_answer(s, 0, "22");     /* the first: right */
+    session_answer(s, 1, "21");     /* the second: tried */
+    session_free(s);
+    s = session_of_text(one, "twins.lesson");
+    session_keep_progress(s, dir);
+    session_go(s, 1);
+    const ExerciseState *e = session_exercise_state(s, 0);
+    ck_assert_int_eq(e->status, EX_TRIED);     /* its own state, not the removed one's tick */
+    ck_assert_str_eq(e->last, "21");
+    session_free(s);
     remove_dir();
 }
 END_TEST
@@ -413,6 +443,7 @@ Suite *hostile_suite(void)
     tcase_add_test(c, a_long_title_is_restored);
     tcase_add_test(c, one_bad_line_is_set_aside_alone);
     tcase_add_test(c, an_output_file_is_never_a_lesson);
+    tcase_add_test(c, a_removed_exercise_hands_nothing_on);
     tcase_add_test(c, a_cell_past_int_is_refused);
     tcase_add_test(c, the_benchmark_knows_its_limits);
     tcase_add_test(c, carets_count_wide_characters);

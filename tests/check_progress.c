@@ -89,8 +89,8 @@ START_TEST(quit_and_come_back)
     char *text = slurp(path);
     ck_assert_ptr_nonnull(text);
     ck_assert_msg(strstr(text, "attn-progress 2\nL\tProgress\tOne\t1\t1\n"), "%s", text);   /* back on One */
-    ck_assert_msg(strstr(text, "E\tProgress\tP[2,2]\tright\t2\t0\t0\n"), "%s", text);
-    ck_assert_msg(strstr(text, "E\tProgress\tP[1,1]\trevealed\t0\t0\t0\n"), "%s", text);
+    ck_assert_msg(strstr(text, "E\tProgress\tP[2,2]\tWhat is P[2,2]?\tright\t2\t0\t0\n"), "%s", text);
+    ck_assert_msg(strstr(text, "E\tProgress\tP[1,1]\tAnd P[1,1]?\trevealed\t0\t0\t0\n"), "%s", text);
     /* each answer as it was judged, the latest last */
     ck_assert_msg(strstr(text, "\twrong\t\t21\tnot yet: off by more than 0.001\n"), "%s", text);
     ck_assert_msg(strstr(text, "\tright\t\t22\tright\n"), "%s", text);
@@ -123,7 +123,7 @@ START_TEST(a_screen_saves_the_step_after_its_frame)
     session_go(s, 2);
     session_answer(s, 0, "2");
     text = slurp(path);
-    ck_assert_msg(text && strstr(text, "L\tProgress\tTwo\t1\t2\n") && strstr(text, "E\tProgress\tX[1,2]\tright"),
+    ck_assert_msg(text && strstr(text, "L\tProgress\tTwo\t1\t2\n") && strstr(text, "E\tProgress\tX[1,2]\tWhat is X[1,2]?\tright"),
                   "%s", text ? text : "(no file)");
     free(text);
     /* a move left pending is saved when the session ends */

@@ -122,6 +122,8 @@ static void json_record(const ProgressLesson *rec, const Lesson *l, const char *
         const ProgressExercise *e = &rec->ex[k];
         fputs(k ? ",\n  {\"key\": " : "\n  {\"key\": ", stdout);
         jw_string(stdout, e->key);
+        fputs(", \"question\": ", stdout);
+        jw_string(stdout, e->question[0] ? e->question : NULL);
         printf(", \"status\": \"%s\", \"attempts\": %d, \"hints\": %d, \"first_try\": %s, \"answers\": [",
                status_json[e->status], e->attempts, e->hints, e->first_try ? "true" : "false");
         for (int h = 0; h < e->n_hist; h++) {

@@ -6,11 +6,14 @@
  *
  *   attn-progress 2
  *   L <tab> LESSON <tab> LAST STEP <tab> FINISHED <tab> STEP NUMBER
- *   E <tab> LESSON <tab> EXERCISE <tab> STATUS <tab> ATTEMPTS <tab> HINTS <tab> FIRST
- *   H <tab> LESSON <tab> EXERCISE <tab> WHEN <tab> VERDICT <tab> DIAGNOSIS <tab> TYPED <tab> MESSAGE
+ *   E <tab> LESSON <tab> EXERCISE <tab> QUESTION <tab> STATUS <tab> ATTEMPTS <tab> HINTS <tab> FIRST
+ *   H <tab> LESSON <tab> EXERCISE <tab> QUESTION <tab> WHEN <tab> VERDICT <tab> DIAGNOSIS <tab> TYPED
+ *     <tab> MESSAGE
  *
- * Version 1 (no STEP NUMBER, no FIRST, no H lines) is read as well. H lines of one
- * exercise come oldest first, after its E line.
+ * An exercise is known by its key (its answer, #2 for a second with the
+ * same answer) and its question. Version 1 (no STEP NUMBER, no QUESTION, no
+ * FIRST, no H lines) is read as well. H lines of one exercise come oldest
+ * first, after its E line.
  */
 #include "progress.h"
 
@@ -67,6 +70,36 @@ int progress_same_key(const char *stored, const char *name)
     char cut[PROGRESS_KEY_MAX];
     snprintf(cut, sizeof cut, "%s", name);
     return strcmp(stored, cut) == 0;
+}
+
+/* The answer a key is made of: the key without a #N suffix. */
+static size_t answer_len(const char *key)
+{
+    size_t n = strlen(key), d = n;
+    while (d > 0 && key[d - 1] >= '0' && key[d - 1] <= '9')
+        d--;
+    return d > 0 && d < n && key[d - 1] == '#' ? d - 1 : n;
+}
+
+const ProgressExercise *progress_find_exercise(const ProgressLesson *rec, const char *key, const char *question)
+{
+    char q[PROGRESS_KEY_MAX];
+    snprintf(q, sizeof q, "%s", question);
+    size_t al = answer_len(key);
+    /* the same exercise; then the same one renumbered (#2 became #1 when
+     * an exercise with its answer was removed); then an older attn's
+     * record, which knows no question. Never another exercise's record. */
+    for (int pass = 0; rec && pass < 3; pass++)
+        for (int i = 0; i < rec->n_ex; i++) {
+            const ProgressExercise *e = &rec->ex[i];
+            int same_key = progress_same_key(e->key, key);
+            int same_q = e->question[0] && strcmp(e->question, q) == 0;
+            if ((pass == 0 && same_key && same_q)
+                || (pass == 1 && same_q && answer_len(e->key) == al && strncmp(e->key, key, al) == 0)
+                || (pass == 2 && same_key && !e->question[0]))
+                return e;
+        }
+    return NULL;
 }
 
 const ProgressLesson *progress_find(const ProgressLesson *recs, int n, const char *lesson)
@@ -130,11 +163,17 @@ static ProgressLesson *lesson_rec(ProgressLesson **recs, int *n, const char *les
     return r;
 }
 
-static ProgressExercise *exercise_rec(ProgressLesson *r, const char *key)
+/* The record of an exercise by key and question ("" for a record an older
+ * attn wrote: it takes the question it is matched with). */
+static ProgressExercise *exercise_rec(ProgressLesson *r, const char *key, const char *question)
 {
     for (int i = 0; i < r->n_ex; i++)
-        if (strcmp(r->ex[i].key, key) == 0)
+        if (strcmp(r->ex[i].key, key) == 0
+            && (!r->ex[i].question[0] || !question[0] || strcmp(r->ex[i].question, question) == 0)) {
+            if (!r->ex[i].question[0])
+                snprintf(r->ex[i].question, sizeof r->ex[i].question, "%s", question);
             return &r->ex[i];
+        }
     ProgressExercise *bigger = realloc(r->ex, (size_t)(r->n_ex + 1) * sizeof *bigger);
     if (!bigger)
         return NULL;
@@ -142,14 +181,15 @@ static ProgressExercise *exercise_rec(ProgressLesson *r, const char *key)
     ProgressExercise *e = &bigger[r->n_ex++];
     memset(e, 0, sizeof *e);
     snprintf(e->key, sizeof e->key, "%s", key);
+    snprintf(e->question, sizeof e->question, "%s", question);
     return e;
 }
 
 /* Parse one line into recs. 0, or -1 when it is not a line of the store. */
 static int parse_line(char *line, ProgressLesson **recs, int *n)
 {
-    char *f[9], a[PROGRESS_KEY_MAX], b[PROGRESS_KEY_MAX];
-    int k = split(line, f, 9);
+    char *f[10], a[PROGRESS_KEY_MAX], b[PROGRESS_KEY_MAX];
+    int k = split(line, f, 10);
     if ((k == 4 || k == 5) && strcmp(f[0], "L") == 0) {
         char *end, *e2 = "";
         long fin = strtol(f[3], &end, 10), step = k == 5 ? strtol(f[4], &e2, 10) : -1;
@@ -164,17 +204,19 @@ static int parse_line(char *line, ProgressLesson **recs, int *n)
         r->step_number = (int)step;
         return 0;
     }
-    if (k == 8 && strcmp(f[0], "H") == 0) {
+    char q[PROGRESS_KEY_MAX];
+    if (k == 9 && strcmp(f[0], "H") == 0) {
         ProgressAnswer h;
         memset(&h, 0, sizeof h);
         char *end;
-        h.when = strtoll(f[3], &end, 10);
+        h.when = strtoll(f[4], &end, 10);
         if (*end || h.when < 0 || unescape(f[1], a, sizeof a) || unescape(f[2], b, sizeof b)
-            || unescape(f[4], h.verdict, sizeof h.verdict) || unescape(f[5], h.diagnosis, sizeof h.diagnosis)
-            || unescape(f[6], h.typed, sizeof h.typed) || unescape(f[7], h.msg, sizeof h.msg))
+            || unescape(f[3], q, sizeof q) || unescape(f[5], h.verdict, sizeof h.verdict)
+            || unescape(f[6], h.diagnosis, sizeof h.diagnosis) || unescape(f[7], h.typed, sizeof h.typed)
+            || unescape(f[8], h.msg, sizeof h.msg))
             return -1;
         ProgressLesson *r = lesson_rec(recs, n, a);
-        ProgressExercise *e = r ? exercise_rec(r, b) : NULL;
+        ProgressExercise *e = r ? exercise_rec(r, b, q) : NULL;
         if (!e)
             return -1;
         if (e->n_hist == PROGRESS_HISTORY_MAX) {
@@ -184,19 +226,23 @@ static int parse_line(char *line, ProgressLesson **recs, int *n)
         e->hist[e->n_hist++] = h;
         return 0;
     }
-    if ((k == 6 || k == 7) && strcmp(f[0], "E") == 0) {
+    if ((k == 6 || k == 8) && strcmp(f[0], "E") == 0) {
+        /* version 1: E LESSON KEY STATUS ATTEMPTS HINTS; 2 adds the
+         * question after the key and FIRST at the end */
+        char **v = k == 8 ? f + 1 : f;
         int st = -1;
         for (int i = 0; i < 4; i++)
-            if (strcmp(f[3], status_words[i]) == 0)
+            if (strcmp(v[3], status_words[i]) == 0)
                 st = i;
         char *e1, *e2, *e3 = "";
-        long att = strtol(f[4], &e1, 10), hints = strtol(f[5], &e2, 10), first = k == 7 ? strtol(f[6], &e3, 10) : 0;
+        long att = strtol(v[4], &e1, 10), hints = strtol(v[5], &e2, 10), first = k == 8 ? strtol(v[6], &e3, 10) : 0;
         /* the writer's own extremes read back: counts up to INT_MAX */
         if (st < 0 || *e1 || *e2 || *e3 || att < 0 || hints < 0 || att > INT_MAX || hints > INT_MAX
-            || (first != 0 && first != 1) || unescape(f[1], a, sizeof a) || unescape(f[2], b, sizeof b))
+            || (first != 0 && first != 1) || unescape(f[1], a, sizeof a) || unescape(f[2], b, sizeof b)
+            || (k == 8 ? unescape(f[3], q, sizeof q) : (q[0] = '\0', 0)))
             return -1;
         ProgressLesson *r = lesson_rec(recs, n, a);
-        ProgressExercise *e = r ? exercise_rec(r, b) : NULL;
+        ProgressExercise *e = r ? exercise_rec(r, b, q) : NULL;
         if (!e)
             return -1;
         e->status = (ProgressStatus)st;
@@ -435,6 +481,8 @@ static int write_store(const char *dir, const char *path, const ProgressLesson *
             put_escaped(f, recs[i].lesson);
             fputc('\t', f);
             put_escaped(f, e->key);
+            fputc('\t', f);
+            put_escaped(f, e->question);
             fprintf(f, "\t%s\t%d\t%d\t%d\n", status_words[e->status], e->attempts, e->hints, e->first_try ? 1 : 0);
             for (int h = 0; h < e->n_hist; h++) {
                 const ProgressAnswer *a = &e->hist[h];
@@ -442,6 +490,8 @@ static int write_store(const char *dir, const char *path, const ProgressLesson *
                 put_escaped(f, recs[i].lesson);
                 fputc('\t', f);
                 put_escaped(f, e->key);
+                fputc('\t', f);
+                put_escaped(f, e->question);
                 fprintf(f, "\t%lld\t", a->when);
                 put_escaped(f, a->verdict);
                 fputc('\t', f);
@@ -566,7 +616,7 @@ static int merge(ProgressLesson **recs, int *n, const void *arg)
     r->step_number = in->step_number;
     r->finished |= in->finished;
     for (int i = 0; i < in->n_ex; i++) {
-        ProgressExercise *e = exercise_rec(r, in->ex[i].key);
+        ProgressExercise *e = exercise_rec(r, in->ex[i].key, in->ex[i].question);
         if (!e)
             return -1;
         /* the better of the two: another attn may have saved since */

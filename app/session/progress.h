@@ -8,7 +8,9 @@
  * ~/.local/state/attn; one text file, `progress`, in that directory.
  * A lesson is known by its title (so moving the file or editing its prose
  * keeps its progress); an exercise by its answer's expression (so adding
- * a step keeps it), with #2, #3 for a second, third of the same answer.
+ * a step keeps it), with #2, #3 for a second, third of the same answer,
+ * and by its question (so removing one of two with the same answer hands
+ * nothing on to the other).
  *
  * Every save takes a lock on `progress.lock`, reads the file, merges this
  * lesson's record into it (the better state of each exercise wins, so two
@@ -44,6 +46,8 @@ typedef struct {
 
 typedef struct {
     char key[PROGRESS_KEY_MAX];     /* the exercise: its answer, as written */
+    char question[PROGRESS_KEY_MAX]; /* and its question ("": an older attn's
+                                       record, which kept none)             */
     ProgressStatus status;
     int attempts;
     int hints;
@@ -75,6 +79,12 @@ void progress_free(ProgressLesson *recs, int n);
 /* Is stored (a key as the store keeps it) the key of name? Names longer
  * than a key compare as they were stored, cut to PROGRESS_KEY_MAX - 1. */
 int progress_same_key(const char *stored, const char *name);
+
+/* The record in rec of the exercise with this key and question: the same
+ * exercise, or the same one renumbered, or an older attn's record of the
+ * key; never the record of another exercise with the same answer (one
+ * removed from the lesson does not hand its state on). NULL when none. */
+const ProgressExercise *progress_find_exercise(const ProgressLesson *rec, const char *key, const char *question);
 
 /* The record of lesson in recs, or NULL. */
 const ProgressLesson *progress_find(const ProgressLesson *recs, int n, const char *lesson);

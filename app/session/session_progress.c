@@ -40,8 +40,8 @@ void session_lesson_progress(const Lesson *l, const ProgressLesson *rec, int *so
         for (int e = 0; e < lesson_step(l, k)->n_exercises; e++, idx++) {
             (*total)++;
             session_exercise_key(l, idx, key, sizeof key);
-            for (int r = 0; rec && r < rec->n_ex; r++)
-                *solved += strcmp(rec->ex[r].key, key) == 0 && rec->ex[r].status == PROG_RIGHT;
+            const ProgressExercise *p = progress_find_exercise(rec, key, lesson_exercise_at(l, idx)->question);
+            *solved += p && p->status == PROG_RIGHT;
         }
 }
 
@@ -107,17 +107,15 @@ int session_keep_progress(Session *s, const char *dir)
         char key[PROGRESS_KEY_MAX];
         for (int i = 0; i < s->n_ex; i++) {
             session_exercise_key(s->lesson, i, key, sizeof key);
-            for (int k = 0; k < mine->n_ex; k++) {
-                if (strcmp(mine->ex[k].key, key) != 0)
-                    continue;
-                ExerciseState *e = &s->ex[i];
-                const ProgressExercise *p = &mine->ex[k];
-                e->status = from_store(p->status);
-                e->attempts = p->attempts;
-                e->hints_shown = p->hints;
-                e->first_try = p->first_try;
-                restore_history(e, p);
-            }
+            const ProgressExercise *p = progress_find_exercise(mine, key, session_exercise_at(s->lesson, i)->question);
+            if (!p)
+                continue;
+            ExerciseState *e = &s->ex[i];
+            e->status = from_store(p->status);
+            e->attempts = p->attempts;
+            e->hints_shown = p->hints;
+            e->first_try = p->first_try;
+            restore_history(e, p);
         }
         /* back to the step last seen */
         int found = 0;
@@ -171,6 +169,7 @@ void session_save_progress(Session *s, int durable)
         return;
     for (int i = 0; i < s->n_ex; i++) {
         session_exercise_key(s->lesson, i, rec.ex[i].key, sizeof rec.ex[i].key);
+        snprintf(rec.ex[i].question, sizeof rec.ex[i].question, "%s", session_exercise_at(s->lesson, i)->question);
         rec.ex[i].status = to_store(s->ex[i].status);
         rec.ex[i].attempts = s->ex[i].attempts;
         rec.ex[i].hints = s->ex[i].hints_shown;
