@@ -19,12 +19,13 @@ static void usage(FILE *out)
           "                                         open the lesson menu, or one lesson;\n"
           "                                         --present: for a class (big title, the\n"
           "                                         matrices revealed one by one, no key bar)\n"
-          "       attn run [--no-answers] [--json | --markdown OUT] FILE\n"
+          "       attn run [--no-answers] [--json | --markdown OUT | --explain CELL]\n"
+          "                [--set KNOB=VALUE]... FILE\n"
           "                                         print a lesson as a plain-text handout,\n"
-          "                                         JSON, or markdown into OUT (- stdout);\n"
-          "                                         --no-answers: for students\n"
-          "       attn run --explain CELL FILE      explain one cell, e.g. 'A[2,1]'\n"
-          "            [--set KNOB=VALUE]...        with the lesson's knobs changed\n"
+          "                                         JSON, markdown into OUT (- stdout), or\n"
+          "                                         the arithmetic of one cell ('A[2,1]');\n"
+          "                                         --no-answers: for students; --set: with\n"
+          "                                         the lesson's knobs changed\n"
           "       attn check [--tap | --quiet] [--strict] [--junit FILE] FILE...\n"
           "                                         verify lessons' checks and exercises\n"
           "                                         (TAP 14, quiet, JUnit XML)\n"
@@ -33,11 +34,13 @@ static void usage(FILE *out)
           "                                         time attention: fused, naive (n x n), sgemm\n"
           "       attn grade [--json | --tap] LESSON SHEET...\n"
           "                                         judge answer sheets ('N: ANSWER' lines)\n"
-          "       attn progress [--reset [FILE]]       your progress, lesson by lesson\n"
+          "       attn progress [--json | --reset [FILE]]\n"
+          "                                         your progress, lesson by lesson\n"
           "       attn --help | --version\n"
           "\n"
-          "Exit status: 0 success, 1 a check failed, 2 a file could not be read or\n"
-          "parsed, or a usage error. Lessons: $ATTN_LESSONS, else the shipped set.\n", out);
+          "Exit status: 0 success, 1 a check failed (or a save of progress failed),\n"
+          "2 a file could not be read or parsed, or a usage error.\n"
+          "Lessons: $ATTN_LESSONS, else the shipped set.\n", out);
 }
 
 int main(int argc, char **argv)
