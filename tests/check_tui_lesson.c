@@ -355,6 +355,66 @@ START_TEST(exercise_hides_diagnoses_reveals_and_is_remembered)
 }
 END_TEST
 
+/* The screen and the progress file agree: an answer judged against the
+ * lesson as written keeps its verdict through an edit, undo, reset, a
+ * reload and reopening, and the file says what the screen says. */
+START_TEST(verdicts_stand_through_undo_reset_reload_and_reopening)
+{
+    Tmux t;
+    const char *path = open_small_lesson(&t, 100, 30, NULL);
+    tmux_keys(&t, "n");
+    WAIT_FOR(&t, "Exercise 1: What is P[2,2]?");
+    /* X[2,2] = 5 makes P[2,2] 10 on the screen; the exercise asks 8 */
+    tmux_keys(&t, "Down");
+    tmux_keys(&t, "Right");
+    tmux_keys(&t, "e");
+    WAIT_FOR(&t, "new value for X[2,2]");
+    tmux_type(&t, "5");
+    tmux_keys(&t, "Enter");
+    WAIT_FOR(&t, "X[2,2] = 5");
+    tmux_keys(&t, "a");
+    tmux_type(&t, "10");
+    tmux_keys(&t, "Enter");
+    const char *said = "✗ 10: that is the value with your edits; the exercise asks about the lesson's own numbers";
+    WAIT_FOR(&t, said);
+    tmux_keys(&t, "u");
+    WAIT_FOR(&t, "undone: X[2,2]");
+    ck_assert_msg(strstr(t.last, said) && !strstr(t.last, "Exercise 1 ✓"), "undo changed the verdict:\n%s", t.last);
+    tmux_keys(&t, "e");
+    tmux_type(&t, "6");
+    tmux_keys(&t, "Enter");
+    tmux_keys(&t, "r");
+    WAIT_FOR(&t, "1 edit reset");
+    ck_assert_msg(strstr(t.last, said), "reset changed the verdict:\n%s", t.last);
+    tmux_keys(&t, "R");
+    WAIT_FOR(&t, "reloaded");
+    ck_assert_msg(strstr(t.last, said), "a reload changed the verdict:\n%s", t.last);
+    char state[128], file[300];
+    snprintf(state, sizeof state, "ATTN_STATE_DIR=%s", t.state);
+    snprintf(file, sizeof file, "%s/progress", t.state);
+    tmux_quit_and_check(&t, "q", "EXITED 0");
+    char *text = slurp(file);
+    ck_assert_msg(text && strstr(text, "\ttried\t1\t0\t0\n") && strstr(text, "\twrong\tedited\t10\t"), "%s",
+                  text ? text : "(no progress file)");
+    free(text);
+    Tmux again;
+    tmux_start(&again, 100, 30, state, path);
+    WAIT_FOR(&again, "Exercise 1: What is P[2,2]?");
+    WAIT_FOR(&again, said);
+    tmux_keys(&again, "a");
+    tmux_type(&again, "8");
+    tmux_keys(&again, "Enter");
+    WAIT_FOR(&again, "✓ 8: right");
+    WAIT_FOR(&again, "Exercise 1 ✓");
+    tmux_quit_and_check(&again, "q", "EXITED 0");
+    text = slurp(file);
+    ck_assert_msg(text && strstr(text, "\tright\t2\t0\t0\n"), "%s", text ? text : "(no progress file)");
+    free(text);
+    tmux_stop(&again);
+    tmux_stop(&t);
+}
+END_TEST
+
 START_TEST(mouse_click_selects_a_cell)
 {
     Tmux t;
@@ -538,6 +598,7 @@ Suite *tui_lesson_suite(void)
         tcase_add_test(tc, edit_undo_reset);
         tcase_add_test(tc, exercise_hints_and_answers);
         tcase_add_test(tc, exercise_hides_diagnoses_reveals_and_is_remembered);
+        tcase_add_test(tc, verdicts_stand_through_undo_reset_reload_and_reopening);
         tcase_add_test(tc, mouse_click_selects_a_cell);
         tcase_add_test(tc, projector_scales_up);
         tcase_add_test(tc, big_matrix_scrolls_and_pools);
