@@ -267,6 +267,26 @@ static void axis_label(char *buf, size_t size, const Mat *m, int k, int block, i
         snprintf(buf, size, "%d", k + 1);
 }
 
+/* One part of a legend (a mark, then a word after a blank), drawn whole or
+ * not at all: where a part does not fit, "…" says something was left out,
+ * so no word is ever cut in the middle ("-∞ m" was). Returns where the
+ * next part starts, or -1 once a part was left out. */
+static int legend_part(const Tui *t, int y, int cx, int end, int attr, const char *mark, const char *word)
+{
+    if (cx < 0)
+        return -1;
+    int mw = fmt_display_width(mark), need = mw + (word ? 1 + fmt_display_width(word) : 0);
+    if (cx + need > end) {
+        if (cx < end)
+            ui_put(&t->cv, y, cx, 1, t->attr[C_DIM], ui_glyph(&t->cv, "…", "~"));
+        return -1;
+    }
+    ui_put(&t->cv, y, cx, mw, attr, mark);
+    if (word)
+        ui_put(&t->cv, y, cx + mw + 1, need - mw - 1, t->attr[C_DIM], word);
+    return cx + need + 2;
+}
+
 static void draw_legend(const Tui *t, const PaneView *v, int y, int x, int w)
 {
     const Mat *m = v->m;
@@ -300,9 +320,7 @@ static void draw_legend(const Tui *t, const PaneView *v, int y, int x, int w)
             ui_fill(&t->cv, y, cx, sw, heat_attr(t, v, val));
         }
     }
-    cx += 1;
-    ui_put(&t->cv, y, cx, x + w - cx, t->attr[C_DIM], hi);
-    cx += fmt_display_width(hi) + 2;
+    cx = legend_part(t, y, cx + 1, x + w, t->attr[C_DIM], hi, NULL);
     int infs = 0, masked = 0;
     for (int i = 0; i < m->rows; i++)
         for (int j = 0; j < m->cols; j++)
@@ -314,27 +332,19 @@ static void draw_legend(const Tui *t, const PaneView *v, int y, int x, int w)
             if (first < 0)
                 first = k;
         }
-    if (infs && cx < x + w) {
-        ui_putf(&t->cv, y, cx, x + w - cx, t->attr[C_HEAT_INF], "%s", ui_glyph(&t->cv, "-∞", "-inf"));
-        cx += t->cv.utf8 ? 3 : 5;
-        ui_put(&t->cv, y, cx, x + w - cx, t->attr[C_DIM], "masked");
-        cx += 8;
-    }
+    if (infs)
+        cx = legend_part(t, y, cx, x + w, t->attr[C_HEAT_INF], ui_glyph(&t->cv, "-∞", "-inf"), "masked");
     int zeros = 0;
     for (int i = 0; i < m->rows && !zeros; i++)
         for (int j = 0; j < m->cols && !zeros; j++)
             zeros = mat_cell_masked(m, i, j);
-    if (zeros && !infs && cx < x + w) {
-        ui_put(&t->cv, y, cx, x + w - cx, t->attr[C_MASKED], MASKED_ZERO_TEXT);
-        cx += 2;
-        ui_put(&t->cv, y, cx, x + w - cx, t->attr[C_DIM], "masked");
-        cx += 8;
-    }
-    if (masked && cx < x + w) {
+    if (zeros && !infs)
+        cx = legend_part(t, y, cx, x + w, t->attr[C_MASKED], MASKED_ZERO_TEXT, "masked");
+    if (masked) {
         char what[64];
         snprintf(what, sizeof what, "%s %d%s masked", by_rows ? "row" : "col", first + 1,
                  masked > 1 ? " ..." : "");
-        ui_put(&t->cv, y, cx, x + w - cx, t->attr[C_MASKED], what);
+        legend_part(t, y, cx, x + w, t->attr[C_MASKED], what, NULL);
     }
 }
 
