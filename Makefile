@@ -198,7 +198,7 @@ fuzz: deps
 	cp tests/fuzz/progress/* build-fuzz/corpus-progress/
 	build-fuzz/fuzz_progress -max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=10 build-fuzz/corpus-progress
 	for r in npy csv; do \
-	  $(FUZZ_CC) $(ATTN_CPPFLAGS) $(ENGINE_INC) -o build-fuzz/fuzz_$$r tests/fuzz/fuzz_$$r.c engine/$$r.c engine/mat.c \
+	  $(FUZZ_CC) $(ATTN_CPPFLAGS) $(ENGINE_INC) -o build-fuzz/fuzz_$$r tests/fuzz/fuzz_$$r.c engine/$$r.c engine/mat.c engine/numfmt.c \
 	    engine/status.c engine/alloc.c -lm || exit 1; \
 	  cp tests/data/*.$$r build-fuzz/corpus-$$r/; \
 	  build-fuzz/fuzz_$$r -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 build-fuzz/corpus-$$r || exit 1; \
