@@ -10,6 +10,7 @@
 #include "bigtext.h"
 #include "heat.h"
 #include "numfmt.h"
+#include "text.h"
 
 static const char *fmt(double v, int decimals, int utf8)
 {
@@ -107,6 +108,20 @@ END_TEST
 
 /* The projector's block font: "0.5" in both sizes, pixel for pixel, and
  * what does not fit or has no glyph falls back to plain text. */
+/* Text shortened to a width ends at a word with a mark, never mid-word. */
+START_TEST(shortened_text_ends_at_a_word_with_a_mark)
+{
+    char out[128];
+    ck_assert_str_eq(text_shorten(out, sizeof out, "Sky is blue: attention by matrix products", 40, 1),
+                     "Sky is blue: attention by matrix…");
+    ck_assert_str_eq(text_shorten(out, sizeof out, "Sky is blue: attention by matrix products", 40, 0),
+                     "Sky is blue: attention by matrix...");
+    ck_assert_str_eq(text_shorten(out, sizeof out, "fits whole", 10, 1), "fits whole");
+    ck_assert_str_eq(text_shorten(out, sizeof out, "Supercalifragilistic", 8, 1), "Superca…");
+    ck_assert_str_eq(text_shorten(out, sizeof out, "a réponse très longue", 12, 1), "a réponse…");
+}
+END_TEST
+
 START_TEST(big_numbers_for_the_back_of_the_room)
 {
     char row[256];
@@ -142,6 +157,7 @@ Suite *present_suite(void)
     tcase_add_test(c, a_printed_heatmap_says_what_its_shades_mean);
     tcase_add_test(c, big_numbers_for_the_back_of_the_room);
     tcase_add_test(c, answers_show_the_digits_checked);
+    tcase_add_test(c, shortened_text_ends_at_a_word_with_a_mark);
     suite_add_tcase(s, c);
     return s;
 }

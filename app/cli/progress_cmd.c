@@ -11,6 +11,7 @@
  * What the store holds came from a file anyone could have written: every
  * string of it reaches the terminal escaped (lesson_escape).
  */
+#include <langinfo.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,7 @@
 #include "lessonfile.h"
 #include "progress.h"
 #include "session.h"
+#include "text.h"
 
 static int usage(const char *what)
 {
@@ -68,17 +70,37 @@ static int reset(const char *dir, const char *file)
     return 0;
 }
 
+/* Is the output UTF-8 (the locale's charset)? */
+static int utf8_out(void)
+{
+    const char *cs = nl_langinfo(CODESET);
+    return cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0);
+}
+
+/* A column of the table, padded to w display columns. */
+static void pad(const char *s, int w)
+{
+    fputs(s, stdout);
+    for (int k = fmt_display_width(s); k < w; k++)
+        putchar(' ');
+}
+
 /* One row of the table for lesson l (rec: its record, or NULL). */
 static void row(const Lesson *l, const ProgressLesson *rec)
 {
     int total, solved;
     session_lesson_progress(l, rec, &solved, &total);
-    char title[44], done[32], step[40], safe[PROGRESS_KEY_MAX * 4];
-    snprintf(title, sizeof title, "%.40s", lesson_escape(lesson_title(l), safe, sizeof safe));
+    char title[200], done[32], step[200], safe[PROGRESS_KEY_MAX * 4];
+    /* cut at a word, with a mark: "…attention by matrix product" lost its s */
+    text_shorten(title, sizeof title, lesson_escape(lesson_title(l), safe, sizeof safe), 40, utf8_out());
     snprintf(done, sizeof done, "%d/%d", solved, total);
-    snprintf(step, sizeof step, "%.36s",
-             rec && rec->last_step[0] ? lesson_escape(rec->last_step, safe, sizeof safe) : rec ? "(set-up)" : "-");
-    printf("%-40s  %-9s  %-36s  %s\n", title, done, step, rec && rec->finished ? "finished" : rec ? "" : "not begun");
+    text_shorten(step, sizeof step,
+                 rec && rec->last_step[0] ? lesson_escape(rec->last_step, safe, sizeof safe) : rec ? "(set-up)" : "-",
+                 36, utf8_out());
+    pad(title, 40);
+    printf("  %-9s  ", done);
+    pad(step, 36);
+    printf("  %s\n", rec && rec->finished ? "finished" : rec ? "" : "not begun");
 }
 
 /* A lesson the store knows that is not in the lesson set: its record. */
@@ -87,12 +109,15 @@ static void row_unknown(const ProgressLesson *rec)
     int solved = 0;
     for (int k = 0; k < rec->n_ex; k++)
         solved += rec->ex[k].status == PROG_RIGHT;
-    char title[44], done[32], step[40], safe[PROGRESS_KEY_MAX * 4];
-    snprintf(title, sizeof title, "%.40s", lesson_escape(rec->lesson, safe, sizeof safe));
+    char title[200], done[32], step[200], safe[PROGRESS_KEY_MAX * 4];
+    text_shorten(title, sizeof title, lesson_escape(rec->lesson, safe, sizeof safe), 40, utf8_out());
     snprintf(done, sizeof done, "%d right", solved);
-    snprintf(step, sizeof step, "%.36s", rec->last_step[0] ? lesson_escape(rec->last_step, safe, sizeof safe)
-                                                          : "(set-up)");
-    printf("%-40s  %-9s  %-36s  %s\n", title, done, step, rec->finished ? "finished" : "(not in the lesson set)");
+    text_shorten(step, sizeof step, rec->last_step[0] ? lesson_escape(rec->last_step, safe, sizeof safe) : "(set-up)",
+                 36, utf8_out());
+    pad(title, 40);
+    printf("  %-9s  ", done);
+    pad(step, 36);
+    printf("  %s\n", rec->finished ? "finished" : "(not in the lesson set)");
 }
 
 static const char *const status_json[] = { "unanswered", "tried", "revealed", "right" };

@@ -132,6 +132,27 @@ size_t text_fit(const char *s, int w)
 }
 
 
+char *text_shorten(char *out, size_t size, const char *s, int w, int utf8)
+{
+    size_t whole = text_fit(s, w);
+    if (!s[whole]) {
+        snprintf(out, size, "%s", s);
+        return out;
+    }
+    const char *mark = utf8 ? "…" : "...";
+    int mw = utf8 ? 1 : 3;
+    size_t cut = text_fit(s, w > mw ? w - mw : 0);
+    size_t at = cut;
+    while (at > 0 && s[at] != ' ' && s[at - 1] != ' ')
+        at--;
+    while (at > 0 && s[at - 1] == ' ')
+        at--;
+    if (at == 0)
+        at = cut;   /* one long word: cut it, the mark says so */
+    snprintf(out, size, "%.*s%s", (int)at, s, mark);
+    return out;
+}
+
 /* Display columns of the first n bytes of s. */
 static int width_n(const char *s, size_t n)
 {

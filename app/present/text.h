@@ -39,4 +39,9 @@ const char *text_line(const char *p, char *line, size_t size);
 /* The byte length of the longest prefix of s that fits in w columns. */
 size_t text_fit(const char *s, int w);
 
+/* s into out as it fits w columns: whole, or cut at a word's end with "…"
+ * ("..." when not utf8) after it, never in the middle of a word unless
+ * the first word alone is too long. Returns out. */
+char *text_shorten(char *out, size_t size, const char *s, int w, int utf8);
+
 #endif
