@@ -52,10 +52,12 @@ START_TEST(signals_restore_the_terminal)
     tmux_stop(&t);
     /* SIGTERM and SIGHUP from outside, and every other signal that ends a
      * process: Ctrl-\ (QUIT), USR1, PIPE, ALRM left the alternate screen,
-     * mouse reporting and raw mode on */
-    const char *sigs[] = { "TERM", "HUP", "QUIT", "USR1", "PIPE", "ALRM" };
-    const char *codes[] = { "EXITED 143", "EXITED 129", "EXITED 131", "EXITED 138", "EXITED 141", "EXITED 142" };
-    for (int k = 0; k < 6; k++) {
+     * mouse reporting and raw mode on; a crash (SEGV) puts the terminal
+     * back and dies of its own signal */
+    const char *sigs[] = { "TERM", "HUP", "QUIT", "USR1", "PIPE", "ALRM", "SEGV" };
+    const char *codes[] = { "EXITED 143", "EXITED 129", "EXITED 131", "EXITED 138", "EXITED 141", "EXITED 142",
+                            "EXITED 139" };
+    for (int k = 0; k < 7; k++) {
         tmux_start(&t, 100, 30, NULL, args);
         WAIT_FOR(&t, "Set-up");
         /* attn is the child of the pane's shell (the inner sh exec'd it) */

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "blas.h"
@@ -40,6 +41,24 @@ static int curses_active;
 static void on_signal(int sig)
 {
     got_signal = sig;   /* the loop notices within one getch timeout */
+}
+
+/* The terminal as it was before curses, for a crash: a signal that cannot
+ * return to the loop (SIGSEGV, SIGABRT, ...) puts it back with what is
+ * safe in a handler (tcsetattr, write), then dies of the signal as it
+ * would have. */
+static struct termios saved_tty;
+static int saved_tty_ok;
+
+static void on_crash(int sig)
+{
+    static const char leave[] = "\033[0m\033[?1000l\033[?1002l\033[?1006l\033[?25h\033[?1049l\r\n";
+    if (saved_tty_ok)
+        tcsetattr(STDIN_FILENO, TCSANOW, &saved_tty);
+    ssize_t w = write(STDOUT_FILENO, leave, sizeof leave - 1);
+    (void)w;
+    signal(sig, SIG_DFL);
+    raise(sig);
 }
 
 static void leave_curses(void)
@@ -104,6 +123,7 @@ static void start_curses(Tui *t, int no_color)
     }
     char term[200];
     lesson_escape(getenv("TERM") ? getenv("TERM") : "", term, sizeof term);
+    saved_tty_ok = tcgetattr(STDIN_FILENO, &saved_tty) == 0;
     if (!newterm(NULL, stdout, stdin)) {
         fprintf(stderr, "attn: cannot open the terminal (TERM=%s)\n", term);
         exit(2);
@@ -142,6 +162,14 @@ static void start_curses(Tui *t, int no_color)
     sigemptyset(&sa.sa_mask);
     for (size_t i = 0; i < sizeof ending / sizeof *ending; i++)
         sigaction(ending[i], &sa, NULL);
+    static const int crashing[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS };
+    struct sigaction ca;
+    memset(&ca, 0, sizeof ca);
+    ca.sa_handler = on_crash;
+    sigemptyset(&ca.sa_mask);
+    ca.sa_flags = SA_RESETHAND;
+    for (size_t i = 0; i < sizeof crashing / sizeof *crashing; i++)
+        sigaction(crashing[i], &ca, NULL);
 }
 
 /* ---- the screens: which is on top, what they share ------------------- */
