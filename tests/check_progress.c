@@ -290,20 +290,29 @@ START_TEST(kill_9_never_tears_the_file)
 }
 END_TEST
 
+/* The lesson written into a lesson set of its own (dir/lessons) and opened
+ * keeping its progress in dir: the set's folder and the file into the
+ * buffers. */
+static Session *open_in_a_lesson_set(char *lessons, size_t lsize, char *path, size_t psize)
+{
+    snprintf(lessons, lsize, "%s/lessons", dir);
+    mkdir(lessons, 0700);
+    snprintf(path, psize, "%s/progress.lesson", lessons);
+    write_text_file(path, lesson_text);
+    LessonError err;
+    Session *s = session_open(path, &err);
+    ck_assert_ptr_nonnull(s);
+    session_keep_progress(s, dir);
+    return s;
+}
+
 /* `attn progress` reads the store; `--reset FILE` forgets one lesson
  * (no terminal: no question asked). */
 START_TEST(the_progress_command_shows_and_resets)
 {
     make_dir();
     char lessons[400], path[500];
-    snprintf(lessons, sizeof lessons, "%s/lessons", dir);
-    mkdir(lessons, 0700);
-    snprintf(path, sizeof path, "%s/progress.lesson", lessons);
-    write_text_file(path, lesson_text);
-    LessonError err;
-    Session *s = session_open(path, &err);
-    ck_assert_ptr_nonnull(s);
-    session_keep_progress(s, dir);
+    Session *s = open_in_a_lesson_set(lessons, sizeof lessons, path, sizeof path);
     session_go(s, 1);
     session_answer(s, 0, "22");
     session_go(s, 2);
@@ -337,14 +346,7 @@ START_TEST(answers_come_back_as_judged)
 {
     make_dir();
     char lessons[400], path[500];
-    snprintf(lessons, sizeof lessons, "%s/lessons", dir);
-    mkdir(lessons, 0700);
-    snprintf(path, sizeof path, "%s/progress.lesson", lessons);
-    write_text_file(path, lesson_text);
-    LessonError err;
-    Session *s = session_open(path, &err);
-    ck_assert_ptr_nonnull(s);
-    session_keep_progress(s, dir);
+    Session *s = open_in_a_lesson_set(lessons, sizeof lessons, path, sizeof path);
     session_go(s, 1);
     session_answer(s, 1, "7");              /* right at once: a first try */
     session_edit(s, "X", 1, 1, 5);
@@ -357,7 +359,9 @@ START_TEST(answers_come_back_as_judged)
     ck_assert_int_eq(later, 1);
     session_free(s);
 
+    LessonError err;
     s = session_open(path, &err);
+    ck_assert_ptr_nonnull(s);
     session_keep_progress(s, dir);
     ck_assert_int_eq(session_screen(s), 1);
     const ExerciseState *e = session_exercise_state(s, 0);
