@@ -1,7 +1,9 @@
 /*
  * session.c - one opened lesson and the actions on it (see session.h):
- * load-then-evaluate, the editable rule, edits with undo, exercise states,
- * and live reload. The one place each of these is written.
+ * load-then-evaluate, the screens, the editable rule, edits with undo, and
+ * the lesson as written beside the edited one. Exercises are
+ * session_exercises.c's, progress session_progress.c's, knobs
+ * session_knobs.c's, live reload session_reload.c's.
  */
 #include "session.h"
 
@@ -9,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "lessonfile.h"
 #include "session_internal.h"
@@ -216,17 +217,6 @@ int edits_still_apply(LessonEdit *edits, int n, const LessonState *st)
     return kept;
 }
 
-const LessonExercise *session_exercise_at(const Lesson *l, int idx)
-{
-    for (int i = 0; i < lesson_n_steps(l); i++) {
-        const LessonStep *st = lesson_step(l, i);
-        if (idx < st->n_exercises)
-            return &st->exercises[idx];
-        idx -= st->n_exercises;
-    }
-    return NULL;
-}
-
 void session_set_state(Session *s, LessonState *st)
 {
     if (s->state != s->asked && s->state != st)
@@ -422,197 +412,4 @@ int session_is_edited(const Session *s, const char *name, int row, int col)
         if (s->edits[i].row == row && s->edits[i].col == col && strcmp(s->edits[i].name, name) == 0)
             return 1;
     return 0;
-}
-
-/* ---- exercises ---- */
-
-/* Index into s->ex of exercise k of the current step, or -1. */
-static int ex_index(const Session *s, int k)
-{
-    const LessonStep *st = session_step(s);
-    if (!st || k < 0 || k >= st->n_exercises)
-        return -1;
-    int first = 0;
-    for (int i = 0; i < s->screen - s->has_setup; i++)
-        first += lesson_step(s->lesson, i)->n_exercises;
-    return first + k;
-}
-
-int session_n_exercises(const Session *s)
-{
-    const LessonStep *st = session_step(s);
-    return st ? st->n_exercises : 0;
-}
-
-int session_exercise_number(const Session *s, int k) { return ex_index(s, k) + 1; }
-
-const LessonExercise *session_exercise(const Session *s, int k)
-{
-    return ex_index(s, k) < 0 ? NULL : &session_step(s)->exercises[k];
-}
-
-const ExerciseState *session_exercise_state(const Session *s, int k)
-{
-    int i = ex_index(s, k);
-    return i < 0 ? NULL : &s->ex[i];
-}
-
-/* The state of exercise k for an action on it, or NULL, said why. */
-static ExerciseState *acted_on(Session *s, int k)
-{
-    int i = ex_index(s, k);
-    s->message[0] = '\0';
-    if (i < 0)
-        session_say(s, SESSION_REFUSED, "no exercise on this step");
-    return i < 0 ? NULL : &s->ex[i];
-}
-
-/* The knobs moved from the lesson's values, in words: "T = 1.3" into now
- * and "T = 1" into asked; 0 when none is moved. */
-static int moved_knobs(const Session *s, char *now, char *asked, size_t size)
-{
-    int n = 0;
-    now[0] = asked[0] = '\0';
-    for (int i = 0; i < lesson_n_knobs(s->lesson); i++) {
-        const LessonKnob *k = lesson_knob(s->lesson, i);
-        double v = session_knob_value(s, i);
-        if ((float)v == (float)k->value)
-            continue;
-        char a[48], b[48];
-        size_t ln = strlen(now), la = strlen(asked);
-        snprintf(now + ln, size - ln, "%s%s = %s", n ? ", " : "", k->name, lesson_knob_text(k, v, a, sizeof a));
-        snprintf(asked + la, size - la, "%s%s = %s", n ? ", " : "", k->name,
-                 lesson_knob_text(k, k->value, b, sizeof b));
-        n++;
-    }
-    return n;
-}
-
-int session_asked_note(const Session *s, char *buf, size_t size)
-{
-    char now[200], asked[200];
-    if (!moved_knobs(s, now, asked, sizeof now))
-        return 0;
-    if (strchr(now, ',')) {
-        snprintf(buf, size, "asked at %s; the knobs are at %s", asked, now);
-    } else {
-        const char *value = strstr(now, " = ");   /* one knob: its value */
-        snprintf(buf, size, "asked at %s; the knob is at %s", asked, value ? value + 3 : now);
-    }
-    return 1;
-}
-
-static LessonJudge *judge_of(Session *s)
-{
-    if (!s->judge)
-        s->judge = lesson_judge_new(s->lesson, s->asked);
-    return s->judge;
-}
-
-/* Keep the answer in the exercise's history (the latest ANSWER_HISTORY_MAX). */
-static void remember(ExerciseState *e, const char *typed, const Judgement *j)
-{
-    if (e->n_history == ANSWER_HISTORY_MAX) {
-        memmove(e->history, e->history + 1, (ANSWER_HISTORY_MAX - 1) * sizeof *e->history);
-        e->n_history--;
-    }
-    AnswerRecord *r = &e->history[e->n_history++];
-    memset(r, 0, sizeof *r);
-    snprintf(r->typed, sizeof r->typed, "%s", typed);
-    r->verdict = j->verdict;
-    snprintf(r->diagnosis, sizeof r->diagnosis, "%s", j->diagnosis);
-    snprintf(r->msg, sizeof r->msg, "%s", j->msg);
-    r->when = (long long)time(NULL);
-}
-
-unsigned session_answer(Session *s, int k, const char *typed) { return session_answer_shown(s, k, typed, 0); }
-
-unsigned session_answer_shown(Session *s, int k, const char *typed, int decimals)
-{
-    ExerciseState *e = acted_on(s, k);
-    if (!e)
-        return SESSION_REFUSED;
-    LessonJudge *judge = judge_of(s);
-    if (!judge)
-        return session_say(s, SESSION_REFUSED, "out of memory: the answer was not judged");
-    char now[200], asked[200];
-    int moved = moved_knobs(s, now, asked, sizeof now);
-    JudgeContext ctx = { .now = s->n_edits > 0 ? s->state : NULL, .moved = moved ? now : "", .asked = asked,
-                         .decimals = decimals, .revealed = e->status == EX_REVEALED };
-    Judgement j;
-    lesson_judge(judge, session_exercise(s, k), typed, &ctx, &j);
-    if (j.verdict == VERDICT_INVALID)
-        return session_say(s, SESSION_REFUSED, "%s", j.msg);
-    e->judged = j;
-    snprintf(e->last, sizeof e->last, "%s", typed);
-    e->attempts++;
-    if (e->attempts == 1 && j.verdict == VERDICT_RIGHT && e->hints_shown == 0)
-        e->first_try = 1;
-    /* the best state reached stays: a right exercise answered wrong later
-     * is still solved, a revealed one is still revealed */
-    if (e->status != EX_REVEALED && e->status != EX_RIGHT)
-        e->status = j.verdict == VERDICT_RIGHT ? EX_RIGHT : EX_TRIED;
-    remember(e, typed, &j);
-    session_save_progress(s, 1);
-    return SESSION_EXERCISE;
-}
-
-unsigned session_hint(Session *s, int k)
-{
-    ExerciseState *e = acted_on(s, k);
-    if (!e)
-        return SESSION_REFUSED;
-    const LessonExercise *ex = session_exercise(s, k);
-    if (e->hints_shown >= ex->n_hints)
-        return session_say(s, SESSION_REFUSED, ex->n_hints ? "no more hints" : "this exercise has no hints");
-    e->hints_shown++;
-    session_save_progress(s, 1);
-    return SESSION_EXERCISE;
-}
-
-unsigned session_reveal(Session *s, int k)
-{
-    ExerciseState *e = acted_on(s, k);
-    if (!e)
-        return SESSION_REFUSED;
-    if (e->status == EX_RIGHT)
-        return session_say(s, SESSION_REFUSED, "already solved");
-    e->status = EX_REVEALED;
-    session_save_progress(s, 1);
-    return SESSION_EXERCISE;
-}
-
-int session_cell_hidden(const Session *s, const char *name, int row, int col)
-{
-    for (int k = 0; k < session_n_exercises(s); k++) {
-        const ExerciseState *e = session_exercise_state(s, k);
-        if ((e->status == EX_UNANSWERED || e->status == EX_TRIED)
-            && lesson_exercise_hides(session_exercise(s, k), name, row, col))
-            return 1;
-    }
-    return 0;
-}
-
-void session_summary(const Session *s, int *first_time, int *later, int *revealed, int *open)
-{
-    *first_time = *later = *revealed = *open = 0;
-    for (int i = 0; i < s->n_ex; i++) {
-        const ExerciseState *e = &s->ex[i];
-        if (e->status == EX_RIGHT && e->first_try)
-            (*first_time)++;
-        else if (e->status == EX_RIGHT)
-            (*later)++;
-        else if (e->status == EX_REVEALED)
-            (*revealed)++;
-        else
-            (*open)++;
-    }
-}
-
-void session_progress(const Session *s, int *solved, int *total)
-{
-    *solved = 0;
-    *total = s->n_ex;
-    for (int i = 0; i < s->n_ex; i++)
-        *solved += s->ex[i].status == EX_RIGHT;
 }

@@ -1,7 +1,9 @@
 /*
  * session_internal.h - the Session struct, shared by the files that make
- * the session (session.c: opening, screens, edits, exercises;
- * session_reload.c: live reload). Not for the session's users.
+ * the session (session.c: opening, screens, edits; session_exercises.c:
+ * answers judged and kept; session_progress.c: the store;
+ * session_knobs.c: knobs; session_reload.c: live reload). Not for the
+ * session's users.
  */
 #ifndef ATTN_SESSION_INTERNAL_H
 #define ATTN_SESSION_INTERNAL_H
