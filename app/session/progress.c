@@ -16,6 +16,7 @@
  * first, after its E line.
  */
 #include "progress.h"
+#include "progress_file.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -254,84 +255,6 @@ static int parse_line(char *line, ProgressLesson **recs, int *n)
     return -1;
 }
 
-/* A name beside path no file has yet: PATH.KIND-DATE, then -2, -3, ... so
- * one set-aside never overwrites another. Into aside; 0, or -1. */
-static int aside_name(const char *path, const char *kind, int k, char *aside, size_t size)
-{
-    char stamp[32];
-    time_t now = time(NULL);
-    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", localtime(&now));
-    if (k == 1)
-        snprintf(aside, size, "%s.%s-%s", path, kind, stamp);
-    else
-        snprintf(aside, size, "%s.%s-%s-%d", path, kind, stamp, k);
-    return 0;
-}
-
-/* Move a bad file out of the way under a name of its own. */
-static void set_aside(const char *path, const char *why, const char *kind, char *warn, size_t size)
-{
-    char aside[1200];
-    int rc = -1, e = 0;
-    for (int k = 1; k < 1000 && rc != 0; k++) {
-        aside_name(path, kind, k, aside, sizeof aside);
-        rc = link(path, aside);     /* fails on a name taken: rename would overwrite it */
-        e = errno;
-        if (rc != 0 && e != EEXIST)
-            break;
-    }
-    if (rc == 0 && unlink(path) == 0)
-        snprintf(warn, size, "attn: %s %s; it is kept as %s and progress starts afresh", path, why, aside);
-    else
-        snprintf(warn, size, "attn: %s %s, and it could not be set aside: %s", path, why, strerror(rc ? e : errno));
-}
-
-/* Keep the lines that could not be read in a file of their own beside
- * path (never one that exists), so the rest of the store goes on. */
-static void set_aside_lines(const char *path, const char *lines, size_t len, int count, char *warn, size_t size)
-{
-    char aside[1200];
-    int fd = -1;
-    for (int k = 1; k < 1000 && fd < 0; k++) {
-        aside_name(path, "damaged", k, aside, sizeof aside);
-        fd = open(aside, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-        if (fd < 0 && errno != EEXIST)
-            break;
-    }
-    ssize_t w = fd >= 0 ? write(fd, lines, len) : -1;
-    if (fd >= 0 && (w != (ssize_t)len || fsync(fd) != 0))
-        w = -1;
-    if (fd >= 0)
-        close(fd);
-    if (w >= 0)
-        snprintf(warn, size, "attn: %d line%s of %s could not be read; %s kept in %s, the rest of your progress "
-                 "is safe", count, count == 1 ? "" : "s", path, count == 1 ? "it is" : "they are", aside);
-    else
-        snprintf(warn, size, "attn: %d line%s of %s could not be read and could not be set aside: %s", count,
-                 count == 1 ? "" : "s", path, strerror(errno));
-}
-
-/* Open path for reading only when it is a regular file: a FIFO or a device
- * put in its place is refused at once, never waited on. NULL with errno
- * (ENOENT when absent; EINVAL: not a regular file). */
-static FILE *open_regular(const char *path)
-{
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0)
-        return NULL;
-    struct stat st;
-    int flags = fcntl(fd, F_GETFL);
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
-        close(fd);
-        errno = EINVAL;
-        return NULL;
-    }
-    FILE *f = fdopen(fd, "r");
-    if (!f)
-        close(fd);
-    return f;
-}
-
 /* Read the store at path. A bad header, or one from a newer attn, sets the
  * whole file aside; a bad line is skipped alone, and when lines_aside (the
  * writer, under the lock) kept in a file of its own. */
@@ -339,7 +262,7 @@ static int read_store(const char *path, ProgressLesson **out, int *n, char *warn
 {
     *out = NULL;
     *n = 0;
-    FILE *f = open_regular(path);
+    FILE *f = progress_open_regular(path);
     if (!f) {
         if (errno == ENOENT)
             return 0;
@@ -403,12 +326,12 @@ static int read_store(const char *path, ProgressLesson **out, int *n, char *warn
         progress_free(*out, *n);
         *out = NULL;
         *n = 0;
-        set_aside(path, newer ? "was written by a newer attn" : "is damaged", newer ? "newer" : "damaged", warn,
+        progress_set_aside(path, newer ? "was written by a newer attn" : "is damaged", newer ? "newer" : "damaged", warn,
                   size);
         return -1;
     }
     if (rejected && lines_aside && rej)
-        set_aside_lines(path, rej, rej_len, rejected, warn, size);
+        progress_set_aside_lines(path, rej, rej_len, rejected, warn, size);
     else if (rejected)
         snprintf(warn, size, "attn: %d line%s of %s could not be read; the rest of your progress is kept", rejected,
                  rejected == 1 ? "" : "s", path);
