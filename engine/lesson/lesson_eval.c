@@ -304,7 +304,7 @@ Mat *expr_eval_node(EvalCtx *c, const Expr *e)
  * long lesson of big matrices is refused instead of exhausting memory. */
 Mat *expr_eval(EvalCtx *c, const Expr *e)
 {
-    Mat *m = c->mut && c->mut->node == e ? mutation_eval(c, e) : expr_eval_node(c, e);
+    Mat *m = c->mut && c->rewrite && c->mut->node == e ? c->rewrite(c, e) : expr_eval_node(c, e);
     if (!m || e->kind == E_NAME || !m->buf)    /* a name or a view: nothing new */
         return m;
     c->made += (long long)m->rows * m->cols;
@@ -445,7 +445,7 @@ static int exercises_fit(const Lesson *l, LessonState *s, LessonError *err)
 /* Statements first..last of l into a new state (see lesson_eval_range),
  * with the edits applied right after each name is computed. */
 static LessonState *eval_statements(const Lesson *l, const LessonEdit *edits, int n_edits, const LessonState *from,
-                                    int first, int last, const Mutation *mut, LessonError *err)
+                                    int first, int last, const Mutation *mut, EvalRewrite rewrite, LessonError *err)
 {
     LessonError scratch;
     if (!err)
@@ -482,7 +482,8 @@ static LessonState *eval_statements(const Lesson *l, const LessonEdit *edits, in
     if (last < 0 || last >= l->n_stmts)
         last = l->n_stmts - 1;
     Labels *tokens = l->n_tokens ? labels_new(l->n_tokens, (const char *const *)l->tokens) : NULL;
-    EvalCtx c = { .src = &l->src, .lesson = l, .env = s->vals, .rng = &s->rng, .err = err, .mut = mut };
+    EvalCtx c = { .src = &l->src, .lesson = l, .env = s->vals, .rng = &s->rng, .err = err, .mut = mut,
+                  .rewrite = rewrite };
     int ok = 1;
     for (int i = first; i <= last && ok; i++) {
         const Stmt *st = &l->stmts[i];
@@ -535,13 +536,13 @@ static LessonState *eval_statements(const Lesson *l, const LessonEdit *edits, in
 
 LessonState *lesson_eval(const Lesson *l, const LessonEdit *edits, int n_edits, LessonError *err)
 {
-    return eval_statements(l, edits, n_edits, NULL, 0, -1, NULL, err);
+    return eval_statements(l, edits, n_edits, NULL, 0, -1, NULL, NULL, err);
 }
 
 LessonState *lesson_eval_range(const Lesson *l, const LessonState *from, int first, int last, const Mutation *mut,
-                               LessonError *err)
+                               EvalRewrite rewrite, LessonError *err)
 {
-    return eval_statements(l, NULL, 0, from, first, last, mut, err);
+    return eval_statements(l, NULL, 0, from, first, last, mut, rewrite, err);
 }
 
 int lesson_stmt_of_slot(const Lesson *l, int slot)

@@ -121,14 +121,6 @@ static int d_mistake(PS *ps, size_t kw, size_t arg, LessonExercise *ex)
     return 1;
 }
 
-int lesson_exercise_hides(const LessonExercise *ex, const char *name, int row, int col)
-{
-    for (int i = 0; i < ex->n_hides; i++)
-        if (ex->hides[i].row == row && ex->hides[i].col == col && strcmp(ex->hides[i].name, name) == 0)
-            return 1;
-    return 0;
-}
-
 int d_exercise(PS *ps, size_t kw, size_t arg)
 {
     LessonStep *st = cur_step(ps);

@@ -288,7 +288,12 @@ int candidate_add(Candidates *cs, const char *id, double value, const char *fmt,
 
 /* ---- evaluation (lesson_eval.c) ---- */
 
-typedef struct {
+struct EvalCtx;
+/* How a node is evaluated under a mutation (lesson_mutate.c's
+ * mutation_eval): the evaluator knows only that there is one. */
+typedef struct Mat *(*EvalRewrite)(struct EvalCtx *ctx, const struct Expr *e);
+
+typedef struct EvalCtx {
     const Src *src;
     const Lesson *lesson;   /* its loader reads load()'s files; NULL: none   */
     Mat **env;              /* values by slot (borrowed)                     */
@@ -296,6 +301,7 @@ typedef struct {
     LessonError *err;
     long long made;         /* elements of the buffers made so far           */
     const Mutation *mut;    /* a node evaluated as a mistake would (or NULL) */
+    EvalRewrite rewrite;    /* how: mut's rewrite of its node               */
 } EvalCtx;
 
 /* Evaluate e; a new reference the caller frees. NULL and ctx->err, also
@@ -311,9 +317,10 @@ Mat *mutation_eval(EvalCtx *ctx, const Expr *e);
 
 /* l's statements evaluated into a state, from statement `first` to `last`
  * (-1: the end), with the values before `first` taken from `from` (NULL
- * when first is 0), under mutation mut (NULL: as written). No edits. */
+ * when first is 0), under mutation mut evaluated by rewrite (NULL: as
+ * written). No edits. */
 LessonState *lesson_eval_range(const Lesson *l, const LessonState *from, int first, int last,
-                               const Mutation *mut, LessonError *err);
+                               const Mutation *mut, EvalRewrite rewrite, LessonError *err);
 
 /* e evaluated against s with every matrix it names rounded to `decimals`
  * decimals, except the cells ex hides (they show '?' on the screen): what

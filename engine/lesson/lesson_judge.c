@@ -123,42 +123,6 @@ void lesson_judge_free(LessonJudge *j)
     free(j);
 }
 
-const LessonState *judge_mutated(LessonJudge *j, int i, int last)
-{
-    if (i < 0 || i >= j->n_muts)
-        return NULL;
-    if (j->upto[i] < last) {
-        LessonError err;
-        lesson_state_free(j->states[i]);
-        j->states[i] = lesson_eval_mutated(j->l, j->asked, &j->muts[i], last, &err);
-        j->upto[i] = last;
-    }
-    return j->states[i];
-}
-
-/* What a state holds, in numbers. */
-static long long state_elements(const LessonState *s)
-{
-    long long n = 0;
-    for (int i = 0; i < lesson_state_count(s); i++) {
-        const Mat *m = lesson_state_at(s, i);
-        n += m ? (long long)m->rows * m->cols : 0;
-    }
-    return n;
-}
-
-/* The largest mutated state a judge keeps between answers (numbers). */
-#define JUDGE_KEEP_ELEMENTS (1 << 16)
-
-void judge_release(LessonJudge *j, int i)
-{
-    if (i < 0 || i >= j->n_muts || !j->states[i] || state_elements(j->states[i]) <= JUDGE_KEEP_ELEMENTS)
-        return;
-    lesson_state_free(j->states[i]);
-    j->states[i] = NULL;
-    j->upto[i] = -2;
-}
-
 /* How finely the student's number was written: 0.4754 -> 1e-4, 6.144e-6
  * -> 1e-9; 0 for a whole number and for arithmetic (taken as exact). */
 static double typed_resolution(const char *typed)

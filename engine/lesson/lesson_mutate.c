@@ -12,7 +12,8 @@
  * the rewritten node. A rewrite that the values do not admit (a "scale"
  * that is not one number, a product whose shapes no longer fit) refuses,
  * and is simply not a candidate. The judge (lesson_diagnose.c) reads the
- * asked cell in the rewritten lesson; the lesson itself never changes.
+ * asked cell in the rewritten lesson (judge_mutated keeps the small ones
+ * for the next answer); the lesson itself never changes.
  */
 #include "alloc.h"
 #include "lesson_internal.h"
@@ -322,5 +323,43 @@ LessonState *lesson_eval_mutated(const Lesson *l, const LessonState *asked, cons
     for (int i = m->stmt; i <= end && first > 0; i++)
         if (l->stmts[i].kind == ST_SEED || draws(l->stmts[i].expr))
             first = 0;      /* the generator's state there is not kept: from the top */
-    return lesson_eval_range(l, asked, first, last, m, err);
+    return lesson_eval_range(l, asked, first, last, m, mutation_eval, err);
+}
+
+/* ---- the judge's lessons with a mistake, kept while small ---- */
+
+const LessonState *judge_mutated(LessonJudge *j, int i, int last)
+{
+    if (i < 0 || i >= j->n_muts)
+        return NULL;
+    if (j->upto[i] < last) {
+        LessonError err;
+        lesson_state_free(j->states[i]);
+        j->states[i] = lesson_eval_mutated(j->l, j->asked, &j->muts[i], last, &err);
+        j->upto[i] = last;
+    }
+    return j->states[i];
+}
+
+/* What a state holds, in numbers. */
+static long long state_elements(const LessonState *s)
+{
+    long long n = 0;
+    for (int i = 0; i < lesson_state_count(s); i++) {
+        const Mat *m = lesson_state_at(s, i);
+        n += m ? (long long)m->rows * m->cols : 0;
+    }
+    return n;
+}
+
+/* The largest mutated state a judge keeps between answers (numbers). */
+#define JUDGE_KEEP_ELEMENTS (1 << 16)
+
+void judge_release(LessonJudge *j, int i)
+{
+    if (i < 0 || i >= j->n_muts || !j->states[i] || state_elements(j->states[i]) <= JUDGE_KEEP_ELEMENTS)
+        return;
+    lesson_state_free(j->states[i]);
+    j->states[i] = NULL;
+    j->upto[i] = -2;
 }
