@@ -8,8 +8,8 @@
  *
  * lesson_mutations lists where each may apply (by the form of the
  * expression); lesson_eval_mutated evaluates the lesson with one of them,
- * through the evaluator's hook (EvalCtx.mut), which calls mutation_eval at
- * the rewritten node. A rewrite that the values do not admit (a "scale"
+ * through the evaluator's hook (EvalCtx.mut, and .rewrite, which is
+ * mutation_eval) at the rewritten node. A rewrite that the values do not admit (a "scale"
  * that is not one number, a product whose shapes no longer fit) refuses,
  * and is simply not a candidate. The judge (lesson_diagnose.c) reads the
  * asked cell in the rewritten lesson (judge_mutated keeps the small ones
