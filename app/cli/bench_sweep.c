@@ -7,7 +7,6 @@
  * and the n at which the naive path would run out of this machine's memory.
  * --json prints the same numbers as one object instead.
  */
-#include <langinfo.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +17,7 @@
 #include "bench_naive.h"
 #include "bench_plot.h"
 #include "mat.h"
+#include "text.h"
 
 #define SWEEP_FIRST_N 64
 
@@ -163,8 +163,7 @@ static void print_text(const BenchOpts *o, const Sweep *s)
                s->nn[i] / 1e6, s->extra[i] / 1e6);
     }
     putchar('\n');
-    const char *cs = nl_langinfo(CODESET);
-    int utf8 = cs && strcmp(cs, "UTF-8") == 0 && !getenv("NO_COLOR");
+    int utf8 = text_locale_utf8() && !getenv("NO_COLOR");
     sweep_report(stdout, o, s, 60, 16, utf8);
 }
 

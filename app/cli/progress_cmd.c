@@ -11,7 +11,6 @@
  * What the store holds came from a file anyone could have written: every
  * string of it reaches the terminal escaped (lesson_escape).
  */
-#include <langinfo.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,13 +69,6 @@ static int reset(const char *dir, const char *file)
     return 0;
 }
 
-/* Is the output UTF-8 (the locale's charset)? */
-static int utf8_out(void)
-{
-    const char *cs = nl_langinfo(CODESET);
-    return cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0);
-}
-
 /* A column of the table, padded to w display columns. */
 static void pad(const char *s, int w)
 {
@@ -92,11 +84,11 @@ static void row(const Lesson *l, const ProgressLesson *rec)
     session_lesson_progress(l, rec, &solved, &total);
     char title[200], done[32], step[200], safe[PROGRESS_KEY_MAX * 4];
     /* cut at a word, with a mark: "…attention by matrix product" lost its s */
-    text_shorten(title, sizeof title, lesson_escape(lesson_title(l), safe, sizeof safe), 40, utf8_out());
+    text_shorten(title, sizeof title, lesson_escape(lesson_title(l), safe, sizeof safe), 40, text_locale_utf8());
     snprintf(done, sizeof done, "%d/%d", solved, total);
     text_shorten(step, sizeof step,
                  rec && rec->last_step[0] ? lesson_escape(rec->last_step, safe, sizeof safe) : rec ? "(set-up)" : "-",
-                 36, utf8_out());
+                 36, text_locale_utf8());
     pad(title, 40);
     printf("  %-9s  ", done);
     pad(step, 36);
@@ -110,10 +102,10 @@ static void row_unknown(const ProgressLesson *rec)
     for (int k = 0; k < rec->n_ex; k++)
         solved += rec->ex[k].status == PROG_RIGHT;
     char title[200], done[32], step[200], safe[PROGRESS_KEY_MAX * 4];
-    text_shorten(title, sizeof title, lesson_escape(rec->lesson, safe, sizeof safe), 40, utf8_out());
+    text_shorten(title, sizeof title, lesson_escape(rec->lesson, safe, sizeof safe), 40, text_locale_utf8());
     snprintf(done, sizeof done, "%d right", solved);
     text_shorten(step, sizeof step, rec->last_step[0] ? lesson_escape(rec->last_step, safe, sizeof safe) : "(set-up)",
-                 36, utf8_out());
+                 36, text_locale_utf8());
     pad(title, 40);
     printf("  %-9s  ", done);
     pad(step, 36);

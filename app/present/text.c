@@ -4,6 +4,7 @@
  */
 #include "text.h"
 
+#include <langinfo.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -131,6 +132,12 @@ size_t text_fit(const char *s, int w)
     return i;
 }
 
+
+int text_locale_utf8(void)
+{
+    const char *cs = nl_langinfo(CODESET);
+    return cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0);
+}
 
 char *text_shorten(char *out, size_t size, const char *s, int w, int utf8)
 {

@@ -39,6 +39,10 @@ const char *text_line(const char *p, char *line, size_t size);
 /* The byte length of the longest prefix of s that fits in w columns. */
 size_t text_fit(const char *s, int w);
 
+/* Is the locale's character set UTF-8 (so "…", "✓" and block glyphs can
+ * be written)? The one test, for the screen and the printed commands. */
+int text_locale_utf8(void);
+
 /* s into out as it fits w columns: whole, or cut at a word's end with "…"
  * ("..." when not utf8) after it, never in the middle of a word unless
  * the first word alone is too long. Returns out. */

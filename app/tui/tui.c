@@ -14,7 +14,6 @@
 #include <curses.h>
 #include <term.h>
 #include <errno.h>
-#include <langinfo.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -26,6 +25,7 @@
 
 #include "blas.h"
 #include "lessonfile.h"
+#include "text.h"
 #include "tui_screen.h"
 #include "tui_state.h"
 
@@ -84,12 +84,6 @@ void tui_message(Tui *t, int error, const char *fmt, ...)
     va_end(ap);
     t->message_error = error;
     t->message_brief = 0;
-}
-
-static int locale_is_utf8(void)
-{
-    const char *cs = nl_langinfo(CODESET);
-    return cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0);
 }
 
 /* True when the terminal has gone away (hung up, closed, or stdin at end of
@@ -339,7 +333,7 @@ int tui_main(const char *file, const TuiOptions *opt)
 {
     Tui t;
     memset(&t, 0, sizeof t);
-    t.utf8 = locale_is_utf8();
+    t.utf8 = text_locale_utf8();
     t.present = opt->present;
     t.big_numbers = opt->present;   /* read from the back of the room */
     /* a lesson's matrices are small: BLAS on one thread, so no worker
