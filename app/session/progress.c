@@ -362,6 +362,18 @@ static void put_escaped(FILE *f, const char *s)
             fputc(*s, f);
 }
 
+/* "KIND <tab> LESSON <tab> KEY <tab> QUESTION": how an E line and each of
+ * its H lines begin. */
+static void put_exercise_fields(FILE *f, char kind, const char *lesson, const ProgressExercise *e)
+{
+    fprintf(f, "%c\t", kind);
+    put_escaped(f, lesson);
+    fputc('\t', f);
+    put_escaped(f, e->key);
+    fputc('\t', f);
+    put_escaped(f, e->question);
+}
+
 /* Write recs to path atomically: temporary file, rename; durable: with an
  * fsync of the file before the rename and of the directory after, so it
  * outlives a crash of the machine too (a killed process never leaves half
@@ -400,21 +412,11 @@ static int write_store(const char *dir, const char *path, const ProgressLesson *
         fprintf(f, "\t%d\t%d\n", recs[i].finished ? 1 : 0, recs[i].step_number);
         for (int k = 0; k < recs[i].n_ex; k++) {
             const ProgressExercise *e = &recs[i].ex[k];
-            fputs("E\t", f);
-            put_escaped(f, recs[i].lesson);
-            fputc('\t', f);
-            put_escaped(f, e->key);
-            fputc('\t', f);
-            put_escaped(f, e->question);
+            put_exercise_fields(f, 'E', recs[i].lesson, e);
             fprintf(f, "\t%s\t%d\t%d\t%d\n", status_words[e->status], e->attempts, e->hints, e->first_try ? 1 : 0);
             for (int h = 0; h < e->n_hist; h++) {
                 const ProgressAnswer *a = &e->hist[h];
-                fputs("H\t", f);
-                put_escaped(f, recs[i].lesson);
-                fputc('\t', f);
-                put_escaped(f, e->key);
-                fputc('\t', f);
-                put_escaped(f, e->question);
+                put_exercise_fields(f, 'H', recs[i].lesson, e);
                 fprintf(f, "\t%lld\t", a->when);
                 put_escaped(f, a->verdict);
                 fputc('\t', f);

@@ -51,13 +51,6 @@ static double number_in(const LessonState *s, const Src *src, const Expr *e)
     return v;
 }
 
-static int is_softmax_rows_call(const Expr *e) { return e->kind == E_CALL && e->fn == OP_SOFTMAX_ROWS; }
-
-static int is_softmax_call(const Expr *e)
-{
-    return e->kind == E_CALL && (e->fn == OP_SOFTMAX_ROWS || e->fn == OP_SOFTMAX_COLS);
-}
-
 /* "NAME = EXPRESSION" of statement i, shortened for a message. */
 static const char *stmt_text(const Lesson *l, int i, char *buf, size_t size)
 {
@@ -70,7 +63,7 @@ static const char *stmt_text(const Lesson *l, int i, char *buf, size_t size)
 static void mutation_message(const Lesson *l, const Mutation *m, const LessonExercise *ex, int defines_cell,
                              char *msg, size_t size)
 {
-    char where[160], t[64], u[64];
+    char where[160], t[64];
     stmt_text(l, m->stmt, where, sizeof where);
     const Expr *e = m->node;
     switch (m->kind) {
@@ -92,13 +85,13 @@ static void mutation_message(const Lesson *l, const Mutation *m, const LessonExe
         break;
     case MUT_WRONG_AXIS:
         if (defines_cell) {
-            int rows = is_softmax_rows_call(e);
+            int rows = e->fn == OP_SOFTMAX_ROWS;
             int line = rows ? ex->cell.row + 1 : ex->cell.col + 1, other = rows ? ex->cell.col + 1 : ex->cell.row + 1;
             snprintf(msg, size, "that is softmax down %s %d; here each %s is a distribution: softmax along %s %d",
                      rows ? "column" : "row", other, rows ? "row" : "column", rows ? "row" : "column", line);
         } else {
             snprintf(msg, size, "softmax ran along the other axis in %s: each %s is a distribution there", where,
-                     is_softmax_rows_call(e) ? "row" : "column");
+                     e->fn == OP_SOFTMAX_ROWS ? "row" : "column");
         }
         break;
     case MUT_SOFTMAX_TWICE:
@@ -112,7 +105,7 @@ static void mutation_message(const Lesson *l, const Mutation *m, const LessonExe
         break;
     case MUT_NO_BIAS:
         snprintf(msg, size, "the bias was left out (in %s): it is added to every %s", where,
-                 expr_text(&l->src, e, u, sizeof u)[0] && l->layout == LAYOUT_COLUMNS ? "column" : "row");
+                 l->layout == LAYOUT_COLUMNS ? "column" : "row");
         break;
     case MUT_TRANSPOSED:
         snprintf(msg, size, "one operand of the product was taken transposed: %s in %s",
@@ -194,11 +187,8 @@ static int cell_candidates(LessonJudge *j, const LessonExercise *ex, Candidates 
                                 "row %d, column %d", cell->name, r + 1, c + 1, cell->name, i + 1, k + 1, i + 1, k + 1);
     }
     /* a stage later: the lesson's next statements made from this matrix */
-    int slot = -1;
-    for (int s = 0; s < l->n_names; s++)
-        if (strcmp(l->names[s], cell->name) == 0)
-            slot = s;
-    int at = slot < 0 ? -1 : lesson_stmt_of_slot(l, slot);
+    int slot = find_name(l, cell->name, strlen(cell->name));
+    int at = lesson_stmt_of_slot(l, slot);
     for (int s = at + 1; at >= 0 && s < l->n_stmts; s++) {
         const Stmt *st = &l->stmts[s];
         const Mat *later = st->kind == ST_LET ? lesson_state_at(j->asked, st->slot) : NULL;
@@ -207,7 +197,7 @@ static int cell_candidates(LessonJudge *j, const LessonExercise *ex, Candidates 
         const Expr *e = st->expr;
         char where[160];
         stmt_text(l, s, where, sizeof where);
-        if (is_softmax_call(e) && scores_of(e->args[0], slot))
+        if (expr_is_softmax(e) && scores_of(e->args[0], slot))
             rc |= candidate_add(out, "weight-not-score", mat_get(later, i, k),
                                 "that is the weight after the softmax (%s); the question asks for the score that "
                                 "goes into it", where);
@@ -237,11 +227,7 @@ int diagnose_candidates(LessonJudge *j, const LessonExercise *ex, double want, C
     for (int i = 0; i < l->n_stmts; i++)
         if (keep[i])
             last = i;
-    int cell_stmt = -1;
-    if (ex->has_cell)
-        for (int s = 0; s < l->n_names; s++)
-            if (strcmp(l->names[s], ex->cell.name) == 0)
-                cell_stmt = lesson_stmt_of_slot(l, s);
+    int cell_stmt = ex->has_cell ? lesson_stmt_of_slot(l, find_name(l, ex->cell.name, strlen(ex->cell.name))) : -1;
     for (int i = 0; i < j->n_muts; i++) {
         const Mutation *m = &j->muts[i];
         if (!keep[m->stmt])

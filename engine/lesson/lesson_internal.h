@@ -224,6 +224,9 @@ typedef struct {
     int side;               /* MUT_TRANSPOSED: 0 the left operand, 1 the right */
 } Mutation;
 
+/* Is e a call of softmax_rows or softmax_cols? */
+int expr_is_softmax(const struct Expr *e);
+
 /* The diagnosis id of a kind ("unscaled", "wrong-axis", ...). */
 const char *mutation_id(MutKind k);
 
@@ -330,6 +333,9 @@ Mat *lesson_eval_rounded(const LessonState *s, const Src *src, const Expr *e, in
 
 /* Mark in mark[] (one byte per slot) every name e uses. */
 void expr_mark_slots(const Expr *e, unsigned char *mark);
+
+/* The slot of name[0..n) in l (the parser's lookup), or -1. */
+int find_name(const Lesson *l, const char *name, size_t n);
 
 /* The slot a state's i-th value is kept in is i; the statements defining a
  * slot (the last one wins), for the judge: index in stmts, or -1. */

@@ -167,18 +167,13 @@ static int rounded_values(const LessonJudge *j, const LessonExercise *ex, int de
     mat_free(m);
     if (!ex->has_cell)
         return n;
-    for (int s = 0; s < l->n_names; s++) {
-        if (strcmp(l->names[s], ex->cell.name) != 0)
-            continue;
-        int at = lesson_stmt_of_slot(l, s);
-        if (at < 0)
-            break;
-        m = lesson_eval_rounded(j->asked, &l->src, l->stmts[at].expr, decimals, ex, &err);
-        if (m && ex->cell.row < m->rows && ex->cell.col < m->cols && m->rows * m->cols > 1)
-            v[n++] = mat_get(m, ex->cell.row, ex->cell.col);
-        mat_free(m);
-        break;
-    }
+    int at = lesson_stmt_of_slot(l, find_name(l, ex->cell.name, strlen(ex->cell.name)));
+    if (at < 0)
+        return n;
+    m = lesson_eval_rounded(j->asked, &l->src, l->stmts[at].expr, decimals, ex, &err);
+    if (m && ex->cell.row < m->rows && ex->cell.col < m->cols && m->rows * m->cols > 1)
+        v[n++] = mat_get(m, ex->cell.row, ex->cell.col);
+    mat_free(m);
     return n;
 }
 
@@ -251,7 +246,7 @@ static void diagnose(LessonJudge *j, const LessonExercise *ex, const char *typed
                            || lesson_judge_distance(cs.c[k].value, c->value) <= 1e-9 * fmax(1, fabs(c->value)));
             if (seen)
                 continue;
-            if (first < 0 || ids == 0)
+            if (ids == 0)
                 first = i;
             ids++;
             size_t len = strlen(list);

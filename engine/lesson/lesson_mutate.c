@@ -47,7 +47,7 @@ const char *mutation_id(MutKind k) { return k >= 0 && k < MUT_COUNT ? ids[k] : "
 
 static int is_call(const Expr *e, int fn) { return e && e->kind == E_CALL && e->fn == fn; }
 
-static int is_softmax(const Expr *e) { return is_call(e, OP_SOFTMAX_ROWS) || is_call(e, OP_SOFTMAX_COLS); }
+int expr_is_softmax(const Expr *e) { return is_call(e, OP_SOFTMAX_ROWS) || is_call(e, OP_SOFTMAX_COLS); }
 
 /* log(3): the notes' e taken as 3, written out */
 static int is_log3(const Expr *e)
@@ -102,7 +102,7 @@ static void walk(MutList *ml, int stmt, const Expr *e, const Expr *parent)
         add(ml, MUT_NO_MASK, stmt, e, 0);
         add(ml, MUT_NO_BIAS, stmt, e, 0);
         /* after the mask left out: where both give one number, that one */
-        if (parent && is_softmax(parent))
+        if (parent && expr_is_softmax(parent))
             add(ml, MUT_MASK_AFTER_SOFTMAX, stmt, parent, 0);
         break;
     case E_MATMUL:
@@ -110,7 +110,7 @@ static void walk(MutList *ml, int stmt, const Expr *e, const Expr *parent)
         add(ml, MUT_TRANSPOSED, stmt, e, 1);
         break;
     case E_CALL:
-        if (is_softmax(e)) {
+        if (expr_is_softmax(e)) {
             add(ml, MUT_WRONG_AXIS, stmt, e, 0);
             add(ml, MUT_SOFTMAX_TWICE, stmt, e, 0);
             add(ml, MUT_E_AS_3, stmt, e, 0);
@@ -130,7 +130,7 @@ static void walk(MutList *ml, int stmt, const Expr *e, const Expr *parent)
         walk(ml, stmt, e->args[i], e);
     /* last: where the masked score (-inf) is also the mask after the
      * softmax, the mask is named */
-    if (is_softmax(e))
+    if (expr_is_softmax(e))
         add(ml, MUT_SCORE_NOT_WEIGHT, stmt, e, 0);
 }
 

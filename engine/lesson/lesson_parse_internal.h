@@ -55,7 +55,6 @@ Expr *parse_expr_at(PS *ps, Cursor *c);
 int parse_number(PS *ps, Cursor *c, double *out, const char *what);
 int parse_within(PS *ps, Cursor *c, double *tol);
 char *squeeze(PS *ps, size_t a, size_t b);
-int find_name(const Lesson *l, const char *name, size_t n);
 int define_name(PS *ps, size_t pos, size_t n);
 int lookup_defined(PS *ps, size_t pos, size_t n, const char *context);
 LessonStep *cur_step(PS *ps);
