@@ -33,7 +33,7 @@ CHECK_LIBS    := $(call pc_libs,check,-lcheck -lsubunit -lrt -lpthread)
 
 # Each layer sees only the headers below it: the engine its own folders,
 # the app the engine's and its own, the tests everything.
-ENGINE_DIRS := engine engine/lesson
+ENGINE_DIRS := engine/base engine/io engine/attention engine/ops engine/explain engine/lesson
 APP_DIRS    := app/session app/present app/cli app/tui
 ENGINE_INC  := $(addprefix -I,$(ENGINE_DIRS))
 APP_INC     := $(ENGINE_INC) $(addprefix -I,$(APP_DIRS))
@@ -194,13 +194,13 @@ fuzz: deps
 	build-fuzz/fuzz_answer -max_total_time=$(FUZZ_SECONDS) -max_len=256 -timeout=10 \
 	  -dict=tests/fuzz/answer.dict build-fuzz/corpus-answer
 	@mkdir -p build-fuzz/corpus-progress
-	$(FUZZ_CC) $(ATTN_CPPFLAGS) -Iapp/session -o build-fuzz/fuzz_progress tests/fuzz/fuzz_progress.c app/session/progress.c \
-	  app/session/progress_file.c
+	$(FUZZ_CC) $(ATTN_CPPFLAGS) -Iapp/session -Iengine/base -o build-fuzz/fuzz_progress tests/fuzz/fuzz_progress.c \
+	  app/session/progress.c app/session/progress_file.c engine/base/strbuf.c engine/base/alloc.c
 	cp tests/fuzz/progress/* build-fuzz/corpus-progress/
 	build-fuzz/fuzz_progress -max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=10 build-fuzz/corpus-progress
 	for r in npy csv; do \
-	  $(FUZZ_CC) $(ATTN_CPPFLAGS) $(ENGINE_INC) -o build-fuzz/fuzz_$$r tests/fuzz/fuzz_$$r.c engine/$$r.c engine/mat.c engine/numfmt.c \
-	    engine/status.c engine/alloc.c -lm || exit 1; \
+	  $(FUZZ_CC) $(ATTN_CPPFLAGS) $(ENGINE_INC) -o build-fuzz/fuzz_$$r tests/fuzz/fuzz_$$r.c engine/io/$$r.c engine/base/mat.c engine/base/numfmt.c \
+	    engine/base/status.c engine/base/alloc.c -lm || exit 1; \
 	  cp tests/data/*.$$r build-fuzz/corpus-$$r/; \
 	  build-fuzz/fuzz_$$r -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 build-fuzz/corpus-$$r || exit 1; \
 	done

@@ -1,6 +1,6 @@
 /*
  * check_alloc.c - allocation failure, everywhere: the engine's allocator
- * (engine/alloc.h) is told to fail from the k-th allocation on, for every k
+ * (engine/base/alloc.h) is told to fail from the k-th allocation on, for every k
  * until a whole lesson goes through, and each time parsing, evaluation,
  * verification, explanation and one-expression evaluation must either work
  * or refuse with ATTN_E_NOMEM and a message, never crash (and, under

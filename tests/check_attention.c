@@ -1,5 +1,5 @@
 /*
- * check_attention.c - the fused attention path (engine/attention.h): against
+ * check_attention.c - the fused attention path (engine/attention/attention.h): against
  * its double-precision reference on random shapes (heads narrower than the
  * sequence, n not a multiple of the block, n = 1, causal, scores far past
  * exp's range, one worker and several), against the lesson language's own

@@ -1,5 +1,5 @@
 /*
- * check_finite.c - honest arithmetic (engine/finite.c and the evaluator):
+ * check_finite.c - honest arithmetic (engine/explain/finite.c and the evaluator):
  * a cell that is inf or NaN from finite inputs, or NaN from inputs with no
  * NaN, is refused at its operation's line and column with the cell named;
  * the infinities a lesson asks for (a mask, -inf literals, the softmax that

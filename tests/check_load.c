@@ -1,6 +1,6 @@
 /*
  * check_load.c - load("file") in the lesson language: the .npy reader
- * (engine/npy.c) and the CSV reader (engine/csv.c) on good files and on
+ * (engine/io/npy.c) and the CSV reader (engine/io/csv.c) on good files and on
  * every kind of bad one, each with its exact message; the round trip of the
  * files scripts/make-npy wrote (tests/data/); errors at the load's
  * FILE:LINE:COL through the loader hook; the file name as a string token;

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "mat.h"
-#include "mat_internal.h"
+#include "mat_make.h"
 
 static Mat *mat_seq(int rows, int cols)
 {

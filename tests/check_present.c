@@ -1,6 +1,6 @@
 /*
  * check_present.c - the presentation shared by the screen and the handout:
- * the one number formatter (engine/numfmt.c), the one heat scale and its
+ * the one number formatter (engine/base/numfmt.c), the one heat scale and its
  * shades (app/present/heat.c), so paper and screen read alike.
  */
 #include <check.h>

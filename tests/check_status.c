@@ -1,5 +1,5 @@
 /*
- * check_status.c - the one table of status codes (engine/status.h): every
+ * check_status.c - the one table of status codes (engine/base/status.h): every
  * code has its own message for a person, attn_fail fills an AttnError and
  * returns the code, and the edges (unknown codes, NULL errors, a message
  * longer than the buffer) are safe.

@@ -1,6 +1,6 @@
 /*
  * bench.h - `attn bench`: the cost of attention on this machine. Times the
- * fused path (engine/attention.h), the naive path that materializes each
+ * fused path (engine/attention/attention.h), the naive path that materializes each
  * head's n x n matrix (bench_naive.h) and a same-run sgemm of n x d x d, and
  * prints medians, spreads, GFLOP/s, memory and the largest difference, as
  * text or JSON. `attn bench --sweep` grows n and draws time against n.

@@ -1,7 +1,7 @@
 /*
  * bench_naive.h - multi-head attention the way the lessons compute it, for
  * `attn bench` to time against the fused path: each head's n x n scores and
- * weights materialized through the ordinary operations of engine/ops.h
+ * weights materialized through the ordinary operations of engine/ops/ops.h
  * (matmul, transpose, softmax_rows, causal_mask, hcat ...).
  *
  * Ownership: bench_naive_new copies the inputs into matrices once (so the

@@ -17,6 +17,7 @@
  */
 #include "progress.h"
 #include "progress_file.h"
+#include "strbuf.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -272,8 +273,7 @@ static int read_store(const char *path, ProgressLesson **out, int *n, char *warn
     }
     char line[PROGRESS_MAX_LINE];
     int lineno = 0, bad = 0, newer = 0, rejected = 0;
-    char *rej = NULL;
-    size_t rej_len = 0;
+    StrBuf rej = { 0 };         /* the records set aside, a line each */
     long total = 0;
     while (fgets(line, sizeof line, f)) {
         size_t len = strlen(line);
@@ -309,20 +309,13 @@ static int read_store(const char *path, ProgressLesson **out, int *n, char *warn
             continue;
         /* one bad record: kept aside alone, the others stand */
         rejected++;
-        size_t cl = strlen(copy);
-        char *bigger = realloc(rej, rej_len + cl + 2);
-        if (bigger) {
-            rej = bigger;
-            memcpy(rej + rej_len, copy, cl);
-            rej[rej_len + cl] = '\n';
-            rej_len += cl + 1;
-        }
+        strbuf_add(&rej, "%s\n", copy);
     }
     if (lineno == 0 && !bad && !newer)
         bad = 1;                /* empty: not even a header */
     fclose(f);
     if (bad || newer) {
-        free(rej);
+        strbuf_free(&rej);
         progress_free(*out, *n);
         *out = NULL;
         *n = 0;
@@ -330,12 +323,12 @@ static int read_store(const char *path, ProgressLesson **out, int *n, char *warn
                   size);
         return -1;
     }
-    if (rejected && lines_aside && rej)
-        progress_set_aside_lines(path, rej, rej_len, rejected, warn, size);
+    if (rejected && lines_aside && rej.s && !rej.failed)
+        progress_set_aside_lines(path, rej.s, rej.len, rejected, warn, size);
     else if (rejected)
         snprintf(warn, size, "attn: %d line%s of %s could not be read; the rest of your progress is kept", rejected,
                  rejected == 1 ? "" : "s", path);
-    free(rej);
+    strbuf_free(&rej);
     return 0;
 }
 

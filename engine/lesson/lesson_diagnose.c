@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int candidate_add(Candidates *cs, const char *id, double value, const char *fmt, ...)
+int diagnose_add(Candidates *cs, const char *id, double value, const char *fmt, ...)
 {
     if (!isfinite(value) && !isinf(value))
         return 0;
@@ -175,19 +175,19 @@ static int cell_candidates(LessonJudge *j, const LessonExercise *ex, Candidates 
     if (!m || i >= m->rows || k >= m->cols)
         return 0;
     if (i != k && k < m->rows && i < m->cols)
-        rc |= candidate_add(out, "transposed", mat_get(m, k, i),
+        rc |= diagnose_add(out, "transposed", mat_get(m, k, i),
                             "that is %s[%d,%d]: row and column swapped (the matrix transposed); the row comes first",
                             cell->name, k + 1, i + 1);
     static const int d[][2] = { { 1, 1 }, { -1, -1 }, { 1, 0 }, { 0, 1 }, { -1, 0 }, { 0, -1 } };
     for (int n = 0; n < 6; n++) {
         int r = i + d[n][0], c = k + d[n][1];
         if (r >= 0 && c >= 0 && r < m->rows && c < m->cols)
-            rc |= candidate_add(out, "off-by-one", mat_get(m, r, c),
+            rc |= diagnose_add(out, "off-by-one", mat_get(m, r, c),
                                 "that is %s[%d,%d], one off: rows and columns count from 1 here, so %s[%d,%d] is "
                                 "row %d, column %d", cell->name, r + 1, c + 1, cell->name, i + 1, k + 1, i + 1, k + 1);
     }
     /* a stage later: the lesson's next statements made from this matrix */
-    int slot = find_name(l, cell->name, strlen(cell->name));
+    int slot = lesson_find_name(l, cell->name, strlen(cell->name));
     int at = lesson_stmt_of_slot(l, slot);
     for (int s = at + 1; at >= 0 && s < l->n_stmts; s++) {
         const Stmt *st = &l->stmts[s];
@@ -198,11 +198,11 @@ static int cell_candidates(LessonJudge *j, const LessonExercise *ex, Candidates 
         char where[160];
         stmt_text(l, s, where, sizeof where);
         if (expr_is_softmax(e) && scores_of(e->args[0], slot))
-            rc |= candidate_add(out, "weight-not-score", mat_get(later, i, k),
+            rc |= diagnose_add(out, "weight-not-score", mat_get(later, i, k),
                                 "that is the weight after the softmax (%s); the question asks for the score that "
                                 "goes into it", where);
         else if ((e->kind == E_DIV || e->kind == E_MUL) && e->a->kind == E_NAME && e->a->slot == slot)
-            rc |= candidate_add(out, "scaled-early", mat_get(later, i, k),
+            rc |= diagnose_add(out, "scaled-early", mat_get(later, i, k),
                                 "that is already scaled (%s); the question asks for the value before the scaling",
                                 where);
     }
@@ -217,7 +217,7 @@ int diagnose_candidates(LessonJudge *j, const LessonExercise *ex, double want, C
     for (int k = 0; k < ex->n_mistakes; k++) {
         double v = number_in(j->asked, &l->src, ex->mistakes[k].parsed);
         if (!isnan(v))
-            rc |= candidate_add(out, "author", v, "%s", ex->mistakes[k].message);
+            rc |= diagnose_add(out, "author", v, "%s", ex->mistakes[k].message);
     }
     unsigned char *keep = attn_calloc((size_t)(l->n_stmts ? l->n_stmts : 1), 1);
     if (!keep)
@@ -227,7 +227,7 @@ int diagnose_candidates(LessonJudge *j, const LessonExercise *ex, double want, C
     for (int i = 0; i < l->n_stmts; i++)
         if (keep[i])
             last = i;
-    int cell_stmt = ex->has_cell ? lesson_stmt_of_slot(l, find_name(l, ex->cell.name, strlen(ex->cell.name))) : -1;
+    int cell_stmt = ex->has_cell ? lesson_stmt_of_slot(l, lesson_find_name(l, ex->cell.name, strlen(ex->cell.name))) : -1;
     for (int i = 0; i < j->n_muts; i++) {
         const Mutation *m = &j->muts[i];
         if (!keep[m->stmt])
@@ -242,11 +242,11 @@ int diagnose_candidates(LessonJudge *j, const LessonExercise *ex, double want, C
             continue;
         char msg[300];
         mutation_message(l, m, ex, defines_cell, msg, sizeof msg);
-        rc |= candidate_add(out, mutation_id(m->kind), v, "%s", msg);
+        rc |= diagnose_add(out, mutation_id(m->kind), v, "%s", msg);
     }
     free(keep);
     if (ex->has_cell)
         rc |= cell_candidates(j, ex, out);
-    rc |= candidate_add(out, "sign", -want, "the sign is the wrong way round");
+    rc |= diagnose_add(out, "sign", -want, "the sign is the wrong way round");
     return rc ? -1 : 0;
 }

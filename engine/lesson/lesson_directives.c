@@ -15,156 +15,164 @@
 #include <stdlib.h>
 #include <string.h>
 
-int d_lesson(PS *ps, size_t kw, size_t arg)
+static int add_let(PS *ps, size_t kw, int slot, Expr *e);
+static int add_stmt(PS *ps, Stmt st);
+static int append_prose(PS *ps, char **buf, size_t a, size_t e, int new_paragraph, int own_line, int indent);
+static int append_text(char **buf, const char *s, size_t n, int new_paragraph, int own_line, int indent);
+static int before_steps(PS *ps, size_t kw, const char *what);
+static int name_expected(PS *ps, size_t p);
+static int read_words(PS *ps, size_t p, char ***out, int *n);
+
+int dir_lesson(PS *ps, size_t kw, size_t arg)
 {
     Lesson *l = ps->l;
     if (l->title)
-        return fail(ps, ATTN_E_SYNTAX, kw, "the lesson already has a title");
-    l->title = rest_of_line(ps, arg);
+        return ps_fail(ps, ATTN_E_SYNTAX, kw, "the lesson already has a title");
+    l->title = ps_rest_of_line(ps, arg);
     if (!l->title)
-        return nomem(ps);
+        return ps_nomem(ps);
     if (!*l->title)
-        return fail(ps, ATTN_E_SYNTAX, arg, "'lesson' needs a title: lesson TITLE");
-    next_line(ps);
+        return ps_fail(ps, ATTN_E_SYNTAX, arg, "'lesson' needs a title: lesson TITLE");
+    ps_next_line(ps);
     return 1;
 }
 
-int before_steps(PS *ps, size_t kw, const char *what)
+static int before_steps(PS *ps, size_t kw, const char *what)
 {
     if (ps->l->n_steps > 0)
-        return fail(ps, ATTN_E_SYNTAX, kw, "'%s' belongs before the first step", what);
+        return ps_fail(ps, ATTN_E_SYNTAX, kw, "'%s' belongs before the first step", what);
     return 1;
 }
 
-int d_about(PS *ps, size_t kw, size_t arg)
+int dir_about(PS *ps, size_t kw, size_t arg)
 {
     if (!before_steps(ps, kw, "about"))
         return 0;
     if (ps->l->about)
-        return fail(ps, ATTN_E_SYNTAX, kw, "the lesson already has an 'about' line");
-    ps->l->about = rest_of_line(ps, arg);
+        return ps_fail(ps, ATTN_E_SYNTAX, kw, "the lesson already has an 'about' line");
+    ps->l->about = ps_rest_of_line(ps, arg);
     if (!ps->l->about)
-        return nomem(ps);
-    next_line(ps);
+        return ps_nomem(ps);
+    ps_next_line(ps);
     return 1;
 }
 
-int d_layout(PS *ps, size_t kw, size_t arg)
+int dir_layout(PS *ps, size_t kw, size_t arg)
 {
     if (!before_steps(ps, kw, "layout"))
         return 0;
     Cursor c;
-    if (!cursor_at(ps, &c, arg))
+    if (!ps_cursor_at(ps, &c, arg))
         return 0;
-    if (tok_is(S(ps), &c.tok, "rows"))
+    if (lex_tok_is(S(ps), &c.tok, "rows"))
         ps->l->layout = LAYOUT_ROWS;
-    else if (tok_is(S(ps), &c.tok, "columns") || tok_is(S(ps), &c.tok, "cols"))
+    else if (lex_tok_is(S(ps), &c.tok, "columns") || lex_tok_is(S(ps), &c.tok, "cols"))
         ps->l->layout = LAYOUT_COLUMNS;
     else {
         char found[64];
         snprintf(found, sizeof found, "%.*s", (int)(c.tok.len < 40 ? c.tok.len : 40), S(ps)->text + c.tok.pos);
-        return fail(ps, ATTN_E_SYNTAX, c.tok.pos, "layout is 'rows' or 'columns', not '%s'", found);
+        return ps_fail(ps, ATTN_E_SYNTAX, c.tok.pos, "layout is 'rows' or 'columns', not '%s'", found);
     }
-    return cursor_next(&c) && end_statement(ps, &c, "the layout");
+    return ps_cursor_next(&c) && ps_end_statement(ps, &c, "the layout");
 }
 
 /* Blank-separated words up to the end of the line or a '#'. */
-int read_words(PS *ps, size_t p, char ***out, int *n)
+static int read_words(PS *ps, size_t p, char ***out, int *n)
 {
     const char *t = S(ps)->text;
     for (;;) {
-        p = skip_blanks(ps, p);
+        p = ps_skip_blanks(ps, p);
         if (p >= ps->eol || t[p] == '#')
             return 1;
         size_t q = p;
-        while (q < ps->eol && blank_len(t, q, ps->eol) == 0)
+        while (q < ps->eol && ps_blank_len(t, q, ps->eol) == 0)
             q++;
         if (*n >= LESSON_MAX_NAMES) {
-            return fail(ps, ATTN_E_LIMIT, p, "more than the limit of %d labels", LESSON_MAX_NAMES);
+            return ps_fail(ps, ATTN_E_LIMIT, p, "more than the limit of %d labels", LESSON_MAX_NAMES);
         }
-        char *w = dupn(t + p, q - p);
-        if (!w || !grow1(out, *n, sizeof **out)) {
+        char *w = ps_dupn(t + p, q - p);
+        if (!w || !ps_grow1(out, *n, sizeof **out)) {
             free(w);
-            return nomem(ps);
+            return ps_nomem(ps);
         }
         (*out)[(*n)++] = w;
         p = q;
     }
 }
 
-int d_tokens(PS *ps, size_t kw, size_t arg)
+int dir_tokens(PS *ps, size_t kw, size_t arg)
 {
     if (!before_steps(ps, kw, "tokens"))
         return 0;
     if (ps->l->n_tokens > 0)
-        return fail(ps, ATTN_E_SYNTAX, kw, "the tokens are already given");
+        return ps_fail(ps, ATTN_E_SYNTAX, kw, "the tokens are already given");
     if (!read_words(ps, arg, &ps->l->tokens, &ps->l->n_tokens))
         return 0;
     if (ps->l->n_tokens == 0)
-        return fail(ps, ATTN_E_SYNTAX, kw, "'tokens' needs at least one word: tokens The sky is");
-    next_line(ps);
+        return ps_fail(ps, ATTN_E_SYNTAX, kw, "'tokens' needs at least one word: tokens The sky is");
+    ps_next_line(ps);
     return 1;
 }
 
-int add_stmt(PS *ps, Stmt st)
+static int add_stmt(PS *ps, Stmt st)
 {
     Lesson *l = ps->l;
-    if (!grow1(&l->stmts, l->n_stmts, sizeof *l->stmts))
-        return nomem(ps);
+    if (!ps_grow1(&l->stmts, l->n_stmts, sizeof *l->stmts))
+        return ps_nomem(ps);
     l->stmts[l->n_stmts++] = st;
     return 1;
 }
 
-int d_seed(PS *ps, size_t kw, size_t arg)
+int dir_seed(PS *ps, size_t kw, size_t arg)
 {
     Cursor c;
-    if (!cursor_at(ps, &c, arg))
+    if (!ps_cursor_at(ps, &c, arg))
         return 0;
     size_t pos = c.tok.pos;
     if (c.tok.kind != T_NUM || c.tok.num != floor(c.tok.num) || c.tok.num > 9007199254740992.0)
-        return fail(ps, ATTN_E_SYNTAX, pos, "'seed' needs a whole number of 0 or more: seed 3");
+        return ps_fail(ps, ATTN_E_SYNTAX, pos, "'seed' needs a whole number of 0 or more: seed 3");
     Stmt st = { .kind = ST_SEED, .pos = kw, .seed = (uint64_t)c.tok.num };
-    return cursor_next(&c) && end_statement(ps, &c, "the seed") && add_stmt(ps, st);
+    return ps_cursor_next(&c) && ps_end_statement(ps, &c, "the seed") && add_stmt(ps, st);
 }
 
 /* Where a name must come next (after blanks from p), a word that starts
  * with a digit is refused as a name rather than lexed as a bad number.
  * Returns 1 when what follows may be a name, 0 after failing. */
-int name_expected(PS *ps, size_t p)
+static int name_expected(PS *ps, size_t p)
 {
-    p = skip_blanks(ps, p);
+    p = ps_skip_blanks(ps, p);
     if (p < ps->eol && isdigit((unsigned char)S(ps)->text[p]))
-        return fail(ps, ATTN_E_SYNTAX, p, "'%.*s' is not a name: a name starts with a letter or '_'",
-                    (int)word_len(ps, p), S(ps)->text + p);
+        return ps_fail(ps, ATTN_E_SYNTAX, p, "'%.*s' is not a name: a name starts with a letter or '_'",
+                    (int)ps_word_len(ps, p), S(ps)->text + p);
     return 1;
 }
 
-int d_let(PS *ps, size_t kw, size_t arg)
+int dir_let(PS *ps, size_t kw, size_t arg)
 {
     Cursor c;
-    if (!name_expected(ps, arg) || !cursor_at(ps, &c, arg))
+    if (!name_expected(ps, arg) || !ps_cursor_at(ps, &c, arg))
         return 0;
     if (c.tok.kind != T_NAME)
-        return fail(ps, ATTN_E_SYNTAX, c.tok.pos, "'let' needs a name: let NAME = EXPRESSION");
+        return ps_fail(ps, ATTN_E_SYNTAX, c.tok.pos, "'let' needs a name: let NAME = EXPRESSION");
     Token name = c.tok;
-    if (!cursor_next(&c))
+    if (!ps_cursor_next(&c))
         return 0;
     if (!(c.tok.kind == T_SYM && c.tok.sym == '='))
-        return fail(ps, ATTN_E_SYNTAX, c.tok.pos, "expected '=' after the name: let NAME = EXPRESSION");
-    if (!cursor_next(&c))
+        return ps_fail(ps, ATTN_E_SYNTAX, c.tok.pos, "expected '=' after the name: let NAME = EXPRESSION");
+    if (!ps_cursor_next(&c))
         return 0;
     int line = ps->line;
     Expr *e = parse_expr_at(ps, &c);
     if (!e)
         return 0;
-    if (!end_statement(ps, &c, "the expression")) {
+    if (!ps_end_statement(ps, &c, "the expression")) {
         expr_free(e);
         return 0;
     }
     /* defined after its expression: `let X = X + 1` is an unknown name */
     int save = ps->line;
     ps->line = line;
-    int slot = define_name(ps, name.pos, name.len);
+    int slot = ps_define_name(ps, name.pos, name.len);
     ps->line = save;
     if (slot < 0) {
         expr_free(e);
@@ -175,7 +183,7 @@ int d_let(PS *ps, size_t kw, size_t arg)
 
 /* The statement `let NAME = e` (NAME already defined at slot; e owned),
  * and NAME on the step's or the set-up's list. */
-int add_let(PS *ps, size_t kw, int slot, Expr *e)
+static int add_let(PS *ps, size_t kw, int slot, Expr *e)
 {
     Stmt st = { .kind = ST_LET, .pos = kw, .slot = slot, .expr = e };
     if (!add_stmt(ps, st)) {
@@ -183,37 +191,37 @@ int add_let(PS *ps, size_t kw, int slot, Expr *e)
         return 0;
     }
     Lesson *l = ps->l;
-    LessonStep *step = cur_step(ps);
+    LessonStep *step = ps_cur_step(ps);
     if (step) {
-        if (!add_string(&step->defines, &step->n_defines, l->names[slot]))
-            return nomem(ps);
+        if (!ps_add_string(&step->defines, &step->n_defines, l->names[slot]))
+            return ps_nomem(ps);
     } else if (l->n_steps == 0) {
-        if (!grow1(&l->setup, l->n_setup, sizeof *l->setup))
-            return nomem(ps);
+        if (!ps_grow1(&l->setup, l->n_setup, sizeof *l->setup))
+            return ps_nomem(ps);
         l->setup[l->n_setup++] = l->names[slot];
     }
     return 1;
 }
 
-int d_labels(PS *ps, size_t kw, size_t arg)
+int dir_labels(PS *ps, size_t kw, size_t arg)
 {
     (void)kw;
     Cursor c;
-    if (!name_expected(ps, arg) || !cursor_at(ps, &c, arg))
+    if (!name_expected(ps, arg) || !ps_cursor_at(ps, &c, arg))
         return 0;
     if (c.tok.kind != T_NAME)
-        return fail(ps, ATTN_E_SYNTAX, c.tok.pos, "usage: labels NAME rows|cols LABEL...");
+        return ps_fail(ps, ATTN_E_SYNTAX, c.tok.pos, "usage: labels NAME rows|cols LABEL...");
     size_t name_pos = c.tok.pos;
-    int slot = lookup_defined(ps, c.tok.pos, c.tok.len, "'labels'");
-    if (slot < 0 || !cursor_next(&c))
+    int slot = ps_lookup_defined(ps, c.tok.pos, c.tok.len, "'labels'");
+    if (slot < 0 || !ps_cursor_next(&c))
         return 0;
     int cols;
-    if (tok_is(S(ps), &c.tok, "rows"))
+    if (lex_tok_is(S(ps), &c.tok, "rows"))
         cols = 0;
-    else if (tok_is(S(ps), &c.tok, "cols") || tok_is(S(ps), &c.tok, "columns"))
+    else if (lex_tok_is(S(ps), &c.tok, "cols") || lex_tok_is(S(ps), &c.tok, "columns"))
         cols = 1;
     else
-        return fail(ps, ATTN_E_SYNTAX, c.tok.pos, "expected 'rows' or 'cols' after the name: labels NAME rows|cols LABEL...");
+        return ps_fail(ps, ATTN_E_SYNTAX, c.tok.pos, "expected 'rows' or 'cols' after the name: labels NAME rows|cols LABEL...");
     LabelSpec spec = { .pos = name_pos, .slot = slot, .cols = cols };
     if (!read_words(ps, c.lx.pos, &spec.names, &spec.n))
         goto fail;
@@ -223,16 +231,16 @@ int d_labels(PS *ps, size_t kw, size_t arg)
         spec.names = NULL;
         spec.n = 0;
     } else if (spec.n == 0) {
-        fail(ps, ATTN_E_SYNTAX, c.lx.pos, "'labels' needs the labels (or 'none')");
+        ps_fail(ps, ATTN_E_SYNTAX, c.lx.pos, "'labels' needs the labels (or 'none')");
         goto fail;
     }
     Lesson *l = ps->l;
-    if (!grow1(&l->labels, l->n_labels, sizeof *l->labels)) {
-        nomem(ps);
+    if (!ps_grow1(&l->labels, l->n_labels, sizeof *l->labels)) {
+        ps_nomem(ps);
         goto fail;
     }
     l->labels[l->n_labels++] = spec;
-    next_line(ps);
+    ps_next_line(ps);
     return 1;
 fail:
     for (int i = 0; i < spec.n; i++)
@@ -241,30 +249,30 @@ fail:
     return 0;
 }
 
-int d_step(PS *ps, size_t kw, size_t arg)
+int dir_step(PS *ps, size_t kw, size_t arg)
 {
-    if (!close_step(ps))
+    if (!ps_close_step(ps))
         return 0;
     Lesson *l = ps->l;
-    char *title = rest_of_line(ps, arg);
+    char *title = ps_rest_of_line(ps, arg);
     if (!title)
-        return nomem(ps);
+        return ps_nomem(ps);
     if (!*title) {
         free(title);
-        return fail(ps, ATTN_E_SYNTAX, kw, "'step' needs a title: step TITLE");
+        return ps_fail(ps, ATTN_E_SYNTAX, kw, "'step' needs a title: step TITLE");
     }
-    if (!grow1(&l->steps, l->n_steps, sizeof *l->steps)) {
+    if (!ps_grow1(&l->steps, l->n_steps, sizeof *l->steps)) {
         free(title);
-        return nomem(ps);
+        return ps_nomem(ps);
     }
     LessonStep *st = &l->steps[l->n_steps];
     st->line = ps->line;
     st->title = title;
     ps->step = l->n_steps++;    /* counted first, so lesson_free frees the title */
-    st->text = dupn("", 0);
+    st->text = ps_dupn("", 0);
     if (!st->text)
-        return nomem(ps);
-    next_line(ps);
+        return ps_nomem(ps);
+    ps_next_line(ps);
     return 1;
 }
 
@@ -273,7 +281,7 @@ int d_step(PS *ps, size_t kw, size_t arg)
  * ("\n\n"); on a line of its own ("\n", then `indent` spaces) when it is
  * indented deeper than its paragraph or follows such a line (a formula, a
  * list); otherwise joined with a space. */
-int append_text(char **buf, const char *s, size_t n, int new_paragraph, int own_line, int indent)
+static int append_text(char **buf, const char *s, size_t n, int new_paragraph, int own_line, int indent)
 {
     size_t have = strlen(*buf);
     char *bigger = attn_realloc(*buf, have + n + 3 + (size_t)indent);
@@ -299,9 +307,9 @@ int append_text(char **buf, const char *s, size_t n, int new_paragraph, int own_
 
 /* Append the prose text[a..e) to *buf (joints made blanks) as
  * append_text does; 1 on success. */
-int append_prose(PS *ps, char **buf, size_t a, size_t e, int new_paragraph, int own_line, int indent)
+static int append_prose(PS *ps, char **buf, size_t a, size_t e, int new_paragraph, int own_line, int indent)
 {
-    char *piece = prose_dup(ps, a, e);
+    char *piece = ps_prose_dup(ps, a, e);
     int ok = piece && append_text(buf, piece, strlen(piece), new_paragraph, own_line, indent);
     free(piece);
     return ok;
@@ -309,38 +317,38 @@ int append_prose(PS *ps, char **buf, size_t a, size_t e, int new_paragraph, int 
 
 /* The first word of the current line is `word` with nothing after it but
  * blanks or a comment. */
-int line_is(PS *ps, const char *word)
+int ps_line_is(PS *ps, const char *word)
 {
-    size_t p = skip_blanks(ps, ps->pos), n = strlen(word);
+    size_t p = ps_skip_blanks(ps, ps->pos), n = strlen(word);
     if (p + n > ps->eol || memcmp(S(ps)->text + p, word, n) != 0)
         return 0;
-    p = skip_blanks(ps, p + n);
+    p = ps_skip_blanks(ps, p + n);
     return p == ps->eol || S(ps)->text[p] == '#';
 }
 
-int d_text(PS *ps, size_t kw, size_t arg)
+int dir_text(PS *ps, size_t kw, size_t arg)
 {
-    LessonStep *st = cur_step(ps);
+    LessonStep *st = ps_cur_step(ps);
     if (!st)
-        return fail(ps, ATTN_E_SYNTAX, kw, "'text' belongs inside a step (after 'step TITLE')");
+        return ps_fail(ps, ATTN_E_SYNTAX, kw, "'text' belongs inside a step (after 'step TITLE')");
     int new_paragraph = st->text[0] != '\0';
-    size_t p = skip_blanks(ps, arg);
+    size_t p = ps_skip_blanks(ps, arg);
     const char *t = S(ps)->text;
     if (p < ps->eol) {  /* prose on the directive's own line */
-        if (!append_prose(ps, &st->text, p, prose_end(ps, p), new_paragraph, 0, 0))
-            return nomem(ps);
+        if (!append_prose(ps, &st->text, p, ps_prose_end(ps, p), new_paragraph, 0, 0))
+            return ps_nomem(ps);
         new_paragraph = 0;
     }
     /* the indentation of the paragraph's first line (-1: none yet), and
      * whether the line before was deeper */
     long para_indent = -1;
     int prev_deeper = 0;
-    for (next_line(ps); !at_end(ps); next_line(ps)) {
-        if (line_is(ps, "end")) {
-            next_line(ps);
+    for (ps_next_line(ps); !ps_at_end(ps); ps_next_line(ps)) {
+        if (ps_line_is(ps, "end")) {
+            ps_next_line(ps);
             return 1;
         }
-        size_t a = skip_blanks(ps, ps->pos), e = prose_end(ps, a);
+        size_t a = ps_skip_blanks(ps, ps->pos), e = ps_prose_end(ps, a);
         if (a < e && t[a] == '#')
             continue;
         if (a == e) {
@@ -355,47 +363,47 @@ int d_text(PS *ps, size_t kw, size_t arg)
         int deeper = indent > para_indent;
         int extra = deeper ? (int)(indent - para_indent) : 0;
         if (!append_prose(ps, &st->text, a, e, new_paragraph, deeper || prev_deeper, extra))
-            return nomem(ps);
+            return ps_nomem(ps);
         new_paragraph = 0;
         prev_deeper = deeper;
     }
-    return fail(ps, ATTN_E_SYNTAX, kw, "this 'text' has no 'end' (prose runs to a line with just 'end')");
+    return ps_fail(ps, ATTN_E_SYNTAX, kw, "this 'text' has no 'end' (prose runs to a line with just 'end')");
 }
 
-int d_panes(PS *ps, size_t kw, size_t arg, int heat)
+int dir_panes(PS *ps, size_t kw, size_t arg, int heat)
 {
-    if (!cur_step(ps))
-        return fail(ps, ATTN_E_SYNTAX, kw, "'%s' belongs inside a step", heat ? "heatmap" : "show");
+    if (!ps_cur_step(ps))
+        return ps_fail(ps, ATTN_E_SYNTAX, kw, "'%s' belongs inside a step", heat ? "heatmap" : "show");
     if (!heat)
         ps->show_given = 1;
     Cursor c;
-    if (!name_expected(ps, arg) || !cursor_at(ps, &c, arg))
+    if (!name_expected(ps, arg) || !ps_cursor_at(ps, &c, arg))
         return 0;
     int count = 0;
     for (;; count++) {
         if (c.tok.kind == T_SYM && c.tok.sym == ',') {
-            if (!name_expected(ps, c.lx.pos) || !cursor_next(&c))
+            if (!name_expected(ps, c.lx.pos) || !ps_cursor_next(&c))
                 return 0;
         }
         if (c.tok.kind == T_NEWLINE || c.tok.kind == T_EOF)
             break;
         if (c.tok.kind != T_NAME)
-            return fail(ps, ATTN_E_SYNTAX, c.tok.pos, "'%s' takes names of matrices", heat ? "heatmap" : "show");
-        if (!grow1(&ps->pending, ps->n_pending, sizeof *ps->pending))
-            return nomem(ps);
+            return ps_fail(ps, ATTN_E_SYNTAX, c.tok.pos, "'%s' takes names of matrices", heat ? "heatmap" : "show");
+        if (!ps_grow1(&ps->pending, ps->n_pending, sizeof *ps->pending))
+            return ps_nomem(ps);
         struct Pending *pd = &ps->pending[ps->n_pending];
         pd->pos = c.tok.pos;
         pd->heat = heat;
-        pd->name = dupn(S(ps)->text + c.tok.pos, c.tok.len);
+        pd->name = ps_dupn(S(ps)->text + c.tok.pos, c.tok.len);
         if (!pd->name)
-            return nomem(ps);
+            return ps_nomem(ps);
         ps->n_pending++;
-        if (!name_expected(ps, c.lx.pos) || !cursor_next(&c))
+        if (!name_expected(ps, c.lx.pos) || !ps_cursor_next(&c))
             return 0;
     }
     if (count == 0)
-        return fail(ps, ATTN_E_SYNTAX, kw, "'%s' needs at least one name", heat ? "heatmap" : "show");
-    return end_statement(ps, &c, "the names");
+        return ps_fail(ps, ATTN_E_SYNTAX, kw, "'%s' needs at least one name", heat ? "heatmap" : "show");
+    return ps_end_statement(ps, &c, "the names");
 }
 
 /* ---- knobs ------------------------------------------------------------------ */
@@ -408,14 +416,14 @@ static int add_knob(PS *ps, size_t kw, size_t name_pos, size_t n, size_t value_p
     src_linecol(S(ps), kw, &line, &col);
     int save = ps->line;
     ps->line = line;
-    int slot = define_name(ps, name_pos, n);
+    int slot = ps_define_name(ps, name_pos, n);
     ps->line = save;
     if (slot < 0)
         return 0;
     Expr *e = attn_calloc(1, sizeof *e);
     if (!e || !(e->vals = attn_malloc(sizeof *e->vals))) {
         free(e);
-        return nomem(ps);
+        return ps_nomem(ps);
     }
     e->kind = E_MATRIX;
     e->pos = e->start = value_pos;
@@ -423,9 +431,9 @@ static int add_knob(PS *ps, size_t kw, size_t name_pos, size_t n, size_t value_p
     e->rows = e->cols = 1;
     e->vals[0] = (float)k.value;
     Lesson *l = ps->l;
-    if (!grow1(&l->knobs, l->n_knobs, sizeof *l->knobs)) {
+    if (!ps_grow1(&l->knobs, l->n_knobs, sizeof *l->knobs)) {
         expr_free(e);
-        return nomem(ps);
+        return ps_nomem(ps);
     }
     snprintf(k.name, sizeof k.name, "%s", l->names[slot]);
     k.line = line;
@@ -436,32 +444,32 @@ static int add_knob(PS *ps, size_t kw, size_t name_pos, size_t n, size_t value_p
 /* The word `word` next, then a number into *out (its position in *pos). */
 static int knob_part(PS *ps, Cursor *c, const char *word, double *out, size_t *pos, const char *what)
 {
-    if (!tok_is(S(ps), &c->tok, word))
-        return fail(ps, ATTN_E_SYNTAX, c->tok.pos, "expected '%s' here: knob NAME = VALUE from LO to HI step STEP", word);
-    if (!cursor_next(c))
+    if (!lex_tok_is(S(ps), &c->tok, word))
+        return ps_fail(ps, ATTN_E_SYNTAX, c->tok.pos, "expected '%s' here: knob NAME = VALUE from LO to HI step STEP", word);
+    if (!ps_cursor_next(c))
         return 0;
     *pos = c->tok.pos;
-    return parse_number(ps, c, out, what);
+    return ps_number(ps, c, out, what);
 }
 
 /* knob NAME = VALUE from LO to HI step STEP */
-int d_knob(PS *ps, size_t kw, size_t arg)
+int dir_knob(PS *ps, size_t kw, size_t arg)
 {
     Cursor c;
-    if (!name_expected(ps, arg) || !cursor_at(ps, &c, arg))
+    if (!name_expected(ps, arg) || !ps_cursor_at(ps, &c, arg))
         return 0;
     if (c.tok.kind != T_NAME)
-        return fail(ps, ATTN_E_SYNTAX, c.tok.pos, "'knob' needs a name: knob NAME = VALUE from LO to HI step STEP");
+        return ps_fail(ps, ATTN_E_SYNTAX, c.tok.pos, "'knob' needs a name: knob NAME = VALUE from LO to HI step STEP");
     Token name = c.tok;
-    if (!cursor_next(&c))
+    if (!ps_cursor_next(&c))
         return 0;
     if (!(c.tok.kind == T_SYM && c.tok.sym == '='))
-        return fail(ps, ATTN_E_SYNTAX, c.tok.pos, "expected '=' after the name: knob NAME = VALUE from LO to HI step STEP");
-    if (!cursor_next(&c))
+        return ps_fail(ps, ATTN_E_SYNTAX, c.tok.pos, "expected '=' after the name: knob NAME = VALUE from LO to HI step STEP");
+    if (!ps_cursor_next(&c))
         return 0;
     LessonKnob k = { .is_switch = 0 };
     size_t value_pos = c.tok.pos, lo_pos, hi_pos, step_pos;
-    if (!parse_number(ps, &c, &k.value, "the knob's value after '='"))
+    if (!ps_number(ps, &c, &k.value, "the knob's value after '='"))
         return 0;
     size_t value_end = c.tok.pos;
     if (!knob_part(ps, &c, "from", &k.lo, &lo_pos, "the lowest value after 'from'"))
@@ -471,39 +479,39 @@ int d_knob(PS *ps, size_t kw, size_t arg)
     if (!knob_part(ps, &c, "step", &k.step, &step_pos, "the step after 'step'"))
         return 0;
     if (!isfinite(k.value) || !isfinite(k.lo) || !isfinite(k.hi) || !isfinite(k.step))
-        return fail(ps, ATTN_E_SYNTAX, value_pos, "a knob's value, range and step must be finite numbers");
+        return ps_fail(ps, ATTN_E_SYNTAX, value_pos, "a knob's value, range and step must be finite numbers");
     if (k.lo >= k.hi)
-        return fail(ps, ATTN_E_SYNTAX, k.lo > k.hi ? lo_pos : hi_pos, "the knob's range is empty: 'from %g' must be below 'to %g'", k.lo, k.hi);
+        return ps_fail(ps, ATTN_E_SYNTAX, k.lo > k.hi ? lo_pos : hi_pos, "the knob's range is empty: 'from %g' must be below 'to %g'", k.lo, k.hi);
     if (k.step <= 0)
-        return fail(ps, ATTN_E_SYNTAX, step_pos, "the knob's step must be more than 0, not %g", k.step);
+        return ps_fail(ps, ATTN_E_SYNTAX, step_pos, "the knob's step must be more than 0, not %g", k.step);
     if (k.value < k.lo || k.value > k.hi)
-        return fail(ps, ATTN_E_SYNTAX, value_pos, "the knob's value %g is outside its range %g to %g", k.value, k.lo,
+        return ps_fail(ps, ATTN_E_SYNTAX, value_pos, "the knob's value %g is outside its range %g to %g", k.value, k.lo,
                     k.hi);
-    return end_statement(ps, &c, "the knob") && add_knob(ps, kw, name.pos, name.len, value_pos, value_end, k);
+    return ps_end_statement(ps, &c, "the knob") && add_knob(ps, kw, name.pos, name.len, value_pos, value_end, k);
 }
 
 /* switch NAME on|off */
-int d_switch(PS *ps, size_t kw, size_t arg)
+int dir_switch(PS *ps, size_t kw, size_t arg)
 {
     Cursor c;
-    if (!name_expected(ps, arg) || !cursor_at(ps, &c, arg))
+    if (!name_expected(ps, arg) || !ps_cursor_at(ps, &c, arg))
         return 0;
     if (c.tok.kind != T_NAME)
-        return fail(ps, ATTN_E_SYNTAX, c.tok.pos, "'switch' needs a name: switch NAME on|off");
+        return ps_fail(ps, ATTN_E_SYNTAX, c.tok.pos, "'switch' needs a name: switch NAME on|off");
     Token name = c.tok;
-    if (!cursor_next(&c))
+    if (!ps_cursor_next(&c))
         return 0;
     LessonKnob k = { .is_switch = 1, .lo = 0, .hi = 1, .step = 1 };
     size_t value_pos = c.tok.pos, value_end = c.tok.pos + c.tok.len;
-    if (tok_is(S(ps), &c.tok, "on"))
+    if (lex_tok_is(S(ps), &c.tok, "on"))
         k.value = 1;
-    else if (tok_is(S(ps), &c.tok, "off"))
+    else if (lex_tok_is(S(ps), &c.tok, "off"))
         k.value = 0;
     else if (c.tok.kind == T_NEWLINE || c.tok.kind == T_EOF)
-        return fail(ps, ATTN_E_SYNTAX, c.tok.pos, "'switch' needs 'on' or 'off' after the name: switch NAME on|off");
+        return ps_fail(ps, ATTN_E_SYNTAX, c.tok.pos, "'switch' needs 'on' or 'off' after the name: switch NAME on|off");
     else
-        return fail(ps, ATTN_E_SYNTAX, c.tok.pos, "a switch is 'on' or 'off', not '%.*s'",
+        return ps_fail(ps, ATTN_E_SYNTAX, c.tok.pos, "a switch is 'on' or 'off', not '%.*s'",
                     (int)(c.tok.len < 40 ? c.tok.len : 40), S(ps)->text + c.tok.pos);
-    return cursor_next(&c) && end_statement(ps, &c, "the switch") &&
+    return ps_cursor_next(&c) && ps_end_statement(ps, &c, "the switch") &&
            add_knob(ps, kw, name.pos, name.len, value_pos, value_end, k);
 }

@@ -657,7 +657,7 @@ const char *lesson_state_nearest(const LessonState *s, const char *name)
     char **names = state_names(s);
     if (!names)
         return NULL;
-    const char *best = suggest_name(name, strlen(name), names, s->n);
+    const char *best = lesson_suggest_name(name, strlen(name), names, s->n);
     free(names);
     return best;
 }

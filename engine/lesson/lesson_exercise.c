@@ -12,22 +12,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-int add_item(PS *ps, VerifyItem it)
+static int add_item(PS *ps, VerifyItem it);
+
+static int add_item(PS *ps, VerifyItem it)
 {
     Lesson *l = ps->l;
-    if (!grow1(&l->items, l->n_items, sizeof *l->items))
-        return nomem(ps);
+    if (!ps_grow1(&l->items, l->n_items, sizeof *l->items))
+        return ps_nomem(ps);
     l->items[l->n_items++] = it;
     return 1;
 }
 
 /* `answer EXPR [= VALUE] [within TOL]` of exercise *ex (item *it). */
-int d_answer(PS *ps, size_t kw, size_t arg, LessonExercise *ex, VerifyItem *it)
+int dir_answer(PS *ps, size_t kw, size_t arg, LessonExercise *ex, VerifyItem *it)
 {
     if (it->lhs)
-        return fail(ps, ATTN_E_SYNTAX, kw, "this exercise already has an answer");
+        return ps_fail(ps, ATTN_E_SYNTAX, kw, "this exercise already has an answer");
     Cursor c;
-    if (!cursor_at(ps, &c, arg))
+    if (!ps_cursor_at(ps, &c, arg))
         return 0;
     size_t start = c.tok.pos;
     Expr *e = parse_expr_at(ps, &c);
@@ -35,27 +37,27 @@ int d_answer(PS *ps, size_t kw, size_t arg, LessonExercise *ex, VerifyItem *it)
         return 0;
     it->lhs = e;
     size_t end = e->end;
-    ex->answer = squeeze(ps, start, end);
+    ex->answer = ps_squeeze(ps, start, end);
     if (!ex->answer)
-        return nomem(ps);
+        return ps_nomem(ps);
     if (c.tok.kind == T_SYM && c.tok.sym == '=') {
-        if (!cursor_next(&c) || !parse_number(ps, &c, &ex->expected, "the answer's value after '='"))
+        if (!ps_cursor_next(&c) || !ps_number(ps, &c, &ex->expected, "the answer's value after '='"))
             return 0;
         ex->has_expected = 1;
     }
-    if (!parse_within(ps, &c, &ex->within))
+    if (!ps_within(ps, &c, &ex->within))
         return 0;
     it->has_expected = ex->has_expected;
     it->expected = ex->expected;
     it->tol = ex->within;
-    return end_statement(ps, &c, "the answer");
+    return ps_end_statement(ps, &c, "the answer");
 }
 
 /* Add name[row,col] (1-based here, written at pos) to the cells ex hides. */
 static int add_hide(PS *ps, LessonExercise *ex, const char *name, int row, int col, size_t pos)
 {
-    if (!grow1(&ex->hides, ex->n_hides, sizeof *ex->hides))
-        return nomem(ps);
+    if (!ps_grow1(&ex->hides, ex->n_hides, sizeof *ex->hides))
+        return ps_nomem(ps);
     LessonCell *c = &ex->hides[ex->n_hides++];
     snprintf(c->name, sizeof c->name, "%s", name);
     c->row = row - 1;
@@ -68,10 +70,10 @@ static int add_hide(PS *ps, LessonExercise *ex, const char *name, int row, int c
 static int d_hide(PS *ps, size_t kw, size_t arg, LessonExercise *ex)
 {
     Cursor c;
-    if (!cursor_at(ps, &c, arg))
+    if (!ps_cursor_at(ps, &c, arg))
         return 0;
     if (c.tok.kind == T_NEWLINE || c.tok.kind == T_EOF)
-        return fail(ps, ATTN_E_SYNTAX, kw, "'hide' needs the cells to hide, e.g. hide scaled[1,1]");
+        return ps_fail(ps, ATTN_E_SYNTAX, kw, "'hide' needs the cells to hide, e.g. hide scaled[1,1]");
     while (c.tok.kind != T_NEWLINE && c.tok.kind != T_EOF) {
         size_t at = c.tok.pos;
         Expr *e = parse_expr_at(ps, &c);
@@ -79,21 +81,21 @@ static int d_hide(PS *ps, size_t kw, size_t arg, LessonExercise *ex)
             return 0;
         int cell = e->kind == E_INDEX && e->a->kind == E_NAME && e->row > 0 && e->col > 0;
         int ok = cell ? add_hide(ps, ex, ps->l->names[e->a->slot], e->row, e->col, at)
-                      : fail(ps, ATTN_E_SYNTAX, at, "'hide' takes cells like scaled[1,1], one number each");
+                      : ps_fail(ps, ATTN_E_SYNTAX, at, "'hide' takes cells like scaled[1,1], one number each");
         expr_free(e);
         if (!ok)
             return 0;
-        if (c.tok.kind == T_SYM && c.tok.sym == ',' && !cursor_next(&c))
+        if (c.tok.kind == T_SYM && c.tok.sym == ',' && !ps_cursor_next(&c))
             return 0;
     }
-    return end_statement(ps, &c, "the cells to hide");
+    return ps_end_statement(ps, &c, "the cells to hide");
 }
 
 /* `mistake EXPR : MESSAGE`: what a wrong answer gives, and what to say. */
 static int d_mistake(PS *ps, size_t kw, size_t arg, LessonExercise *ex)
 {
     Cursor c;
-    if (!cursor_at(ps, &c, arg))
+    if (!ps_cursor_at(ps, &c, arg))
         return 0;
     size_t start = c.tok.pos;
     Expr *e = parse_expr_at(ps, &c);
@@ -102,56 +104,56 @@ static int d_mistake(PS *ps, size_t kw, size_t arg, LessonExercise *ex)
     size_t end = e->end;
     if (c.tok.kind != T_SYM || c.tok.sym != ':') {
         expr_free(e);
-        return fail(ps, ATTN_E_SYNTAX, c.tok.pos, "a mistake reads 'mistake EXPRESSION : what went wrong'");
+        return ps_fail(ps, ATTN_E_SYNTAX, c.tok.pos, "a mistake reads 'mistake EXPRESSION : what went wrong'");
     }
-    if (!grow1(&ex->mistakes, ex->n_mistakes, sizeof *ex->mistakes)) {
+    if (!ps_grow1(&ex->mistakes, ex->n_mistakes, sizeof *ex->mistakes)) {
         expr_free(e);
-        return nomem(ps);
+        return ps_nomem(ps);
     }
     LessonMistake *m = &ex->mistakes[ex->n_mistakes++];
     m->parsed = e;
     m->pos = start;
-    m->expr = squeeze(ps, start, end);
-    m->message = rest_of_line(ps, c.tok.pos + 1);
+    m->expr = ps_squeeze(ps, start, end);
+    m->message = ps_rest_of_line(ps, c.tok.pos + 1);
     if (!m->expr || !m->message)
-        return nomem(ps);
+        return ps_nomem(ps);
     if (!*m->message)
-        return fail(ps, ATTN_E_SYNTAX, kw, "a mistake needs its message after ':'");
-    next_line(ps);
+        return ps_fail(ps, ATTN_E_SYNTAX, kw, "a mistake needs its message after ':'");
+    ps_next_line(ps);
     return 1;
 }
 
-int d_exercise(PS *ps, size_t kw, size_t arg)
+int dir_exercise(PS *ps, size_t kw, size_t arg)
 {
-    LessonStep *st = cur_step(ps);
+    LessonStep *st = ps_cur_step(ps);
     if (!st)
-        return fail(ps, ATTN_E_SYNTAX, kw, "'exercise' belongs inside a step");
-    if (!grow1(&st->exercises, st->n_exercises, sizeof *st->exercises))
-        return nomem(ps);
+        return ps_fail(ps, ATTN_E_SYNTAX, kw, "'exercise' belongs inside a step");
+    if (!ps_grow1(&st->exercises, st->n_exercises, sizeof *st->exercises))
+        return ps_nomem(ps);
     LessonExercise *ex = &st->exercises[st->n_exercises++];
     ex->line = ps->line;
     ex->within = 1e-3;
-    ex->question = rest_of_line(ps, arg);
+    ex->question = ps_rest_of_line(ps, arg);
     if (!ex->question)
-        return nomem(ps);
+        return ps_nomem(ps);
     if (!*ex->question)
-        return fail(ps, ATTN_E_SYNTAX, kw, "'exercise' needs a question: exercise QUESTION");
+        return ps_fail(ps, ATTN_E_SYNTAX, kw, "'exercise' needs a question: exercise QUESTION");
     VerifyItem it = { .kind = VERIFY_EXERCISE, .line = ps->line, .pos = kw, .tol = 1e-3 };
     int ok = 0;
-    for (next_line(ps); !at_end(ps);) {
-        if (is_empty_line(ps)) {
-            next_line(ps);
+    for (ps_next_line(ps); !ps_at_end(ps);) {
+        if (ps_is_empty_line(ps)) {
+            ps_next_line(ps);
             continue;
         }
-        size_t p = skip_blanks(ps, ps->pos), n = word_len(ps, p);
+        size_t p = ps_skip_blanks(ps, ps->pos), n = ps_word_len(ps, p);
         const char *w = S(ps)->text + p;
         if (n == 3 && memcmp(w, "end", 3) == 0) {
-            if (!line_is(ps, "end")) {
-                fail(ps, ATTN_E_SYNTAX, p + 3, "nothing may follow 'end' on its line");
+            if (!ps_line_is(ps, "end")) {
+                ps_fail(ps, ATTN_E_SYNTAX, p + 3, "nothing may follow 'end' on its line");
                 goto out;
             }
             if (!it.lhs) {
-                fail(ps, ATTN_E_SYNTAX, kw, "this exercise has no 'answer EXPRESSION'");
+                ps_fail(ps, ATTN_E_SYNTAX, kw, "this exercise has no 'answer EXPRESSION'");
                 goto out;
             }
             /* the answer parsed once: the judge, the handouts and the
@@ -168,11 +170,11 @@ int d_exercise(PS *ps, size_t kw, size_t arg)
             /* no `hide`: an answer that is one cell hides that cell */
             if (ex->n_hides == 0 && ex->has_cell && !add_hide(ps, ex, ex->cell.name, a->row, a->col, a->pos))
                 goto out;
-            next_line(ps);
+            ps_next_line(ps);
             ok = 1;
             goto out;
         } else if (n == 6 && memcmp(w, "answer", 6) == 0) {
-            if (!d_answer(ps, p, p + 6, ex, &it))
+            if (!dir_answer(ps, p, p + 6, ex, &it))
                 goto out;
         } else if (n == 4 && memcmp(w, "hide", 4) == 0) {
             if (!d_hide(ps, p, p + 4, ex))
@@ -181,40 +183,40 @@ int d_exercise(PS *ps, size_t kw, size_t arg)
             if (!d_mistake(ps, p, p + 7, ex))
                 goto out;
         } else if (n == 4 && memcmp(w, "hint", 4) == 0) {
-            char *h = rest_of_line(ps, p + 4);
-            if (!h || !grow1(&ex->hints, ex->n_hints, sizeof *ex->hints)) {
+            char *h = ps_rest_of_line(ps, p + 4);
+            if (!h || !ps_grow1(&ex->hints, ex->n_hints, sizeof *ex->hints)) {
                 free(h);
-                nomem(ps);
+                ps_nomem(ps);
                 goto out;
             }
             ex->hints[ex->n_hints++] = h;
             if (!*h) {
-                fail(ps, ATTN_E_SYNTAX, p, "'hint' needs the hint's text");
+                ps_fail(ps, ATTN_E_SYNTAX, p, "'hint' needs the hint's text");
                 goto out;
             }
-            next_line(ps);
+            ps_next_line(ps);
         } else {
             if (n == 0)     /* not a word: show one whole character */
                 for (n = 1; p + n < ps->eol && ((unsigned char)w[n] & 0xC0) == 0x80; n++)
                     ;
-            fail(ps, ATTN_E_SYNTAX, p,
+            ps_fail(ps, ATTN_E_SYNTAX, p,
                  "expected 'answer', 'hint', 'mistake', 'hide' or 'end' in the exercise of line %d, found '%.*s' "
                  "(missing 'end'?)",
                  ex->line, (int)(n < 30 ? n : 30), w);
             goto out;
         }
     }
-    fail(ps, ATTN_E_SYNTAX, kw, "this exercise has no 'end'");
+    ps_fail(ps, ATTN_E_SYNTAX, kw, "this exercise has no 'end'");
 out:
     if (!ok) {
         expr_free(it.lhs);
         ex->parsed = NULL;
         return 0;
     }
-    it.what = dupn(ex->question, strlen(ex->question));
+    it.what = ps_dupn(ex->question, strlen(ex->question));
     if (!it.what) {
         expr_free(it.lhs);
-        return nomem(ps);
+        return ps_nomem(ps);
     }
     if (!add_item(ps, it)) {
         expr_free(it.lhs);
@@ -224,12 +226,12 @@ out:
     return 1;
 }
 
-int d_check(PS *ps, size_t kw, size_t arg)
+int dir_check(PS *ps, size_t kw, size_t arg)
 {
-    if (!close_step(ps))
+    if (!ps_close_step(ps))
         return 0;
     Cursor c;
-    if (!cursor_at(ps, &c, arg))
+    if (!ps_cursor_at(ps, &c, arg))
         return 0;
     VerifyItem it = { .kind = VERIFY_CHECK, .line = ps->line, .pos = kw, .tol = 1e-4 };
     size_t start = c.tok.pos;
@@ -237,22 +239,22 @@ int d_check(PS *ps, size_t kw, size_t arg)
     if (!it.lhs)
         return 0;
     if (!(c.tok.kind == T_SYM && c.tok.sym == '=')) {
-        fail(ps, ATTN_E_SYNTAX, c.tok.pos, "expected '=' in the check: check EXPRESSION = VALUE [within TOLERANCE]");
+        ps_fail(ps, ATTN_E_SYNTAX, c.tok.pos, "expected '=' in the check: check EXPRESSION = VALUE [within TOLERANCE]");
         goto fail;
     }
-    if (!cursor_next(&c) || !(it.rhs = parse_expr_at(ps, &c)))
+    if (!ps_cursor_next(&c) || !(it.rhs = parse_expr_at(ps, &c)))
         goto fail;
     size_t end = it.rhs->end;
-    if (tok_is(S(ps), &c.tok, "within")) {
-        if (!parse_within(ps, &c, &it.tol))
+    if (lex_tok_is(S(ps), &c.tok, "within")) {
+        if (!ps_within(ps, &c, &it.tol))
             goto fail;
         end = c.tok.pos;
     }
-    if (!(it.what = squeeze(ps, start, end))) {
-        nomem(ps);
+    if (!(it.what = ps_squeeze(ps, start, end))) {
+        ps_nomem(ps);
         goto fail;
     }
-    if (!end_statement(ps, &c, "the check") || !add_item(ps, it))
+    if (!ps_end_statement(ps, &c, "the check") || !add_item(ps, it))
         goto fail;
     return 1;
 fail:

@@ -28,7 +28,7 @@
 #include <string.h>
 #include <strings.h>
 
-const char *suggest_name(const char *name, size_t len, char *const *names, int n)
+const char *lesson_suggest_name(const char *name, size_t len, char *const *names, int n)
 {
     const char *best = NULL;
     int best_d = 100;
@@ -36,7 +36,7 @@ const char *suggest_name(const char *name, size_t len, char *const *names, int n
         size_t nl = strlen(names[i]);
         if (nl == len && strncasecmp(names[i], name, len) == 0)
             return names[i];
-        int d = edit_distance(name, len, names[i], nl);
+        int d = lesson_edit_distance(name, len, names[i], nl);
         int allowed = len <= 1 ? 0 : len <= 3 ? 1 : 2;
         if (d <= allowed && d < best_d) {
             best_d = d;
@@ -190,7 +190,7 @@ static Expr *parse_name(Parser *p)
     size_t len = p->tok->len, pos = p->tok->pos;
     char nm[80];
     snprintf(nm, sizeof nm, "%.*s", (int)(len < 60 ? len : 60), name);
-    if (tok_is(src, p->tok, "inf")) {
+    if (lex_tok_is(src, p->tok, "inf")) {
         Expr *e = px_node(E_NUM, pos, pos);
         if (!e)
             return px_nomem(p);
@@ -218,7 +218,7 @@ static Expr *parse_name(Parser *p)
             if (len >= 3 && strncmp(fns[i], name, len) == 0)
                 best = fns[i];
         if (!best)
-            best = suggest_name(name, len, fns, n_fns);
+            best = lesson_suggest_name(name, len, fns, n_fns);
         if (best) {
             px_fail(p, ATTN_E_NAME, pos, "unknown function '%s'; did you mean '%s'?", nm, best);
         } else {
@@ -239,7 +239,7 @@ static Expr *parse_name(Parser *p)
         px_fail(p, ATTN_E_NAME, pos, "'%s' is a function: call it as %s(...)", nm, nm);
         return NULL;
     }
-    const char *best = suggest_name(name, len, p->scope->names, p->scope->n);
+    const char *best = lesson_suggest_name(name, len, p->scope->names, p->scope->n);
     if (best)
         px_fail(p, ATTN_E_NAME, pos, "unknown name '%s'; did you mean '%s'?", nm, best);
     else
@@ -329,7 +329,7 @@ static Expr *parse_postfix(Parser *p)
             size_t pos = p->tok->pos;
             if (!px_advance(p))
                 goto fail;
-            if (!tok_is(P_src(p), p->tok, "T")) {
+            if (!lex_tok_is(P_src(p), p->tok, "T")) {
                 px_fail(p, ATTN_E_SYNTAX, pos, "'^' must be followed by T (transpose)");
                 goto fail;
             }

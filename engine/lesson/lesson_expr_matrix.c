@@ -24,7 +24,7 @@ static int literal_value(Parser *p, float *v)
     }
     if (p->tok->kind == T_NUM)
         *v = (float)(sign * p->tok->num);
-    else if (tok_is(P_src(p), p->tok, "inf"))
+    else if (lex_tok_is(P_src(p), p->tok, "inf"))
         *v = (float)(sign * INFINITY);
     else if (p->tok->kind == T_NAME && !p->crossed_newline)
         return px_fail(p, ATTN_E_SYNTAX, p->tok->pos,

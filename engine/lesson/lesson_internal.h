@@ -59,7 +59,7 @@ int src_validate(const Src *s, LessonError *err);
 size_t src_joint(const char *text, size_t p, size_t end);
 
 /* Levenshtein distance of a[0..na) and b[0..nb), capped at 100. */
-int edit_distance(const char *a, size_t na, const char *b, size_t nb);
+int lesson_edit_distance(const char *a, size_t na, const char *b, size_t nb);
 
 /* ---- tokens (lesson_lex.c) ---- */
 
@@ -84,7 +84,7 @@ typedef struct {
 int lex_next(Lexer *lx, Token *t);
 
 /* 1 when the token is the name `word`. */
-int tok_is(const Src *s, const Token *t, const char *word);
+int lex_tok_is(const Src *s, const Token *t, const char *word);
 
 /* The source text of e (an expression, lesson_expr.c), shortened to fit
  * buf, for messages (lesson_src.c). */
@@ -135,7 +135,7 @@ typedef struct {
 Expr *expr_parse(Lexer *lx, Token *tok, const Scope *scope);
 
 /* The nearest of names[0..n) to name[0..len) within a few edits, or NULL. */
-const char *suggest_name(const char *name, size_t len, char *const *names, int n);
+const char *lesson_suggest_name(const char *name, size_t len, char *const *names, int n);
 
 /* ---- the compiled lesson (lesson_parse.c) ---- */
 
@@ -286,7 +286,7 @@ typedef struct {
 int diagnose_candidates(LessonJudge *j, const LessonExercise *ex, double want, Candidates *out);
 
 /* Add a candidate (printf-style message). 0, or -1 on no memory. */
-int candidate_add(Candidates *cs, const char *id, double value, const char *fmt, ...)
+int diagnose_add(Candidates *cs, const char *id, double value, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
 /* ---- evaluation (lesson_eval.c) ---- */
@@ -335,7 +335,7 @@ Mat *lesson_eval_rounded(const LessonState *s, const Src *src, const Expr *e, in
 void expr_mark_slots(const Expr *e, unsigned char *mark);
 
 /* The slot of name[0..n) in l (the parser's lookup), or -1. */
-int find_name(const Lesson *l, const char *name, size_t n);
+int lesson_find_name(const Lesson *l, const char *name, size_t n);
 
 /* The slot a state's i-th value is kept in is i; the statements defining a
  * slot (the last one wins), for the judge: index in stmts, or -1. */

@@ -167,7 +167,7 @@ static int rounded_values(const LessonJudge *j, const LessonExercise *ex, int de
     mat_free(m);
     if (!ex->has_cell)
         return n;
-    int at = lesson_stmt_of_slot(l, find_name(l, ex->cell.name, strlen(ex->cell.name)));
+    int at = lesson_stmt_of_slot(l, lesson_find_name(l, ex->cell.name, strlen(ex->cell.name)));
     if (at < 0)
         return n;
     m = lesson_eval_rounded(j->asked, &l->src, l->stmts[at].expr, decimals, ex, &err);
@@ -204,10 +204,10 @@ static void diagnose(LessonJudge *j, const LessonExercise *ex, const char *typed
         Mat *m = lesson_state_eval(ctx->now, &j->l->src, ex->parsed, &err);
         if (m && m->rows == 1 && m->cols == 1) {
             if (ctx->moved && ctx->moved[0])
-                candidate_add(&cs, "knob-moved", mat_get(m, 0, 0), "that is the value at %s; the exercise asks at %s",
+                diagnose_add(&cs, "knob-moved", mat_get(m, 0, 0), "that is the value at %s; the exercise asks at %s",
                               ctx->moved, ctx->asked && ctx->asked[0] ? ctx->asked : "the lesson's own values");
             else
-                candidate_add(&cs, "edited", mat_get(m, 0, 0),
+                diagnose_add(&cs, "edited", mat_get(m, 0, 0),
                               "that is the value with your edits; the exercise asks about the lesson's own numbers");
         }
         mat_free(m);
@@ -216,7 +216,7 @@ static void diagnose(LessonJudge *j, const LessonExercise *ex, const char *typed
      * to it; the right value rounded too early is one more explanation */
     double res = typed_resolution(typed), tol = fmax(ex->within, 0.5 * res * (1 + 1e-9));
     if (res >= 1e-3 && res <= 0.1 && fabs(out->want) > ex->within)
-        candidate_add(&cs, "rounded-early", out->want,
+        diagnose_add(&cs, "rounded-early", out->want,
                       "close, but rounded too early: keep 4 decimals to the end (the answer must be within %g)",
                       ex->within);
     /* first the rewrites the number is exactly (to the digits typed), then

@@ -17,7 +17,7 @@
 static int is_name_start(int c) { return isalpha(c) || c == '_'; }
 static int is_name_char(int c) { return isalnum(c) || c == '_'; }
 
-int tok_is(const Src *s, const Token *t, const char *word)
+int lex_tok_is(const Src *s, const Token *t, const char *word)
 {
     size_t n = strlen(word);
     return t->kind == T_NAME && t->len == n && memcmp(s->text + t->pos, word, n) == 0;

@@ -31,10 +31,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+static int has_string(char **arr, int n, const char *s);
+static int is_blank(char c);
+static void set_line(PS *ps, size_t pos);
 
 
 
-int fail(PS *ps, attn_status code, size_t pos, const char *fmt, ...)
+
+int ps_fail(PS *ps, attn_status code, size_t pos, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -43,13 +47,13 @@ int fail(PS *ps, attn_status code, size_t pos, const char *fmt, ...)
     return 0;
 }
 
-int nomem(PS *ps)
+int ps_nomem(PS *ps)
 {
-    return fail(ps, ATTN_E_NOMEM, ps->pos, "out of memory reading the lesson");
+    return ps_fail(ps, ATTN_E_NOMEM, ps->pos, "out of memory reading the lesson");
 }
 
 /* Append one zeroed element to *arr (which holds n); 1 on success. */
-int grow1(void *arr, int n, size_t size)
+int ps_grow1(void *arr, int n, size_t size)
 {
     void **p = arr;
     void *bigger = attn_realloc(*p, (size_t)(n + 1) * size);
@@ -60,7 +64,7 @@ int grow1(void *arr, int n, size_t size)
     return 1;
 }
 
-char *dupn(const char *s, size_t n)
+char *ps_dupn(const char *s, size_t n)
 {
     char *d = attn_malloc(n + 1);
     if (d) {
@@ -70,11 +74,11 @@ char *dupn(const char *s, size_t n)
     return d;
 }
 
-int is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+static int is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
 /* The length of the blank at p (before end): a space, a tab, a CR, or a
  * line joint; 0 when p is not blank. */
-size_t blank_len(const char *t, size_t p, size_t end)
+size_t ps_blank_len(const char *t, size_t p, size_t end)
 {
     if (p >= end)
         return 0;
@@ -82,7 +86,7 @@ size_t blank_len(const char *t, size_t p, size_t end)
 }
 
 /* Set the current line to the one starting at pos. */
-void set_line(PS *ps, size_t pos)
+static void set_line(PS *ps, size_t pos)
 {
     const Src *s = S(ps);
     for (size_t i = ps->pos; i < pos && i < s->len; i++)
@@ -102,24 +106,24 @@ void set_line(PS *ps, size_t pos)
     }
 }
 
-void next_line(PS *ps)
+void ps_next_line(PS *ps)
 {
     set_line(ps, ps->eol < S(ps)->len ? ps->eol + 1 : S(ps)->len);
 }
 
-int at_end(PS *ps) { return ps->pos >= S(ps)->len; }
+int ps_at_end(PS *ps) { return ps->pos >= S(ps)->len; }
 
-size_t skip_blanks(PS *ps, size_t p)
+size_t ps_skip_blanks(PS *ps, size_t p)
 {
     size_t n;
-    while ((n = blank_len(S(ps)->text, p, ps->eol)) > 0)
+    while ((n = ps_blank_len(S(ps)->text, p, ps->eol)) > 0)
         p += n;
     return p;
 }
 
 /* Prose text[a..e) as a new string, each line joint (with the blanks
  * around it) made one space. */
-char *prose_dup(PS *ps, size_t a, size_t e)
+char *ps_prose_dup(PS *ps, size_t a, size_t e)
 {
     const char *t = S(ps)->text;
     char *out = attn_malloc(e - a + 1);
@@ -143,7 +147,7 @@ char *prose_dup(PS *ps, size_t a, size_t e)
 }
 
 /* The end of the prose from p to the line end, trailing blanks left out. */
-size_t prose_end(PS *ps, size_t p)
+size_t ps_prose_end(PS *ps, size_t p)
 {
     size_t e = ps->eol;
     while (e > p && is_blank(S(ps)->text[e - 1]))
@@ -152,14 +156,14 @@ size_t prose_end(PS *ps, size_t p)
 }
 
 /* The prose from p to the end of the line, trimmed, as a new string. */
-char *rest_of_line(PS *ps, size_t p)
+char *ps_rest_of_line(PS *ps, size_t p)
 {
-    p = skip_blanks(ps, p);
-    return prose_dup(ps, p, prose_end(ps, p));
+    p = ps_skip_blanks(ps, p);
+    return ps_prose_dup(ps, p, ps_prose_end(ps, p));
 }
 
 /* The word at p (letters, digits, _), its length in *n. */
-size_t word_len(PS *ps, size_t p)
+size_t ps_word_len(PS *ps, size_t p)
 {
     size_t q = p;
     while (q < ps->eol && (isalnum((unsigned char)S(ps)->text[q]) || S(ps)->text[q] == '_'))
@@ -168,16 +172,16 @@ size_t word_len(PS *ps, size_t p)
 }
 
 /* A line with nothing but blanks or a comment. */
-int is_empty_line(PS *ps)
+int ps_is_empty_line(PS *ps)
 {
-    size_t p = skip_blanks(ps, ps->pos);
+    size_t p = ps_skip_blanks(ps, ps->pos);
     return p == ps->eol || S(ps)->text[p] == '#';
 }
 
 /* ---- expressions inside directives ---- */
 
 
-int cursor_at(PS *ps, Cursor *c, size_t p)
+int ps_cursor_at(PS *ps, Cursor *c, size_t p)
 {
     c->lx.src = S(ps);
     c->lx.pos = p;
@@ -185,16 +189,16 @@ int cursor_at(PS *ps, Cursor *c, size_t p)
     return lex_next(&c->lx, &c->tok);
 }
 
-int cursor_next(Cursor *c) { return lex_next(&c->lx, &c->tok); }
+int ps_cursor_next(Cursor *c) { return lex_next(&c->lx, &c->tok); }
 
 /* The statement must end here; move to the line after it. */
-int end_statement(PS *ps, Cursor *c, const char *after)
+int ps_end_statement(PS *ps, Cursor *c, const char *after)
 {
     if (c->tok.kind != T_NEWLINE && c->tok.kind != T_EOF) {
         char found[64];
         snprintf(found, sizeof found, "%.*s", (int)(c->tok.len < 40 ? c->tok.len : 40),
                  S(ps)->text + c->tok.pos);
-        return fail(ps, ATTN_E_SYNTAX, c->tok.pos, "unexpected '%s' after %s", found, after);
+        return ps_fail(ps, ATTN_E_SYNTAX, c->tok.pos, "unexpected '%s' after %s", found, after);
     }
     set_line(ps, c->lx.pos);   /* just after the line end, or the end of the text */
     return 1;
@@ -207,40 +211,40 @@ Expr *parse_expr_at(PS *ps, Cursor *c)
 }
 
 /* A number with an optional sign (or inf) from the cursor. */
-int parse_number(PS *ps, Cursor *c, double *out, const char *what)
+int ps_number(PS *ps, Cursor *c, double *out, const char *what)
 {
     double sign = 1;
     size_t pos = c->tok.pos;
     if (c->tok.kind == T_SYM && (c->tok.sym == '-' || c->tok.sym == '+')) {
         sign = c->tok.sym == '-' ? -1 : 1;
-        if (!cursor_next(c))
+        if (!ps_cursor_next(c))
             return 0;
     }
     if (c->tok.kind == T_NUM)
         *out = sign * c->tok.num;
-    else if (tok_is(S(ps), &c->tok, "inf"))
+    else if (lex_tok_is(S(ps), &c->tok, "inf"))
         *out = sign * INFINITY;
     else
-        return fail(ps, ATTN_E_SYNTAX, pos, "expected %s (a number)", what);
-    return cursor_next(c);
+        return ps_fail(ps, ATTN_E_SYNTAX, pos, "expected %s (a number)", what);
+    return ps_cursor_next(c);
 }
 
 /* Optional `within TOL`. */
-int parse_within(PS *ps, Cursor *c, double *tol)
+int ps_within(PS *ps, Cursor *c, double *tol)
 {
-    if (!tok_is(S(ps), &c->tok, "within"))
+    if (!lex_tok_is(S(ps), &c->tok, "within"))
         return 1;
     size_t pos = c->tok.pos;
-    if (!cursor_next(c) || !parse_number(ps, c, tol, "a tolerance after 'within'"))
+    if (!ps_cursor_next(c) || !ps_number(ps, c, tol, "a tolerance after 'within'"))
         return 0;
     if (!(*tol >= 0) || isinf(*tol))
-        return fail(ps, ATTN_E_SYNTAX, pos, "a tolerance is a number of 0 or more");
+        return ps_fail(ps, ATTN_E_SYNTAX, pos, "a tolerance is a number of 0 or more");
     return 1;
 }
 
 /* The source text from a to b with runs of blanks and line ends made one
  * space, for a check's description. */
-char *squeeze(PS *ps, size_t a, size_t b)
+char *ps_squeeze(PS *ps, size_t a, size_t b)
 {
     char *out = attn_malloc(b - a + 1);
     if (!out)
@@ -273,7 +277,7 @@ char *squeeze(PS *ps, size_t a, size_t b)
 
 /* ---- names ---- */
 
-int find_name(const Lesson *l, const char *name, size_t n)
+int lesson_find_name(const Lesson *l, const char *name, size_t n)
 {
     for (int i = 0; i < l->n_names; i++)
         if (strlen(l->names[i]) == n && memcmp(l->names[i], name, n) == 0)
@@ -281,13 +285,13 @@ int find_name(const Lesson *l, const char *name, size_t n)
     return -1;
 }
 
-int define_name(PS *ps, size_t pos, size_t n)
+int ps_define_name(PS *ps, size_t pos, size_t n)
 {
     Lesson *l = ps->l;
     const char *name = S(ps)->text + pos;
     char nm[80];
     snprintf(nm, sizeof nm, "%.*s", (int)(n < 60 ? n : 60), name);
-    int prev = find_name(l, name, n);
+    int prev = lesson_find_name(l, name, n);
     if (prev >= 0) {
         src_error(S(ps), ps->err, ATTN_E_NAME, pos,
                   "'%s' is already defined at line %d (a let may not redefine a name)", nm, l->name_lines[prev]);
@@ -295,21 +299,21 @@ int define_name(PS *ps, size_t pos, size_t n)
     }
     if (optable_fn_lookup(name, n) >= 0 || (n == 3 && memcmp(name, "inf", 3) == 0) ||
         (n == 6 && memcmp(name, "within", 6) == 0)) {
-        fail(ps, ATTN_E_NAME, pos, "'%s' is a reserved word of the language; choose another name", nm);
+        ps_fail(ps, ATTN_E_NAME, pos, "'%s' is a reserved word of the language; choose another name", nm);
         return -1;
     }
     if (n >= MAT_NAME_MAX) {
-        fail(ps, ATTN_E_LIMIT, pos, "the name '%s' is longer than the limit of %d characters", nm, MAT_NAME_MAX - 1);
+        ps_fail(ps, ATTN_E_LIMIT, pos, "the name '%s' is longer than the limit of %d characters", nm, MAT_NAME_MAX - 1);
         return -1;
     }
     if (l->n_names >= LESSON_MAX_NAMES) {
-        fail(ps, ATTN_E_LIMIT, pos, "a lesson may define at most %d names", LESSON_MAX_NAMES);
+        ps_fail(ps, ATTN_E_LIMIT, pos, "a lesson may define at most %d names", LESSON_MAX_NAMES);
         return -1;
     }
-    if (!grow1(&l->names, l->n_names, sizeof *l->names) ||
-        !grow1(&l->name_lines, l->n_names, sizeof *l->name_lines) ||
-        !(l->names[l->n_names] = dupn(name, n))) {
-        nomem(ps);
+    if (!ps_grow1(&l->names, l->n_names, sizeof *l->names) ||
+        !ps_grow1(&l->name_lines, l->n_names, sizeof *l->name_lines) ||
+        !(l->names[l->n_names] = ps_dupn(name, n))) {
+        ps_nomem(ps);
         return -1;
     }
     l->name_lines[l->n_names] = ps->line;
@@ -317,32 +321,32 @@ int define_name(PS *ps, size_t pos, size_t n)
 }
 
 /* A name token at the cursor that must already be defined. */
-int lookup_defined(PS *ps, size_t pos, size_t n, const char *context)
+int ps_lookup_defined(PS *ps, size_t pos, size_t n, const char *context)
 {
-    int slot = find_name(ps->l, S(ps)->text + pos, n);
+    int slot = lesson_find_name(ps->l, S(ps)->text + pos, n);
     if (slot >= 0)
         return slot;
     char nm[80], msg[160];
     snprintf(nm, sizeof nm, "%.*s", (int)(n < 60 ? n : 60), S(ps)->text + pos);
-    const char *best = suggest_name(S(ps)->text + pos, n, ps->l->names, ps->l->n_names);
+    const char *best = lesson_suggest_name(S(ps)->text + pos, n, ps->l->names, ps->l->n_names);
     if (best)
         snprintf(msg, sizeof msg, "; did you mean '%s'?", best);
     else
         msg[0] = '\0';
     char full[200];
     snprintf(full, sizeof full, "unknown name '%s' in %s", nm, context);
-    fail(ps, ATTN_E_NAME, pos, "%s%s", full, msg);
+    ps_fail(ps, ATTN_E_NAME, pos, "%s%s", full, msg);
     return -1;
 }
 
 /* ---- directives ---- */
 
-LessonStep *cur_step(PS *ps) { return ps->step >= 0 ? &ps->l->steps[ps->step] : NULL; }
+LessonStep *ps_cur_step(PS *ps) { return ps->step >= 0 ? &ps->l->steps[ps->step] : NULL; }
 
-int add_string(char ***arr, int *n, const char *s)
+int ps_add_string(char ***arr, int *n, const char *s)
 {
-    char *d = dupn(s, strlen(s));
-    if (!d || !grow1(arr, *n, sizeof **arr)) {
+    char *d = ps_dupn(s, strlen(s));
+    if (!d || !ps_grow1(arr, *n, sizeof **arr)) {
         free(d);
         return 0;
     }
@@ -350,7 +354,7 @@ int add_string(char ***arr, int *n, const char *s)
     return 1;
 }
 
-int has_string(char **arr, int n, const char *s)
+static int has_string(char **arr, int n, const char *s)
 {
     for (int i = 0; i < n; i++)
         if (strcmp(arr[i], s) == 0)
@@ -359,32 +363,32 @@ int has_string(char **arr, int n, const char *s)
 }
 
 /* Close the open step: resolve its show/heatmap names and default panes. */
-int close_step(PS *ps)
+int ps_close_step(PS *ps)
 {
-    LessonStep *st = cur_step(ps);
+    LessonStep *st = ps_cur_step(ps);
     if (!st)
         return 1;
     for (int i = 0; i < ps->n_pending; i++) {
         struct Pending *pd = &ps->pending[i];
-        if (lookup_defined(ps, pd->pos, strlen(pd->name), pd->heat ? "'heatmap'" : "'show'") < 0)
+        if (ps_lookup_defined(ps, pd->pos, strlen(pd->name), pd->heat ? "'heatmap'" : "'show'") < 0)
             return 0;
         if (pd->heat && !has_string(st->heatmap, st->n_heatmap, pd->name) &&
-            !add_string(&st->heatmap, &st->n_heatmap, pd->name))
-            return nomem(ps);
+            !ps_add_string(&st->heatmap, &st->n_heatmap, pd->name))
+            return ps_nomem(ps);
         if (!pd->heat && !has_string(st->show, st->n_show, pd->name) &&
-            !add_string(&st->show, &st->n_show, pd->name))
-            return nomem(ps);
+            !ps_add_string(&st->show, &st->n_show, pd->name))
+            return ps_nomem(ps);
     }
     if (!ps->show_given)
         for (int i = 0; i < st->n_defines; i++)
             if (!has_string(st->show, st->n_show, st->defines[i]) &&
-                !add_string(&st->show, &st->n_show, st->defines[i]))
-                return nomem(ps);
+                !ps_add_string(&st->show, &st->n_show, st->defines[i]))
+                return ps_nomem(ps);
     /* a heatmap is a pane too */
     for (int i = 0; i < st->n_heatmap; i++)
         if (!has_string(st->show, st->n_show, st->heatmap[i]) &&
-            !add_string(&st->show, &st->n_show, st->heatmap[i]))
-            return nomem(ps);
+            !ps_add_string(&st->show, &st->n_show, st->heatmap[i]))
+            return ps_nomem(ps);
     for (int i = 0; i < ps->n_pending; i++)
         free(ps->pending[i].name);
     free(ps->pending);
@@ -399,22 +403,22 @@ int close_step(PS *ps)
  * handler belong inside a block and are read by its handler (exercise). */
 typedef int (*DirectiveFn)(PS *ps, size_t kw, size_t arg);
 
-static int d_show(PS *ps, size_t kw, size_t arg) { return d_panes(ps, kw, arg, 0); }
-static int d_heatmap(PS *ps, size_t kw, size_t arg) { return d_panes(ps, kw, arg, 1); }
+static int d_show(PS *ps, size_t kw, size_t arg) { return dir_panes(ps, kw, arg, 0); }
+static int d_heatmap(PS *ps, size_t kw, size_t arg) { return dir_panes(ps, kw, arg, 1); }
 
 static const struct {
     const char *name;
     DirectiveFn read;       /* NULL: only inside a block               */
     int in_exercise;        /* read by the exercise block, not here    */
 } directives[] = {
-    { "lesson", d_lesson, 0 },   { "about", d_about, 0 },     { "layout", d_layout, 0 },
-    { "tokens", d_tokens, 0 },   { "seed", d_seed, 0 },       { "let", d_let, 0 },
-    { "labels", d_labels, 0 },   { "step", d_step, 0 },       { "text", d_text, 0 },
-    { "show", d_show, 0 },       { "heatmap", d_heatmap, 0 }, { "exercise", d_exercise, 0 },
+    { "lesson", dir_lesson, 0 },   { "about", dir_about, 0 },     { "layout", dir_layout, 0 },
+    { "tokens", dir_tokens, 0 },   { "seed", dir_seed, 0 },       { "let", dir_let, 0 },
+    { "labels", dir_labels, 0 },   { "step", dir_step, 0 },       { "text", dir_text, 0 },
+    { "show", d_show, 0 },       { "heatmap", d_heatmap, 0 }, { "exercise", dir_exercise, 0 },
     { "answer", NULL, 1 },       { "hint", NULL, 1 },         { "mistake", NULL, 1 },
-    { "hide", NULL, 1 },         { "end", NULL, 0 },          { "check", d_check, 0 },
-    { "knob", d_knob, 0 },
-    { "switch", d_switch, 0 },
+    { "hide", NULL, 1 },         { "end", NULL, 0 },          { "check", dir_check, 0 },
+    { "knob", dir_knob, 0 },
+    { "switch", dir_switch, 0 },
 };
 #define N_DIRECTIVES ((int)(sizeof directives / sizeof *directives))
 
@@ -427,27 +431,27 @@ static int unknown_directive(PS *ps, size_t p, size_t n)
         while (p + k < ps->eol && ((unsigned char)w[k] & 0xC0) == 0x80 && k < 4)
             k++;
         snprintf(found, sizeof found, "%.*s", (int)k, w);
-        return fail(ps, ATTN_E_SYNTAX, p, "expected a directive (lesson, let, step, text, show, check, ...), found '%s'", found);
+        return ps_fail(ps, ATTN_E_SYNTAX, p, "expected a directive (lesson, let, step, text, show, check, ...), found '%s'", found);
     }
     char nm[48];
     snprintf(nm, sizeof nm, "%.*s", (int)(n < 40 ? n : 40), w);
     const char *names[N_DIRECTIVES];
     for (int i = 0; i < N_DIRECTIVES; i++)
         names[i] = directives[i].name;
-    const char *best = suggest_name(w, n, (char *const *)names, N_DIRECTIVES);
+    const char *best = lesson_suggest_name(w, n, (char *const *)names, N_DIRECTIVES);
     if (best)
-        return fail(ps, ATTN_E_SYNTAX, p, "unknown directive '%s'; did you mean '%s'?", nm, best);
-    return fail(ps, ATTN_E_SYNTAX, p, "unknown directive '%s'", nm);
+        return ps_fail(ps, ATTN_E_SYNTAX, p, "unknown directive '%s'; did you mean '%s'?", nm, best);
+    return ps_fail(ps, ATTN_E_SYNTAX, p, "unknown directive '%s'", nm);
 }
 
 static int parse_lines(PS *ps)
 {
-    while (!at_end(ps)) {
-        if (is_empty_line(ps)) {
-            next_line(ps);
+    while (!ps_at_end(ps)) {
+        if (ps_is_empty_line(ps)) {
+            ps_next_line(ps);
             continue;
         }
-        size_t p = skip_blanks(ps, ps->pos), n = word_len(ps, p);
+        size_t p = ps_skip_blanks(ps, ps->pos), n = ps_word_len(ps, p);
         const char *w = S(ps)->text + p;
         size_t arg = p + n;
 #define IS(word) (n == strlen(word) && memcmp(w, word, n) == 0)
@@ -457,7 +461,7 @@ static int parse_lines(PS *ps)
                 for (n = 1; p + n < ps->eol && ((unsigned char)w[n] & 0xC0) == 0x80; n++)
                     ;
             snprintf(found, sizeof found, "%.*s", (int)(n < 40 ? n : 40), w);
-            return fail(ps, ATTN_E_SYNTAX, p, "a lesson starts with 'lesson TITLE', not '%s'", found);
+            return ps_fail(ps, ATTN_E_SYNTAX, p, "a lesson starts with 'lesson TITLE', not '%s'", found);
         }
         int k = 0;
         while (k < N_DIRECTIVES && !IS(directives[k].name))
@@ -468,16 +472,16 @@ static int parse_lines(PS *ps)
         else if (directives[k].read)
             ok = directives[k].read(ps, p, arg);
         else if (directives[k].in_exercise)
-            ok = fail(ps, ATTN_E_SYNTAX, p, "'%s' belongs inside an exercise", directives[k].name);
+            ok = ps_fail(ps, ATTN_E_SYNTAX, p, "'%s' belongs inside an exercise", directives[k].name);
         else
-            ok = fail(ps, ATTN_E_SYNTAX, p, "'end' without a 'text' or 'exercise' to close");
+            ok = ps_fail(ps, ATTN_E_SYNTAX, p, "'end' without a 'text' or 'exercise' to close");
 #undef IS
         if (!ok)
             return 0;
     }
     if (!ps->l->title)
-        return fail(ps, ATTN_E_SYNTAX, S(ps)->len, "the lesson is empty: it starts with 'lesson TITLE'");
-    return close_step(ps);
+        return ps_fail(ps, ATTN_E_SYNTAX, S(ps)->len, "the lesson is empty: it starts with 'lesson TITLE'");
+    return ps_close_step(ps);
 }
 
 Lesson *lesson_parse(const char *text, size_t len, const char *file, LessonError *err)
@@ -500,8 +504,8 @@ Lesson *lesson_parse(const char *text, size_t len, const char *file, LessonError
         len -= 3;
     }
     Lesson *l = attn_calloc(1, sizeof *l);
-    if (!l || !(l->text = dupn(text ? text : "", text ? len : 0)) ||
-        !(l->file = dupn(file ? file : "<lesson>", strlen(file ? file : "<lesson>")))) {
+    if (!l || !(l->text = ps_dupn(text ? text : "", text ? len : 0)) ||
+        !(l->file = ps_dupn(file ? file : "<lesson>", strlen(file ? file : "<lesson>")))) {
         lesson_free(l);
         err->code = ATTN_E_NOMEM;
         snprintf(err->file, sizeof err->file, "%s", file ? file : "<lesson>");
@@ -526,7 +530,7 @@ Lesson *lesson_parse(const char *text, size_t len, const char *file, LessonError
         lesson_free(l);
         return NULL;
     }
-    if (!l->about && !(l->about = dupn("", 0))) {
+    if (!l->about && !(l->about = ps_dupn("", 0))) {
         lesson_free(l);
         return NULL;
     }

@@ -282,7 +282,7 @@ size_t src_joint(const char *text, size_t p, size_t end)
     return 0;
 }
 
-int edit_distance(const char *a, size_t na, const char *b, size_t nb)
+int lesson_edit_distance(const char *a, size_t na, const char *b, size_t nb)
 {
     enum { CAP = 100 };
     if (na > 64 || nb > 64)

@@ -1,5 +1,5 @@
 /*
- * fuzz_csv.c - libFuzzer target for the CSV reader (engine/csv.c): any
+ * fuzz_csv.c - libFuzzer target for the CSV reader (engine/io/csv.c): any
  * bytes end in a matrix within the limit, with labels on whole axes only,
  * or a refusal that says why; never a crash, a leak or undefined behaviour
  * (ASan + UBSan). Built and run by `make fuzz`; seeds are the .csv files of tests/data.

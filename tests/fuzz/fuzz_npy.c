@@ -1,5 +1,5 @@
 /*
- * fuzz_npy.c - libFuzzer target for the .npy reader (engine/npy.c): any
+ * fuzz_npy.c - libFuzzer target for the .npy reader (engine/io/npy.c): any
  * bytes end in a matrix within the limit or a refusal that says why; never
  * a crash, a leak, an out-of-bounds read or undefined behaviour (ASan +
  * UBSan). Built and run by `make fuzz`; seeds are the .npy files of tests/data.

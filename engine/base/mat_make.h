@@ -1,9 +1,9 @@
 /*
- * mat_internal.h - engine-internal helpers of mat.c shared with ops.c:
+ * mat_make.h - what the engine's kernels need to make matrices (ops/):
  * the size check, views, provenance with parts. Not for app/ code.
  */
-#ifndef ATTN_MAT_INTERNAL_H
-#define ATTN_MAT_INTERNAL_H
+#ifndef ATTN_MAT_MAKE_H
+#define ATTN_MAT_MAKE_H
 
 #include "mat.h"
 

@@ -22,6 +22,7 @@
 #include "explain.h"
 #include "explain_internal.h"
 #include "optable.h"
+#include "strbuf.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -35,7 +36,8 @@
 #define EXPLAIN_HEAD 4
 #define EXPLAIN_TAIL 2
 
-/* Growing text (Text, text_add, text_num, ...) is in explain_text.c. */
+/* The text grows in a StrBuf (base/strbuf.h); numbers go in at the
+ * builder's decimals. */
 
 /* ---- building an explanation ----------------------------------------- */
 
@@ -43,8 +45,30 @@ typedef struct ExplainBuilder {
     Explanation *ex;
     int cap;
     int failed;
-    Text text;
+    StrBuf text;
+    int decimals;       /* of the numbers in the text */
 } Builder;
+
+/* A number as the explanations print it: the one formatter, in ASCII. */
+static const char *fmt_num(char *buf, size_t size, double v, int decimals)
+{
+    num_format(buf, size, v, decimals, 0);
+    return buf;
+}
+
+static void put_num(Builder *b, double v)
+{
+    char buf[48];
+    strbuf_add(&b->text, "%s", fmt_num(buf, sizeof buf, v, b->decimals));
+}
+
+/* A number inside a product or sum: negatives in parentheses. */
+static void put_term(Builder *b, double v)
+{
+    char buf[48];
+    fmt_num(buf, sizeof buf, v, b->decimals);
+    strbuf_add(&b->text, v < 0 ? "(%s)" : "%s", buf);
+}
 
 static void add_cell(Builder *b, const Mat *m, int r, int c)
 {
@@ -75,13 +99,13 @@ static void target_head(Builder *b)
 {
     char name[EXPLAIN_NAME_MAX];
     const CellRef *t = &b->ex->target;
-    text_add(&b->text, "%s = ", explain_cell_name(t->mat, t->row, t->col, name, sizeof name));
+    strbuf_add(&b->text, "%s = ", explain_cell_name(t->mat, t->row, t->col, name, sizeof name));
 }
 
 static void result_line(Builder *b)
 {
-    text_add(&b->text, "\n= ");
-    text_num(&b->text, b->ex->target.value);
+    strbuf_add(&b->text, "\n= ");
+    put_num(b, b->ex->target.value);
 }
 
 /* Should term k of n be printed, and is it where the "..." goes? */
@@ -101,14 +125,14 @@ static void text_pairs(Builder *b, int first, int n_pairs)
     const CellRef *o = b->ex->operands + first;
     for (int k = 0; k < n_pairs; k++) {
         if (term_elided_here(k, n_pairs))
-            text_add(&b->text, " + ...");
+            strbuf_add(&b->text, " + ...");
         if (!term_shown(k, n_pairs))
             continue;
         if (k)
-            text_add(&b->text, " + ");
-        text_term(&b->text, o[2 * k].value);
-        text_add(&b->text, "*");
-        text_term(&b->text, o[2 * k + 1].value);
+            strbuf_add(&b->text, " + ");
+        put_term(b, o[2 * k].value);
+        strbuf_add(&b->text, "*");
+        put_term(b, o[2 * k + 1].value);
     }
 }
 
@@ -116,9 +140,9 @@ static void input_text(Builder *b, const Mat *m)
 {
     target_head(b);
     if (m->prov.op == OP_RANDN)
-        text_add(&b->text, "a draw of randn(%d, %d)", m->rows, m->cols);
+        strbuf_add(&b->text, "a draw of randn(%d, %d)", m->rows, m->cols);
     else
-        text_add(&b->text, "a given value");
+        strbuf_add(&b->text, "a given value");
     result_line(b);
 }
 
@@ -151,11 +175,11 @@ void explain_gather(Builder *b, const Mat *m, int row, int col)
     b->ex->kind = EXPLAIN_GATHER;
     add_cell(b, src, r, c);
     target_head(b);
-    text_add(&b->text, "%s", operand_name(src, r, c, name, sizeof name));
+    strbuf_add(&b->text, "%s", operand_name(src, r, c, name, sizeof name));
     if (m->prov.op == OP_TRANSPOSE)
-        text_add(&b->text, " (transposed)");
+        strbuf_add(&b->text, " (transposed)");
     else if (m->prov.op == OP_HCAT || m->prov.op == OP_VCAT)
-        text_add(&b->text, " (%s)", mat_op_name(m->prov.op));
+        strbuf_add(&b->text, " (%s)", mat_op_name(m->prov.op));
     result_line(b);
 }
 
@@ -189,17 +213,17 @@ static void product_text(Builder *b, const Mat *prod, int row, int col, const Ma
     explain_expr(a, ea, sizeof ea, 1);
     explain_expr(bm, eb, sizeof eb, 1);
     target_head(b);
-    text_add(&b->text, "%s%s%s[%d,:] . %s%s[:,%d]%s", scale_m ? "(" : "", ea, p->trans_a ? "^T" : "", row + 1, eb,
+    strbuf_add(&b->text, "%s%s%s[%d,:] . %s%s[:,%d]%s", scale_m ? "(" : "", ea, p->trans_a ? "^T" : "", row + 1, eb,
              p->trans_b ? "^T" : "", col + 1, scale_m ? ")" : "");
     if (scale_m) {
         explain_expr(scale_m, es, sizeof es, 1);
-        text_add(&b->text, " %c %s", scale_op, es);
+        strbuf_add(&b->text, " %c %s", scale_op, es);
     }
-    text_add(&b->text, "\n= %s", scale_m ? "(" : "");
+    strbuf_add(&b->text, "\n= %s", scale_m ? "(" : "");
     text_pairs(b, 0, inner);
     if (scale_m) {
-        text_add(&b->text, ") %c ", scale_op);
-        text_num(&b->text, ex->scale);
+        strbuf_add(&b->text, ") %c ", scale_op);
+        put_num(b, ex->scale);
     }
     result_line(b);
 }
@@ -260,12 +284,12 @@ void explain_binary(Builder *b, const Mat *m, int row, int col)
     char na[EXPLAIN_NAME_MAX], nb[EXPLAIN_NAME_MAX];
     const char *op = mat_op_name(p->op);
     target_head(b);
-    text_add(&b->text, "%s %s %s", operand_name(p->a, ra, ca, na, sizeof na), op,
+    strbuf_add(&b->text, "%s %s %s", operand_name(p->a, ra, ca, na, sizeof na), op,
              operand_name(p->b, rb, cb, nb, sizeof nb));
-    text_add(&b->text, "\n= ");
-    text_term(&b->text, b->ex->operands[0].value);
-    text_add(&b->text, " %s ", op);
-    text_term(&b->text, b->ex->operands[1].value);
+    strbuf_add(&b->text, "\n= ");
+    put_term(b, b->ex->operands[0].value);
+    strbuf_add(&b->text, " %s ", op);
+    put_term(b, b->ex->operands[1].value);
     result_line(b);
 }
 
@@ -278,16 +302,16 @@ void explain_unary(Builder *b, const Mat *m, int row, int col)
         return;
     char na[EXPLAIN_NAME_MAX], num[48];
     double v = b->ex->operands[0].value;
-    fmt_num(num, sizeof num, v, b->text.decimals);
+    fmt_num(num, sizeof num, v, b->decimals);
     operand_name(a, row, col, na, sizeof na);
     target_head(b);
     if (m->prov.op == OP_NEG) {
-        text_add(&b->text, "-%s\n= -(%s)", na, num);
+        strbuf_add(&b->text, "-%s\n= -(%s)", na, num);
     } else {
         const char *fn = mat_op_name(m->prov.op);
-        text_add(&b->text, "%s(%s)\n= %s(%s)", fn, na, fn, num);
+        strbuf_add(&b->text, "%s(%s)\n= %s(%s)", fn, na, fn, num);
         if (m->prov.op == OP_RELU)
-            text_add(&b->text, " = max(0, %s)", num);
+            strbuf_add(&b->text, " = max(0, %s)", num);
     }
     result_line(b);
 }
@@ -321,19 +345,19 @@ void explain_softmax(Builder *b, const Mat *m, int row, int col)
     }
     if (masked) {
         if (by_rows)
-            text_add(&b->text, "0: row %d is fully masked (every %s[%d,:] is -inf), so its weights are defined as 0",
+            strbuf_add(&b->text, "0: row %d is fully masked (every %s[%d,:] is -inf), so its weights are defined as 0",
                      row + 1, ea, row + 1);
         else
-            text_add(&b->text,
+            strbuf_add(&b->text,
                      "0: column %d is fully masked (every %s[:,%d] is -inf), so its weights are defined as 0",
                      col + 1, ea, col + 1);
         result_line(b);
         return;
     }
     if (by_rows)
-        text_add(&b->text, "exp(%s - max) / sum_n exp(%s[%d,n] - max)", own_name, ea, row + 1);
+        strbuf_add(&b->text, "exp(%s - max) / sum_n exp(%s[%d,n] - max)", own_name, ea, row + 1);
     else
-        text_add(&b->text, "exp(%s - max) / sum_m exp(%s[m,%d] - max)", own_name, ea, col + 1);
+        strbuf_add(&b->text, "exp(%s - max) / sum_m exp(%s[m,%d] - max)", own_name, ea, col + 1);
 
     double max = -INFINITY;
     for (int k = 0; k < n; k++) {
@@ -341,22 +365,22 @@ void explain_softmax(Builder *b, const Mat *m, int row, int col)
         if (v > max)
             max = v;
     }
-    text_add(&b->text, "\n= exp(");
-    text_num(&b->text, mat_get(a, row, col));
-    text_add(&b->text, " - ");
-    text_term(&b->text, max);
-    text_add(&b->text, ") / (");
+    strbuf_add(&b->text, "\n= exp(");
+    put_num(b, mat_get(a, row, col));
+    strbuf_add(&b->text, " - ");
+    put_term(b, max);
+    strbuf_add(&b->text, ") / (");
     for (int k = 0; k < n; k++) {
         if (term_elided_here(k, n))
-            text_add(&b->text, " + ...");
+            strbuf_add(&b->text, " + ...");
         if (!term_shown(k, n))
             continue;
         double v = by_rows ? mat_get(a, row, k) : mat_get(a, k, col);
         if (k)
-            text_add(&b->text, " + ");
-        text_num(&b->text, isinf(v) && v < 0 ? 0.0 : exp(v - max));
+            strbuf_add(&b->text, " + ");
+        put_num(b, isinf(v) && v < 0 ? 0.0 : exp(v - max));
     }
-    text_add(&b->text, ")");
+    strbuf_add(&b->text, ")");
     result_line(b);
 }
 
@@ -384,14 +408,14 @@ void explain_layernorm(Builder *b, const Mat *m, int row, int col)
     explain_expr(a, ea, sizeof ea, 1);
     explain_cell_name(a, row, col, own, sizeof own);
     target_head(b);
-    text_add(&b->text, "(%s - mean) / sqrt(var + 1e-5), mean and var of %s[%d,:]", own, ea, row + 1);
-    text_add(&b->text, "\n= (");
-    text_num(&b->text, mat_get(a, row, col));
-    text_add(&b->text, " - ");
-    text_term(&b->text, mean);
-    text_add(&b->text, ") / sqrt(");
-    text_num(&b->text, var);
-    text_add(&b->text, " + 1e-5)");
+    strbuf_add(&b->text, "(%s - mean) / sqrt(var + 1e-5), mean and var of %s[%d,:]", own, ea, row + 1);
+    strbuf_add(&b->text, "\n= (");
+    put_num(b, mat_get(a, row, col));
+    strbuf_add(&b->text, " - ");
+    put_term(b, mean);
+    strbuf_add(&b->text, ") / sqrt(");
+    put_num(b, var);
+    strbuf_add(&b->text, " + 1e-5)");
     result_line(b);
 }
 
@@ -401,9 +425,9 @@ void explain_mask(Builder *b, const Mat *m, int row, int col)
     b->ex->kind = EXPLAIN_FORMULA;
     target_head(b);
     if (col > row)
-        text_add(&b->text, "-inf: column %d comes after row %d, a later position is hidden", col + 1, row + 1);
+        strbuf_add(&b->text, "-inf: column %d comes after row %d, a later position is hidden", col + 1, row + 1);
     else
-        text_add(&b->text, "0: column %d is not after row %d, so it stays visible", col + 1, row + 1);
+        strbuf_add(&b->text, "0: column %d is not after row %d, so it stays visible", col + 1, row + 1);
     result_line(b);
 }
 
@@ -419,12 +443,12 @@ void explain_posenc(Builder *b, const Mat *m, int row, int col)
     int d = m->cols;
     b->ex->kind = EXPLAIN_FORMULA;
     target_head(b);
-    text_add(&b->text, "%s(pos / 10000^(%s/d)), pos %d, %s %d, d %d", fn, book ? "2k" : "2i", row, book ? "k" : "2i",
+    strbuf_add(&b->text, "%s(pos / 10000^(%s/d)), pos %d, %s %d, d %d", fn, book ? "2k" : "2i", row, book ? "k" : "2i",
              even, d);
     double angle = row / pow(10000.0, (double)expo / d);
-    text_add(&b->text, "\n= %s(%d / 10000^(%d/%d)) = %s(", fn, row, expo, d, fn);
-    text_num(&b->text, angle);
-    text_add(&b->text, ")");
+    strbuf_add(&b->text, "\n= %s(%d / 10000^(%d/%d)) = %s(", fn, row, expo, d, fn);
+    put_num(b, angle);
+    strbuf_add(&b->text, ")");
     result_line(b);
 }
 
@@ -452,19 +476,19 @@ void explain_cosine(Builder *b, const Mat *m, int row, int col)
     explain_expr(a, ea, sizeof ea, 1);
     explain_expr(v, eb, sizeof eb, 1);
     target_head(b);
-    text_add(&b->text, "(%s . %s) / (|%s| |%s|)", ea, eb, ea, eb);
+    strbuf_add(&b->text, "(%s . %s) / (|%s| |%s|)", ea, eb, ea, eb);
     if (norms == 0) {
-        text_add(&b->text, "\n= 0, a vector is all zeros");
+        strbuf_add(&b->text, "\n= 0, a vector is all zeros");
     } else {
         ex->scale_op = '/';
         ex->scale = (float)norms;
-        text_add(&b->text, "\n= (");
+        strbuf_add(&b->text, "\n= (");
         text_pairs(b, 0, n);
-        text_add(&b->text, ") / (");
-        text_num(&b->text, sqrt(na));
-        text_add(&b->text, " * ");
-        text_num(&b->text, sqrt(nb));
-        text_add(&b->text, ")");
+        strbuf_add(&b->text, ") / (");
+        put_num(b, sqrt(na));
+        strbuf_add(&b->text, " * ");
+        put_num(b, sqrt(nb));
+        strbuf_add(&b->text, ")");
     }
     result_line(b);
 }
@@ -485,9 +509,9 @@ void explain_where(Builder *b, const Mat *m, int row, int col)
         return;
     char nc[EXPLAIN_NAME_MAX], np[EXPLAIN_NAME_MAX];
     target_head(b);
-    text_add(&b->text, "%s, because %s is %s\n= ", operand_name(pick, rp, cp, np, sizeof np),
+    strbuf_add(&b->text, "%s, because %s is %s\n= ", operand_name(pick, rp, cp, np, sizeof np),
              operand_name(x[0], rc, cc, nc, sizeof nc), take ? "not 0" : "0");
-    text_num(&b->text, b->ex->operands[1].value);
+    put_num(b, b->ex->operands[1].value);
 }
 
 /* Does m's provenance hold the operands its operation needs, in shapes
@@ -532,20 +556,19 @@ attn_status explain_cell_digits(Explanation *ex, const Mat *m, int row, int col,
                          mat_shape_str(m, shape, sizeof shape), m->name[0] ? m->name : "(unnamed)");
     }
     Builder b = { .ex = ex };
-    b.text.decimals = decimals < 0 ? 0 : decimals > EXPLAIN_DECIMALS_MAX ? EXPLAIN_DECIMALS_MAX : decimals;
+    b.decimals = decimals < 0 ? 0 : decimals > EXPLAIN_DECIMALS_MAX ? EXPLAIN_DECIMALS_MAX : decimals;
     ex->kind = EXPLAIN_INPUT;
     ex->target = (CellRef){ m, row, col, mat_get(m, row, col) };
 
     const OpInfo *op = optable_op(m->prov.op);
-    if (!op || !prov_complete(m, op))
-        op = optable_op(OP_INPUT);
-    op->explain(&b, m, row, col);
-    if (b.failed || b.text.failed || !b.text.s) {
-        free(b.text.s);
+    explain_row(op && prov_complete(m, op) ? m->prov.op : OP_INPUT)->cell(&b, m, row, col);
+    char *text = b.failed ? NULL : strbuf_take(&b.text);
+    if (!text) {
+        strbuf_free(&b.text);
         explain_free(ex);
         return attn_fail(err, ATTN_E_NOMEM, "out of memory explaining a cell");
     }
-    ex->text = b.text.s;
+    ex->text = text;
     attn_error_clear(err);
     return ATTN_OK;
 }

@@ -1,13 +1,12 @@
 /*
  * explain_internal.h - shared between explain.c (the arithmetic of a cell),
  * explain_name.c (how matrices and cells are named, and the walk back to
- * named cells) and the operation table (optable.c), whose rows point at the
- * explainer of their operation. Not for app/ code.
+ * named cells) and explain_table.c (each operation's explainer and step
+ * back). Private to explain/.
  */
 #ifndef ATTN_EXPLAIN_INTERNAL_H
 #define ATTN_EXPLAIN_INTERNAL_H
 
-#include <stdarg.h>
 #include <stddef.h>
 
 #include "explain.h"
@@ -33,7 +32,7 @@ CellRef explain_resolve(const Mat *m, int r, int c);
 
 /* The steps back from cell (*r, *c) of m to the cell it was moved from,
  * one per kind of operation that only moves numbers, named by the rows of
- * the operation table (OpInfo.back); see explain_source_step. */
+ * explain_table.c; see explain_source_step. */
 const Mat *explain_back_copy(const Mat *m, int *r, int *c);
 const Mat *explain_back_transpose(const Mat *m, int *r, int *c);
 const Mat *explain_back_view(const Mat *m, int *r, int *c);      /* rows, cols */
@@ -41,8 +40,8 @@ const Mat *explain_back_element(const Mat *m, int *r, int *c);
 const Mat *explain_back_cat(const Mat *m, int *r, int *c);       /* hcat, vcat */
 
 /* The explainers of one cell (row, col) of m, one per kind of operation,
- * named by the rows of the operation table (OpInfo.explain). Each writes
- * the cell's operands and text into b, explain.c's builder. */
+ * named by the rows of explain_table.c. Each writes the cell's operands and
+ * text into b, explain.c's builder. */
 struct ExplainBuilder;
 void explain_input(struct ExplainBuilder *b, const Mat *m, int row, int col);     /* given, drawn   */
 void explain_gather(struct ExplainBuilder *b, const Mat *m, int row, int col);    /* moved numbers  */
@@ -56,22 +55,16 @@ void explain_posenc(struct ExplainBuilder *b, const Mat *m, int row, int col);
 void explain_cosine(struct ExplainBuilder *b, const Mat *m, int row, int col);
 void explain_where(struct ExplainBuilder *b, const Mat *m, int row, int col);
 
-/* ---- growing text (explain_text.c) ---- */
-
+/* How a cell of a matrix made by one operation is explained, and for an
+ * operation that only moves numbers (OpInfo.moves) the step back to the
+ * cell it came from (NULL for one that computes its cells). */
 typedef struct {
-    char *s;
-    size_t len, cap;
-    int failed;
-    int decimals;   /* of the numbers in the text */
-} Text;
+    void (*cell)(struct ExplainBuilder *b, const Mat *m, int row, int col);
+    const Mat *(*back)(const Mat *m, int *r, int *c);
+} ExplainRow;
 
-/* Append printf-style; on failure t->failed is set and later appends do nothing. */
-void text_vadd(Text *t, const char *fmt, va_list ap);
-void text_add(Text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* A number as the explanations print it: the one formatter, in ASCII. */
-const char *fmt_num(char *buf, size_t size, double v, int decimals);
-/* A number at t's decimals; text_term puts negatives in parentheses. */
-void text_num(Text *t, double v);
-void text_term(Text *t, double v);
+/* op's row of explain_table.c (one per MatOp, generated from MAT_OPS);
+ * NULL outside MatOp. */
+const ExplainRow *explain_row(MatOp op);
 
 #endif

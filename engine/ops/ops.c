@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "blas.h"
-#include "mat_internal.h"
+#include "mat_make.h"
 #include "ops_ref.h"
 #include "ops_internal.h"
 #include "optable.h"

@@ -10,7 +10,7 @@
  */
 #include "alloc.h"
 #include "mat.h"
-#include "mat_internal.h"
+#include "mat_make.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -381,4 +381,12 @@ int mat_line_masked(const Mat *m, int line, int by_rows)
     if (!m || !m->masked || m->n_masked <= 0 || by_rows == m->masked_cols)
         return 0;
     return line >= 0 && line < (by_rows ? m->rows : m->cols) && m->masked[line];
+}
+
+const char *mat_op_name(MatOp op)
+{
+#define MAT_OP_SPELLING(id, spelling) [OP_##id] = spelling,
+    static const char *const spelling[OP_COUNT] = { MAT_OPS(MAT_OP_SPELLING) };
+#undef MAT_OP_SPELLING
+    return (int)op >= 0 && op < OP_COUNT ? spelling[op] : "unknown";
 }

@@ -18,7 +18,6 @@
 #include <strings.h>
 
 #include "csv.h"
-#include "explain_internal.h"
 #include "npy.h"
 #include "ops.h"
 
@@ -185,85 +184,73 @@ static attn_status k_load(Mat **o, const char *path, const char *bytes, size_t l
 #define N1 { "n", NULL }
 #define ND { "the positions n", "the dimension d" }
 
+/* Each MatOp's row, after its id and spelling (mat.h's MAT_OPS): the table
+ * below is generated from that list, so a missing row does not compile. */
+
 /* An element-wise function of one matrix. */
-#define ELEMENTWISE(id, nm, kernel, text) \
-    [id] = { id, nm, "(A)", 1, 1, OPARGS_MATS, { 0 }, .unary = kernel, .explain = explain_unary, \
-             .style = OPNAME_CALL, .doc = text }
+#define ELEMENTWISE(kernel, text) "(A)", 1, 1, OPARGS_MATS, { 0 }, .unary = kernel, .style = OPNAME_CALL, .doc = text
 /* An element-wise operator of two matrices, with broadcasting. */
-#define ARITHMETIC(id, sym, kernel, text) \
-    [id] = { id, sym, NULL, 2, 2, OPARGS_MATS, { 0 }, .binary = kernel, .shape = shape_broadcast, \
-             .explain = explain_binary, .style = OPNAME_INFIX, .doc = text }
+#define ARITHMETIC(kernel, text) \
+    NULL, 2, 2, OPARGS_MATS, { 0 }, .binary = kernel, .shape = shape_broadcast, .style = OPNAME_INFIX, .doc = text
+
+#define ROW_INPUT NULL, 0, 0, OPARGS_NONE, { 0 }, .style = OPNAME_VALUE, \
+                  .doc = "a given value: a literal, a constant or an edited cell"
+#define ROW_RANDN "(r, c)", 2, 2, OPARGS_SIZES, RC, .make = k_randn, .style = OPNAME_SIZED, \
+                  .doc = "r x c standard normal draws, exactly as torch.randn"
+#define ROW_COPY NULL, 1, 1, OPARGS_NONE, { 0 }, .moves = 1, .style = OPNAME_SAME, \
+                 .doc = "a copy of a named matrix (let B = A)"
+#define ROW_MATMUL NULL, 2, 2, OPARGS_MATS, { 0 }, .matmul = op_matmul, .shape = shape_matmul, \
+                   .style = OPNAME_INFIX, .doc = "matrix product (columns of A = rows of B)"
+#define ROW_TRANSPOSE NULL, 1, 1, OPARGS_MATS, { 0 }, .unary = op_transpose, .shape = shape_transpose, .moves = 1, \
+                      .style = OPNAME_POSTFIX, .doc = "transpose"
+#define ROW_ADD ARITHMETIC(op_add, "element-wise sum")
+#define ROW_SUB ARITHMETIC(op_sub, "element-wise difference")
+#define ROW_MUL ARITHMETIC(op_mul, "element-wise product")
+#define ROW_DIV ARITHMETIC(op_div, "element-wise quotient")
+#define ROW_NEG NULL, 1, 1, OPARGS_MATS, { 0 }, .unary = op_neg, .style = OPNAME_PREFIX, .doc = "negation, written -A"
+#define ROW_SOFTMAX_ROWS "(S)", 1, 1, OPARGS_MATS, { 0 }, .unary = op_softmax_rows, .style = OPNAME_CALL, \
+                         .doc = "softmax along each row: exp(s - max) / sum exp(s - max); -inf gives weight 0"
+#define ROW_SOFTMAX_COLS "(S)", 1, 1, OPARGS_MATS, { 0 }, .unary = op_softmax_cols, .style = OPNAME_CALL, \
+                         .doc = "the same down each column (tokens as columns)"
+#define ROW_LAYERNORM_ROWS "(A)", 1, 1, OPARGS_MATS, { 0 }, .unary = op_layernorm_rows, .style = OPNAME_CALL, \
+                           .doc = "each row to mean 0, variance 1: (a - mean) / sqrt(var + 1e-5)"
+#define ROW_RELU ELEMENTWISE(op_relu, "max(0, a) element-wise")
+#define ROW_EXP ELEMENTWISE(op_exp, "e^a element-wise")
+#define ROW_LOG ELEMENTWISE(op_log, "the natural logarithm element-wise")
+#define ROW_SQRT ELEMENTWISE(op_sqrt, "the square root element-wise")
+#define ROW_HCAT "(A, B, ...)", 1, -1, OPARGS_MATS, { 0 }, .parts = op_hcat, .shape = shape_cat, .moves = 1, \
+                 .style = OPNAME_CALL, .doc = "side by side (same number of rows)"
+#define ROW_VCAT "(A, B, ...)", 1, -1, OPARGS_MATS, { 0 }, .parts = op_vcat, .shape = shape_cat, .moves = 1, \
+                 .style = OPNAME_CALL, .doc = "stacked (same number of columns)"
+#define ROW_ROWS "(A, a, b)", 2, 3, OPARGS_RANGE, { "row", NULL }, .range = op_rows, .moves = 1, \
+                 .style = OPNAME_RANGE, .doc = "rows a..b (inclusive), or row a"
+#define ROW_COLS "(A, a, b)", 2, 3, OPARGS_RANGE, { "column", NULL }, .range = op_cols, .moves = 1, \
+                 .style = OPNAME_RANGE, .doc = "columns a..b (inclusive), or column a"
+#define ROW_ELEMENT NULL, 1, 1, OPARGS_NONE, { 0 }, .moves = 1, .style = OPNAME_INDEX, \
+                    .doc = "element i, j as 1 x 1, written A[i,j]"
+#define ROW_CAUSAL_MASK "(n)", 1, 1, OPARGS_SIZES, N1, .make = k_causal_mask, .makes_inf = 1, \
+                        .style = OPNAME_SIZED, .doc = "n x n: 0 on and below the diagonal, -inf above"
+#define ROW_POSENC "(n, d)", 2, 2, OPARGS_SIZES, ND, .make = k_posenc, .style = OPNAME_SIZED, \
+                   .doc = "n positions x d, the sinusoidal encoding of Vaswani et al."
+#define ROW_POSENC_BOOK "(n, d)", 2, 2, OPARGS_SIZES, ND, .make = k_posenc_book, .style = OPNAME_SIZED, \
+                        .doc = "notebook 003's variant, with the element index k in place of 2i"
+#define ROW_COSINE "(a, b)", 2, 2, OPARGS_MATS, { 0 }, .binary = op_cosine, .shape = shape_cosine, \
+                   .style = OPNAME_CALL, .doc = "cosine similarity of two vectors with the same number of elements, 1 x 1"
+#define ROW_WHERE "(C, A, B)", 3, 3, OPARGS_MATS, { 0 }, .parts = op_where, .shape = shape_where, \
+                  .style = OPNAME_CALL, .doc = "element-wise: A where C is not 0, else B (each broadcasts); no 0 x -inf"
+
+#define OPTABLE_ROW(id, spelling) [OP_##id] = { OP_##id, spelling, ROW_##id },
 
 static const OpInfo table[OPT_COUNT] = {
-    [OP_INPUT] = { OP_INPUT, "input", NULL, 0, 0, OPARGS_NONE, { 0 }, .explain = explain_input,
-                   .style = OPNAME_VALUE, .doc = "a given value: a literal, a constant or an edited cell" },
-    [OP_RANDN] = { OP_RANDN, "randn", "(r, c)", 2, 2, OPARGS_SIZES, RC, .make = k_randn, .explain = explain_input,
-                   .style = OPNAME_SIZED, .doc = "r x c standard normal draws, exactly as torch.randn" },
-    [OP_COPY] = { OP_COPY, "copy", NULL, 1, 1, OPARGS_NONE, { 0 }, .explain = explain_gather,
-                  .back = explain_back_copy, .style = OPNAME_SAME, .doc = "a copy of a named matrix (let B = A)" },
-    [OP_MATMUL] = { OP_MATMUL, "@", NULL, 2, 2, OPARGS_MATS, { 0 }, .matmul = op_matmul, .shape = shape_matmul,
-                    .explain = explain_product, .style = OPNAME_INFIX,
-                    .doc = "matrix product (columns of A = rows of B)" },
-    [OP_TRANSPOSE] = { OP_TRANSPOSE, "^T", NULL, 1, 1, OPARGS_MATS, { 0 }, .unary = op_transpose,
-                       .shape = shape_transpose, .explain = explain_gather, .back = explain_back_transpose,
-                       .style = OPNAME_POSTFIX,
-                       .doc = "transpose" },
-    ARITHMETIC(OP_ADD, "+", op_add, "element-wise sum"),
-    ARITHMETIC(OP_SUB, "-", op_sub, "element-wise difference"),
-    ARITHMETIC(OP_MUL, "*", op_mul, "element-wise product"),
-    ARITHMETIC(OP_DIV, "/", op_div, "element-wise quotient"),
-    [OP_NEG] = { OP_NEG, "neg", NULL, 1, 1, OPARGS_MATS, { 0 }, .unary = op_neg, .explain = explain_unary,
-                 .style = OPNAME_PREFIX, .doc = "negation, written -A" },
-    [OP_SOFTMAX_ROWS] = { OP_SOFTMAX_ROWS, "softmax_rows", "(S)", 1, 1, OPARGS_MATS, { 0 },
-                          .unary = op_softmax_rows, .explain = explain_softmax, .style = OPNAME_CALL,
-                          .doc = "softmax along each row: exp(s - max) / sum exp(s - max); -inf gives weight 0" },
-    [OP_SOFTMAX_COLS] = { OP_SOFTMAX_COLS, "softmax_cols", "(S)", 1, 1, OPARGS_MATS, { 0 },
-                          .unary = op_softmax_cols, .explain = explain_softmax, .style = OPNAME_CALL,
-                          .doc = "the same down each column (tokens as columns)" },
-    [OP_LAYERNORM_ROWS] = { OP_LAYERNORM_ROWS, "layernorm_rows", "(A)", 1, 1, OPARGS_MATS, { 0 },
-                            .unary = op_layernorm_rows, .explain = explain_layernorm, .style = OPNAME_CALL,
-                            .doc = "each row to mean 0, variance 1: (a - mean) / sqrt(var + 1e-5)" },
-    ELEMENTWISE(OP_RELU, "relu", op_relu, "max(0, a) element-wise"),
-    ELEMENTWISE(OP_EXP, "exp", op_exp, "e^a element-wise"),
-    ELEMENTWISE(OP_LOG, "log", op_log, "the natural logarithm element-wise"),
-    ELEMENTWISE(OP_SQRT, "sqrt", op_sqrt, "the square root element-wise"),
-    [OP_HCAT] = { OP_HCAT, "hcat", "(A, B, ...)", 1, -1, OPARGS_MATS, { 0 }, .parts = op_hcat, .shape = shape_cat,
-                  .explain = explain_gather, .back = explain_back_cat, .style = OPNAME_CALL,
-                  .doc = "side by side (same number of rows)" },
-    [OP_VCAT] = { OP_VCAT, "vcat", "(A, B, ...)", 1, -1, OPARGS_MATS, { 0 }, .parts = op_vcat, .shape = shape_cat,
-                  .explain = explain_gather, .back = explain_back_cat, .style = OPNAME_CALL,
-                  .doc = "stacked (same number of columns)" },
-    [OP_ROWS] = { OP_ROWS, "rows", "(A, a, b)", 2, 3, OPARGS_RANGE, { "row", NULL }, .range = op_rows,
-                  .explain = explain_gather, .back = explain_back_view, .style = OPNAME_RANGE,
-                  .doc = "rows a..b (inclusive), or row a" },
-    [OP_COLS] = { OP_COLS, "cols", "(A, a, b)", 2, 3, OPARGS_RANGE, { "column", NULL }, .range = op_cols,
-                  .explain = explain_gather, .back = explain_back_view, .style = OPNAME_RANGE,
-                  .doc = "columns a..b (inclusive), or column a" },
-    [OP_ELEMENT] = { OP_ELEMENT, "element", NULL, 1, 1, OPARGS_NONE, { 0 }, .explain = explain_gather,
-                     .back = explain_back_element, .style = OPNAME_INDEX, .doc = "element i, j as 1 x 1, written A[i,j]" },
-    [OP_CAUSAL_MASK] = { OP_CAUSAL_MASK, "causal_mask", "(n)", 1, 1, OPARGS_SIZES, N1, .make = k_causal_mask,
-                         .makes_inf = 1, .explain = explain_mask, .style = OPNAME_SIZED,
-                         .doc = "n x n: 0 on and below the diagonal, -inf above" },
-    [OP_POSENC] = { OP_POSENC, "posenc", "(n, d)", 2, 2, OPARGS_SIZES, ND, .make = k_posenc,
-                    .explain = explain_posenc, .style = OPNAME_SIZED,
-                    .doc = "n positions x d, the sinusoidal encoding of Vaswani et al." },
-    [OP_POSENC_BOOK] = { OP_POSENC_BOOK, "posenc_book", "(n, d)", 2, 2, OPARGS_SIZES, ND, .make = k_posenc_book,
-                         .explain = explain_posenc, .style = OPNAME_SIZED,
-                         .doc = "notebook 003's variant, with the element index k in place of 2i" },
-    [OP_COSINE] = { OP_COSINE, "cosine", "(a, b)", 2, 2, OPARGS_MATS, { 0 }, .binary = op_cosine,
-                    .shape = shape_cosine, .explain = explain_cosine, .style = OPNAME_CALL,
-                    .doc = "cosine similarity of two vectors with the same number of elements, 1 x 1" },
-    [OP_WHERE] = { OP_WHERE, "where", "(C, A, B)", 3, 3, OPARGS_MATS, { 0 }, .parts = op_where,
-                   .shape = shape_where, .explain = explain_where, .style = OPNAME_CALL,
-                   .doc = "element-wise: A where C is not 0, else B (each broadcasts); no 0 x -inf" },
-    [OPT_ZEROS] = { OP_INPUT, "zeros", "(r, c)", 2, 2, OPARGS_SIZES, RC, .make = k_zeros, .explain = explain_input,
-                    .style = OPNAME_VALUE, .doc = "an r x c matrix of zeros" },
-    [OPT_ONES] = { OP_INPUT, "ones", "(r, c)", 2, 2, OPARGS_SIZES, RC, .make = k_ones, .explain = explain_input,
-                   .style = OPNAME_VALUE, .doc = "an r x c matrix of ones" },
-    [OPT_EYE] = { OP_INPUT, "eye", "(n)", 1, 1, OPARGS_SIZES, N1, .make = k_eye, .explain = explain_input,
-                  .style = OPNAME_VALUE, .doc = "the n x n identity" },
-    [OPT_LOAD] = { OP_INPUT, "load", "(\"file\")", 1, 1, OPARGS_FILE, { 0 }, .read = k_load,
-                   .explain = explain_input, .style = OPNAME_VALUE,
+    MAT_OPS(OPTABLE_ROW)
+    /* The functions that record OP_INPUT. */
+    [OPT_ZEROS] = { OP_INPUT, "zeros", "(r, c)", 2, 2, OPARGS_SIZES, RC, .make = k_zeros, .style = OPNAME_VALUE,
+                    .doc = "an r x c matrix of zeros" },
+    [OPT_ONES] = { OP_INPUT, "ones", "(r, c)", 2, 2, OPARGS_SIZES, RC, .make = k_ones, .style = OPNAME_VALUE,
+                   .doc = "an r x c matrix of ones" },
+    [OPT_EYE] = { OP_INPUT, "eye", "(n)", 1, 1, OPARGS_SIZES, N1, .make = k_eye, .style = OPNAME_VALUE,
+                  .doc = "the n x n identity" },
+    [OPT_LOAD] = { OP_INPUT, "load", "(\"file\")", 1, 1, OPARGS_FILE, { 0 }, .read = k_load, .style = OPNAME_VALUE,
                    .doc = "a matrix from a .npy or .csv file, the path relative to the lesson file" },
 };
 
@@ -300,11 +287,4 @@ int optable_check_shape(const OpInfo *op, const OpShape *args, int n, int *rows,
     *rows = n > 0 ? args[0].rows : 0;
     *cols = n > 0 ? args[0].cols : 0;
     return 1;
-}
-
-/* Declared in mat.h: the operation's name from its row. */
-const char *mat_op_name(MatOp op)
-{
-    const OpInfo *row = (int)op < OP_COUNT ? optable_op(op) : NULL;
-    return row ? row->name : "unknown";
 }

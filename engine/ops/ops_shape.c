@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mat_internal.h"
+#include "mat_make.h"
 #include "ops_internal.h"
 #include "optable.h"
 

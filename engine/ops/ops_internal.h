@@ -6,7 +6,7 @@
 #ifndef ATTN_OPS_INTERNAL_H
 #define ATTN_OPS_INTERNAL_H
 
-#include "mat_internal.h"
+#include "mat_make.h"
 #include "ops.h"
 #include "optable.h"
 

@@ -3,13 +3,14 @@
  * record as its provenance (MatOp) and every function of the lesson
  * language, one row with its name, its arity, its kernel in ops.c, its shape
  * rule (the one place its shape message is written, used by ops.c and by
- * the lesson evaluator alike), how explain.c explains a cell of it and
- * follows its cells back, how explain_name.c spells it, and its one-line
- * documentation.
+ * the lesson evaluator alike), whether it only moves numbers, how
+ * explain_name.c spells it, and its one-line documentation. How a cell of
+ * it is explained is explain/'s own table (explain_table.c), so this room
+ * and that one do not include each other.
  *
- * Rows 0..OP_COUNT-1 are the MatOp values, in order; the functions that
- * record another operation's provenance (zeros, ones and eye make inputs)
- * follow. Adding a function to the lesson language is one row in optable.c
+ * Rows 0..OP_COUNT-1 are the MatOp values, generated from mat.h's MAT_OPS;
+ * the functions that record another operation's provenance (zeros, ones,
+ * eye and load make inputs) follow. Adding a function to the lesson language is one row in optable.c
  * plus its kernel (and a MatOp when it records one of its own).
  */
 #ifndef ATTN_OPTABLE_H
@@ -65,11 +66,6 @@ typedef enum {
     OPNAME_INDEX    /* a[i,j]                                              */
 } OpNameStyle;
 
-/* explain.c's explainer of one cell (row, col) of m, made by this row's
- * operation; b is explain.c's builder. */
-struct ExplainBuilder;
-typedef void (*OpExplainFn)(struct ExplainBuilder *b, const Mat *m, int row, int col);
-
 typedef struct OpInfo {
     MatOp prov;             /* the provenance its result records           */
     const char *name;       /* as a lesson writes it: "softmax_rows", "@"  */
@@ -94,10 +90,9 @@ typedef struct OpInfo {
     OpShapeRule shape;      /* NULL: any operand shape, the result keeps it */
     int makes_inf;          /* gives infinities by design (a mask): exempt
                                from the evaluator's check of its results    */
-    OpExplainFn explain;
-    /* An operation that only moves numbers: the step from a cell of its
-     * result back to the cell it came from (NULL when it computes them). */
-    const Mat *(*back)(const Mat *m, int *r, int *c);
+    int moves;              /* only moves numbers (a copy, a view, a
+                               concatenation): a cell of its result is a
+                               cell of an operand                           */
     OpNameStyle style;
     const char *doc;        /* one line, as lessons/README.md says it      */
 } OpInfo;

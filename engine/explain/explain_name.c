@@ -185,7 +185,7 @@ const char *explain_cell_name(const Mat *m, int row, int col, char *buf, size_t 
 /* ---- following cells back through operations that only move numbers -- */
 
 /* The steps back through each operation that only moves numbers, named by
- * the rows of the operation table (OpInfo.back). */
+ * the rows of explain_table.c. */
 const Mat *explain_back_copy(const Mat *m, int *r, int *c)
 {
     (void)r;
@@ -236,8 +236,8 @@ const Mat *explain_back_cat(const Mat *m, int *r, int *c)
  * operation computes its cells. */
 const Mat *explain_source_step(const Mat *m, int *r, int *c)
 {
-    const OpInfo *op = optable_op(m->prov.op);
-    return op && op->back ? op->back(m, r, c) : NULL;
+    const ExplainRow *row = explain_row(m->prov.op);
+    return row && row->back ? row->back(m, r, c) : NULL;
 }
 
 /* The cell (r, c) of m, followed back to the nearest named matrix (or the

@@ -33,26 +33,45 @@ typedef struct Labels {
     char **names;           /* n NUL-terminated strings, owned */
 } Labels;
 
+/* The one list of operations a matrix can record as its provenance: its
+ * id and how a lesson spells it. MatOp and mat_op_name are generated from
+ * it here, the operation table (ops/optable.c) and the explainers
+ * (explain/explain_table.c) there, each row by the id: an operation missing
+ * from either table does not compile. */
+#define MAT_OPS(X)                                                                  \
+    X(INPUT, "input")               /* literal, zeros/ones/eye, or an edited value */ \
+    X(RANDN, "randn")               /* drawn from the generator                    */ \
+    X(COPY, "copy")                 /* a = the matrix copied (let B = A)           */ \
+    X(MATMUL, "@")                  /* a @ b, with trans_a / trans_b               */ \
+    X(TRANSPOSE, "^T")              /* a^T                                         */ \
+    X(ADD, "+")                     /* a op b, with broadcast                      */ \
+    X(SUB, "-")                                                                     \
+    X(MUL, "*")                                                                     \
+    X(DIV, "/")                                                                     \
+    X(NEG, "neg")                   /* -a                                          */ \
+    X(SOFTMAX_ROWS, "softmax_rows")                                                 \
+    X(SOFTMAX_COLS, "softmax_cols")                                                 \
+    X(LAYERNORM_ROWS, "layernorm_rows")                                             \
+    X(RELU, "relu")                                                                 \
+    X(EXP, "exp")                                                                   \
+    X(LOG, "log")                                                                   \
+    X(SQRT, "sqrt")                                                                 \
+    X(HCAT, "hcat")                 /* parts[0..n_parts-1]                         */ \
+    X(VCAT, "vcat")                                                                 \
+    X(ROWS, "rows")                 /* a's rows / columns lo..hi-1 (a view)        */ \
+    X(COLS, "cols")                                                                 \
+    X(ELEMENT, "element")           /* a[lo, hi] as 1x1 (lo = row, hi = col)       */ \
+    X(CAUSAL_MASK, "causal_mask")                                                   \
+    X(POSENC, "posenc")             /* Vaswani et al.: exponent uses the pair index */ \
+    X(POSENC_BOOK, "posenc_book")   /* notebook 003: exponent uses the element index */ \
+    X(COSINE, "cosine")             /* cosine(a, b)                                */ \
+    X(WHERE, "where")               /* where(c, a, b): parts[0..2], with broadcast */
+
 /* How a matrix was made. Operands are retained by the provenance. */
 typedef enum {
-    OP_INPUT,           /* literal, zeros/ones/eye, or an edited value     */
-    OP_RANDN,           /* drawn from the generator                        */
-    OP_COPY,            /* a = the matrix copied (let B = A)               */
-    OP_MATMUL,          /* a @ b, with trans_a / trans_b                   */
-    OP_TRANSPOSE,       /* a^T                                             */
-    OP_ADD, OP_SUB, OP_MUL, OP_DIV, /* a op b, with broadcast              */
-    OP_NEG,             /* -a                                              */
-    OP_SOFTMAX_ROWS, OP_SOFTMAX_COLS,
-    OP_LAYERNORM_ROWS,
-    OP_RELU, OP_EXP, OP_LOG, OP_SQRT,
-    OP_HCAT, OP_VCAT,   /* parts[0..n_parts-1]                             */
-    OP_ROWS, OP_COLS,   /* a's rows / columns lo..hi-1 (a view)            */
-    OP_ELEMENT,         /* a[lo, hi] as 1x1 (lo = row, hi = col, 0-based)  */
-    OP_CAUSAL_MASK,
-    OP_POSENC,          /* Vaswani et al.: exponent uses the pair index    */
-    OP_POSENC_BOOK,     /* notebook 003: exponent uses the element index   */
-    OP_COSINE,          /* cosine(a, b)                                    */
-    OP_WHERE,           /* where(c, a, b): parts[0..2], with broadcast     */
+#define MAT_OP_ENUM(id, spelling) OP_##id,
+    MAT_OPS(MAT_OP_ENUM)
+#undef MAT_OP_ENUM
     OP_COUNT
 } MatOp;
 
@@ -148,8 +167,8 @@ int mat_line_masked(const Mat *m, int line, int by_rows);
 int mat_cell_masked(const Mat *m, int i, int j);
 #define MASKED_ZERO_TEXT "0"
 
-/* Human name of an operation ("@", "softmax_rows", ...), from its row of
- * the operation table (defined in optable.c); "unknown" outside MatOp. */
+/* How a lesson spells an operation ("@", "softmax_rows", ...), from
+ * MAT_OPS; "unknown" outside MatOp. */
 const char *mat_op_name(MatOp op);
 
 #endif
