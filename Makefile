@@ -31,12 +31,24 @@ BLAS_LIBS     := $(call pc_libs,openblas,$(call pc_libs,cblas,-lopenblas))
 CHECK_CFLAGS  := $(call pc_cflags,check)
 CHECK_LIBS    := $(call pc_libs,check,-lcheck -lsubunit -lrt -lpthread)
 
-# Each layer sees only the headers below it: the engine its own folders,
-# the app the engine's and its own, the tests everything.
+# Each layer sees only the headers below it: the engine's rooms see each
+# other, each app folder the engine and the app folders it is built on
+# (SEES_folder), the tests everything. scripts/check-layers reads these
+# lines (make layers) and also refuses another folder's *_internal.h and
+# curses or printing in the engine.
 ENGINE_DIRS := engine/base engine/io engine/attention engine/ops engine/explain engine/lesson
-APP_DIRS    := app/session app/present app/cli app/tui
+APP_DIRS    := app/session app/present app/measure app/cli app/tui
+SEES_session := app/session
+SEES_present := app/present
+SEES_measure := app/present app/measure
+SEES_cli     := app/session app/present app/measure app/cli
+SEES_tui     := app/session app/present app/measure app/tui
+SEES_main    := app/cli app/tui
 ENGINE_INC  := $(addprefix -I,$(ENGINE_DIRS))
 APP_INC     := $(ENGINE_INC) $(addprefix -I,$(APP_DIRS))
+# The folder of app/FOLDER/x.c (main for app/main.c) and its -I flags.
+app_folder = $(if $(findstring /,$(1)),$(firstword $(subst /, ,$(1))),main)
+app_inc    = $(ENGINE_INC) $(addprefix -I,$(SEES_$(call app_folder,$(1))))
 ATTN_CPPFLAGS = -D_DEFAULT_SOURCE -DATTN_DATADIR='"$(PREFIX)/share/attn"'
 
 ENGINE_SRC := $(wildcard $(addsuffix /*.c,$(ENGINE_DIRS)))
@@ -56,7 +68,7 @@ APP_LIB    := $(BUILD)/libattn-app.a
 TEST_BIN   := $(BUILD)/run_tests
 LIBS       := $(CURSES_LIBS) $(BLAS_LIBS) -lm
 
-.PHONY: all run test test-only check-lessons asan asan-run valgrind fuzz install uninstall clean deps bench bench-screen
+.PHONY: all layers run test test-only check-lessons asan asan-run valgrind fuzz install uninstall clean deps bench bench-screen
 
 all: attn
 
@@ -78,7 +90,13 @@ $(BUILD)/engine/%.o: engine/%.c
 
 $(BUILD)/app/%.o: app/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ATTN_CPPFLAGS) $(APP_INC) $(CURSES_CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(CFLAGS) $(ATTN_CPPFLAGS) $(call app_inc,$*) $(CURSES_CFLAGS) -MMD -MP -c -o $@ $<
+
+# The layers as scripts/check-layers reads them: a folder and what it sees.
+layers:
+	@echo "engine: $(ENGINE_DIRS)"
+	@$(foreach f,session present measure cli tui,echo "app/$(f): $(ENGINE_DIRS) $(SEES_$(f))";)
+	@echo "app: $(ENGINE_DIRS) $(SEES_main)"
 
 # Every tests/check_*.c defines `Suite *NAME_suite(void)`; the runner's
 # list of suites is generated from them, so adding a suite is adding a file.
@@ -107,9 +125,10 @@ run: deps
 test: deps
 	@$(MAKE) --no-print-directory test-only
 
-# The lessons' own checks, then every libcheck suite (engine, language,
+# The layers (scripts/check-layers), the lessons' own checks, then every libcheck suite (engine, language,
 # screen in tmux); libcheck's summary closes the output.
 test-only: attn $(TEST_BIN)
+	scripts/check-layers
 	./attn check lessons/*.lesson
 	ATTN_BIN=$(CURDIR)/attn ATTN_LESSONS=$(CURDIR)/lessons ATTN_REF=$(ATTN_REF) $(TEST_BIN)
 

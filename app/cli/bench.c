@@ -1,20 +1,7 @@
 /*
- * bench.c - `attn bench` (bench.h): read the options, make seeded inputs,
- * time the fused path, the naive path and a same-run sgemm, and print what
- * they cost as text or JSON.
- *
- * Inputs come from the engine's generator, which draws what PyTorch 1.13
- * draws: after torch.manual_seed(seed), in this order, X = randn(n, d), then
- * Wq, Wk, Wv, Wo = randn(d, d) * (1 / sqrt(d)) each, then bq, bk, bv, bo =
- * randn(d) * 0.1 each; y = x @ W + b (torch's nn.Linear stores W^T).
- * scripts/bench-vs-torch makes the same tensors and compares.
- *
- * Each path runs once to warm up, then --reps times; medians and the
- * spread (min, max) of the wall clock are reported, and the median CPU time
- * of the process (all threads), which other programs on a busy machine
- * disturb much less. GFLOP/s count 8nd^2 + 4n^2 d (for a causal
- * fused run, the scores it computes); the naive path computes all n^2 and
- * is counted so.
+ * bench.c - `attn bench` (bench.h): read the options, run the cases of
+ * app/measure (bench_case.c says what is timed and how) and print what they
+ * cost as text or JSON.
  */
 #include "bench.h"
 
@@ -29,13 +16,12 @@
 
 #include "alloc.h"
 #include "attention.h"
-#include "bench_internal.h"
+#include "measure.h"
 #include "bench_naive.h"
 #include "lesson.h"
 #include "mat.h"
 #include "rng.h"
 
-#define NAIVE_MAX_BYTES (1UL << 30)
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -66,12 +52,6 @@ static int parse_int(int argc, char **argv, int i, long lo, long hi, long *out)
     }
     *out = v;
     return 1;
-}
-
-void bench_opts_default(BenchOpts *o)
-{
-    *o = (BenchOpts){ .n = 2048, .d = 512, .heads = 8, .reps = 5, .max_n = 1 << 20, .par = ATTN_PAR_POOL,
-                      .slow_ms = 2000.0 };
 }
 
 /* Options into o; 0 after printing a usage error. */
@@ -126,202 +106,6 @@ static int parse_options(int argc, char **argv, BenchOpts *o)
         snprintf(msg, sizeof msg, "--d %d does not split into %d heads (%%s)", o->d, o->heads);
         return usage_error(msg, "d must be a multiple of heads"), 0;
     }
-    return 1;
-}
-
-void bench_inputs_free(BenchInputs *in)
-{
-    free(in->x);
-    for (int i = 0; i < 8; i++)
-        free(in->p[i]);
-    memset(in, 0, sizeof *in);
-}
-
-int bench_inputs_make(BenchInputs *in, int n, int d, unsigned long seed)
-{
-    memset(in, 0, sizeof *in);
-    Rng g;
-    rng_seed(&g, seed);
-    in->x = malloc((size_t)n * d * sizeof *in->x);
-    for (int i = 0; i < 8; i++)
-        in->p[i] = malloc((size_t)(i < 4 ? d : 1) * d * sizeof(float));
-    for (int i = 0; i < 8; i++)
-        if (!in->x || !in->p[i]) {
-            bench_inputs_free(in);
-            return 0;
-        }
-    rng_randn_fill(&g, in->x, (long)n * d);
-    float wscale = (float)(1.0 / sqrt((double)d));
-    for (int i = 0; i < 8; i++) {
-        long len = (long)(i < 4 ? d : 1) * d;
-        rng_randn_fill(&g, in->p[i], len);
-        for (long j = 0; j < len; j++)
-            in->p[i][j] *= i < 4 ? wscale : 0.1f;
-    }
-    in->w = (AttnWeights){ in->p[0], in->p[1], in->p[2], in->p[3], in->p[4], in->p[5], in->p[6], in->p[7] };
-    return 1;
-}
-
-double bench_now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
-/* CPU time of the whole process (every thread), ms. */
-static double cpu_now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
-/* Start a timed run: *wall and *cpu now. */
-static void start(double *wall, double *cpu)
-{
-    *wall = bench_now_ms();
-    *cpu = cpu_now_ms();
-}
-
-/* End timed run i (i < 0: the warm-up, not kept): wall clock into t[i],
- * CPU time into t[reps + i]. */
-static void stop(double *t, int reps, int i, double wall, double cpu)
-{
-    if (i < 0)
-        return;
-    t[i] = bench_now_ms() - wall;
-    t[reps + i] = cpu_now_ms() - cpu;
-}
-
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median_of(double *t, int n)
-{
-    qsort(t, (size_t)n, sizeof *t, by_value);
-    return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
-}
-
-/* Median, min and max of n wall times t[0..n-1], and the median CPU time of
- * t[n..2n-1] (both sorted in place). */
-static Spread spread_of(double *t, int n)
-{
-    double median = median_of(t, n);
-    return (Spread){ median, t[0], t[n - 1], median_of(t + n, n) };
-}
-
-static void count_bytes(size_t size, void *ctx)
-{
-    *(size_t *)ctx += size;
-}
-
-/* The naive path over reps; 0 with r->naive_skip set when it cannot run. */
-static int time_naive(const BenchOpts *o, const BenchInputs *in, const AttnConfig *cfg, float *out, BenchResult *r,
-                      double *t)
-{
-    if (o->fused_only) {
-        snprintf(r->naive_skip, sizeof r->naive_skip, "--fused-only");
-        return 0;
-    }
-    if (!bench_naive_fits(cfg)) {
-        snprintf(r->naive_skip, sizeof r->naive_skip,
-                 "one n x n matrix (%ld elements) is more than the engine's largest (%ld)", (long)cfg->n * cfg->n,
-                 (long)MAT_MAX_ELEMS);
-        return 0;
-    }
-    if (r->naive_bytes > NAIVE_MAX_BYTES) {
-        snprintf(r->naive_skip, sizeof r->naive_skip, "it would hold %.2f GB (one head's n x n matrices), over the"
-                 " 1 GB the bench allows", r->naive_bytes / 1e9);
-        return 0;
-    }
-    AttnError err;
-    BenchNaive *nv = bench_naive_new(in->x, &in->w, cfg, &err);
-    for (int i = -1; nv && i < o->reps; i++) {
-        double wall, cpu;
-        start(&wall, &cpu);
-        if (bench_naive_run(nv, out, &err) != ATTN_OK) {
-            bench_naive_free(nv);
-            nv = NULL;
-            break;
-        }
-        stop(t, o->reps, i, wall, cpu);
-    }
-    if (!nv) {
-        snprintf(r->naive_skip, sizeof r->naive_skip, "it failed: %s", err.msg);
-        return 0;
-    }
-    bench_naive_free(nv);
-    r->naive = spread_of(t, o->reps);
-    return 1;
-}
-
-int bench_case(const BenchOpts *o, const BenchInputs *in, BenchResult *r, float *out)
-{
-    memset(r, 0, sizeof *r);
-    AttnConfig cfg = { o->n, o->d, o->heads, o->causal, 0, o->threads, o->par };
-    AttnConfig plain = cfg;
-    plain.causal = 0;
-    size_t nd = (size_t)o->n * o->d;
-    double *t = malloc(2 * (size_t)o->reps * sizeof *t);
-    float *naive_out = malloc(nd * sizeof *naive_out), *c = malloc(nd * sizeof *c);
-    if (!t || !naive_out || !c) {
-        free(t);
-        free(naive_out);
-        free(c);
-        return 0;
-    }
-    r->flops = attention_flops(&cfg);
-    r->naive_flops = attention_flops(&plain);
-    r->sgemm_flops = 2.0 * o->n * o->d * o->d;
-    r->naive_bytes = bench_naive_bytes(&cfg);
-    r->threads = o->threads > 0 ? o->threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
-
-    /* the yardstick first: BLAS's threads, then idle during the fused path */
-    for (int i = -1; i < o->reps; i++) {
-        double wall, cpu;
-        start(&wall, &cpu);
-        attention_matmul(c, in->x, in->w.wq, o->n, o->d, o->d);
-        stop(t, o->reps, i, wall, cpu);
-    }
-    r->sgemm = spread_of(t, o->reps);
-
-    /* the warm-up run of the fused path counts its allocations */
-    AttnError err;
-    attn_alloc_observe(count_bytes, &r->extra_bytes);
-    attn_status st = attention_forward(out, in->x, &in->w, &cfg, &err);
-    attn_alloc_observe(NULL, NULL);
-    for (int i = 0; st == ATTN_OK && i < o->reps; i++) {
-        double wall, cpu;
-        start(&wall, &cpu);
-        st = attention_forward(out, in->x, &in->w, &cfg, &err);
-        stop(t, o->reps, i, wall, cpu);
-    }
-    if (st != ATTN_OK) {
-        fprintf(stderr, "attn bench: %s\n", err.msg);
-        free(t);
-        free(naive_out);
-        free(c);
-        return 0;
-    }
-    r->fused = spread_of(t, o->reps);
-
-    r->naive_done = time_naive(o, in, &cfg, naive_out, r, t);
-    r->max_abs_diff = NAN;
-    if (r->naive_done) {
-        r->max_abs_diff = 0.0;
-        for (size_t i = 0; i < nd; i++) {
-            double e = fabs((double)out[i] - (double)naive_out[i]);
-            if (!(e <= r->max_abs_diff))
-                r->max_abs_diff = e;
-        }
-    }
-    free(t);
-    free(naive_out);
-    free(c);
     return 1;
 }
 

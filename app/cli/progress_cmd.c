@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "catalogue.h"
 #include "cli.h"
 #include "format.h"
 #include "json_write.h"
@@ -77,14 +78,14 @@ static void pad(const char *s, int w)
         putchar(' ');
 }
 
-/* One row of the table for lesson l (rec: its record, or NULL). */
-static void row(const Lesson *l, const ProgressLesson *rec)
+/* One row of the table for a lesson of the set. */
+static void row(const CatalogueEntry *e)
 {
-    int total, solved;
-    session_lesson_progress(l, rec, &solved, &total);
+    const ProgressLesson *rec = e->rec;
+    int total = e->n_exercises, solved = e->solved;
     char title[200], done[32], step[200], safe[PROGRESS_KEY_MAX * 4];
     /* cut at a word, with a mark: "…attention by matrix product" lost its s */
-    text_shorten(title, sizeof title, lesson_escape(lesson_title(l), safe, sizeof safe), 40, text_locale_utf8());
+    text_shorten(title, sizeof title, lesson_escape(e->title, safe, sizeof safe), 40, text_locale_utf8());
     snprintf(done, sizeof done, "%d/%d", solved, total);
     text_shorten(step, sizeof step,
                  rec && rec->last_step[0] ? lesson_escape(rec->last_step, safe, sizeof safe) : rec ? "(set-up)" : "-",
@@ -114,18 +115,18 @@ static void row_unknown(const ProgressLesson *rec)
 
 static const char *const status_json[] = { "unanswered", "tried", "revealed", "right" };
 
-static void json_record(const ProgressLesson *rec, const Lesson *l, const char *path)
+/* A lesson of the set (l), or one the store knows outside it (rec). */
+static void json_record(const ProgressLesson *rec, const CatalogueEntry *l)
 {
-    fputs("{\"lesson\": ", stdout);
-    jw_string(stdout, rec ? rec->lesson : lesson_title(l));
-    fputs(", \"file\": ", stdout);
-    jw_string(stdout, path);
-    int solved = 0, total = 0;
     if (l)
-        session_lesson_progress(l, rec, &solved, &total);
-    else
-        for (int k = 0; rec && k < rec->n_ex; k++)
-            solved += rec->ex[k].status == PROG_RIGHT;
+        rec = l->rec;
+    fputs("{\"lesson\": ", stdout);
+    jw_string(stdout, rec ? rec->lesson : l->title);
+    fputs(", \"file\": ", stdout);
+    jw_string(stdout, l ? l->path : NULL);
+    int solved = l ? l->solved : 0, total = l ? l->n_exercises : 0;
+    for (int k = 0; !l && rec && k < rec->n_ex; k++)
+        solved += rec->ex[k].status == PROG_RIGHT;
     printf(", \"in_lesson_set\": %s, \"begun\": %s, \"solved\": %d, \"total\": ", l ? "true" : "false",
            rec ? "true" : "false", solved);
     if (l)
@@ -176,66 +177,63 @@ int cli_progress(int argc, char **argv)
         else
             file = argv[i];
     }
-    char dirbuf[1024];
-    const char *dir = progress_dir(dirbuf, sizeof dirbuf);
-    if (!dir)
-        return usage("no place for progress: set ATTN_STATE_DIR (or HOME)");
-    if (want_reset)
+    if (want_reset) {
+        char dirbuf[1024];
+        const char *dir = progress_dir(dirbuf, sizeof dirbuf);
+        if (!dir)
+            return usage("no place for progress: set ATTN_STATE_DIR (or HOME)");
         return reset(dir, file);
-    ProgressLesson *recs = NULL;
-    int n = 0;
-    char warn[600];
-    if (progress_load(dir, &recs, &n, warn, sizeof warn) != 0)
-        fprintf(stderr, "%s\n", warn);
-    const char *lessons = lessonfile_default_dir();
-    char **paths = lessons ? lessonfile_list(lessons) : NULL;
+    }
+    Catalogue cat;
+    if (catalogue_load(&cat, lessonfile_default_dir()) != 0) {
+        fprintf(stderr, "attn: out of memory\n");
+        return 2;
+    }
+    if (!cat.store[0]) {
+        catalogue_free(&cat);
+        return usage("no place for progress: set ATTN_STATE_DIR (or HOME)");
+    }
+    if (cat.warn[0])
+        fprintf(stderr, "%s\n", cat.warn);
     char safe[4200];
-    unsigned char *listed = calloc((size_t)(n > 0 ? n : 1), 1);
     if (json) {
         fputs("{\"store\": ", stdout);
         char where[1100];
-        snprintf(where, sizeof where, "%s/progress", dir);
+        snprintf(where, sizeof where, "%s/progress", cat.store);
         jw_string(stdout, where);
         fputs(", \"lessons\": [", stdout);
     } else {
-        printf("Progress kept in %s/progress\n\n", lesson_escape(dir, safe, sizeof safe));
+        printf("Progress kept in %s/progress\n\n", lesson_escape(cat.store, safe, sizeof safe));
         printf("%-40s  %-9s  %-36s  %s\n", "lesson", "exercises", "last step", "");
     }
     int first = 1;
-    for (int i = 0; paths && paths[i]; i++) {
-        LessonError err;
-        Lesson *l = lessonfile_load(paths[i], &err);
-        if (!l)
+    for (int i = 0; i < cat.n; i++) {
+        const CatalogueEntry *e = &cat.entries[i];
+        if (!e->title)
             continue;
-        const ProgressLesson *rec = progress_find(recs, n, lesson_title(l));
-        if (rec && listed)
-            listed[rec - recs] = 1;
         if (json) {
             fputs(first ? "\n" : ",\n", stdout);
-            json_record(rec, l, paths[i]);
+            json_record(NULL, e);
         } else {
-            row(l, rec);
+            row(e);
         }
         first = 0;
-        lesson_free(l);
     }
     /* what the store keeps of lessons outside the set (a course's own) */
-    for (int i = 0; i < n; i++) {
-        if (listed && listed[i])
+    for (int i = 0; i < cat.n_recs; i++) {
+        if (cat.in_set[i])
             continue;
         if (json) {
             fputs(first ? "\n" : ",\n", stdout);
-            json_record(&recs[i], NULL, NULL);
+            json_record(&cat.recs[i], NULL);
         } else {
-            row_unknown(&recs[i]);
+            row_unknown(&cat.recs[i]);
         }
         first = 0;
     }
     if (json)
         fputs("\n]}\n", stdout);
-    free(listed);
-    lessonfile_list_free(paths);
-    progress_free(recs, n);
+    catalogue_free(&cat);
     if (fflush(stdout) != 0)
         return 2;
     return 0;

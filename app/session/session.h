@@ -155,6 +155,9 @@ void session_summary(const Session *s, int *first_time, int *later, int *reveale
  * saved at once. 0, or -1 when the store could not be read (see
  * session_progress_warning; the session runs on, starting afresh). */
 int session_keep_progress(Session *s, const char *dir);
+/* The same in the default store (progress_dir: $ATTN_STATE_DIR, else under
+ * $HOME); 1 when there is none to keep to. */
+int session_keep_default_progress(Session *s);
 /* A screen answers a key before it saves: with on, moving to another
  * screen (session_go) marks the step to be saved instead of saving it, and
  * session_save_pending saves it (the screen calls it once the frame is

@@ -190,3 +190,10 @@ void session_save_progress(Session *s, int durable)
     }
     free(rec.ex);
 }
+
+int session_keep_default_progress(Session *s)
+{
+    char dir[1024];
+    const char *state = progress_dir(dir, sizeof dir);
+    return state ? session_keep_progress(s, state) : 1;
+}

@@ -243,13 +243,13 @@ static void back_to_menu(Tui *t)
         t->mode = MODE_MENU;
         menu_load(t, dir[0] ? dir : "/");
         const char *base = was ? (slash ? was + (slash - path) + 1 : was) : NULL;
-        for (int i = 0; base && i < t->n_items; i++) {
-            const char *b = strrchr(t->items[i].path, '/');
-            if (strcmp(b ? b + 1 : t->items[i].path, base) == 0)
-                t->sel = i;
+        for (int i = 0; base && i < t->menu.cat.n; i++) {
+            const char *b = strrchr(t->menu.cat.entries[i].path, '/');
+            if (strcmp(b ? b + 1 : t->menu.cat.entries[i].path, base) == 0)
+                t->menu.sel = i;
         }
         free(was);
-    } else if (t->n_items == 0) {
+    } else if (t->menu.cat.n == 0) {
         t->quit = 1;
     } else {
         close_lesson(t);
@@ -277,7 +277,7 @@ int tui_common_action(Tui *t, TuiAction a)
         clearok(curscr, TRUE);  /* Ctrl-L: repaint the whole terminal too */
         if (t->mode == MODE_MENU) {
             menu_reload(t);
-            tui_message(t, 0, "%d lesson%s in %s", t->n_items, t->n_items == 1 ? "" : "s", t->menu_dir);
+            tui_message(t, 0, "%d lesson%s in %s", t->menu.cat.n, t->menu.cat.n == 1 ? "" : "s", t->menu.dir);
         } else {
             lv_reload_if_changed(t, 1);
         }

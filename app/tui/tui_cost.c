@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench_internal.h"
+#include "measure.h"
 #include "blas.h"
 #include "format.h"
 #include "tui_put.h"

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "progress.h"
 #include "tui_screen.h"
 #include "tui_state.h"
 
@@ -29,10 +28,7 @@ void lv_adopt(Tui *t, Session *ses)
     lv_close(&t->lv);
     t->lv.ses = ses;
     /* the student's progress: back where they left, saved as they go */
-    char dir[1024];
-    const char *state = progress_dir(dir, sizeof dir);
-    if (state)
-        session_keep_progress(ses, state);
+    session_keep_default_progress(ses);
     session_defer_step_saves(ses, 1);   /* the frame first (tui_main) */
     if (session_progress_warning(ses)[0])
         tui_message(t, 1, "%s", session_progress_warning(ses));

@@ -10,106 +10,46 @@
 #include <string.h>
 
 #include "format.h"
-#include "lessonfile.h"
-#include "progress.h"
+#include "catalogue.h"
 #include "tui_put.h"
 #include "tui_screen.h"
 #include "tui_state.h"
 
 #include "minmax.h"
 
-static char *dup_str(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (!d)
-        tui_fatal("out of memory");
-    memcpy(d, s, n);
-    return d;
-}
-
 void menu_load(Tui *t, const char *dir)
 {
     menu_free(t);
-    snprintf(t->menu_dir, sizeof t->menu_dir, "%s", dir ? dir : "");
-    char **paths = dir ? lessonfile_list(dir) : NULL;
-    if (!paths)
-        return;
-    int n = 0;
-    while (paths[n])
-        n++;
-    t->items = calloc((size_t)imax(n, 1), sizeof *t->items);
-    if (!t->items)
+    snprintf(t->menu.dir, sizeof t->menu.dir, "%s", dir ? dir : "");
+    if (catalogue_load(&t->menu.cat, dir) != 0)
         tui_fatal("out of memory");
-    /* what the student has done, lesson by lesson */
-    char dirbuf[1024], warn[600];
-    const char *state = progress_dir(dirbuf, sizeof dirbuf);
-    ProgressLesson *recs = NULL;
-    int n_recs = 0;
-    if (state)
-        progress_load(state, &recs, &n_recs, warn, sizeof warn);
-    for (int i = 0; i < n; i++) {
-        MenuItem *it = &t->items[i];
-        it->path = dup_str(paths[i]);
-        LessonError err;
-        Lesson *l = lessonfile_load(paths[i], &err);
-        if (l) {
-            it->title = dup_str(lesson_title(l));
-            it->about = dup_str(lesson_about(l));
-            it->n_steps = lesson_n_steps(l);
-            const ProgressLesson *rec = progress_find(recs, n_recs, lesson_title(l));
-            session_lesson_progress(l, rec, &it->solved, &it->n_exercises);
-            it->finished = rec && rec->finished;
-            lesson_free(l);
-        } else {
-            char buf[1024];
-            lesson_error_format(&err, buf, sizeof buf);
-            char *nl = strchr(buf, '\n');
-            if (nl)
-                *nl = '\0';
-            /* the file name is already on the line above the error */
-            const char *base = strrchr(buf, '/');
-            it->error = dup_str(base ? base + 1 : buf);
-        }
-    }
-    t->n_items = n;
-    t->sel = 0;
-    lessonfile_list_free(paths);
-    progress_free(recs, n_recs);
+    t->menu.sel = 0;
 }
 
 void menu_free(Tui *t)
 {
-    for (int i = 0; i < t->n_items; i++) {
-        free(t->items[i].path);
-        free(t->items[i].title);
-        free(t->items[i].about);
-        free(t->items[i].error);
-    }
-    free(t->items);
-    t->items = NULL;
-    t->n_items = 0;
+    catalogue_free(&t->menu.cat);
 }
 
 void menu_reload(Tui *t)
 {
-    char dir[sizeof t->menu_dir], selected[4096] = "";
-    snprintf(dir, sizeof dir, "%s", t->menu_dir);
-    if (t->n_items > 0)
-        snprintf(selected, sizeof selected, "%s", t->items[t->sel].path);
-    int old_sel = t->sel;
+    char dir[sizeof t->menu.dir], selected[4096] = "";
+    snprintf(dir, sizeof dir, "%s", t->menu.dir);
+    if (t->menu.cat.n > 0)
+        snprintf(selected, sizeof selected, "%s", t->menu.cat.entries[t->menu.sel].path);
+    int old_sel = t->menu.sel;
     menu_load(t, dir[0] ? dir : NULL);
-    t->sel = imin(old_sel, imax(t->n_items - 1, 0));
-    for (int i = 0; i < t->n_items; i++)
-        if (strcmp(t->items[i].path, selected) == 0)
-            t->sel = i;
+    t->menu.sel = imin(old_sel, imax(t->menu.cat.n - 1, 0));
+    for (int i = 0; i < t->menu.cat.n; i++)
+        if (strcmp(t->menu.cat.entries[i].path, selected) == 0)
+            t->menu.sel = i;
 }
 
 static void open_selected(Tui *t)
 {
-    if (t->n_items == 0)
+    if (t->menu.cat.n == 0)
         return;
-    MenuItem *it = &t->items[t->sel];
+    CatalogueEntry *it = &t->menu.cat.entries[t->menu.sel];
     if (it->error) {
         tui_message(t, 1, "this lesson has an error and cannot open: %s", it->error);
         return;
@@ -129,16 +69,16 @@ static void menu_action(Tui *t, TuiAction a)
 {
     switch (a) {
     case ACT_UP:
-        t->sel = imax(0, t->sel - 1);
+        t->menu.sel = imax(0, t->menu.sel - 1);
         break;
     case ACT_DOWN:
-        t->sel = imin(imax(t->n_items - 1, 0), t->sel + 1);
+        t->menu.sel = imin(imax(t->menu.cat.n - 1, 0), t->menu.sel + 1);
         break;
     case ACT_FIRST:
-        t->sel = 0;
+        t->menu.sel = 0;
         break;
     case ACT_LAST:
-        t->sel = imax(t->n_items - 1, 0);
+        t->menu.sel = imax(t->menu.cat.n - 1, 0);
         break;
     case ACT_SELECT:
         open_selected(t);
@@ -154,21 +94,21 @@ static void menu_action(Tui *t, TuiAction a)
 static int menu_first(const Tui *t)
 {
     int fit = imax(1, (t->rows - MENU_TOP - 2) / 2);
-    return imax(0, imin(t->sel - fit / 2, t->n_items - fit));
+    return imax(0, imin(t->menu.sel - fit / 2, t->menu.cat.n - fit));
 }
 
 static void menu_click(Tui *t, int y)
 {
     int k = (y - MENU_TOP) / 2 + menu_first(t);
-    if (y >= MENU_TOP && k >= 0 && k < t->n_items)
-        t->sel = k;
+    if (y >= MENU_TOP && k >= 0 && k < t->menu.cat.n)
+        t->menu.sel = k;
 }
 
 /* 1 when another lesson of the menu has item i's title. */
 static int title_shared(const Tui *t, int i)
 {
-    for (int k = 0; k < t->n_items; k++)
-        if (k != i && t->items[k].title && t->items[i].title && strcmp(t->items[k].title, t->items[i].title) == 0)
+    for (int k = 0; k < t->menu.cat.n; k++)
+        if (k != i && t->menu.cat.entries[k].title && t->menu.cat.entries[i].title && strcmp(t->menu.cat.entries[k].title, t->menu.cat.entries[i].title) == 0)
             return 1;
     return 0;
 }
@@ -179,22 +119,22 @@ static void menu_draw(Tui *t)
     ui_fill(&t->cv, 0, 0, w, tui_attr(t, C_TITLE));
     ui_put(&t->cv, 0, 1, w - 1, tui_attr(t, C_TITLE), "attn: self-attention, step by step");
     char buf[1200];
-    if (t->n_items == 0) {
-        snprintf(buf, sizeof buf, t->menu_dir[0] ? "No lessons in %s." : "No lesson directory found%s.",
-                 t->menu_dir[0] ? t->menu_dir : "");
+    if (t->menu.cat.n == 0) {
+        snprintf(buf, sizeof buf, t->menu.dir[0] ? "No lessons in %s." : "No lesson directory found%s.",
+                 t->menu.dir[0] ? t->menu.dir : "");
         ui_put_fit(&t->cv, 2, 2, w - 4, tui_attr(t, C_ERROR), buf);
         ui_put_fit(&t->cv, 4, 2, w - 4, A_NORMAL, "Set ATTN_LESSONS to a directory of .lesson files, or run attn FILE.lesson.");
         return;
     }
-    snprintf(buf, sizeof buf, "%d lesson%s in %s", t->n_items, t->n_items == 1 ? "" : "s", t->menu_dir);
+    snprintf(buf, sizeof buf, "%d lesson%s in %s", t->menu.cat.n, t->menu.cat.n == 1 ? "" : "s", t->menu.dir);
     ui_put_fit(&t->cv, 1, 2, w - 4, tui_attr(t, C_DIM), buf);
     int first = menu_first(t);
     int y = MENU_TOP;
     /* on a wide screen the step counts stay near their titles */
     w = text_measure(w) + 2;
-    for (int i = first; i < t->n_items && y + 1 < t->rows - 1; i++, y += 2) {
-        const MenuItem *it = &t->items[i];
-        int sel = i == t->sel;
+    for (int i = first; i < t->menu.cat.n && y + 1 < t->rows - 1; i++, y += 2) {
+        const CatalogueEntry *it = &t->menu.cat.entries[i];
+        int sel = i == t->menu.sel;
         if (sel)
             ui_fill(&t->cv, y, 0, t->cols, tui_attr(t, C_SELECTED));
         snprintf(buf, sizeof buf, "%s%2d  %s", sel ? (t->utf8 ? "▶ " : "> ") : "  ", i + 1,
@@ -208,9 +148,9 @@ static void menu_draw(Tui *t)
         char steps[32] = "";
         if (!it->error && it->n_exercises > 0)
             snprintf(steps, sizeof steps, "%d/%d %s  %d steps ", it->solved, it->n_exercises,
-                     it->finished ? ui_glyph(&t->cv, "✓", "done") : ui_glyph(&t->cv, "·", "-"), it->n_steps);
+                     (it->rec && it->rec->finished) ? ui_glyph(&t->cv, "✓", "done") : ui_glyph(&t->cv, "·", "-"), it->n_steps);
         else if (!it->error)
-            snprintf(steps, sizeof steps, "%s%d steps ", it->finished ? ui_glyph(&t->cv, "✓ ", "done ") : "",
+            snprintf(steps, sizeof steps, "%s%d steps ", (it->rec && it->rec->finished) ? ui_glyph(&t->cv, "✓ ", "done ") : "",
                      it->n_steps);
         int sw = fmt_display_width(steps);
         ui_put_fit(&t->cv, y, 1, w - 3 - sw, sel ? tui_attr(t, C_SELECTED) : tui_attr(t, C_PANE_TITLE), buf);
@@ -230,22 +170,22 @@ static void menu_draw(Tui *t)
  * second digit or Enter, 2 opens the second, 1 then 2 the twelfth). */
 static void menu_number(Tui *t, int digit)
 {
-    int n = t->typed * 10 + digit;
-    if (n < 1 || n > t->n_items) {
-        t->typed = 0;
-        if (digit >= 1 && digit <= t->n_items)
+    int n = t->menu.typed * 10 + digit;
+    if (n < 1 || n > t->menu.cat.n) {
+        t->menu.typed = 0;
+        if (digit >= 1 && digit <= t->menu.cat.n)
             n = digit;      /* a fresh start */
         else {
-            tui_message(t, 1, "no lesson %d: the menu has %d", n, t->n_items);
+            tui_message(t, 1, "no lesson %d: the menu has %d", n, t->menu.cat.n);
             return;
         }
     }
-    t->sel = n - 1;
-    if (n * 10 > t->n_items) {
-        t->typed = 0;
+    t->menu.sel = n - 1;
+    if (n * 10 > t->menu.cat.n) {
+        t->menu.typed = 0;
         open_selected(t);
     } else {
-        t->typed = n;
+        t->menu.typed = n;
         tui_message(t, 0, "lesson %d: another digit, or Enter to open it", n);
     }
 }
@@ -258,7 +198,7 @@ static void menu_key(Tui *t, int ch)
         menu_number(t, ch - '0');
         return;
     }
-    t->typed = 0;
+    t->menu.typed = 0;
     if (tui_common_action(t, a) || !t->layout_ok)
         return;
     if (ch == KEY_MOUSE) {

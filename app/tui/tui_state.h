@@ -8,6 +8,7 @@
 #define ATTN_TUI_STATE_H
 
 #include "bigtext.h"
+#include "catalogue.h"
 #include "explain.h"
 #include "heat.h"
 #include "lesson.h"
@@ -95,16 +96,14 @@ typedef struct {
     int revealed;       /* presenter mode: panes shown so far on the step */
 } LessonView;
 
+/* The menu: the lessons of a folder and the student's progress in each
+ * (app/session/catalogue.h), the one selected, the digits typed. */
 typedef struct {
-    char *path;
-    char *title;        /* NULL when the lesson failed to parse */
-    char *about;
-    char *error;        /* the first line of the parse error, or NULL */
-    int n_steps;        /* as the handout counts them (not the set-up) */
-    int n_exercises;
-    int solved;         /* exercises right, from the progress store */
-    int finished;       /* the lesson was followed to its end */
-} MenuItem;
+    Catalogue cat;
+    int sel;
+    int typed;          /* digits typed so far of a lesson's number (0: none) */
+    char dir[1024];
+} MenuView;
 
 typedef enum { MODE_MENU, MODE_LESSON } Mode;
 
@@ -129,10 +128,7 @@ typedef struct {
     Overlay overlay;
     int overlay_first, overlay_max; /* help's or text's scroll, when it does not fit */
     int direct;         /* opened on one file: Esc quits */
-    MenuItem *items;
-    int n_items, sel;
-    int typed;          /* digits typed so far of a lesson's number (0: none) */
-    char menu_dir[1024];
+    MenuView menu;
     LessonView lv;
     ScreenLayout layout;
     int layout_ok;

@@ -1,9 +1,11 @@
 /*
- * bench_internal.h - what bench.c shares with the sweep (bench_sweep.c):
- * the options, the seeded inputs, one timed case and its result.
+ * measure.h - what attention costs on this machine, for `attn bench`
+ * (app/cli/bench.c) and the screen's cost view (app/tui/tui_cost.c) alike:
+ * the options, the seeded inputs, one timed case and its result
+ * (bench_case.c), the sweep over n (sweep.c).
  */
-#ifndef ATTN_BENCH_INTERNAL_H
-#define ATTN_BENCH_INTERNAL_H
+#ifndef ATTN_MEASURE_H
+#define ATTN_MEASURE_H
 
 #include <stddef.h>
 #include <stdio.h>
@@ -55,7 +57,8 @@ double bench_now_ms(void);
 /* The options of a plain `attn bench`: n 2048, d 512, 8 heads, 5 reps. */
 void bench_opts_default(BenchOpts *o);
 
-/* `attn bench --sweep` (bench_sweep.c); returns the exit status. */
+/* `attn bench --sweep` (sweep.c): the points, then the table and the plot
+ * on stdout; returns the exit status. */
 int bench_sweep(const BenchOpts *o);
 
 /* The sweep one point at a time, for the screen's cost view too: n = 64,

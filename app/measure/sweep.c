@@ -1,5 +1,5 @@
 /*
- * bench_sweep.c - `attn bench --sweep`: n = 64, 128, 256 ... until a fused
+ * sweep.c - `attn bench --sweep`: n = 64, 128, 256 ... until a fused
  * run takes about two seconds (or --max-n), both paths at each n (the naive
  * one until it passes two seconds itself or would not fit), progress on
  * stderr. Then the table, the log-log plot of time against n (bench_plot.c),
@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench_internal.h"
+#include "measure.h"
 #include "bench_naive.h"
 #include "bench_plot.h"
 #include "mat.h"

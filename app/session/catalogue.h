@@ -1,0 +1,43 @@
+/*
+ * catalogue.h - the lessons of one folder with what the student has done in
+ * each, as the menu (app/tui/tui_menu.c) and `attn progress`
+ * (app/cli/progress_cmd.c) both show them: one reading of the folder and of
+ * the progress store, in one place.
+ *
+ * Ownership: a Catalogue owns its entries, their strings and the store's
+ * records; catalogue_free releases them all.
+ */
+#ifndef ATTN_CATALOGUE_H
+#define ATTN_CATALOGUE_H
+
+#include <stddef.h>
+
+#include "progress.h"
+
+typedef struct {
+    char *path;
+    char *title, *about;        /* NULL when the file does not parse        */
+    char *error;                /* why it does not: the first line of the
+                                   message, without the folder; else NULL   */
+    int n_steps, n_exercises, solved;
+    const ProgressLesson *rec;  /* its record in the store, or NULL         */
+} CatalogueEntry;
+
+typedef struct {
+    CatalogueEntry *entries;    /* the folder's *.lesson files, by name     */
+    int n;
+    char store[1024];           /* the progress store's folder; "" for none */
+    ProgressLesson *recs;       /* every record the store holds            */
+    int n_recs;
+    unsigned char *in_set;      /* in_set[i]: recs[i] is a lesson listed   */
+    char warn[600];             /* why the store could not be read, or ""  */
+} Catalogue;
+
+/* Read the lessons of dir (NULL: none) and the default progress store
+ * (progress_dir). 0, or -1 when out of memory (c is then empty). A lesson
+ * that does not parse is an entry with its error; a store that cannot be
+ * read leaves the entries without records and says why in c->warn. */
+int catalogue_load(Catalogue *c, const char *dir);
+void catalogue_free(Catalogue *c);
+
+#endif
