@@ -15,7 +15,7 @@
 -include config.mk
 
 CC      ?= cc
-CFLAGS  ?= -std=c11 -O2 -g -Wall -Wextra
+CFLAGS  ?= -std=c11 -O2 -g -Wall -Wextra -Werror=implicit-function-declaration
 PREFIX  ?= /usr/local
 MANDIR  ?= $(PREFIX)/share/man
 BUILD   ?= build

@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include "tui_fixtures.h"
+#include "tui_chrome.h"
+#include "tui_screen.h"
 #include "tui_state.h"
 
 #include "minmax.h"
@@ -32,7 +34,7 @@ static void open_headless(Tui *t, const char *path, int cols, int rows)
     t->color = COLORS_256;
     t->cols = cols;
     t->rows = rows;
-    t->mode = MODE_LESSON;
+    tui_set_base(t, &tui_screen_lesson);
     char msg[512];
     ck_assert_msg(lv_open(t, path, msg, sizeof msg) == 0, "%s: %s", path, msg);
 }

@@ -1,8 +1,9 @@
 /*
  * session.c - one opened lesson and the actions on it (see session.h):
  * load-then-evaluate, the screens, the editable rule, edits with undo, and
- * the lesson as written beside the edited one. Exercises are
- * session_exercises.c's, progress session_progress.c's, knobs
+ * the lesson as written beside the edited one. It calls none of the other
+ * session files: opening, moving and freeing are session_life.c's,
+ * exercises session_exercises.c's, progress session_progress.c's, knobs
  * session_knobs.c's, live reload session_reload.c's.
  */
 #include "session.h"
@@ -44,31 +45,6 @@ int session_count_exercises(const Lesson *l)
     return n;
 }
 
-/* Take ownership of a parsed, evaluated lesson. NULL when out of memory
- * (l and st are then freed). */
-static Session *adopt(Lesson *l, LessonState *st, LessonError *err)
-{
-    Session *s = calloc(1, sizeof *s);
-    int n_ex = session_count_exercises(l);
-    ExerciseState *ex = calloc((size_t)(n_ex > 0 ? n_ex : 1), sizeof *ex);
-    if (!s || !ex) {
-        free(s);
-        free(ex);
-        lesson_state_free(st);
-        lesson_free(l);
-        memset(err, 0, sizeof *err);
-        err->code = ATTN_E_NOMEM;
-        snprintf(err->msg, sizeof err->msg, "out of memory");
-        return NULL;
-    }
-    s->lesson = l;
-    s->state = s->asked = st;
-    s->ex = ex;
-    s->n_ex = n_ex;
-    s->has_setup = lesson_n_setup(l) > 0;
-    return s;
-}
-
 /* Load-then-evaluate: the lesson at path, and its state without edits.
  * 0, or -1 with err and nothing kept. */
 int session_read_lesson(const char *path, Lesson **l, LessonState **st, LessonError *err)
@@ -83,61 +59,11 @@ int session_read_lesson(const char *path, Lesson **l, LessonState **st, LessonEr
     return 0;
 }
 
-Session *session_open(const char *path, LessonError *err)
-{
-    FileStamp stamp = file_stamp(path);   /* before reading: a save after it is seen */
-    Lesson *l;
-    LessonState *st;
-    if (session_read_lesson(path, &l, &st, err) < 0)
-        return NULL;
-    Session *s = adopt(l, st, err);
-    if (!s)
-        return NULL;
-    s->path = strdup(path);
-    if (!s->path) {
-        session_free(s);
-        return NULL;
-    }
-    s->stamp = stamp;
-    session_watch_data(s, l);
-    return s;
-}
-
-Session *session_open_text(const char *text, size_t len, const char *name, LessonError *err)
-{
-    Lesson *l = lesson_parse(text, len, name, err);
-    LessonState *st = l ? lesson_eval(l, NULL, 0, err) : NULL;
-    if (!st) {
-        lesson_free(l);
-        return NULL;
-    }
-    return adopt(l, st, err);
-}
-
 void session_undo_clear(Session *s)
 {
     for (int i = 0; i < s->n_undo; i++)
         free(s->undo[i].saved);
     s->n_undo = 0;
-}
-
-void session_free(Session *s)
-{
-    if (!s)
-        return;
-    session_save_pending(s);
-    session_undo_clear(s);
-    free(s->undo);
-    free(s->edits);
-    free(s->ex);
-    free(s->path);
-    session_watch_data(s, NULL);
-    free(s->reload_error);
-    free(s->progress_dir);
-    session_set_state(s, NULL);
-    session_set_asked(s, NULL);
-    lesson_free(s->lesson);
-    free(s);
 }
 
 const Lesson *session_lesson(const Session *s) { return s->lesson; }
@@ -160,29 +86,6 @@ const LessonStep *session_step(const Session *s)
 int session_step_number(const Session *s)
 {
     return session_step(s) ? s->screen - s->has_setup + 1 : 0;
-}
-
-unsigned session_go(Session *s, int screen)
-{
-    s->message[0] = '\0';
-    int n = session_n_screens(s);
-    if (screen >= n)
-        screen = n - 1;
-    if (screen < 0)
-        screen = 0;
-    if (screen == s->screen)
-        return SESSION_NOTHING;
-    s->screen = screen;
-    int finishing = screen == n - 1 && !s->finished;
-    if (screen == n - 1)
-        s->finished = 1;
-    /* the step a person is on, kept at every key; durably once they finish
-     * (on a screen, once the frame is drawn: see session_defer_step_saves) */
-    if (s->defer_step_saves)
-        s->step_save_pending = s->step_save_pending == 2 || finishing ? 2 : 1;
-    else
-        session_save_progress(s, finishing);
-    return SESSION_SCREEN;
 }
 
 /* ---- edits ---- */

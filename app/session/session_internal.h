@@ -1,6 +1,7 @@
 /*
  * session_internal.h - the Session struct, shared by the files that make
- * the session (session.c: opening, screens, edits; session_exercises.c:
+ * the session (session.c: the state, screens, edits; session_life.c:
+ * open, go, free; session_exercises.c:
  * answers judged and kept; session_progress.c: the store;
  * session_knobs.c: knobs; session_reload.c: live reload). Not for the
  * session's users.

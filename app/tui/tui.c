@@ -27,6 +27,8 @@
 #include "lessonfile.h"
 #include "text.h"
 #include "tui_screen.h"
+#include "tui_chrome.h"
+#include "tui_live.h"
 #include "tui_state.h"
 
 #define BRIEF_TICKS 20  /* getch timeouts of 200 ms: 4 s */
@@ -36,7 +38,6 @@
  * static), and whether the terminal is in curses mode (for the atexit and
  * fatal-error paths that must restore it). Everything else lives in Tui. */
 static volatile sig_atomic_t got_signal;
-static int curses_active;
 
 static void on_signal(int sig)
 {
@@ -59,31 +60,6 @@ static void on_crash(int sig)
     (void)w;
     signal(sig, SIG_DFL);
     raise(sig);
-}
-
-static void leave_curses(void)
-{
-    if (curses_active) {
-        curses_active = 0;
-        endwin();
-    }
-}
-
-void tui_fatal(const char *msg)
-{
-    leave_curses();
-    fprintf(stderr, "attn: %s\n", msg);
-    exit(2);
-}
-
-void tui_message(Tui *t, int error, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(t->message, sizeof t->message, fmt, ap);
-    va_end(ap);
-    t->message_error = error;
-    t->message_brief = 0;
 }
 
 /* True when the terminal has gone away (hung up, closed, or stdin at end of
@@ -132,8 +108,7 @@ static void start_curses(Tui *t, int no_color)
                         "FILE'\n", term);
         exit(2);
     }
-    curses_active = 1;
-    atexit(leave_curses);
+    tui_curses_began();
     cbreak();
     noecho();
     keypad(stdscr, TRUE);
@@ -169,10 +144,11 @@ static void start_curses(Tui *t, int no_color)
 /* ---- the screens: which is on top, what they share ------------------- */
 
 /* b: nothing on the screen; the next key only brings it back. */
-static void blank_key(Tui *t, int ch)
+static TuiAction blank_key(Tui *t, int ch)
 {
     (void)ch;
-    t->blank = 0;
+    tui_pop(t, &tui_screen_blank);
+    return ACT_NONE;
 }
 
 static void blank_prepare(Tui *t)
@@ -186,19 +162,6 @@ static void blank_draw(Tui *t)
 }
 
 const TuiScreen tui_screen_blank = { "blank", blank_key, blank_prepare, blank_draw, NULL };
-
-const TuiScreen *tui_screen(const Tui *t)
-{
-    if (t->blank)
-        return &tui_screen_blank;
-    if (t->overlay == OVERLAY_HELP)
-        return &tui_screen_help;
-    if (t->overlay == OVERLAY_TEXT)
-        return &tui_screen_text;
-    if (t->cost)
-        return &tui_screen_cost;
-    return t->mode == MODE_MENU ? &tui_screen_menu : &tui_screen_lesson;
-}
 
 /* A save of progress that failed or warned is said on the screen when it
  * happens, and remembered for the exit status: never lost in silence.
@@ -240,7 +203,7 @@ static void back_to_menu(Tui *t)
         char *was = path ? strdup(path) : NULL;
         close_lesson(t);
         t->direct = 0;
-        t->mode = MODE_MENU;
+        tui_set_base(t, &tui_screen_menu);
         menu_load(t, dir[0] ? dir : "/");
         const char *base = was ? (slash ? was + (slash - path) + 1 : was) : NULL;
         for (int i = 0; base && i < t->menu.cat.n; i++) {
@@ -253,44 +216,45 @@ static void back_to_menu(Tui *t)
         t->quit = 1;
     } else {
         close_lesson(t);
-        t->mode = MODE_MENU;
+        tui_set_base(t, &tui_screen_menu);
         menu_reload(t);     /* lessons added, removed or edited meanwhile */
     }
 }
 
-int tui_common_action(Tui *t, TuiAction a)
+/* An action every screen hands back (tui_action_shared). */
+static void shared_action(Tui *t, TuiAction a)
 {
     switch (a) {
     case ACT_QUIT:
         t->quit = 1;
-        return 1;
+        break;
     case ACT_HELP:
-        t->overlay = OVERLAY_HELP;
-        return 1;
+        tui_push(t, &tui_screen_help);
+        break;
     case ACT_BACK:
         if (t->lv.zoom)     /* Esc leaves the zoom first */
             t->lv.zoom = 0;
         else
             back_to_menu(t);
-        return 1;
+        break;
     case ACT_RELOAD:
         clearok(curscr, TRUE);  /* Ctrl-L: repaint the whole terminal too */
-        if (t->mode == MODE_MENU) {
+        if (tui_on_base(t, &tui_screen_menu)) {
             menu_reload(t);
             tui_message(t, 0, "%d lesson%s in %s", t->menu.cat.n, t->menu.cat.n == 1 ? "" : "s", t->menu.dir);
         } else {
             lv_reload_if_changed(t, 1);
         }
-        return 1;
+        break;
     case ACT_HIDE_ERROR:
-        if (t->mode == MODE_LESSON)
+        if (tui_on_base(t, &tui_screen_lesson))
             lv_hide_reload_error(t);
-        return 1;
+        break;
     case ACT_COST:
         cost_open(t);
-        return 1;
+        break;
     default:
-        return 0;
+        break;
     }
 }
 
@@ -358,10 +322,10 @@ int tui_main(const char *file, const TuiOptions *opt)
     if (file) {
         t.direct = 1;
         lv_adopt(&t, ses);
-        t.mode = MODE_LESSON;
+        tui_set_base(&t, &tui_screen_lesson);
     } else {
         menu_load(&t, lessonfile_default_dir());
-        t.mode = MODE_MENU;
+        tui_set_base(&t, &tui_screen_menu);
     }
     frame(&t);
     int brief_ticks = 0;
@@ -374,7 +338,7 @@ int tui_main(const char *file, const TuiOptions *opt)
                 break;
             /* the lesson's file saved in another window: show it; a
              * screen that works in steps takes the next one */
-            int changed = t.mode == MODE_LESSON && lv_reload_if_changed(&t, 0);
+            int changed = tui_on_base(&t, &tui_screen_lesson) && lv_reload_if_changed(&t, 0);
             const TuiScreen *top = tui_screen(&t);
             if (top->idle && top->idle(&t))
                 changed = 1;
@@ -390,15 +354,18 @@ int tui_main(const char *file, const TuiOptions *opt)
             continue;
         }
         brief_ticks = 0;
-        if (ch != KEY_RESIZE)   /* (a resize: the next frame lays out anew) */
-            tui_screen(&t)->key(&t, ch);
-        if (t.mode == MODE_LESSON && !t.quit)
+        if (ch != KEY_RESIZE) { /* (a resize: the next frame lays out anew) */
+            TuiAction left = tui_screen(&t)->key(&t, ch);
+            if (left != ACT_NONE)
+                shared_action(&t, left);
+        }
+        if (tui_on_base(&t, &tui_screen_lesson) && !t.quit)
             lv_reload_if_changed(&t, 0);
         if (!t.quit)
             frame(&t);
     }
     close_lesson(&t);
-    leave_curses();
+    tui_curses_end();
     cost_close(&t);
     menu_free(&t);
     tui_frame_free(&t);

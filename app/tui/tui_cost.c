@@ -17,6 +17,8 @@
 #include "format.h"
 #include "tui_put.h"
 #include "tui_screen.h"
+#include "tui_chrome.h"
+#include "text.h"
 #include "tui_state.h"
 
 #include "minmax.h"
@@ -47,6 +49,7 @@ void cost_open(Tui *t)
     if (!t->cost && !(t->cost = calloc(1, sizeof *t->cost)))
         tui_fatal("out of memory");
     cost_restart(t->cost, 0);
+    tui_push(t, &tui_screen_cost);
     /* the sweep times BLAS as `attn bench` does: with all its threads */
     if (t->blas_threads > 1)
         blas_set_threads(t->blas_threads);
@@ -54,13 +57,14 @@ void cost_open(Tui *t)
 
 void cost_close(Tui *t)
 {
+    tui_pop(t, &tui_screen_cost);
     free(t->cost);
     t->cost = NULL;
     if (t->blas_threads > 1)
         blas_set_threads(1);
 }
 
-static void cost_key(Tui *t, int ch)
+static TuiAction cost_key(Tui *t, int ch)
 {
     t->message[0] = '\0';
     TuiAction a = tui_key_action(ch, KEYS_LESSON);
@@ -70,6 +74,7 @@ static void cost_key(Tui *t, int ch)
         cost_restart(t->cost, !t->cost->o.causal);
     else if (a == ACT_BACK || a == ACT_QUIT || a == ACT_COST)
         cost_close(t);
+    return ACT_NONE;
 }
 
 /* The next size, between keys. Returns 1 when the screen changed. */

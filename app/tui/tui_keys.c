@@ -168,3 +168,8 @@ const char *tui_action_keys(TuiAction a, int where, char *buf, size_t size)
     }
     return buf;
 }
+
+int tui_action_shared(TuiAction a)
+{
+    return a == ACT_QUIT || a == ACT_HELP || a == ACT_BACK || a == ACT_RELOAD || a == ACT_HIDE_ERROR || a == ACT_COST;
+}

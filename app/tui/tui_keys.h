@@ -75,6 +75,10 @@ extern const TuiBinding tui_bindings[];
 /* The action bound to key where (KEYS_MENU or KEYS_LESSON), or ACT_NONE. */
 TuiAction tui_key_action(int key, int where);
 
+/* 1 for the actions every screen hands back to the main loop: quit, help,
+ * back, reload, hide the reload error, the cost view. */
+int tui_action_shared(TuiAction a);
+
 /* The action's help text (static, "" for ACT_NONE). */
 const char *tui_action_help(TuiAction a);
 /* The same in the words of a screen (KEYS_MENU: "first lesson", ...). */

@@ -10,6 +10,10 @@
 #include <string.h>
 
 #include "format.h"
+#include "tui_chrome.h"
+#include "tui_knobs.h"
+#include "tui_pane.h"
+#include "text.h"
 #include "tui_state.h"
 
 #include "minmax.h"
@@ -53,7 +57,7 @@ static int shown(const Tui *t, int i)
 
 int knobs_bar_want(const Tui *t)
 {
-    if (t->mode != MODE_LESSON || !t->lv.ses)
+    if (!t->lv.ses)
         return 0;
     for (int i = 0; i < lesson_n_knobs(session_lesson(t->lv.ses)); i++)
         if (shown(t, i))

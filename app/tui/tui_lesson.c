@@ -10,6 +10,11 @@
 #include <string.h>
 
 #include "tui_screen.h"
+#include "tui_chrome.h"
+#include "tui_knobs.h"
+#include "tui_pane.h"
+#include "tui_live.h"
+#include "text.h"
 #include "tui_state.h"
 
 
@@ -125,16 +130,6 @@ void lv_go(Tui *t, int screen)
     lv->revealed = 0;
     lv->zoom = 0;
     lv_build_panes(t, NULL, 0);
-}
-
-int lv_pane_shown(const Tui *t, int i)
-{
-    return !t->present || i < t->lv.revealed;
-}
-
-const Mat *lv_pane_mat(const LessonView *lv, int i)
-{
-    return lv->ses ? lesson_state_get(session_state(lv->ses), lv->panes[i].name) : NULL;
 }
 
 /* Show what the session said of an action: an error when it refused. */
@@ -332,7 +327,7 @@ void lv_action(Tui *t, TuiAction a)
                                                     : "heatmaps: colour and numbers (N: colour only)");
         break;
     case ACT_BLANK:
-        t->blank = 1;
+        tui_push(t, &tui_screen_blank);
         break;
     case ACT_BIG:
         t->big_numbers = !t->big_numbers;
@@ -426,7 +421,7 @@ void lv_action(Tui *t, TuiAction a)
         }
         break;
     case ACT_TEXT:
-        t->overlay = OVERLAY_TEXT;
+        tui_push(t, &tui_screen_text);
         break;
     case ACT_KNOB_NEXT: case ACT_KNOB_DOWN: case ACT_KNOB_UP: case ACT_KNOB_DOWN_BIG: case ACT_KNOB_UP_BIG:
     case ACT_KNOB_TOGGLE:
@@ -461,25 +456,30 @@ static void prompt_key(Tui *t, int ch)
     }
 }
 
-void lv_key(Tui *t, int ch)
+static TuiAction lv_key(Tui *t, int ch)
 {
     t->message[0] = '\0';
     if (t->prompt != PROMPT_NONE) {
         prompt_key(t, ch);
-        return;
+        return ACT_NONE;
     }
     if (t->lv.confirm_reveal) {
         lv_confirm_reveal(t, ch);
-        return;
+        return ACT_NONE;
     }
     TuiAction a = tui_key_action(ch, KEYS_LESSON);
-    if (tui_common_action(t, a) || !t->layout_ok)
-        return;     /* (nothing to act on while the screen is too small) */
+    if (tui_action_shared(a))
+        return a;
+    if (!t->layout_ok)
+        return ACT_NONE;    /* (nothing to act on while the screen is too small) */
     if (ch == KEY_MOUSE) {
         MEVENT ev;
         if (getmouse(&ev) == OK && (ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED)))
             lv_click(t, ev.x, ev.y);
-        return;
+        return ACT_NONE;
     }
     lv_action(t, a);
+    return ACT_NONE;
 }
+
+const TuiScreen tui_screen_lesson = { "lesson", lv_key, lv_prepare, lv_draw, NULL };

@@ -17,6 +17,11 @@
 #include "format.h"
 #include "tui_put.h"
 #include "tui_screen.h"
+#include "tui_chrome.h"
+#include "tui_knobs.h"
+#include "tui_pane.h"
+#include "tui_live.h"
+#include "text.h"
 #include "tui_state.h"
 
 #include "minmax.h"
@@ -226,7 +231,7 @@ int lv_whole_text(const Tui *t, char *buf, size_t size, int width)
 {
     int n = step_text(t, buf, size, width);
     char ex[8192];
-    int n_ex = t->mode == MODE_LESSON ? exercise_lines(t, ex, sizeof ex, width) : 0;
+    int n_ex = t->lv.ses ? exercise_lines(t, ex, sizeof ex, width) : 0;
     size_t len = strlen(buf);
     if (n_ex > 0 && len + 3 < size) {
         /* a blank line between them */
@@ -236,7 +241,7 @@ int lv_whole_text(const Tui *t, char *buf, size_t size, int width)
     return n;
 }
 
-static void lesson_prepare(Tui *t)
+void lv_prepare(Tui *t)
 {
     t->frame.ex_err[0] = '\0';
     t->banner_h = 0;
@@ -451,114 +456,27 @@ static void draw_status(const Tui *t)
         ui_put(&t->cv, r.y + best_row, 1 + best_w + 4, tw, t->attr[C_DIM], tag);
 }
 
-/* The key bar: the main actions, their keys read from the table. */
-void tui_keybar_draw(const Tui *t, int where)
+/* What the lesson asks of the key bar: its keys, which of them apply now,
+ * and the first line of a reload error with no room under the title. */
+static void draw_keybar(const Tui *t)
 {
-    Rect r = t->layout.keybar;
-    if (t->mode != MODE_LESSON)
-        r = (Rect){ 0, t->rows - 1, t->cols, 1 };
-    ui_fill(&t->cv, r.y, 0, r.w, t->attr[C_KEYBAR]);
-    if (t->prompt != PROMPT_NONE) {
-        ui_putf(&t->cv, r.y, 1, r.w - 2, t->attr[C_KEYBAR], "%s%s", t->prompt_label, t->input);
-        int cx = 1 + fmt_display_width(t->prompt_label) + fmt_display_width(t->input);
-        if (cx < r.w)
-            ui_fill(&t->cv, r.y, cx, 1, t->attr[C_CURSOR]);
-        return;
+    KeyBarWant want = { .where = KEYS_LESSON, .rect = t->layout.keybar, .quiet = t->present };
+    const LessonStep *st = session_step(t->lv.ses);
+    want.has_exercise = st && st->n_exercises > 0;
+    for (int i = 0; i < t->lv.n_panes; i++) {
+        const PaneView *v = &t->lv.views[i];
+        want.scrolls |= v->m && (v->fit_r < v->rows || v->fit_c < v->cols || t->lv.panes[i].overview);
     }
-    if (t->message[0]) {
-        ui_put(&t->cv, r.y, 1, r.w - 2, t->message_error ? (int)(t->attr[C_ERROR] | A_REVERSE) : t->attr[C_KEYBAR], t->message);
-        return;
-    }
-    if (where == KEYS_LESSON && t->banner_h == 0 && lv_banner_want(t) > 0) {
-        /* no room for the reload error under the title: its first line here */
-        char first[512];
+    char first[512];
+    if (t->banner_h == 0 && lv_banner_want(t) > 0) {
         const char *e = session_reload_error(t->lv.ses);
         snprintf(first, sizeof first, "reload failed (c hides): %.*s", (int)strcspn(e, "\n"), e);
-        ui_put(&t->cv, r.y, 1, r.w - 2, (int)(t->attr[C_ERROR] | A_REVERSE), first);
-        return;
+        want.alert = first;
     }
-    if (t->present && where == KEYS_LESSON) {
-        /* presenter mode: no keys on the class's screen (? lists them) */
-        ui_fill(&t->cv, r.y, 0, r.w, A_NORMAL);
-        return;
-    }
-    /* what this screen offers, most useful first, with help and quit
-     * always at the right end; keys from the table */
-    static const struct {
-        TuiAction a;
-        const char *label;
-    } lesson_keys[] = {
-        { ACT_NEXT, "next" }, { ACT_PREV, "back" }, { ACT_HINT, "hint" }, { ACT_ANSWER, "answer" },
-        { ACT_UP, "move" }, { ACT_PANE_NEXT, "pane" }, { ACT_SELECT, "explain" }, { ACT_HEAT, "heat" },
-        { ACT_EDIT, "edit" }, { ACT_OVERVIEW, "overview" }, { ACT_MORE, "digits" },
-    }, menu_keys[] = {
-        { ACT_UP, "move" }, { ACT_SELECT, "open" },
-    }, tail[] = {
-        { ACT_HELP, "help" }, { ACT_QUIT, "quit" },
-    };
-    const LessonStep *st = where == KEYS_LESSON ? session_step(t->lv.ses) : NULL;
-    int has_ex = st && st->n_exercises > 0, scrolls = 0;
-    for (int i = 0; where == KEYS_LESSON && i < t->lv.n_panes; i++) {
-        const PaneView *v = &t->lv.views[i];
-        scrolls |= v->m && (v->fit_r < v->rows || v->fit_c < v->cols || t->lv.panes[i].overview);
-    }
-    int n = where == KEYS_MENU ? (int)(sizeof menu_keys / sizeof *menu_keys)
-                               : (int)(sizeof lesson_keys / sizeof *lesson_keys);
-    int n_tail = (int)(sizeof tail / sizeof *tail);
-    char keys[16][64];
-    const char *labels[16];
-    int n_shown = 0, tail_w = 0;
-    for (int i = 0; i < n + n_tail; i++) {
-        TuiAction a = i >= n ? tail[i - n].a : where == KEYS_MENU ? menu_keys[i].a : lesson_keys[i].a;
-        labels[n_shown] = i >= n ? tail[i - n].label : where == KEYS_MENU ? menu_keys[i].label : lesson_keys[i].label;
-        if (((a == ACT_HINT || a == ACT_ANSWER) && !has_ex) || (a == ACT_OVERVIEW && !scrolls))
-            continue;
-        char *k = keys[n_shown];
-        tui_action_keys(a, where, k, sizeof keys[0]);
-        char *comma = strchr(k, ',');
-        if (comma)
-            *comma = '\0';
-        if (a == ACT_MORE)
-            snprintf(k, sizeof keys[0], "+/-");
-        else if (a == ACT_UP)   /* the arrows, as one entry */
-            snprintf(k, sizeof keys[0], "%s", where == KEYS_MENU ? ui_glyph(&t->cv, "↑↓", "Up/Down") : ui_glyph(&t->cv, "←↑↓→", "arrows"));
-        if (i >= n)
-            tail_w += fmt_display_width(k) + 1 + (int)strlen(labels[n_shown]) + 2;
-        n_shown++;
-    }
-    int x = 1, tail_x = r.w - tail_w;
-    for (int i = 0; i < n_shown; i++) {
-        int is_tail = i >= n_shown - n_tail;
-        int need = fmt_display_width(keys[i]) + 1 + (int)strlen(labels[i]) + 2;
-        if (is_tail && x < tail_x)
-            x = tail_x;
-        else if (!is_tail && x + need > tail_x)
-            continue;
-        ui_put(&t->cv, r.y, x, r.w - x, t->attr[C_KEY], keys[i]);
-        x += fmt_display_width(keys[i]) + 1;
-        ui_put(&t->cv, r.y, x, r.w - x, t->attr[C_KEYBAR], labels[i]);
-        x += (int)strlen(labels[i]) + 2;
-    }
+    tui_keybar_draw(t, &want);
 }
 
-void tui_draw_too_small(const Tui *t)
-{
-    char msg[128];
-    snprintf(msg, sizeof msg, "terminal too small: need at least %dx%d, have %dx%d", TUI_MIN_COLS,
-             TUI_MIN_ROWS, t->cols, t->rows);
-    int w = (int)strlen(msg);
-    int y = t->rows / 2, x = imax(0, (t->cols - w) / 2);
-    if (w > t->cols) {
-        /* split it so it still reads on a very narrow terminal */
-        ui_put(&t->cv, y, 0, t->cols, t->attr[C_ERROR], "terminal too small:");
-        ui_putf(&t->cv, y + 1, 0, t->cols, A_NORMAL, "need at least %dx%d,", TUI_MIN_COLS, TUI_MIN_ROWS);
-        ui_putf(&t->cv, y + 2, 0, t->cols, A_NORMAL, "have %dx%d", t->cols, t->rows);
-    } else {
-        ui_put(&t->cv, y, x, t->cols - x, t->attr[C_ERROR], msg);
-    }
-}
-
-static void lesson_draw(Tui *t)
+void lv_draw(Tui *t)
 {
     LessonView *lv = &t->lv;
     draw_title(t);
@@ -615,7 +533,6 @@ static void lesson_draw(Tui *t)
     }
     free(buf);
     draw_status(t);
-    tui_keybar_draw(t, KEYS_LESSON);
+    draw_keybar(t);
 }
 
-const TuiScreen tui_screen_lesson = { "lesson", lv_key, lesson_prepare, lesson_draw, NULL };

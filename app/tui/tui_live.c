@@ -14,6 +14,10 @@
 #include <string.h>
 
 #include "tui_put.h"
+#include "tui_chrome.h"
+#include "tui_live.h"
+#include "tui_pane.h"
+#include "text.h"
 #include "tui_state.h"
 
 #include "minmax.h"

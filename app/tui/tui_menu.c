@@ -13,6 +13,9 @@
 #include "catalogue.h"
 #include "tui_put.h"
 #include "tui_screen.h"
+#include "tui_chrome.h"
+#include "tui_menu.h"
+#include "text.h"
 #include "tui_state.h"
 
 #include "minmax.h"
@@ -62,7 +65,7 @@ static void open_selected(Tui *t)
         tui_message(t, 1, "%s", msg);
         return;
     }
-    t->mode = MODE_LESSON;
+    tui_set_base(t, &tui_screen_lesson);
 }
 
 static void menu_action(Tui *t, TuiAction a)
@@ -190,24 +193,27 @@ static void menu_number(Tui *t, int digit)
     }
 }
 
-static void menu_key(Tui *t, int ch)
+static TuiAction menu_key(Tui *t, int ch)
 {
     t->message[0] = '\0';
     TuiAction a = tui_key_action(ch, KEYS_MENU);
     if (a == ACT_OPEN_NUMBER && t->layout_ok) {
         menu_number(t, ch - '0');
-        return;
+        return ACT_NONE;
     }
     t->menu.typed = 0;
-    if (tui_common_action(t, a) || !t->layout_ok)
-        return;
+    if (tui_action_shared(a))
+        return a;
+    if (!t->layout_ok)
+        return ACT_NONE;
     if (ch == KEY_MOUSE) {
         MEVENT ev;
         if (getmouse(&ev) == OK && (ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED)))
             menu_click(t, ev.y);
-        return;
+        return ACT_NONE;
     }
     menu_action(t, a);
+    return ACT_NONE;
 }
 
 static void menu_prepare(Tui *t)
@@ -218,7 +224,7 @@ static void menu_prepare(Tui *t)
 static void menu_frame(Tui *t)
 {
     menu_draw(t);
-    tui_keybar_draw(t, KEYS_MENU);
+    tui_keybar_draw(t, &(KeyBarWant){ .where = KEYS_MENU });
 }
 
 const TuiScreen tui_screen_menu = { "menu", menu_key, menu_prepare, menu_frame, NULL };

@@ -13,6 +13,8 @@
 #include "format.h"
 #include "tui_put.h"
 #include "tui_screen.h"
+#include "tui_chrome.h"
+#include "text.h"
 #include "tui_state.h"
 
 #include "minmax.h"
@@ -30,7 +32,7 @@ typedef struct {
 
 static void help_layout(const Tui *t, HelpLayout *h)
 {
-    int where = t->mode == MODE_MENU ? KEYS_MENU : KEYS_LESSON;
+    int where = t->lv.ses ? KEYS_LESSON : KEYS_MENU;
     h->n = h->key_w = h->help_w = 0;
     for (int a = ACT_NONE + 1; a < ACT_COUNT; a++) {
         tui_action_keys((TuiAction)a, where, h->keys[h->n], sizeof h->keys[h->n]);
@@ -58,7 +60,7 @@ static void prepare_help(Tui *t)
 
 static void draw_help(Tui *t)
 {
-    int where = t->mode == MODE_MENU ? KEYS_MENU : KEYS_LESSON;
+    int where = t->lv.ses ? KEYS_LESSON : KEYS_MENU;
     ui_fill(&t->cv, 0, 0, t->cols, t->attr[C_TITLE]);
     ui_put(&t->cv, 0, 1, t->cols - 2, t->attr[C_TITLE], where == KEYS_MENU ? "attn: keys of the lesson menu"
                                                                : "attn: keys of the lesson screen");
@@ -123,7 +125,7 @@ static void draw_text(Tui *t)
 }
 
 /* Down/Up scroll what does not fit; any other key closes the overlay. */
-static void overlay_key(Tui *t, int ch)
+static TuiAction overlay_key(Tui *t, int ch)
 {
     t->message[0] = '\0';
     TuiAction a = tui_key_action(ch, KEYS_LESSON);
@@ -132,9 +134,10 @@ static void overlay_key(Tui *t, int ch)
     } else if (t->overlay_max > 0 && (a == ACT_UP || a == ACT_PREV)) {
         t->overlay_first--;
     } else {
-        t->overlay = OVERLAY_NONE;
+        tui_pop(t, tui_screen(t));
         t->overlay_first = 0;
     }
+    return ACT_NONE;
 }
 
 static void overlay_fits(Tui *t)

@@ -16,6 +16,9 @@
 #include "tui_put.h"
 #include "heat.h"
 #include "ramp.h"
+#include "tui_chrome.h"
+#include "tui_pane.h"
+#include "text.h"
 #include "tui_state.h"
 
 #include "minmax.h"
@@ -499,4 +502,14 @@ void pane_draw(const Tui *t, int idx, const Explanation *ex)
     }
     if (heat && lv_pane_shown(t, idx))
         draw_legend(t, v, r.y + grid_cell_y(g, v->fit_r), r.x, r.w);
+}
+
+int lv_pane_shown(const Tui *t, int i)
+{
+    return !t->present || i < t->lv.revealed;
+}
+
+const Mat *lv_pane_mat(const LessonView *lv, int i)
+{
+    return lv->ses ? lesson_state_get(session_state(lv->ses), lv->panes[i].name) : NULL;
 }

@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "blas.h"
+#include "tui_chrome.h"
 #include "tui_screen.h"
 #include "tui_state.h"
 
@@ -64,7 +65,7 @@ static int bench_size(char **paths, int n_paths, int cols, int rows)
     for (int pass = 0; pass < PASSES; pass++)
         for (int i = 0; i < n_paths; i++) {
             char msg[512];
-            t.mode = MODE_LESSON;
+            tui_set_base(&t, &tui_screen_lesson);
             if (lv_open(&t, paths[i], msg, sizeof msg) != 0) {
                 fprintf(stderr, "framebench: %s\n", msg);
                 return 1;

@@ -1,0 +1,34 @@
+/*
+ * tui_pane.h - one matrix in its pane (tui_pane.c): what it needs, how it
+ * fits, how it is drawn.
+ */
+#ifndef ATTN_TUI_PANE_H
+#define ATTN_TUI_PANE_H
+
+#include "explain.h"
+#include "tui_layout.h"
+#include "tui_view.h"
+
+typedef struct Tui Tui;
+
+/* tui_pane.c: one matrix in its pane. */
+/* What pane i would like (its whole matrix, its numbers with the given
+ * decimals) and the least it can use: all of it for a matrix of up to
+ * PANE_WHOLE_MAX x PANE_WHOLE_MAX, which goes to a page of its own rather
+ * than scroll. */
+void pane_need(Tui *t, int i, int decimals, PaneNeed *need);
+/* Fit pane i to the rectangle it was placed in: compact heat cells, the
+ * overview's pooling, what is visible, the scroll that keeps the cursor in
+ * view. */
+void pane_fit(Tui *t, int i);
+/* Draw pane i; ex (or NULL) has the operand cells to mark. */
+void pane_draw(const Tui *t, int i, const Explanation *ex);
+void tui_views_free(LessonView *lv);
+/* Whether pane i's numbers are shown: always, but in presenter mode only
+ * once revealed. */
+int lv_pane_shown(const Tui *t, int i);
+/* The matrix of pane i in the current state (NULL when undefined). */
+const Mat *lv_pane_mat(const LessonView *lv, int i);
+
+
+#endif
