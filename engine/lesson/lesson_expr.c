@@ -18,7 +18,7 @@
  * literals are read in lesson_expr_matrix.c, tokens through lesson_expr_cursor.c.
  */
 #include "alloc.h"
-#include "lesson_expr_internal.h"
+#include "lesson_expr_cursor.h"
 
 #include <ctype.h>
 #include <math.h>

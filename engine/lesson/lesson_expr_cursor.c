@@ -5,7 +5,7 @@
  * that is the cause; node allocation and the nesting and chain limits.
  */
 #include "alloc.h"
-#include "lesson_expr_internal.h"
+#include "lesson_expr_cursor.h"
 
 #include <ctype.h>
 #include <math.h>

@@ -4,7 +4,7 @@
  * ';' or line ends, every row as long as the first.
  */
 #include "alloc.h"
-#include "lesson_expr_internal.h"
+#include "lesson_expr_cursor.h"
 
 #include <ctype.h>
 #include <math.h>

@@ -1,11 +1,12 @@
 /*
- * lesson_expr_internal.h - the parser state shared by the files of the expression
+ * lesson_expr_cursor.h - the parser state shared by the files of the expression
  * parser (lesson_expr.c, lesson_expr_cursor.c, lesson_expr_matrix.c): the token
- * cursor, its error reporting and node allocation. Internal to the lesson
- * module; the px_ prefix marks the parser helpers shared between its files.
+ * cursor, its error reporting and node allocation (lesson_expr_cursor.c).
+ * Private to the expression parser's files; the px_ prefix marks the
+ * helpers they share.
  */
-#ifndef ATTN_LESSON_EXPR_INTERNAL_H
-#define ATTN_LESSON_EXPR_INTERNAL_H
+#ifndef ATTN_LESSON_EXPR_CURSOR_H
+#define ATTN_LESSON_EXPR_CURSOR_H
 
 #include "lesson_internal.h"
 
