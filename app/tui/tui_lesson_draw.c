@@ -29,6 +29,8 @@
 void tui_frame_free(Tui *t)
 {
     explain_free(&t->frame.ex);
+    free(t->frame.text);
+    free(t->frame.exercise);
     memset(&t->frame, 0, sizeof t->frame);
 }
 
@@ -66,7 +68,7 @@ static size_t worked_answer(const Tui *t, const LessonExercise *ex, char *raw, s
 /* The exercise area, built once with each line's role, so its colour
  * comes from what the line is, never from reading the text back. */
 typedef enum { EXL_TITLE, EXL_HINT, EXL_RIGHT, EXL_WRONG, EXL_NOTE } ExLineRole;
-#define EX_ROLES_MAX 256
+#define EX_ROLES_MAX ((int)sizeof ((Tui *)0)->frame.roles)
 
 typedef struct {
     char *buf;
@@ -246,14 +248,18 @@ void lv_prepare(Tui *t)
     t->frame.ex_err[0] = '\0';
     t->banner_h = 0;
     LessonView *lv = &t->lv;
+    /* the prose and the exercise, wrapped once: the plan counts their
+     * lines, the draw puts them on the screen */
     size_t size = 65536;
-    char *buf = malloc(size);
-    if (!buf)
+    t->frame.text = malloc(size);
+    t->frame.exercise = malloc(size);
+    if (!t->frame.text || !t->frame.exercise)
         tui_fatal("out of memory");
+    t->frame.text_n = step_text(t, t->frame.text, size, text_measure(t->cols));
+    t->frame.exercise_n = exercise_lines_roles(t, t->frame.exercise, size, text_measure(t->cols), t->frame.roles);
     /* zoomed, the pane has the screen: no prose, no exercise */
-    int text_n = lv->zoom ? 0 : step_text(t, buf, size, text_measure(t->cols));
-    int ex_n = lv->zoom ? 0 : exercise_lines(t, buf, size, text_measure(t->cols));
-    free(buf);
+    int text_n = lv->zoom ? 0 : t->frame.text_n;
+    int ex_n = lv->zoom ? 0 : t->frame.exercise_n;
     PaneNeed *need = calloc((size_t)imax(lv->n_panes, 1), sizeof *need);
     PanePlace *place = calloc((size_t)imax(lv->n_panes, 1), sizeof *place);
     if (!need || !place)
@@ -485,12 +491,7 @@ void lv_draw(Tui *t)
         lv_banner_draw(t, (Rect){ 0, under, t->cols, t->banner_h });
     if (t->knob_h > 0)
         knobs_bar_draw(t, (Rect){ 0, under + t->banner_h, t->cols, t->knob_h });
-    size_t size = 65536;
-    char *buf = malloc(size);
-    if (!buf)
-        tui_fatal("out of memory");
-    step_text(t, buf, size, text_measure(t->cols));
-    ui_lines(&t->cv, buf, t->layout.text, t->attr[C_TEXT], t->attr[C_DIM], ui_glyph(&t->cv, "… t: all", "... t: all"));
+    ui_lines(&t->cv, t->frame.text, t->layout.text, t->attr[C_TEXT], t->attr[C_DIM], ui_glyph(&t->cv, "… t: all", "... t: all"));
     for (int i = 0; i < lv->n_panes; i++)
         if (lv->views[i].place.visible)
             pane_draw(t, i, lv->explain_on && t->frame.ex_ok ? &t->frame.ex : NULL);
@@ -511,10 +512,10 @@ void lv_draw(Tui *t)
         ui_put(&t->cv, pr.y + pr.h - 1, pr.x + pr.w - nw, nw, t->attr[C_DIM] | A_REVERSE, note);
     }
     if (t->layout.exercise.h > 0) {
-        unsigned char roles[EX_ROLES_MAX];
-        int n_ex = exercise_lines_roles(t, buf, size, text_measure(t->cols), roles);
+        const unsigned char *roles = t->frame.roles;
+        int n_ex = t->frame.exercise_n;
         Rect er = t->layout.exercise;
-        const char *p = buf;
+        const char *p = t->frame.exercise;
         char line[1024];
         const char *more = ui_glyph(&t->cv, "… t: all", "... t: all");
         int more_w = fmt_display_width(more);
@@ -531,7 +532,6 @@ void lv_draw(Tui *t)
             ui_put(&t->cv, er.y + k, 1, er.w - 2, a, line);
         }
     }
-    free(buf);
     draw_status(t);
     draw_keybar(t);
 }

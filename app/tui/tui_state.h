@@ -60,6 +60,13 @@ struct Tui {
         Explanation ex;
         int ex_ok;
         char ex_err[256];
+        /* the lesson's prose and exercise area, wrapped once by its
+         * prepare and drawn from here (owned): each exercise line with
+         * its role (tui_lesson_draw.c's ExLineRole), so no colour is
+         * chosen by reading the text back */
+        char *text, *exercise;
+        int text_n, exercise_n;
+        unsigned char roles[256];
     } frame;
     int big_numbers;    /* B: grown cells show their numbers in the block font */
     CostView *cost;     /* the cost of attention (C), owned; NULL: closed   */
