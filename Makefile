@@ -218,7 +218,7 @@ fuzz: deps
 	cp tests/fuzz/progress/* build-fuzz/corpus-progress/
 	build-fuzz/fuzz_progress -max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=10 build-fuzz/corpus-progress
 	for r in npy csv; do \
-	  $(FUZZ_CC) $(ATTN_CPPFLAGS) $(ENGINE_INC) -o build-fuzz/fuzz_$$r tests/fuzz/fuzz_$$r.c engine/io/$$r.c engine/base/mat.c engine/base/numfmt.c \
+	  $(FUZZ_CC) $(ATTN_CPPFLAGS) $(ENGINE_INC) -o build-fuzz/fuzz_$$r tests/fuzz/fuzz_$$r.c engine/io/$$r.c engine/base/mat.c engine/base/numfmt.c engine/base/strbuf.c \
 	    engine/base/status.c engine/base/alloc.c -lm || exit 1; \
 	  cp tests/data/*.$$r build-fuzz/corpus-$$r/; \
 	  build-fuzz/fuzz_$$r -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 build-fuzz/corpus-$$r || exit 1; \

@@ -5,11 +5,13 @@
  */
 #include <check.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bigtext.h"
 #include "heat.h"
 #include "numfmt.h"
+#include "strbuf.h"
 #include "text.h"
 
 static const char *fmt(double v, int decimals, int utf8)
@@ -148,11 +150,30 @@ START_TEST(big_numbers_for_the_back_of_the_room)
 }
 END_TEST
 
+/* A quoted string is whole, or cut at a character with a mark. */
+START_TEST(quotes_are_cut_with_a_mark)
+{
+    char buf[64];
+    ck_assert_str_eq(str_clip(buf, sizeof buf, "0.25", 40), "0.25");
+    ck_assert_str_eq(str_clip(buf, sizeof buf, "abcdefghij", 4), "abcd...");
+    /* "é" is two bytes: a cut inside it goes back to its start */
+    ck_assert_str_eq(str_clip(buf, sizeof buf, "abcé", 4), "abc...");
+    StrBuf b = { 0 };
+    strbuf_add(&b, "%d + %d", 2, 3);
+    strbuf_put(&b, " = 5", 4);
+    char *text = strbuf_take(&b);
+    ck_assert_str_eq(text, "2 + 3 = 5");
+    free(text);
+    ck_assert_ptr_null(b.s);
+}
+END_TEST
+
 Suite *present_suite(void)
 {
     Suite *s = suite_create("present");
     TCase *c = tcase_create("core");
     tcase_add_test(c, numbers_have_one_form);
+    tcase_add_test(c, quotes_are_cut_with_a_mark);
     tcase_add_test(c, each_kind_of_matrix_has_its_scale);
     tcase_add_test(c, a_printed_heatmap_says_what_its_shades_mean);
     tcase_add_test(c, big_numbers_for_the_back_of_the_room);

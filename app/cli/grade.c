@@ -279,7 +279,7 @@ static int print_tap(const Lesson *l, const Sheet *sheets, int n)
             if (!g->answer)
                 snprintf(it->detail, sizeof it->detail, "unanswered");
             else if (!it->passed)
-                snprintf(it->detail, sizeof it->detail, "%s: %.250s%s%s%s",
+                snprintf(it->detail, sizeof it->detail, "%s: %s%s%s%s",
                          lesson_escape(g->answer, shown, sizeof shown), g->j.msg, g->j.diagnosis[0] ? " [" : "",
                          g->j.diagnosis, g->j.diagnosis[0] ? "]" : "");
         }

@@ -20,7 +20,7 @@ typedef struct {
     ReportKind kind;
     int passed;
     char what[160];         /* the check as written, or the question         */
-    char detail[320];       /* why it failed, or why the file was refused    */
+    char detail[1024];      /* why it failed, or why the file was refused: whole */
 } ReportItem;
 
 /* A growing list of results. */

@@ -15,6 +15,7 @@
 
 #include "lessonfile.h"
 #include "session_internal.h"
+#include "strbuf.h"
 
 unsigned session_say(Session *s, unsigned change, const char *fmt, ...)
 {
@@ -240,8 +241,9 @@ unsigned session_edit_text(Session *s, const char *name, int row, int col, const
         LessonError err;
         Mat *r = lesson_eval_expr(s->state, text, &err);
         if (!r || r->rows != 1 || r->cols != 1) {
-            unsigned c = session_say(s, SESSION_REFUSED, "'%.40s' is not a number%s%s", text, r ? "" : ": ",
-                             r ? "" : err.msg);
+            char quoted[64];
+            unsigned c = session_say(s, SESSION_REFUSED, "'%s' is not a number%s%s",
+                                     str_clip(quoted, sizeof quoted, text, 40), r ? "" : ": ", r ? "" : err.msg);
             mat_free(r);
             return c;
         }

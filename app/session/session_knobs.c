@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "session_internal.h"
+#include "strbuf.h"
 
 double session_knob_value(const Session *s, int i)
 {
@@ -66,13 +67,15 @@ int session_knob_parse(const LessonKnob *k, const char *text, double *v, char *w
         return 1;
     }
     double x = strtod(text, &end);
+    char quoted[64];
+    str_clip(quoted, sizeof quoted, text, 40);
     if (end == text || *end || isnan(x)) {
-        snprintf(why, size, k->is_switch ? "%s is a switch: on, off, 1 or 0, not '%.40s'"
-                                         : "%s takes a number, not '%.40s'", k->name, text);
+        snprintf(why, size, k->is_switch ? "%s is a switch: on, off, 1 or 0, not '%s'"
+                                         : "%s takes a number, not '%s'", k->name, quoted);
         return 0;
     }
     if (k->is_switch && x != 0 && x != 1) {
-        snprintf(why, size, "%s is a switch: on, off, 1 or 0, not '%.40s'", k->name, text);
+        snprintf(why, size, "%s is a switch: on, off, 1 or 0, not '%s'", k->name, quoted);
         return 0;
     }
     if (x < k->lo || x > k->hi) {

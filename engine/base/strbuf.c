@@ -82,3 +82,16 @@ void strbuf_free(StrBuf *b)
     free(b->s);
     *b = (StrBuf){ 0 };
 }
+
+const char *str_clip(char *buf, size_t size, const char *s, size_t max)
+{
+    size_t n = strlen(s);
+    if (n <= max) {
+        snprintf(buf, size, "%s", s);
+        return buf;
+    }
+    while (max > 0 && ((unsigned char)s[max] & 0xC0) == 0x80)
+        max--;      /* not inside a character */
+    snprintf(buf, size, "%.*s...", (int)max, s);
+    return buf;
+}

@@ -30,4 +30,9 @@ void strbuf_put(StrBuf *b, const char *s, size_t n);
 char *strbuf_take(StrBuf *b);
 void strbuf_free(StrBuf *b);
 
+/* s for quoting in a message: whole when it has at most max bytes, else
+ * its first max bytes (back to a UTF-8 character's start) and "...", so a
+ * quote is never cut without a mark. Into buf; returns buf. */
+const char *str_clip(char *buf, size_t size, const char *s, size_t max);
+
 #endif

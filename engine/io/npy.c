@@ -5,6 +5,7 @@
  */
 #include "npy.h"
 #include "numfmt.h"
+#include "strbuf.h"
 
 #include <float.h>
 #include <limits.h>
@@ -91,10 +92,11 @@ static attn_status parse_descr(const char *d, NpyHeader *h, AttnError *err)
     h->size = ok ? d[2] - '0' : 0;
     if (ok && h->kind == 'f' && h->size < 4)
         ok = 0;
+    char quoted[32];
     if (!ok)
         return attn_fail(err, ATTN_E_ARG,
-                         "the data type '%.20s' is not read: load reads float32, float64, int8..int64 and "
-                         "uint8..uint64", d);
+                         "the data type '%s' is not read: load reads float32, float64, int8..int64 and "
+                         "uint8..uint64", str_clip(quoted, sizeof quoted, d, 20));
     if (d[0] == '|' && h->size > 1)
         return attn_fail(err, ATTN_E_ARG, "the data type '%s' has no byte order ('|'), but its elements have %d bytes",
                          d, h->size);
@@ -186,7 +188,11 @@ static attn_status parse_header(const char *text, size_t len, NpyHeader *h, Attn
             st = parse_shape(&c, h, err);
             seen[2] = 1;
         } else {
-            return attn_fail(err, ATTN_E_ARG, "the header does not parse: unknown key '%.20s'", key);
+        {
+            char quoted[32];
+            return attn_fail(err, ATTN_E_ARG, "the header does not parse: unknown key '%s'",
+                             str_clip(quoted, sizeof quoted, key, 20));
+        }
         }
         if (st != ATTN_OK)
             return st;

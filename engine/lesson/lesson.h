@@ -229,7 +229,8 @@ typedef struct {
     int line;
     int passed;
     char what[160];         /* "X_prime = [...] within 0.0001" or the question */
-    char detail[320];       /* why it failed: max difference and where        */
+    char detail[352];       /* why it failed: max difference and where, or the
+                               error (line:col: and a LessonError msg, whole) */
     int stated;             /* an exercise states its value (`= VALUE`)       */
 } VerifyResult;
 

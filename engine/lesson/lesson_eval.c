@@ -328,12 +328,18 @@ void lesson_state_free(LessonState *s)
     free(s);
 }
 
-static int edit_error(const Lesson *l, LessonError *err, const char *fmt, const char *a, int r, int c)
+static int edit_error(const Lesson *l, LessonError *err, attn_status code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static int edit_error(const Lesson *l, LessonError *err, attn_status code, const char *fmt, ...)
 {
     memset(err, 0, sizeof *err);
-    err->code = ATTN_E_ARG;
+    err->code = code;
     snprintf(err->file, sizeof err->file, "%s", l->file);
-    snprintf(err->msg, sizeof err->msg, fmt, a, r, c);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
     return 0;
 }
 
@@ -456,15 +462,14 @@ static LessonState *eval_statements(const Lesson *l, const LessonEdit *edits, in
         for (int k = 0; k < l->n_names && !known; k++)
             known = strcmp(l->names[k], edits[i].name) == 0;
         if (!known) {
-            edit_error(l, err, "an edit names '%s', which the lesson does not define%.0d%.0d", edits[i].name, 0, 0);
+            edit_error(l, err, ATTN_E_ARG, "an edit names '%s', which the lesson does not define", edits[i].name);
             return NULL;
         }
     }
     LessonState *s = attn_calloc(1, sizeof *s);
     if (!s || !(s->vals = attn_calloc((size_t)(l->n_names ? l->n_names : 1), sizeof *s->vals))) {
         free(s);
-        edit_error(l, err, "out of memory evaluating the lesson%s%.0d%.0d", "", 0, 0);
-        err->code = ATTN_E_NOMEM;
+        edit_error(l, err, ATTN_E_NOMEM, "out of memory evaluating the lesson");
         return NULL;
     }
     s->n = l->n_names;

@@ -276,7 +276,7 @@ void lesson_judge(LessonJudge *j, const LessonExercise *ex, const char *typed, c
             snprintf(out->msg, sizeof out->msg, "this exercise's answer is a %dx%d matrix, not one number", m->rows,
                      m->cols);
         else
-            snprintf(out->msg, sizeof out->msg, "this exercise's answer does not evaluate: %.300s",
+            snprintf(out->msg, sizeof out->msg, "this exercise's answer does not evaluate: %s",
                      ex->parsed ? err.msg : "it was not parsed");
         mat_free(m);
         return;

@@ -43,7 +43,7 @@ static int compare(const Mat *got, const Mat *want, double tol, char *detail, si
 
 static void eval_error_detail(const LessonError *e, char *detail, size_t size)
 {
-    snprintf(detail, size, "%d:%d: %.280s", e->line, e->col, e->msg);
+    snprintf(detail, size, "%d:%d: %s", e->line, e->col, e->msg);
 }
 
 static void verify_one(const Lesson *l, const LessonState *s, const VerifyItem *it, VerifyResult *r)
