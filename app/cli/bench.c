@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 
 #include "alloc.h"
 #include "attention.h"
+#include "json_write.h"
 #include "measure.h"
 #include "bench_naive.h"
 #include "lesson.h"
@@ -54,46 +56,74 @@ static int parse_int(int argc, char **argv, int i, long lo, long hi, long *out)
     return 1;
 }
 
+/* The options of `attn bench`: each with where it goes in BenchOpts, its
+ * range, and whether it picks the case (then not with --standard). --par
+ * and --threads, --dump are kept out of the manual: tools for measuring. */
+typedef enum { BOPT_INT, BOPT_SEED, BOPT_FLAG, BOPT_PAR, BOPT_PATH } BenchOptKind;
+typedef struct {
+    const char *name;
+    BenchOptKind kind;
+    size_t field;           /* offsetof(BenchOpts, ...)                   */
+    long lo, hi;            /* BOPT_INT, BOPT_SEED                        */
+    int picks_case;
+} BenchOption;
+
+static const BenchOption bench_options[] = {
+    { "--n", BOPT_INT, offsetof(BenchOpts, n), 1, 1L << 20, 1 },
+    { "--d", BOPT_INT, offsetof(BenchOpts, d), 1, 1L << 14, 0 },
+    { "--heads", BOPT_INT, offsetof(BenchOpts, heads), 1, 64, 0 },
+    { "--reps", BOPT_INT, offsetof(BenchOpts, reps), 1, 1000, 0 },
+    { "--threads", BOPT_INT, offsetof(BenchOpts, threads), 0, 64, 0 },
+    { "--max-n", BOPT_INT, offsetof(BenchOpts, max_n), 1, 1L << 20, 1 },
+    { "--seed", BOPT_SEED, offsetof(BenchOpts, seed), 0, LONG_MAX, 0 },
+    { "--causal", BOPT_FLAG, offsetof(BenchOpts, causal), 0, 0, 1 },
+    { "--json", BOPT_FLAG, offsetof(BenchOpts, json), 0, 0, 0 },
+    { "--fused-only", BOPT_FLAG, offsetof(BenchOpts, fused_only), 0, 0, 1 },
+    { "--sweep", BOPT_FLAG, offsetof(BenchOpts, sweep), 0, 0, 0 },
+    { "--standard", BOPT_FLAG, offsetof(BenchOpts, standard), 0, 0, 0 },
+    { "--par", BOPT_PAR, offsetof(BenchOpts, par), 0, 0, 0 },
+    { "--dump", BOPT_PATH, offsetof(BenchOpts, dump), 0, 0, 1 },
+};
+
 /* Options into o; 0 after printing a usage error. */
 static int parse_options(int argc, char **argv, BenchOpts *o)
 {
     bench_opts_default(o);
     const char *own_case = NULL;    /* an option that picks the case: not with --standard */
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
+        const BenchOption *opt = NULL;
+        for (size_t k = 0; k < sizeof bench_options / sizeof *bench_options && !opt; k++)
+            if (strcmp(argv[i], bench_options[k].name) == 0)
+                opt = &bench_options[k];
+        const char *next = i + 1 < argc ? argv[i + 1] : NULL;
+        /* --par takes pool or blas, --dump a file; else they are not options */
+        if (!opt || (opt->kind == BOPT_PAR && !(next && (strcmp(next, "pool") == 0 || strcmp(next, "blas") == 0)))
+            || (opt->kind == BOPT_PATH && !next))
+            return usage_error("unknown option '%s'", argv[i]), 0;
+        if (opt->picks_case)
+            own_case = opt->name;
+        char *field = (char *)o + opt->field;
         long v;
-        if (strcmp(a, "--n") == 0 || strcmp(a, "--causal") == 0 || strcmp(a, "--fused-only") == 0
-            || strcmp(a, "--max-n") == 0 || strcmp(a, "--dump") == 0)
-            own_case = a;
-        int *target = strcmp(a, "--n") == 0 ? &o->n : strcmp(a, "--d") == 0 ? &o->d
-                    : strcmp(a, "--heads") == 0 ? &o->heads : strcmp(a, "--reps") == 0 ? &o->reps
-                    : strcmp(a, "--threads") == 0 ? &o->threads : strcmp(a, "--max-n") == 0 ? &o->max_n : NULL;
-        if (target) {
-            long hi = target == &o->n || target == &o->max_n ? 1L << 20 : target == &o->d ? 1L << 14 : target == &o->reps ? 1000 : 64;
-            if (!parse_int(argc, argv, i++, target == &o->threads ? 0 : 1, hi, &v))
+        switch (opt->kind) {
+        case BOPT_INT:
+            if (!parse_int(argc, argv, i++, opt->lo, opt->hi, &v))
                 return 0;
-            *target = (int)v;
-        } else if (strcmp(a, "--seed") == 0) {
-            if (!parse_int(argc, argv, i++, 0, LONG_MAX, &v))
+            *(int *)field = (int)v;
+            break;
+        case BOPT_SEED:
+            if (!parse_int(argc, argv, i++, opt->lo, opt->hi, &v))
                 return 0;
-            o->seed = (unsigned long)v;
-        } else if (strcmp(a, "--causal") == 0) {
-            o->causal = 1;
-        } else if (strcmp(a, "--json") == 0) {
-            o->json = 1;
-        } else if (strcmp(a, "--fused-only") == 0) {
-            o->fused_only = 1;
-        } else if (strcmp(a, "--sweep") == 0) {
-            o->sweep = 1;
-        } else if (strcmp(a, "--standard") == 0) {
-            o->standard = 1;
-        } else if (strcmp(a, "--par") == 0 && i + 1 < argc &&
-                   (strcmp(argv[i + 1], "pool") == 0 || strcmp(argv[i + 1], "blas") == 0)) {
-            o->par = strcmp(argv[++i], "pool") == 0 ? ATTN_PAR_POOL : ATTN_PAR_BLAS;
-        } else if (strcmp(a, "--dump") == 0 && i + 1 < argc) {
-            o->dump = argv[++i];
-        } else {
-            return usage_error("unknown option '%s'", a), 0;
+            *(unsigned long *)field = (unsigned long)v;
+            break;
+        case BOPT_FLAG:
+            *(int *)field = 1;
+            break;
+        case BOPT_PAR:
+            *(AttnParallel *)field = strcmp(argv[++i], "pool") == 0 ? ATTN_PAR_POOL : ATTN_PAR_BLAS;
+            break;
+        case BOPT_PATH:
+            *(const char **)field = argv[++i];
+            break;
         }
     }
     if (o->standard && own_case)
@@ -125,27 +155,45 @@ static double share(const BenchResult *r, int by_cpu)
 
 static void print_json(FILE *f, const BenchOpts *o, const BenchResult *r)
 {
-    fprintf(f, "{\"n\": %d, \"d\": %d, \"heads\": %d, \"causal\": %s, \"reps\": %d, \"threads\": %d,\n", o->n, o->d,
-            o->heads, o->causal ? "true" : "false", o->reps, r->threads);
-    fprintf(f, " \"median_ms\": %.4f, \"min_ms\": %.4f, \"max_ms\": %.4f, \"flops\": %.0f, \"gflops\": %.2f,\n",
-            r->fused.median, r->fused.min, r->fused.max, r->flops, gflops(r->flops, r->fused.median));
-    fprintf(f, " \"sgemm_ms\": %.4f, \"sgemm_gflops\": %.2f, \"sgemm_share\": %.4f,\n", r->sgemm.median,
-            gflops(r->sgemm_flops, r->sgemm.median),
-            share(r, 0));
+    JsonWriter w;
+    jw_begin(&w, f);
+    jw_int(&w, "n", o->n);
+    jw_int(&w, "d", o->d);
+    jw_int(&w, "heads", o->heads);
+    jw_bool(&w, "causal", o->causal);
+    jw_int(&w, "reps", o->reps);
+    jw_int(&w, "threads", r->threads);
+    jw_num(&w, "median_ms", r->fused.median, 4);
+    jw_num(&w, "min_ms", r->fused.min, 4);
+    jw_num(&w, "max_ms", r->fused.max, 4);
+    jw_num(&w, "flops", r->flops, 0);
+    jw_num(&w, "gflops", gflops(r->flops, r->fused.median), 2);
+    jw_num(&w, "sgemm_ms", r->sgemm.median, 4);
+    jw_num(&w, "sgemm_gflops", gflops(r->sgemm_flops, r->sgemm.median), 2);
+    jw_num(&w, "sgemm_share", share(r, 0), 4);
     if (r->naive_done) {
-        fprintf(f, " \"naive_ms\": %.4f, \"naive_min_ms\": %.4f, \"naive_max_ms\": %.4f, \"naive_gflops\": %.2f,",
-                r->naive.median, r->naive.min, r->naive.max, gflops(r->naive_flops, r->naive.median));
-        /* a NaN in an output is written as attn writes non-finite values: a string */
-        fprintf(f, isfinite(r->max_abs_diff) ? " \"max_abs_diff\": %.3g," : " \"max_abs_diff\": \"nan\",",
-                r->max_abs_diff);
-        fputs(" \"naive_skipped\": null,\n", f);
+        jw_num(&w, "naive_ms", r->naive.median, 4);
+        jw_num(&w, "naive_min_ms", r->naive.min, 4);
+        jw_num(&w, "naive_max_ms", r->naive.max, 4);
+        jw_num(&w, "naive_gflops", gflops(r->naive_flops, r->naive.median), 2);
+        jw_num(&w, "max_abs_diff", r->max_abs_diff, -1);   /* a NaN as attn writes one: a string */
+        jw_null(&w, "naive_skipped");
+    } else {
+        static const char *const none[] = { "naive_ms", "naive_min_ms", "naive_max_ms", "naive_gflops",
+                                            "max_abs_diff" };
+        for (size_t i = 0; i < sizeof none / sizeof *none; i++)
+            jw_null(&w, none[i]);
+        jw_str(&w, "naive_skipped", r->naive_skip);
     }
+    jw_num(&w, "cpu_ms", r->fused.cpu, 4);
+    jw_num(&w, "sgemm_cpu_ms", r->sgemm.cpu, 4);
+    if (r->naive_done)
+        jw_num(&w, "naive_cpu_ms", r->naive.cpu, 4);
     else
-        fprintf(f, " \"naive_ms\": null, \"naive_min_ms\": null, \"naive_max_ms\": null, \"naive_gflops\": null,"
-                   " \"max_abs_diff\": null, \"naive_skipped\": \"%s\",\n", r->naive_skip);
-    fprintf(f, " \"cpu_ms\": %.4f, \"sgemm_cpu_ms\": %.4f, \"naive_cpu_ms\": ", r->fused.cpu, r->sgemm.cpu);
-    fprintf(f, r->naive_done ? "%.4f,\n" : "null,\n", r->naive.cpu);
-    fprintf(f, " \"extra_bytes\": %zu, \"naive_bytes\": %zu}\n", r->extra_bytes, r->naive_bytes);
+        jw_null(&w, "naive_cpu_ms");
+    jw_int(&w, "extra_bytes", (long long)r->extra_bytes);
+    jw_int(&w, "naive_bytes", (long long)r->naive_bytes);
+    jw_end(&w);
 }
 
 static void print_text(FILE *f, const BenchOpts *o, const BenchResult *r)

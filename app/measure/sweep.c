@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "json_write.h"
 #include "measure.h"
 #include "bench_naive.h"
 #include "bench_plot.h"
@@ -131,21 +132,40 @@ static double slope_from(const Sweep *s, const double *t, double from)
 static void print_json(const BenchOpts *o, const Sweep *s, double fused_slope, double naive_slope, double avail,
                        long wall)
 {
-    printf("{\"d\": %d, \"heads\": %d, \"causal\": %s, \"points\": [", o->d, o->heads, o->causal ? "true" : "false");
+    JsonWriter w;
+    jw_begin(&w, stdout);
+    jw_int(&w, "d", o->d);
+    jw_int(&w, "heads", o->heads);
+    jw_bool(&w, "causal", o->causal);
+    jw_array(&w, "points");
     for (int i = 0; i < s->count; i++) {
-        printf("%s\n  {\"n\": %.0f, \"fused_ms\": %.4f, \"fused_cpu_ms\": %.4f, \"naive_ms\": ", i ? "," : "",
-               s->n[i], s->fused[i], s->fused_cpu[i]);
-        if (s->naive[i] > 0)
-            printf("%.4f, \"naive_cpu_ms\": %.4f", s->naive[i], s->naive_cpu[i]);
-        else
-            fputs("null, \"naive_cpu_ms\": null", stdout);
-        printf(", \"nn_bytes\": %zu, \"extra_bytes\": %zu}", s->nn[i], s->extra[i]);
+        jw_object(&w, NULL);
+        jw_num(&w, "n", s->n[i], 0);
+        jw_num(&w, "fused_ms", s->fused[i], 4);
+        jw_num(&w, "fused_cpu_ms", s->fused_cpu[i], 4);
+        if (s->naive[i] > 0) {
+            jw_num(&w, "naive_ms", s->naive[i], 4);
+            jw_num(&w, "naive_cpu_ms", s->naive_cpu[i], 4);
+        } else {
+            jw_null(&w, "naive_ms");
+            jw_null(&w, "naive_cpu_ms");
+        }
+        jw_int(&w, "nn_bytes", (long long)s->nn[i]);
+        jw_int(&w, "extra_bytes", (long long)s->extra[i]);
+        jw_close(&w, '}');
     }
-    printf("],\n \"fused_slope\": ");
-    printf(isnan(fused_slope) ? "null" : "%.3f", fused_slope);
-    printf(", \"naive_slope\": ");
-    printf(isnan(naive_slope) ? "null" : "%.3f", naive_slope);
-    printf(", \"available_bytes\": %.0f, \"naive_out_of_memory_n\": %ld}\n", avail, wall);
+    jw_close(&w, ']');
+    if (isnan(fused_slope))
+        jw_null(&w, "fused_slope");
+    else
+        jw_num(&w, "fused_slope", fused_slope, 3);
+    if (isnan(naive_slope))
+        jw_null(&w, "naive_slope");
+    else
+        jw_num(&w, "naive_slope", naive_slope, 3);
+    jw_num(&w, "available_bytes", avail, 0);
+    jw_int(&w, "naive_out_of_memory_n", wall);
+    jw_end(&w);
 }
 
 static void print_text(const BenchOpts *o, const Sweep *s)

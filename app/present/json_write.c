@@ -79,3 +79,87 @@ void jw_strings(FILE *out, char **names, int n)
     }
     fputc(']', out);
 }
+
+/* ---- documents ------------------------------------------------------------ */
+
+/* The comma and the key before an item at the current level. */
+static void item(JsonWriter *w, const char *key)
+{
+    int first = w->count[w->depth]++ == 0;
+    if (!first)
+        fputc(',', w->f);
+    if (!key && w->depth > 0)
+        fputs("\n  ", w->f);
+    else if (!first)
+        fputc(' ', w->f);
+    if (key) {
+        jw_string(w->f, key);
+        fputs(": ", w->f);
+    }
+}
+
+static void open_level(JsonWriter *w, const char *key, char bracket)
+{
+    item(w, key);
+    fputc(bracket, w->f);
+    if (w->depth + 1 < JW_DEPTH_MAX)
+        w->count[++w->depth] = 0;
+}
+
+void jw_begin(JsonWriter *w, FILE *f)
+{
+    w->f = f;
+    w->depth = 0;
+    w->count[0] = 0;
+    fputc('{', f);
+    w->count[++w->depth] = 0;
+}
+
+void jw_end(JsonWriter *w)
+{
+    jw_close(w, '}');
+    fputc('\n', w->f);
+}
+
+void jw_object(JsonWriter *w, const char *key) { open_level(w, key, '{'); }
+void jw_array(JsonWriter *w, const char *key) { open_level(w, key, '['); }
+
+void jw_close(JsonWriter *w, char bracket)
+{
+    if (w->depth > 0)
+        w->depth--;
+    fputc(bracket, w->f);
+}
+
+void jw_int(JsonWriter *w, const char *key, long long v)
+{
+    item(w, key);
+    fprintf(w->f, "%lld", v);
+}
+
+void jw_num(JsonWriter *w, const char *key, double v, int decimals)
+{
+    item(w, key);
+    if (decimals < 0 || !isfinite(v))
+        jw_number(w->f, v);
+    else
+        fprintf(w->f, "%.*f", decimals, v);
+}
+
+void jw_bool(JsonWriter *w, const char *key, int v)
+{
+    item(w, key);
+    fputs(v ? "true" : "false", w->f);
+}
+
+void jw_str(JsonWriter *w, const char *key, const char *s)
+{
+    item(w, key);
+    jw_string(w->f, s);
+}
+
+void jw_null(JsonWriter *w, const char *key)
+{
+    item(w, key);
+    fputs("null", w->f);
+}
