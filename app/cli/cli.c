@@ -34,7 +34,7 @@ static int usage_error(const char *fmt, const char *arg)
     fputs("attn: ", stderr);
     fprintf(stderr, fmt, lesson_escape(arg, shown, sizeof shown));  /* an argument may hold anything */
     fputs("\nusage: attn run [--no-answers] [--json | --markdown OUT | --explain CELL] [--set KNOB=VALUE]... FILE\n"
-          "       attn check [--tap | --quiet] [--junit FILE] FILE...\n", stderr);
+          "       attn check [--tap | --quiet] [--strict] [--junit FILE] FILE...\n", stderr);
     return 2;
 }
 

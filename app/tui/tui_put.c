@@ -16,6 +16,21 @@
 #include "minmax.h"
 
 /* Draw s (cleaned of control characters) at (y, x), at most w columns. */
+static UiPutWatch watch;
+static void *watch_ctx;
+
+void ui_put_watch(UiPutWatch fn, void *ctx)
+{
+    watch = fn;
+    watch_ctx = ctx;
+}
+
+/* 1 when s holds nothing but blanks. */
+static int blank(const char *s)
+{
+    return s[strspn(s, " ")] == '\0';
+}
+
 void ui_put(const Canvas *cv, int y, int x, int w, int attr, const char *s)
 {
     int rows, cols;
@@ -24,9 +39,16 @@ void ui_put(const Canvas *cv, int y, int x, int w, int attr, const char *s)
         return;
     char clean[1024], cut[1024];
     text_clean(clean, sizeof clean, s, 0, cv->utf8);
-    size_t n = text_fit(clean, imin(w, cols - x));
-    memcpy(cut, clean, n);
-    cut[n] = '\0';
+    int room = imin(w, cols - x);
+    size_t n = text_fit(clean, room);
+    if (clean[n] && !blank(clean + n) && room > (cv->utf8 ? 1 : 3)) {
+        text_shorten(cut, sizeof cut, clean, room, cv->utf8);   /* at a word, with a mark */
+    } else {
+        memcpy(cut, clean, n);  /* whole, or only blanks lost (or no room for a mark) */
+        cut[n] = '\0';
+    }
+    if (watch)
+        watch(clean, cut, room, watch_ctx);
     wattrset(cv->win, attr);
     mvwaddstr(cv->win, y, x, cut);
     wattrset(cv->win, A_NORMAL);
@@ -34,21 +56,7 @@ void ui_put(const Canvas *cv, int y, int x, int w, int attr, const char *s)
 
 void ui_put_fit(const Canvas *cv, int y, int x, int w, int attr, const char *s)
 {
-    char clean[1024];
-    text_clean(clean, sizeof clean, s, 0, cv->utf8);
-    if (fmt_display_width(clean) <= w) {
-        ui_put(cv, y, x, w, attr, clean);
-        return;
-    }
-    const char *dots = ui_glyph(cv, "…", "...");
-    int dw = fmt_display_width(dots);
-    if (w <= dw) {
-        ui_put(cv, y, x, w, attr, clean);
-        return;
-    }
-    clean[text_fit(clean, w - dw)] = '\0';
-    ui_put(cv, y, x, w - dw, attr, clean);
-    ui_put(cv, y, x + fmt_display_width(clean), dw, attr, dots);
+    ui_put(cv, y, x, w, attr, s);
 }
 
 void ui_putf(const Canvas *cv, int y, int x, int w, int attr, const char *fmt, ...)

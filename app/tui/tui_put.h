@@ -19,10 +19,18 @@ typedef struct {
                            characters; else ASCII */
 } Canvas;
 
-/* s, cleaned, at (y, x) in at most w columns, with attribute attr. */
+/* s, cleaned, at (y, x) in at most w columns, with attribute attr: whole,
+ * or cut at a word's end with "…" ("..." without UTF-8) after it, never
+ * cut without a mark (trailing blanks aside, and but for a width too
+ * narrow to hold the mark). */
 void ui_put(const Canvas *cv, int y, int x, int w, int attr, const char *s);
-/* The same, ending in an ellipsis when s had to be cut. */
+/* The same (an older name, kept where a call says that it may cut). */
 void ui_put_fit(const Canvas *cv, int y, int x, int w, int attr, const char *s);
+
+/* Test hook: fn sees every string ui_put is given (cleaned), what it drew
+ * and the columns it had; NULL stops it. */
+typedef void (*UiPutWatch)(const char *want, const char *drawn, int room, void *ctx);
+void ui_put_watch(UiPutWatch fn, void *ctx);
 void ui_putf(const Canvas *cv, int y, int x, int w, int attr, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 /* s right-aligned in w columns (blanks before it take attr too). */
 void ui_put_right(const Canvas *cv, int y, int x, int w, int attr, const char *s);
