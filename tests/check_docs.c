@@ -112,7 +112,7 @@ START_TEST(every_option_is_documented)
 }
 END_TEST
 
-/* The README's "N passed, M failed" after `attn check lessons/*.lesson`. */
+/* The README's "N passed, M failed" after attn check over the shipped lessons. */
 START_TEST(readme_check_count_is_real)
 {
     char *readme = slurp("README.md");
