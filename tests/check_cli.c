@@ -574,12 +574,32 @@ START_TEST(test_write_failure)
 }
 END_TEST
 
+/* The sweep's slopes say the sizes they were fitted over, and when those
+ * stop short of n = 2d (where the scores' n^2 d overtakes the projections'
+ * n d^2), that the n^2 regime has not begun. */
+START_TEST(test_sweep_slope_states_its_range)
+{
+    CmdResult r = cmd_runf("%s bench --sweep --max-n 256 --d 64 --heads 2 --reps 1", attn_bin());
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+    ck_assert_msg(strstr(r.out, "slope of log time against log n: fused ") != NULL, "%s", r.out);
+    ck_assert_msg(strstr(r.out, " (n = 128..256), naive ") != NULL, "no fitted range: %s", r.out);
+    ck_assert_msg(strstr(r.out, "below n = ") == NULL, "%s", r.out);
+    cmd_free(&r);
+    r = cmd_runf("%s bench --sweep --max-n 128 --d 128 --heads 2 --reps 1", attn_bin());
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+    ck_assert_msg(strstr(r.out, "(n = 64..128)") != NULL, "no fitted range: %s", r.out);
+    ck_assert_msg(strstr(r.out, "below n = 256 the n d^2 of the projections still outweighs") != NULL, "%s", r.out);
+    cmd_free(&r);
+}
+END_TEST
+
 Suite *cli_suite(void)
 {
     Suite *s = suite_create("cli");
     TCase *core = tcase_create("core");
     tcase_set_timeout(core, 60);
     tcase_add_test(core, test_run_handout);
+    tcase_add_test(core, test_sweep_slope_states_its_range);
     tcase_add_test(core, test_run_no_answers);
     tcase_add_test(core, test_run_wraps_text);
     tcase_add_test(core, test_run_marks_masked_lines);

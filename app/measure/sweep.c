@@ -115,8 +115,8 @@ static int run_points(const BenchOpts *given, Sweep *s)
 }
 
 /* The slope over the points with n >= from (all of them when fewer than two
- * are there). */
-static double slope_from(const Sweep *s, const double *t, double from)
+ * are there), and the n the points it used span (*lo, *hi; 0 when none). */
+static double slope_over(const Sweep *s, const double *t, double from, double *lo, double *hi)
 {
     int first = 0;
     while (first < s->count && s->n[first] < from)
@@ -126,7 +126,31 @@ static double slope_from(const Sweep *s, const double *t, double from)
         m += t[i] > 0;
     if (m < 2)
         first = 0;
+    *lo = *hi = 0;
+    for (int i = first; i < s->count; i++)
+        if (t[i] > 0) {
+            if (*lo == 0)
+                *lo = s->n[i];
+            *hi = s->n[i];
+        }
     return plot_slope(s->n + first, t + first, s->count - first);
+}
+
+static double slope_from(const Sweep *s, const double *t, double from)
+{
+    double lo, hi;
+    return slope_over(s, t, from, &lo, &hi);
+}
+
+/* "fused 1.95 (n = 1024..8192)": a slope with the range of n it was fitted
+ * over, or "not measured". */
+static void slope_words(char *buf, size_t size, const char *name, const Sweep *s, const double *t, double from)
+{
+    double lo, hi, k = slope_over(s, t, from, &lo, &hi);
+    if (isnan(k) || hi <= lo)
+        snprintf(buf, size, "%s not measured (fewer than two sizes)", name);
+    else
+        snprintf(buf, size, "%s %.2f (n = %.0f..%.0f)", name, k, lo, hi);
 }
 
 static void print_json(const BenchOpts *o, const Sweep *s, double fused_slope, double naive_slope, double avail,
@@ -190,13 +214,19 @@ static void print_text(const BenchOpts *o, const Sweep *s)
 void sweep_report(FILE *f, const BenchOpts *o, const Sweep *s, int width, int height, int utf8)
 {
     double from = 2.0 * o->d;   /* where 4 n^2 d passes 8 n d^2 */
-    double fused_slope = slope_from(s, s->fused, from), naive_slope = slope_from(s, s->naive, from);
+    char fused_words[96], naive_words[96];
+    slope_words(fused_words, sizeof fused_words, "fused", s, s->fused, from);
+    slope_words(naive_words, sizeof naive_words, "naive", s, s->naive, from);
+    double lo, hi;
+    slope_over(s, s->naive, from, &lo, &hi);
     double avail = bench_available_bytes();
     long wall = naive_wall(o, avail);
     PlotSeries series[2] = { { "fused", 'f', s->n, s->fused, s->count }, { "naive", 'n', s->n, s->naive, s->count } };
     plot_loglog(f, series, 2, width, height, "ms", utf8);
-    fprintf(f, "\nslope of log time against log n (n >= %.0f): fused %.2f, naive %.2f"
-               " (2 = time grows as n^2)\n", from, fused_slope, naive_slope);
+    fprintf(f, "\nslope of log time against log n: %s, %s (2 = time grows as n^2)\n", fused_words, naive_words);
+    if (hi > 0 && hi < from)
+        fprintf(f, "below n = %.0f the n d^2 of the projections still outweighs the n^2 d of the scores: the slope "
+                   "heads for 2 beyond it\n", from);
     if (s->count > 0) {
         int last = s->count - 1;
         fprintf(f, "at n=%.0f one n x n matrix is %.1f MB (the naive path holds %d per head); the fused path's"
