@@ -526,12 +526,15 @@ Lesson *lesson_parse(const char *text, size_t len, const char *file, LessonError
     for (int i = 0; i < ps.n_pending; i++)
         free(ps.pending[i].name);
     free(ps.pending);
+    if (ok && !l->about && !(l->about = ps_dupn("", 0)))
+        ok = ps_nomem(&ps);
     if (!ok) {
         lesson_free(l);
-        return NULL;
-    }
-    if (!l->about && !(l->about = ps_dupn("", 0))) {
-        lesson_free(l);
+        /* NULL always comes with a code that says why */
+        if (err->code == ATTN_OK) {
+            err->code = ATTN_E_NOMEM;
+            snprintf(err->msg, sizeof err->msg, "out of memory reading the lesson");
+        }
         return NULL;
     }
     return l;
