@@ -350,4 +350,16 @@ Mat *lesson_state_eval(const LessonState *s, const Src *src, const Expr *e, Less
  * at the call: the file name and what is wrong with the file. */
 Mat *eval_load(EvalCtx *ctx, const Expr *e, const OpInfo *op);
 
+/* An evaluation error at pos (lesson_eval.c): the message into c->err
+ * with its line and column; returns NULL. */
+Mat *eval_fail(EvalCtx *c, attn_status code, size_t pos, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* The values of a lesson's names after evaluation (lesson_run.c makes
+ * them, lesson_state.c reads them). */
+struct LessonState {
+    int n;
+    Mat **vals;             /* by slot; one reference each                   */
+    Rng rng;                /* the generator after the last statement        */
+};
+
 #endif
