@@ -3,7 +3,7 @@
  * release.
  */
 #include "alloc.h"
-#include "lesson_parse_internal.h"
+#include "lesson_parse_state.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -7,7 +7,7 @@
  * range.
  */
 #include "alloc.h"
-#include "lesson_parse_internal.h"
+#include "lesson_parse_state.h"
 
 #include <ctype.h>
 #include <math.h>

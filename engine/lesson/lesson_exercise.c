@@ -4,7 +4,7 @@
  * VerifyItems that lesson_verify.c judges.
  */
 #include "alloc.h"
-#include "lesson_parse_internal.h"
+#include "lesson_parse_state.h"
 
 #include <ctype.h>
 #include <math.h>

@@ -1,14 +1,15 @@
 /*
- * lesson_parse_internal.h - what the files of the lesson parser share: the
+ * lesson_parse_state.h - what the files of the lesson parser share: the
  * parse state (PS) walking the text line by line, the cursor over the
- * tokens of an expression inside a directive, and the helpers and
- * directive handlers of lesson_parse.c (the line walk, the directive
- * table, names), lesson_directives.c (lesson, let, step, text, show, ...)
- * and lesson_exercise.c (exercise, answer, hint, check). Not for the
- * parser's users: they see lesson.h.
+ * tokens of an expression inside a directive, its helpers
+ * (lesson_parse_state.c: lines, prose, names, the step being read) and the
+ * directive handlers of lesson_directives.c (lesson, let, step, text, show,
+ * ...) and lesson_exercise.c (exercise, answer, hint, check), which the
+ * line walk (lesson_parse.c) calls from its table. Not for the parser's
+ * users: they see lesson.h.
  */
-#ifndef ATTN_LESSON_PARSE_INTERNAL_H
-#define ATTN_LESSON_PARSE_INTERNAL_H
+#ifndef ATTN_LESSON_PARSE_STATE_H
+#define ATTN_LESSON_PARSE_STATE_H
 
 #include "lesson_internal.h"
 
@@ -38,6 +39,8 @@ int ps_nomem(PS *ps);
 int ps_grow1(void *arr, int n, size_t size);
 char *ps_dupn(const char *s, size_t n);
 size_t ps_blank_len(const char *t, size_t p, size_t end);
+/* Make the line starting at pos the current one. */
+void ps_set_line(PS *ps, size_t pos);
 void ps_next_line(PS *ps);
 int ps_at_end(PS *ps);
 size_t ps_skip_blanks(PS *ps, size_t p);
