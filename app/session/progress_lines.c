@@ -1,0 +1,210 @@
+/*
+ * progress_lines.c - the store's lines (progress_lines.h): one line read
+ * into the records, all records written as lines. The file around them
+ * (locks, atomic writes, damaged lines set aside) is progress.c's.
+ */
+#include "progress_lines.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const status_words[] = { "unanswered", "tried", "revealed", "right" };
+
+/* Unescape field f (\t \n \\) into out; -1 when it does not fit or has a
+ * bad escape. */
+static int unescape(const char *f, char *out, size_t size)
+{
+    size_t o = 0;
+    for (; *f; f++) {
+        char c = *f;
+        if (c == '\\') {
+            f++;
+            c = *f == 't' ? '\t' : *f == 'n' ? '\n' : *f == '\\' ? '\\' : 0;
+            if (!c)
+                return -1;
+        }
+        if (o + 1 >= size)
+            return -1;
+        out[o++] = c;
+    }
+    out[o] = '\0';
+    return 0;
+}
+
+/* Split line into at most max tab-separated fields (in place). */
+static int split(char *line, char **f, int max)
+{
+    int n = 0;
+    for (char *p = line; n < max;) {
+        f[n++] = p;
+        char *t = strchr(p, '\t');
+        if (!t)
+            break;
+        *t = '\0';
+        p = t + 1;
+    }
+    return n;
+}
+
+ProgressLesson *progress_lesson_rec(ProgressLesson **recs, int *n, const char *lesson)
+{
+    for (int i = 0; i < *n; i++)
+        if (strcmp((*recs)[i].lesson, lesson) == 0)
+            return &(*recs)[i];
+    ProgressLesson *bigger = realloc(*recs, (size_t)(*n + 1) * sizeof **recs);
+    if (!bigger)
+        return NULL;
+    *recs = bigger;
+    ProgressLesson *r = &bigger[(*n)++];
+    memset(r, 0, sizeof *r);
+    snprintf(r->lesson, sizeof r->lesson, "%s", lesson);
+    return r;
+}
+
+/* The record of an exercise by key and question ("" for a record an older
+ * attn wrote: it takes the question it is matched with). */
+ProgressExercise *progress_exercise_rec(ProgressLesson *r, const char *key, const char *question)
+{
+    for (int i = 0; i < r->n_ex; i++)
+        if (strcmp(r->ex[i].key, key) == 0
+            && (!r->ex[i].question[0] || !question[0] || strcmp(r->ex[i].question, question) == 0)) {
+            if (!r->ex[i].question[0])
+                snprintf(r->ex[i].question, sizeof r->ex[i].question, "%s", question);
+            return &r->ex[i];
+        }
+    ProgressExercise *bigger = realloc(r->ex, (size_t)(r->n_ex + 1) * sizeof *bigger);
+    if (!bigger)
+        return NULL;
+    r->ex = bigger;
+    ProgressExercise *e = &bigger[r->n_ex++];
+    memset(e, 0, sizeof *e);
+    snprintf(e->key, sizeof e->key, "%s", key);
+    snprintf(e->question, sizeof e->question, "%s", question);
+    return e;
+}
+
+/* Parse one line into recs. 0, or -1 when it is not a line of the store. */
+int progress_parse_line(char *line, ProgressLesson **recs, int *n)
+{
+    char *f[10], a[PROGRESS_KEY_MAX], b[PROGRESS_KEY_MAX];
+    int k = split(line, f, 10);
+    if ((k == 4 || k == 5) && strcmp(f[0], "L") == 0) {
+        char *end, *e2 = "";
+        long fin = strtol(f[3], &end, 10), step = k == 5 ? strtol(f[4], &e2, 10) : -1;
+        if (*end || *e2 || (fin != 0 && fin != 1) || step < -1 || step > INT_MAX || unescape(f[1], a, sizeof a)
+            || unescape(f[2], b, sizeof b))
+            return -1;
+        ProgressLesson *r = progress_lesson_rec(recs, n, a);
+        if (!r)
+            return -1;
+        snprintf(r->last_step, sizeof r->last_step, "%s", b);
+        r->finished = (int)fin;
+        r->step_number = (int)step;
+        return 0;
+    }
+    char q[PROGRESS_KEY_MAX];
+    if (k == 9 && strcmp(f[0], "H") == 0) {
+        ProgressAnswer h;
+        memset(&h, 0, sizeof h);
+        char *end;
+        h.when = strtoll(f[4], &end, 10);
+        if (*end || h.when < 0 || unescape(f[1], a, sizeof a) || unescape(f[2], b, sizeof b)
+            || unescape(f[3], q, sizeof q) || unescape(f[5], h.verdict, sizeof h.verdict)
+            || unescape(f[6], h.diagnosis, sizeof h.diagnosis) || unescape(f[7], h.typed, sizeof h.typed)
+            || unescape(f[8], h.msg, sizeof h.msg))
+            return -1;
+        ProgressLesson *r = progress_lesson_rec(recs, n, a);
+        ProgressExercise *e = r ? progress_exercise_rec(r, b, q) : NULL;
+        if (!e)
+            return -1;
+        if (e->n_hist == PROGRESS_HISTORY_MAX) {
+            memmove(e->hist, e->hist + 1, (PROGRESS_HISTORY_MAX - 1) * sizeof *e->hist);
+            e->n_hist--;
+        }
+        e->hist[e->n_hist++] = h;
+        return 0;
+    }
+    if ((k == 6 || k == 8) && strcmp(f[0], "E") == 0) {
+        /* version 1: E LESSON KEY STATUS ATTEMPTS HINTS; 2 adds the
+         * question after the key and FIRST at the end */
+        char **v = k == 8 ? f + 1 : f;
+        int st = -1;
+        for (int i = 0; i < 4; i++)
+            if (strcmp(v[3], status_words[i]) == 0)
+                st = i;
+        char *e1, *e2, *e3 = "";
+        long att = strtol(v[4], &e1, 10), hints = strtol(v[5], &e2, 10), first = k == 8 ? strtol(v[6], &e3, 10) : 0;
+        /* the writer's own extremes read back: counts up to INT_MAX */
+        if (st < 0 || *e1 || *e2 || *e3 || att < 0 || hints < 0 || att > INT_MAX || hints > INT_MAX
+            || (first != 0 && first != 1) || unescape(f[1], a, sizeof a) || unescape(f[2], b, sizeof b)
+            || (k == 8 ? unescape(f[3], q, sizeof q) : (q[0] = '\0', 0)))
+            return -1;
+        ProgressLesson *r = progress_lesson_rec(recs, n, a);
+        ProgressExercise *e = r ? progress_exercise_rec(r, b, q) : NULL;
+        if (!e)
+            return -1;
+        e->status = (ProgressStatus)st;
+        e->attempts = (int)att;
+        e->hints = (int)hints;
+        e->first_try = (int)first;
+        return 0;
+    }
+    return -1;
+}
+
+static void put_escaped(FILE *f, const char *s)
+{
+    for (; *s; s++)
+        if (*s == '\t')
+            fputs("\\t", f);
+        else if (*s == '\n')
+            fputs("\\n", f);
+        else if (*s == '\\')
+            fputs("\\\\", f);
+        else
+            fputc(*s, f);
+}
+
+/* "KIND <tab> LESSON <tab> KEY <tab> QUESTION": how an E line and each of
+ * its H lines begin. */
+static void put_exercise_fields(FILE *f, char kind, const char *lesson, const ProgressExercise *e)
+{
+    fprintf(f, "%c\t", kind);
+    put_escaped(f, lesson);
+    fputc('\t', f);
+    put_escaped(f, e->key);
+    fputc('\t', f);
+    put_escaped(f, e->question);
+}
+
+void progress_write_lines(FILE *f, const ProgressLesson *recs, int n)
+{
+    fprintf(f, "%s %d\n", PROGRESS_MAGIC, PROGRESS_VERSION);
+    for (int i = 0; i < n; i++) {
+        fputs("L\t", f);
+        put_escaped(f, recs[i].lesson);
+        fputc('\t', f);
+        put_escaped(f, recs[i].last_step);
+        fprintf(f, "\t%d\t%d\n", recs[i].finished ? 1 : 0, recs[i].step_number);
+        for (int k = 0; k < recs[i].n_ex; k++) {
+            const ProgressExercise *e = &recs[i].ex[k];
+            put_exercise_fields(f, 'E', recs[i].lesson, e);
+            fprintf(f, "\t%s\t%d\t%d\t%d\n", status_words[e->status], e->attempts, e->hints, e->first_try ? 1 : 0);
+            for (int h = 0; h < e->n_hist; h++) {
+                const ProgressAnswer *a = &e->hist[h];
+                put_exercise_fields(f, 'H', recs[i].lesson, e);
+                fprintf(f, "\t%lld\t", a->when);
+                put_escaped(f, a->verdict);
+                fputc('\t', f);
+                put_escaped(f, a->diagnosis);
+                fputc('\t', f);
+                put_escaped(f, a->typed);
+                fputc('\t', f);
+                put_escaped(f, a->msg);
+                fputc('\n', f);
+            }
+        }
+    }
+}
