@@ -6,7 +6,7 @@
  *
  * Each operation checks its arguments first and explains a refusal in words
  * a student can act on (naming both shapes and what was needed, by the
- * operation's shape rule in optable.c, the same words the lesson evaluator
+ * operation's shape rule in op_rules.c, the same words the lesson evaluator
  * uses; ranges are quoted 1-based, as the lessons write them), then allocates, computes,
  * attaches labels and records provenance. Nothing here prints or exits.
  */
@@ -23,8 +23,7 @@
 #include "blas.h"
 #include "mat_make.h"
 #include "ops_ref.h"
-#include "ops_internal.h"
-#include "optable.h"
+#include "ops_kernel.h"
 
 /* ---- products ------------------------------------------------------------ */
 

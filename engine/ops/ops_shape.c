@@ -16,8 +16,7 @@
 #include <string.h>
 
 #include "mat_make.h"
-#include "ops_internal.h"
-#include "optable.h"
+#include "ops_kernel.h"
 
 /* ---- constant and positional matrices ---------------------------------------- */
 
@@ -86,7 +85,7 @@ attn_status op_zeros(Mat **out, int r, int c, AttnError *err)
 {
     BEGIN(out, err);
     if (!out)
-        return missing(err, OPT_ZEROS);
+        return attn_fail(err, ATTN_E_ARG, "zeros was given no matrix");
     *out = new_made(r, c, OP_INPUT, err);
     return *out ? ATTN_OK : err->code;
 }

@@ -21,128 +21,6 @@
 #include "npy.h"
 #include "ops.h"
 
-/* ---- shape rules ------------------------------------------------------- */
-
-static int shape_fail(int *bad, int at, AttnError *err, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-static int shape_fail(int *bad, int at, AttnError *err, const char *fmt, ...)
-{
-    char msg[sizeof err->msg];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    *bad = at;
-    attn_fail(err, ATTN_E_SHAPE, "%s", msg);
-    return 0;
-}
-
-/* a @ b: the columns of a meet the rows of b. */
-static int shape_matmul(const OpInfo *op, const OpShape *x, int n, int *rows, int *cols, int *bad, AttnError *err)
-{
-    (void)op;
-    (void)n;
-    if (x[0].cols != x[1].rows)
-        return shape_fail(bad, -1, err,
-                          "`@` needs the columns of %s (%d) to equal the rows of %s (%d): %s is %dx%d, %s is %dx%d",
-                          x[0].text, x[0].cols, x[1].text, x[1].rows, x[0].text, x[0].rows, x[0].cols, x[1].text,
-                          x[1].rows, x[1].cols);
-    *rows = x[0].rows;
-    *cols = x[1].cols;
-    return 1;
-}
-
-static int shape_transpose(const OpInfo *op, const OpShape *x, int n, int *rows, int *cols, int *bad,
-                           AttnError *err)
-{
-    (void)op, (void)n, (void)bad, (void)err;
-    *rows = x[0].cols;
-    *cols = x[0].rows;
-    return 1;
-}
-
-/* Can small stand in for big element-wise: the same shape, 1x1, a row
- * matching big's columns or a column matching its rows? */
-static int broadcasts(const OpShape *big, const OpShape *small)
-{
-    return (small->rows == big->rows || small->rows == 1) && (small->cols == big->cols || small->cols == 1);
-}
-
-/* a + b, a - b, a * b, a / b: one side has the full shape, the other fits
- * into it. */
-static int shape_broadcast(const OpInfo *op, const OpShape *x, int n, int *rows, int *cols, int *bad,
-                           AttnError *err)
-{
-    (void)n;
-    const OpShape *full = broadcasts(&x[0], &x[1]) ? &x[0] : broadcasts(&x[1], &x[0]) ? &x[1] : NULL;
-    if (!full) {
-        const OpShape *big = (int64_t)x[0].rows * x[0].cols >= (int64_t)x[1].rows * x[1].cols ? &x[0] : &x[1];
-        return shape_fail(bad, -1, err,
-                          "`%s` cannot combine %s (%dx%d) with %s (%dx%d): the shapes must match, "
-                          "or one side must be a number, a 1x%d row or a %dx1 column",
-                          op->name, x[0].text, x[0].rows, x[0].cols, x[1].text, x[1].rows, x[1].cols, big->cols,
-                          big->rows);
-    }
-    *rows = full->rows;
-    *cols = full->cols;
-    return 1;
-}
-
-/* hcat / vcat: the parts agree on the kept axis; the other adds up
- * (clamped to INT_MAX: the kernel refuses more). */
-static int shape_cat(const OpInfo *op, const OpShape *x, int n, int *rows, int *cols, int *bad, AttnError *err)
-{
-    int horizontal = op->prov == OP_HCAT;
-    int64_t total = 0;
-    for (int i = 0; i < n; i++) {
-        if (horizontal ? x[i].rows != x[0].rows : x[i].cols != x[0].cols)
-            return shape_fail(bad, i, err,
-                              "%s needs the same number of %s in every part: %s is %dx%d, %s (part %d) is %dx%d",
-                              op->name, horizontal ? "rows" : "columns", x[0].text, x[0].rows, x[0].cols,
-                              x[i].text, i + 1, x[i].rows, x[i].cols);
-        total += horizontal ? x[i].cols : x[i].rows;
-    }
-    int t = total > INT_MAX ? INT_MAX : (int)total;
-    *rows = horizontal ? x[0].rows : t;
-    *cols = horizontal ? t : x[0].cols;
-    return 1;
-}
-
-/* cosine(a, b): as many numbers in each, in any orientation; 1x1. */
-static int shape_cosine(const OpInfo *op, const OpShape *x, int n, int *rows, int *cols, int *bad, AttnError *err)
-{
-    (void)op;
-    (void)n;
-    long long na = (long long)x[0].rows * x[0].cols, nb = (long long)x[1].rows * x[1].cols;
-    if (na != nb)
-        return shape_fail(bad, -1, err,
-                          "cosine needs two vectors of the same length: %s has %lld elements (%dx%d), %s has %lld "
-                          "(%dx%d)",
-                          x[0].text, na, x[0].rows, x[0].cols, x[1].text, nb, x[1].rows, x[1].cols);
-    *rows = *cols = 1;
-    return 1;
-}
-
-/* where(c, a, b): every part broadcasts to the largest rows and columns. */
-static int shape_where(const OpInfo *op, const OpShape *x, int n, int *rows, int *cols, int *bad, AttnError *err)
-{
-    (void)op;
-    OpShape full = { 1, 1, "" };
-    for (int i = 0; i < n; i++) {
-        full.rows = x[i].rows > full.rows ? x[i].rows : full.rows;
-        full.cols = x[i].cols > full.cols ? x[i].cols : full.cols;
-    }
-    for (int i = 0; i < n; i++)
-        if (!broadcasts(&full, &x[i]))
-            return shape_fail(bad, i, err,
-                              "where cannot fit %s (%dx%d) to %dx%d: each part must have that shape, "
-                              "or be a number, a 1x%d row or a %dx1 column",
-                              x[i].text, x[i].rows, x[i].cols, full.rows, full.cols, full.cols, full.rows);
-    *rows = full.rows;
-    *cols = full.cols;
-    return 1;
-}
-
 /* ---- kernels that take sizes (the ops.c functions take fewer) ---------- */
 
 static attn_status k_randn(Mat **o, int r, int c, Rng *g, AttnError *e)
@@ -191,7 +69,7 @@ static attn_status k_load(Mat **o, const char *path, const char *bytes, size_t l
 #define ELEMENTWISE(kernel, text) "(A)", 1, 1, OPARGS_MATS, { 0 }, .unary = kernel, .style = OPNAME_CALL, .doc = text
 /* An element-wise operator of two matrices, with broadcasting. */
 #define ARITHMETIC(kernel, text) \
-    NULL, 2, 2, OPARGS_MATS, { 0 }, .binary = kernel, .shape = shape_broadcast, .style = OPNAME_INFIX, .doc = text
+    NULL, 2, 2, OPARGS_MATS, { 0 }, .binary = kernel, .style = OPNAME_INFIX, .doc = text
 
 #define ROW_INPUT NULL, 0, 0, OPARGS_NONE, { 0 }, .style = OPNAME_VALUE, \
                   .doc = "a given value: a literal, a constant or an edited cell"
@@ -199,9 +77,9 @@ static attn_status k_load(Mat **o, const char *path, const char *bytes, size_t l
                   .doc = "r x c standard normal draws, exactly as torch.randn"
 #define ROW_COPY NULL, 1, 1, OPARGS_NONE, { 0 }, .moves = 1, .style = OPNAME_SAME, \
                  .doc = "a copy of a named matrix (let B = A)"
-#define ROW_MATMUL NULL, 2, 2, OPARGS_MATS, { 0 }, .matmul = op_matmul, .shape = shape_matmul, \
+#define ROW_MATMUL NULL, 2, 2, OPARGS_MATS, { 0 }, .matmul = op_matmul, \
                    .style = OPNAME_INFIX, .doc = "matrix product (columns of A = rows of B)"
-#define ROW_TRANSPOSE NULL, 1, 1, OPARGS_MATS, { 0 }, .unary = op_transpose, .shape = shape_transpose, .moves = 1, \
+#define ROW_TRANSPOSE NULL, 1, 1, OPARGS_MATS, { 0 }, .unary = op_transpose, .moves = 1, \
                       .style = OPNAME_POSTFIX, .doc = "transpose"
 #define ROW_ADD ARITHMETIC(op_add, "element-wise sum")
 #define ROW_SUB ARITHMETIC(op_sub, "element-wise difference")
@@ -218,9 +96,9 @@ static attn_status k_load(Mat **o, const char *path, const char *bytes, size_t l
 #define ROW_EXP ELEMENTWISE(op_exp, "e^a element-wise")
 #define ROW_LOG ELEMENTWISE(op_log, "the natural logarithm element-wise")
 #define ROW_SQRT ELEMENTWISE(op_sqrt, "the square root element-wise")
-#define ROW_HCAT "(A, B, ...)", 1, -1, OPARGS_MATS, { 0 }, .parts = op_hcat, .shape = shape_cat, .moves = 1, \
+#define ROW_HCAT "(A, B, ...)", 1, -1, OPARGS_MATS, { 0 }, .parts = op_hcat, .moves = 1, \
                  .style = OPNAME_CALL, .doc = "side by side (same number of rows)"
-#define ROW_VCAT "(A, B, ...)", 1, -1, OPARGS_MATS, { 0 }, .parts = op_vcat, .shape = shape_cat, .moves = 1, \
+#define ROW_VCAT "(A, B, ...)", 1, -1, OPARGS_MATS, { 0 }, .parts = op_vcat, .moves = 1, \
                  .style = OPNAME_CALL, .doc = "stacked (same number of columns)"
 #define ROW_ROWS "(A, a, b)", 2, 3, OPARGS_RANGE, { "row", NULL }, .range = op_rows, .moves = 1, \
                  .style = OPNAME_RANGE, .doc = "rows a..b (inclusive), or row a"
@@ -234,9 +112,9 @@ static attn_status k_load(Mat **o, const char *path, const char *bytes, size_t l
                    .doc = "n positions x d, the sinusoidal encoding of Vaswani et al."
 #define ROW_POSENC_BOOK "(n, d)", 2, 2, OPARGS_SIZES, ND, .make = k_posenc_book, .style = OPNAME_SIZED, \
                         .doc = "notebook 003's variant, with the element index k in place of 2i"
-#define ROW_COSINE "(a, b)", 2, 2, OPARGS_MATS, { 0 }, .binary = op_cosine, .shape = shape_cosine, \
+#define ROW_COSINE "(a, b)", 2, 2, OPARGS_MATS, { 0 }, .binary = op_cosine, \
                    .style = OPNAME_CALL, .doc = "cosine similarity of two vectors with the same number of elements, 1 x 1"
-#define ROW_WHERE "(C, A, B)", 3, 3, OPARGS_MATS, { 0 }, .parts = op_where, .shape = shape_where, \
+#define ROW_WHERE "(C, A, B)", 3, 3, OPARGS_MATS, { 0 }, .parts = op_where, \
                   .style = OPNAME_CALL, .doc = "element-wise: A where C is not 0, else B (each broadcasts); no 0 x -inf"
 
 #define OPTABLE_ROW(id, spelling) [OP_##id] = { OP_##id, spelling, ROW_##id },
@@ -281,10 +159,5 @@ const char *optable_title(const OpInfo *op, char *buf, size_t size)
 int optable_check_shape(const OpInfo *op, const OpShape *args, int n, int *rows, int *cols, int *bad,
                         AttnError *err)
 {
-    *bad = -1;
-    if (op->shape)
-        return op->shape(op, args, n, rows, cols, bad, err);
-    *rows = n > 0 ? args[0].rows : 0;
-    *cols = n > 0 ? args[0].cols : 0;
-    return 1;
+    return op_rule_check(op->prov, args, n, rows, cols, bad, err);
 }

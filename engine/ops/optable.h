@@ -1,9 +1,9 @@
 /*
  * optable.h - the one table of operations: for every operation a matrix can
  * record as its provenance (MatOp) and every function of the lesson
- * language, one row with its name, its arity, its kernel in ops.c, its shape
- * rule (the one place its shape message is written, used by ops.c and by
- * the lesson evaluator alike), whether it only moves numbers, how
+ * language, one row with its name, its arity, its kernel in ops.c (its
+ * shape rule is op_rules.c's, asked through optable_check_shape by the
+ * lesson evaluator), whether it only moves numbers, how
  * explain_name.c spells it, and its one-line documentation. How a cell of
  * it is explained is explain/'s own table (explain_table.c), so this room
  * and that one do not include each other.
@@ -19,26 +19,11 @@
 #include <stddef.h>
 
 #include "mat.h"
+#include "op_rules.h"
 #include "rng.h"
 
 /* The rows after the MatOp values: functions that record OP_INPUT. */
 enum { OPT_ZEROS = OP_COUNT, OPT_ONES, OPT_EYE, OPT_LOAD, OPT_COUNT };
-
-/* An operand as a shape rule sees it: the shape it enters the operation
- * with (a transposed operand of `@` already transposed) and how a message
- * names it ("K^T", "W @ X", "the left operand"). */
-typedef struct {
-    int rows, cols;
-    const char *text;
-} OpShape;
-
-struct OpInfo;
-
-/* A shape rule: 1 when args[0..n) fit, with the result's shape in *rows,
- * *cols; else 0 with ATTN_E_SHAPE and the message in err (may be NULL) and
- * in *bad the argument the message is about (-1: the operation itself). */
-typedef int (*OpShapeRule)(const struct OpInfo *op, const OpShape *args, int n, int *rows, int *cols, int *bad,
-                           AttnError *err);
 
 /* How the evaluator gets a call's arguments. */
 typedef enum {
@@ -87,7 +72,6 @@ typedef struct OpInfo {
      * extension says the format), at most max_elems elements. */
     attn_status (*read)(Mat **out, const char *path, const char *bytes, size_t len, long max_elems,
                         OpLabelCheck label_ok, AttnError *err);
-    OpShapeRule shape;      /* NULL: any operand shape, the result keeps it */
     int makes_inf;          /* gives infinities by design (a mask): exempt
                                from the evaluator's check of its results    */
     int moves;              /* only moves numbers (a copy, a view, a
@@ -113,7 +97,7 @@ int optable_is_fn(int id);
 const char *optable_title(const OpInfo *op, char *buf, size_t size);
 
 /* Check args[0..n) against op's shape rule (none: always fits, the result
- * has args[0]'s shape). Same returns as OpShapeRule. */
+ * has args[0]'s shape): op_rule_check of its MatOp. */
 int optable_check_shape(const OpInfo *op, const OpShape *args, int n, int *rows, int *cols, int *bad,
                         AttnError *err);
 

@@ -1,14 +1,14 @@
 /*
- * ops_internal.h - helpers shared by the operation files (ops.c,
+ * ops_kernel.h - helpers shared by the operation files (ops.c,
  * ops_shape.c): naming an operand, refusing a missing one, the BEGIN
  * prologue, checking a shape rule, copying labels. Not part of ops.h.
  */
-#ifndef ATTN_OPS_INTERNAL_H
-#define ATTN_OPS_INTERNAL_H
+#ifndef ATTN_OPS_KERNEL_H
+#define ATTN_OPS_KERNEL_H
 
 #include "mat_make.h"
 #include "ops.h"
-#include "optable.h"
+#include "op_rules.h"
 
 /* ---- small helpers ------------------------------------------------------ */
 
@@ -18,12 +18,12 @@ static inline const char *who(const Mat *m, const char *fallback)
     return m->name[0] ? m->name : fallback;
 }
 
-/* A refusal of a NULL operand, naming the operation (row id of optable.h)
- * as messages do: "`@`", "softmax_rows". */
-static inline attn_status missing(AttnError *err, int id)
+/* A refusal of a NULL operand, naming the operation as messages do:
+ * "`@`", "softmax_rows". */
+static inline attn_status missing(AttnError *err, MatOp op)
 {
     char what[32];
-    return attn_fail(err, ATTN_E_ARG, "%s was given no matrix", optable_title(optable_at(id), what, sizeof what));
+    return attn_fail(err, ATTN_E_ARG, "%s was given no matrix", op_rule_title(op, what, sizeof what));
 }
 
 /* Start an operation: clear *out, and point err at a local AttnError when
@@ -40,7 +40,7 @@ static inline attn_status missing(AttnError *err, int id)
 static inline attn_status fits(MatOp op, const OpShape *x, int n, int *r, int *c, AttnError *err)
 {
     int bad;
-    return optable_check_shape(optable_op(op), x, n, r, c, &bad, err) ? ATTN_OK : ATTN_E_SHAPE;
+    return op_rule_check(op, x, n, r, c, &bad, err) ? ATTN_OK : ATTN_E_SHAPE;
 }
 
 /* A new matrix of a's shape carrying a's labels. */
