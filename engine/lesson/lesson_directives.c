@@ -34,36 +34,36 @@ int dir_lesson(PS *ps, size_t kw, size_t arg)
     if (!*l->title)
         return ps_fail(ps, ATTN_E_SYNTAX, arg, "'lesson' needs a title: lesson TITLE");
     ps_next_line(ps);
-    return 1;
+    return 0;
 }
 
 static int before_steps(PS *ps, size_t kw, const char *what)
 {
     if (ps->l->n_steps > 0)
         return ps_fail(ps, ATTN_E_SYNTAX, kw, "'%s' belongs before the first step", what);
-    return 1;
+    return 0;
 }
 
 int dir_about(PS *ps, size_t kw, size_t arg)
 {
-    if (!before_steps(ps, kw, "about"))
-        return 0;
+    if (before_steps(ps, kw, "about"))
+        return -1;
     if (ps->l->about)
         return ps_fail(ps, ATTN_E_SYNTAX, kw, "the lesson already has an 'about' line");
     ps->l->about = ps_rest_of_line(ps, arg);
     if (!ps->l->about)
         return ps_nomem(ps);
     ps_next_line(ps);
-    return 1;
+    return 0;
 }
 
 int dir_layout(PS *ps, size_t kw, size_t arg)
 {
-    if (!before_steps(ps, kw, "layout"))
-        return 0;
+    if (before_steps(ps, kw, "layout"))
+        return -1;
     Cursor c;
-    if (!ps_cursor_at(ps, &c, arg))
-        return 0;
+    if (ps_cursor_at(ps, &c, arg))
+        return -1;
     if (lex_tok_is(S(ps), &c.tok, "rows"))
         ps->l->layout = LAYOUT_ROWS;
     else if (lex_tok_is(S(ps), &c.tok, "columns") || lex_tok_is(S(ps), &c.tok, "cols"))
@@ -73,7 +73,7 @@ int dir_layout(PS *ps, size_t kw, size_t arg)
         snprintf(found, sizeof found, "%.*s", (int)(c.tok.len < 40 ? c.tok.len : 40), S(ps)->text + c.tok.pos);
         return ps_fail(ps, ATTN_E_SYNTAX, c.tok.pos, "layout is 'rows' or 'columns', not '%s'", found);
     }
-    return ps_cursor_next(&c) && ps_end_statement(ps, &c, "the layout");
+    return ps_cursor_next(&c) || ps_end_statement(ps, &c, "the layout") ? -1 : 0;
 }
 
 /* Blank-separated words up to the end of the line or a '#'. */
@@ -83,7 +83,7 @@ static int read_words(PS *ps, size_t p, char ***out, int *n)
     for (;;) {
         p = ps_skip_blanks(ps, p);
         if (p >= ps->eol || t[p] == '#')
-            return 1;
+            return 0;
         size_t q = p;
         while (q < ps->eol && ps_blank_len(t, q, ps->eol) == 0)
             q++;
@@ -91,7 +91,7 @@ static int read_words(PS *ps, size_t p, char ***out, int *n)
             return ps_fail(ps, ATTN_E_LIMIT, p, "more than the limit of %d labels", LESSON_MAX_NAMES);
         }
         char *w = ps_dupn(t + p, q - p);
-        if (!w || !ps_grow1(out, *n, sizeof **out)) {
+        if (!w || ps_grow1(out, *n, sizeof **out)) {
             free(w);
             return ps_nomem(ps);
         }
@@ -102,72 +102,72 @@ static int read_words(PS *ps, size_t p, char ***out, int *n)
 
 int dir_tokens(PS *ps, size_t kw, size_t arg)
 {
-    if (!before_steps(ps, kw, "tokens"))
-        return 0;
+    if (before_steps(ps, kw, "tokens"))
+        return -1;
     if (ps->l->n_tokens > 0)
         return ps_fail(ps, ATTN_E_SYNTAX, kw, "the tokens are already given");
-    if (!read_words(ps, arg, &ps->l->tokens, &ps->l->n_tokens))
-        return 0;
+    if (read_words(ps, arg, &ps->l->tokens, &ps->l->n_tokens))
+        return -1;
     if (ps->l->n_tokens == 0)
         return ps_fail(ps, ATTN_E_SYNTAX, kw, "'tokens' needs at least one word: tokens The sky is");
     ps_next_line(ps);
-    return 1;
+    return 0;
 }
 
 static int add_stmt(PS *ps, Stmt st)
 {
     Lesson *l = ps->l;
-    if (!ps_grow1(&l->stmts, l->n_stmts, sizeof *l->stmts))
+    if (ps_grow1(&l->stmts, l->n_stmts, sizeof *l->stmts))
         return ps_nomem(ps);
     l->stmts[l->n_stmts++] = st;
-    return 1;
+    return 0;
 }
 
 int dir_seed(PS *ps, size_t kw, size_t arg)
 {
     Cursor c;
-    if (!ps_cursor_at(ps, &c, arg))
-        return 0;
+    if (ps_cursor_at(ps, &c, arg))
+        return -1;
     size_t pos = c.tok.pos;
     if (c.tok.kind != T_NUM || c.tok.num != floor(c.tok.num) || c.tok.num > 9007199254740992.0)
         return ps_fail(ps, ATTN_E_SYNTAX, pos, "'seed' needs a whole number of 0 or more: seed 3");
     Stmt st = { .kind = ST_SEED, .pos = kw, .seed = (uint64_t)c.tok.num };
-    return ps_cursor_next(&c) && ps_end_statement(ps, &c, "the seed") && add_stmt(ps, st);
+    return ps_cursor_next(&c) || ps_end_statement(ps, &c, "the seed") || add_stmt(ps, st) ? -1 : 0;
 }
 
 /* Where a name must come next (after blanks from p), a word that starts
  * with a digit is refused as a name rather than lexed as a bad number.
- * Returns 1 when what follows may be a name, 0 after failing. */
+ * Returns 0 when what follows may be a name, -1 after failing. */
 static int name_expected(PS *ps, size_t p)
 {
     p = ps_skip_blanks(ps, p);
     if (p < ps->eol && isdigit((unsigned char)S(ps)->text[p]))
         return ps_fail(ps, ATTN_E_SYNTAX, p, "'%.*s' is not a name: a name starts with a letter or '_'",
                     (int)ps_word_len(ps, p), S(ps)->text + p);
-    return 1;
+    return 0;
 }
 
 int dir_let(PS *ps, size_t kw, size_t arg)
 {
     Cursor c;
-    if (!name_expected(ps, arg) || !ps_cursor_at(ps, &c, arg))
-        return 0;
+    if (name_expected(ps, arg) || ps_cursor_at(ps, &c, arg))
+        return -1;
     if (c.tok.kind != T_NAME)
         return ps_fail(ps, ATTN_E_SYNTAX, c.tok.pos, "'let' needs a name: let NAME = EXPRESSION");
     Token name = c.tok;
-    if (!ps_cursor_next(&c))
-        return 0;
+    if (ps_cursor_next(&c))
+        return -1;
     if (!(c.tok.kind == T_SYM && c.tok.sym == '='))
         return ps_fail(ps, ATTN_E_SYNTAX, c.tok.pos, "expected '=' after the name: let NAME = EXPRESSION");
-    if (!ps_cursor_next(&c))
-        return 0;
+    if (ps_cursor_next(&c))
+        return -1;
     int line = ps->line;
     Expr *e = parse_expr_at(ps, &c);
     if (!e)
-        return 0;
-    if (!ps_end_statement(ps, &c, "the expression")) {
+        return -1;
+    if (ps_end_statement(ps, &c, "the expression")) {
         expr_free(e);
-        return 0;
+        return -1;
     }
     /* defined after its expression: `let X = X + 1` is an unknown name */
     int save = ps->line;
@@ -176,7 +176,7 @@ int dir_let(PS *ps, size_t kw, size_t arg)
     ps->line = save;
     if (slot < 0) {
         expr_free(e);
-        return 0;
+        return -1;
     }
     return add_let(ps, kw, slot, e);
 }
@@ -186,35 +186,35 @@ int dir_let(PS *ps, size_t kw, size_t arg)
 static int add_let(PS *ps, size_t kw, int slot, Expr *e)
 {
     Stmt st = { .kind = ST_LET, .pos = kw, .slot = slot, .expr = e };
-    if (!add_stmt(ps, st)) {
+    if (add_stmt(ps, st)) {
         expr_free(e);
-        return 0;
+        return -1;
     }
     Lesson *l = ps->l;
     LessonStep *step = ps_cur_step(ps);
     if (step) {
-        if (!ps_add_string(&step->defines, &step->n_defines, l->names[slot]))
+        if (ps_add_string(&step->defines, &step->n_defines, l->names[slot]))
             return ps_nomem(ps);
     } else if (l->n_steps == 0) {
-        if (!ps_grow1(&l->setup, l->n_setup, sizeof *l->setup))
+        if (ps_grow1(&l->setup, l->n_setup, sizeof *l->setup))
             return ps_nomem(ps);
         l->setup[l->n_setup++] = l->names[slot];
     }
-    return 1;
+    return 0;
 }
 
 int dir_labels(PS *ps, size_t kw, size_t arg)
 {
     (void)kw;
     Cursor c;
-    if (!name_expected(ps, arg) || !ps_cursor_at(ps, &c, arg))
-        return 0;
+    if (name_expected(ps, arg) || ps_cursor_at(ps, &c, arg))
+        return -1;
     if (c.tok.kind != T_NAME)
         return ps_fail(ps, ATTN_E_SYNTAX, c.tok.pos, "usage: labels NAME rows|cols LABEL...");
     size_t name_pos = c.tok.pos;
     int slot = ps_lookup_defined(ps, c.tok.pos, c.tok.len, "'labels'");
-    if (slot < 0 || !ps_cursor_next(&c))
-        return 0;
+    if (slot < 0 || ps_cursor_next(&c))
+        return -1;
     int cols;
     if (lex_tok_is(S(ps), &c.tok, "rows"))
         cols = 0;
@@ -223,7 +223,7 @@ int dir_labels(PS *ps, size_t kw, size_t arg)
     else
         return ps_fail(ps, ATTN_E_SYNTAX, c.tok.pos, "expected 'rows' or 'cols' after the name: labels NAME rows|cols LABEL...");
     LabelSpec spec = { .pos = name_pos, .slot = slot, .cols = cols };
-    if (!read_words(ps, c.lx.pos, &spec.names, &spec.n))
+    if (read_words(ps, c.lx.pos, &spec.names, &spec.n))
         goto fail;
     if (spec.n == 1 && strcmp(spec.names[0], "none") == 0) {
         free(spec.names[0]);
@@ -235,24 +235,24 @@ int dir_labels(PS *ps, size_t kw, size_t arg)
         goto fail;
     }
     Lesson *l = ps->l;
-    if (!ps_grow1(&l->labels, l->n_labels, sizeof *l->labels)) {
+    if (ps_grow1(&l->labels, l->n_labels, sizeof *l->labels)) {
         ps_nomem(ps);
         goto fail;
     }
     l->labels[l->n_labels++] = spec;
     ps_next_line(ps);
-    return 1;
+    return 0;
 fail:
     for (int i = 0; i < spec.n; i++)
         free(spec.names[i]);
     free(spec.names);
-    return 0;
+    return -1;
 }
 
 int dir_step(PS *ps, size_t kw, size_t arg)
 {
-    if (!ps_close_step(ps))
-        return 0;
+    if (ps_close_step(ps))
+        return -1;
     Lesson *l = ps->l;
     char *title = ps_rest_of_line(ps, arg);
     if (!title)
@@ -261,7 +261,7 @@ int dir_step(PS *ps, size_t kw, size_t arg)
         free(title);
         return ps_fail(ps, ATTN_E_SYNTAX, kw, "'step' needs a title: step TITLE");
     }
-    if (!ps_grow1(&l->steps, l->n_steps, sizeof *l->steps)) {
+    if (ps_grow1(&l->steps, l->n_steps, sizeof *l->steps)) {
         free(title);
         return ps_nomem(ps);
     }
@@ -273,7 +273,7 @@ int dir_step(PS *ps, size_t kw, size_t arg)
     if (!st->text)
         return ps_nomem(ps);
     ps_next_line(ps);
-    return 1;
+    return 0;
 }
 
 /* Append prose to buf (paragraphs separated by "\n\n"). */
@@ -286,7 +286,7 @@ static int append_text(char **buf, const char *s, size_t n, int new_paragraph, i
     size_t have = strlen(*buf);
     char *bigger = attn_realloc(*buf, have + n + 3 + (size_t)indent);
     if (!bigger)
-        return 0;
+        return -1;
     if (have > 0) {
         if (new_paragraph) {
             memcpy(bigger + have, "\n\n", 2);
@@ -302,17 +302,17 @@ static int append_text(char **buf, const char *s, size_t n, int new_paragraph, i
     memcpy(bigger + have, s, n);
     bigger[have + n] = '\0';
     *buf = bigger;
-    return 1;
+    return 0;
 }
 
 /* Append the prose text[a..e) to *buf (joints made blanks) as
- * append_text does; 1 on success. */
+ * append_text does; 0, or -1 when out of memory. */
 static int append_prose(PS *ps, char **buf, size_t a, size_t e, int new_paragraph, int own_line, int indent)
 {
     char *piece = ps_prose_dup(ps, a, e);
-    int ok = piece && append_text(buf, piece, strlen(piece), new_paragraph, own_line, indent);
+    int failed = !piece || append_text(buf, piece, strlen(piece), new_paragraph, own_line, indent);
     free(piece);
-    return ok;
+    return failed ? -1 : 0;
 }
 
 /* The first word of the current line is `word` with nothing after it but
@@ -335,7 +335,7 @@ int dir_text(PS *ps, size_t kw, size_t arg)
     size_t p = ps_skip_blanks(ps, arg);
     const char *t = S(ps)->text;
     if (p < ps->eol) {  /* prose on the directive's own line */
-        if (!append_prose(ps, &st->text, p, ps_prose_end(ps, p), new_paragraph, 0, 0))
+        if (append_prose(ps, &st->text, p, ps_prose_end(ps, p), new_paragraph, 0, 0))
             return ps_nomem(ps);
         new_paragraph = 0;
     }
@@ -346,7 +346,7 @@ int dir_text(PS *ps, size_t kw, size_t arg)
     for (ps_next_line(ps); !ps_at_end(ps); ps_next_line(ps)) {
         if (ps_line_is(ps, "end")) {
             ps_next_line(ps);
-            return 1;
+            return 0;
         }
         size_t a = ps_skip_blanks(ps, ps->pos), e = ps_prose_end(ps, a);
         if (a < e && t[a] == '#')
@@ -362,7 +362,7 @@ int dir_text(PS *ps, size_t kw, size_t arg)
             para_indent = indent;
         int deeper = indent > para_indent;
         int extra = deeper ? (int)(indent - para_indent) : 0;
-        if (!append_prose(ps, &st->text, a, e, new_paragraph, deeper || prev_deeper, extra))
+        if (append_prose(ps, &st->text, a, e, new_paragraph, deeper || prev_deeper, extra))
             return ps_nomem(ps);
         new_paragraph = 0;
         prev_deeper = deeper;
@@ -377,19 +377,19 @@ int dir_panes(PS *ps, size_t kw, size_t arg, int heat)
     if (!heat)
         ps->show_given = 1;
     Cursor c;
-    if (!name_expected(ps, arg) || !ps_cursor_at(ps, &c, arg))
-        return 0;
+    if (name_expected(ps, arg) || ps_cursor_at(ps, &c, arg))
+        return -1;
     int count = 0;
     for (;; count++) {
         if (c.tok.kind == T_SYM && c.tok.sym == ',') {
-            if (!name_expected(ps, c.lx.pos) || !ps_cursor_next(&c))
-                return 0;
+            if (name_expected(ps, c.lx.pos) || ps_cursor_next(&c))
+                return -1;
         }
         if (c.tok.kind == T_NEWLINE || c.tok.kind == T_EOF)
             break;
         if (c.tok.kind != T_NAME)
             return ps_fail(ps, ATTN_E_SYNTAX, c.tok.pos, "'%s' takes names of matrices", heat ? "heatmap" : "show");
-        if (!ps_grow1(&ps->pending, ps->n_pending, sizeof *ps->pending))
+        if (ps_grow1(&ps->pending, ps->n_pending, sizeof *ps->pending))
             return ps_nomem(ps);
         struct Pending *pd = &ps->pending[ps->n_pending];
         pd->pos = c.tok.pos;
@@ -398,8 +398,8 @@ int dir_panes(PS *ps, size_t kw, size_t arg, int heat)
         if (!pd->name)
             return ps_nomem(ps);
         ps->n_pending++;
-        if (!name_expected(ps, c.lx.pos) || !ps_cursor_next(&c))
-            return 0;
+        if (name_expected(ps, c.lx.pos) || ps_cursor_next(&c))
+            return -1;
     }
     if (count == 0)
         return ps_fail(ps, ATTN_E_SYNTAX, kw, "'%s' needs at least one name", heat ? "heatmap" : "show");
@@ -419,7 +419,7 @@ static int add_knob(PS *ps, size_t kw, size_t name_pos, size_t n, size_t value_p
     int slot = ps_define_name(ps, name_pos, n);
     ps->line = save;
     if (slot < 0)
-        return 0;
+        return -1;
     Expr *e = attn_calloc(1, sizeof *e);
     if (!e || !(e->vals = attn_malloc(sizeof *e->vals))) {
         free(e);
@@ -431,7 +431,7 @@ static int add_knob(PS *ps, size_t kw, size_t name_pos, size_t n, size_t value_p
     e->rows = e->cols = 1;
     e->vals[0] = (float)k.value;
     Lesson *l = ps->l;
-    if (!ps_grow1(&l->knobs, l->n_knobs, sizeof *l->knobs)) {
+    if (ps_grow1(&l->knobs, l->n_knobs, sizeof *l->knobs)) {
         expr_free(e);
         return ps_nomem(ps);
     }
@@ -446,8 +446,8 @@ static int knob_part(PS *ps, Cursor *c, const char *word, double *out, size_t *p
 {
     if (!lex_tok_is(S(ps), &c->tok, word))
         return ps_fail(ps, ATTN_E_SYNTAX, c->tok.pos, "expected '%s' here: knob NAME = VALUE from LO to HI step STEP", word);
-    if (!ps_cursor_next(c))
-        return 0;
+    if (ps_cursor_next(c))
+        return -1;
     *pos = c->tok.pos;
     return ps_number(ps, c, out, what);
 }
@@ -456,28 +456,28 @@ static int knob_part(PS *ps, Cursor *c, const char *word, double *out, size_t *p
 int dir_knob(PS *ps, size_t kw, size_t arg)
 {
     Cursor c;
-    if (!name_expected(ps, arg) || !ps_cursor_at(ps, &c, arg))
-        return 0;
+    if (name_expected(ps, arg) || ps_cursor_at(ps, &c, arg))
+        return -1;
     if (c.tok.kind != T_NAME)
         return ps_fail(ps, ATTN_E_SYNTAX, c.tok.pos, "'knob' needs a name: knob NAME = VALUE from LO to HI step STEP");
     Token name = c.tok;
-    if (!ps_cursor_next(&c))
-        return 0;
+    if (ps_cursor_next(&c))
+        return -1;
     if (!(c.tok.kind == T_SYM && c.tok.sym == '='))
         return ps_fail(ps, ATTN_E_SYNTAX, c.tok.pos, "expected '=' after the name: knob NAME = VALUE from LO to HI step STEP");
-    if (!ps_cursor_next(&c))
-        return 0;
+    if (ps_cursor_next(&c))
+        return -1;
     LessonKnob k = { .is_switch = 0 };
     size_t value_pos = c.tok.pos, lo_pos, hi_pos, step_pos;
-    if (!ps_number(ps, &c, &k.value, "the knob's value after '='"))
-        return 0;
+    if (ps_number(ps, &c, &k.value, "the knob's value after '='"))
+        return -1;
     size_t value_end = c.tok.pos;
-    if (!knob_part(ps, &c, "from", &k.lo, &lo_pos, "the lowest value after 'from'"))
-        return 0;
-    if (!knob_part(ps, &c, "to", &k.hi, &hi_pos, "the highest value after 'to'"))
-        return 0;
-    if (!knob_part(ps, &c, "step", &k.step, &step_pos, "the step after 'step'"))
-        return 0;
+    if (knob_part(ps, &c, "from", &k.lo, &lo_pos, "the lowest value after 'from'"))
+        return -1;
+    if (knob_part(ps, &c, "to", &k.hi, &hi_pos, "the highest value after 'to'"))
+        return -1;
+    if (knob_part(ps, &c, "step", &k.step, &step_pos, "the step after 'step'"))
+        return -1;
     if (!isfinite(k.value) || !isfinite(k.lo) || !isfinite(k.hi) || !isfinite(k.step))
         return ps_fail(ps, ATTN_E_SYNTAX, value_pos, "a knob's value, range and step must be finite numbers");
     if (k.lo >= k.hi)
@@ -487,20 +487,20 @@ int dir_knob(PS *ps, size_t kw, size_t arg)
     if (k.value < k.lo || k.value > k.hi)
         return ps_fail(ps, ATTN_E_SYNTAX, value_pos, "the knob's value %g is outside its range %g to %g", k.value, k.lo,
                     k.hi);
-    return ps_end_statement(ps, &c, "the knob") && add_knob(ps, kw, name.pos, name.len, value_pos, value_end, k);
+    return ps_end_statement(ps, &c, "the knob") || add_knob(ps, kw, name.pos, name.len, value_pos, value_end, k) ? -1 : 0;
 }
 
 /* switch NAME on|off */
 int dir_switch(PS *ps, size_t kw, size_t arg)
 {
     Cursor c;
-    if (!name_expected(ps, arg) || !ps_cursor_at(ps, &c, arg))
-        return 0;
+    if (name_expected(ps, arg) || ps_cursor_at(ps, &c, arg))
+        return -1;
     if (c.tok.kind != T_NAME)
         return ps_fail(ps, ATTN_E_SYNTAX, c.tok.pos, "'switch' needs a name: switch NAME on|off");
     Token name = c.tok;
-    if (!ps_cursor_next(&c))
-        return 0;
+    if (ps_cursor_next(&c))
+        return -1;
     LessonKnob k = { .is_switch = 1, .lo = 0, .hi = 1, .step = 1 };
     size_t value_pos = c.tok.pos, value_end = c.tok.pos + c.tok.len;
     if (lex_tok_is(S(ps), &c.tok, "on"))
@@ -512,6 +512,5 @@ int dir_switch(PS *ps, size_t kw, size_t arg)
     else
         return ps_fail(ps, ATTN_E_SYNTAX, c.tok.pos, "a switch is 'on' or 'off', not '%.*s'",
                     (int)(c.tok.len < 40 ? c.tok.len : 40), S(ps)->text + c.tok.pos);
-    return ps_cursor_next(&c) && ps_end_statement(ps, &c, "the switch") &&
-           add_knob(ps, kw, name.pos, name.len, value_pos, value_end, k);
+    return ps_cursor_next(&c) || ps_end_statement(ps, &c, "the switch") || add_knob(ps, kw, name.pos, name.len, value_pos, value_end, k) ? -1 : 0;
 }

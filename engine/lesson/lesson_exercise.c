@@ -17,10 +17,10 @@ static int add_item(PS *ps, VerifyItem it);
 static int add_item(PS *ps, VerifyItem it)
 {
     Lesson *l = ps->l;
-    if (!ps_grow1(&l->items, l->n_items, sizeof *l->items))
+    if (ps_grow1(&l->items, l->n_items, sizeof *l->items))
         return ps_nomem(ps);
     l->items[l->n_items++] = it;
-    return 1;
+    return 0;
 }
 
 /* `answer EXPR [= VALUE] [within TOL]` of exercise *ex (item *it). */
@@ -29,24 +29,24 @@ int dir_answer(PS *ps, size_t kw, size_t arg, LessonExercise *ex, VerifyItem *it
     if (it->lhs)
         return ps_fail(ps, ATTN_E_SYNTAX, kw, "this exercise already has an answer");
     Cursor c;
-    if (!ps_cursor_at(ps, &c, arg))
-        return 0;
+    if (ps_cursor_at(ps, &c, arg))
+        return -1;
     size_t start = c.tok.pos;
     Expr *e = parse_expr_at(ps, &c);
     if (!e)
-        return 0;
+        return -1;
     it->lhs = e;
     size_t end = e->end;
     ex->answer = ps_squeeze(ps, start, end);
     if (!ex->answer)
         return ps_nomem(ps);
     if (c.tok.kind == T_SYM && c.tok.sym == '=') {
-        if (!ps_cursor_next(&c) || !ps_number(ps, &c, &ex->expected, "the answer's value after '='"))
-            return 0;
+        if (ps_cursor_next(&c) || ps_number(ps, &c, &ex->expected, "the answer's value after '='"))
+            return -1;
         ex->has_expected = 1;
     }
-    if (!ps_within(ps, &c, &ex->within))
-        return 0;
+    if (ps_within(ps, &c, &ex->within))
+        return -1;
     it->has_expected = ex->has_expected;
     it->expected = ex->expected;
     it->tol = ex->within;
@@ -56,37 +56,37 @@ int dir_answer(PS *ps, size_t kw, size_t arg, LessonExercise *ex, VerifyItem *it
 /* Add name[row,col] (1-based here, written at pos) to the cells ex hides. */
 static int add_hide(PS *ps, LessonExercise *ex, const char *name, int row, int col, size_t pos)
 {
-    if (!ps_grow1(&ex->hides, ex->n_hides, sizeof *ex->hides))
+    if (ps_grow1(&ex->hides, ex->n_hides, sizeof *ex->hides))
         return ps_nomem(ps);
     LessonCell *c = &ex->hides[ex->n_hides++];
     snprintf(c->name, sizeof c->name, "%s", name);
     c->row = row - 1;
     c->col = col - 1;
     c->pos = pos;
-    return 1;
+    return 0;
 }
 
 /* `hide CELL...`: cells NAME[i,j] of defined matrices. */
 static int d_hide(PS *ps, size_t kw, size_t arg, LessonExercise *ex)
 {
     Cursor c;
-    if (!ps_cursor_at(ps, &c, arg))
-        return 0;
+    if (ps_cursor_at(ps, &c, arg))
+        return -1;
     if (c.tok.kind == T_NEWLINE || c.tok.kind == T_EOF)
         return ps_fail(ps, ATTN_E_SYNTAX, kw, "'hide' needs the cells to hide, e.g. hide scaled[1,1]");
     while (c.tok.kind != T_NEWLINE && c.tok.kind != T_EOF) {
         size_t at = c.tok.pos;
         Expr *e = parse_expr_at(ps, &c);
         if (!e)
-            return 0;
+            return -1;
         int cell = e->kind == E_INDEX && e->a->kind == E_NAME && e->row > 0 && e->col > 0;
-        int ok = cell ? add_hide(ps, ex, ps->l->names[e->a->slot], e->row, e->col, at)
-                      : ps_fail(ps, ATTN_E_SYNTAX, at, "'hide' takes cells like scaled[1,1], one number each");
+        int failed = cell ? add_hide(ps, ex, ps->l->names[e->a->slot], e->row, e->col, at)
+                          : ps_fail(ps, ATTN_E_SYNTAX, at, "'hide' takes cells like scaled[1,1], one number each");
         expr_free(e);
-        if (!ok)
-            return 0;
-        if (c.tok.kind == T_SYM && c.tok.sym == ',' && !ps_cursor_next(&c))
-            return 0;
+        if (failed)
+            return -1;
+        if (c.tok.kind == T_SYM && c.tok.sym == ',' && ps_cursor_next(&c))
+            return -1;
     }
     return ps_end_statement(ps, &c, "the cells to hide");
 }
@@ -95,18 +95,18 @@ static int d_hide(PS *ps, size_t kw, size_t arg, LessonExercise *ex)
 static int d_mistake(PS *ps, size_t kw, size_t arg, LessonExercise *ex)
 {
     Cursor c;
-    if (!ps_cursor_at(ps, &c, arg))
-        return 0;
+    if (ps_cursor_at(ps, &c, arg))
+        return -1;
     size_t start = c.tok.pos;
     Expr *e = parse_expr_at(ps, &c);
     if (!e)
-        return 0;
+        return -1;
     size_t end = e->end;
     if (c.tok.kind != T_SYM || c.tok.sym != ':') {
         expr_free(e);
         return ps_fail(ps, ATTN_E_SYNTAX, c.tok.pos, "a mistake reads 'mistake EXPRESSION : what went wrong'");
     }
-    if (!ps_grow1(&ex->mistakes, ex->n_mistakes, sizeof *ex->mistakes)) {
+    if (ps_grow1(&ex->mistakes, ex->n_mistakes, sizeof *ex->mistakes)) {
         expr_free(e);
         return ps_nomem(ps);
     }
@@ -120,7 +120,7 @@ static int d_mistake(PS *ps, size_t kw, size_t arg, LessonExercise *ex)
     if (!*m->message)
         return ps_fail(ps, ATTN_E_SYNTAX, kw, "a mistake needs its message after ':'");
     ps_next_line(ps);
-    return 1;
+    return 0;
 }
 
 int dir_exercise(PS *ps, size_t kw, size_t arg)
@@ -128,7 +128,7 @@ int dir_exercise(PS *ps, size_t kw, size_t arg)
     LessonStep *st = ps_cur_step(ps);
     if (!st)
         return ps_fail(ps, ATTN_E_SYNTAX, kw, "'exercise' belongs inside a step");
-    if (!ps_grow1(&st->exercises, st->n_exercises, sizeof *st->exercises))
+    if (ps_grow1(&st->exercises, st->n_exercises, sizeof *st->exercises))
         return ps_nomem(ps);
     LessonExercise *ex = &st->exercises[st->n_exercises++];
     ex->line = ps->line;
@@ -168,23 +168,23 @@ int dir_exercise(PS *ps, size_t kw, size_t arg)
                 ex->cell.pos = a->pos;
             }
             /* no `hide`: an answer that is one cell hides that cell */
-            if (ex->n_hides == 0 && ex->has_cell && !add_hide(ps, ex, ex->cell.name, a->row, a->col, a->pos))
+            if (ex->n_hides == 0 && ex->has_cell && add_hide(ps, ex, ex->cell.name, a->row, a->col, a->pos))
                 goto out;
             ps_next_line(ps);
             ok = 1;
             goto out;
         } else if (n == 6 && memcmp(w, "answer", 6) == 0) {
-            if (!dir_answer(ps, p, p + 6, ex, &it))
+            if (dir_answer(ps, p, p + 6, ex, &it))
                 goto out;
         } else if (n == 4 && memcmp(w, "hide", 4) == 0) {
-            if (!d_hide(ps, p, p + 4, ex))
+            if (d_hide(ps, p, p + 4, ex))
                 goto out;
         } else if (n == 7 && memcmp(w, "mistake", 7) == 0) {
-            if (!d_mistake(ps, p, p + 7, ex))
+            if (d_mistake(ps, p, p + 7, ex))
                 goto out;
         } else if (n == 4 && memcmp(w, "hint", 4) == 0) {
             char *h = ps_rest_of_line(ps, p + 4);
-            if (!h || !ps_grow1(&ex->hints, ex->n_hints, sizeof *ex->hints)) {
+            if (!h || ps_grow1(&ex->hints, ex->n_hints, sizeof *ex->hints)) {
                 free(h);
                 ps_nomem(ps);
                 goto out;
@@ -211,42 +211,42 @@ out:
     if (!ok) {
         expr_free(it.lhs);
         ex->parsed = NULL;
-        return 0;
+        return -1;
     }
     it.what = ps_dupn(ex->question, strlen(ex->question));
     if (!it.what) {
         expr_free(it.lhs);
         return ps_nomem(ps);
     }
-    if (!add_item(ps, it)) {
+    if (add_item(ps, it)) {
         expr_free(it.lhs);
         free(it.what);
-        return 0;
+        return -1;
     }
-    return 1;
+    return 0;
 }
 
 int dir_check(PS *ps, size_t kw, size_t arg)
 {
-    if (!ps_close_step(ps))
-        return 0;
+    if (ps_close_step(ps))
+        return -1;
     Cursor c;
-    if (!ps_cursor_at(ps, &c, arg))
-        return 0;
+    if (ps_cursor_at(ps, &c, arg))
+        return -1;
     VerifyItem it = { .kind = VERIFY_CHECK, .line = ps->line, .pos = kw, .tol = 1e-4 };
     size_t start = c.tok.pos;
     it.lhs = parse_expr_at(ps, &c);
     if (!it.lhs)
-        return 0;
+        return -1;
     if (!(c.tok.kind == T_SYM && c.tok.sym == '=')) {
         ps_fail(ps, ATTN_E_SYNTAX, c.tok.pos, "expected '=' in the check: check EXPRESSION = VALUE [within TOLERANCE]");
         goto fail;
     }
-    if (!ps_cursor_next(&c) || !(it.rhs = parse_expr_at(ps, &c)))
+    if (ps_cursor_next(&c) || !(it.rhs = parse_expr_at(ps, &c)))
         goto fail;
     size_t end = it.rhs->end;
     if (lex_tok_is(S(ps), &c.tok, "within")) {
-        if (!ps_within(ps, &c, &it.tol))
+        if (ps_within(ps, &c, &it.tol))
             goto fail;
         end = c.tok.pos;
     }
@@ -254,12 +254,12 @@ int dir_check(PS *ps, size_t kw, size_t arg)
         ps_nomem(ps);
         goto fail;
     }
-    if (!ps_end_statement(ps, &c, "the check") || !add_item(ps, it))
+    if (ps_end_statement(ps, &c, "the check") || add_item(ps, it))
         goto fail;
-    return 1;
+    return 0;
 fail:
     expr_free(it.lhs);
     expr_free(it.rhs);
     free(it.what);
-    return 0;
+    return -1;
 }

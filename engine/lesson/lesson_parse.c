@@ -96,18 +96,18 @@ static int parse_lines(PS *ps)
         int k = 0;
         while (k < N_DIRECTIVES && !IS(directives[k].name))
             k++;
-        int ok;
+        int failed;
         if (k == N_DIRECTIVES)
-            ok = unknown_directive(ps, p, n);
+            failed = unknown_directive(ps, p, n);
         else if (directives[k].read)
-            ok = directives[k].read(ps, p, arg);
+            failed = directives[k].read(ps, p, arg);
         else if (directives[k].in_exercise)
-            ok = ps_fail(ps, ATTN_E_SYNTAX, p, "'%s' belongs inside an exercise", directives[k].name);
+            failed = ps_fail(ps, ATTN_E_SYNTAX, p, "'%s' belongs inside an exercise", directives[k].name);
         else
-            ok = ps_fail(ps, ATTN_E_SYNTAX, p, "'end' without a 'text' or 'exercise' to close");
+            failed = ps_fail(ps, ATTN_E_SYNTAX, p, "'end' without a 'text' or 'exercise' to close");
 #undef IS
-        if (!ok)
-            return 0;
+        if (failed)
+            return -1;
     }
     if (!ps->l->title)
         return ps_fail(ps, ATTN_E_SYNTAX, S(ps)->len, "the lesson is empty: it starts with 'lesson TITLE'");
@@ -152,13 +152,13 @@ Lesson *lesson_parse(const char *text, size_t len, const char *file, LessonError
     }
     PS ps = { .l = l, .err = err, .line = 1, .step = -1 };
     ps_set_line(&ps, 0);
-    int ok = parse_lines(&ps);
+    int failed = parse_lines(&ps);
     for (int i = 0; i < ps.n_pending; i++)
         free(ps.pending[i].name);
     free(ps.pending);
-    if (ok && !l->about && !(l->about = ps_dupn("", 0)))
-        ok = ps_nomem(&ps);
-    if (!ok) {
+    if (!failed && !l->about && !(l->about = ps_dupn("", 0)))
+        failed = ps_nomem(&ps);
+    if (failed) {
         lesson_free(l);
         /* NULL always comes with a code that says why */
         if (err->code == ATTN_OK) {

@@ -27,7 +27,7 @@ int ps_fail(PS *ps, attn_status code, size_t pos, const char *fmt, ...)
     va_start(ap, fmt);
     src_verror(S(ps), ps->err, code, pos, fmt, ap);
     va_end(ap);
-    return 0;
+    return -1;
 }
 
 int ps_nomem(PS *ps)
@@ -35,16 +35,17 @@ int ps_nomem(PS *ps)
     return ps_fail(ps, ATTN_E_NOMEM, ps->pos, "out of memory reading the lesson");
 }
 
-/* Append one zeroed element to *arr (which holds n); 1 on success. */
+/* Append one zeroed element to *arr (which holds n); 0, or -1 when out of
+ * memory. */
 int ps_grow1(void *arr, int n, size_t size)
 {
     void **p = arr;
     void *bigger = attn_realloc(*p, (size_t)(n + 1) * size);
     if (!bigger)
-        return 0;
+        return -1;
     memset((char *)bigger + (size_t)n * size, 0, size);
     *p = bigger;
-    return 1;
+    return 0;
 }
 
 char *ps_dupn(const char *s, size_t n)
@@ -169,10 +170,10 @@ int ps_cursor_at(PS *ps, Cursor *c, size_t p)
     c->lx.src = S(ps);
     c->lx.pos = p;
     c->lx.err = ps->err;
-    return lex_next(&c->lx, &c->tok);
+    return lex_next(&c->lx, &c->tok) ? 0 : -1;
 }
 
-int ps_cursor_next(Cursor *c) { return lex_next(&c->lx, &c->tok); }
+int ps_cursor_next(Cursor *c) { return lex_next(&c->lx, &c->tok) ? 0 : -1; }
 
 /* The statement must end here; move to the line after it. */
 int ps_end_statement(PS *ps, Cursor *c, const char *after)
@@ -184,7 +185,7 @@ int ps_end_statement(PS *ps, Cursor *c, const char *after)
         return ps_fail(ps, ATTN_E_SYNTAX, c->tok.pos, "unexpected '%s' after %s", found, after);
     }
     ps_set_line(ps, c->lx.pos);   /* just after the line end, or the end of the text */
-    return 1;
+    return 0;
 }
 
 Expr *parse_expr_at(PS *ps, Cursor *c)
@@ -200,8 +201,8 @@ int ps_number(PS *ps, Cursor *c, double *out, const char *what)
     size_t pos = c->tok.pos;
     if (c->tok.kind == T_SYM && (c->tok.sym == '-' || c->tok.sym == '+')) {
         sign = c->tok.sym == '-' ? -1 : 1;
-        if (!ps_cursor_next(c))
-            return 0;
+        if (ps_cursor_next(c))
+            return -1;
     }
     if (c->tok.kind == T_NUM)
         *out = sign * c->tok.num;
@@ -216,13 +217,13 @@ int ps_number(PS *ps, Cursor *c, double *out, const char *what)
 int ps_within(PS *ps, Cursor *c, double *tol)
 {
     if (!lex_tok_is(S(ps), &c->tok, "within"))
-        return 1;
-    size_t pos = c->tok.pos;
-    if (!ps_cursor_next(c) || !ps_number(ps, c, tol, "a tolerance after 'within'"))
         return 0;
+    size_t pos = c->tok.pos;
+    if (ps_cursor_next(c) || ps_number(ps, c, tol, "a tolerance after 'within'"))
+        return -1;
     if (!(*tol >= 0) || isinf(*tol))
         return ps_fail(ps, ATTN_E_SYNTAX, pos, "a tolerance is a number of 0 or more");
-    return 1;
+    return 0;
 }
 
 /* The source text from a to b with runs of blanks and line ends made one
@@ -293,8 +294,8 @@ int ps_define_name(PS *ps, size_t pos, size_t n)
         ps_fail(ps, ATTN_E_LIMIT, pos, "a lesson may define at most %d names", LESSON_MAX_NAMES);
         return -1;
     }
-    if (!ps_grow1(&l->names, l->n_names, sizeof *l->names) ||
-        !ps_grow1(&l->name_lines, l->n_names, sizeof *l->name_lines) ||
+    if (ps_grow1(&l->names, l->n_names, sizeof *l->names) ||
+        ps_grow1(&l->name_lines, l->n_names, sizeof *l->name_lines) ||
         !(l->names[l->n_names] = ps_dupn(name, n))) {
         ps_nomem(ps);
         return -1;
@@ -329,12 +330,12 @@ LessonStep *ps_cur_step(PS *ps) { return ps->step >= 0 ? &ps->l->steps[ps->step]
 int ps_add_string(char ***arr, int *n, const char *s)
 {
     char *d = ps_dupn(s, strlen(s));
-    if (!d || !ps_grow1(arr, *n, sizeof **arr)) {
+    if (!d || ps_grow1(arr, *n, sizeof **arr)) {
         free(d);
-        return 0;
+        return -1;
     }
     (*arr)[(*n)++] = d;
-    return 1;
+    return 0;
 }
 
 static int has_string(char **arr, int n, const char *s)
@@ -350,27 +351,27 @@ int ps_close_step(PS *ps)
 {
     LessonStep *st = ps_cur_step(ps);
     if (!st)
-        return 1;
+        return 0;
     for (int i = 0; i < ps->n_pending; i++) {
         struct Pending *pd = &ps->pending[i];
         if (ps_lookup_defined(ps, pd->pos, strlen(pd->name), pd->heat ? "'heatmap'" : "'show'") < 0)
-            return 0;
+            return -1;
         if (pd->heat && !has_string(st->heatmap, st->n_heatmap, pd->name) &&
-            !ps_add_string(&st->heatmap, &st->n_heatmap, pd->name))
+            ps_add_string(&st->heatmap, &st->n_heatmap, pd->name))
             return ps_nomem(ps);
         if (!pd->heat && !has_string(st->show, st->n_show, pd->name) &&
-            !ps_add_string(&st->show, &st->n_show, pd->name))
+            ps_add_string(&st->show, &st->n_show, pd->name))
             return ps_nomem(ps);
     }
     if (!ps->show_given)
         for (int i = 0; i < st->n_defines; i++)
             if (!has_string(st->show, st->n_show, st->defines[i]) &&
-                !ps_add_string(&st->show, &st->n_show, st->defines[i]))
+                ps_add_string(&st->show, &st->n_show, st->defines[i]))
                 return ps_nomem(ps);
     /* a heatmap is a pane too */
     for (int i = 0; i < st->n_heatmap; i++)
         if (!has_string(st->show, st->n_show, st->heatmap[i]) &&
-            !ps_add_string(&st->show, &st->n_show, st->heatmap[i]))
+            ps_add_string(&st->show, &st->n_show, st->heatmap[i]))
             return ps_nomem(ps);
     for (int i = 0; i < ps->n_pending; i++)
         free(ps->pending[i].name);
@@ -379,7 +380,7 @@ int ps_close_step(PS *ps)
     ps->n_pending = 0;
     ps->step = -1;
     ps->show_given = 0;
-    return 1;
+    return 0;
 }
 
 /* Every directive of the language, and who reads it. The ones without a

@@ -8,12 +8,11 @@
  * line walk (lesson_parse.c) calls from its table. Not for the parser's
  * users: they see lesson.h.
  *
- * Returns: the parser's steps (ps_fail, ps_nomem, ps_cursor_at,
- * ps_end_statement, ps_number, dir_*, ...) return 1 when the step is done
- * and 0 when it failed, the error already in ps->err with its line and
- * column: the one place attn reads "did it work" rather than "which
- * error" (ARCHITECTURE.md, Conventions). lesson_parse turns it into a
- * LessonError with a code.
+ * Returns: as everywhere in attn (ARCHITECTURE.md, Conventions), the
+ * parser's steps (ps_fail, ps_nomem, ps_grow1, ps_cursor_at,
+ * ps_end_statement, ps_number, dir_*, ...) return 0 when the step is done
+ * and -1 when it failed, the error already in ps->err with its code, line
+ * and column; ps_define_name and ps_lookup_defined return a slot, or -1.
  */
 #ifndef ATTN_LESSON_PARSE_STATE_H
 #define ATTN_LESSON_PARSE_STATE_H
