@@ -89,28 +89,28 @@ static Expr *parse_file_call(Parser *p, int fn, size_t name_pos)
     const char *name = optable_at(fn)->name;
     Saved s = open_paren(p, '(');
     Expr *e = px_node(E_CALL, name_pos, name_pos);
-    int ok = e ? px_advance(p) : (px_nomem(p), 0);
-    if (ok && p->tok->kind != T_STR)
-        ok = px_fail(p, ATTN_E_SYNTAX, px_is_sym(p->tok, ')') ? name_pos : p->tok->pos,
-                  "%s takes a file name in double quotes: %s(\"weights.npy\")", name, name);
-    size_t n = ok ? p->tok->len - 2 : 0;
-    if (ok && n == 0)
-        ok = px_fail(p, ATTN_E_ARG, p->tok->pos, "the file name is empty");
-    if (ok && n > LESSON_MAX_PATH)
-        ok = px_fail(p, ATTN_E_LIMIT, p->tok->pos, "the file name is longer than %d bytes", LESSON_MAX_PATH);
-    if (ok && !(e->fn = fn, e->str = attn_malloc(n + 1)))
-        ok = (px_nomem(p), 0);
-    if (ok) {
+    int failed = e ? px_advance(p) : (px_nomem(p), -1);
+    if (!failed && p->tok->kind != T_STR)
+        failed = px_fail(p, ATTN_E_SYNTAX, px_is_sym(p->tok, ')') ? name_pos : p->tok->pos,
+                         "%s takes a file name in double quotes: %s(\"weights.npy\")", name, name);
+    size_t n = !failed ? p->tok->len - 2 : 0;
+    if (!failed && n == 0)
+        failed = px_fail(p, ATTN_E_ARG, p->tok->pos, "the file name is empty");
+    if (!failed && n > LESSON_MAX_PATH)
+        failed = px_fail(p, ATTN_E_LIMIT, p->tok->pos, "the file name is longer than %d bytes", LESSON_MAX_PATH);
+    if (!failed && !(e->fn = fn, e->str = attn_malloc(n + 1)))
+        failed = (px_nomem(p), -1);
+    if (!failed) {
         memcpy(e->str, P_src(p)->text + p->tok->pos + 1, n);
         e->str[n] = '\0';
-        ok = px_advance(p);
+        failed = px_advance(p);
     }
-    if (ok && !px_is_sym(p->tok, ')'))
-        ok = px_unexpected(p, px_is_sym(p->tok, ',') ? "')': load takes one file" : "')'");
+    if (!failed && !px_is_sym(p->tok, ')'))
+        failed = px_unexpected(p, px_is_sym(p->tok, ',') ? "')': load takes one file" : "')'");
     close_paren(p, s);
-    if (ok)
+    if (!failed)
         e->end = p->tok->pos + 1;
-    if (ok && px_advance(p))
+    if (!failed && !px_advance(p))
         return e;
     expr_free(e);
     return NULL;
@@ -126,7 +126,7 @@ static Expr *parse_call(Parser *p, int fn, size_t name_pos)
     e->fn = fn;
     Saved s = open_paren(p, '(');
     int cap = 0;
-    if (!px_advance(p))
+    if (px_advance(p))
         goto fail;
     if (!px_is_sym(p->tok, ')')) {
         for (;;) {
@@ -144,7 +144,7 @@ static Expr *parse_call(Parser *p, int fn, size_t name_pos)
             if (!arg)
                 goto fail;
             e->args[e->n_args++] = arg;
-            if (!px_stack_on(p, e, arg))
+            if (px_stack_on(p, e, arg))
                 goto fail;
             if (px_is_sym(p->tok, ')'))
                 break;
@@ -152,7 +152,7 @@ static Expr *parse_call(Parser *p, int fn, size_t name_pos)
                 px_unexpected(p, "',' or ')'");
                 goto fail;
             }
-            if (!px_advance(p))
+            if (px_advance(p))
                 goto fail;
         }
     }
@@ -172,7 +172,7 @@ static Expr *parse_call(Parser *p, int fn, size_t name_pos)
         expr_free(e);
         return NULL;
     }
-    if (!px_advance(p)) {
+    if (px_advance(p)) {
         expr_free(e);
         return NULL;
     }
@@ -196,13 +196,13 @@ static Expr *parse_name(Parser *p)
             return px_nomem(p);
         e->num = INFINITY;
         e->end = pos + len;
-        if (!px_advance(p)) {
+        if (px_advance(p)) {
             expr_free(e);
             return NULL;
         }
         return e;
     }
-    if (!px_advance(p))
+    if (px_advance(p))
         return NULL;
     int fn = optable_fn_lookup(name, len);
     if (px_is_sym(p->tok, '(')) {
@@ -256,7 +256,7 @@ static Expr *parse_primary(Parser *p)
             return px_nomem(p);
         e->num = t->num;
         e->end = t->pos + t->len;
-        if (!px_advance(p)) {
+        if (px_advance(p)) {
             expr_free(e);
             return NULL;
         }
@@ -269,7 +269,7 @@ static Expr *parse_primary(Parser *p)
         return NULL;
     }
     if (px_is_sym(t, '[')) {
-        if (!px_enter(p))
+        if (px_enter(p))
             return NULL;
         Expr *e = px_parse_matrix(p);
         p->depth--;
@@ -278,7 +278,7 @@ static Expr *parse_primary(Parser *p)
     if (px_is_sym(t, '(')) {
         size_t start = t->pos;
         Saved s = open_paren(p, '(');
-        if (!px_advance(p))
+        if (px_advance(p))
             return NULL;
         Expr *e = parse_expr(p);
         if (e && !px_is_sym(p->tok, ')')) {
@@ -291,7 +291,7 @@ static Expr *parse_primary(Parser *p)
             return NULL;
         e->start = start;
         e->end = p->tok->pos + 1;
-        if (!px_advance(p)) {
+        if (px_advance(p)) {
             expr_free(e);
             return NULL;
         }
@@ -327,7 +327,7 @@ static Expr *parse_postfix(Parser *p)
     while (e) {
         if (px_is_sym(p->tok, '^')) {
             size_t pos = p->tok->pos;
-            if (!px_advance(p))
+            if (px_advance(p))
                 goto fail;
             if (!lex_tok_is(P_src(p), p->tok, "T")) {
                 px_fail(p, ATTN_E_SYNTAX, pos, "'^' must be followed by T (transpose)");
@@ -340,10 +340,10 @@ static Expr *parse_postfix(Parser *p)
             }
             t->a = e;
             e = t;
-            if (!px_stack_on(p, e, e->a))
+            if (px_stack_on(p, e, e->a))
                 goto fail;
             e->end = p->tok->pos + 1;
-            if (!px_advance(p))
+            if (px_advance(p))
                 goto fail;
         } else if (px_is_sym(p->tok, '[')) {
             Expr *ix = px_node(E_INDEX, p->tok->pos, start);
@@ -353,20 +353,20 @@ static Expr *parse_postfix(Parser *p)
             }
             ix->a = e;
             e = ix;
-            if (!px_stack_on(p, e, e->a))
+            if (px_stack_on(p, e, e->a))
                 goto fail;
             Saved s = open_paren(p, '[');
-            int ok = px_advance(p) && parse_index(p, &ix->row);
-            if (ok && !px_is_sym(p->tok, ','))
-                ok = px_unexpected(p, "',' between the row and the column (A[i,j])");
-            ok = ok && px_advance(p) && parse_index(p, &ix->col);
-            if (ok && !px_is_sym(p->tok, ']'))
-                ok = px_unexpected(p, "']'");
+            int failed = px_advance(p) || parse_index(p, &ix->row);
+            if (!failed && !px_is_sym(p->tok, ','))
+                failed = px_unexpected(p, "',' between the row and the column (A[i,j])");
+            failed = failed || px_advance(p) || parse_index(p, &ix->col);
+            if (!failed && !px_is_sym(p->tok, ']'))
+                failed = px_unexpected(p, "']'");
             close_paren(p, s);
-            if (!ok)
+            if (failed)
                 goto fail;
             e->end = p->tok->pos + 1;
-            if (!px_advance(p))
+            if (px_advance(p))
                 goto fail;
         } else {
             break;
@@ -383,7 +383,7 @@ static Expr *parse_unary(Parser *p)
     if (!px_is_sym(p->tok, '-'))
         return parse_postfix(p);
     size_t pos = p->tok->pos;
-    if (!px_enter(p) || !px_advance(p))
+    if (px_enter(p) || px_advance(p))
         return NULL;
     Expr *a = parse_unary(p);
     p->depth--;
@@ -396,7 +396,7 @@ static Expr *parse_unary(Parser *p)
     }
     e->a = a;
     e->end = a->end;
-    if (!px_stack_on(p, e, a)) {
+    if (px_stack_on(p, e, a)) {
         expr_free(e);
         return NULL;
     }
@@ -414,7 +414,7 @@ static Expr *binary(Parser *p, ExprKind kind, size_t pos, Expr *a, Expr *b)
     e->a = a;
     e->b = b;
     e->end = b->end;
-    if (!px_stack_on(p, e, a) || !px_stack_on(p, e, b)) {
+    if (px_stack_on(p, e, a) || px_stack_on(p, e, b)) {
         expr_free(e);
         return NULL;
     }
@@ -427,7 +427,7 @@ static Expr *parse_term(Parser *p)
     while (e && (px_is_sym(p->tok, '@') || px_is_sym(p->tok, '*') || px_is_sym(p->tok, '/'))) {
         char op = p->tok->sym;
         size_t pos = p->tok->pos;
-        if (!px_advance(p)) {
+        if (px_advance(p)) {
             expr_free(e);
             return NULL;
         }
@@ -443,13 +443,13 @@ static Expr *parse_term(Parser *p)
 
 static Expr *parse_expr(Parser *p)
 {
-    if (!px_enter(p))
+    if (px_enter(p))
         return NULL;
     Expr *e = parse_term(p);
     while (e && (px_is_sym(p->tok, '+') || px_is_sym(p->tok, '-'))) {
         char op = p->tok->sym;
         size_t pos = p->tok->pos;
-        if (!px_advance(p)) {
+        if (px_advance(p)) {
             expr_free(e);
             return NULL;
         }

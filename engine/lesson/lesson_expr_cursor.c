@@ -21,7 +21,7 @@ int px_fail(Parser *p, attn_status code, size_t pos, const char *fmt, ...)
     va_start(ap, fmt);
     src_verror(P_src(p), p->lx->err, code, pos, fmt, ap);
     va_end(ap);
-    return 0;
+    return -1;
 }
 
 int px_advance(Parser *p)
@@ -29,13 +29,13 @@ int px_advance(Parser *p)
     p->prev_end = p->tok->pos + p->tok->len;
     p->crossed_newline = 0;
     for (;;) {
-        if (!lex_next(p->lx, p->tok))
-            return 0;
+        if (lex_next(p->lx, p->tok))
+            return -1;
         if (p->tok->kind == T_NEWLINE && p->skip_newlines) {
             p->crossed_newline = 1;
             continue;
         }
-        return 1;
+        return 0;
     }
 }
 
@@ -86,7 +86,7 @@ int px_stack_on(Parser *p, Expr *parent, const Expr *child)
     if (child->height + 1 > parent->height)
         parent->height = child->height + 1;
     if (parent->height <= LESSON_MAX_CHAIN)
-        return 1;
+        return 0;
     return px_fail(p, ATTN_E_LIMIT, parent->pos, "this expression is too long: it chains more than %d operations",
                 LESSON_MAX_CHAIN);
 }
@@ -102,5 +102,5 @@ int px_enter(Parser *p)
     if (++p->depth > LESSON_MAX_DEPTH) {
         return px_fail(p, ATTN_E_LIMIT, p->tok->pos, "this expression nests deeper than the limit of %d", LESSON_MAX_DEPTH);
     }
-    return 1;
+    return 0;
 }

@@ -24,7 +24,8 @@ typedef struct {
 
 static inline const Src *P_src(Parser *p) { return p->lx->src; }
 
-/* Report an error at pos; always returns 0. */
+/* The parser's steps return 0 when done, -1 after an error (in p->lx->err).
+ * Report an error at pos; always returns -1. */
 int px_fail(Parser *p, attn_status code, size_t pos, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* Move to the next token, skipping line ends inside ( ). */
 int px_advance(Parser *p);
@@ -39,7 +40,7 @@ Expr *px_node(ExprKind kind, size_t pos, size_t start);
 int px_stack_on(Parser *p, Expr *parent, const Expr *child);
 /* Report out of memory; returns NULL. */
 Expr *px_nomem(Parser *p);
-/* One level deeper; 0 (with an error) past LESSON_MAX_DEPTH. */
+/* One level deeper; -1 (with an error) past LESSON_MAX_DEPTH. */
 int px_enter(Parser *p);
 /* '[' literal ']': a matrix written out, rows split by ';' or line ends. */
 Expr *px_parse_matrix(Parser *p);

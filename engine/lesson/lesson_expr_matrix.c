@@ -19,8 +19,8 @@ static int literal_value(Parser *p, float *v)
     double sign = 1;
     if (px_is_sym(p->tok, '-') || px_is_sym(p->tok, '+')) {
         sign = p->tok->sym == '-' ? -1 : 1;
-        if (!px_advance(p))
-            return 0;
+        if (px_advance(p))
+            return -1;
     }
     if (p->tok->kind == T_NUM)
         *v = (float)(sign * p->tok->num);
@@ -53,7 +53,7 @@ Expr *px_parse_matrix(Parser *p)
         px_nomem(p);
         goto fail;
     }
-    if (!px_advance(p))
+    if (px_advance(p))
         goto fail;
     for (;;) {
         if (p->tok->kind == T_NEWLINE || px_is_sym(p->tok, ';') || px_is_sym(p->tok, ']')) {
@@ -72,14 +72,14 @@ Expr *px_parse_matrix(Parser *p)
             if (px_is_sym(p->tok, ']'))
                 break;
             p->crossed_newline = p->tok->kind == T_NEWLINE;
-            if (!lex_next(p->lx, p->tok))
+            if (lex_next(p->lx, p->tok))
                 goto fail;
             if (p->tok->kind == T_NEWLINE)
                 p->crossed_newline = 1;
             continue;
         }
         if (px_is_sym(p->tok, ',')) {
-            if (!px_advance(p))
+            if (px_advance(p))
                 goto fail;
             continue;
         }
@@ -100,7 +100,7 @@ Expr *px_parse_matrix(Parser *p)
             e->vals = bigger;
             cap *= 2;
         }
-        if (!literal_value(p, &e->vals[n]))
+        if (literal_value(p, &e->vals[n]))
             goto fail;
         n++;
         p->crossed_newline = 0;
@@ -114,7 +114,7 @@ Expr *px_parse_matrix(Parser *p)
     p->opener_pos = saved_pos;
     p->skip_newlines = saved_skip;
     e->end = p->tok->pos + 1;
-    if (!px_advance(p))
+    if (px_advance(p))
         goto fail_restored;
     return e;
 fail:

@@ -41,8 +41,8 @@ typedef struct {
 void src_linecol(const Src *s, size_t pos, int *line, int *col);
 
 /* Fill err for offset pos: file, line, column, the source line with control
- * characters turned to spaces, and a printf-style message. Returns 0 so a
- * parser can `return src_error(...)`. */
+ * characters turned to spaces, and a printf-style message. Returns -1 so
+ * a parser step can `return src_error(...)`. */
 int src_error(const Src *s, LessonError *err, attn_status code, size_t pos, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 int src_verror(const Src *s, LessonError *err, attn_status code, size_t pos, const char *fmt, va_list ap);
@@ -50,7 +50,7 @@ int src_verror(const Src *s, LessonError *err, attn_status code, size_t pos, con
 /* Refuse text that is not lesson text: invalid UTF-8, control characters
  * other than tab and line ends (C0, DEL and C1), the bidirectional
  * overrides and isolates, a carriage return not before a line feed, a line
- * longer than LESSON_MAX_LINE. 1 when acceptable, else 0 and err. */
+ * longer than LESSON_MAX_LINE. 0 when acceptable, else -1 and err. */
 int src_validate(const Src *s, LessonError *err);
 
 /* The length of a line joint at text[p] (before end): a backslash ending a
@@ -79,7 +79,7 @@ typedef struct {
 } Lexer;
 
 /* The next token from lx->pos (blanks and # comments skipped; a line end is
- * a T_NEWLINE token). 1 on success, 0 and lx->err on a bad character or a
+ * a T_NEWLINE token). 0 on success, -1 and lx->err on a bad character or a
  * bad number. */
 int lex_next(Lexer *lx, Token *t);
 

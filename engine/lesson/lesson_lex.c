@@ -59,7 +59,7 @@ static int lex_number(Lexer *lx, Token *t)
                          "the number '%s' is too large for a float (the largest is about 3.4e38)", buf);
     t->num = v;
     lx->pos = p;
-    return 1;
+    return 0;
 }
 
 int lex_next(Lexer *lx, Token *t)
@@ -86,14 +86,14 @@ int lex_next(Lexer *lx, Token *t)
     t->pos = lx->pos;
     if (lx->pos >= end) {
         t->kind = T_EOF;
-        return 1;
+        return 0;
     }
     unsigned char c = (unsigned char)s[lx->pos];
     if (c == '\n') {
         t->kind = T_NEWLINE;
         t->len = 1;
         lx->pos++;
-        return 1;
+        return 0;
     }
     if (isdigit(c) || (c == '.' && lx->pos + 1 < end && isdigit((unsigned char)s[lx->pos + 1])))
         return lex_number(lx, t);
@@ -104,7 +104,7 @@ int lex_next(Lexer *lx, Token *t)
         t->kind = T_NAME;
         t->len = p - lx->pos;
         lx->pos = p;
-        return 1;
+        return 0;
     }
     if (c == '"') {
         const char *close = memchr(s + lx->pos + 1, '"', end - lx->pos - 1);
@@ -115,14 +115,14 @@ int lex_next(Lexer *lx, Token *t)
         t->kind = T_STR;
         t->len = (size_t)(close - (s + lx->pos)) + 1;
         lx->pos += t->len;
-        return 1;
+        return 0;
     }
     if (strchr("@+-*/^()[],;=:", c) && c != '\0') {
         t->kind = T_SYM;
         t->sym = (char)c;
         t->len = 1;
         lx->pos++;
-        return 1;
+        return 0;
     }
     size_t n = 1;
     while (lx->pos + n < end && ((unsigned char)s[lx->pos + n] & 0xC0) == 0x80)

@@ -146,7 +146,7 @@ Lesson *lesson_parse(const char *text, size_t len, const char *file, LessonError
     l->src.len = text ? len : 0;
     l->src.file = l->file;
     l->layout = LAYOUT_ROWS;
-    if (!src_validate(&l->src, err)) {
+    if (src_validate(&l->src, err)) {
         lesson_free(l);
         return NULL;
     }

@@ -170,10 +170,10 @@ int ps_cursor_at(PS *ps, Cursor *c, size_t p)
     c->lx.src = S(ps);
     c->lx.pos = p;
     c->lx.err = ps->err;
-    return lex_next(&c->lx, &c->tok) ? 0 : -1;
+    return lex_next(&c->lx, &c->tok);
 }
 
-int ps_cursor_next(Cursor *c) { return lex_next(&c->lx, &c->tok) ? 0 : -1; }
+int ps_cursor_next(Cursor *c) { return lex_next(&c->lx, &c->tok); }
 
 /* The statement must end here; move to the line after it. */
 int ps_end_statement(PS *ps, Cursor *c, const char *after)

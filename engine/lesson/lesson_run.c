@@ -119,7 +119,8 @@ static Mat *apply_edits(const Lesson *l, EvalCtx *c, Mat *m, int slot, const Les
 
 /* Every cell an exercise hides is inside its matrix, and every `mistake`
  * evaluates to one number: else the lesson is refused where it says so
- * (a hide of a cell that is not there hid nothing, in silence). */
+ * (a hide of a cell that is not there hid nothing, in silence). 0, or -1
+ * with err. */
 static int exercises_fit(const Lesson *l, LessonState *s, LessonError *err)
 {
     for (int k = 0; k < l->n_steps; k++)
@@ -142,11 +143,11 @@ static int exercises_fit(const Lesson *l, LessonState *s, LessonError *err)
                 mat_free(v);
                 if (!one) {
                     *err = me;
-                    return 0;
+                    return -1;
                 }
             }
         }
-    return 1;
+    return 0;
 }
 
 /* Statements first..last of l into a new state (see lesson_eval_range),
@@ -232,7 +233,7 @@ static LessonState *eval_statements(const Lesson *l, const LessonEdit *edits, in
     labels_free(tokens);
     /* the lesson as a whole: what its exercises name must exist */
     if (ok && !mut && first == 0 && last == l->n_stmts - 1)
-        ok = exercises_fit(l, s, err);
+        ok = exercises_fit(l, s, err) == 0;
     if (!ok) {
         lesson_state_free(s);
         return NULL;

@@ -178,7 +178,7 @@ static size_t char_start(const char *text, size_t i, size_t end)
 int src_verror(const Src *s, LessonError *err, attn_status code, size_t pos, const char *fmt, va_list ap)
 {
     if (!err)
-        return 0;
+        return -1;
     memset(err, 0, sizeof *err);
     err->code = code;
     snprintf(err->file, sizeof err->file, "%s", s->file ? s->file : "<lesson>");
@@ -217,7 +217,7 @@ int src_verror(const Src *s, LessonError *err, attn_status code, size_t pos, con
         err->source_line[n] = '\0';
     }
     vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-    return 0;
+    return -1;
 }
 
 int src_error(const Src *s, LessonError *err, attn_status code, size_t pos, const char *fmt, ...)
@@ -226,7 +226,7 @@ int src_error(const Src *s, LessonError *err, attn_status code, size_t pos, cons
     va_start(ap, fmt);
     src_verror(s, err, code, pos, fmt, ap);
     va_end(ap);
-    return 0;
+    return -1;
 }
 
 int src_validate(const Src *s, LessonError *err)
@@ -268,7 +268,7 @@ int src_validate(const Src *s, LessonError *err)
             return src_error(s, err, ATTN_E_SYNTAX, i, "U+%04X (%s) is not allowed in a lesson", cp, name);
         i += n;
     }
-    return 1;
+    return 0;
 }
 
 size_t src_joint(const char *text, size_t p, size_t end)

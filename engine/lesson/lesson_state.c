@@ -136,7 +136,7 @@ Mat *lesson_eval_expr(const LessonState *s, const char *expr, LessonError *err)
         src_error(&src, err, ATTN_E_ARG, 0, "no lesson state to evaluate against");
         return NULL;
     }
-    if (!src_validate(&src, err))
+    if (src_validate(&src, err))
         return NULL;
     char **names = state_names(s);
     if (!names) {
@@ -147,13 +147,13 @@ Mat *lesson_eval_expr(const LessonState *s, const char *expr, LessonError *err)
     Lexer lx = { &src, 0, err };
     Token tok;
     Expr *e = NULL;
-    if (lex_next(&lx, &tok))
+    if (!lex_next(&lx, &tok))
         e = expr_parse(&lx, &tok, &scope);
     free(names);
     if (!e)
         return NULL;
     while (e && tok.kind == T_NEWLINE)
-        if (!lex_next(&lx, &tok)) {
+        if (lex_next(&lx, &tok)) {
             expr_free(e);
             return NULL;
         }
