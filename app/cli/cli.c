@@ -316,8 +316,8 @@ static int check_file(const char *file, ReportList *res, int strict)
         it->kind = vr[i].kind == VERIFY_CHECK ? REPORT_CHECK : REPORT_EXERCISE;
         it->line = vr[i].line;
         it->passed = vr[i].passed;
-        memcpy(it->what, vr[i].what, sizeof it->what);
-        memcpy(it->detail, vr[i].detail, sizeof it->detail);
+        snprintf(it->what, sizeof it->what, "%s", vr[i].what);
+        snprintf(it->detail, sizeof it->detail, "%s", vr[i].detail);
         if (!it->passed && status < 1)
             status = 1;
     }
