@@ -162,7 +162,7 @@ int dir_let(PS *ps, size_t kw, size_t arg)
     if (ps_cursor_next(&c))
         return -1;
     int line = ps->line;
-    Expr *e = parse_expr_at(ps, &c);
+    Expr *e = ps_expr_at(ps, &c);
     if (!e)
         return -1;
     if (ps_end_statement(ps, &c, "the expression")) {

@@ -32,7 +32,7 @@ int dir_answer(PS *ps, size_t kw, size_t arg, LessonExercise *ex, VerifyItem *it
     if (ps_cursor_at(ps, &c, arg))
         return -1;
     size_t start = c.tok.pos;
-    Expr *e = parse_expr_at(ps, &c);
+    Expr *e = ps_expr_at(ps, &c);
     if (!e)
         return -1;
     it->lhs = e;
@@ -76,7 +76,7 @@ static int d_hide(PS *ps, size_t kw, size_t arg, LessonExercise *ex)
         return ps_fail(ps, ATTN_E_SYNTAX, kw, "'hide' needs the cells to hide, e.g. hide scaled[1,1]");
     while (c.tok.kind != T_NEWLINE && c.tok.kind != T_EOF) {
         size_t at = c.tok.pos;
-        Expr *e = parse_expr_at(ps, &c);
+        Expr *e = ps_expr_at(ps, &c);
         if (!e)
             return -1;
         int cell = e->kind == E_INDEX && e->a->kind == E_NAME && e->row > 0 && e->col > 0;
@@ -98,7 +98,7 @@ static int d_mistake(PS *ps, size_t kw, size_t arg, LessonExercise *ex)
     if (ps_cursor_at(ps, &c, arg))
         return -1;
     size_t start = c.tok.pos;
-    Expr *e = parse_expr_at(ps, &c);
+    Expr *e = ps_expr_at(ps, &c);
     if (!e)
         return -1;
     size_t end = e->end;
@@ -235,14 +235,14 @@ int dir_check(PS *ps, size_t kw, size_t arg)
         return -1;
     VerifyItem it = { .kind = VERIFY_CHECK, .line = ps->line, .pos = kw, .tol = 1e-4 };
     size_t start = c.tok.pos;
-    it.lhs = parse_expr_at(ps, &c);
+    it.lhs = ps_expr_at(ps, &c);
     if (!it.lhs)
         return -1;
     if (!(c.tok.kind == T_SYM && c.tok.sym == '=')) {
         ps_fail(ps, ATTN_E_SYNTAX, c.tok.pos, "expected '=' in the check: check EXPRESSION = VALUE [within TOLERANCE]");
         goto fail;
     }
-    if (ps_cursor_next(&c) || !(it.rhs = parse_expr_at(ps, &c)))
+    if (ps_cursor_next(&c) || !(it.rhs = ps_expr_at(ps, &c)))
         goto fail;
     size_t end = it.rhs->end;
     if (lex_tok_is(S(ps), &c.tok, "within")) {

@@ -188,7 +188,7 @@ int ps_end_statement(PS *ps, Cursor *c, const char *after)
     return 0;
 }
 
-Expr *parse_expr_at(PS *ps, Cursor *c)
+Expr *ps_expr_at(PS *ps, Cursor *c)
 {
     Scope scope = { ps->l->names, ps->l->n_names };
     return expr_parse(&c->lx, &c->tok, &scope);

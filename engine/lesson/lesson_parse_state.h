@@ -58,7 +58,7 @@ int ps_is_empty_line(PS *ps);
 int ps_cursor_at(PS *ps, Cursor *c, size_t p);
 int ps_cursor_next(Cursor *c);
 int ps_end_statement(PS *ps, Cursor *c, const char *after);
-Expr *parse_expr_at(PS *ps, Cursor *c);
+Expr *ps_expr_at(PS *ps, Cursor *c);
 int ps_number(PS *ps, Cursor *c, double *out, const char *what);
 int ps_within(PS *ps, Cursor *c, double *tol);
 char *ps_squeeze(PS *ps, size_t a, size_t b);
