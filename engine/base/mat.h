@@ -65,7 +65,13 @@ typedef struct Labels {
     X(POSENC, "posenc")             /* Vaswani et al.: exponent uses the pair index */ \
     X(POSENC_BOOK, "posenc_book")   /* notebook 003: exponent uses the element index */ \
     X(COSINE, "cosine")             /* cosine(a, b)                                */ \
-    X(WHERE, "where")               /* where(c, a, b): parts[0..2], with broadcast */
+    X(WHERE, "where")               /* where(c, a, b): parts[0..2], with broadcast */ \
+    X(ROWMAX, "rowmax")             /* R x 1: each row's largest                  */ \
+    X(ROWSUM, "rowsum")             /* R x 1: each row's sum                       */ \
+    X(COLMAX, "colmax")             /* 1 x C: each column's largest               */ \
+    X(COLSUM, "colsum")             /* 1 x C: each column's sum                    */ \
+    X(MAXIMUM, "maximum")           /* the larger of a and b, with broadcast       */ \
+    X(ELU, "elu")                   /* a > 0 ? a : exp(a) - 1                      */
 
 /* How a matrix was made. Operands are retained by the provenance. */
 typedef enum {

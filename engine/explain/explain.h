@@ -46,7 +46,8 @@ typedef enum {
     EXPLAIN_SOFTMAX,    /* exp(x - max) / sum exp(line - max)               */
     EXPLAIN_LAYERNORM,  /* (x - mean) / sqrt(var + eps) over the row        */
     EXPLAIN_GATHER,     /* copied from another cell (cat, range, element)   */
-    EXPLAIN_FORMULA     /* computed from position only (mask, posenc)       */
+    EXPLAIN_FORMULA,    /* computed from position only (mask, posenc)       */
+    EXPLAIN_REDUCE      /* the largest or the sum of a row or a column      */
 } ExplainKind;
 
 typedef struct {

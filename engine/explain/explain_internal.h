@@ -54,6 +54,8 @@ void explain_mask(struct ExplainBuilder *b, const Mat *m, int row, int col);
 void explain_posenc(struct ExplainBuilder *b, const Mat *m, int row, int col);
 void explain_cosine(struct ExplainBuilder *b, const Mat *m, int row, int col);
 void explain_where(struct ExplainBuilder *b, const Mat *m, int row, int col);
+void explain_reduce(struct ExplainBuilder *b, const Mat *m, int row, int col);   /* rowmax ... colsum */
+void explain_call2(struct ExplainBuilder *b, const Mat *m, int row, int col);    /* maximum(a, b) */
 
 /* How a cell of a matrix made by one operation is explained, and for an
  * operation that only moves numbers (OpInfo.moves) the step back to the

@@ -179,7 +179,71 @@ void explain_unary(Builder *b, const Mat *m, int row, int col)
         strbuf_add(&b->text, "%s(%s)\n= %s(%s)", fn, na, fn, num);
         if (m->prov.op == OP_RELU)
             strbuf_add(&b->text, " = max(0, %s)", num);
+        else if (m->prov.op == OP_ELU && v <= 0)
+            strbuf_add(&b->text, " = exp(%s) - 1", num);
     }
+    eb_result_line(b);
+}
+
+/* rowmax, rowsum (the cell is row `row` of an R x 1 result), colmax,
+ * colsum (column `col` of a 1 x C one): every cell of the line. */
+void explain_reduce(Builder *b, const Mat *m, int row, int col)
+{
+    const Mat *a = m->prov.a;
+    MatOp op = m->prov.op;
+    int by_rows = op == OP_ROWMAX || op == OP_ROWSUM, is_max = op == OP_ROWMAX || op == OP_COLMAX;
+    int line = by_rows ? row : col, n = by_rows ? a->cols : a->rows;
+    b->ex->kind = EXPLAIN_REDUCE;
+    for (int k = 0; k < n; k++)
+        eb_add_cell(b, a, by_rows ? line : k, by_rows ? k : line);
+    if (b->failed)
+        return;
+    char ea[EXPLAIN_NAME_MAX];
+    explain_expr(a, ea, sizeof ea, 1);
+    eb_target_head(b);
+    if (by_rows)
+        strbuf_add(&b->text, is_max ? "the largest of %s[%d,:]" : "sum_n %s[%d,n]", ea, line + 1);
+    else
+        strbuf_add(&b->text, is_max ? "the largest of %s[:,%d]" : "sum_m %s[m,%d]", ea, line + 1);
+    strbuf_add(&b->text, is_max ? "\n= max(" : "\n= ");
+    for (int k = 0; k < n; k++) {
+        if (eb_term_elided_here(k, n))
+            strbuf_add(&b->text, is_max ? ", ..." : " + ...");
+        if (!eb_term_shown(k, n))
+            continue;
+        if (k)
+            strbuf_add(&b->text, is_max ? ", " : " + ");
+        if (is_max)
+            eb_put_num(b, b->ex->operands[k].value);
+        else
+            eb_put_term(b, b->ex->operands[k].value);
+    }
+    if (is_max)
+        strbuf_add(&b->text, ")");
+    eb_result_line(b);
+}
+
+/* A function of two cells, each broadcast: maximum(a, b). */
+void explain_call2(Builder *b, const Mat *m, int row, int col)
+{
+    const Prov *p = &m->prov;
+    int ra, ca, rb, cb;
+    broadcast_cell(p->a, row, col, &ra, &ca);
+    broadcast_cell(p->b, row, col, &rb, &cb);
+    b->ex->kind = EXPLAIN_ELEMENTWISE;
+    eb_add_cell(b, p->a, ra, ca);
+    eb_add_cell(b, p->b, rb, cb);
+    if (b->failed)
+        return;
+    char na[EXPLAIN_NAME_MAX], nb[EXPLAIN_NAME_MAX];
+    const char *fn = mat_op_name(p->op);
+    eb_target_head(b);
+    strbuf_add(&b->text, "%s(%s, %s)\n= %s(", fn, eb_operand_name(p->a, ra, ca, na, sizeof na),
+               eb_operand_name(p->b, rb, cb, nb, sizeof nb), fn);
+    eb_put_num(b, b->ex->operands[0].value);
+    strbuf_add(&b->text, ", ");
+    eb_put_num(b, b->ex->operands[1].value);
+    strbuf_add(&b->text, ")");
     eb_result_line(b);
 }
 

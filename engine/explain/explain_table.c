@@ -34,6 +34,12 @@
 #define ROW_POSENC_BOOK { explain_posenc, NULL }
 #define ROW_COSINE { explain_cosine, NULL }
 #define ROW_WHERE { explain_where, NULL }
+#define ROW_ROWMAX { explain_reduce, NULL }
+#define ROW_ROWSUM { explain_reduce, NULL }
+#define ROW_COLMAX { explain_reduce, NULL }
+#define ROW_COLSUM { explain_reduce, NULL }
+#define ROW_MAXIMUM { explain_call2, NULL }
+#define ROW_ELU { explain_unary, NULL }
 
 #define EXPLAIN_ROW(id, spelling) [OP_##id] = ROW_##id,
 

@@ -136,6 +136,16 @@ static int shape_where(MatOp op, const OpShape *x, int n, int *rows, int *cols, 
     return 1;
 }
 
+/* rowmax, rowsum: R x 1; colmax, colsum: 1 x C. */
+static int shape_reduce(MatOp op, const OpShape *x, int n, int *rows, int *cols, int *bad, AttnError *err)
+{
+    (void)n, (void)bad, (void)err;
+    int by_rows = op == OP_ROWMAX || op == OP_ROWSUM;
+    *rows = by_rows ? x[0].rows : 1;
+    *cols = by_rows ? 1 : x[0].cols;
+    return 1;
+}
+
 /* ---- the rules by operation -------------------------------------------- */
 
 typedef int (*OpRule)(MatOp op, const OpShape *args, int n, int *rows, int *cols, int *bad, AttnError *err);
@@ -167,6 +177,12 @@ typedef int (*OpRule)(MatOp op, const OpShape *args, int n, int *rows, int *cols
 #define RULE_POSENC_BOOK NULL
 #define RULE_COSINE shape_cosine
 #define RULE_WHERE shape_where
+#define RULE_ROWMAX shape_reduce
+#define RULE_ROWSUM shape_reduce
+#define RULE_COLMAX shape_reduce
+#define RULE_COLSUM shape_reduce
+#define RULE_MAXIMUM shape_broadcast
+#define RULE_ELU NULL
 
 #define OP_RULE(id, spelling) [OP_##id] = RULE_##id,
 

@@ -134,6 +134,14 @@ attn_status op_div(Mat **out, const Mat *a, const Mat *b, AttnError *err)
     return binary(out, a, b, OP_DIV, f_div, err);
 }
 
+/* The larger; a NaN on either side stays NaN (as torch.maximum). */
+static float f_max(float x, float y) { return isnan(x) || isnan(y) ? NAN : x > y ? x : y; }
+
+attn_status op_maximum(Mat **out, const Mat *a, const Mat *b, AttnError *err)
+{
+    return binary(out, a, b, OP_MAXIMUM, f_max, err);
+}
+
 /* ---- element-wise functions ---------------------------------------------------- */
 
 typedef float (*UnaryFn)(float);
@@ -164,6 +172,9 @@ attn_status op_relu(Mat **out, const Mat *a, AttnError *err) { return unary(out,
 attn_status op_exp(Mat **out, const Mat *a, AttnError *err) { return unary(out, a, OP_EXP, expf, err); }
 attn_status op_log(Mat **out, const Mat *a, AttnError *err) { return unary(out, a, OP_LOG, logf, err); }
 attn_status op_sqrt(Mat **out, const Mat *a, AttnError *err) { return unary(out, a, OP_SQRT, sqrtf, err); }
+
+static float f_elu(float x) { return x > 0.0f || isnan(x) ? x : expm1f(x); }
+attn_status op_elu(Mat **out, const Mat *a, AttnError *err) { return unary(out, a, OP_ELU, f_elu, err); }
 
 /* ---- softmax ---------------------------------------------------------------- */
 

@@ -81,6 +81,19 @@ attn_status op_posenc_book(Mat **out, int n, int d, AttnError *err);
  * orientation), as 1x1. Zero vectors give 0. */
 attn_status op_cosine(Mat **out, const Mat *a, const Mat *b, AttnError *err);
 
+/* Reductions (ops_reduce.c): rowmax and rowsum give R x 1 (each row's
+ * largest value, its sum; a row of only -inf has max -inf), colmax and
+ * colsum 1 x C (the same down each column). The kept axis keeps its
+ * labels. */
+attn_status op_rowmax(Mat **out, const Mat *a, AttnError *err);
+attn_status op_rowsum(Mat **out, const Mat *a, AttnError *err);
+attn_status op_colmax(Mat **out, const Mat *a, AttnError *err);
+attn_status op_colsum(Mat **out, const Mat *a, AttnError *err);
+/* The element-wise larger of a and b (broadcasting as + does). */
+attn_status op_maximum(Mat **out, const Mat *a, const Mat *b, AttnError *err);
+/* a where a > 0, exp(a) - 1 elsewhere (alpha 1, as torch's elu). */
+attn_status op_elu(Mat **out, const Mat *a, AttnError *err);
+
 /* out = where(c, a, b) (parts c, a, b): element-wise a where c is non-zero,
  * else b; each of the three may broadcast (1x1, a row, a column) to the
  * largest shape. The value not taken is never touched, so a 0 beside -inf

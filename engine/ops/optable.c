@@ -117,6 +117,18 @@ static attn_status k_load(Mat **o, const char *path, const char *bytes, size_t l
 #define ROW_WHERE "(C, A, B)", 3, 3, OPARGS_MATS, { 0 }, .parts = op_where, \
                   .style = OPNAME_CALL, .doc = "element-wise: A where C is not 0, else B (each broadcasts); no 0 x -inf"
 
+#define ROW_ROWMAX "(A)", 1, 1, OPARGS_MATS, { 0 }, .unary = op_rowmax, .style = OPNAME_CALL, \
+                   .doc = "R x 1: each row's largest value (a row of only -inf has max -inf)"
+#define ROW_ROWSUM "(A)", 1, 1, OPARGS_MATS, { 0 }, .unary = op_rowsum, .style = OPNAME_CALL, \
+                   .doc = "R x 1: each row's sum"
+#define ROW_COLMAX "(A)", 1, 1, OPARGS_MATS, { 0 }, .unary = op_colmax, .style = OPNAME_CALL, \
+                   .doc = "1 x C: each column's largest value"
+#define ROW_COLSUM "(A)", 1, 1, OPARGS_MATS, { 0 }, .unary = op_colsum, .style = OPNAME_CALL, \
+                   .doc = "1 x C: each column's sum"
+#define ROW_MAXIMUM "(A, B)", 2, 2, OPARGS_MATS, { 0 }, .binary = op_maximum, .style = OPNAME_CALL, \
+                    .doc = "element-wise larger of the two (each broadcasts)"
+#define ROW_ELU ELEMENTWISE(op_elu, "a where a > 0, exp(a) - 1 elsewhere (alpha 1, as torch's elu)")
+
 #define OPTABLE_ROW(id, spelling) [OP_##id] = { OP_##id, spelling, ROW_##id },
 
 static const OpInfo table[OPT_COUNT] = {
