@@ -87,10 +87,10 @@ static int int_arg(EvalCtx *c, const Expr *call, int i, const char *what, int mi
     const Expr *arg = call->args[i];
     Mat *m = expr_eval(c, arg);
     if (!m)
-        return 0;
+        return -1;
     const char *fn = optable_at(call->fn)->name;
     char t[64];
-    int ok = 0;
+    int failed = -1;
     if (m->rows != 1 || m->cols != 1) {
         eval_fail(c, ATTN_E_ARG, arg->pos, "%s needs a number for %s, but %s is %dx%d", fn, what,
                   expr_text(c->src, arg, t, sizeof t), m->rows, m->cols);
@@ -101,11 +101,11 @@ static int int_arg(EvalCtx *c, const Expr *call, int i, const char *what, int mi
                       min == 0 ? "from" : "of at least", min, what, expr_text(c->src, arg, t, sizeof t));
         else {
             *out = (int)v;
-            ok = 1;
+            failed = 0;
         }
     }
     mat_free(m);
-    return ok;
+    return failed;
 }
 
 /* rows(A, a, b) / cols(A, a, b): 1-based, inclusive; (A, a) is one. */
@@ -116,10 +116,10 @@ static Mat *eval_range(EvalCtx *c, const Expr *e, const OpInfo *op)
     snprintf(first, sizeof first, "the first %s", axis);
     snprintf(last, sizeof last, "the last %s", axis);
     int lo, hi;
-    if (!int_arg(c, e, 1, first, 1, &lo))
+    if (int_arg(c, e, 1, first, 1, &lo))
         return NULL;
     hi = lo;
-    if (e->n_args == 3 && !int_arg(c, e, 2, last, 1, &hi))
+    if (e->n_args == 3 && int_arg(c, e, 2, last, 1, &hi))
         return NULL;
     Mat *a = expr_eval(c, e->args[0]);
     if (!a)
@@ -148,11 +148,11 @@ static Mat *eval_range(EvalCtx *c, const Expr *e, const OpInfo *op)
 static Mat *eval_make(EvalCtx *c, const Expr *e, const OpInfo *op)
 {
     int r = 0, k = 0;
-    if (!int_arg(c, e, 0, op->size_what[0], 1, &r))
+    if (int_arg(c, e, 0, op->size_what[0], 1, &r))
         return NULL;
     if (!op->size_what[1])
         k = r;
-    else if (!int_arg(c, e, 1, op->size_what[1], 1, &k))
+    else if (int_arg(c, e, 1, op->size_what[1], 1, &k))
         return NULL;
     if (too_many(c, e, r, k))
         return NULL;
@@ -193,7 +193,7 @@ static int eval_operands(EvalCtx *c, const Expr *e, const OpInfo *op, Operands *
     o->block = attn_calloc((size_t)n, one);
     if (!o->block) {
         eval_fail(c, ATTN_E_NOMEM, e->pos, "out of memory");
-        return 0;
+        return -1;
     }
     o->shapes = o->block;
     o->texts = (void *)(o->shapes + n);
@@ -216,9 +216,9 @@ static int eval_operands(EvalCtx *c, const Expr *e, const OpInfo *op, Operands *
         o->shapes[i] = (OpShape){ t ? m->cols : m->rows, t ? m->rows : m->cols, o->texts[i] };
     }
     if (o->n == n)
-        return 1;
+        return 0;
     operands_free(o);
-    return 0;
+    return -1;
 }
 
 /* An operator or a function of matrices, through its row of the table:
@@ -227,7 +227,7 @@ static int eval_operands(EvalCtx *c, const Expr *e, const OpInfo *op, Operands *
 static Mat *eval_apply(EvalCtx *c, const Expr *e, const OpInfo *op)
 {
     Operands o;
-    if (!eval_operands(c, e, op, &o))
+    if (eval_operands(c, e, op, &o))
         return NULL;
     Mat *out = NULL, **v = o.vals;
     AttnError ae = { 0 };

@@ -73,12 +73,12 @@ static int apply_labels(const Lesson *l, EvalCtx *c, Mat *m, int slot)
         if (ls->n && ls->n != len) {
             eval_fail(c, ATTN_E_SHAPE, ls->pos, "%d labels for the %s of %s, which has %d", ls->n,
                       ls->cols ? "columns" : "rows", l->names[slot], len);
-            return 0;
+            return -1;
         }
         Labels *lab = ls->n ? labels_new(ls->n, (const char *const *)ls->names) : NULL;
         if (ls->n && !lab) {
             eval_fail(c, ATTN_E_NOMEM, ls->pos, "out of memory");
-            return 0;
+            return -1;
         }
         if (ls->cols)
             mat_set_col_labels(m, lab);
@@ -86,7 +86,7 @@ static int apply_labels(const Lesson *l, EvalCtx *c, Mat *m, int slot)
             mat_set_row_labels(m, lab);
         labels_free(lab);
     }
-    return 1;
+    return 0;
 }
 
 /* Apply the edits of one name: on a copy of its own, which becomes an input. */
@@ -215,7 +215,7 @@ static LessonState *eval_statements(const Lesson *l, const LessonEdit *edits, in
             v = copy;
         }
         label_tokens(l, v, tokens);
-        if (!apply_labels(l, &c, v, st->slot)) {
+        if (apply_labels(l, &c, v, st->slot)) {
             mat_free(v);
             ok = 0;
             break;
