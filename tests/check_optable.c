@@ -122,7 +122,7 @@ static void assert_same(const NameSet *want, const NameSet *got, const char *whe
 START_TEST(readme_lists_the_table)
 {
     NameSet table = table_functions(), readme = readme_functions();
-    ck_assert_int_eq(table.n, 27);
+    ck_assert_int_eq(table.n, 33);
     assert_same(&table, &readme, "lessons/README.md's table of functions");
 }
 END_TEST
@@ -151,7 +151,8 @@ START_TEST(every_row_is_complete)
         ck_assert_msg(op->doc && op->doc[0], "%s has no documentation", op->name);
         ck_assert_msg(op->min_args >= 0 && (op->max_args == -1 || op->max_args >= op->min_args),
                       "%s has arity %d..%d", op->name, op->min_args, op->max_args);
-        int kernels = !!op->unary + !!op->binary + !!op->matmul + !!op->parts + !!op->range + !!op->make + !!op->read;
+        int kernels = !!op->unary + !!op->binary + !!op->matmul + !!op->parts + !!op->range + !!op->make + !!op->read +
+                      !!op->with;
         switch (op->args) {
         case OPARGS_NONE:
             ck_assert_msg(kernels == 0 && !optable_is_fn(i), "%s is internal but callable", op->name);
@@ -170,6 +171,16 @@ START_TEST(every_row_is_complete)
         case OPARGS_FILE:
             ck_assert_msg(kernels == 1 && op->read, "%s needs a reader of a file", op->name);
             break;
+        case OPARGS_PARAMS: {
+            /* one kind per argument: a matrix first or none, then numbers, each named */
+            const char *k = op->param_kinds;
+            ck_assert_msg(kernels == 1 && op->with && k, "%s needs a kernel with numbers", op->name);
+            ck_assert_int_eq((int)strlen(k), op->max_args);
+            ck_assert_msg(strspn(k + (k[0] == 'M'), "nir") == strlen(k) - (k[0] == 'M'), "%s: kinds %s", op->name, k);
+            for (size_t a = k[0] == 'M'; a < strlen(k); a++)
+                ck_assert_msg(op->size_what[a - (k[0] == 'M')], "%s: argument %zu has no name", op->name, a + 1);
+            break;
+        }
         }
         if (optable_is_fn(i)) {
             ck_assert_msg(op->min_args >= 1 && op->params[0] == '(', "function %s: arity or parameters", op->name);

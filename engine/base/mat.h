@@ -71,7 +71,13 @@ typedef struct Labels {
     X(COLMAX, "colmax")             /* 1 x C: each column's largest               */ \
     X(COLSUM, "colsum")             /* 1 x C: each column's sum                    */ \
     X(MAXIMUM, "maximum")           /* the larger of a and b, with broadcast       */ \
-    X(ELU, "elu")                   /* a > 0 ? a : exp(a) - 1                      */
+    X(ELU, "elu")                   /* a > 0 ? a : exp(a) - 1                      */ \
+    X(ROPE, "rope")                 /* rotary positions, interleaved pairs: param base, p0 */ \
+    X(ROPE_HALF, "rope_half")       /* the same, column k with k + C/2             */ \
+    X(WINDOW_MASK, "window_mask")   /* n x n causal window of w: param n, w        */ \
+    X(ALIBI, "alibi")               /* n x n ALiBi bias of slope m: param n, m     */ \
+    X(TOPK_MASK, "topk_mask")       /* 0 at each row's k largest: param k          */ \
+    X(REPEAT_HEADS, "repeat_heads") /* blocks of dk columns, each r times: param dk, r */
 
 /* How a matrix was made. Operands are retained by the provenance. */
 typedef enum {
@@ -90,6 +96,9 @@ typedef struct {
     int n_parts;
     int trans_a, trans_b; /* OP_MATMUL: operand used transposed (no copy)  */
     int lo, hi;         /* OP_ROWS/OP_COLS range; OP_ELEMENT row/col       */
+    double param[2];    /* the numbers of a call that takes them (rope's
+                           base and first position, a window's n and w ...) */
+    int n_param;
 } Prov;
 
 struct Mat {

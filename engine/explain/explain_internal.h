@@ -38,6 +38,7 @@ const Mat *explain_back_transpose(const Mat *m, int *r, int *c);
 const Mat *explain_back_view(const Mat *m, int *r, int *c);      /* rows, cols */
 const Mat *explain_back_element(const Mat *m, int *r, int *c);
 const Mat *explain_back_cat(const Mat *m, int *r, int *c);       /* hcat, vcat */
+const Mat *explain_back_repeat(const Mat *m, int *r, int *c);    /* repeat_heads */
 
 /* The explainers of one cell (row, col) of m, one per kind of operation,
  * named by the rows of explain_table.c. Each writes the cell's operands and
@@ -56,6 +57,9 @@ void explain_cosine(struct ExplainBuilder *b, const Mat *m, int row, int col);
 void explain_where(struct ExplainBuilder *b, const Mat *m, int row, int col);
 void explain_reduce(struct ExplainBuilder *b, const Mat *m, int row, int col);   /* rowmax ... colsum */
 void explain_call2(struct ExplainBuilder *b, const Mat *m, int row, int col);    /* maximum(a, b) */
+void explain_rope(struct ExplainBuilder *b, const Mat *m, int row, int col);     /* rope, rope_half */
+void explain_positions(struct ExplainBuilder *b, const Mat *m, int row, int col);/* window, alibi */
+void explain_topk(struct ExplainBuilder *b, const Mat *m, int row, int col);
 
 /* How a cell of a matrix made by one operation is explained, and for an
  * operation that only moves numbers (OpInfo.moves) the step back to the

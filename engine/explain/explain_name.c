@@ -9,6 +9,7 @@
  */
 #include "explain.h"
 #include "explain_internal.h"
+#include "ops.h"
 #include "optable.h"
 
 #include <stdio.h>
@@ -152,6 +153,17 @@ static void name_into(const Mat *m, char *buf, size_t size, int depth, const Nam
         str_cat(buf, size, ")");
         break;
     }
+    case OPNAME_PARAMS: { /* rope(X, 10000), window_mask(4, 2) */
+        snprintf(buf, size, "%s(", op->name);
+        if (p->a)
+            operand_cat(buf, size, p->a, depth + 1, mode, 0);
+        for (int i = 0; i < p->n_param; i++) {
+            snprintf(num, sizeof num, "%s%g", p->a || i ? ", " : "", p->param[i]);
+            str_cat(buf, size, num);
+        }
+        str_cat(buf, size, ")");
+        break;
+    }
     }
 }
 
@@ -214,6 +226,13 @@ const Mat *explain_back_element(const Mat *m, int *r, int *c)
 {
     *r = m->prov.lo;
     *c = m->prov.hi;
+    return m->prov.a;
+}
+
+const Mat *explain_back_repeat(const Mat *m, int *r, int *c)
+{
+    (void)r;
+    *c = op_repeat_source(*c, (int)m->prov.param[0], (int)m->prov.param[1]);
     return m->prov.a;
 }
 

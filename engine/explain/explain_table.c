@@ -40,6 +40,12 @@
 #define ROW_COLSUM { explain_reduce, NULL }
 #define ROW_MAXIMUM { explain_call2, NULL }
 #define ROW_ELU { explain_unary, NULL }
+#define ROW_ROPE { explain_rope, NULL }
+#define ROW_ROPE_HALF { explain_rope, NULL }
+#define ROW_WINDOW_MASK { explain_positions, NULL }
+#define ROW_ALIBI { explain_positions, NULL }
+#define ROW_TOPK_MASK { explain_topk, NULL }
+#define ROW_REPEAT_HEADS { explain_gather, explain_back_repeat }
 
 #define EXPLAIN_ROW(id, spelling) [OP_##id] = ROW_##id,
 

@@ -163,6 +163,74 @@ static Mat *eval_make(EvalCtx *c, const Expr *e, const OpInfo *op)
     return out;
 }
 
+/* Argument i of a call as one finite number, for what (in messages). */
+static int real_arg(EvalCtx *c, const Expr *call, int i, const char *what, double *out)
+{
+    const Expr *arg = call->args[i];
+    Mat *m = expr_eval(c, arg);
+    if (!m)
+        return -1;
+    const char *fn = optable_at(call->fn)->name;
+    char t[64];
+    int failed = -1;
+    if (m->rows != 1 || m->cols != 1)
+        eval_fail(c, ATTN_E_ARG, arg->pos, "%s needs a number for %s, but %s is %dx%d", fn, what,
+                  expr_text(c->src, arg, t, sizeof t), m->rows, m->cols);
+    else if (!isfinite(mat_get(m, 0, 0)))
+        eval_fail(c, ATTN_E_ARG, arg->pos, "%s needs a finite number for %s, not %s", fn, what,
+                  expr_text(c->src, arg, t, sizeof t));
+    else
+        *out = mat_get(m, 0, 0), failed = 0;
+    mat_free(m);
+    return failed;
+}
+
+/* The calls with numbers among their arguments (rope, window_mask, alibi,
+ * topk_mask, repeat_heads): a matrix first when param_kinds says 'M', then
+ * the numbers, each checked for its kind where the call writes it. */
+static Mat *eval_params(EvalCtx *c, const Expr *e, const OpInfo *op)
+{
+    const char *kinds = op->param_kinds;
+    int has_mat = kinds[0] == 'M';
+    double p[2] = { 0, 0 };
+    int np = 0;
+    for (int i = has_mat; i < e->n_args && kinds[i] && np < 2; i++, np++) {
+        const char *what = op->size_what[np];
+        if (kinds[i] == 'r') {
+            if (real_arg(c, e, i, what, &p[np]))
+                return NULL;
+        } else {
+            int v;
+            if (int_arg(c, e, i, what, kinds[i] == 'n' ? 1 : 0, &v))
+                return NULL;
+            p[np] = v;
+        }
+    }
+    Mat *a = has_mat ? expr_eval(c, e->args[0]) : NULL;
+    if (has_mat && !a)
+        return NULL;
+    Mat *out = NULL;
+    AttnError ae = { 0 };
+    char t[64];
+    int r, k, bad;
+    long long rows = a ? a->rows : (long long)p[0], cols = a ? a->cols : (long long)p[0];
+    if (op->prov == OP_REPEAT_HEADS)
+        cols *= (long long)p[1];
+    OpShape x = { a ? a->rows : 0, a ? a->cols : 0, a ? expr_text(c->src, e->args[0], t, sizeof t) : "" };
+    if (a && !optable_check_shape(op, &x, 1, &r, &k, &bad, &ae))
+        eval_fail(c, ae.code, bad >= 0 ? e->args[0]->pos : e->pos, "%s", ae.msg);
+    else if (!too_many(c, e, rows, cols)) {
+        if (op->with(&out, a, p, np, &ae) != ATTN_OK)
+            out = engine_fail(c, e, &ae);
+        else if (!op->makes_inf && finite_check(op, out, &a, a ? 1 : 0, &r, &k, &ae) != FINITE_OK) {
+            mat_free(out);     /* honest arithmetic (finite.h) */
+            out = eval_fail(c, ae.code, e->pos, "%s", ae.msg);
+        }
+    }
+    mat_free(a);
+    return out;
+}
+
 /* What a call or an operator works on: its matrices, the shapes they enter
  * with and how messages name them. `@` folds a transposed side into the
  * product (A^T @ B is one product, no copy of A). */
@@ -284,6 +352,8 @@ Mat *expr_eval_node(EvalCtx *c, const Expr *e)
             return eval_range(c, e, op);
         if (op->args == OPARGS_FILE)
             return eval_load(c, e, op);
+        if (op->args == OPARGS_PARAMS)
+            return eval_params(c, e, op);
         return eval_apply(c, e, op);
     }
     }

@@ -146,6 +146,18 @@ static int shape_reduce(MatOp op, const OpShape *x, int n, int *rows, int *cols,
     return 1;
 }
 
+/* rope, rope_half: the columns pair up. */
+static int shape_even_cols(MatOp op, const OpShape *x, int n, int *rows, int *cols, int *bad, AttnError *err)
+{
+    (void)n;
+    if (x[0].cols % 2 != 0)
+        return shape_fail(bad, 0, err, "%s turns pairs of columns: %s has %d, an odd number", mat_op_name(op),
+                          x[0].text, x[0].cols);
+    *rows = x[0].rows;
+    *cols = x[0].cols;
+    return 1;
+}
+
 /* ---- the rules by operation -------------------------------------------- */
 
 typedef int (*OpRule)(MatOp op, const OpShape *args, int n, int *rows, int *cols, int *bad, AttnError *err);
@@ -183,6 +195,12 @@ typedef int (*OpRule)(MatOp op, const OpShape *args, int n, int *rows, int *cols
 #define RULE_COLSUM shape_reduce
 #define RULE_MAXIMUM shape_broadcast
 #define RULE_ELU NULL
+#define RULE_ROPE shape_even_cols
+#define RULE_ROPE_HALF shape_even_cols
+#define RULE_WINDOW_MASK NULL
+#define RULE_ALIBI NULL
+#define RULE_TOPK_MASK NULL
+#define RULE_REPEAT_HEADS NULL
 
 #define OP_RULE(id, spelling) [OP_##id] = RULE_##id,
 

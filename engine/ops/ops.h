@@ -94,6 +94,31 @@ attn_status op_maximum(Mat **out, const Mat *a, const Mat *b, AttnError *err);
 /* a where a > 0, exp(a) - 1 elsewhere (alpha 1, as torch's elu). */
 attn_status op_elu(Mat **out, const Mat *a, AttnError *err);
 
+/* With numbers among their arguments (ops_course.c), each p[0..n) as the
+ * call gave them, recorded in the provenance (param[], n_param).
+ * rope(a, base, p0): row i (0-based) is position p0 + i; columns 2k, 2k+1
+ * (rope_half: k, k + C/2) turned by op_rope_angle; C must be even; base
+ * defaults to 10000, p0 to 0. */
+attn_status op_rope(Mat **out, const Mat *a, const double *p, int n, AttnError *err);
+attn_status op_rope_half(Mat **out, const Mat *a, const double *p, int n, AttnError *err);
+/* The angle of pair `pair` (0-based) of a C-column row at a position. */
+double op_rope_angle(double base, int cols, int pair, double position);
+/* window_mask(n, w): 0 where 0 <= i - j < w, -inf elsewhere; alibi(n, m):
+ * m * (j - i) on and below the diagonal, -inf above (a is unused). */
+attn_status op_window_mask(Mat **out, const Mat *a, const double *p, int n, AttnError *err);
+attn_status op_alibi(Mat **out, const Mat *a, const double *p, int n, AttnError *err);
+/* topk_mask(S, k): 0 at each row's k largest values (a tie goes to the
+ * earlier column), -inf elsewhere; k from 1 to S's columns. */
+attn_status op_topk_mask(Mat **out, const Mat *a, const double *p, int n, AttnError *err);
+/* How many cells of row i outrank S[i,j] (larger, or equal and earlier):
+ * it is kept by topk_mask(S, k) when that is below k. */
+int op_topk_rank(const Mat *s, int i, int j);
+/* repeat_heads(K, dk, r): K's columns in blocks of dk, each block repeated
+ * r times in place (1 1 2 2 ...); the column of K that column `col` of the
+ * result came from is op_repeat_source. */
+attn_status op_repeat_heads(Mat **out, const Mat *a, const double *p, int n, AttnError *err);
+int op_repeat_source(int col, int dk, int r);
+
 /* out = where(c, a, b) (parts c, a, b): element-wise a where c is non-zero,
  * else b; each of the three may broadcast (1x1, a row, a column) to the
  * largest shape. The value not taken is never touched, so a 0 beside -inf

@@ -129,6 +129,26 @@ static attn_status k_load(Mat **o, const char *path, const char *bytes, size_t l
                     .doc = "element-wise larger of the two (each broadcasts)"
 #define ROW_ELU ELEMENTWISE(op_elu, "a where a > 0, exp(a) - 1 elsewhere (alpha 1, as torch's elu)")
 
+#define ROW_ROPE "(X, base, p0)", 2, 3, OPARGS_PARAMS, { "the base", "the first position p0" }, .with = op_rope, \
+                 .param_kinds = "Mri", .style = OPNAME_PARAMS, \
+                 .doc = "rotary positions, interleaved pairs: row i at position p0 + i - 1, columns (2k-1, 2k) turned by " \
+                        "p * base^(-2(k-1)/C)"
+#define ROW_ROPE_HALF "(X, base, p0)", 2, 3, OPARGS_PARAMS, { "the base", "the first position p0" }, \
+                      .with = op_rope_half, .param_kinds = "Mri", .style = OPNAME_PARAMS, \
+                      .doc = "the same rotation with column k paired with column k + C/2 (split halves)"
+#define ROW_WINDOW_MASK "(n, w)", 2, 2, OPARGS_PARAMS, { "n", "the window w" }, .with = op_window_mask, \
+                        .param_kinds = "nn", .makes_inf = 1, .style = OPNAME_PARAMS, \
+                        .doc = "n x n causal sliding window: 0 where 0 <= i - j < w, -inf elsewhere"
+#define ROW_ALIBI "(n, m)", 2, 2, OPARGS_PARAMS, { "n", "the slope m" }, .with = op_alibi, .param_kinds = "nr", \
+                  .makes_inf = 1, .style = OPNAME_PARAMS, \
+                  .doc = "n x n ALiBi bias of slope m: m * (j - i) on and below the diagonal, -inf above"
+#define ROW_TOPK_MASK "(S, k)", 2, 2, OPARGS_PARAMS, { "k", NULL }, .with = op_topk_mask, .param_kinds = "Mn", \
+                      .makes_inf = 1, .style = OPNAME_PARAMS, \
+                      .doc = "0 at each row's k largest values (a tie goes to the earlier column), -inf elsewhere"
+#define ROW_REPEAT_HEADS "(K, dk, r)", 3, 3, OPARGS_PARAMS, { "the head size dk", "the repeats r" }, \
+                         .with = op_repeat_heads, .param_kinds = "Mnn", .moves = 1, .style = OPNAME_PARAMS, \
+                         .doc = "K's columns in blocks of dk, each block repeated r times in place (1 1 2 2 ...)"
+
 #define OPTABLE_ROW(id, spelling) [OP_##id] = { OP_##id, spelling, ROW_##id },
 
 static const OpInfo table[OPT_COUNT] = {

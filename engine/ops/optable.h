@@ -31,8 +31,11 @@ typedef enum {
     OPARGS_MATS,    /* each argument a matrix                              */
     OPARGS_SIZES,   /* whole numbers >= 1, named by size_what              */
     OPARGS_RANGE,   /* a matrix, a first and an optional last index        */
-    OPARGS_FILE     /* a file name, a string literal; the caller hands over
+    OPARGS_FILE,    /* a file name, a string literal; the caller hands over
                        the file's bytes                                    */
+    OPARGS_PARAMS   /* by param_kinds: a matrix first ('M'), then numbers:
+                       'n' whole >= 1, 'i' whole >= 0, 'r' any finite one,
+                       named by size_what                                  */
 } OpArgs;
 
 /* Which labels a file's reader may keep (1) or must refuse (0). */
@@ -48,7 +51,8 @@ typedef enum {
     OPNAME_POSTFIX, /* a^T                                                 */
     OPNAME_CALL,    /* name(a), name(a, b), name(p1, p2, ...)              */
     OPNAME_RANGE,   /* name(a, first, last)                                */
-    OPNAME_INDEX    /* a[i,j]                                              */
+    OPNAME_INDEX,   /* a[i,j]                                              */
+    OPNAME_PARAMS   /* name(a, p1, p2) or name(p1, p2), from the provenance */
 } OpNameStyle;
 
 typedef struct OpInfo {
@@ -60,7 +64,8 @@ typedef struct OpInfo {
     OpArgs args;
     const char *size_what[2]; /* OPARGS_SIZES: each size in messages (the
                                second NULL: one size n, n x n); OPARGS_RANGE:
-                               the axis word in [0]                         */
+                               the axis word in [0]; OPARGS_PARAMS: each
+                               number after the matrix                      */
     /* The kernel in ops.c, one of these by the kind of arguments. */
     attn_status (*unary)(Mat **out, const Mat *a, AttnError *err);
     attn_status (*binary)(Mat **out, const Mat *a, const Mat *b, AttnError *err);
@@ -68,6 +73,10 @@ typedef struct OpInfo {
     attn_status (*parts)(Mat **out, Mat *const *parts, int n, AttnError *err);
     attn_status (*range)(Mat **out, const Mat *a, int lo, int hi, AttnError *err);
     attn_status (*make)(Mat **out, int r, int c, Rng *rng, AttnError *err);
+    /* OPARGS_PARAMS: a (NULL when param_kinds has no 'M') and the numbers
+     * p[0..n) after it, as the call gave them (fewer when optional). */
+    attn_status (*with)(Mat **out, const Mat *a, const double *p, int n, AttnError *err);
+    const char *param_kinds;
     /* OPARGS_FILE: the matrix in bytes[0..len) of the file named path (its
      * extension says the format), at most max_elems elements. */
     attn_status (*read)(Mat **out, const char *path, const char *bytes, size_t len, long max_elems,
