@@ -88,6 +88,7 @@ static const struct {
     { "002-attention-layer.ref", { "05-attention-layer.lesson" } },
     { "003-transformer-encoder.ref",
       { "06-encoder.lesson", "07-positional-encoding.lesson", "08-causal-mask.lesson" } },
+    { "010-online-softmax.ref", { "10-online-softmax.lesson" } },
 };
 #define N_REF_LESSONS ((int)(sizeof REF_LESSONS / sizeof REF_LESSONS[0]))
 
