@@ -89,6 +89,7 @@ static const struct {
     { "003-transformer-encoder.ref",
       { "06-encoder.lesson", "07-positional-encoding.lesson", "08-causal-mask.lesson" } },
     { "010-online-softmax.ref", { "10-online-softmax.lesson" } },
+    { "011-kv-cache.ref", { "11-kv-cache.lesson" } },
 };
 #define N_REF_LESSONS ((int)(sizeof REF_LESSONS / sizeof REF_LESSONS[0]))
 
