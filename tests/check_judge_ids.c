@@ -161,6 +161,58 @@ static const Slip slips[] = {
     { "p3[1,2]", "exp(L)[1,2]", "true-e" },
 };
 
+/* The slips of attention as models use it (lessons 12-15). */
+static const char *course_lesson =
+    "lesson Course slips\n"
+    "let K = [ 1 2 3 4 ; 0 1 -1 2 ; 2 0 1 1 ]\n"
+    "let Q = [ 1 0 2 -1 ; 0 1 1 1 ; 1 1 0 2 ]\n"
+    "let S = [ 0.5 0.1 -0.3 ; 0.2 0.9 0.4 ; -0.1 0.3 0.8 ]\n"
+    "let dZ = [ 1 -1 ; 0.5 2 ; -1 0 ]\n"
+    "let V = [ 1 2 ; 0 1 ; 2 -1 ]\n"
+    "let T = [ 0.5 0.1 -0.3 0.2 0.3 ; 0.2 0.9 0.4 -0.5 0.1 ; -0.1 0.3 0.8 0.6 -0.4 ; 0.7 -0.2 0.1 0.4 0.2 ;"
+    " 0.3 0.6 -0.1 0.5 0.9 ]\n"
+    "step All\n"
+    "  let R = repeat_heads(K, 2, 2)\n"
+    "  let P = rope(Q, 100)\n"
+    "  let H = rope_half(Q, 100)\n"
+    "  let W = softmax_rows(T + window_mask(5, 2))\n"
+    "  let A = softmax_rows(S)\n"
+    "  let dA = dZ @ V^T\n"
+    "  let dS = A * (dA - rowsum(dA * A))\n"
+    "  show R P H W A dA dS\n"
+    "  exercise r\n    answer R[2,5]\n  end\n"
+    "  exercise p\n    answer P[2,3]\n  end\n"
+    "  exercise h\n    answer H[2,2]\n  end\n"
+    "  exercise w\n    answer W[4,3]\n  end\n"
+    "  exercise v\n    answer W[4,4]\n  end\n"
+    "  exercise g\n    answer dS[2,1]\n  end\n";
+
+static const Slip course_slips[] = {
+    { "R[2,5]", "K[2,1]", "heads-tiled" },                                     /* blocks 1 2 1 2 */
+    { "P[2,3]", "H[2,3]", "rope-pairing" },
+    { "H[2,2]", "P[2,2]", "rope-pairing" },
+    { "W[4,3]", "softmax_rows(T + window_mask(5, 3))[4,3]", "window-off-by-one" },
+    { "dS[2,1]", "(A * dA)[2,1]", "no-rowsum-term" },
+};
+
+START_TEST(each_course_id_on_a_lesson_written_for_it)
+{
+    Judged d = open_text(course_lesson);
+    for (size_t i = 0; i < sizeof course_slips / sizeof *course_slips; i++)
+        expect_slip(&d, &course_slips[i]);
+    /* the window one key too narrow is named too; the heads in order are right */
+    Judgement j;
+    char typed[64];
+    typed_of(&d, "softmax_rows(T + window_mask(5, 1))[4,4]", typed, sizeof typed);
+    lesson_judge(d.j, by_answer(&d, "W[4,4]"), typed, NULL, &j);
+    ck_assert_msg(strcmp(j.diagnosis, "window-off-by-one") == 0 && strstr(j.msg, "too narrow"), "%s: %s",
+                  j.diagnosis, j.msg);
+    lesson_judge(d.j, by_answer(&d, "R[2,5]"), "-1", NULL, &j);
+    ck_assert_int_eq(j.verdict, VERDICT_RIGHT);
+    close_judged(&d);
+}
+END_TEST
+
 START_TEST(each_id_on_a_lesson_written_for_it)
 {
     Judged d = open_text(slips_lesson);
@@ -206,6 +258,13 @@ static const ShippedSlip shipped[] = {
     { "08-causal-mask.lesson", { "A_causal[2,1]", "A[2,1]", "no-mask" } },
     { "08-causal-mask.lesson", { "A_causal[1,3]", "-inf", "mask-after-softmax" } },
     { "03-self-attention-steps.lesson", { "Q[2,1]", "(W_q @ X)[2,1]", "no-bias" } },
+    { "12-grouped-query.lesson", { "K_rep[1,5]", "K[1,1]", "heads-tiled" } },
+    { "12-grouped-query.lesson", { "A_h[1,3]", "softmax_rows(q_h @ cols(K, 1, 2)^T / sqrt(2))[1,3]", "heads-tiled" } },
+    { "13-rotary-positions.lesson", { "Q_rot[3,1]", "rope_half(Q, 10000)[3,1]", "rope-pairing" } },
+    { "14-masks.lesson", { "A_win[5,3]", "softmax_rows(S + window_mask(6, 4))[5,3]", "window-off-by-one" } },
+    { "14-masks.lesson", { "A_2[1,2]", "softmax_rows(S_2)[1,2]", "no-mask" } },
+    { "15-gradients.lesson", { "dS[1,2]", "(A * dA)[1,2]", "no-rowsum-term" } },
+    { "15-gradients.lesson", { "dQ[1,1]", "(dS @ K)[1,1]", "unscaled" } },
 };
 
 START_TEST(each_id_on_a_shipped_lesson)
@@ -331,6 +390,7 @@ START_TEST(the_catalogue_holds_each_id_once)
         "unscaled", "scaled-twice", "scale-inverted", "scale-by-d", "scaled-early", "wrong-axis", "transposed",
         "off-by-one", "no-mask", "mask-after-softmax", "softmax-twice", "no-bias", "e-as-3", "true-e",
         "not-normalized", "score-not-weight", "weight-not-score", "rounded-early", "sign", "knob-moved", "author",
+        "heads-tiled", "rope-pairing", "window-off-by-one", "no-rowsum-term",
     };
     for (size_t i = 0; i < sizeof required / sizeof *required; i++)
         ck_assert_msg(lesson_diagnosis_words(required[i]) != NULL, "%s missing", required[i]);
@@ -346,6 +406,7 @@ Suite *judge_ids_suite(void)
     Suite *s = suite_create("judge_ids");
     TCase *c = tcase_create("core");
     tcase_set_timeout(c, 60);
+    tcase_add_test(c, each_course_id_on_a_lesson_written_for_it);
     tcase_add_test(c, each_id_on_a_lesson_written_for_it);
     tcase_add_test(c, each_id_on_a_shipped_lesson);
     tcase_add_test(c, the_reported_calls_are_right_now);

@@ -126,6 +126,27 @@ static void mutation_message(const Lesson *l, const Mutation *m, const LessonExe
         snprintf(msg, size, "that is the score that goes into the softmax; the question asks for the weight that "
                             "comes out (%s)", where);
         break;
+    case MUT_HEADS_TILED:
+        snprintf(msg, size, "the key/value heads were tiled (1 2 1 2) where they repeat in place (1 1 2 2) (in %s): "
+                            "the first %s query heads all read key/value head 1", where,
+                 e->n_args == 3 ? expr_text(&l->src, e->args[2], t, sizeof t) : "r");
+        break;
+    case MUT_ROPE_PAIRING:
+        if (e->fn == OP_ROPE)
+            snprintf(msg, size, "that pairs column k with column k + C/2 (rope_half); rope in %s turns adjacent "
+                                "columns, (1,2), (3,4), ...", where);
+        else
+            snprintf(msg, size, "that turns adjacent columns, (1,2), (3,4), ... (rope); rope_half in %s pairs "
+                                "column k with column k + C/2", where);
+        break;
+    case MUT_WINDOW_OFF_BY_ONE:
+        snprintf(msg, size, "the window is one key %s (in %s): a window of w keeps the token itself and the "
+                            "w - 1 before it", m->side ? "too narrow" : "too wide", where);
+        break;
+    case MUT_NO_ROWSUM_TERM:
+        snprintf(msg, size, "the rowsum term was left out (in %s): a row's weights sum to 1, so each score's "
+                            "gradient counts from the row's weighted mean of dA", where);
+        break;
     case MUT_COUNT:
         msg[0] = '\0';
         break;

@@ -214,6 +214,10 @@ typedef enum {
     MUT_TRUE_E,             /* log(3) -> 1: e where 3 was asked              */
     MUT_NOT_NORMALIZED,     /* softmax(x) -> exp(x); x / (row sums) -> x     */
     MUT_SCORE_NOT_WEIGHT,   /* softmax(x) -> x                               */
+    MUT_HEADS_TILED,        /* repeat_heads: blocks 1 2 1 2 for 1 1 2 2      */
+    MUT_ROPE_PAIRING,       /* rope <-> rope_half                            */
+    MUT_WINDOW_OFF_BY_ONE,  /* window_mask(n, w) -> w + 1 (side 0), w - 1 (1) */
+    MUT_NO_ROWSUM_TERM,     /* x - rowsum(...) -> x: the softmax gradient's  */
     MUT_COUNT
 } MutKind;
 
@@ -221,7 +225,8 @@ typedef struct {
     MutKind kind;
     int stmt;               /* the statement rewritten (index in stmts)      */
     const struct Expr *node;/* the node of its expression rewritten          */
-    int side;               /* MUT_TRANSPOSED: 0 the left operand, 1 the right */
+    int side;               /* MUT_TRANSPOSED: 0 the left operand, 1 the right;
+                               MUT_WINDOW_OFF_BY_ONE: 0 one key more, 1 less */
 } Mutation;
 
 /* Is e a call of softmax_rows or softmax_cols? */

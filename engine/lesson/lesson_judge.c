@@ -76,6 +76,10 @@ static const struct {
     { "sign", "the sign the wrong way round" },
     { "knob-moved", "the value at the moved knob" },
     { "edited", "the value with the edits" },
+    { "heads-tiled", "key/value heads tiled where they repeat" },
+    { "rope-pairing", "the other RoPE pairing" },
+    { "window-off-by-one", "the sliding window one key off" },
+    { "no-rowsum-term", "the softmax gradient's rowsum term left out" },
     { "author", "a mistake the lesson names" },
 };
 

@@ -4,7 +4,9 @@
  * d_k; softmax along the other axis, twice, in base 3, without its
  * division, or left out; the mask left out or added after the softmax; a
  * bias left out; an operand of a product transposed; the true e where the
- * lesson takes e as 3.
+ * lesson takes e as 3; and the slips of attention as models use it: the
+ * key/value heads tiled where they repeat, the other RoPE pairing, the
+ * sliding window one key off, the softmax gradient's rowsum term left out.
  *
  * lesson_mutations lists where each may apply (by the form of the
  * expression); lesson_eval_mutated evaluates the lesson with one of them,
@@ -39,6 +41,10 @@ static const char *const ids[MUT_COUNT] = {
     [MUT_TRUE_E] = "true-e",
     [MUT_NOT_NORMALIZED] = "not-normalized",
     [MUT_SCORE_NOT_WEIGHT] = "score-not-weight",
+    [MUT_HEADS_TILED] = "heads-tiled",
+    [MUT_ROPE_PAIRING] = "rope-pairing",
+    [MUT_WINDOW_OFF_BY_ONE] = "window-off-by-one",
+    [MUT_NO_ROWSUM_TERM] = "no-rowsum-term",
 };
 
 const char *mutation_id(MutKind k) { return k >= 0 && k < MUT_COUNT ? ids[k] : "?"; }
@@ -56,9 +62,20 @@ static int is_log3(const Expr *e)
 }
 
 typedef struct {
+    const Lesson *l;
     Mutation *list;
     int n, cap, failed;
 } MutList;
+
+/* Is e a call of rowsum, or a name whose statement is one? */
+static int is_rowsum(const MutList *ml, const Expr *e)
+{
+    if (e && e->kind == E_NAME) {
+        int at = lesson_stmt_of_slot(ml->l, e->slot);
+        e = at >= 0 ? ml->l->stmts[at].expr : NULL;
+    }
+    return is_call(e, OP_ROWSUM);
+}
 
 static void add(MutList *ml, MutKind kind, int stmt, const Expr *node, int side)
 {
@@ -105,6 +122,10 @@ static void walk(MutList *ml, int stmt, const Expr *e, const Expr *parent)
         if (parent && expr_is_softmax(parent))
             add(ml, MUT_MASK_AFTER_SOFTMAX, stmt, parent, 0);
         break;
+    case E_SUB:
+        if (is_rowsum(ml, e->b))
+            add(ml, MUT_NO_ROWSUM_TERM, stmt, e, 0);
+        break;
     case E_MATMUL:
         add(ml, MUT_TRANSPOSED, stmt, e, 0);
         add(ml, MUT_TRANSPOSED, stmt, e, 1);
@@ -119,6 +140,13 @@ static void walk(MutList *ml, int stmt, const Expr *e, const Expr *parent)
                 add(ml, MUT_MASK_AFTER_SOFTMAX, stmt, e, 0);
         } else if (is_log3(e)) {
             add(ml, MUT_TRUE_E, stmt, e, 0);
+        } else if (is_call(e, OP_REPEAT_HEADS)) {
+            add(ml, MUT_HEADS_TILED, stmt, e, 0);
+        } else if (is_call(e, OP_ROPE) || is_call(e, OP_ROPE_HALF)) {
+            add(ml, MUT_ROPE_PAIRING, stmt, e, 0);
+        } else if (is_call(e, OP_WINDOW_MASK)) {
+            add(ml, MUT_WINDOW_OFF_BY_ONE, stmt, e, 0);
+            add(ml, MUT_WINDOW_OFF_BY_ONE, stmt, e, 1);
         }
         break;
     default:
@@ -136,7 +164,7 @@ static void walk(MutList *ml, int stmt, const Expr *e, const Expr *parent)
 
 int lesson_mutations(const Lesson *l, Mutation **out, int *n)
 {
-    MutList ml = { 0 };
+    MutList ml = { .l = l };
     for (int i = 0; i < l->n_stmts; i++)
         if (l->stmts[i].kind == ST_LET)
             walk(&ml, i, l->stmts[i].expr, NULL);
@@ -173,6 +201,27 @@ static int is_bias_of(const Mat *b, const Mat *a)
 
 typedef attn_status (*Binary)(Mat **, const Mat *, const Mat *, AttnError *);
 typedef attn_status (*Unary)(Mat **, const Mat *, AttnError *);
+
+/* repeat_heads(K, dk, r) with the heads tiled: the blocks 1 2 .. h 1 2 .. h
+ * where they should repeat in place (1 1 2 2 ..). NULL where the two are
+ * the same (one head, or r = 1). */
+static Mat *heads_tiled(EvalCtx *c, const Expr *e, AttnError *ae)
+{
+    Mat *k = NULL, *dk = NULL, *r = NULL, *out = NULL;
+    if (e->n_args == 3 && (k = expr_eval(c, e->args[0])) && (dk = expr_eval(c, e->args[1]))
+        && (r = expr_eval(c, e->args[2])) && scalar(dk) && scalar(r)) {
+        int d = (int)mat_get(dk, 0, 0), times = (int)mat_get(r, 0, 0);
+        int heads = d > 0 && k->cols % d == 0 ? k->cols / d : 0;
+        if (heads > 1 && times > 1 && (long long)k->cols * times <= 1 << 24 && (out = mat_new(k->rows, k->cols * times, ae)))
+            for (int i = 0; i < k->rows; i++)
+                for (int j = 0; j < out->cols; j++)
+                    mat_set(out, i, j, mat_get(k, i, (j / d) % heads * d + j % d));
+    }
+    mat_free(k);
+    mat_free(dk);
+    mat_free(r);
+    return out;
+}
 
 /* The rewrite's value at node e, or NULL with err when it does not apply. */
 static Mat *rewrite(EvalCtx *c, const Expr *e, const Mutation *m, AttnError *ae)
@@ -281,6 +330,31 @@ static Mat *rewrite(EvalCtx *c, const Expr *e, const Mutation *m, AttnError *ae)
         out = mat_from(1, 1, &one, ae);
         break;
     }
+    case MUT_HEADS_TILED:
+        out = heads_tiled(c, e, ae);
+        break;
+    case MUT_ROPE_PAIRING: {
+        Expr node = *e;
+        node.fn = e->fn == OP_ROPE ? OP_ROPE_HALF : OP_ROPE;
+        out = expr_eval_node(c, &node);
+        if (!out)
+            return NULL;
+        break;
+    }
+    case MUT_WINDOW_OFF_BY_ONE: {
+        double p[2];
+        if (e->n_args == 2 && (a = expr_eval(c, e->args[0])) && (b = expr_eval(c, e->args[1])) && scalar(a)
+            && scalar(b)) {
+            p[0] = mat_get(a, 0, 0);
+            p[1] = mat_get(b, 0, 0) + (m->side ? -1 : 1);
+            if (p[1] >= 1 && p[1] <= p[0])      /* a window of 0 keys, or past n: no window a student means */
+                op_window_mask(&out, NULL, p, 2, ae);
+        }
+        break;
+    }
+    case MUT_NO_ROWSUM_TERM:
+        out = expr_eval(c, e->a);
+        break;
     case MUT_COUNT:
         break;
     }
