@@ -90,6 +90,10 @@ static const struct {
       { "06-encoder.lesson", "07-positional-encoding.lesson", "08-causal-mask.lesson" } },
     { "010-online-softmax.ref", { "10-online-softmax.lesson" } },
     { "011-kv-cache.ref", { "11-kv-cache.lesson" } },
+    { "012-grouped-query.ref", { "12-grouped-query.lesson" } },
+    { "013-rotary-positions.ref", { "13-rotary-positions.lesson" } },
+    { "014-masks.ref", { "14-masks.lesson" } },
+    { "015-gradients.ref", { "15-gradients.lesson" } },
 };
 #define N_REF_LESSONS ((int)(sizeof REF_LESSONS / sizeof REF_LESSONS[0]))
 
