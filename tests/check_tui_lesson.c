@@ -582,6 +582,35 @@ START_TEST(long_text_scrolls_in_its_reader)
 }
 END_TEST
 
+/* The note about the panes (fewer decimals, more pages) goes on a row where
+ * it covers no number: in lesson 12's second step at 80x24 it once sat on
+ * V_rep's last row and hid a digit ("-1.0 2 decimals to fit"). */
+START_TEST(the_panes_note_covers_no_number)
+{
+    Tmux t;
+    char args[300];
+    snprintf(args, sizeof args, "%s/12-grouped-query.lesson", lessons_dir());
+    tmux_start(&t, 80, 24, NULL, args);
+    WAIT_FOR(&t, "Set-up, then 4 steps");
+    tmux_keys(&t, "n");
+    WAIT_FOR(&t, "step 1/4");
+    tmux_keys(&t, "n");
+    WAIT_FOR(&t, "decimals to fit (+: more)");
+    const char *note = strstr(t.last, "decimals to fit (+: more)");
+    const char *line = note;
+    while (line > t.last && line[-1] != '\n')
+        line--;
+    /* the row holds the note and blanks before it: "N decimals..." */
+    for (const char *p = line; p < note - 2; p++)
+        ck_assert_msg(*p == ' ', "the note shares its row with the panes:\n%.*s", (int)(strchr(note, '\n') - line),
+                      line);
+    ck_assert_msg(strstr(t.last, "it    1.00  1.00  1.00  1.00  3.00 -1.00  3.00 -1.00"),
+                  "V_rep's last row is not whole:\n%s", t.last);
+    tmux_quit_and_check(&t, "q", "EXITED 0");
+    tmux_stop(&t);
+}
+END_TEST
+
 Suite *tui_lesson_suite(void)
 {
     Suite *s = suite_create("tui_lesson");
@@ -603,6 +632,7 @@ Suite *tui_lesson_suite(void)
         tcase_add_test(tc, projector_scales_up);
         tcase_add_test(tc, big_matrix_scrolls_and_pools);
         tcase_add_test(tc, long_text_scrolls_in_its_reader);
+        tcase_add_test(tc, the_panes_note_covers_no_number);
     }
     suite_add_tcase(s, tc);
     return s;

@@ -482,6 +482,23 @@ static void draw_keybar(const Tui *t)
     tui_keybar_draw(t, &want);
 }
 
+/* The lowest row of the panes' area where [x, x + w) crosses no pane on
+ * the page shown, or -1: where a note about the panes may go without
+ * covering a number. */
+static int note_row(const LessonView *lv, Rect pr, int x, int w)
+{
+    for (int y = pr.y + pr.h - 1; y >= pr.y; y--) {
+        int hit = 0;
+        for (int i = 0; i < lv->n_panes && !hit; i++) {
+            const PanePlace *p = &lv->views[i].place;
+            hit = p->visible && y >= p->r.y && y < p->r.y + p->r.h && x < p->r.x + p->r.w && p->r.x < x + w;
+        }
+        if (!hit)
+            return y;
+    }
+    return -1;
+}
+
 void lv_draw(Tui *t)
 {
     LessonView *lv = &t->lv;
@@ -506,10 +523,17 @@ void lv_draw(Tui *t)
         snprintf(note, sizeof note, " panes page %d/%d (Tab) ", page + 1, pages);
     else if (lv->decimals_shown < lv->decimals)
         snprintf(note, sizeof note, " %d decimals to fit (+: more) ", lv->decimals_shown);
+    int note_y = -1, note_x = 0, nw = (int)strlen(note);
     if (note[0]) {
         Rect pr = t->layout.panes;
-        int nw = (int)strlen(note);
-        ui_put(&t->cv, pr.y + pr.h - 1, pr.x + pr.w - nw, nw, t->attr[C_DIM] | A_REVERSE, note);
+        note_x = pr.x + pr.w - nw;
+        note_y = note_row(lv, pr, note_x, nw);
+        if (note_y < 0) {   /* no row free of numbers: over the key bar's end, after it is drawn */
+            note_y = t->layout.keybar.y;
+            note_x = t->layout.keybar.x + t->layout.keybar.w - nw;
+        }
+        if (note_y != t->layout.keybar.y)
+            ui_put(&t->cv, note_y, note_x, nw, t->attr[C_DIM] | A_REVERSE, note);
     }
     if (t->layout.exercise.h > 0) {
         const unsigned char *roles = t->frame.roles;
@@ -534,5 +558,7 @@ void lv_draw(Tui *t)
     }
     draw_status(t);
     draw_keybar(t);
+    if (note[0] && note_y == t->layout.keybar.y)
+        ui_put(&t->cv, note_y, note_x, nw, t->attr[C_DIM] | A_REVERSE, note);
 }
 
