@@ -175,7 +175,7 @@ valgrind: deps
 install: attn
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/attn/lessons
 	install -m 755 attn $(DESTDIR)$(PREFIX)/bin/attn
-	install -m 644 lessons/*.lesson lessons/README.md $(DESTDIR)$(PREFIX)/share/attn/lessons/
+	install -m 644 lessons/*.lesson lessons/COURSE lessons/README.md $(DESTDIR)$(PREFIX)/share/attn/lessons/
 	install -d $(DESTDIR)$(PREFIX)/share/attn/lessons/data
 	install -m 644 lessons/data/* $(DESTDIR)$(PREFIX)/share/attn/lessons/data/
 	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5

@@ -29,8 +29,15 @@ START_TEST(menu_lists_every_lesson)
     Shipped s = shipped_load();
     ck_assert_msg(s.n > 0, "no lessons in %s", lessons_dir());
     Tmux t;
-    tmux_start(&t, 120, 6 + 2 * s.n, NULL, NULL);
+    tmux_start(&t, 120, 8 + 2 * s.n, NULL, NULL);
     WAIT_FOR(&t, "self-attention, step by step");
+    /* the course's parts head their lessons, in order, with their completion */
+    WAIT_FOR(&t, "Beyond the notebooks: attention as models compute it now");
+    const char *notebooks = strstr(t.last, "The notebooks: self-attention step by step");
+    const char *beyond = strstr(t.last, "Beyond the notebooks");
+    const char *online = strstr(t.last, "Online softmax");
+    ck_assert_msg(notebooks && notebooks < beyond && beyond < online && strstr(t.last, "course: 0/15 finished"),
+                  "the course's parts are not shown in order:\n%s", t.last);
     for (int i = 0; i < s.n; i++) {
         WAIT_FOR(&t, lesson_title(s.lessons[i]));
         char about[60];

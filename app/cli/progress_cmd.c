@@ -6,7 +6,9 @@
  * all of it, asking first when a person is at the terminal.
  * `attn progress --json` gives all of it to a program or an instructor:
  * every lesson the store knows (shipped or not), each exercise's state and
- * its answers as they were judged.
+ * its answers as they were judged. Where the folder has a course (COURSE,
+ * app/session/course.h) the lessons come in its parts, each with how much
+ * of it is done, and the whole course's completion closes the table.
  *
  * What the store holds came from a file anyone could have written: every
  * string of it reaches the terminal escaped (lesson_escape).
@@ -113,6 +115,53 @@ static void row_unknown(const ProgressLesson *rec)
     printf("  %s\n", rec->finished ? "finished" : "(not in the lesson set)");
 }
 
+/* The heading of a part: its title and how far the student is in it. */
+static void part_heading(const CataloguePart *p)
+{
+    char safe[1200];
+    printf("\n%s  (%d/%d lessons finished, %d/%d exercises right)\n", lesson_escape(p->title, safe, sizeof safe),
+           p->finished, p->n, p->solved, p->n_exercises);
+}
+
+/* The course's totals over its parts. */
+static void course_totals(const Catalogue *c, int *finished, int *lessons, int *solved, int *total)
+{
+    *finished = *lessons = *solved = *total = 0;
+    for (int p = 0; p < c->n_parts; p++) {
+        *finished += c->parts[p].finished;
+        *lessons += c->parts[p].n;
+        *solved += c->parts[p].solved;
+        *total += c->parts[p].n_exercises;
+    }
+}
+
+/* "course": its parts with their lessons (files) and completion, or null. */
+static void json_course(const Catalogue *c)
+{
+    fputs(",\n\"course\": ", stdout);
+    if (c->n_parts == 0) {
+        fputs("null", stdout);
+        return;
+    }
+    int finished, lessons, solved, total;
+    course_totals(c, &finished, &lessons, &solved, &total);
+    printf("{\"lessons\": %d, \"finished\": %d, \"solved\": %d, \"total\": %d, \"parts\": [", lessons, finished,
+           solved, total);
+    for (int p = 0; p < c->n_parts; p++) {
+        const CataloguePart *cp = &c->parts[p];
+        fputs(p ? ",\n  {\"title\": " : "\n  {\"title\": ", stdout);
+        jw_string(stdout, cp->title);
+        fputs(", \"files\": [", stdout);
+        for (int i = cp->first; i < cp->first + cp->n; i++) {
+            fputs(i > cp->first ? ", " : "", stdout);
+            jw_string(stdout, c->entries[i].path);
+        }
+        printf("], \"lessons\": %d, \"finished\": %d, \"solved\": %d, \"total\": %d}", cp->n, cp->finished,
+               cp->solved, cp->n_exercises);
+    }
+    fputs("]}", stdout);
+}
+
 static const char *const status_json[] = { "unanswered", "tried", "revealed", "right" };
 
 /* A lesson of the set (l), or one the store knows outside it (rec). */
@@ -195,6 +244,8 @@ int cli_progress(int argc, char **argv)
     }
     if (cat.warn[0])
         fprintf(stderr, "%s\n", cat.warn);
+    if (cat.course_error[0])
+        fprintf(stderr, "attn: the course is not shown, its COURSE file is refused: %s\n", cat.course_error);
     char safe[4200];
     if (json) {
         fputs("{\"store\": ", stdout);
@@ -215,6 +266,8 @@ int cli_progress(int argc, char **argv)
             fputs(first ? "\n" : ",\n", stdout);
             json_record(NULL, e);
         } else {
+            if (cat.n_parts > 0 && e->part >= 0 && cat.parts[e->part].first == i)
+                part_heading(&cat.parts[e->part]);
             row(e);
         }
         first = 0;
@@ -231,8 +284,15 @@ int cli_progress(int argc, char **argv)
         }
         first = 0;
     }
-    if (json)
-        fputs("\n]}\n", stdout);
+    if (json) {
+        fputs("\n]", stdout);
+        json_course(&cat);
+        fputs("}\n", stdout);
+    } else if (cat.n_parts > 0) {
+        int finished, lessons, solved, total;
+        course_totals(&cat, &finished, &lessons, &solved, &total);
+        printf("\nCourse: %d of %d lessons finished, %d/%d exercises right\n", finished, lessons, solved, total);
+    }
     catalogue_free(&cat);
     if (fflush(stdout) != 0)
         return 2;

@@ -1,6 +1,6 @@
 /*
  * catalogue.c - a folder of lessons and the student's progress in each
- * (see catalogue.h).
+ * (see catalogue.h), in the order of the folder's course (course.h).
  */
 #include "catalogue.h"
 
@@ -46,6 +46,64 @@ static int read_entry(Catalogue *c, CatalogueEntry *e, const char *path)
     return rc;
 }
 
+static const char *base_name(const char *path)
+{
+    const char *b = strrchr(path, '/');
+    return b ? b + 1 : path;
+}
+
+/* paths (n of them) put in the course's order, the ones it does not list
+ * after, each entry's part set; the parts' ranges. -1: out of memory. */
+static int order_by_course(Catalogue *c, char **paths, int n, int *part_of)
+{
+    int parts = c->course.n_parts;
+    char **ordered = calloc((size_t)(n > 0 ? n : 1), sizeof *ordered);
+    c->parts = calloc((size_t)parts + 1, sizeof *c->parts);
+    if (!ordered || !c->parts) {
+        free(ordered);
+        return -1;
+    }
+    int k = 0;
+    for (int p = 0; p < parts; p++) {
+        const CoursePart *cp = &c->course.parts[p];
+        c->parts[p] = (CataloguePart){ .title = cp->title, .first = k };
+        for (int f = 0; f < cp->n; f++)
+            for (int i = 0; i < n; i++)
+                if (paths[i] && strcmp(base_name(paths[i]), cp->files[f]) == 0) {
+                    part_of[k] = p;
+                    ordered[k++] = paths[i];
+                    paths[i] = NULL;
+                }
+        c->parts[p].n = k - c->parts[p].first;
+    }
+    c->n_parts = parts;
+    if (k < n) {
+        c->parts[parts] = (CataloguePart){ .title = "More lessons", .first = k, .n = n - k };
+        c->n_parts++;
+    }
+    for (int i = 0; i < n; i++)
+        if (paths[i]) {
+            part_of[k] = parts;
+            ordered[k++] = paths[i];
+        }
+    memcpy(paths, ordered, (size_t)n * sizeof *paths);
+    free(ordered);
+    return 0;
+}
+
+static void count_parts(Catalogue *c)
+{
+    for (int p = 0; p < c->n_parts; p++) {
+        CataloguePart *cp = &c->parts[p];
+        for (int i = cp->first; i < cp->first + cp->n; i++) {
+            const CatalogueEntry *e = &c->entries[i];
+            cp->finished += e->rec && e->rec->finished;
+            cp->solved += e->solved;
+            cp->n_exercises += e->n_exercises;
+        }
+    }
+}
+
 int catalogue_load(Catalogue *c, const char *dir)
 {
     memset(c, 0, sizeof *c);
@@ -60,9 +118,17 @@ int catalogue_load(Catalogue *c, const char *dir)
     while (paths && paths[n])
         n++;
     c->entries = calloc((size_t)(n > 0 ? n : 1), sizeof *c->entries);
-    int rc = c->in_set && c->entries ? 0 : -1;
-    for (int i = 0; rc == 0 && i < n; i++, c->n++)
+    int *part_of = calloc((size_t)(n > 0 ? n : 1), sizeof *part_of);
+    int rc = c->in_set && c->entries && part_of ? 0 : -1;
+    if (rc == 0 && n > 0 && course_read(dir, &c->course, c->course_error, sizeof c->course_error) == 0)
+        rc = order_by_course(c, paths, n, part_of);
+    for (int i = 0; rc == 0 && i < n; i++, c->n++) {
+        c->entries[i].part = c->n_parts ? part_of[i] : -1;
         rc = read_entry(c, &c->entries[i], paths[i]);
+    }
+    if (rc == 0)
+        count_parts(c);
+    free(part_of);
     lessonfile_list_free(paths);
     if (rc != 0)
         catalogue_free(c);
@@ -79,6 +145,8 @@ void catalogue_free(Catalogue *c)
     }
     free(c->entries);
     free(c->in_set);
+    free(c->parts);
+    course_free(&c->course);
     progress_free(c->recs, c->n_recs);
     memset(c, 0, sizeof *c);
 }

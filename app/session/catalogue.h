@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 
+#include "course.h"
 #include "progress.h"
 
 typedef struct {
@@ -21,11 +22,27 @@ typedef struct {
                                    message, without the folder; else NULL   */
     int n_steps, n_exercises, solved;
     const ProgressLesson *rec;  /* its record in the store, or NULL         */
+    int part;                   /* its part of the course; -1: none        */
 } CatalogueEntry;
 
+/* A part of the course: entries [first, first + n), and how far the
+ * student is in them. */
 typedef struct {
-    CatalogueEntry *entries;    /* the folder's *.lesson files, by name     */
+    const char *title;          /* the COURSE file's; "More lessons" for the
+                                   folder's lessons it does not list        */
+    int first, n;
+    int finished;               /* lessons finished                         */
+    int solved, n_exercises;    /* exercises right, of all                  */
+} CataloguePart;
+
+typedef struct {
+    CatalogueEntry *entries;    /* the folder's *.lesson files: in the
+                                   course's order, else by name             */
     int n;
+    Course course;              /* the folder's COURSE file (course.h)      */
+    CataloguePart *parts;       /* NULL, n_parts 0: no course, one list     */
+    int n_parts;
+    char course_error[600];     /* why COURSE was refused (FILE:LINE:COL), or "" */
     char store[1024];           /* the progress store's folder; "" for none */
     ProgressLesson *recs;       /* every record the store holds            */
     int n_recs;
@@ -33,10 +50,12 @@ typedef struct {
     char warn[600];             /* why the store could not be read, or ""  */
 } Catalogue;
 
-/* Read the lessons of dir (NULL: none) and the default progress store
- * (progress_dir). 0, or -1 when out of memory (c is then empty). A lesson
- * that does not parse is an entry with its error; a store that cannot be
- * read leaves the entries without records and says why in c->warn. */
+/* Read the lessons of dir (NULL: none), its COURSE file and the default
+ * progress store (progress_dir). 0, or -1 when out of memory (c is then
+ * empty). A lesson that does not parse is an entry with its error; a store
+ * that cannot be read leaves the entries without records and says why in
+ * c->warn; a COURSE file refused leaves one list in file order and says
+ * why in c->course_error. */
 int catalogue_load(Catalogue *c, const char *dir);
 void catalogue_free(Catalogue *c);
 

@@ -91,20 +91,41 @@ static void menu_action(Tui *t, TuiAction a)
     }
 }
 
-/* Each lesson takes two rows (title, about) under a two-row heading. */
+/* Each lesson takes two rows (title, about) under a two-row heading; the
+ * first lesson of each part of the course one more, for the part's title. */
 #define MENU_TOP 3
 
+static int opens_part(const Tui *t, int i)
+{
+    const Catalogue *c = &t->menu.cat;
+    return c->n_parts > 0 && c->entries[i].part >= 0 && c->parts[c->entries[i].part].first == i;
+}
+
+static int entry_rows(const Tui *t, int i) { return 2 + opens_part(t, i); }
+
+/* The first lesson drawn: the selected one about the middle, the list's
+ * end at the bottom. */
 static int menu_first(const Tui *t)
 {
-    int fit = imax(1, (t->rows - MENU_TOP - 2) / 2);
-    return imax(0, imin(t->menu.sel - fit / 2, t->menu.cat.n - fit));
+    int room = imax(2, t->rows - MENU_TOP - 1), n = t->menu.cat.n;
+    if (n == 0)
+        return 0;
+    int first = t->menu.sel, used = entry_rows(t, first);
+    while (first > 0 && used + entry_rows(t, first - 1) <= room / 2 + 1)
+        used += entry_rows(t, --first);
+    int below = 0;
+    for (int i = first; i < n; i++)
+        below += entry_rows(t, i);
+    while (first > 0 && below + entry_rows(t, first - 1) <= room)
+        below += entry_rows(t, --first);
+    return first;
 }
 
 static void menu_click(Tui *t, int y)
 {
-    int k = (y - MENU_TOP) / 2 + menu_first(t);
-    if (y >= MENU_TOP && k >= 0 && k < t->menu.cat.n)
-        t->menu.sel = k;
+    for (int i = menu_first(t), top = MENU_TOP; i < t->menu.cat.n && top <= y; top += entry_rows(t, i), i++)
+        if (y >= top + opens_part(t, i) && y < top + entry_rows(t, i))
+            t->menu.sel = i;
 }
 
 /* 1 when another lesson of the menu has item i's title. */
@@ -129,13 +150,36 @@ static void menu_draw(Tui *t)
         ui_put_fit(&t->cv, 4, 2, w - 4, A_NORMAL, "Set ATTN_LESSONS to a directory of .lesson files, or run attn FILE.lesson.");
         return;
     }
-    snprintf(buf, sizeof buf, "%d lesson%s in %s", t->menu.cat.n, t->menu.cat.n == 1 ? "" : "s", t->menu.dir);
-    ui_put_fit(&t->cv, 1, 2, w - 4, tui_attr(t, C_DIM), buf);
+    const Catalogue *c = &t->menu.cat;
+    if (c->course_error[0]) {
+        snprintf(buf, sizeof buf, "COURSE refused, lessons in file order: %s", c->course_error);
+        ui_put_fit(&t->cv, 1, 2, w - 4, tui_attr(t, C_ERROR), buf);
+    } else {
+        int finished = 0;
+        for (int p = 0; p < c->n_parts; p++)
+            finished += c->parts[p].finished;
+        snprintf(buf, sizeof buf, "%d lesson%s in %s", c->n, c->n == 1 ? "" : "s", t->menu.dir);
+        if (c->n_parts > 0) {
+            size_t bl = strlen(buf);
+            snprintf(buf + bl, sizeof buf - bl, " %s course: %d/%d finished", ui_glyph(&t->cv, "·", "-"), finished,
+                     c->n);
+        }
+        ui_put_fit(&t->cv, 1, 2, w - 4, tui_attr(t, C_DIM), buf);
+    }
     int first = menu_first(t);
     int y = MENU_TOP;
     /* on a wide screen the step counts stay near their titles */
     w = text_measure(w) + 2;
-    for (int i = first; i < t->menu.cat.n && y + 1 < t->rows - 1; i++, y += 2) {
+    for (int i = first; i < c->n && y + entry_rows(t, i) - 1 < t->rows - 1; y += 2, i++) {
+        if (opens_part(t, i)) {
+            const CataloguePart *part = &c->parts[c->entries[i].part];
+            char done[80];
+            snprintf(done, sizeof done, "%d/%d finished ", part->finished, part->n);
+            int dw = fmt_display_width(done);
+            ui_put_fit(&t->cv, y, 1, w - 3 - dw, tui_attr(t, C_TITLE), part->title);
+            ui_put(&t->cv, y, w - dw - 1, dw, tui_attr(t, C_DIM), done);
+            y++;
+        }
         const CatalogueEntry *it = &t->menu.cat.entries[i];
         int sel = i == t->menu.sel;
         if (sel)
