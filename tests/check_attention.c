@@ -20,7 +20,7 @@
 #include "attention.h"
 #include "attention_internal.h"
 #include "bench_plot.h"
-#include "json.h"
+#include "json_read.h"
 #include "lesson.h"
 #include "testutil.h"
 

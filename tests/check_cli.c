@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
+#include "json_read.h"
 #include "lesson.h"
 #include "testutil.h"
 

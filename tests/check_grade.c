@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "json.h"
+#include "json_read.h"
 #include "testutil.h"
 
 static const char *graded_lesson =

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
+#include "json_read.h"
 #include "json_write.h"
 #include "testutil.h"
 

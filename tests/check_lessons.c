@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "explain.h"
-#include "json.h"
+#include "json_read.h"
 #include "lesson.h"
 #include "lesson_internal.h"
 #include "lessonfile.h"

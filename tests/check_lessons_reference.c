@@ -5,7 +5,7 @@
  * `attn run --json`, the matrices are read out of the JSON, and EVERY matrix
  * and scalar of the .ref is compared (1e-5 relative): a failure names the
  * lesson, the matrix, the max difference and where. The JSON is read with
- * tests/json.c; the "limits" case tests that reader and shows the
+ * app/present/json_read.c; the "limits" case tests that reader and shows the
  * comparison catches a wrong number and a missing name.
  */
 #include <check.h>
@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "explain.h"
-#include "json.h"
+#include "json_read.h"
 #include "lesson.h"
 #include "lesson_internal.h"
 #include "lessonfile.h"

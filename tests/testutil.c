@@ -2,7 +2,7 @@
  * testutil.c - running commands and handling files for the test suites.
  */
 #include "testutil.h"
-#include "json.h"
+#include "json_read.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,9 +1,9 @@
 /*
- * json.c - the tests' JSON reader (json.h): recursive descent over objects,
+ * json_read.c - the JSON reader (json_read.h): recursive descent over objects,
  * arrays, strings with escapes (\\uXXXX to UTF-8), numbers, true, false
  * and null, nesting bounded at 64 levels.
  */
-#include "json.h"
+#include "json_read.h"
 
 #include <math.h>
 #include <stdio.h>

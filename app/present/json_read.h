@@ -1,12 +1,13 @@
 /*
- * json.h - a small JSON reader for the tests: `attn run --json` is parsed
+ * json_read.h - a small JSON reader: `attn run --json` read back by the
+ * tests, the class log by `attn class-report`; the text is parsed
  * back into a tree (objects keep their keys in order), so a test can assert
  * the document's exact shape and read its numbers; "inf", "-inf" and "nan"
  * (the strings attn writes for non-finite values) read as numbers through
  * json_number.
  */
-#ifndef ATTN_TEST_JSON_H
-#define ATTN_TEST_JSON_H
+#ifndef ATTN_JSON_READ_H
+#define ATTN_JSON_READ_H
 
 #include <stddef.h>
 
