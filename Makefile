@@ -37,12 +37,13 @@ CHECK_LIBS    := $(call pc_libs,check,-lcheck -lsubunit -lrt -lpthread)
 # lines (make layers) and also refuses another folder's *_internal.h and
 # curses or printing in the engine.
 ENGINE_DIRS := engine/base engine/io engine/attention engine/ops engine/explain engine/lesson
-APP_DIRS    := app/session app/present app/measure app/cli app/tui
+APP_DIRS    := app/session app/present app/measure app/class app/cli app/tui
 SEES_session := app/session
 SEES_present := app/present
 SEES_measure := app/present app/measure
-SEES_cli     := app/session app/present app/measure app/cli
-SEES_tui     := app/session app/present app/measure app/tui
+SEES_class   := app/session app/present app/class
+SEES_cli     := app/session app/present app/measure app/class app/cli
+SEES_tui     := app/session app/present app/measure app/class app/tui
 SEES_main    := app/cli app/tui
 ENGINE_INC  := $(addprefix -I,$(ENGINE_DIRS))
 APP_INC     := $(ENGINE_INC) $(addprefix -I,$(APP_DIRS))
@@ -95,7 +96,7 @@ $(BUILD)/app/%.o: app/%.c
 # The layers as scripts/check-layers reads them: a folder and what it sees.
 layers:
 	@echo "engine: $(ENGINE_DIRS)"
-	@$(foreach f,session present measure cli tui,echo "app/$(f): $(ENGINE_DIRS) $(SEES_$(f))";)
+	@$(foreach f,$(patsubst app/%,%,$(APP_DIRS)),echo "app/$(f): $(ENGINE_DIRS) $(SEES_$(f))";)
 	@echo "app: $(ENGINE_DIRS) $(SEES_main)"
 
 # Every tests/check_*.c defines `Suite *NAME_suite(void)`; the runner's
@@ -195,7 +196,8 @@ clean:
 # the broken corpus; the reader of a student's answer, seeded with
 # tests/fuzz/answers; the progress store's reader (and the writer's
 # round trip), seeded with tests/fuzz/progress; the .npy and CSV readers,
-# seeded with tests/data, the CSV with lines of up to 64 KB.
+# seeded with tests/data, the CSV with lines of up to 64 KB; the class
+# server's reader of a peer's bytes, seeded with tests/fuzz/class.
 # FUZZ_SECONDS bounds each run (CI: 60 each).
 FUZZ_SECONDS ?= 60
 FUZZ_CC := clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
@@ -218,6 +220,10 @@ fuzz: deps
 	  engine/base/alloc.c
 	cp tests/fuzz/progress/* build-fuzz/corpus-progress/
 	build-fuzz/fuzz_progress -max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=10 build-fuzz/corpus-progress
+	@mkdir -p build-fuzz/corpus-class
+	$(FUZZ_CC) $(ATTN_CPPFLAGS) -Iapp/class -o build-fuzz/fuzz_class tests/fuzz/fuzz_class.c app/class/class_wire.c
+	cp tests/fuzz/class/* build-fuzz/corpus-class/
+	build-fuzz/fuzz_class -max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=10 build-fuzz/corpus-class
 	for r in npy csv; do \
 	  $(FUZZ_CC) $(ATTN_CPPFLAGS) $(ENGINE_INC) -o build-fuzz/fuzz_$$r tests/fuzz/fuzz_$$r.c engine/io/$$r.c engine/base/mat.c engine/base/numfmt.c engine/base/strbuf.c \
 	    engine/base/status.c engine/base/alloc.c -lm || exit 1; \

@@ -19,6 +19,12 @@ static void usage(FILE *out)
           "                                         open the lesson menu, or one lesson;\n"
           "                                         --present: for a class (big title, the\n"
           "                                         matrices revealed one by one, no key bar)\n"
+          "       attn --class [--listen ADDR] [--code CODE] [--log FILE] FILE.lesson\n"
+          "                                         present to a class that answers on its own\n"
+          "                                         terminals (ADDR HOST:PORT or unix:PATH,\n"
+          "                                         default 127.0.0.1:7411; --log: every answer)\n"
+          "       attn join ADDR CODE [--name NAME] follow a class and answer its exercises\n"
+          "       attn class-report [--csv] LOG     what a class answered, from its log\n"
           "       attn run [--no-answers] [--json | --markdown OUT | --explain CELL]\n"
           "                [--set KNOB=VALUE]... FILE\n"
           "                                         print a lesson as a plain-text handout,\n"
@@ -56,7 +62,11 @@ int main(int argc, char **argv)
         return cli_progress(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "bench") == 0)
         return cli_bench(argc - 1, argv + 1);
-    TuiOptions opt = { 0, 0 };
+    if (argc >= 2 && strcmp(argv[1], "join") == 0)
+        return cli_join(argc - 1, argv + 1);
+    if (argc >= 2 && strcmp(argv[1], "class-report") == 0)
+        return cli_class_report(argc - 1, argv + 1);
+    TuiOptions opt = { 0 };
     const char *file = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
@@ -69,6 +79,13 @@ int main(int argc, char **argv)
             opt.no_color = 1;
         } else if (strcmp(argv[i], "--present") == 0) {
             opt.present = 1;
+        } else if (strcmp(argv[i], "--class") == 0) {
+            opt.class_mode = opt.present = 1;
+        } else if ((strcmp(argv[i], "--listen") == 0 || strcmp(argv[i], "--code") == 0 ||
+                    strcmp(argv[i], "--log") == 0) && i + 1 < argc) {
+            const char **slot = argv[i][2] == 'l' && argv[i][3] == 'i' ? &opt.listen
+                                : argv[i][2] == 'c' ? &opt.code : &opt.log;
+            *slot = argv[++i];
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
             char shown[512];
             fprintf(stderr, "attn: unknown option '%s'\n", lesson_escape(argv[i], shown, sizeof shown));
@@ -82,6 +99,15 @@ int main(int argc, char **argv)
                     lesson_escape(argv[i], b, sizeof b));
             return 2;
         }
+    }
+    if ((opt.listen || opt.code || opt.log) && !opt.class_mode) {
+        fprintf(stderr, "attn: --listen, --code and --log go with --class\n");
+        usage(stderr);
+        return 2;
+    }
+    if (opt.class_mode && !file) {
+        fprintf(stderr, "attn: --class needs the lesson to teach: attn --class FILE.lesson\n");
+        return 2;
     }
     return tui_main(file, &opt);
 }

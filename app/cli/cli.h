@@ -16,5 +16,10 @@ int cli_progress(int argc, char **argv); /* argv[0] is "progress" */
 /* `attn grade [--json | --tap] LESSON SHEET...` (grade.c): judge answer
  * sheets with the screen's judge; nothing is saved. */
 int cli_grade(int argc, char **argv);   /* argv[0] is "grade" */
+/* `attn join ADDR CODE [--name NAME]` (join.c): a student in a class, as a
+ * line client. */
+int cli_join(int argc, char **argv);    /* argv[0] is "join" */
+/* `attn class-report [--csv] LOG` (class_report.c): what a class answered. */
+int cli_class_report(int argc, char **argv); /* argv[0] is "class-report" */
 
 #endif

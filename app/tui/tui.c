@@ -10,6 +10,8 @@
  * and the loop leaves through the one exit path that restores the terminal.
  */
 #include "tui.h"
+#include "class_server.h"
+#include "tui_class.h"
 
 #include <curses.h>
 #include <term.h>
@@ -318,7 +320,19 @@ int tui_main(const char *file, const TuiOptions *opt)
             return 2;
         }
     }
+    if (opt->class_mode) {
+        /* the class is open before the terminal changes: its errors print plainly */
+        ClassOptions co = { opt->listen, opt->code, opt->log, 0 };
+        char why[1200];
+        if (!(t.cls = class_server_open(file, &co, why, sizeof why))) {
+            fprintf(stderr, "attn: %s\n", why);
+            session_free(ses);
+            return 2;
+        }
+    }
     start_curses(&t, opt->no_color);
+    if (t.cls)
+        timeout(0);     /* the class's poll waits, for keys and students alike */
     if (file) {
         t.direct = 1;
         lv_adopt(&t, ses);
@@ -327,10 +341,11 @@ int tui_main(const char *file, const TuiOptions *opt)
         menu_load(&t, lessonfile_default_dir());
         tui_set_base(&t, &tui_screen_menu);
     }
+    tui_class_sync(&t);
     frame(&t);
     int brief_ticks = 0;
     while (!t.quit && !got_signal) {
-        int ch = getch();
+        int ch = t.cls ? tui_class_next_key(&t) : getch();
         if (ch == ERR) {
             /* a timeout or an interrupted read: check the flag; a
              * terminal that is gone ends the session */
@@ -342,6 +357,9 @@ int tui_main(const char *file, const TuiOptions *opt)
             const TuiScreen *top = tui_screen(&t);
             if (top->idle && top->idle(&t))
                 changed = 1;
+            if (t.class_dirty)
+                changed = 1;
+            t.class_dirty = 0;
             /* a brief message goes after BRIEF_TICKS quiet timeouts */
             if (changed) {
                 brief_ticks = 0;
@@ -354,15 +372,20 @@ int tui_main(const char *file, const TuiOptions *opt)
             continue;
         }
         brief_ticks = 0;
-        if (ch != KEY_RESIZE) { /* (a resize: the next frame lays out anew) */
+        if (ch != KEY_RESIZE && !(tui_on_base(&t, &tui_screen_lesson) && tui_class_key(&t, ch))) {
             TuiAction left = tui_screen(&t)->key(&t, ch);
             if (left != ACT_NONE)
                 shared_action(&t, left);
         }
+        tui_class_sync(&t);
         if (tui_on_base(&t, &tui_screen_lesson) && !t.quit)
             lv_reload_if_changed(&t, 0);
         if (!t.quit)
             frame(&t);
+    }
+    if (t.cls) {
+        class_server_end(t.cls);    /* the students see that the class ended */
+        class_server_free(t.cls);
     }
     close_lesson(&t);
     tui_curses_end();

@@ -8,6 +8,9 @@
 typedef struct {
     int no_color;   /* monochrome (NO_COLOR in the environment does too) */
     int present;    /* presenter mode: for a class watching a projector  */
+    /* class mode (attn --class): presenter mode and a class server */
+    int class_mode;
+    const char *listen, *code, *log;    /* NULL: the defaults (class_server.h) */
 } TuiOptions;
 
 /* Open the menu of the default lesson set (file == NULL) or one lesson.

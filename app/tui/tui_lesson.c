@@ -32,8 +32,10 @@ void lv_adopt(Tui *t, Session *ses)
 {
     lv_close(&t->lv);
     t->lv.ses = ses;
-    /* the student's progress: back where they left, saved as they go */
-    session_keep_default_progress(ses);
+    /* the student's progress: back where they left, saved as they go; a
+     * room's presenter starts at the beginning and saves nothing */
+    if (!t->present)
+        session_keep_default_progress(ses);
     session_defer_step_saves(ses, 1);   /* the frame first (tui_main) */
     if (session_progress_warning(ses)[0])
         tui_message(t, 1, "%s", session_progress_warning(ses));

@@ -16,6 +16,7 @@
 
 #include "format.h"
 #include "tui_put.h"
+#include "tui_class.h"
 #include "tui_screen.h"
 #include "tui_chrome.h"
 #include "tui_knobs.h"
@@ -560,5 +561,6 @@ void lv_draw(Tui *t)
     draw_keybar(t);
     if (note[0] && note_y == t->layout.keybar.y)
         ui_put(&t->cv, note_y, note_x, nw, t->attr[C_DIM] | A_REVERSE, note);
+    tui_class_draw(t);
 }
 

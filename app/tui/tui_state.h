@@ -74,6 +74,10 @@ struct Tui {
     /* presenter mode (--present): a big step title, no key bar, the
      * panes revealed one at a time */
     int present;
+    /* class mode (--class): the server, owned; whether the spread is
+     * revealed; the exercise X closed; a redraw the class asks for */
+    struct ClassServer *cls;
+    int class_reveal, class_closed, class_dirty;
     int title_h;        /* rows of the step title (1, or the big one's)   */
     int heat_numbers_off; /* N: heatmaps show colour (or shade) only       */
     /* progress saves: the session's count of notes last shown, and whether

@@ -1,0 +1,294 @@
+/*
+ * class_client.c - a student's connection to a class (see class_client.h).
+ */
+#include "class_client.h"
+
+#include <errno.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+struct ClassClient {
+    int fd;
+    ClassReader in;
+    int eof;                /* the server closed the connection             */
+    char lost[200];
+    ClassPack pack;
+    char name[4 * CLASS_NAME_MAX + 1];
+    /* a file arriving: its bytes still to read */
+    char *file, *file_path;
+    size_t file_len, file_got;
+    int file_is_lesson;
+    /* where the class stood when this student joined: told after READY */
+    int ready;
+    ClientMsg held[2];
+    int n_held, next_held;
+};
+
+static int connect_to(const ClassAddr *a, char *why, size_t size)
+{
+    if (a->is_unix) {
+        struct sockaddr_un sa = { .sun_family = AF_UNIX };
+        snprintf(sa.sun_path, sizeof sa.sun_path, "%s", a->path);
+        int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
+            snprintf(why, size, "cannot reach the class at unix:%s: %s", a->path, strerror(errno));
+            if (fd >= 0)
+                close(fd);
+            return -1;
+        }
+        return fd;
+    }
+    struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM }, *res;
+    char port[16];
+    snprintf(port, sizeof port, "%d", a->port);
+    int rc = getaddrinfo(a->host, port, &hints, &res);
+    if (rc != 0) {
+        snprintf(why, size, "cannot reach the class at %s:%d: %s", a->host, a->port, gai_strerror(rc));
+        return -1;
+    }
+    int fd = -1, err = 0;
+    for (struct addrinfo *p = res; p && fd < 0; p = p->ai_next) {
+        fd = socket(p->ai_family, p->ai_socktype | SOCK_CLOEXEC, p->ai_protocol);
+        if (fd >= 0 && connect(fd, p->ai_addr, p->ai_addrlen) != 0) {
+            err = errno;
+            close(fd);
+            fd = -1;
+        }
+    }
+    freeaddrinfo(res);
+    if (fd < 0)
+        snprintf(why, size, "cannot reach the class at %s:%d: %s", a->host, a->port, strerror(err));
+    return fd;
+}
+
+static int send_all(ClassClient *c, const char *bytes, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = send(c->fd, bytes, n, MSG_NOSIGNAL);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        bytes += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+ClassClient *class_client_connect(const char *addr, const char *code, const char *name, char *why, size_t size)
+{
+    ClassAddr a;
+    char clean[4 * CLASS_NAME_MAX + 1], reason[200];
+    if (class_addr_parse(addr, &a, why, size) != 0)
+        return NULL;
+    if (class_name_clean(name, clean, sizeof clean, reason, sizeof reason) != 0) {
+        snprintf(why, size, "the name '%.60s' cannot be used: %s", name, reason);
+        return NULL;
+    }
+    if (strchr(code, ' ') || strchr(code, '\n') || !code[0] || strlen(code) > 64) {
+        snprintf(why, size, "a class code is letters and digits, as the instructor's screen shows it");
+        return NULL;
+    }
+    ClassClient *c = calloc(1, sizeof *c);
+    if (!c) {
+        snprintf(why, size, "out of memory");
+        return NULL;
+    }
+    if ((c->fd = connect_to(&a, why, size)) < 0) {
+        free(c);
+        return NULL;
+    }
+    char hello[CLASS_LINE_MAX];
+    snprintf(hello, sizeof hello, "HELLO %d %s %s\n", CLASS_PROTO_VERSION, code, clean);
+    if (send_all(c, hello, strlen(hello)) != 0) {
+        snprintf(why, size, "the class closed the connection");
+        class_client_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+int class_client_fd(const ClassClient *c) { return c->fd; }
+const char *class_client_name(const ClassClient *c) { return c->name; }
+ClassPack *class_client_pack(ClassClient *c) { return &c->pack; }
+
+void class_client_read(ClassClient *c)
+{
+    if (c->eof)
+        return;
+    size_t room = sizeof c->in.buf - c->in.len;
+    if (room == 0)
+        return;         /* whole lines wait to be taken first */
+    ssize_t n = recv(c->fd, c->in.buf + c->in.len, room, 0);
+    if (n > 0) {
+        c->in.len += (size_t)n;
+    } else if (n == 0 || (errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK)) {
+        c->eof = 1;
+        snprintf(c->lost, sizeof c->lost, "the connection to the class was lost%s%s", n == 0 ? "" : ": ",
+                 n == 0 ? "" : strerror(errno));
+    }
+}
+
+/* A FILE line: where its bytes go. 0, or -1 (a message to give up on). */
+static int start_file(ClassClient *c, ClassMsg *msg)
+{
+    long len;
+    if (msg->n < 3 || class_field_int(msg->field[1], 0, CLASS_FILE_MAX, &len))
+        return -1;
+    c->file = malloc((size_t)len + 1);
+    c->file_path = strdup(msg->field[2]);
+    if (!c->file || !c->file_path)
+        return -1;
+    c->file_len = (size_t)len;
+    c->file_got = 0;
+    c->file_is_lesson = strcmp(msg->field[0], "lesson") == 0;
+    return 0;
+}
+
+static int finish_file(ClassClient *c)
+{
+    int rc = 0;
+    if (c->file_is_lesson) {
+        free(c->pack.text);
+        free(c->pack.name);
+        c->pack.text = c->file;
+        c->pack.len = c->file_len;
+        c->pack.name = c->file_path;
+    } else {
+        rc = class_pack_add(&c->pack, c->file_path, c->file, c->file_len);
+        free(c->file_path);
+        if (rc != 0)
+            free(c->file);
+    }
+    c->file = c->file_path = NULL;
+    return rc;
+}
+
+static void lost(ClassClient *c, ClientMsg *m, const char *why)
+{
+    m->what = CLIENT_LOST;
+    snprintf(m->text, sizeof m->text, "%s", why);
+    c->eof = 1;
+}
+
+/* A message before READY waits for it (the step and exercise open when
+ * the student joined); after READY it goes out at once. 1 when m is to be
+ * returned now. */
+static int deliver(ClassClient *c, ClientMsg *m)
+{
+    if (c->ready)
+        return 1;
+    if (c->n_held < 2)
+        c->held[c->n_held++] = *m;
+    m->what = CLIENT_NOTHING;
+    return 0;
+}
+
+void class_client_next(ClassClient *c, ClientMsg *m)
+{
+    m->what = CLIENT_NOTHING;
+    m->n = m->m = 0;
+    m->text[0] = '\0';
+    if (c->ready && c->next_held < c->n_held) {
+        *m = c->held[c->next_held++];
+        return;
+    }
+    for (;;) {
+        if (c->file) {
+            c->file_got += class_reader_raw(&c->in, c->file + c->file_got, c->file_len - c->file_got);
+            if (c->file_got < c->file_len) {
+                if (c->eof)
+                    lost(c, m, c->lost);
+                return;
+            }
+            if (finish_file(c) != 0) {
+                lost(c, m, "out of memory");
+                return;
+            }
+        }
+        char line[CLASS_LINE_MAX];
+        int got = class_reader_line(&c->in, line);
+        if (got < 0) {
+            lost(c, m, "the class sent a line too long for the protocol");
+            return;
+        }
+        if (got == 0) {
+            if (c->eof)
+                lost(c, m, c->lost);
+            return;
+        }
+        ClassMsg msg;
+        if (class_msg_parse(line, 3, &msg) != 0)
+            continue;
+        long a, b;
+        if (strcmp(msg.verb, "WELCOME") == 0 && msg.n >= 2) {
+            snprintf(c->name, sizeof c->name, "%s%s%s", msg.field[1], msg.n > 2 ? " " : "", msg.n > 2 ? msg.field[2] : "");
+        } else if (strcmp(msg.verb, "FILE") == 0) {
+            if (start_file(c, &msg) != 0) {
+                lost(c, m, "the class sent a file this client cannot take");
+                return;
+            }
+        } else if (strcmp(msg.verb, "READY") == 0) {
+            m->what = CLIENT_READY;
+            c->ready = 1;
+            return;
+        } else if (strcmp(msg.verb, "STEP") == 0 && msg.n >= 3 && !class_field_int(msg.field[0], 0, 1 << 20, &a) &&
+                   !class_field_int(msg.field[1], 0, 1 << 20, &b)) {
+            m->what = CLIENT_STEP;
+            m->n = a;
+            m->m = b;
+            snprintf(m->text, sizeof m->text, "%s", msg.field[2]);
+            if (deliver(c, m))
+                return;
+        } else if (strcmp(msg.verb, "EXERCISE") == 0 && msg.n >= 2 && !class_field_int(msg.field[0], 1, 1 << 20, &a)) {
+            m->what = CLIENT_EXERCISE;
+            m->n = a;
+            /* the question is the rest of the line: fields 2 and 3 */
+            snprintf(m->text, sizeof m->text, "%s%s%s", msg.field[1], msg.n > 2 ? " " : "", msg.n > 2 ? msg.field[2] : "");
+            if (deliver(c, m))
+                return;
+        } else if (strcmp(msg.verb, "CLOSED") == 0 && msg.n >= 1 && !class_field_int(msg.field[0], 1, 1 << 20, &a)) {
+            m->what = CLIENT_CLOSED;
+            m->n = a;
+            return;
+        } else if (strcmp(msg.verb, "ENDED") == 0) {
+            m->what = CLIENT_ENDED;
+            return;
+        } else if (strcmp(msg.verb, "REFUSED") == 0) {
+            m->what = CLIENT_REFUSED;
+            snprintf(m->text, sizeof m->text, "%s%s%s%s%s", msg.n > 0 ? msg.field[0] : "the class said no",
+                     msg.n > 1 ? " " : "", msg.n > 1 ? msg.field[1] : "", msg.n > 2 ? " " : "",
+                     msg.n > 2 ? msg.field[2] : "");
+            c->eof = 1;
+            return;
+        }
+    }
+}
+
+int class_client_answer(ClassClient *c, int k, const char *answer)
+{
+    char line[CLASS_LINE_MAX];
+    int n = snprintf(line, sizeof line - 1, "ANSWER %d %s", k, answer);
+    if (n < 0 || (size_t)n >= sizeof line - 1)
+        return -1;
+    line[n++] = '\n';
+    return c->eof ? -1 : send_all(c, line, (size_t)n);
+}
+
+void class_client_free(ClassClient *c)
+{
+    if (!c)
+        return;
+    if (c->fd >= 0)
+        close(c->fd);
+    free(c->file);
+    free(c->file_path);
+    class_pack_free(&c->pack);
+    free(c);
+}

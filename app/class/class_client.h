@@ -1,0 +1,53 @@
+/*
+ * class_client.h - a student's end of a class: connect to the class's
+ * address, say HELLO with the code and a name, receive the lesson (its
+ * text and the files it loads) into a pack, then read what the instructor
+ * shows. `attn join` drives it as a line client (app/cli/join.c).
+ *
+ * Ownership: the client owns its socket and the pack it receives;
+ * class_client_free releases them.
+ */
+#ifndef ATTN_CLASS_CLIENT_H
+#define ATTN_CLASS_CLIENT_H
+
+#include <stddef.h>
+
+#include "class_pack.h"
+#include "class_wire.h"
+
+typedef struct ClassClient ClassClient;
+
+/* What the server said, one message at a time. */
+typedef enum {
+    CLIENT_NOTHING,     /* no whole message yet                             */
+    CLIENT_READY,       /* the lesson arrived: class_client_pack             */
+    CLIENT_STEP,        /* n, m, text (the step's title)                     */
+    CLIENT_EXERCISE,    /* n, text (the question)                            */
+    CLIENT_CLOSED,      /* n                                                 */
+    CLIENT_ENDED,
+    CLIENT_REFUSED,     /* text: why                                         */
+    CLIENT_LOST,        /* the connection is gone (text: why)                */
+} ClientEvent;
+
+typedef struct {
+    ClientEvent what;
+    long n, m;
+    char text[CLASS_LINE_MAX];
+} ClientMsg;
+
+/* Connect to addr and say HELLO. NULL with why. */
+ClassClient *class_client_connect(const char *addr, const char *code, const char *name, char *why, size_t size);
+/* The socket, to poll for reading. */
+int class_client_fd(const ClassClient *c);
+/* Read what the socket holds (call when poll says it is readable). */
+void class_client_read(ClassClient *c);
+/* The next message read, or CLIENT_NOTHING. */
+void class_client_next(ClassClient *c, ClientMsg *m);
+/* The name the server accepted (after CLIENT_READY). */
+const char *class_client_name(const ClassClient *c);
+ClassPack *class_client_pack(ClassClient *c);
+/* Send an answer to exercise k. 0, or -1 when the connection is gone. */
+int class_client_answer(ClassClient *c, int k, const char *answer);
+void class_client_free(ClassClient *c);
+
+#endif

@@ -1,0 +1,180 @@
+/*
+ * class_log.c - the class's answers as JSON lines, written and read back
+ * (see class_log.h).
+ */
+#include "class_log.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "json_read.h"
+#include "json_write.h"
+#include "lessonfile.h"
+
+#define LOG_MAX_BYTES (1L << 28)
+
+struct ClassLog {
+    FILE *f;
+    char path[1024];
+};
+
+ClassLog *class_log_open(const char *path, char *why, size_t size)
+{
+    /* never wait on a FIFO, never write into a device: a regular file only */
+    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0644);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(why, size, "cannot write the class log %s: %s", path,
+                 fd < 0 ? strerror(errno) : "it is not a regular file");
+        if (fd >= 0)
+            close(fd);
+        return NULL;
+    }
+    int flags = fcntl(fd, F_GETFL);
+    ClassLog *log = calloc(1, sizeof *log);
+    FILE *f = flags >= 0 && fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 ? fdopen(fd, "a") : NULL;
+    if (!log || !f) {
+        snprintf(why, size, "cannot write the class log %s: %s", path, strerror(errno));
+        free(log);
+        if (f)
+            fclose(f);
+        else
+            close(fd);
+        return NULL;
+    }
+    log->f = f;
+    snprintf(log->path, sizeof log->path, "%s", path);
+    return log;
+}
+
+int class_log_answer(ClassLog *log, const char *name, const char *lesson, int exercise, const char *answer,
+                     const char *verdict, const char *diagnosis, char *why, size_t size)
+{
+    FILE *f = log->f;
+    fprintf(f, "{\"time\": %lld, \"name\": ", (long long)time(NULL));
+    jw_string(f, name);
+    fputs(", \"lesson\": ", f);
+    jw_string(f, lesson);
+    fprintf(f, ", \"exercise\": %d, \"answer\": ", exercise);
+    jw_string(f, answer);
+    fputs(", \"verdict\": ", f);
+    jw_string(f, verdict);
+    fputs(", \"diagnosis\": ", f);
+    jw_string(f, diagnosis && diagnosis[0] ? diagnosis : NULL);
+    fputs("}\n", f);
+    if (fflush(f) != 0 || ferror(f)) {
+        snprintf(why, size, "the class log %s could not be written: %s; answers are not being recorded", log->path,
+                 strerror(errno));
+        clearerr(f);
+        return -1;
+    }
+    return 0;
+}
+
+void class_log_close(ClassLog *log)
+{
+    if (!log)
+        return;
+    fclose(log->f);
+    free(log);
+}
+
+static char *string_of(const JVal *v)
+{
+    return strdup(v && v->type == J_STR ? v->str : "");
+}
+
+int class_log_read(const char *path, ClassLogEntry **out, int *n, char *why, size_t size)
+{
+    *out = NULL;
+    *n = 0;
+    char *text, reason[300];
+    size_t len;
+    if (lessonfile_read_text(path, LOG_MAX_BYTES, &text, &len, reason, sizeof reason) != 0) {
+        snprintf(why, size, "cannot read the class log %s: %s", path, reason);
+        return -1;
+    }
+    int rc = 0, line = 0, cap = 0;
+    char *p = text, *end = text + len;
+    while (rc == 0 && p < end) {
+        char *nl = memchr(p, '\n', (size_t)(end - p));
+        char *eol = nl ? nl : end;
+        line++;
+        size_t n_line = (size_t)(eol - p);
+        char *one = strndup(p, n_line);
+        p = nl ? nl + 1 : end;
+        if (!one) {
+            rc = -1;
+            snprintf(why, size, "out of memory");
+            break;
+        }
+        if (strspn(one, " \t\r") == n_line) {
+            free(one);
+            continue;
+        }
+        JVal v;
+        char err[200];
+        const JVal *ex = NULL, *t = NULL;
+        if (json_parse(one, &v, err, sizeof err) != 0) {
+            snprintf(why, size, "%s:%d: %s", path, line, err);
+            rc = -1;
+        } else if (v.type != J_OBJ || !(ex = json_get(&v, "exercise")) || ex->type != J_NUM ||
+                   !json_get(&v, "name") || !json_get(&v, "verdict") || !(t = json_get(&v, "time"))) {
+            snprintf(why, size, "%s:%d: not an answer of a class log (an object with time, name, exercise, "
+                                "answer, verdict)", path, line);
+            rc = -1;
+        } else {
+            if (*n == cap) {
+                cap = cap ? cap * 2 : 64;
+                ClassLogEntry *more = realloc(*out, (size_t)cap * sizeof *more);
+                if (!more) {
+                    rc = -1;
+                    snprintf(why, size, "out of memory");
+                }
+                else
+                    *out = more;
+            }
+            if (rc == 0) {
+                ClassLogEntry *e = &(*out)[(*n)++];
+                e->time = t->type == J_NUM ? (long long)t->num : 0;
+                e->exercise = (int)ex->num;
+                e->name = string_of(json_get(&v, "name"));
+                e->lesson = string_of(json_get(&v, "lesson"));
+                e->answer = string_of(json_get(&v, "answer"));
+                e->verdict = string_of(json_get(&v, "verdict"));
+                e->diagnosis = string_of(json_get(&v, "diagnosis"));
+                if (!e->name || !e->lesson || !e->answer || !e->verdict || !e->diagnosis) {
+                    rc = -1;
+                    snprintf(why, size, "out of memory");
+                }
+            }
+        }
+        json_free(&v);
+        free(one);
+    }
+    free(text);
+    if (rc != 0) {
+        class_log_entries_free(*out, *n);
+        *out = NULL;
+        *n = 0;
+    }
+    return rc;
+}
+
+void class_log_entries_free(ClassLogEntry *e, int n)
+{
+    for (int i = 0; i < n; i++) {
+        free(e[i].name);
+        free(e[i].lesson);
+        free(e[i].answer);
+        free(e[i].verdict);
+        free(e[i].diagnosis);
+    }
+    free(e);
+}

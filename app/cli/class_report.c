@@ -1,0 +1,201 @@
+/*
+ * class_report.c - `attn class-report [--csv] LOG`: what a class answered,
+ * from the log `attn --class --log LOG` wrote. Per exercise: how many
+ * students answered, how many were right at their last answer, and the
+ * diagnoses of the wrong ones, most common first; then per student their
+ * answers in order. `--csv` gives every answer as a row (name, lesson,
+ * exercise, answer, verdict, diagnosis, time) for a spreadsheet.
+ *
+ * Exit status: 0, or 2 when the log cannot be read (it names the line).
+ */
+#include "cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "class_log.h"
+#include "lesson.h"
+
+static int report_usage(const char *why)
+{
+    fprintf(stderr, "attn: %s\nusage: attn class-report [--csv] LOG\n", why);
+    return 2;
+}
+
+static void csv_field(const char *s, int last)
+{
+    if (strpbrk(s, ",\"\n\r")) {
+        putchar('"');
+        for (; *s; s++) {
+            if (*s == '"')
+                putchar('"');
+            putchar(*s);
+        }
+        putchar('"');
+    } else {
+        fputs(s, stdout);
+    }
+    putchar(last ? '\n' : ',');
+}
+
+static void print_csv(const ClassLogEntry *e, int n)
+{
+    printf("name,lesson,exercise,answer,verdict,diagnosis,time\n");
+    for (int i = 0; i < n; i++) {
+        char num[32];
+        csv_field(e[i].name, 0);
+        csv_field(e[i].lesson, 0);
+        snprintf(num, sizeof num, "%d", e[i].exercise);
+        csv_field(num, 0);
+        csv_field(e[i].answer, 0);
+        csv_field(e[i].verdict, 0);
+        csv_field(e[i].diagnosis, 0);
+        snprintf(num, sizeof num, "%lld", e[i].time);
+        csv_field(num, 1);
+    }
+}
+
+/* Is entry i the last answer its student gave to its exercise? */
+static int is_last(const ClassLogEntry *e, int n, int i)
+{
+    for (int k = i + 1; k < n; k++)
+        if (e[k].exercise == e[i].exercise && strcmp(e[k].name, e[i].name) == 0 &&
+            strcmp(e[k].lesson, e[i].lesson) == 0)
+            return 0;
+    return 1;
+}
+
+static void print_exercise(const ClassLogEntry *e, int n, const char *lesson, int k)
+{
+    int students = 0, right = 0, answers = 0;
+    const char *ids[64];
+    int counts[64], n_ids = 0;
+    for (int i = 0; i < n; i++) {
+        if (e[i].exercise != k || strcmp(e[i].lesson, lesson) != 0)
+            continue;
+        answers++;
+        if (!is_last(e, n, i))
+            continue;
+        students++;
+        if (strcmp(e[i].verdict, "right") == 0) {
+            right++;
+            continue;
+        }
+        int d = 0;
+        while (d < n_ids && strcmp(ids[d], e[i].diagnosis) != 0)
+            d++;
+        if (d == n_ids && n_ids < 64) {
+            ids[n_ids] = e[i].diagnosis;
+            counts[n_ids++] = 0;
+        }
+        if (d < n_ids)
+            counts[d]++;
+    }
+    printf("Exercise %d: %d student%s answered, %d right at their last answer (%d%%), %d answer%s in all\n", k,
+           students, students == 1 ? "" : "s", right, students ? 100 * right / students : 0, answers,
+           answers == 1 ? "" : "s");
+    for (int shown = 0; shown < n_ids; shown++) {
+        int best = -1;
+        for (int d = 0; d < n_ids; d++)
+            if (counts[d] > 0 && (best < 0 || counts[d] > counts[best]))
+                best = d;
+        if (best < 0)
+            break;
+        const char *words = ids[best][0] ? lesson_diagnosis_words(ids[best]) : NULL;
+        char safe[200];
+        printf("  %3d  %s%s%s\n", counts[best],
+               ids[best][0] ? lesson_escape(ids[best], safe, sizeof safe) : "wrong, no mistake named",
+               words ? ": " : "", words ? words : "");
+        counts[best] = 0;
+    }
+}
+
+static void print_text(const ClassLogEntry *e, int n, const char *path)
+{
+    char safe[1200];
+    for (int i = 0; i < n; i++) {
+        /* each lesson of the log once, in the order it first appears */
+        int seen = 0;
+        for (int k = 0; k < i && !seen; k++)
+            seen = strcmp(e[k].lesson, e[i].lesson) == 0;
+        if (seen)
+            continue;
+        const char *lesson = e[i].lesson;
+        int max_ex = 0, students = 0;
+        for (int k = 0; k < n; k++) {
+            if (strcmp(e[k].lesson, lesson) != 0)
+                continue;
+            if (e[k].exercise > max_ex)
+                max_ex = e[k].exercise;
+            int first = 1;
+            for (int q = 0; q < k && first; q++)
+                first = !(strcmp(e[q].lesson, lesson) == 0 && strcmp(e[q].name, e[k].name) == 0);
+            students += first;
+        }
+        printf("%s (%s): %d student%s\n\n", lesson_escape(lesson, safe, sizeof safe), path, students,
+               students == 1 ? "" : "s");
+        for (int k = 1; k <= max_ex; k++) {
+            int asked = 0;
+            for (int q = 0; q < n && !asked; q++)
+                asked = e[q].exercise == k && strcmp(e[q].lesson, lesson) == 0;
+            if (asked)
+                print_exercise(e, n, lesson, k);
+        }
+        printf("\nStudents\n");
+        for (int k = 0; k < n; k++) {
+            if (strcmp(e[k].lesson, lesson) != 0)
+                continue;
+            int first = 1;
+            for (int q = 0; q < k && first; q++)
+                first = !(strcmp(e[q].lesson, lesson) == 0 && strcmp(e[q].name, e[k].name) == 0);
+            if (!first)
+                continue;
+            printf("  %s:", lesson_escape(e[k].name, safe, sizeof safe));
+            for (int q = k; q < n; q++) {
+                if (strcmp(e[q].lesson, lesson) != 0 || strcmp(e[q].name, e[k].name) != 0)
+                    continue;
+                char ans[200];
+                printf("  %d %s %s%s%s%s", e[q].exercise, strcmp(e[q].verdict, "right") == 0 ? "✓" : "✗",
+                       lesson_escape(e[q].answer, ans, sizeof ans), e[q].diagnosis[0] ? " (" : "",
+                       e[q].diagnosis[0] ? lesson_escape(e[q].diagnosis, safe, sizeof safe) : "",
+                       e[q].diagnosis[0] ? ")" : "");
+            }
+            putchar('\n');
+        }
+        putchar('\n');
+    }
+    if (n == 0)
+        printf("%s: no answers yet\n", path);
+}
+
+int cli_class_report(int argc, char **argv)
+{
+    int csv = 0;
+    const char *path = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--csv") == 0)
+            csv = 1;
+        else if (argv[i][0] == '-' && argv[i][1])
+            return report_usage("unknown option");
+        else if (!path)
+            path = argv[i];
+        else
+            return report_usage("one log at a time");
+    }
+    if (!path)
+        return report_usage("class-report needs the log a class wrote (attn --class --log FILE)");
+    ClassLogEntry *e;
+    int n;
+    char why[1200];
+    if (class_log_read(path, &e, &n, why, sizeof why) != 0) {
+        fprintf(stderr, "attn: %s\n", why);
+        return 2;
+    }
+    if (csv)
+        print_csv(e, n);
+    else
+        print_text(e, n, path);
+    class_log_entries_free(e, n);
+    return fflush(stdout) == 0 ? 0 : 2;
+}

@@ -1,0 +1,215 @@
+/*
+ * join.c - `attn join ADDR CODE [--name NAME]` as a line client, for
+ * scripts, screen readers and tests (and for any student whose stdin or
+ * stdout is not a terminal). It prints
+ *
+ *   joined TITLE as NAME
+ *   step N/M: TITLE          each step the instructor shows (0: the set-up)
+ *   exercise K: QUESTION     an exercise opens
+ *   closed K                 it closes
+ *   ended                    the class ended (exit 0)
+ *
+ * and reads lines `K: ANSWER` from stdin: each is judged here by the
+ * lesson's own judge and printed as `attn grade` prints it (`K ✓ ANSWER:
+ * right`, `K ✗ ANSWER: MESSAGE`), then sent to the instructor, who judges
+ * it again for the tally. A refusal (a wrong code, a full class) prints
+ * one line on stderr and exits 1; so does a connection lost.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "class_client.h"
+#include "lesson.h"
+
+static int join_usage(const char *why)
+{
+    fprintf(stderr, "attn: %s\nusage: attn join ADDR CODE [--name NAME]\n"
+                    "       ADDR is HOST:PORT or unix:PATH, as the instructor's screen shows it\n", why);
+    return 2;
+}
+
+typedef struct {
+    ClassClient *c;
+    Lesson *lesson;
+    LessonState *state;
+    LessonJudge *judge;
+    int open;               /* the exercise open now (0: none) */
+} Joined;
+
+static int ready(Joined *jn)
+{
+    LessonError err;
+    jn->lesson = class_pack_lesson(class_client_pack(jn->c), &err);
+    if (jn->lesson)
+        jn->state = lesson_eval(jn->lesson, NULL, 0, &err);
+    if (!jn->lesson || !jn->state) {
+        char buf[1024];
+        fprintf(stderr, "attn: the class's lesson does not open here: %s", lesson_error_format(&err, buf, sizeof buf));
+        return -1;
+    }
+    jn->judge = lesson_judge_new(jn->lesson, jn->state);
+    if (!jn->judge) {
+        fprintf(stderr, "attn: out of memory\n");
+        return -1;
+    }
+    char t[600], n[200];
+    printf("joined %s as %s\n", lesson_escape(lesson_title(jn->lesson), t, sizeof t),
+           lesson_escape(class_client_name(jn->c), n, sizeof n));
+    return 0;
+}
+
+/* One line the student typed: `K: ANSWER`. */
+static void answer_line(Joined *jn, char *line)
+{
+    line[strcspn(line, "\r\n")] = '\0';
+    char *p = line;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (!*p || *p == '#')
+        return;
+    char *end;
+    long k = strtol(p, &end, 10);
+    if (end == p || *end != ':') {
+        fprintf(stderr, "attn: write 'K: ANSWER', K the exercise's number\n");
+        return;
+    }
+    char *ans = end + 1;
+    while (*ans == ' ' || *ans == '\t')
+        ans++;
+    char shown[400];
+    if (!jn->judge || k < 1 || k > lesson_n_exercises(jn->lesson)) {
+        fprintf(stderr, "attn: there is no exercise %ld%s\n", k, jn->judge ? "" : " yet: the lesson has not arrived");
+        return;
+    }
+    Judgement j;
+    lesson_judge(jn->judge, lesson_exercise_at(jn->lesson, (int)k - 1), ans, NULL, &j);
+    printf("%ld %s %s: %s\n", k, j.verdict == VERDICT_RIGHT ? "✓" : "✗", lesson_escape(ans, shown, sizeof shown),
+           j.msg);
+    if (k != jn->open)
+        printf("%ld is not open in the class: your answer is yours, the instructor does not count it\n", k);
+    else if (j.verdict != VERDICT_INVALID)
+        class_client_answer(jn->c, (int)k, ans);
+    fflush(stdout);
+}
+
+/* One message from the class. 1 to go on, 0 when the class ended, -1 on a
+ * refusal or a lost connection. */
+static int from_class(Joined *jn, const ClientMsg *m)
+{
+    char t[CLASS_LINE_MAX * 4];
+    switch (m->what) {
+    case CLIENT_NOTHING:
+        return 1;
+    case CLIENT_READY:
+        return ready(jn) == 0 ? 1 : -1;
+    case CLIENT_STEP:
+        printf("step %ld/%ld: %s\n", m->n, m->m, lesson_escape(m->text, t, sizeof t));
+        break;
+    case CLIENT_EXERCISE:
+        jn->open = (int)m->n;
+        printf("exercise %ld: %s\n", m->n, lesson_escape(m->text, t, sizeof t));
+        break;
+    case CLIENT_CLOSED:
+        if (jn->open == m->n)
+            jn->open = 0;
+        printf("closed %ld\n", m->n);
+        break;
+    case CLIENT_ENDED:
+        printf("ended\n");
+        fflush(stdout);
+        return 0;
+    case CLIENT_REFUSED:
+        fprintf(stderr, "attn: the class refused to let you in: %s\n", lesson_escape(m->text, t, sizeof t));
+        return -1;
+    case CLIENT_LOST:
+        fprintf(stderr, "attn: %s\n", lesson_escape(m->text, t, sizeof t));
+        return -1;
+    }
+    fflush(stdout);
+    return 1;
+}
+
+int cli_join(int argc, char **argv)
+{
+    const char *addr = NULL, *code = NULL, *name = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--name") == 0 && i + 1 < argc)
+            name = argv[++i];
+        else if (argv[i][0] == '-' && argv[i][1])
+            return join_usage("unknown option");
+        else if (!addr)
+            addr = argv[i];
+        else if (!code)
+            code = argv[i];
+        else
+            return join_usage("join takes an address and a code");
+    }
+    if (!addr || !code)
+        return join_usage("join needs the class's address and code");
+    if (!name)
+        name = getenv("USER") && getenv("USER")[0] ? getenv("USER") : "student";
+    char why[600];
+    Joined jn = { 0 };
+    jn.c = class_client_connect(addr, code, name, why, sizeof why);
+    if (!jn.c) {
+        fprintf(stderr, "attn: %s\n", why);
+        return 1;
+    }
+    int status = 1, stdin_open = 1, go = 1;
+    char typed[4096];       /* what stdin gave, not yet a whole line */
+    size_t held = 0;
+    while (go > 0) {
+        ClientMsg m;
+        class_client_next(jn.c, &m);
+        if (m.what != CLIENT_NOTHING) {
+            go = from_class(&jn, &m);
+            status = go == 0 ? 0 : 1;
+            continue;
+        }
+        struct pollfd fds[2] = { { class_client_fd(jn.c), POLLIN, 0 }, { STDIN_FILENO, POLLIN, 0 } };
+        /* answers wait in stdin until the lesson that judges them is here */
+        if (poll(fds, stdin_open && jn.judge ? 2 : 1, -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        if (fds[0].revents)
+            class_client_read(jn.c);
+        if (stdin_open && jn.judge && fds[1].revents) {
+            /* read(2), not stdio: poll must see every line stdin still holds */
+            ssize_t n = read(STDIN_FILENO, typed + held, sizeof typed - 1 - held);
+            if (n <= 0) {
+                stdin_open = 0;     /* nothing more to answer: keep following */
+                if (held > 0) {
+                    typed[held] = '\0';
+                    answer_line(&jn, typed);
+                    held = 0;
+                }
+                continue;
+            }
+            held += (size_t)n;
+            char *nl;
+            while ((nl = memchr(typed, '\n', held))) {
+                *nl = '\0';
+                answer_line(&jn, typed);
+                held -= (size_t)(nl + 1 - typed);
+                memmove(typed, nl + 1, held);
+            }
+            if (held == sizeof typed - 1) {
+                fprintf(stderr, "attn: a line of more than %zu bytes is not an answer\n", sizeof typed - 1);
+                held = 0;
+            }
+        }
+    }
+    lesson_judge_free(jn.judge);
+    lesson_state_free(jn.state);
+    lesson_free(jn.lesson);
+    class_client_free(jn.c);
+    return status;
+}

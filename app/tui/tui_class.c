@@ -1,0 +1,111 @@
+/*
+ * tui_class.c - the instructor's screen in class mode (`attn --class`):
+ * the presenter's lesson screen with a class server (app/class) beside the
+ * keyboard in one poll, the join line and the roll on the bottom row, the
+ * open exercise's tally, and its spread of diagnoses when S reveals it.
+ * X closes the question. Names are never drawn.
+ */
+#include <curses.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "class_server.h"
+#include "lesson.h"
+#include "session.h"
+#include "session_exercises.h"
+#include "tui_class.h"
+#include "tui_put.h"
+#include "tui_state.h"
+
+#define POLL_MS 200     /* as the plain loop's getch timeout */
+
+int tui_class_next_key(Tui *t)
+{
+    /* a key curses already holds (the rest of an escape sequence) first */
+    int ch = getch();
+    if (ch != ERR)
+        return ch;
+    static struct pollfd fds[1 + CLASS_POLL_MAX];
+    fds[0] = (struct pollfd){ .fd = STDIN_FILENO, .events = POLLIN };
+    int n = 1 + class_server_fds(t->cls, fds + 1, CLASS_POLL_MAX);
+    int ready = poll(fds, (nfds_t)n, POLL_MS);
+    if (class_server_pump(t->cls, fds + 1, ready > 0 ? n - 1 : 0))
+        t->class_dirty = 1;
+    return ready > 0 && fds[0].revents ? getch() : ERR;
+}
+
+void tui_class_sync(Tui *t)
+{
+    Session *ses = t->lv.ses;
+    if (!t->cls || !ses)
+        return;
+    const LessonStep *st = session_step(ses);
+    int n_steps = lesson_n_steps(session_lesson(ses));
+    int k = st && session_n_exercises(ses) > 0 ? session_exercise_number(ses, t->lv.ex_index) : 0;
+    if (t->class_closed == k && k > 0)
+        k = 0;          /* closed by X: stays closed while it is shown */
+    else if (t->class_closed != k)
+        t->class_closed = 0;
+    class_server_show(t->cls, session_step_number(ses), n_steps, st ? st->title : "Set-up", k);
+}
+
+int tui_class_key(Tui *t, int ch)
+{
+    if (!t->cls)
+        return 0;
+    if (ch == 'S') {
+        t->class_reveal = !t->class_reveal;
+        return 1;
+    }
+    if (ch == 'X') {
+        ClassTally tally;
+        class_server_tally(t->cls, &tally);
+        if (tally.exercise > 0) {
+            t->class_closed = tally.exercise;
+            class_server_close_question(t->cls);
+        }
+        return 1;
+    }
+    return 0;
+}
+
+void tui_class_draw(Tui *t)
+{
+    if (!t->cls)
+        return;
+    ClassTally tally;
+    class_server_tally(t->cls, &tally);
+    char bar[1024];
+    int n = snprintf(bar, sizeof bar, " %s %s %d joined", class_server_join_line(t->cls), ui_glyph(&t->cv, "│", "|"),
+                     tally.joined);
+    if (tally.exercise > 0)
+        n += snprintf(bar + n, sizeof bar - (size_t)n, " %s exercise %d: %d answered%s", ui_glyph(&t->cv, "│", "|"),
+                      tally.exercise, tally.answered, t->class_reveal ? "" : " (S: the spread, X: close)");
+    else if (t->class_closed > 0)
+        n += snprintf(bar + n, sizeof bar - (size_t)n, " %s exercise %d closed", ui_glyph(&t->cv, "│", "|"),
+                      t->class_closed);
+    const char *log_error = class_server_log_error(t->cls);
+    Rect kb = t->layout.keybar;
+    ui_fill(&t->cv, kb.y, kb.x, kb.w, t->attr[C_TITLE]);
+    ui_put(&t->cv, kb.y, kb.x, kb.w, t->attr[C_TITLE], bar);
+    Rect st = t->layout.status;
+    if (log_error && st.h > 0) {
+        ui_fill(&t->cv, st.y, st.x, st.w, t->attr[C_ERROR]);
+        ui_put(&t->cv, st.y, st.x + 1, st.w - 2, t->attr[C_ERROR], log_error);
+        return;
+    }
+    if (!t->class_reveal || tally.exercise <= 0 || st.h <= 0)
+        return;
+    /* the spread: right first, then each diagnosis, most common first */
+    char spread[2048];
+    int m = snprintf(spread, sizeof spread, "%d right", tally.right);
+    for (int i = 0; i < tally.n_spread && m < (int)sizeof spread; i++) {
+        const char *words = tally.spread[i].id[0] ? lesson_diagnosis_words(tally.spread[i].id) : NULL;
+        m += snprintf(spread + m, sizeof spread - (size_t)m, ", %d %s", tally.spread[i].count,
+                      words ? words : "wrong, no mistake named");
+    }
+    ui_fill(&t->cv, st.y, st.x, st.w, t->attr[C_STATUS]);
+    ui_put(&t->cv, st.y, st.x + 1, st.w - 2, t->attr[C_STATUS] | A_BOLD, spread);
+}

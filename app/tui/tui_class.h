@@ -1,0 +1,23 @@
+/*
+ * tui_class.h - class mode on the instructor's screen (tui_class.c): the
+ * loop's wait that polls the class beside the keyboard, the step and
+ * exercise told to the class after each key, the class's keys (S the
+ * spread, X close the question) and its bar.
+ */
+#ifndef ATTN_TUI_CLASS_H
+#define ATTN_TUI_CLASS_H
+
+typedef struct Tui Tui;
+
+/* The most descriptors of a class polled with the keyboard. */
+#define CLASS_POLL_MAX 640
+
+/* The next key (ERR after a quiet POLL_MS), the class served meanwhile. */
+int tui_class_next_key(Tui *t);
+/* Tell the class what the screen shows now. */
+void tui_class_sync(Tui *t);
+/* 1 when ch was the class's key. */
+int tui_class_key(Tui *t, int ch);
+void tui_class_draw(Tui *t);
+
+#endif

@@ -1,0 +1,445 @@
+/*
+ * check_class.c - class mode end to end on loopback: a real class server
+ * (app/class/class_server.c) pumped by the test as the instructor's screen
+ * pumps it, and real `attn join` line clients as processes. Joining and
+ * following the steps, answers right and wrong judged on both sides, the
+ * tally and its spread, the log and `attn class-report`, a student who
+ * joins again keeping their answers, a wrong code, the class's end; and
+ * hostile peers (random bytes, a 1 MB line, a silent connection, a flood
+ * of connects) dropped without stalling a student. Also the wire's pieces:
+ * the line reader, names, addresses.
+ */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+
+#include "class_server.h"
+#include "class_wire.h"
+#include "lesson.h"
+#include "testutil.h"
+
+/* ---- the wire ---- */
+
+START_TEST(lines_names_and_addresses)
+{
+    ClassReader r = { 0 };
+    char line[CLASS_LINE_MAX];
+    const char *two = "HELLO 1 4242 Ada Lovelace\r\nANSWER 3 0.36\nANS";
+    ck_assert_uint_eq(class_reader_feed(&r, two, strlen(two)), strlen(two));
+    ck_assert_int_eq(class_reader_line(&r, line), 1);
+    ck_assert_str_eq(line, "HELLO 1 4242 Ada Lovelace");
+    ClassMsg m;
+    ck_assert_int_eq(class_msg_parse(line, 3, &m), 0);
+    ck_assert_str_eq(m.verb, "HELLO");
+    ck_assert_int_eq(m.n, 3);
+    ck_assert_str_eq(m.field[2], "Ada Lovelace");     /* the last field keeps its blanks */
+    ck_assert_int_eq(class_reader_line(&r, line), 1);
+    ck_assert_str_eq(line, "ANSWER 3 0.36");
+    ck_assert_int_eq(class_reader_line(&r, line), 0);  /* "ANS" waits for its end */
+    /* a line past the limit is an error, never cut */
+    char big[CLASS_LINE_MAX];
+    memset(big, 'x', sizeof big);
+    class_reader_feed(&r, big, sizeof big);
+    ck_assert_int_eq(class_reader_line(&r, line), -1);
+    ck_assert_int_eq(class_msg_parse((char[]){ "hello 1" }, 3, &m), -1);
+    ck_assert_int_eq(class_msg_parse((char[]){ "" }, 3, &m), -1);
+
+    char name[200], why[200];
+    ck_assert_int_eq(class_name_clean("  Ada \t Lovelace ", name, sizeof name, why, sizeof why), 0);
+    ck_assert_str_eq(name, "Ada Lovelace");
+    ck_assert_int_eq(class_name_clean("Zoë", name, sizeof name, why, sizeof why), 0);
+    ck_assert_int_eq(class_name_clean("evil\x1b[2J", name, sizeof name, why, sizeof why), -1);
+    ck_assert_str_eq(why, "a name is printable text: no control characters, UTF-8 only");
+    ck_assert_int_eq(class_name_clean("\xc2\x9b" "1m", name, sizeof name, why, sizeof why), -1);
+    ck_assert_int_eq(class_name_clean("\xff", name, sizeof name, why, sizeof why), -1);
+    ck_assert_int_eq(class_name_clean("   ", name, sizeof name, why, sizeof why), -1);
+    ck_assert_str_eq(why, "a name is needed");
+    ck_assert_int_eq(class_name_clean("abcdefghijklmnopqrstuvwxyz0123456", name, sizeof name, why, sizeof why), -1);
+    ck_assert_str_eq(why, "a name has at most 32 characters");
+    ck_assert_int_eq(class_name_clean("abcdefghijklmnopqrstuvwxyz012345", name, sizeof name, why, sizeof why), 0);
+
+    ClassAddr a;
+    ck_assert_int_eq(class_addr_parse("127.0.0.1:7411", &a, why, sizeof why), 0);
+    ck_assert_str_eq(a.host, "127.0.0.1");
+    ck_assert_int_eq(a.port, 7411);
+    ck_assert_int_eq(class_addr_parse("unix:/tmp/c.sock", &a, why, sizeof why), 0);
+    ck_assert(a.is_unix);
+    ck_assert_str_eq(a.path, "/tmp/c.sock");
+    ck_assert_int_eq(class_addr_parse("7411", &a, why, sizeof why), -1);
+    ck_assert_str_eq(why, "'7411' is not HOST:PORT (like 127.0.0.1:7411) or unix:PATH");
+    ck_assert_int_eq(class_addr_parse("host:99999", &a, why, sizeof why), -1);
+}
+END_TEST
+
+/* ---- a class on loopback ---- */
+
+static char dir[64];
+static ClassServer *server;
+
+static char *lesson_path(const char *name)
+{
+    static char path[600];
+    snprintf(path, sizeof path, "%s/%s", lessons_dir(), name);
+    return path;
+}
+
+static void open_class(const char *listen)
+{
+    snprintf(dir, sizeof dir, "/tmp/attn-class-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char log[128], why[1200];
+    snprintf(log, sizeof log, "%s/answers.jsonl", dir);
+    ClassOptions o = { listen, "4242", log, 1.0 };
+    server = class_server_open(lesson_path("02-sky-is-blue.lesson"), &o, why, sizeof why);
+    ck_assert_msg(server != NULL, "%s", why);
+}
+
+static void close_class(void)
+{
+    class_server_free(server);
+    server = NULL;
+    CmdResult r = cmd_runf("rm -rf %s", dir);
+    cmd_free(&r);
+}
+
+/* Serve the class for up to ms milliseconds (as the screen's loop does). */
+static void serve(int ms)
+{
+    struct pollfd fds[700];
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (;;) {
+        int n = class_server_fds(server, fds, 700);
+        int ready = poll(fds, (nfds_t)n, 10);
+        class_server_pump(server, fds, ready > 0 ? n : 0);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        if ((t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000 >= ms)
+            return;
+    }
+}
+
+/* The address in the join line: "attn join ADDR CODE". */
+static const char *class_addr(void)
+{
+    static char addr[300];
+    sscanf(class_server_join_line(server), "attn join %299s", addr);
+    return addr;
+}
+
+/* A student: `attn join` with pipes on stdin and stdout. */
+typedef struct {
+    pid_t pid;
+    int in, out;
+    char seen[16384];
+    size_t n;
+} Student;
+
+static void student_start(Student *s, const char *addr, const char *code, const char *name)
+{
+    int to[2], from[2];
+    ck_assert(pipe(to) == 0 && pipe(from) == 0);
+    memset(s, 0, sizeof *s);
+    s->pid = fork();
+    ck_assert_int_ge(s->pid, 0);
+    if (s->pid == 0) {
+        dup2(to[0], 0);
+        dup2(from[1], 1);
+        dup2(from[1], 2);
+        close(to[1]);
+        close(from[0]);
+        execl(attn_bin(), "attn", "join", addr, code, "--name", name, (char *)NULL);
+        _exit(127);
+    }
+    close(to[0]);
+    close(from[1]);
+    s->in = to[1];
+    s->out = from[0];
+    fcntl(s->out, F_SETFL, O_NONBLOCK);
+}
+
+static void student_say(Student *s, const char *line)
+{
+    ck_assert(write(s->in, line, strlen(line)) == (ssize_t)strlen(line));
+}
+
+/* Serve the class 10 ms, then take what the student printed meanwhile. */
+static void student_read(Student *s)
+{
+    serve(10);
+    ssize_t n = read(s->out, s->seen + s->n, sizeof s->seen - 1 - s->n);
+    if (n > 0)
+        s->n += (size_t)n;
+    s->seen[s->n] = '\0';
+}
+
+/* Serve the class until the student has printed want (or 10 s pass). */
+static void student_expect(Student *s, const char *want)
+{
+    for (int i = 0; i < 1000 && !strstr(s->seen, want); i++)
+        student_read(s);
+    ck_assert_msg(strstr(s->seen, want), "the student never printed '%s'; they printed:\n%s", want, s->seen);
+}
+
+/* Wait for the student's exit (serving meanwhile): its status. */
+static int student_exit(Student *s)
+{
+    int status = -1;
+    for (int i = 0; i < 1000; i++) {
+        student_read(s);
+        if (waitpid(s->pid, &status, WNOHANG) == s->pid) {
+            close(s->in);
+            close(s->out);
+            return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+        }
+    }
+    kill(s->pid, SIGKILL);
+    waitpid(s->pid, &status, 0);
+    ck_abort_msg("the student did not exit:\n%s", s->seen);
+    return -1;
+}
+
+START_TEST(a_class_follows_answers_and_ends)
+{
+    open_class("127.0.0.1:0");
+    ck_assert_msg(strncmp(class_server_join_line(server), "attn join 127.0.0.1:", 20) == 0 &&
+                  strstr(class_server_join_line(server), " 4242"), "%s", class_server_join_line(server));
+    class_server_show(server, 0, 7, "Set-up", 0);
+    Student ada, bob;
+    student_start(&ada, class_addr(), "4242", "Ada");
+    student_expect(&ada, "joined Sky is blue: attention by matrix products as Ada\nstep 0/7: Set-up\n");
+    /* the instructor moves on: the students follow */
+    class_server_show(server, 1, 7, "Tokens and embeddings", 1);
+    student_expect(&ada, "step 1/7: Tokens and embeddings\n"
+                         "exercise 1: What is the second number of the embedding of 'blue'?\n");
+    student_start(&bob, class_addr(), "4242", "Bob");
+    /* who joins late gets where the class is */
+    student_expect(&bob, "as Bob\nstep 1/7: Tokens and embeddings\nexercise 1: What is the second number");
+    ClassTally t;
+    class_server_tally(server, &t);
+    ck_assert_int_eq(t.joined, 2);
+    ck_assert_int_eq(t.exercise, 1);
+    ck_assert_int_eq(t.answered, 0);
+    /* E[3,2] of lesson 2 is -0.5321: Ada right, Bob with the sign the wrong way */
+    student_say(&ada, "1: -0.5321\n");
+    student_expect(&ada, "1 ✓ -0.5321: right\n");
+    student_say(&bob, "1: 0.5321\n");
+    student_expect(&bob, "1 ✗ 0.5321: the sign is the wrong way round\n");
+    serve(50);
+    class_server_tally(server, &t);
+    ck_assert_int_eq(t.answered, 2);
+    ck_assert_int_eq(t.right, 1);
+    ck_assert_int_eq(t.n_spread, 1);
+    ck_assert_str_eq(t.spread[0].id, "sign");
+    ck_assert_int_eq(t.spread[0].count, 1);
+    /* an exercise that is not open is judged for the student, not counted */
+    student_say(&bob, "2: 1\n");
+    student_expect(&bob, "2 is not open in the class: your answer is yours, the instructor does not count it\n");
+    /* Bob drops and joins again: his answer stays his */
+    kill(bob.pid, SIGKILL);
+    student_exit(&bob);
+    serve(100);
+    class_server_tally(server, &t);
+    ck_assert_int_eq(t.joined, 1);
+    ck_assert_int_eq(t.answered, 2);
+    student_start(&bob, class_addr(), "4242", "Bob");
+    student_expect(&bob, "as Bob\n");
+    serve(50);
+    class_server_tally(server, &t);
+    ck_assert_int_eq(t.joined, 2);
+    ck_assert_int_eq(t.answered, 2);
+    ck_assert_int_eq(t.right, 1);
+    /* closed: answers no longer count */
+    class_server_close_question(server);
+    student_expect(&bob, "closed 1\n");
+    student_say(&bob, "1: -0.5321\n");
+    student_expect(&bob, "1 is not open in the class");
+    /* a wrong code: one clear line, exit 1 */
+    Student eve;
+    student_start(&eve, class_addr(), "1111", "Eve");
+    ck_assert_int_eq(student_exit(&eve), 1);
+    ck_assert_msg(strstr(eve.seen, "attn: the class refused to let you in: wrong code: ask the instructor for the "
+                                   "code on the screen\n"), "%s", eve.seen);
+    /* the end: every student is told and exits 0 */
+    class_server_end(server);
+    ck_assert_int_eq(student_exit(&ada), 0);
+    ck_assert_int_eq(student_exit(&bob), 0);
+    ck_assert_msg(strstr(ada.seen, "\nended\n"), "%s", ada.seen);
+
+    /* the log holds both answers, and the report reads it */
+    CmdResult r = cmd_runf("cat %s/answers.jsonl", dir);
+    ck_assert_msg(strstr(r.out, "\"name\": \"Ada\", \"lesson\": \"Sky is blue: attention by matrix products\", "
+                                "\"exercise\": 1, \"answer\": \"-0.5321\", \"verdict\": \"right\", \"diagnosis\": null}\n"),
+                  "%s", r.out);
+    ck_assert_msg(strstr(r.out, "\"name\": \"Bob\", \"lesson\": \"Sky is blue: attention by matrix products\", "
+                                "\"exercise\": 1, \"answer\": \"0.5321\", \"verdict\": \"wrong\", \"diagnosis\": \"sign\"}\n"),
+                  "%s", r.out);
+    cmd_free(&r);
+    r = cmd_runf("%s class-report %s/answers.jsonl", attn_bin(), dir);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_msg(strstr(r.out, "Exercise 1: 2 students answered, 1 right at their last answer (50%), 2 answers in all\n"
+                                "    1  sign: the sign the wrong way round\n"), "%s", r.out);
+    ck_assert_msg(strstr(r.out, "  Ada:  1 ✓ -0.5321\n  Bob:  1 ✗ 0.5321 (sign)\n"), "%s", r.out);
+    cmd_free(&r);
+    r = cmd_runf("%s class-report --csv %s/answers.jsonl", attn_bin(), dir);
+    ck_assert_msg(strstr(r.out, "name,lesson,exercise,answer,verdict,diagnosis,time\n"
+                                "Ada,Sky is blue: attention by matrix products,1,-0.5321,right,,"), "%s", r.out);
+    cmd_free(&r);
+    close_class();
+}
+END_TEST
+
+/* A broken log line is named by its line. */
+START_TEST(the_report_names_a_bad_line)
+{
+    snprintf(dir, sizeof dir, "/tmp/attn-class-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    CmdResult r = cmd_runf("printf '%s\\n{\"oops\"\\n' > %s/log && %s class-report %s/log",
+                           "{\"time\": 1, \"name\": \"A\", \"lesson\": \"L\", \"exercise\": 1, \"answer\": \"1\", "
+                           "\"verdict\": \"right\", \"diagnosis\": null}", dir, attn_bin(), dir);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "/log:2: JSON: "), "%s", r.err);
+    cmd_free(&r);
+    r = cmd_runf("%s class-report", attn_bin());
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "usage: attn class-report [--csv] LOG"), "%s", r.err);
+    cmd_free(&r);
+    r = cmd_runf("rm -rf %s", dir);
+    cmd_free(&r);
+}
+END_TEST
+
+static int raw_connect(void)
+{
+    ClassAddr a;
+    char why[200];
+    ck_assert_int_eq(class_addr_parse(class_addr(), &a, why, sizeof why), 0);
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((uint16_t)a.port) };
+    inet_pton(AF_INET, "127.0.0.1", &sa.sin_addr);
+    ck_assert_int_eq(connect(fd, (struct sockaddr *)&sa, sizeof sa), 0);
+    return fd;
+}
+
+/* Is fd closed by the server (EOF after whatever it sent)? */
+static int closed_by_server(int fd)
+{
+    char buf[4096];
+    fcntl(fd, F_SETFL, O_NONBLOCK);
+    for (int i = 0; i < 300; i++) {
+        serve(10);
+        ssize_t n = read(fd, buf, sizeof buf);
+        if (n == 0 || (n < 0 && errno == ECONNRESET))
+            return 1;
+    }
+    return 0;
+}
+
+START_TEST(hostile_peers_are_dropped_and_nobody_stalls)
+{
+    open_class("127.0.0.1:0");
+    class_server_show(server, 1, 7, "Tokens and embeddings", 1);
+    Student ada;
+    student_start(&ada, class_addr(), "4242", "Ada");
+    student_expect(&ada, "exercise 1:");
+    /* random bytes */
+    int junk = raw_connect();
+    unsigned char bytes[512];
+    srand(7);
+    for (size_t i = 0; i < sizeof bytes; i++)
+        bytes[i] = (unsigned char)rand();
+    bytes[0] = 0x01;
+    ck_assert(write(junk, bytes, sizeof bytes) > 0);
+    ck_assert_msg(closed_by_server(junk), "random bytes were not dropped");
+    close(junk);
+    /* a 1 MB line */
+    int big = raw_connect();
+    char *mb = malloc(1 << 20);
+    memset(mb, 'A', 1 << 20);
+    fcntl(big, F_SETFL, O_NONBLOCK);
+    size_t sent = 0;
+    for (int i = 0; i < 200 && sent < (1u << 20); i++) {
+        ssize_t n = write(big, mb + sent, (1u << 20) - sent);
+        if (n > 0)
+            sent += (size_t)n;
+        serve(5);
+    }
+    free(mb);
+    ck_assert_msg(closed_by_server(big), "a 1 MB line was not refused");
+    close(big);
+    /* a connection that never says who it is: dropped after its second */
+    int silent = raw_connect();
+    ck_assert_msg(closed_by_server(silent), "a silent connection stayed");
+    close(silent);
+    /* a name with an escape sequence: refused, never drawn or logged */
+    Student evil;
+    student_start(&evil, class_addr(), "4242", "evil\x1b[2J");
+    ck_assert_int_eq(student_exit(&evil), 1);
+    ck_assert_msg(strstr(evil.seen, "no control characters"), "%s", evil.seen);
+    /* a flood: 1000 connects, most closed at once */
+    for (int i = 0; i < 1000; i++) {
+        int fd = raw_connect();
+        close(fd);
+        if (i % 50 == 0)
+            serve(1);
+    }
+    serve(100);
+    /* and through all of it, Ada's answer is judged and counted */
+    student_say(&ada, "1: -0.5321\n");
+    student_expect(&ada, "1 ✓ -0.5321: right\n");
+    serve(50);
+    ClassTally t;
+    class_server_tally(server, &t);
+    ck_assert_int_eq(t.joined, 1);
+    ck_assert_int_eq(t.right, 1);
+    class_server_end(server);
+    ck_assert_int_eq(student_exit(&ada), 0);
+    close_class();
+}
+END_TEST
+
+/* A unix socket for a shared host: the group may join, nobody else. */
+START_TEST(a_class_on_a_unix_socket)
+{
+    char sock[200], listen[220];
+    snprintf(sock, sizeof sock, "/tmp/attn-class-sock-%d", (int)getpid());
+    snprintf(listen, sizeof listen, "unix:%s", sock);
+    open_class(listen);
+    struct stat st;
+    ck_assert_int_eq(stat(sock, &st), 0);
+    ck_assert_int_eq(st.st_mode & 0777, 0660);
+    class_server_show(server, 2, 7, "Three views of each word: Q, K and V", 0);
+    Student ada;
+    student_start(&ada, listen, "4242", "Ada");
+    student_expect(&ada, "as Ada\nstep 2/7: Three views of each word: Q, K and V\n");
+    class_server_end(server);
+    ck_assert_int_eq(student_exit(&ada), 0);
+    ck_assert_int_ne(stat(sock, &st), 0);   /* the socket goes with the class */
+    close_class();
+}
+END_TEST
+
+Suite *class_suite(void)
+{
+    Suite *s = suite_create("class");
+    TCase *c = tcase_create("core");
+    tcase_set_timeout(c, 120);
+    tcase_add_test(c, lines_names_and_addresses);
+    tcase_add_test(c, a_class_follows_answers_and_ends);
+    tcase_add_test(c, the_report_names_a_bad_line);
+    tcase_add_test(c, hostile_peers_are_dropped_and_nobody_stalls);
+    tcase_add_test(c, a_class_on_a_unix_socket);
+    suite_add_tcase(s, c);
+    return s;
+}

@@ -1,0 +1,116 @@
+/*
+ * check_tui_class.c - the instructor's screen in class mode, in tmux:
+ * `attn --class` on loopback shows the join line, the roll and the open
+ * exercise's count as real `attn join` students answer; S reveals the
+ * spread by diagnosis with no name on the projector, X closes the
+ * question, q ends the class and every student is told.
+ * ATTN_SKIP_TUI=1 registers none of the tmux tests (make valgrind).
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "testutil.h"
+#include "tmux.h"
+
+/* A student in the background: answers, then listens until the class
+ * ends (at most 30 s), everything printed into dir/NAME.out. */
+static void student(const char *dir, const char *addr, const char *name, const char *answers)
+{
+    CmdResult r = cmd_runf("(printf '%s'; sleep 30) | timeout 30 %s join %s 4242 --name %s > %s/%s.out 2>&1 &",
+                           answers, attn_bin(), addr, name, dir, name);
+    cmd_free(&r);
+}
+
+static int printed(const char *dir, const char *name, const char *want)
+{
+    for (int i = 0; i < 200; i++) {
+        CmdResult r = cmd_runf("cat %s/%s.out", dir, name);
+        int ok = strstr(r.out, want) != NULL;
+        cmd_free(&r);
+        if (ok)
+            return 1;
+        usleep(50000);
+    }
+    return 0;
+}
+
+START_TEST(the_instructor_sees_the_room)
+{
+    char dir[] = "/tmp/attn-tui-class-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char args[700];
+    snprintf(args, sizeof args, "--class --listen 127.0.0.1:0 --code 4242 --log %s/answers.jsonl %s/02-sky-is-blue.lesson",
+             dir, lessons_dir());
+    Tmux t;
+    tmux_start(&t, 120, 40, NULL, args);
+    WAIT_FOR(&t, "attn join 127.0.0.1:");
+    WAIT_FOR(&t, "0 joined");
+    char addr[64] = "";
+    const char *at = strstr(t.last, "attn join ");
+    ck_assert_int_eq(sscanf(at, "attn join %63s", addr), 1);
+    WAIT_FOR(&t, "exercise 1: 0 answered (S: the spread, X: close)");
+    student(dir, addr, "Ada", "1: -0.5321\\n");
+    student(dir, addr, "Bob", "1: 0.5321\\n");
+    student(dir, addr, "Cy", "1: 0.5321\\n");
+    WAIT_FOR(&t, "3 joined");
+    WAIT_FOR(&t, "exercise 1: 3 answered");
+    tmux_keys(&t, "S");
+    WAIT_FOR(&t, "1 right, 2 the sign the wrong way round");
+    ck_assert_msg(!strstr(t.last, "Ada") && !strstr(t.last, "Bob"), "a name is on the projector:\n%s", t.last);
+    tmux_keys(&t, "X");
+    WAIT_FOR(&t, "exercise 1 closed");
+    ck_assert_msg(printed(dir, "Ada", "closed 1\n"), "Ada was not told the question closed");
+    tmux_quit_and_check(&t, "q", "EXITED 0");
+    ck_assert_msg(printed(dir, "Ada", "\nended\n") && printed(dir, "Bob", "\nended\n"),
+                  "the students were not told the class ended");
+    ck_assert_msg(printed(dir, "Bob", "1 ✗ 0.5321: the sign is the wrong way round\n"), "Bob's verdict");
+    /* a room's presenter keeps no progress of its own */
+    char saved[128];
+    snprintf(saved, sizeof saved, "%s/progress", t.state);
+    ck_assert_msg(access(saved, F_OK) != 0, "the presenter saved progress in %s", saved);
+    CmdResult r = cmd_runf("%s class-report %s/answers.jsonl", attn_bin(), dir);
+    ck_assert_msg(strstr(r.out, "Exercise 1: 3 students answered, 1 right at their last answer (33%)"), "%s", r.out);
+    cmd_free(&r);
+    tmux_stop(&t);
+    r = cmd_runf("rm -rf %s", dir);
+    cmd_free(&r);
+}
+END_TEST
+
+/* The class's address in use, a bad code: said before the screen opens. */
+START_TEST(a_class_that_cannot_open_says_why)
+{
+    CmdResult r = cmd_runf("%s --class --code 'no way' %s/02-sky-is-blue.lesson", attn_bin(), lessons_dir());
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "attn: a class code is 1 to 16 letters or digits"), "%s", r.err);
+    cmd_free(&r);
+    r = cmd_runf("%s --class", attn_bin());
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "--class needs the lesson to teach"), "%s", r.err);
+    cmd_free(&r);
+    r = cmd_runf("%s --log x.jsonl %s/02-sky-is-blue.lesson", attn_bin(), lessons_dir());
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "--listen, --code and --log go with --class"), "%s", r.err);
+    cmd_free(&r);
+    r = cmd_runf("%s --class --listen nowhere %s/02-sky-is-blue.lesson", attn_bin(), lessons_dir());
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "'nowhere' is not HOST:PORT"), "%s", r.err);
+    cmd_free(&r);
+}
+END_TEST
+
+Suite *tui_class_suite(void)
+{
+    Suite *s = suite_create("tui_class");
+    TCase *c = tcase_create("class");
+    tcase_set_timeout(c, 120);
+    tcase_add_test(c, a_class_that_cannot_open_says_why);
+    const char *skip = getenv("ATTN_SKIP_TUI");
+    if (!(skip && strcmp(skip, "1") == 0))
+        tcase_add_test(c, the_instructor_sees_the_room);
+    suite_add_tcase(s, c);
+    return s;
+}
