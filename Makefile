@@ -69,7 +69,7 @@ APP_LIB    := $(BUILD)/libattn-app.a
 TEST_BIN   := $(BUILD)/run_tests
 LIBS       := $(CURSES_LIBS) $(BLAS_LIBS) -lm
 
-.PHONY: all layers run test test-only check-lessons asan asan-run valgrind fuzz install uninstall clean deps bench bench-screen
+.PHONY: all layers run test test-only check-lessons asan asan-run valgrind fuzz install uninstall clean deps bench bench-screen class-load
 
 all: attn
 
@@ -152,6 +152,15 @@ bench-screen: deps
 	$(BUILD)/screenbench ./attn lessons/*.lesson
 	@$(MAKE) --no-print-directory $(BUILD)/framebench
 	$(BUILD)/framebench lessons/*.lesson
+
+# A class under load (tests/bench/classload.c): 300 students on loopback
+# answering while the instructor steps; the key-to-frame latency beside the
+# pseudo-terminal's own round trip, and whether every answer was logged.
+class-load: deps
+	@$(MAKE) --no-print-directory attn
+	@mkdir -p $(BUILD)
+	$(CC) -std=c11 -O2 -Wall -Wextra -o $(BUILD)/classload tests/bench/classload.c -lutil
+	$(BUILD)/classload ./attn lessons/02-sky-is-blue.lesson --students 300
 
 # What a frame costs attn itself, with no terminal (see its purpose comment).
 $(BUILD)/framebench: tests/bench/framebench.c $(APP_LIB) $(ENGINE_LIB)

@@ -123,7 +123,7 @@ static void serve(int ms)
     for (;;) {
         int n = class_server_fds(server, fds, 700);
         int ready = poll(fds, (nfds_t)n, 10);
-        class_server_pump(server, fds, ready > 0 ? n : 0);
+        class_server_pump(server, fds, ready > 0 ? n : 0, 0);
         clock_gettime(CLOCK_MONOTONIC, &t1);
         if ((t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000 >= ms)
             return;
@@ -387,6 +387,37 @@ START_TEST(hostile_peers_are_dropped_and_nobody_stalls)
     student_start(&evil, class_addr(), "4242", "evil\x1b[2J");
     ck_assert_int_eq(student_exit(&evil), 1);
     ck_assert_msg(strstr(evil.seen, "no control characters"), "%s", evil.seen);
+    /* the protocol by hand: the lesson's file, where the class is, READY;
+     * an answer to the open exercise is acknowledged once it is logged */
+    int raw = raw_connect();
+    const char *hello = "HELLO 1 4242 Raw\n";
+    ck_assert(write(raw, hello, strlen(hello)) == (ssize_t)strlen(hello));
+    char got[65536] = "";
+    size_t have = 0;
+    fcntl(raw, F_SETFL, O_NONBLOCK);
+    for (int i = 0; i < 300 && !strstr(got, "\nREADY\n"); i++) {
+        serve(10);
+        ssize_t n = read(raw, got + have, sizeof got - 1 - have);
+        if (n > 0)
+            have += (size_t)n;
+        got[have] = '\0';
+    }
+    ck_assert_msg(strncmp(got, "WELCOME 1 Raw\nFILE lesson ", 26) == 0, "%.200s", got);
+    ck_assert_msg(strstr(got, "\nSTEP 1 7 Tokens and embeddings\nEXERCISE 1 What is the second number of the "
+                              "embedding of 'blue'?\nREADY\n"), "%s", got);
+    const char *ans = "ANSWER 1 0.36\n";
+    ck_assert(write(raw, ans, strlen(ans)) == (ssize_t)strlen(ans));
+    have = 0;
+    got[0] = '\0';
+    for (int i = 0; i < 300 && !strstr(got, "COUNTED 1\n"); i++) {
+        serve(10);
+        ssize_t n = read(raw, got + have, sizeof got - 1 - have);
+        if (n > 0)
+            have += (size_t)n;
+        got[have] = '\0';
+    }
+    ck_assert_msg(strstr(got, "COUNTED 1\n"), "no COUNTED: %s", got);
+    close(raw);
     /* a flood: 1000 connects, most closed at once */
     for (int i = 0; i < 1000; i++) {
         int fd = raw_connect();
@@ -402,6 +433,7 @@ START_TEST(hostile_peers_are_dropped_and_nobody_stalls)
     ClassTally t;
     class_server_tally(server, &t);
     ck_assert_int_eq(t.joined, 1);
+    ck_assert_int_eq(t.answered, 2);    /* Ada's, and Raw's who left */
     ck_assert_int_eq(t.right, 1);
     class_server_end(server);
     ck_assert_int_eq(student_exit(&ada), 0);

@@ -76,6 +76,8 @@ struct ClassServer {
     char title[512];
     int ended;
     double hello_seconds;
+    int next_fd;                    /* where the last pump stopped (round robin) */
+    int corked;                     /* queue, do not send yet (one send for many lines) */
 };
 
 static double now_seconds(void)
@@ -292,7 +294,8 @@ static void send_bytes(ClassServer *s, int c, const char *bytes, size_t n)
     }
     memcpy(k->out + k->out_len, bytes, n);
     k->out_len += n;
-    flush_out(s, c);
+    if (!s->corked)
+        flush_out(s, c);
 }
 
 static void send_line(ClassServer *s, int c, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -424,6 +427,7 @@ static int answer(ClassServer *s, int c, ClassMsg *m)
     a->typed = typed;
     a->verdict = j.verdict;
     snprintf(a->diag, sizeof a->diag, "%s", j.verdict == VERDICT_RIGHT ? "" : j.diagnosis);
+    send_line(s, c, "COUNTED %ld", k);
     return 1;
 }
 
@@ -542,12 +546,19 @@ int class_server_fds(ClassServer *s, struct pollfd *fds, int max)
     return n;
 }
 
-int class_server_pump(ClassServer *s, const struct pollfd *fds, int n)
+int class_server_pump(ClassServer *s, const struct pollfd *fds, int n, double budget_ms)
 {
     int changed = 0;
-    for (int i = 0; i < n; i++) {
+    double start = now_seconds();
+    /* round robin: this pump begins where the last one stopped */
+    for (int step = 0; step < n; step++) {
+        int i = (s->next_fd + step) % n;
         if (!fds[i].revents)
             continue;
+        if (budget_ms > 0 && (now_seconds() - start) * 1e3 >= budget_ms) {
+            s->next_fd = i;
+            goto deadlines;
+        }
         if (fds[i].fd == s->listen_fd) {
             accept_new(s);
             continue;
@@ -562,6 +573,8 @@ int class_server_pump(ClassServer *s, const struct pollfd *fds, int n)
             break;
         }
     }
+    s->next_fd = 0;
+deadlines:;
     double t = now_seconds();
     for (int c = 0; c < s->n_conns; c++)
         if (s->conns[c].fd >= 0 && s->conns[c].hello_by > 0 && t > s->conns[c].hello_by)
@@ -591,8 +604,18 @@ void class_server_close_question(ClassServer *s)
     s->exercise = 0;
 }
 
+/* Send what the lines queued while corked hold: one send per student. */
+static void uncork(ClassServer *s)
+{
+    s->corked = 0;
+    for (int c = 0; c < s->n_conns; c++)
+        if (s->conns[c].fd >= 0 && s->conns[c].out_len > s->conns[c].out_off)
+            flush_out(s, c);
+}
+
 void class_server_show(ClassServer *s, int step, int n_steps, const char *title, int exercise)
 {
+    s->corked = 1;
     if (step != s->step || n_steps != s->n_steps || strcmp(title, s->title) != 0) {
         class_server_close_question(s);
         s->step = step;
@@ -606,6 +629,7 @@ void class_server_show(ClassServer *s, int step, int n_steps, const char *title,
         if (exercise > 0)
             broadcast(s, "EXERCISE %d %s", exercise, lesson_exercise_at(s->lesson, exercise - 1)->question);
     }
+    uncork(s);
 }
 
 void class_server_tally(const ClassServer *s, ClassTally *t)

@@ -51,10 +51,12 @@ const char *class_server_join_line(const ClassServer *s);
 
 /* The descriptors to poll (at most max): how many were written. */
 int class_server_fds(ClassServer *s, struct pollfd *fds, int max);
-/* Handle what poll reported on the descriptors class_server_fds gave;
- * also drops the students past their deadlines. 1 when the tally or the
- * roll changed (the screen redraws), else 0. */
-int class_server_pump(ClassServer *s, const struct pollfd *fds, int n);
+/* Handle what poll reported on the descriptors class_server_fds gave, for
+ * about budget_ms at most (0: no bound; what is left stays readable for
+ * the next poll, taken up where this one stopped, so every student is
+ * served in turn); also drops the students past their deadlines. 1 when
+ * the tally or the roll changed (the screen redraws), else 0. */
+int class_server_pump(ClassServer *s, const struct pollfd *fds, int n, double budget_ms);
 
 /* The instructor shows step n of n_steps (0: the set-up) titled title and,
  * when exercise > 0, that exercise (1-based, as attn grade numbers them)

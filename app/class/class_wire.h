@@ -17,6 +17,7 @@
  *                                    EXERCISE K QUESTION    (where the class is)
  *                                    READY
  *                                    STEP, EXERCISE, CLOSED K, ENDED (later)
+ *                                    COUNTED K              (an answer logged and counted)
  *
  * Nothing here allocates or does I/O: the reader works in a buffer its
  * owner embeds.

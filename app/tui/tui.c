@@ -377,11 +377,11 @@ int tui_main(const char *file, const TuiOptions *opt)
             if (left != ACT_NONE)
                 shared_action(&t, left);
         }
-        tui_class_sync(&t);
         if (tui_on_base(&t, &tui_screen_lesson) && !t.quit)
             lv_reload_if_changed(&t, 0);
         if (!t.quit)
             frame(&t);
+        tui_class_sync(&t);     /* the room is told after the instructor sees it */
     }
     if (t.cls) {
         class_server_end(t.cls);    /* the students see that the class ended */

@@ -9,6 +9,7 @@
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "class_server.h"
@@ -20,6 +21,15 @@
 #include "tui_state.h"
 
 #define POLL_MS 200     /* as the plain loop's getch timeout */
+#define TALLY_MS 100    /* the tally redrawn at most this often: keys first */
+#define PUMP_MS 2       /* the class served this long, then the keyboard again */
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
 
 int tui_class_next_key(Tui *t)
 {
@@ -30,10 +40,22 @@ int tui_class_next_key(Tui *t)
     static struct pollfd fds[1 + CLASS_POLL_MAX];
     fds[0] = (struct pollfd){ .fd = STDIN_FILENO, .events = POLLIN };
     int n = 1 + class_server_fds(t->cls, fds + 1, CLASS_POLL_MAX);
-    int ready = poll(fds, (nfds_t)n, POLL_MS);
-    if (class_server_pump(t->cls, fds + 1, ready > 0 ? n - 1 : 0))
+    double now = now_ms();
+    int wait = t->class_pending ? (int)(TALLY_MS - (now - t->class_drawn_at)) : POLL_MS;
+    int ready = poll(fds, (nfds_t)n, wait < 0 ? 0 : wait);
+    /* the instructor's key before any student's message */
+    if (ready > 0 && fds[0].revents && (ch = getch()) != ERR)
+        return ch;
+    if (class_server_pump(t->cls, fds + 1, ready > 0 ? n - 1 : 0, PUMP_MS))
+        t->class_pending = 1;
+    /* the room's numbers change with every answer: redrawn TALLY_MS apart */
+    now = now_ms();
+    if (t->class_pending && now - t->class_drawn_at >= TALLY_MS) {
         t->class_dirty = 1;
-    return ready > 0 && fds[0].revents ? getch() : ERR;
+        t->class_pending = 0;
+        t->class_drawn_at = now;
+    }
+    return ERR;
 }
 
 void tui_class_sync(Tui *t)

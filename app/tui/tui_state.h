@@ -78,6 +78,8 @@ struct Tui {
      * revealed; the exercise X closed; a redraw the class asks for */
     struct ClassServer *cls;
     int class_reveal, class_closed, class_dirty;
+    int class_pending;          /* the tally changed since it was drawn      */
+    double class_drawn_at;      /* when a change of the class was last drawn (ms) */
     int title_h;        /* rows of the step title (1, or the big one's)   */
     int heat_numbers_off; /* N: heatmaps show colour (or shade) only       */
     /* progress saves: the session's count of notes last shown, and whether
