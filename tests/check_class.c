@@ -332,6 +332,21 @@ static int raw_connect(void)
     return fd;
 }
 
+/* Serve the class while reading fd into got (from its start) until it
+ * holds want, or 3 s pass. */
+static void raw_until(int fd, char *got, size_t size, const char *want)
+{
+    size_t have = 0;
+    got[0] = '\0';
+    for (int i = 0; i < 300 && !strstr(got, want); i++) {
+        serve(10);
+        ssize_t n = read(fd, got + have, size - 1 - have);
+        if (n > 0)
+            have += (size_t)n;
+        got[have] = '\0';
+    }
+}
+
 /* Is fd closed by the server (EOF after whatever it sent)? */
 static int closed_by_server(int fd)
 {
@@ -392,30 +407,15 @@ START_TEST(hostile_peers_are_dropped_and_nobody_stalls)
     int raw = raw_connect();
     const char *hello = "HELLO 1 4242 Raw\n";
     ck_assert(write(raw, hello, strlen(hello)) == (ssize_t)strlen(hello));
-    char got[65536] = "";
-    size_t have = 0;
+    static char got[65536];
     fcntl(raw, F_SETFL, O_NONBLOCK);
-    for (int i = 0; i < 300 && !strstr(got, "\nREADY\n"); i++) {
-        serve(10);
-        ssize_t n = read(raw, got + have, sizeof got - 1 - have);
-        if (n > 0)
-            have += (size_t)n;
-        got[have] = '\0';
-    }
+    raw_until(raw, got, sizeof got, "\nREADY\n");
     ck_assert_msg(strncmp(got, "WELCOME 1 Raw\nFILE lesson ", 26) == 0, "%.200s", got);
     ck_assert_msg(strstr(got, "\nSTEP 1 7 Tokens and embeddings\nEXERCISE 1 What is the second number of the "
                               "embedding of 'blue'?\nREADY\n"), "%s", got);
     const char *ans = "ANSWER 1 0.36\n";
     ck_assert(write(raw, ans, strlen(ans)) == (ssize_t)strlen(ans));
-    have = 0;
-    got[0] = '\0';
-    for (int i = 0; i < 300 && !strstr(got, "COUNTED 1\n"); i++) {
-        serve(10);
-        ssize_t n = read(raw, got + have, sizeof got - 1 - have);
-        if (n > 0)
-            have += (size_t)n;
-        got[have] = '\0';
-    }
+    raw_until(raw, got, sizeof got, "COUNTED 1\n");
     ck_assert_msg(strstr(got, "COUNTED 1\n"), "no COUNTED: %s", got);
     close(raw);
     /* a flood: 1000 connects, most closed at once */
