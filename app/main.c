@@ -4,7 +4,9 @@
  */
 #include <locale.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench.h"
 #include "cli.h"
@@ -62,8 +64,26 @@ int main(int argc, char **argv)
         return cli_progress(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "bench") == 0)
         return cli_bench(argc - 1, argv + 1);
-    if (argc >= 2 && strcmp(argv[1], "join") == 0)
-        return cli_join(argc - 1, argv + 1);
+    if (argc >= 2 && strcmp(argv[1], "join") == 0) {
+        /* on a terminal, the lesson screen following the class; else lines */
+        TuiOptions jo = { 0 };
+        for (int i = 2; i < argc && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO); i++) {
+            if (strcmp(argv[i], "--name") == 0 && i + 1 < argc)
+                jo.join_name = argv[++i];
+            else if (argv[i][0] == '-' || (jo.join_addr && jo.join_code))
+                return cli_join(argc - 1, argv + 1);    /* it says what is wrong */
+            else if (!jo.join_addr)
+                jo.join_addr = argv[i];
+            else
+                jo.join_code = argv[i];
+        }
+        if (!jo.join_addr || !jo.join_code)
+            return cli_join(argc - 1, argv + 1);
+        if (!jo.join_name)
+            jo.join_name = getenv("USER") && getenv("USER")[0] ? getenv("USER") : "student";
+        jo.no_color = getenv("NO_COLOR") != NULL;
+        return tui_main(NULL, &jo);
+    }
     if (argc >= 2 && strcmp(argv[1], "class-report") == 0)
         return cli_class_report(argc - 1, argv + 1);
     TuiOptions opt = { 0 };

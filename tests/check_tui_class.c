@@ -80,6 +80,50 @@ START_TEST(the_instructor_sees_the_room)
 }
 END_TEST
 
+/* A student on a terminal: the lesson screen follows the instructor,
+ * an answer judged here reaches the instructor's count, looking around and
+ * f to follow again, the class's end said, the student's progress kept. */
+START_TEST(a_student_follows_on_a_terminal)
+{
+    char args[700];
+    snprintf(args, sizeof args, "--class --listen 127.0.0.1:0 --code 4242 %s/02-sky-is-blue.lesson", lessons_dir());
+    Tmux inst, stu;
+    tmux_start(&inst, 120, 40, NULL, args);
+    WAIT_FOR(&inst, "0 joined");
+    char addr[64] = "";
+    ck_assert_int_eq(sscanf(strstr(inst.last, "attn join "), "attn join %63s", addr), 1);
+    snprintf(args, sizeof args, "join %s 4242 --name Ada", addr);
+    tmux_start(&stu, 80, 24, NULL, args);
+    WAIT_FOR(&stu, "class: step 1 │ following │ exercise 1 is open: a answers it");
+    WAIT_FOR(&stu, "Exercise 1 (1/2): What is the second number");
+    WAIT_FOR(&inst, "1 joined");
+    tmux_keys(&stu, "a");
+    tmux_type(&stu, "0.5321");
+    tmux_keys(&stu, "Enter");
+    WAIT_FOR(&stu, "✗ 0.5321: the sign is the wrong way round");
+    WAIT_FOR(&inst, "exercise 1: 1 answered");
+    /* the instructor moves: the student's screen follows */
+    tmux_keys(&inst, "G");
+    WAIT_FOR(&stu, "step 7/7: The output O = A V");
+    WAIT_FOR(&stu, "class: step 7 │ following");
+    /* looking around, then back */
+    tmux_keys(&stu, "p");
+    WAIT_FOR(&stu, "you are looking around: f follows");
+    tmux_keys(&stu, "f");
+    WAIT_FOR(&stu, "class: step 7 │ following");
+    /* the end: said, and the student's answers kept */
+    tmux_quit_and_check(&inst, "q", "EXITED 0");
+    WAIT_FOR(&stu, "class ended │ your answers stay in your progress");
+    tmux_quit_and_check(&stu, "q", "EXITED 0");
+    CmdResult r = cmd_runf("cat %s/progress", stu.state);
+    ck_assert_msg(strstr(r.out, "Sky is blue: attention by matrix products") && strstr(r.out, "0.5321"),
+                  "the student's progress was not kept:\n%s", r.out);
+    cmd_free(&r);
+    tmux_stop(&stu);
+    tmux_stop(&inst);
+}
+END_TEST
+
 /* The class's address in use, a bad code: said before the screen opens. */
 START_TEST(a_class_that_cannot_open_says_why)
 {
@@ -111,6 +155,8 @@ Suite *tui_class_suite(void)
     const char *skip = getenv("ATTN_SKIP_TUI");
     if (!(skip && strcmp(skip, "1") == 0))
         tcase_add_test(c, the_instructor_sees_the_room);
+    if (!(skip && strcmp(skip, "1") == 0))
+        tcase_add_test(c, a_student_follows_on_a_terminal);
     suite_add_tcase(s, c);
     return s;
 }

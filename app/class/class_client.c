@@ -271,6 +271,23 @@ void class_client_next(ClassClient *c, ClientMsg *m)
     }
 }
 
+int class_client_wait_ready(ClassClient *c, int timeout_ms, ClientMsg *m)
+{
+    for (int waited = 0; waited <= timeout_ms; waited += 50) {
+        class_client_next(c, m);
+        if (m->what == CLIENT_READY)
+            return 0;
+        if (m->what == CLIENT_REFUSED || m->what == CLIENT_LOST)
+            return -1;
+        struct pollfd p = { c->fd, POLLIN, 0 };
+        if (poll(&p, 1, 50) > 0)
+            class_client_read(c);
+    }
+    m->what = CLIENT_LOST;
+    snprintf(m->text, sizeof m->text, "the class sent no lesson within %d seconds", timeout_ms / 1000);
+    return -1;
+}
+
 int class_client_answer(ClassClient *c, int k, const char *answer)
 {
     char line[CLASS_LINE_MAX];

@@ -46,6 +46,9 @@ void class_client_next(ClassClient *c, ClientMsg *m);
 /* The name the server accepted (after CLIENT_READY). */
 const char *class_client_name(const ClassClient *c);
 ClassPack *class_client_pack(ClassClient *c);
+/* Wait up to timeout_ms for the lesson (READY): 0, or -1 with m holding
+ * the refusal or the loss (a timeout is a loss). */
+int class_client_wait_ready(ClassClient *c, int timeout_ms, ClientMsg *m);
 /* Send an answer to exercise k. 0, or -1 when the connection is gone. */
 int class_client_answer(ClassClient *c, int k, const char *answer);
 void class_client_free(ClassClient *c);

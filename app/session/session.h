@@ -51,6 +51,10 @@ typedef struct Session Session;
 Session *session_open(const char *path, LessonError *err);
 /* The same from text in memory (name is used in errors); no reload. */
 Session *session_open_text(const char *text, size_t len, const char *name, LessonError *err);
+/* A session of a lesson already parsed (its loader set by the caller: a
+ * class's lesson reads the files the class sent). Takes l, also on
+ * failure. No file is watched. */
+Session *session_open_lesson(Lesson *l, LessonError *err);
 void session_free(Session *s);
 
 const Lesson *session_lesson(const Session *s);

@@ -58,6 +58,16 @@ Session *session_open(const char *path, LessonError *err)
     return s;
 }
 
+Session *session_open_lesson(Lesson *l, LessonError *err)
+{
+    LessonState *st = lesson_eval(l, NULL, 0, err);
+    if (!st) {
+        lesson_free(l);
+        return NULL;
+    }
+    return adopt(l, st, err);
+}
+
 Session *session_open_text(const char *text, size_t len, const char *name, LessonError *err)
 {
     Lesson *l = lesson_parse(text, len, name, err);

@@ -10,6 +10,7 @@
  * and the loop leaves through the one exit path that restores the terminal.
  */
 #include "tui.h"
+#include "class_client.h"
 #include "class_server.h"
 #include "tui_class.h"
 
@@ -320,6 +321,34 @@ int tui_main(const char *file, const TuiOptions *opt)
             return 2;
         }
     }
+    if (opt->join_addr) {
+        /* a student: the lesson comes from the class, before the terminal changes */
+        char why[1200];
+        ClientMsg m;
+        t.student = class_client_connect(opt->join_addr, opt->join_code, opt->join_name, why, sizeof why);
+        if (!t.student) {
+            fprintf(stderr, "attn: %s\n", why);
+            return 1;
+        }
+        if (class_client_wait_ready(t.student, 30000, &m) != 0) {
+            char shown[CLASS_LINE_MAX * 4];
+            fprintf(stderr, m.what == CLIENT_REFUSED ? "attn: the class refused to let you in: %s\n" : "attn: %s\n",
+                    lesson_escape(m.text, shown, sizeof shown));
+            class_client_free(t.student);
+            return 1;
+        }
+        LessonError err;
+        Lesson *l = class_pack_lesson(class_client_pack(t.student), &err);
+        ses = l ? session_open_lesson(l, &err) : NULL;
+        if (!ses) {
+            char buf[2048];
+            fprintf(stderr, "attn: the class's lesson does not open here: %s", lesson_error_format(&err, buf, sizeof buf));
+            class_client_free(t.student);
+            return 1;
+        }
+        t.class_follow = 1;
+        file = "";      /* the lesson screen, not the menu */
+    }
     if (opt->class_mode) {
         /* the class is open before the terminal changes: its errors print plainly */
         ClassOptions co = { opt->listen, opt->code, opt->log, 0 };
@@ -331,8 +360,8 @@ int tui_main(const char *file, const TuiOptions *opt)
         }
     }
     start_curses(&t, opt->no_color);
-    if (t.cls)
-        timeout(0);     /* the class's poll waits, for keys and students alike */
+    if (t.cls || t.student)
+        timeout(0);     /* the class's poll waits, for keys and the class alike */
     if (file) {
         t.direct = 1;
         lv_adopt(&t, ses);
@@ -345,7 +374,7 @@ int tui_main(const char *file, const TuiOptions *opt)
     frame(&t);
     int brief_ticks = 0;
     while (!t.quit && !got_signal) {
-        int ch = t.cls ? tui_class_next_key(&t) : getch();
+        int ch = t.cls || t.student ? tui_class_next_key(&t) : getch();
         if (ch == ERR) {
             /* a timeout or an interrupted read: check the flag; a
              * terminal that is gone ends the session */
@@ -379,6 +408,7 @@ int tui_main(const char *file, const TuiOptions *opt)
         }
         if (tui_on_base(&t, &tui_screen_lesson) && !t.quit)
             lv_reload_if_changed(&t, 0);
+        tui_class_student_after_key(&t);
         if (!t.quit)
             frame(&t);
         tui_class_sync(&t);     /* the room is told after the instructor sees it */
@@ -387,6 +417,7 @@ int tui_main(const char *file, const TuiOptions *opt)
         class_server_end(t.cls);    /* the students see that the class ended */
         class_server_free(t.cls);
     }
+    class_client_free(t.student);
     close_lesson(&t);
     tui_curses_end();
     cost_close(&t);

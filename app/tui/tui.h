@@ -11,6 +11,9 @@ typedef struct {
     /* class mode (attn --class): presenter mode and a class server */
     int class_mode;
     const char *listen, *code, *log;    /* NULL: the defaults (class_server.h) */
+    /* a student joining a class on a terminal (attn join): its address,
+     * code and name; the lesson comes from the class */
+    const char *join_addr, *join_code, *join_name;
 } TuiOptions;
 
 /* Open the menu of the default lesson set (file == NULL) or one lesson.

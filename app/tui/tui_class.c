@@ -1,9 +1,13 @@
 /*
- * tui_class.c - the instructor's screen in class mode (`attn --class`):
- * the presenter's lesson screen with a class server (app/class) beside the
- * keyboard in one poll, the join line and the roll on the bottom row, the
- * open exercise's tally, and its spread of diagnoses when S reveals it.
- * X closes the question. Names are never drawn.
+ * tui_class.c - class mode on the screen. The instructor's (`attn
+ * --class`): the presenter's lesson screen with a class server (app/class)
+ * beside the keyboard in one poll, the join line and the roll on the
+ * bottom row, the open exercise's tally, and its spread of diagnoses when
+ * S reveals it; X closes the question; names are never drawn. A
+ * student's (`attn join` on a terminal): the lesson the class sent, the
+ * screen following the instructor's step (moving away looks around, f
+ * follows again), an answer to the open exercise sent once it is judged
+ * here, and the class's end said while the student's progress stays.
  */
 #include <curses.h>
 #include <poll.h>
@@ -12,12 +16,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "class_client.h"
 #include "class_server.h"
 #include "lesson.h"
 #include "session.h"
 #include "session_exercises.h"
 #include "tui_class.h"
 #include "tui_put.h"
+#include "tui_chrome.h"
+#include "tui_lesson.h"
 #include "tui_state.h"
 
 #define POLL_MS 200     /* as the plain loop's getch timeout */
@@ -31,6 +38,65 @@ static double now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+/* The screen of step n as the handout numbers steps (0: the set-up). */
+static int screen_of_step(Tui *t, int n)
+{
+    int screen = n - 1 + session_has_setup(t->lv.ses);
+    return screen < 0 ? 0 : screen;
+}
+
+/* Where the class is, on the screen when it follows. */
+static void follow(Tui *t)
+{
+    if (!t->class_follow || !t->lv.ses)
+        return;
+    int screen = screen_of_step(t, t->class_step);
+    if (session_screen(t->lv.ses) != screen)
+        lv_go(t, screen);
+    for (int k = 0; t->class_open > 0 && k < session_n_exercises(t->lv.ses); k++)
+        if (session_exercise_number(t->lv.ses, k) == t->class_open)
+            t->lv.ex_index = k;
+}
+
+/* What the class said since the last look. */
+static void student_messages(Tui *t)
+{
+    ClientMsg m;
+    for (;;) {
+        class_client_next(t->student, &m);
+        switch (m.what) {
+        case CLIENT_NOTHING:
+        case CLIENT_READY:
+            return;
+        case CLIENT_STEP:
+            t->class_step = (int)m.n;
+            snprintf(t->class_title, sizeof t->class_title, "%.255s", m.text);
+            break;
+        case CLIENT_EXERCISE:
+            t->class_open = (int)m.n;
+            t->class_sent = -1;     /* what is there already was not an answer to the class */
+            break;
+        case CLIENT_CLOSED:
+            if (t->class_open == m.n)
+                t->class_open = 0;
+            break;
+        case CLIENT_ENDED:
+        case CLIENT_REFUSED:
+        case CLIENT_LOST:
+            tui_message(t, 0, "%s; your answers stay in your progress", m.what == CLIENT_ENDED
+                                  ? "the class ended" : m.text);
+            t->class_ended = 1;
+            t->class_open = 0;
+            class_client_free(t->student);
+            t->student = NULL;
+            t->class_dirty = 1;
+            return;
+        }
+        follow(t);
+        t->class_dirty = 1;
+    }
+}
+
 int tui_class_next_key(Tui *t)
 {
     /* a key curses already holds (the rest of an escape sequence) first */
@@ -39,6 +105,18 @@ int tui_class_next_key(Tui *t)
         return ch;
     static struct pollfd fds[1 + CLASS_POLL_MAX];
     fds[0] = (struct pollfd){ .fd = STDIN_FILENO, .events = POLLIN };
+    if (t->student) {
+        student_messages(t);    /* what the last read brought first */
+        if (t->class_dirty || !t->student)
+            return ERR;
+        fds[1] = (struct pollfd){ .fd = class_client_fd(t->student), .events = POLLIN };
+        int ready = poll(fds, 2, POLL_MS);
+        if (ready > 0 && fds[0].revents && (ch = getch()) != ERR)
+            return ch;
+        if (ready > 0 && fds[1].revents)
+            class_client_read(t->student);
+        return ERR;
+    }
     int n = 1 + class_server_fds(t->cls, fds + 1, CLASS_POLL_MAX);
     double now = now_ms();
     int wait = t->class_pending ? (int)(TALLY_MS - (now - t->class_drawn_at)) : POLL_MS;
@@ -73,8 +151,35 @@ void tui_class_sync(Tui *t)
     class_server_show(t->cls, session_step_number(ses), n_steps, st ? st->title : "Set-up", k);
 }
 
+void tui_class_student_after_key(Tui *t)
+{
+    Session *ses = t->lv.ses;
+    if (!t->student || !ses)
+        return;
+    /* looking around: the screen left the class's step */
+    if (session_screen(ses) != screen_of_step(t, t->class_step))
+        t->class_follow = 0;
+    /* an answer to the open exercise, judged here, goes to the class */
+    for (int k = 0; t->class_open > 0 && k < session_n_exercises(ses); k++) {
+        if (session_exercise_number(ses, k) != t->class_open)
+            continue;
+        const ExerciseState *es = session_exercise_state(ses, k);
+        if (t->class_sent < 0)
+            t->class_sent = es->attempts;
+        else if (es->attempts > t->class_sent) {
+            t->class_sent = es->attempts;
+            class_client_answer(t->student, t->class_open, es->last);
+        }
+    }
+}
+
 int tui_class_key(Tui *t, int ch)
 {
+    if (t->student && ch == 'f') {
+        t->class_follow = 1;
+        follow(t);
+        return 1;
+    }
     if (!t->cls)
         return 0;
     if (ch == 'S') {
@@ -93,8 +198,34 @@ int tui_class_key(Tui *t, int ch)
     return 0;
 }
 
+static void student_bar(Tui *t)
+{
+    char bar[600];
+    const char *sep = ui_glyph(&t->cv, "│", "|");
+    int n;
+    if (t->class_ended)
+        n = snprintf(bar, sizeof bar, " class ended %s your answers stay in your progress", sep);
+    else if (t->class_follow)
+        n = snprintf(bar, sizeof bar, " class: step %d %s following", t->class_step, sep);
+    else
+        n = snprintf(bar, sizeof bar, " class: step %d%s%s %s you are looking around: f follows", t->class_step,
+                     t->class_title[0] ? ", " : "", t->class_title, sep);
+    if (t->class_open && !t->class_ended && n >= 0 && (size_t)n < sizeof bar)
+        snprintf(bar + n, sizeof bar - (size_t)n, " %s exercise %d is open%s", sep, t->class_open,
+                 t->class_follow ? ": a answers it" : "");
+    /* under the title and the bars beside it; with no row to spare, the key bar's */
+    Rect kb = t->layout.keybar;
+    int y = t->class_h ? t->layout.title.y + t->title_h + t->banner_h + t->knob_h : kb.y;
+    ui_fill(&t->cv, y, 0, t->cols, t->attr[C_TITLE]);
+    ui_put(&t->cv, y, 0, t->cols, t->attr[C_TITLE], bar);
+}
+
 void tui_class_draw(Tui *t)
 {
+    if (t->student || t->class_ended) {
+        student_bar(t);
+        return;
+    }
     if (!t->cls)
         return;
     ClassTally tally;

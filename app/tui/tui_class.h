@@ -1,8 +1,9 @@
 /*
- * tui_class.h - class mode on the instructor's screen (tui_class.c): the
- * loop's wait that polls the class beside the keyboard, the step and
- * exercise told to the class after each key, the class's keys (S the
- * spread, X close the question) and its bar.
+ * tui_class.h - class mode on the screen (tui_class.c): the loop's wait
+ * that polls the class beside the keyboard, the step and exercise told to
+ * the class after each key (the instructor's) or followed and answered
+ * (a student's), the class's keys (S the spread, X close the question; f
+ * follow) and its bar.
  */
 #ifndef ATTN_TUI_CLASS_H
 #define ATTN_TUI_CLASS_H
@@ -16,6 +17,9 @@ typedef struct Tui Tui;
 int tui_class_next_key(Tui *t);
 /* Tell the class what the screen shows now. */
 void tui_class_sync(Tui *t);
+/* After a student's key: whether the screen still follows the class, and
+ * a new answer to the open exercise sent to it. */
+void tui_class_student_after_key(Tui *t);
 /* 1 when ch was the class's key. */
 int tui_class_key(Tui *t, int ch);
 void tui_class_draw(Tui *t);

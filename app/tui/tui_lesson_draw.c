@@ -190,7 +190,7 @@ static int plan_frame(Tui *t, int decimals, int text_n, int ex_n, int panes_want
         panes_want = lv->n_panes ? imax(1, layout_panes_height(need, lv->n_panes, t->cols)) : 0;
     /* under the title (taller in presenter mode), the reload error and
      * the knob bar; the regions below move down */
-    int top = t->title_h - 1 + t->banner_h + t->knob_h;
+    int top = t->title_h - 1 + t->banner_h + t->knob_h + t->class_h;
     t->layout_ok = layout_screen(t->cols, t->rows - top, text_n, ex_n, panes_want, panes_min, &t->layout);
     if (t->layout_ok && top > 0) {
         Rect *moved[] = { &t->layout.text, &t->layout.panes, &t->layout.exercise, &t->layout.status,
@@ -272,6 +272,8 @@ void lv_prepare(Tui *t)
         t->banner_h = 0;
     /* the knob bar goes under them when the rows are there */
     t->knob_h = knobs_bar_want(t) && t->rows - t->banner_h - 1 >= TUI_MIN_ROWS ? 1 : 0;
+    /* a student in a class: where the class is, under them */
+    t->class_h = (t->student || t->class_ended) && t->rows - t->banner_h - t->knob_h - 1 >= TUI_MIN_ROWS ? 1 : 0;
     /* presenter mode: the step's number in the block font, when the rows
      * are there */
     int big_h = big_rows(t->utf8 ? BIG_HALF : BIG_FULL);

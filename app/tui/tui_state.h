@@ -80,6 +80,13 @@ struct Tui {
     int class_reveal, class_closed, class_dirty;
     int class_pending;          /* the tally changed since it was drawn      */
     double class_drawn_at;      /* when a change of the class was last drawn (ms) */
+    /* a student in a class (attn join on a terminal): the connection,
+     * owned (NULL once the class ended); where the class is; whether the
+     * screen follows it; the open exercise's answers already sent */
+    struct ClassClient *student;
+    int class_step, class_open, class_follow, class_sent, class_ended;
+    int class_h;                /* rows of the student's class bar (0 or 1)  */
+    char class_title[256];
     int title_h;        /* rows of the step title (1, or the big one's)   */
     int heat_numbers_off; /* N: heatmaps show colour (or shade) only       */
     /* progress saves: the session's count of notes last shown, and whether
