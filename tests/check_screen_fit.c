@@ -7,6 +7,7 @@
  * (check_tui_walk.c) sees the same on a real terminal.
  */
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,8 @@
 #include "tui_chrome.h"
 #include "tui_screen.h"
 #include "tui_state.h"
+#include "tui_pane.h"
+#include "testutil.h"
 
 #include "minmax.h"
 
@@ -155,12 +158,87 @@ START_TEST(zoom_gives_a_pane_the_screen)
                   "the zoomed pane is %dx%d of 80x24", v->place.r.w, v->place.r.h);
     ck_assert_msg(grid_cell_h(&v->grid) > 1 && v->scaled, "its cells did not grow");
     ck_assert_msg(v->fit_r == v->m->rows && v->fit_c == v->m->cols, "zoomed, it is cut");
+    close_headless(&t);
+    /* on a projector, zoomed cells show their digits in the block font too
+     * (without B): z grows the numbers, not only the cells */
+    open_headless(&t, s.paths[which], 250, 70);
+    lv_go(&t, n_screens(s.lessons[which]) - 1);
+    lv_action(&t, ACT_PANE_NEXT);
+    lv_action(&t, ACT_ZOOM);
+    tui_prepare(&t);
+    ck_assert_msg(!t.big_numbers && t.lv.views[1].big != BIG_NONE, "zoomed at 250x70, the digits stayed small");
+    lv_action(&t, ACT_ZOOM);
+    tui_prepare(&t);
+    ck_assert_msg(t.lv.views[1].big == BIG_NONE, "unzoomed, without B, the digits are plain");
+    close_headless(&t);
+    open_headless(&t, s.paths[which], 80, 24);
+    lv_go(&t, n_screens(s.lessons[which]) - 1);
+    tui_prepare(&t);
+    before = t.lv.views[0].place.r;
+    lv_action(&t, ACT_PANE_NEXT);
+    lv_action(&t, ACT_ZOOM);
+    tui_prepare(&t);
     lv_action(&t, ACT_ZOOM);
     lv_action(&t, ACT_PANE_PREV);
     tui_prepare(&t);
     ck_assert_msg(t.lv.views[0].place.visible && t.lv.views[1].place.visible, "z again: all the panes");
     ck_assert_msg(memcmp(&before, &t.lv.views[0].place.r, sizeof before) == 0, "z again: not as it was");
     close_headless(&t);
+    shipped_free(&s);
+}
+END_TEST
+
+/* Presenter mode: on every screen of every shipped lesson at 250x70, no
+ * two different numbers of a pane read the same with the decimals shown
+ * (at 2 decimals, 0.3577 and 0.3622 were both 0.36 in lesson 2); and
+ * where 2 tell them apart, 2 it is. */
+START_TEST(a_room_can_tell_the_numbers_apart)
+{
+    Shipped s = shipped_load();
+    int two = 0, more = 0;
+    for (int i = 0; i < s.n; i++) {
+        Tui t;
+        memset(&t, 0, sizeof t);
+        open_headless(&t, s.paths[i], 250, 70);
+        t.present = 1;
+        for (int k = 0; k < n_screens(s.lessons[i]); k++) {
+            lv_go(&t, k);
+            tui_prepare(&t);
+            int d = t.lv.decimals_shown;
+            for (int p = 0; p < t.lv.n_panes; p++) {
+                const Mat *m = lv_pane_mat(&t.lv, p);
+                if (!m || m->rows * m->cols > 256 || d >= 4)
+                    continue;
+                for (int a = 0; a < m->rows * m->cols; a++)
+                    for (int b = a + 1; b < m->rows * m->cols; b++) {
+                        float x = m->data[(a / m->cols) * m->ld + a % m->cols];
+                        float y = m->data[(b / m->cols) * m->ld + b % m->cols];
+                        char fx[64], fy[64];
+                        if (!isfinite(x) || !isfinite(y) || fabsf(x - y) <= 1e-6f * fmaxf(1.0f, fabsf(x)))
+                            continue;
+                        snprintf(fx, sizeof fx, "%.*f", d, x);
+                        snprintf(fy, sizeof fy, "%.*f", d, y);
+                        ck_assert_msg(strcmp(fx, fy) != 0, "%s screen %d: %s shows %g and %g both as %s", s.paths[i],
+                                      k + 1, t.lv.panes[p].name, x, y, fx);
+                    }
+            }
+            two += d == 2;
+            more += d > 2;
+        }
+        close_headless(&t);
+    }
+    /* lesson 2's last step needs 4: A's 0.3418 and 0.3422 */
+    Tui t;
+    char path[600];
+    snprintf(path, sizeof path, "%s/02-sky-is-blue.lesson", lessons_dir());
+    memset(&t, 0, sizeof t);
+    open_headless(&t, path, 250, 70);
+    t.present = 1;
+    lv_go(&t, n_screens(s.lessons[1]) - 1);
+    tui_prepare(&t);
+    ck_assert_int_eq(t.lv.decimals_shown, 4);
+    close_headless(&t);
+    ck_assert_msg(two > 0 && more > 0, "%d screens at 2 decimals, %d at more", two, more);
     shipped_free(&s);
 }
 END_TEST
@@ -174,6 +252,7 @@ Suite *screen_fit_suite(void)
     tcase_add_test(tc, small_matrices_whole_at_120x40);
     tcase_add_test(tc, a_projector_is_filled);
     tcase_add_test(tc, zoom_gives_a_pane_the_screen);
+    tcase_add_test(tc, a_room_can_tell_the_numbers_apart);
     suite_add_tcase(s, tc);
     return s;
 }

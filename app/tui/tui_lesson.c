@@ -68,7 +68,62 @@ static void add_pane(LessonView *lv, const char *name, int heat)
     p->heat = p->heat_file = heat;
 }
 
+/* The largest pane whose numbers are compared pair by pair. */
+#define TELL_APART_CELLS 256
+
+/* Do two numbers of m that differ read the same at d decimals? */
+static int numbers_clash(const Mat *m, int d)
+{
+    int n = m->rows * m->cols;
+    for (int a = 0; a < n; a++) {
+        float x = mat_get(m, a / m->cols, a % m->cols);
+        char fx[64];
+        if (!isfinite(x))
+            continue;
+        snprintf(fx, sizeof fx, "%.*f", d, x);
+        for (int b = a + 1; b < n; b++) {
+            float y = mat_get(m, b / m->cols, b % m->cols);
+            char fy[64];
+            /* float noise is one number, not two */
+            if (!isfinite(y) || fabsf(x - y) <= 1e-6f * fmaxf(1.0f, fabsf(x)))
+                continue;
+            snprintf(fy, sizeof fy, "%.*f", d, y);
+            if (strcmp(fx, fy) == 0)
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* Presenter mode: the fewest decimals, from PRESENT_DECIMALS up to
+ * NUM_DECIMALS_DEFAULT, at which no two different numbers of a pane read
+ * the same (at 2, 0.3577 and 0.3622 would both be 0.36). */
+static int decimals_to_tell_apart(const LessonView *lv)
+{
+    for (int d = PRESENT_DECIMALS; d < NUM_DECIMALS_DEFAULT; d++) {
+        int clash = 0;
+        for (int i = 0; i < lv->n_panes && !clash; i++) {
+            const Mat *m = lv_pane_mat(lv, i);
+            clash = m && m->rows * m->cols <= TELL_APART_CELLS && numbers_clash(m, d);
+        }
+        if (!clash)
+            return d;
+    }
+    return NUM_DECIMALS_DEFAULT;
+}
+
+/* The step's panes and what they ask of the numbers. */
+static void build_panes(Tui *t, const Pane *prev, int n_prev);
+
 void lv_build_panes(Tui *t, const Pane *prev, int n_prev)
+{
+    build_panes(t, prev, n_prev);
+    LessonView *lv = &t->lv;
+    if (t->present && !lv->decimals_chosen)
+        lv->decimals = lv->decimals_shown = decimals_to_tell_apart(lv);
+}
+
+static void build_panes(Tui *t, const Pane *prev, int n_prev)
 {
     LessonView *lv = &t->lv;
     char focus_name[MAT_NAME_MAX] = "";

@@ -284,7 +284,8 @@ void lv_prepare(Tui *t)
     int dec = lv->decimals;
     int pages = plan_frame(t, dec, text_n, ex_n, 0, need, place);
     if (pages > 1 && !lv->decimals_chosen) {
-        int least = imax(dec - FIT_DECIMALS, 1), d = dec - 1;
+        /* a room's numbers keep the digits that tell them apart */
+        int least = t->present ? dec : imax(dec - FIT_DECIMALS, 1), d = dec - 1;
         while (d >= least && plan_frame(t, d, text_n, ex_n, 0, need, place) != 1)
             d--;
         if (d >= least)

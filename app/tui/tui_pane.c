@@ -162,7 +162,8 @@ void pane_fit(Tui *t, int i)
     }
     v->fit_r = imin(grid_fit_rows(&v->grid, r.h), v->rows);
     v->fit_c = imin(grid_fit_cols(&v->grid, r.w), v->cols);
-    v->big = t->big_numbers && v->scaled && !v->compact ? big_size(t, v) : BIG_NONE;
+    /* grown cells (and a zoomed pane's) show their numbers in the block font */
+    v->big = (t->big_numbers || lv->zoom) && v->scaled && !v->compact ? big_size(t, v) : BIG_NONE;
     p->first_r = layout_scroll(p->cur_r / v->br, p->first_r, v->fit_r, v->rows);
     p->first_c = layout_scroll(p->cur_c / v->bc, p->first_c, v->fit_c, v->cols);
 }
