@@ -138,8 +138,14 @@ START_TEST(big_numbers_for_the_back_of_the_room)
     ck_assert_str_eq(big_row("-1", BIG_FULL, 4, 0, row, sizeof row), "       ######");
     ck_assert_int_eq(big_rows(BIG_HALF), 3);
     ck_assert_int_eq(big_rows(BIG_FULL), 5);
+    /* letters, as capitals, for titles and -INF */
+    ck_assert_int_eq(big_width("-inf", BIG_HALF), 3 + 1 + 3 + 1 + 3 + 1 + 3);
+    ck_assert_str_eq(big_row("Hi", BIG_FULL, 0, 0, row, sizeof row), "##  ## ######");
+    ck_assert_str_eq(big_row("Hi", BIG_FULL, 2, 0, row, sizeof row), "######   ##  ");
+    ck_assert_str_eq(big_row("Hi", BIG_FULL, 2, 0, row, sizeof row), big_row("HI", BIG_FULL, 2, 0, row + 128, 128));
     /* no glyph: plain */
     ck_assert_int_eq(big_width("-∞", BIG_HALF), -1);
+    ck_assert_int_eq(big_width("tab\there", BIG_HALF), -1);
     ck_assert_str_eq(big_row("-∞", BIG_HALF, 0, 1, row, sizeof row), "");
     /* the largest that fits; half blocks only with UTF-8 */
     ck_assert_int_eq(big_fit("6.1e-6", 100, 5, 1), BIG_FULL);

@@ -244,6 +244,35 @@ START_TEST(heat_twins_keep_the_background)
 }
 END_TEST
 
+/* On a projector (250x70) the step's title is in the block font too, and
+ * -inf in a grown cell is spelt in it. */
+START_TEST(a_projector_title_is_big)
+{
+    Tmux t;
+    char args[512];
+    snprintf(args, sizeof args, "--present %s/08-causal-mask.lesson", lessons_dir());
+    tmux_start(&t, 250, 70, NULL, args);
+    WAIT_FOR(&t, "The lesson's inputs, before any step");
+    /* the set-up's four inputs revealed, then step 1 */
+    for (int k = 0; k < 5; k++)
+        tmux_keys(&t, "Space");
+    WAIT_FOR(&t, "attention must be stopped from looking ahead");
+    /* the title's rows: block glyphs, and no plain title left */
+    char line[1024];
+    line_at(t.last, 0, line, sizeof line);
+    ck_assert_msg(strstr(line, "▀█▀ █ █ █▀▀"), "the title is not in the block font:\n%.1500s", t.last);
+    ck_assert_msg(!strstr(t.last, "The causal mask and the decoder"), "the plain title is still there:\n%.1500s", t.last);
+    /* the scores, then the mask, revealed */
+    tmux_keys(&t, "Space");
+    tmux_keys(&t, "Space");
+    WAIT_FOR(&t, "mask 3x3");
+    /* mask[1,2] is -inf: spelt -INF in the block font ("▀█▀" of the I) */
+    ck_assert_msg(strstr(t.last, "▀█▀ █▀▄ █▀▀"), "-inf is not spelt in the block font:\n%.3000s", t.last);
+    tmux_quit_and_check(&t, "q", "EXITED 0");
+    tmux_stop(&t);
+}
+END_TEST
+
 Suite *tui_present_suite(void)
 {
     Suite *s = suite_create("tui_present");
@@ -256,6 +285,7 @@ Suite *tui_present_suite(void)
         tcase_add_test(tc, tall_heat_cells_one_colour_top_to_bottom);
         tcase_add_test(tc, steps_numbered_as_on_the_handout);
         tcase_add_test(tc, cost_of_attention_from_menu_and_lesson);
+        tcase_add_test(tc, a_projector_title_is_big);
     }
     suite_add_tcase(s, tc);
     TCase *colours = tcase_create("colours");

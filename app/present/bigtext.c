@@ -1,6 +1,7 @@
 /*
- * bigtext.c - the block font of bigtext.h: a 3x5 pixel glyph for each
- * character a number can show, and the two ways of drawing it.
+ * bigtext.c - the block font of bigtext.h: a 3x5 pixel glyph (narrower
+ * for punctuation) for each character a number can show, and for the
+ * letters and punctuation of a title, and the two ways of drawing it.
  */
 #include "bigtext.h"
 
@@ -28,11 +29,28 @@ static const Glyph glyphs[] = {
     { '9', 3, { 7, 5, 7, 1, 7 } },
     { '-', 3, { 0, 0, 7, 0, 0 } },
     { '+', 3, { 0, 2, 7, 2, 0 } },
-    { 'e', 3, { 0, 7, 7, 4, 7 } },
+    { 'e', 3, { 0, 7, 7, 4, 7 } },      /* a number's exponent, 6.1e-6 */
     { '?', 3, { 7, 1, 3, 0, 2 } },
     { '/', 3, { 1, 1, 2, 4, 4 } },
     { '.', 1, { 0, 0, 0, 0, 1 } },
     { ' ', 1, { 0, 0, 0, 0, 0 } },
+    /* letters and the punctuation of titles: lower case is drawn upper */
+    { 'A', 3, { 2, 5, 7, 5, 5 } }, { 'B', 3, { 6, 5, 6, 5, 6 } }, { 'C', 3, { 3, 4, 4, 4, 3 } },
+    { 'D', 3, { 6, 5, 5, 5, 6 } }, { 'E', 3, { 7, 4, 6, 4, 7 } }, { 'F', 3, { 7, 4, 6, 4, 4 } },
+    { 'G', 3, { 3, 4, 5, 5, 3 } }, { 'H', 3, { 5, 5, 7, 5, 5 } }, { 'I', 3, { 7, 2, 2, 2, 7 } },
+    { 'J', 3, { 1, 1, 1, 5, 2 } }, { 'K', 3, { 5, 5, 6, 5, 5 } }, { 'L', 3, { 4, 4, 4, 4, 7 } },
+    { 'M', 3, { 5, 7, 7, 5, 5 } }, { 'N', 3, { 6, 5, 5, 5, 5 } }, { 'O', 3, { 2, 5, 5, 5, 2 } },
+    { 'P', 3, { 6, 5, 6, 4, 4 } }, { 'Q', 3, { 2, 5, 5, 6, 3 } }, { 'R', 3, { 6, 5, 6, 5, 5 } },
+    { 'S', 3, { 3, 4, 2, 1, 6 } }, { 'T', 3, { 7, 2, 2, 2, 2 } }, { 'U', 3, { 5, 5, 5, 5, 7 } },
+    { 'V', 3, { 5, 5, 5, 5, 2 } }, { 'W', 3, { 5, 5, 7, 7, 5 } }, { 'X', 3, { 5, 5, 2, 5, 5 } },
+    { 'Y', 3, { 5, 5, 2, 2, 2 } }, { 'Z', 3, { 7, 1, 2, 4, 7 } },
+    { ':', 1, { 0, 1, 0, 1, 0 } }, { ',', 1, { 0, 0, 0, 1, 1 } }, { '\'', 1, { 1, 1, 0, 0, 0 } },
+    { '!', 1, { 1, 1, 1, 0, 1 } }, { '(', 2, { 1, 2, 2, 2, 1 } }, { ')', 2, { 2, 1, 1, 1, 2 } },
+    { '[', 2, { 3, 2, 2, 2, 3 } }, { ']', 2, { 3, 1, 1, 1, 3 } }, { '=', 3, { 0, 7, 0, 7, 0 } },
+    { '*', 3, { 0, 5, 2, 5, 0 } }, { '_', 3, { 0, 0, 0, 0, 7 } }, { '^', 3, { 2, 5, 0, 0, 0 } },
+    { '&', 3, { 2, 5, 2, 5, 3 } }, { '%', 3, { 5, 1, 2, 4, 5 } }, { '"', 3, { 5, 5, 0, 0, 0 } },
+    { '@', 3, { 2, 5, 7, 4, 3 } }, { '<', 3, { 1, 2, 4, 2, 1 } }, { '>', 3, { 4, 2, 1, 2, 4 } },
+    { ';', 1, { 0, 1, 0, 1, 1 } }, { '#', 3, { 5, 7, 5, 7, 5 } },
 };
 
 static const Glyph *glyph_of(char c)
@@ -40,6 +58,9 @@ static const Glyph *glyph_of(char c)
     for (size_t i = 0; i < sizeof glyphs / sizeof *glyphs; i++)
         if (glyphs[i].ch == c)
             return &glyphs[i];
+    /* a letter in either case: its capital */
+    if (c >= 'a' && c <= 'z')
+        return glyph_of((char)(c - 'a' + 'A'));
     return NULL;
 }
 

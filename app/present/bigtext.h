@@ -1,7 +1,8 @@
 /*
- * bigtext.h - numbers in a block font, for a screen read from the back of
- * a room (digits, . - + e ? and /): each character a 3x5 grid of pixels
- * (1x5 for '.'), drawn with
+ * bigtext.h - numbers and titles in a block font, for a screen read from
+ * the back of a room (digits, . - + e ? /, the letters, drawn as capitals,
+ * and a title's punctuation): each character a 3x5 grid of pixels (1 or 2
+ * wide for '.' and its like), drawn with
  * half blocks in 3 rows (UTF-8) or with a pair of full blocks per pixel in
  * 5 rows ("##" without UTF-8). Pure text, no curses: the caller puts the
  * rows where it likes.

@@ -353,6 +353,9 @@ void lv_prepare(Tui *t)
 
 /* Presenter mode's title: the step's number in the block font, its title
  * beside it, the lesson's above that. */
+/* The width from which a presenter's screen is taken for a projector's. */
+#define PROJECTOR_COLS 200
+
 static void draw_big_title(const Tui *t)
 {
     const LessonView *lv = &t->lv;
@@ -361,7 +364,7 @@ static void draw_big_title(const Tui *t)
     for (int y = r.y; y < r.y + r.h; y++)
         ui_fill(&t->cv, y, 0, r.w, t->attr[C_TITLE]);
     const LessonStep *st = session_step(lv->ses);
-    char num[32] = "", line[256];
+    char num[32] = "", line[2048];
     if (st)
         snprintf(num, sizeof num, "%d/%d", session_step_number(lv->ses), lesson_n_steps(session_lesson(lv->ses)));
     int x = 2;
@@ -370,9 +373,23 @@ static void draw_big_title(const Tui *t)
             ui_put(&t->cv, r.y + k, x, r.w - x, t->attr[C_STEP], big_row(num, size, k, t->utf8, line, sizeof line));
         x += big_width(num, size) + 3;
     }
+    const char *step_title = st ? st->title : "Set-up: the lesson's inputs";
+    /* on a projector (PROJECTOR_COLS wide) the step's title in the block
+     * font too (in capitals: the font's e is a number's exponent), when it
+     * fits beside the number */
+    char caps[256];
+    snprintf(caps, sizeof caps, "%s", step_title);
+    for (char *c = caps; *c; c++)
+        if (*c >= 'a' && *c <= 'z')
+            *c = (char)(*c - 'a' + 'A');
+    int bw = big_width(caps, size);
+    if (r.w >= PROJECTOR_COLS && bw >= 0 && bw <= r.w - x - 1) {
+        for (int k = 0; k < big_rows(size); k++)
+            ui_put(&t->cv, r.y + k, x, r.w - x, t->attr[C_STEP] | A_BOLD, big_row(caps, size, k, t->utf8, line, sizeof line));
+        return;
+    }
     ui_put_fit(&t->cv, r.y, x, r.w - x - 1, t->attr[C_TITLE], lesson_title(session_lesson(lv->ses)));
-    ui_put_fit(&t->cv, r.y + r.h / 2 + (r.h > 3), x, r.w - x - 1, t->attr[C_STEP] | A_BOLD,
-               st ? st->title : "Set-up: the lesson's inputs");
+    ui_put_fit(&t->cv, r.y + r.h / 2 + (r.h > 3), x, r.w - x - 1, t->attr[C_STEP] | A_BOLD, step_title);
 }
 
 static void draw_title(const Tui *t)

@@ -206,6 +206,14 @@ static const char *shade_of(const Tui *t, const PaneView *v, float x)
 static void cell_number(const Tui *t, const PaneView *v, Rect r, int y, int attr, const char *num, int clear)
 {
     int bw = v->big != BIG_NONE ? big_width(num, v->big) : -1;
+    /* infinity has no glyph: in the block font it is spelt, when it fits */
+    if (v->big != BIG_NONE && bw < 0 && (strstr(num, "∞") || strstr(num, "inf"))) {
+        const char *word = num[0] == '-' ? "-INF" : "INF";
+        if (big_width(word, v->big) <= r.w - 2) {
+            num = word;
+            bw = big_width(word, v->big);
+        }
+    }
     if (bw < 0) {
         int nw = imin(v->num_w, r.w), px = r.x + (r.w - nw) / 2;
         if (clear) {
@@ -244,7 +252,7 @@ static void heat_block(const Tui *t, const PaneView *v, float val, int attr, Rec
     }
     /* the number's rows in its colours, the others as their twin */
     int ny = y, nrows = 1;
-    if (v->big != BIG_NONE && big_width(num, v->big) >= 0) {
+    if (v->big != BIG_NONE && (big_width(num, v->big) >= 0 || !isfinite(val))) {
         nrows = big_rows(v->big);
         ny = r.y + (r.h - nrows) / 2;
     }
