@@ -244,8 +244,8 @@ START_TEST(heat_twins_keep_the_background)
 }
 END_TEST
 
-/* On a projector (250x70) the step's title is in the block font too, and
- * -inf in a grown cell is spelt in it. */
+/* On a projector (250x70) the step's title and the knobs are in the block
+ * font too, and -inf in a grown cell is spelt in it. */
 START_TEST(a_projector_title_is_big)
 {
     Tmux t;
@@ -262,6 +262,8 @@ START_TEST(a_projector_title_is_big)
     line_at(t.last, 0, line, sizeof line);
     ck_assert_msg(strstr(line, "▀█▀ █ █ █▀▀"), "the title is not in the block font:\n%.1500s", t.last);
     ck_assert_msg(!strstr(t.last, "The causal mask and the decoder"), "the plain title is still there:\n%.1500s", t.last);
+    /* the switch, causal on, in the block font under the title ("CAUSAL") */
+    ck_assert_msg(strstr(t.last, "▄▀▀ ▄▀▄ █ █ ▄▀▀ ▄▀▄ █"), "the knob is not in the block font:\n%.3000s", t.last);
     /* the scores, then the mask, revealed */
     tmux_keys(&t, "Space");
     tmux_keys(&t, "Space");

@@ -11,6 +11,7 @@
 
 #include "format.h"
 #include "tui_chrome.h"
+#include "bigtext.h"
 #include "tui_knobs.h"
 #include "tui_pane.h"
 #include "text.h"
@@ -100,12 +101,45 @@ static void knob_text(const Tui *t, int i, char *buf, size_t size)
                  ui_glyph(&t->cv, "▶", ">"));
 }
 
+/* The knobs in the block font, for a room: "T = 1.5   CAUSAL ON", the one
+ * the keys move in bold. Rows r.h: 3 (half blocks) or 5. */
+static void big_knobs(const Tui *t, Rect r, int pick)
+{
+    const Lesson *l = session_lesson(t->lv.ses);
+    BigSize size = r.h >= 5 ? BIG_FULL : BIG_HALF;
+    int x = r.x + 2;
+    for (int y = r.y; y < r.y + r.h; y++)
+        ui_fill(&t->cv, y, r.x, r.w, t->attr[C_NORMAL]);
+    for (int i = 0; i < lesson_n_knobs(l); i++) {
+        if (!shown(t, i))
+            continue;
+        const LessonKnob *k = lesson_knob(l, i);
+        double v = session_knob_value(t->lv.ses, i);
+        char text[MAT_NAME_MAX + 64], word[8], line[2048];
+        if (k->is_switch)
+            snprintf(text, sizeof text, "%s %s", k->name, lesson_knob_text(k, v, word, sizeof word));
+        else
+            snprintf(text, sizeof text, "%s = %.*f", k->name, knob_decimals(k), v);
+        int w = big_width(text, size);
+        if (w < 0 || x + w > r.x + r.w - 1)
+            break;
+        int attr = i == pick ? (int)(t->attr[C_PANE_FOCUS] | A_BOLD) : t->attr[C_PANE_TITLE];
+        for (int k2 = 0; k2 < big_rows(size); k2++)
+            ui_put(&t->cv, r.y + k2, x, w, attr, big_row(text, size, k2, t->utf8, line, sizeof line));
+        x += w + 6;
+    }
+}
+
 void knobs_bar_draw(const Tui *t, Rect r)
 {
     const Lesson *l = session_lesson(t->lv.ses);
     int n = lesson_n_knobs(l), pick = picked(t), x = r.x + 1, n_shown = 0;
     if (pick < 0)
         return;
+    if (r.h >= 3) {
+        big_knobs(t, r, pick);
+        return;
+    }
     ui_fill(&t->cv, r.y, r.x, r.w, t->attr[C_NORMAL]);
     ui_put(&t->cv, r.y, x, r.w - 1, t->attr[C_DIM], "knobs:");
     x += 6;

@@ -272,6 +272,10 @@ void lv_prepare(Tui *t)
         t->banner_h = 0;
     /* the knob bar goes under them when the rows are there */
     t->knob_h = knobs_bar_want(t) && t->rows - t->banner_h - 1 >= TUI_MIN_ROWS ? 1 : 0;
+    /* on a projector, the knobs in the block font: read from the back */
+    int big_knob_h = big_rows(t->utf8 ? BIG_HALF : BIG_FULL);
+    if (t->knob_h && t->present && t->cols >= PROJECTOR_COLS && t->rows >= 50)
+        t->knob_h = big_knob_h;
     /* a student in a class: where the class is, under them */
     t->class_h = (t->student || t->class_ended) && t->rows - t->banner_h - t->knob_h - 1 >= TUI_MIN_ROWS ? 1 : 0;
     /* presenter mode: the step's number in the block font, when the rows
@@ -353,9 +357,6 @@ void lv_prepare(Tui *t)
 
 /* Presenter mode's title: the step's number in the block font, its title
  * beside it, the lesson's above that. */
-/* The width from which a presenter's screen is taken for a projector's. */
-#define PROJECTOR_COLS 200
-
 static void draw_big_title(const Tui *t)
 {
     const LessonView *lv = &t->lv;

@@ -17,6 +17,8 @@
 
 #define INPUT_MAX 80
 #define PRESENT_DECIMALS 2  /* the numbers' decimals in presenter mode */
+#define PROJECTOR_COLS 200  /* a presenter's screen this wide is a projector's:
+                               its titles and knobs in the block font */
 
 typedef enum { PROMPT_NONE, PROMPT_EDIT, PROMPT_ANSWER } PromptKind;
 
