@@ -1,192 +1,30 @@
 /*
- * class_server.c - the class server (see class_server.h): listening,
- * students joining, the lesson sent, steps and exercises announced,
- * answers judged, logged and tallied, slow or silent peers dropped.
+ * class_server.c - the class server (see class_server.h): opened on its
+ * lesson, students accepted and joining by name, each line they send
+ * handled (HELLO, ANSWER judged, logged, counted and acknowledged, BYE),
+ * the loop's descriptors served in turn, steps and exercises announced,
+ * the tally, the end. A peer's buffers are class_peer.c's, the listening
+ * socket class_listen.c's.
  */
 #define _GNU_SOURCE      /* accept4 */
 #include "class_server.h"
 
 #include <errno.h>
-#include <stdarg.h>
-#include <fcntl.h>
-#include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/un.h>
-#include <time.h>
 #include <unistd.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 
-#include "class_log.h"
-#include "class_pack.h"
-#include "class_wire.h"
-#include "lesson.h"
+#include "class_server_internal.h"
 
 #define HELLO_SECONDS 10.0          /* a peer that never says HELLO is dropped (default) */
-#define OUT_SLACK (256 * 1024)      /* bytes waiting for a slow peer, past the lesson's */
 #define PENDING_MAX 64              /* peers not yet joined                      */
 #define ACCEPTS_PER_PUMP 32         /* so a flood of connects never stalls the keys */
 #define RATE_BURST 20.0             /* lines a student may send at once          */
 #define RATE_PER_SECOND 10.0        /* and then per second                       */
-
-typedef struct {
-    char *typed;
-    int verdict;                    /* a Verdict, meaningful when typed != NULL */
-    char diag[32];
-} Answer;
-
-typedef struct {
-    char name[4 * CLASS_NAME_MAX + 1];
-    int conn;                       /* its connection, -1 when not connected  */
-    Answer *answers;                /* one per exercise of the lesson          */
-} Student;
-
-typedef struct {
-    int fd;                         /* -1: the slot is free                    */
-    int student;                    /* -1 until its HELLO is accepted          */
-    ClassReader in;
-    char *out;
-    size_t out_len, out_off, out_cap;
-    double hello_by;                /* monotonic seconds; 0 once joined        */
-    double tokens, tokens_at;
-    int closing;                    /* drop once its bytes are out (REFUSED)   */
-} Conn;
-
-struct ClassServer {
-    int listen_fd;
-    ClassAddr addr;
-    char code[17];
-    char join[400];
-    ClassPack pack;
-    Lesson *lesson;
-    LessonState *state;
-    LessonJudge *judge;
-    int n_ex;
-    Conn *conns;
-    int n_conns;                    /* slots used (some may be free)           */
-    Student *students;
-    int n_students;
-    ClassLog *log;
-    char log_error[400];
-    int step, n_steps, exercise;    /* what the students were last told        */
-    char title[512];
-    int ended;
-    double hello_seconds;
-    int next_fd;                    /* where the last pump stopped (round robin) */
-    int corked;                     /* queue, do not send yet (one send for many lines) */
-};
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static int set_nonblocking(int fd)
-{
-    int flags = fcntl(fd, F_GETFL);
-    return flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) != 0 ? -1 : 0;
-}
-
-/* ---- listening ---- */
-
-static int listen_unix(ClassServer *s, char *why, size_t size)
-{
-    struct sockaddr_un sa = { .sun_family = AF_UNIX };
-    snprintf(sa.sun_path, sizeof sa.sun_path, "%s", s->addr.path);
-    struct stat st;
-    if (lstat(s->addr.path, &st) == 0) {
-        /* a socket left by a class that ended badly may go; anything else stays */
-        int probe = S_ISSOCK(st.st_mode) ? socket(AF_UNIX, SOCK_STREAM, 0) : -1;
-        int alive = probe >= 0 && connect(probe, (struct sockaddr *)&sa, sizeof sa) == 0;
-        if (probe >= 0)
-            close(probe);
-        if (!S_ISSOCK(st.st_mode) || alive) {
-            snprintf(why, size, "%s is in use%s", s->addr.path, alive ? " by another class" : " (not a socket)");
-            return -1;
-        }
-        unlink(s->addr.path);
-    }
-    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    mode_t old = umask(007);        /* the group may join; nobody else */
-    int ok = fd >= 0 && bind(fd, (struct sockaddr *)&sa, sizeof sa) == 0;
-    umask(old);
-    if (!ok || chmod(s->addr.path, 0660) != 0 || listen(fd, 128) != 0 || set_nonblocking(fd) != 0) {
-        snprintf(why, size, "cannot listen on unix:%s: %s", s->addr.path, strerror(errno));
-        if (fd >= 0)
-            close(fd);
-        return -1;
-    }
-    s->listen_fd = fd;
-    snprintf(s->join, sizeof s->join, "attn join unix:%s %s", s->addr.path, s->code);
-    return 0;
-}
-
-static int listen_tcp(ClassServer *s, char *why, size_t size)
-{
-    struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE }, *res;
-    char port[16];
-    snprintf(port, sizeof port, "%d", s->addr.port);
-    int rc = getaddrinfo(s->addr.host, port, &hints, &res);
-    if (rc != 0) {
-        snprintf(why, size, "cannot listen on %s:%d: %s", s->addr.host, s->addr.port, gai_strerror(rc));
-        return -1;
-    }
-    int fd = -1, err = 0;
-    for (struct addrinfo *a = res; a && fd < 0; a = a->ai_next) {
-        fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
-        int one = 1;
-        if (fd >= 0 && (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0 ||
-                        bind(fd, a->ai_addr, a->ai_addrlen) != 0 || listen(fd, 512) != 0 || set_nonblocking(fd) != 0)) {
-            err = errno;
-            close(fd);
-            fd = -1;
-        }
-    }
-    freeaddrinfo(res);
-    if (fd < 0) {
-        snprintf(why, size, "cannot listen on %s:%d: %s", s->addr.host, s->addr.port, strerror(err));
-        return -1;
-    }
-    /* port 0: the one the system chose */
-    struct sockaddr_storage ss;
-    socklen_t len = sizeof ss;
-    if (getsockname(fd, (struct sockaddr *)&ss, &len) == 0)
-        s->addr.port = ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
-                                                      : ((struct sockaddr_in *)&ss)->sin_port);
-    s->listen_fd = fd;
-    snprintf(s->join, sizeof s->join, "attn join %s:%d %s", s->addr.host, s->addr.port, s->code);
-    return 0;
-}
-
-static int pick_code(ClassServer *s, const char *code, char *why, size_t size)
-{
-    if (code) {
-        size_t n = strlen(code);
-        if (n == 0 || n >= sizeof s->code || strspn(code, "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") != n) {
-            snprintf(why, size, "a class code is 1 to %zu letters or digits", sizeof s->code - 1);
-            return -1;
-        }
-        snprintf(s->code, sizeof s->code, "%s", code);
-        return 0;
-    }
-    unsigned int r = 0;
-    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-    if (fd < 0 || read(fd, &r, sizeof r) != (ssize_t)sizeof r) {
-        snprintf(why, size, "cannot draw a class code from /dev/urandom");
-        if (fd >= 0)
-            close(fd);
-        return -1;
-    }
-    close(fd);
-    snprintf(s->code, sizeof s->code, "%06u", r % 1000000u);
-    return 0;
-}
 
 ClassServer *class_server_open(const char *lesson_path, const ClassOptions *o, char *why, size_t size)
 {
@@ -211,12 +49,12 @@ ClassServer *class_server_open(const char *lesson_path, const ClassOptions *o, c
         goto fail;
     }
     s->n_ex = lesson_n_exercises(s->lesson);
-    if (pick_code(s, o->code, why, size) != 0 ||
+    if (class_pick_code(s, o->code, why, size) != 0 ||
         class_addr_parse(o->listen ? o->listen : CLASS_DEFAULT_ADDR, &s->addr, why, size) != 0)
         goto fail;
     if (o->log_path && !(s->log = class_log_open(o->log_path, why, size)))
         goto fail;
-    if ((s->addr.is_unix ? listen_unix(s, why, size) : listen_tcp(s, why, size)) != 0)
+    if (class_listen(s, why, size) != 0)
         goto fail;
     return s;
 fail:
@@ -226,113 +64,12 @@ fail:
 
 const char *class_server_join_line(const ClassServer *s) { return s->join; }
 
-/* ---- one peer ---- */
-
-static void drop(ClassServer *s, int c)
-{
-    Conn *k = &s->conns[c];
-    if (k->fd < 0)
-        return;
-    close(k->fd);
-    k->fd = -1;
-    if (k->student >= 0)
-        s->students[k->student].conn = -1;
-    k->student = -1;
-    free(k->out);
-    k->out = NULL;
-    k->out_len = k->out_off = k->out_cap = 0;
-}
-
-static void flush_out(ClassServer *s, int c)
-{
-    Conn *k = &s->conns[c];
-    while (k->fd >= 0 && k->out_off < k->out_len) {
-        ssize_t n = send(k->fd, k->out + k->out_off, k->out_len - k->out_off, MSG_NOSIGNAL);
-        if (n > 0) {
-            k->out_off += (size_t)n;
-        } else if (n < 0 && errno == EINTR) {
-            continue;
-        } else {
-            if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-                return;
-            drop(s, c);
-            return;
-        }
-    }
-    if (k->fd >= 0 && k->out_off == k->out_len) {
-        k->out_off = k->out_len = 0;
-        if (k->closing)
-            drop(s, c);
-    }
-}
-
-/* Queue bytes for peer c; a peer that lets more pile up than the lesson
- * and OUT_SLACK is too slow for the class and is dropped. */
-static void send_bytes(ClassServer *s, int c, const char *bytes, size_t n)
-{
-    Conn *k = &s->conns[c];
-    if (k->fd < 0)
-        return;
-    size_t limit = s->pack.len + OUT_SLACK;
-    for (int i = 0; i < s->pack.n_files; i++)
-        limit += s->pack.files[i].len;
-    if (k->out_len - k->out_off + n > limit) {
-        drop(s, c);
-        return;
-    }
-    if (k->out_len + n > k->out_cap) {
-        size_t cap = k->out_cap ? k->out_cap : 4096;
-        while (cap < k->out_len + n)
-            cap *= 2;
-        char *more = realloc(k->out, cap);
-        if (!more) {
-            drop(s, c);
-            return;
-        }
-        k->out = more;
-        k->out_cap = cap;
-    }
-    memcpy(k->out + k->out_len, bytes, n);
-    k->out_len += n;
-    if (!s->corked)
-        flush_out(s, c);
-}
-
-static void send_line(ClassServer *s, int c, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void send_line(ClassServer *s, int c, const char *fmt, ...)
-{
-    char line[CLASS_LINE_MAX];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(line, sizeof line - 1, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return;
-    if ((size_t)n > sizeof line - 2)
-        n = (int)sizeof line - 2;
-    /* one line: a newline inside a field would end it early */
-    for (int i = 0; i < n; i++)
-        if (line[i] == '\n' || line[i] == '\r')
-            line[i] = ' ';
-    line[n++] = '\n';
-    send_bytes(s, c, line, (size_t)n);
-}
-
-static void refuse(ClassServer *s, int c, const char *why)
-{
-    send_line(s, c, "REFUSED %s", why);
-    if (s->conns[c].fd >= 0) {
-        s->conns[c].closing = 1;
-        flush_out(s, c);
-    }
-}
-
 static void send_state(ClassServer *s, int c)
 {
     if (s->step >= 0)
-        send_line(s, c, "STEP %d %d %s", s->step, s->n_steps, s->title);
+        class_peer_line(s, c, "STEP %d %d %s", s->step, s->n_steps, s->title);
     if (s->exercise > 0)
-        send_line(s, c, "EXERCISE %d %s", s->exercise, lesson_exercise_at(s->lesson, s->exercise - 1)->question);
+        class_peer_line(s, c, "EXERCISE %d %s", s->exercise, lesson_exercise_at(s->lesson, s->exercise - 1)->question);
 }
 
 static int student_named(ClassServer *s, const char *name)
@@ -356,20 +93,20 @@ static int hello(ClassServer *s, int c, ClassMsg *m)
     long version;
     char name[4 * CLASS_NAME_MAX + 1], why[200];
     if (m->n < 3 || class_field_int(m->field[0], 0, 1000000, &version) || version != CLASS_PROTO_VERSION) {
-        refuse(s, c, "this class speaks version 1 of the protocol: update attn");
+        class_peer_refuse(s, c, "this class speaks version 1 of the protocol: update attn");
         return 0;
     }
     if (strcmp(m->field[1], s->code) != 0) {
-        refuse(s, c, "wrong code: ask the instructor for the code on the screen");
+        class_peer_refuse(s, c, "wrong code: ask the instructor for the code on the screen");
         return 0;
     }
     if (class_name_clean(m->field[2], name, sizeof name, why, sizeof why) != 0) {
-        refuse(s, c, why);
+        class_peer_refuse(s, c, why);
         return 0;
     }
     int st = student_named(s, name);
     if (st < 0 && joined_count(s) >= CLASS_MAX_STUDENTS) {
-        refuse(s, c, "the class is full (500 students)");
+        class_peer_refuse(s, c, "the class is full (500 students)");
         return 0;
     }
     if (st < 0) {
@@ -379,7 +116,7 @@ static int hello(ClassServer *s, int c, ClassMsg *m)
             if (more)
                 s->students = more;
             free(answers);
-            refuse(s, c, "the server is out of memory");
+            class_peer_refuse(s, c, "the server is out of memory");
             return 0;
         }
         s->students = more;
@@ -388,21 +125,21 @@ static int hello(ClassServer *s, int c, ClassMsg *m)
         s->students[st].conn = -1;
         s->students[st].answers = answers;
     } else if (s->students[st].conn >= 0) {
-        drop(s, s->students[st].conn);      /* the same student again: the old line is dead */
+        class_peer_drop(s, s->students[st].conn);      /* the same student again: the old line is dead */
     }
     s->students[st].conn = c;
     s->conns[c].student = st;
     s->conns[c].hello_by = 0;
-    send_line(s, c, "WELCOME %d %s", CLASS_PROTO_VERSION, name);
-    send_line(s, c, "FILE lesson %zu %s", s->pack.len, s->pack.name);
-    send_bytes(s, c, s->pack.text, s->pack.len);
+    class_peer_line(s, c, "WELCOME %d %s", CLASS_PROTO_VERSION, name);
+    class_peer_line(s, c, "FILE lesson %zu %s", s->pack.len, s->pack.name);
+    class_peer_send(s, c, s->pack.text, s->pack.len);
     for (int i = 0; i < s->pack.n_files; i++) {
-        send_line(s, c, "FILE data %zu %s", s->pack.files[i].len, s->pack.files[i].path);
-        send_bytes(s, c, s->pack.files[i].bytes, s->pack.files[i].len);
+        class_peer_line(s, c, "FILE data %zu %s", s->pack.files[i].len, s->pack.files[i].path);
+        class_peer_send(s, c, s->pack.files[i].bytes, s->pack.files[i].len);
     }
     /* where the class is, then READY: the student's answers wait for both */
     send_state(s, c);
-    send_line(s, c, "READY");
+    class_peer_line(s, c, "READY");
     return 1;
 }
 
@@ -427,7 +164,7 @@ static int answer(ClassServer *s, int c, ClassMsg *m)
     a->typed = typed;
     a->verdict = j.verdict;
     snprintf(a->diag, sizeof a->diag, "%s", j.verdict == VERDICT_RIGHT ? "" : j.diagnosis);
-    send_line(s, c, "COUNTED %ld", k);
+    class_peer_line(s, c, "COUNTED %ld", k);
     return 1;
 }
 
@@ -436,18 +173,18 @@ static int handle_line(ClassServer *s, int c, char *line)
 {
     ClassMsg m;
     Conn *k = &s->conns[c];
-    double t = now_seconds();
+    double t = class_now_seconds();
     k->tokens += (t - k->tokens_at) * RATE_PER_SECOND;
     k->tokens_at = t;
     if (k->tokens > RATE_BURST)
         k->tokens = RATE_BURST;
     if (--k->tokens < 0) {
-        refuse(s, c, "too many messages: slow down");
+        class_peer_refuse(s, c, "too many messages: slow down");
         return 1;
     }
     int joined = k->student >= 0;
     if (class_msg_parse(line, joined ? 2 : 3, &m) != 0) {
-        refuse(s, c, "not a message of the class protocol");
+        class_peer_refuse(s, c, "not a message of the class protocol");
         return joined;
     }
     if (!joined && strcmp(m.verb, "HELLO") == 0)
@@ -455,10 +192,10 @@ static int handle_line(ClassServer *s, int c, char *line)
     if (joined && strcmp(m.verb, "ANSWER") == 0)
         return answer(s, c, &m);
     if (strcmp(m.verb, "BYE") == 0) {
-        drop(s, c);
+        class_peer_drop(s, c);
         return joined;
     }
-    refuse(s, c, joined ? "unknown message" : "say HELLO first");
+    class_peer_refuse(s, c, joined ? "unknown message" : "say HELLO first");
     return joined;
 }
 
@@ -470,7 +207,7 @@ static int read_from(ClassServer *s, int c)
         ssize_t n = recv(s->conns[c].fd, buf, sizeof buf, 0);
         if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
             changed |= s->conns[c].student >= 0;
-            drop(s, c);
+            class_peer_drop(s, c);
             break;
         }
         if (n < 0)
@@ -481,7 +218,7 @@ static int read_from(ClassServer *s, int c)
             int got;
             while (s->conns[c].fd >= 0 && !s->conns[c].closing && (got = class_reader_line(&s->conns[c].in, line)) != 0) {
                 if (got < 0) {
-                    refuse(s, c, "a line longer than 4096 bytes");
+                    class_peer_refuse(s, c, "a line longer than 4096 bytes");
                     changed = 1;
                     break;
                 }
@@ -526,9 +263,9 @@ static void accept_new(ClassServer *s)
         memset(k, 0, sizeof *k);
         k->fd = fd;
         k->student = -1;
-        k->hello_by = now_seconds() + s->hello_seconds;
+        k->hello_by = class_now_seconds() + s->hello_seconds;
         k->tokens = RATE_BURST;
-        k->tokens_at = now_seconds();
+        k->tokens_at = class_now_seconds();
     }
 }
 
@@ -549,13 +286,13 @@ int class_server_fds(ClassServer *s, struct pollfd *fds, int max)
 int class_server_pump(ClassServer *s, const struct pollfd *fds, int n, double budget_ms)
 {
     int changed = 0;
-    double start = now_seconds();
+    double start = class_now_seconds();
     /* round robin: this pump begins where the last one stopped */
     for (int step = 0; step < n; step++) {
         int i = (s->next_fd + step) % n;
         if (!fds[i].revents)
             continue;
-        if (budget_ms > 0 && (now_seconds() - start) * 1e3 >= budget_ms) {
+        if (budget_ms > 0 && (class_now_seconds() - start) * 1e3 >= budget_ms) {
             s->next_fd = i;
             goto deadlines;
         }
@@ -567,7 +304,7 @@ int class_server_pump(ClassServer *s, const struct pollfd *fds, int n, double bu
             if (s->conns[c].fd != fds[i].fd)
                 continue;
             if (fds[i].revents & POLLOUT)
-                flush_out(s, c);
+                class_peer_flush(s, c);
             if (s->conns[c].fd >= 0 && (fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
                 changed |= read_from(s, c);
             break;
@@ -575,42 +312,19 @@ int class_server_pump(ClassServer *s, const struct pollfd *fds, int n, double bu
     }
     s->next_fd = 0;
 deadlines:;
-    double t = now_seconds();
+    double t = class_now_seconds();
     for (int c = 0; c < s->n_conns; c++)
         if (s->conns[c].fd >= 0 && s->conns[c].hello_by > 0 && t > s->conns[c].hello_by)
-            drop(s, c);     /* connected, never said who: a half-open line */
+            class_peer_drop(s, c);     /* connected, never said who: a half-open line */
     return changed;
-}
-
-/* One line to every student who joined. */
-static void broadcast(ClassServer *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void broadcast(ClassServer *s, const char *fmt, ...)
-{
-    char line[CLASS_LINE_MAX];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    for (int c = 0; c < s->n_conns; c++)
-        if (s->conns[c].fd >= 0 && s->conns[c].student >= 0)
-            send_line(s, c, "%s", line);
 }
 
 void class_server_close_question(ClassServer *s)
 {
     if (s->exercise <= 0)
         return;
-    broadcast(s, "CLOSED %d", s->exercise);
+    class_peer_broadcast(s, "CLOSED %d", s->exercise);
     s->exercise = 0;
-}
-
-/* Send what the lines queued while corked hold: one send per student. */
-static void uncork(ClassServer *s)
-{
-    s->corked = 0;
-    for (int c = 0; c < s->n_conns; c++)
-        if (s->conns[c].fd >= 0 && s->conns[c].out_len > s->conns[c].out_off)
-            flush_out(s, c);
 }
 
 void class_server_show(ClassServer *s, int step, int n_steps, const char *title, int exercise)
@@ -621,15 +335,15 @@ void class_server_show(ClassServer *s, int step, int n_steps, const char *title,
         s->step = step;
         s->n_steps = n_steps;
         snprintf(s->title, sizeof s->title, "%s", title);
-        broadcast(s, "STEP %d %d %s", step, n_steps, s->title);
+        class_peer_broadcast(s, "STEP %d %d %s", step, n_steps, s->title);
     }
     if (exercise != s->exercise && exercise >= 0 && exercise <= s->n_ex) {
         class_server_close_question(s);
         s->exercise = exercise;
         if (exercise > 0)
-            broadcast(s, "EXERCISE %d %s", exercise, lesson_exercise_at(s->lesson, exercise - 1)->question);
+            class_peer_broadcast(s, "EXERCISE %d %s", exercise, lesson_exercise_at(s->lesson, exercise - 1)->question);
     }
-    uncork(s);
+    class_peer_uncork(s);
 }
 
 void class_server_tally(const ClassServer *s, ClassTally *t)
@@ -677,12 +391,12 @@ void class_server_end(ClassServer *s)
         return;
     s->ended = 1;
     class_server_close_question(s);
-    broadcast(s, "ENDED");
+    class_peer_broadcast(s, "ENDED");
     for (int c = 0; c < s->n_conns; c++)
         if (s->conns[c].fd >= 0) {
             /* a last chance for the bytes to go out; nobody is waited for */
-            flush_out(s, c);
-            drop(s, c);
+            class_peer_flush(s, c);
+            class_peer_drop(s, c);
         }
     if (s->listen_fd >= 0) {
         close(s->listen_fd);
