@@ -20,7 +20,7 @@ static const int sizes[][2] = { { 80, 24 }, { 120, 40 }, { 250, 70 }, { 60, 16 }
  * one and a 64x64 that cannot fit whole. */
 static PaneNeed need_of(int rows, int cols, int cell_w)
 {
-    GridSpec g = { 3, cell_w, 0, 1 };
+    GridSpec g = { 3, cell_w, 0, 1, 0 };
     PaneNeed n = { grid_want_w(&g, cols), grid_want_h(&g, rows) + 0, PANE_MIN_W, PANE_MIN_H, 0, 0, 0, 0 };
     return n;
 }
@@ -164,7 +164,7 @@ END_TEST
 
 START_TEST(grid_geometry)
 {
-    GridSpec g = { 4, 7, 1, 1 };
+    GridSpec g = { 4, 7, 1, 1, 0 };
     ck_assert_int_eq(grid_want_w(&g, 3), 4 + 3 * 8);
     ck_assert_int_eq(grid_want_h(&g, 3), 2 + 3 + 1);
     ck_assert_int_eq(grid_fit_cols(&g, 4 + 3 * 8), 3);
@@ -190,7 +190,7 @@ END_TEST
  * legend under a heatmap, growing with its matrix when scaled. */
 static PaneNeed scalable(int rows, int cols, int heat, GridSpec *g)
 {
-    *g = (GridSpec){ 4, 7, heat ? 1 : 0, 1 };
+    *g = (GridSpec){ 4, 7, heat ? 1 : 0, 1, 0 };
     PaneNeed n = { grid_want_w(g, cols), grid_want_h(g, rows), PANE_MIN_W, PANE_MIN_H + g->footer_h, 0,
                    rows, cols, heat };
     return n;

@@ -237,6 +237,10 @@ START_TEST(a_room_can_tell_the_numbers_apart)
     lv_go(&t, n_screens(s.lessons[1]) - 1);
     tui_prepare(&t);
     ck_assert_int_eq(t.lv.decimals_shown, 4);
+    /* the names and labels in the block font: three more rows above the
+     * cells, and a label column as wide as "blue" (15 columns) in it */
+    ck_assert_int_eq(grid_header_h(&t.lv.views[0].grid), 1 + 3);
+    ck_assert_int_ge(t.lv.views[0].grid.label_w, 16);
     close_headless(&t);
     ck_assert_msg(two > 0 && more > 0, "%d screens at 2 decimals, %d at more", two, more);
     shipped_free(&s);

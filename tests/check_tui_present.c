@@ -244,8 +244,9 @@ START_TEST(heat_twins_keep_the_background)
 }
 END_TEST
 
-/* On a projector (250x70) the step's title and the knobs are in the block
- * font too, and -inf in a grown cell is spelt in it. */
+/* On a projector (250x70) the step's title, the knobs, the panes' names
+ * and labels are in the block font too, and -inf in a grown cell is spelt
+ * in it. */
 START_TEST(a_projector_title_is_big)
 {
     Tmux t;
@@ -270,6 +271,8 @@ START_TEST(a_projector_title_is_big)
     WAIT_FOR(&t, "mask 3x3");
     /* mask[1,2] is -inf: spelt -INF in the block font ("▀█▀" of the I) */
     ck_assert_msg(strstr(t.last, "▀█▀ █▀▄ █▀▀"), "-inf is not spelt in the block font:\n%.3000s", t.last);
+    /* and the labels too: the row label in1 ("IN1") */
+    ck_assert_msg(strstr(t.last, "▀█▀ █▀▄ ▄█"), "the labels are not in the block font:\n%.3000s", t.last);
     tmux_quit_and_check(&t, "q", "EXITED 0");
     tmux_stop(&t);
 }

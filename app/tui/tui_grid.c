@@ -16,6 +16,11 @@ int grid_cell_h(const GridSpec *g)
     return imax(1, g->cell_h);
 }
 
+int grid_header_h(const GridSpec *g)
+{
+    return g->header_h > 0 ? g->header_h : GRID_HEADER_H;
+}
+
 int grid_want_w(const GridSpec *g, int cols)
 {
     return g->label_w + cols * (g->cell_w + 1);
@@ -23,7 +28,7 @@ int grid_want_w(const GridSpec *g, int cols)
 
 int grid_want_h(const GridSpec *g, int rows)
 {
-    return GRID_HEADER_H + rows * grid_cell_h(g) + g->footer_h;
+    return grid_header_h(g) + rows * grid_cell_h(g) + g->footer_h;
 }
 
 int grid_fit_cols(const GridSpec *g, int w)
@@ -33,7 +38,7 @@ int grid_fit_cols(const GridSpec *g, int w)
 
 int grid_fit_rows(const GridSpec *g, int h)
 {
-    return imax(1, (h - GRID_HEADER_H - g->footer_h) / grid_cell_h(g));
+    return imax(1, (h - grid_header_h(g) - g->footer_h) / grid_cell_h(g));
 }
 
 int grid_cell_x(const GridSpec *g, int k)
@@ -43,7 +48,7 @@ int grid_cell_x(const GridSpec *g, int k)
 
 int grid_cell_y(const GridSpec *g, int k)
 {
-    return GRID_HEADER_H + k * grid_cell_h(g);
+    return grid_header_h(g) + k * grid_cell_h(g);
 }
 
 GridSpec grid_scaled(const GridSpec *g, GridScale s)
@@ -78,7 +83,7 @@ int layout_scroll(int cursor, int first, int visible, int total)
 int grid_hit(const GridSpec *g, Rect r, int first_row, int first_col, int rows, int cols,
              int x, int y, int *row, int *col)
 {
-    int dy = y - r.y - GRID_HEADER_H, dx = x - r.x - g->label_w - 1;
+    int dy = y - r.y - grid_header_h(g), dx = x - r.x - g->label_w - 1;
     if (x < r.x || x >= r.x + r.w || dy < 0 || dx < 0)
         return 0;
     dy /= grid_cell_h(g);     /* the matrix row of that terminal row */

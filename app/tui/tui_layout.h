@@ -100,9 +100,13 @@ typedef struct {
     int cell_w;
     int footer_h;
     int cell_h;     /* terminal rows per matrix row; 0 means 1 */
+    int header_h;   /* rows above the cells (the title, the column labels);
+                       0 means GRID_HEADER_H */
 } GridSpec;
 
 #define GRID_HEADER_H 2
+/* The rows above g's cells. */
+int grid_header_h(const GridSpec *g);
 
 /* Scaling up where the screen has room (a projector): at scale
  * {rows, cols} every matrix row takes `rows` terminal rows and every cell

@@ -32,6 +32,17 @@ void tui_views_free(LessonView *lv)
     lv->views = NULL;
 }
 
+static void axis_label(char *buf, size_t size, const Mat *m, int k, int block, int by_rows);
+
+/* The widest a label in the block font makes the label column. */
+#define ROOM_LABEL_MAX_W 40
+
+/* A presenter's projector: pane names and labels in the block font. */
+static int room_labels(const Tui *t)
+{
+    return t->present && t->utf8 && t->cols >= PROJECTOR_COLS && t->rows >= 50;
+}
+
 static int label_width(const Labels *l, int n)
 {
     int w = 1;
@@ -73,6 +84,19 @@ void pane_need(Tui *t, int i, int decimals, PaneNeed *need)
     v->grid.cell_w = imax(v->num_w + (heat_mono ? 2 : 0), col_w);
     v->grid.label_w = label_width(m->row_labels, m->rows);
     v->grid.footer_h = p->heat ? 1 : 0;
+    /* a room's projector: the name and the labels in the block font too,
+     * in three more rows above the cells and a wider label column */
+    if (room_labels(t)) {
+        v->grid.header_h = 1 + big_rows(BIG_HALF);
+        int w = big_width(p->name, BIG_HALF);
+        for (int i = 0; i < m->rows; i++) {
+            char label[64];
+            axis_label(label, sizeof label, m, i, 1, 1);
+            w = imax(w, big_width(label, BIG_HALF));
+        }
+        if (w > 0)
+            v->grid.label_w = imax(v->grid.label_w, imin(w, ROOM_LABEL_MAX_W) + 1);
+    }
     v->rows = m->rows;
     v->cols = m->cols;
     if (p->heat)
@@ -396,24 +420,39 @@ void pane_draw(const Tui *t, int idx, const Explanation *ex)
     /* scaled-up cells have their number in the middle (heat cells are
      * blocks of their colour around it) */
     int ch = grid_cell_h(g), centred = v->scaled;
+    /* the labels' row: under the title, or the last of a room's header */
+    int label_y = r.y + grid_header_h(g) - 1, room = g->header_h > GRID_HEADER_H;
+    char line[512];
+    if (room && big_width(p->name, BIG_HALF) >= 0 && big_width(p->name, BIG_HALF) < g->label_w)
+        for (int k = 0; k < big_rows(BIG_HALF); k++)
+            ui_put(&t->cv, r.y + 1 + k, r.x, g->label_w, t->attr[focus ? C_PANE_FOCUS : C_PANE_TITLE],
+                   big_row(p->name, BIG_HALF, k, t->utf8, line, sizeof line));
     /* column labels */
     for (int k = 0; k < v->fit_c; k++) {
         int j = p->first_c + k;
         axis_label(buf, sizeof buf, m, j * v->bc, v->bc, 0);
         int a = mat_line_masked(m, j, 0) && v->bc == 1 ? t->attr[C_MASKED] : t->attr[C_LABEL];
+        int bw = room && !v->compact ? big_width(buf, BIG_HALF) : -1;
+        if (bw >= 0 && bw <= g->cell_w) {
+            /* big, in the middle of its column */
+            int x = r.x + grid_cell_x(g, k) + (g->cell_w - bw) / 2;
+            for (int row = 0; row < big_rows(BIG_HALF); row++)
+                ui_put(&t->cv, r.y + 1 + row, x, bw, a, big_row(buf, BIG_HALF, row, t->utf8, line, sizeof line));
+            continue;
+        }
         if (v->compact) {
             /* two columns per cell: label every few cells */
             if (k % 4 == 0)
-                ui_put(&t->cv, r.y + 1, r.x + grid_cell_x(g, k), imin(8, r.w - grid_cell_x(g, k)), a, buf);
+                ui_put(&t->cv, label_y, r.x + grid_cell_x(g, k), imin(8, r.w - grid_cell_x(g, k)), a, buf);
         } else if (centred) {
             /* over the numbers, which sit in the middle of their cells */
             int nw = imax(v->num_w, fmt_display_width(buf));
             int pad = imax(0, (g->cell_w - imax(v->num_w, 1)) / 2);
             if (pad + nw > g->cell_w)
                 pad = imax(0, g->cell_w - nw);
-            ui_put_right(&t->cv, r.y + 1, r.x + grid_cell_x(g, k) + pad, nw, a, buf);
+            ui_put_right(&t->cv, label_y, r.x + grid_cell_x(g, k) + pad, nw, a, buf);
         } else {
-            ui_put_right(&t->cv, r.y + 1, r.x + grid_cell_x(g, k), g->cell_w, a, buf);
+            ui_put_right(&t->cv, label_y, r.x + grid_cell_x(g, k), g->cell_w, a, buf);
         }
     }
     for (int k = 0; k < v->fit_r; k++) {
@@ -422,7 +461,13 @@ void pane_draw(const Tui *t, int idx, const Explanation *ex)
         int i = p->first_r + k, y0 = r.y + grid_cell_y(g, k), y = y0 + (ch - 1) / 2;
         axis_label(buf, sizeof buf, m, i * v->br, v->br, 1);
         int masked = v->br == 1 && mat_line_masked(m, i, 1);
-        ui_put(&t->cv, y, r.x, g->label_w, t->attr[masked ? C_MASKED : C_LABEL], buf);
+        int lbw = room && ch >= big_rows(BIG_HALF) ? big_width(buf, BIG_HALF) : -1;
+        if (lbw >= 0 && lbw < g->label_w)
+            for (int row = 0; row < big_rows(BIG_HALF); row++)
+                ui_put(&t->cv, y - 1 + row, r.x, g->label_w, t->attr[masked ? C_MASKED : C_LABEL],
+                       big_row(buf, BIG_HALF, row, t->utf8, line, sizeof line));
+        else
+            ui_put(&t->cv, y, r.x, g->label_w, t->attr[masked ? C_MASKED : C_LABEL], buf);
         if (masked)
             ui_put(&t->cv, y, r.x + g->label_w, 1, t->attr[C_MASKED], ui_glyph(&t->cv, "⊘", "!"));
         for (int c = 0; c < v->fit_c; c++) {
