@@ -418,6 +418,17 @@ START_TEST(hostile_peers_are_dropped_and_nobody_stalls)
     raw_until(raw, got, sizeof got, "COUNTED 1\n");
     ck_assert_msg(strstr(got, "COUNTED 1\n"), "no COUNTED: %s", got);
     close(raw);
+    /* a student who floods: more lines at once than the rate allows */
+    int flood = raw_connect();
+    char lines[2048] = "HELLO 1 4242 Flood\n";
+    for (int i = 0; i < 40; i++)
+        strcat(lines, "ANSWER 1 0.5\n");
+    ck_assert(write(flood, lines, strlen(lines)) == (ssize_t)strlen(lines));
+    fcntl(flood, F_SETFL, O_NONBLOCK);
+    raw_until(flood, got, sizeof got, "REFUSED too many messages: slow down\n");
+    ck_assert_msg(strstr(got, "REFUSED too many messages: slow down\n"), "no rate limit: %.300s", got);
+    ck_assert_msg(closed_by_server(flood), "the flooding student stayed");
+    close(flood);
     /* a flood: 1000 connects, most closed at once */
     for (int i = 0; i < 1000; i++) {
         int fd = raw_connect();
@@ -433,7 +444,7 @@ START_TEST(hostile_peers_are_dropped_and_nobody_stalls)
     ClassTally t;
     class_server_tally(server, &t);
     ck_assert_int_eq(t.joined, 1);
-    ck_assert_int_eq(t.answered, 2);    /* Ada's, and Raw's who left */
+    ck_assert_int_eq(t.answered, 3);    /* Ada's, and Raw's and Flood's who left */
     ck_assert_int_eq(t.right, 1);
     class_server_end(server);
     ck_assert_int_eq(student_exit(&ada), 0);
