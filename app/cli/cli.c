@@ -33,7 +33,8 @@ static int usage_error(const char *fmt, const char *arg)
     char shown[1024];
     fputs("attn: ", stderr);
     fprintf(stderr, fmt, lesson_escape(arg, shown, sizeof shown));  /* an argument may hold anything */
-    fputs("\nusage: attn run [--no-answers] [--json | --markdown OUT | --explain CELL] [--set KNOB=VALUE]... FILE\n"
+    fputs("\nusage: attn run [--no-answers] [--json | --markdown OUT | --explain CELL] [--set KNOB=VALUE]...\n"
+          "                [--bug N [--key]] FILE\n"
           "       attn check [--tap | --quiet] [--strict] [--junit FILE] FILE...\n", stderr);
     return 2;
 }
@@ -140,7 +141,8 @@ static int apply_sets(Session *ses, const char *file, int argc, char **argv)
 
 int cli_run(int argc, char **argv)
 {
-    int json = 0, with_answers = 1;
+    int json = 0, with_answers = 1, want_bug = 0, key = 0;
+    unsigned long bug_seed = 0;
     const char *explain = NULL, *markdown = NULL, *file = NULL, *set;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -157,6 +159,14 @@ int cli_run(int argc, char **argv)
             explain = argv[++i];
         } else if (strncmp(a, "--explain=", 10) == 0) {
             explain = a + 10;
+        } else if (strcmp(a, "--bug") == 0) {
+            char *end;
+            if (i + 1 >= argc || (bug_seed = strtoul(argv[i + 1], &end, 10), *end) || argv[i + 1][0] == '-')
+                return usage_error("--bug needs a seed, a whole number (e.g. --bug 7)%s", "");
+            want_bug = 1;
+            i++;
+        } else if (strcmp(a, "--key") == 0) {
+            key = 1;
         } else if (strcmp(a, "--markdown") == 0) {
             if (i + 1 >= argc)
                 return usage_error("--markdown needs a file to write, or - for stdout%s", "");
@@ -175,6 +185,10 @@ int cli_run(int argc, char **argv)
     }
     if (!file)
         return usage_error("run needs a lesson file%s", "");
+    if (key && !want_bug)
+        return usage_error("--key goes with --bug N: the answer to a planted bug%s", "");
+    if (want_bug && (explain || markdown))
+        return usage_error("--bug goes with the plain handout or --json%s", "");
     if (!!json + !!explain + !!markdown > 1)
         return usage_error("--json, --markdown and --explain do not go together%s", "");
     if (!with_answers && explain)
@@ -195,14 +209,32 @@ int cli_run(int argc, char **argv)
     const Lesson *l = session_lesson(ses);
     const LessonState *s = session_state(ses);
     int status = 0;
+    LessonBug bug;
+    if (want_bug) {
+        if (lesson_bug_plant(l, s, (unsigned)bug_seed, &bug, &err) != 0) {
+            print_error(&err);
+            session_free(ses);
+            return 2;
+        }
+        s = bug.state;
+    }
     if (explain)
         status = cell_explain_print(s, explain);
     else if (json)
-        json_print(stdout, l, s, with_answers);
+        json_print(stdout, l, s, with_answers, want_bug && key ? &bug : NULL);
     else if (markdown)
         status = write_markdown(markdown, l, s, with_answers);
     else
         handout_print(stdout, l, s, with_answers);
+    if (want_bug && key && !json) {
+        const LessonStep *st = lesson_step(l, bug.step);
+        printf("\nThe bug (seed %u)\n  the first wrong matrix: %s (step %d: %s)\n  the mistake: %s (%s)\n"
+               "  as planted: %s\n  as written: %s\n", bug.seed, bug.matrix, bug.step + 1, st ? st->title : "",
+               bug.kind, lesson_diagnosis_words(bug.kind) ? lesson_diagnosis_words(bug.kind) : "", bug.planted,
+               bug.written);
+    }
+    if (want_bug)
+        lesson_bug_free(&bug);
     session_free(ses);
     if (fflush(stdout) != 0) {
         fprintf(stderr, "attn: could not write the output\n");

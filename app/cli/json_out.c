@@ -158,7 +158,7 @@ static void put_knob(FILE *out, const LessonState *s, const LessonKnob *k, int i
     fputc('}', out);
 }
 
-void json_print(FILE *out, const Lesson *l, const LessonState *s, int with_answers)
+void json_print(FILE *out, const Lesson *l, const LessonState *s, int with_answers, const LessonBug *bug)
 {
     fputs("{\"lesson\": ", out);
     jw_string(out, lesson_title(l));
@@ -195,5 +195,18 @@ void json_print(FILE *out, const Lesson *l, const LessonState *s, int with_answe
     Hiding none = { NULL, NULL };
     put_panes(out, s, setup, setup ? n_setup : 0, NULL, &none);
     free(setup);
+    if (bug) {
+        fprintf(out, ",\n \"bug\": {\"seed\": %u, \"step\": ", bug->seed);
+        jw_string(out, lesson_step(l, bug->step) ? lesson_step(l, bug->step)->title : NULL);
+        fputs(", \"matrix\": ", out);
+        jw_string(out, bug->matrix);
+        fputs(", \"kind\": ", out);
+        jw_string(out, bug->kind);
+        fputs(", \"statement\": ", out);
+        jw_string(out, bug->planted);
+        fputs(", \"fixed\": ", out);
+        jw_string(out, bug->written);
+        fputs("}", out);
+    }
     fputs("}\n", out);
 }

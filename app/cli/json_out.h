@@ -13,6 +13,9 @@
 /* Print the JSON object of l, evaluated in s, to out, ending in a newline.
  * with_answers 0 leaves out each exercise's answer and writes "?" for the
  * cells a student's sheet hides. */
-void json_print(FILE *out, const Lesson *l, const LessonState *s, int with_answers);
+/* bug: the lesson is shown with it planted (s its state), and a "bug"
+ * object says where (seed, step, matrix, kind, statement, fixed); NULL:
+ * none. */
+void json_print(FILE *out, const Lesson *l, const LessonState *s, int with_answers, const LessonBug *bug);
 
 #endif

@@ -192,6 +192,23 @@ void lesson_set_loader(Lesson *l, LessonLoader fn, void *ctx);
 int lesson_n_loads(const Lesson *l);
 const char *lesson_load_path(const Lesson *l, int i);
 
+/* Find the bug (lesson_bug.c): one classic mistake planted in one
+ * statement, chosen by seed among those that keep the lesson evaluable
+ * and change a matrix a step shows; the same seed, the same bug. */
+typedef struct {
+    unsigned seed;
+    char kind[32];          /* the diagnosis id ("wrong-axis", ...)          */
+    int stmt;               /* the statement planted                         */
+    int step;               /* the first step showing a changed matrix (0-based) */
+    char matrix[MAT_NAME_MAX]; /* that matrix: the first shown, in order, that changed */
+    char planted[512], written[512]; /* "NAME = EXPR" as planted and as written */
+    LessonState *state;     /* the lesson evaluated with the bug (owned)     */
+} LessonBug;
+/* Plant the bug of seed in l (evaluated as written: asked). 0, or -1 with
+ * err (a lesson no mistake changes has no bug). */
+int lesson_bug_plant(const Lesson *l, const LessonState *asked, unsigned seed, LessonBug *bug, LessonError *err);
+void lesson_bug_free(LessonBug *bug);
+
 /* Edits: overrides of single cells of named matrices, applied right after
  * that name is computed, so everything downstream follows. */
 typedef struct {

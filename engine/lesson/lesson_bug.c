@@ -1,0 +1,305 @@
+/*
+ * lesson_bug.c - find the bug: one classic mistake (a rewrite of
+ * lesson_mutate.c) planted in one statement of a lesson, chosen by a seed
+ * among the rewrites whose effect shows (some matrix a step shows
+ * changes) and that leave the lesson evaluable. The lesson evaluated with
+ * the bug, the first shown matrix it changes (steps in order, each step's
+ * panes in order), the step that shows it, the diagnosis id, and the
+ * statement as planted beside the statement as written. The lesson itself
+ * never changes.
+ */
+#include "alloc.h"
+#include "lesson_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ops.h"
+#include "strbuf.h"
+
+/* The kinds a bug may be: the mistakes someone writes in code (not the
+ * answer-only ones: e taken as 3, a score given for a weight). */
+static int plantable(MutKind k)
+{
+    return k != MUT_E_AS_3 && k != MUT_TRUE_E && k != MUT_SCORE_NOT_WEIGHT;
+}
+
+/* Do a and b differ in shape or in a value (beyond float noise)? */
+static int differs(const Mat *a, const Mat *b)
+{
+    if (!a || !b)
+        return a != b;
+    if (a->rows != b->rows || a->cols != b->cols)
+        return 1;
+    for (int i = 0; i < a->rows; i++)
+        for (int j = 0; j < a->cols; j++) {
+            float x = mat_get(a, i, j), y = mat_get(b, i, j);
+            if (isnan(x) != isnan(y) || (isinf(x) || isinf(y) ? x != y : fabsf(x - y) > 1e-6f * fmaxf(1.0f, fabsf(x))))
+                return 1;
+        }
+    return 0;
+}
+
+/* The first matrix the steps show that differs between the two states:
+ * its name and its step (0-based), or -1. */
+static int first_shown_change(const Lesson *l, const LessonState *right, const LessonState *bugged, const char **name)
+{
+    for (int s = 0; s < l->n_steps; s++) {
+        const LessonStep *st = &l->steps[s];
+        for (int k = 0; k < st->n_show; k++)
+            if (differs(lesson_state_get(right, st->show[k]), lesson_state_get(bugged, st->show[k]))) {
+                *name = st->show[k];
+                return s;
+            }
+    }
+    return -1;
+}
+
+/* ---- the statement as planted ---- */
+
+static void put_span(StrBuf *b, const Lesson *l, const Expr *e)
+{
+    strbuf_put(b, l->src.text + e->start, e->end - e->start);
+}
+
+/* Is e one number in the lesson as written? */
+static int is_scalar(const Lesson *l, const LessonState *s, const Expr *e)
+{
+    LessonError err;
+    Mat *m = lesson_state_eval(s, &l->src, e, &err);
+    int one = m && m->rows == 1 && m->cols == 1;
+    mat_free(m);
+    return one;
+}
+
+/* Does e hold -inf (a mask) in the lesson as written? */
+static int holds_mask(const Lesson *l, const LessonState *s, const Expr *e)
+{
+    LessonError err;
+    Mat *m = lesson_state_eval(s, &l->src, e, &err);
+    int mask = 0;
+    for (int i = 0; m && i < m->rows && !mask; i++)
+        for (int j = 0; j < m->cols && !mask; j++)
+            mask = mat_get(m, i, j) == -INFINITY;
+    mat_free(m);
+    return mask;
+}
+
+/* The rewritten node m->node as source text, into b. */
+static void rewritten(StrBuf *b, const Lesson *l, const LessonState *s, const Mutation *m)
+{
+    const Expr *e = m->node;
+    const char *op = e->kind == E_DIV ? " / " : " * ", *other = e->kind == E_DIV ? " * " : " / ";
+    switch (m->kind) {
+    case MUT_UNSCALED:
+        /* the side that is not the one number */
+        put_span(b, l, e->kind == E_MUL && is_scalar(l, s, e->a) && !is_scalar(l, s, e->b) ? e->b : e->a);
+        break;
+    case MUT_SCALED_TWICE:
+        strbuf_add(b, "(");
+        put_span(b, l, e);
+        strbuf_add(b, ")%s", op);
+        put_span(b, l, e->kind == E_MUL && is_scalar(l, s, e->a) && !is_scalar(l, s, e->b) ? e->a : e->b);
+        break;
+    case MUT_SCALE_INVERTED:
+        put_span(b, l, e->a);
+        strbuf_add(b, "%s", other);
+        put_span(b, l, e->b);
+        break;
+    case MUT_SCALE_BY_D:
+        put_span(b, l, e->a);
+        strbuf_add(b, " / ");
+        put_span(b, l, e->b->args[0]);
+        break;
+    case MUT_WRONG_AXIS:
+        strbuf_add(b, "%s(", e->fn == OP_SOFTMAX_ROWS ? "softmax_cols" : "softmax_rows");
+        put_span(b, l, e->args[0]);
+        strbuf_add(b, ")");
+        break;
+    case MUT_SOFTMAX_TWICE:
+        strbuf_add(b, "%s(", e->fn == OP_SOFTMAX_COLS ? "softmax_cols" : "softmax_rows");
+        put_span(b, l, e);
+        strbuf_add(b, ")");
+        break;
+    case MUT_NO_MASK:
+        put_span(b, l, holds_mask(l, s, e->b) ? e->a : e->b);
+        break;
+    case MUT_NO_BIAS: {
+        /* the side that is a row or a column for every line is the bias */
+        LessonError err;
+        Mat *mb = lesson_state_eval(s, &l->src, e->b, &err);
+        int b_is_bias = mb && (mb->rows == 1 || mb->cols == 1);
+        mat_free(mb);
+        put_span(b, l, b_is_bias ? e->a : e->b);
+        break;
+    }
+    case MUT_MASK_AFTER_SOFTMAX: {
+        const Expr *sum = e->args[0];
+        if (sum->kind == E_NAME) {
+            int at = lesson_stmt_of_slot(l, sum->slot);
+            sum = at >= 0 ? l->stmts[at].expr : sum;
+        }
+        const Expr *x = sum->kind == E_ADD && holds_mask(l, s, sum->b) ? sum->a : sum->kind == E_ADD ? sum->b : sum;
+        const Expr *mask = sum->kind == E_ADD ? (x == sum->a ? sum->b : sum->a) : NULL;
+        strbuf_add(b, "%s(", e->fn == OP_SOFTMAX_COLS ? "softmax_cols" : "softmax_rows");
+        put_span(b, l, x);
+        strbuf_add(b, ")");
+        if (mask) {
+            strbuf_add(b, " + ");
+            put_span(b, l, mask);
+        }
+        break;
+    }
+    case MUT_TRANSPOSED: {
+        const Expr *side = m->side ? e->b : e->a;
+        if (!m->side)
+            put_span(b, l, side->kind == E_TRANSPOSE ? side->a : side), strbuf_add(b, side->kind == E_TRANSPOSE ? "" : "^T");
+        else
+            put_span(b, l, e->a);
+        strbuf_add(b, " @ ");
+        if (m->side)
+            put_span(b, l, side->kind == E_TRANSPOSE ? side->a : side), strbuf_add(b, side->kind == E_TRANSPOSE ? "" : "^T");
+        else
+            put_span(b, l, e->b);
+        break;
+    }
+    case MUT_NOT_NORMALIZED:
+        if (e->kind == E_CALL) {
+            strbuf_add(b, "exp(");
+            put_span(b, l, e->args[0]);
+            strbuf_add(b, ")");
+        } else {
+            put_span(b, l, e->a);
+        }
+        break;
+    case MUT_HEADS_TILED: {
+        /* the heads one after the other, r times: what tiling does */
+        LessonError err;
+        Mat *r = lesson_state_eval(s, &l->src, e->args[2], &err);
+        int times = r && r->rows == 1 && r->cols == 1 ? (int)mat_get(r, 0, 0) : 2;
+        mat_free(r);
+        strbuf_add(b, "hcat(");
+        for (int i = 0; i < times && i < 16; i++) {
+            if (i)
+                strbuf_add(b, ", ");
+            put_span(b, l, e->args[0]);
+        }
+        strbuf_add(b, ")");
+        break;
+    }
+    case MUT_ROPE_PAIRING:
+        strbuf_add(b, "%s(", e->fn == OP_ROPE ? "rope_half" : "rope");
+        for (int i = 0; i < e->n_args; i++) {
+            if (i)
+                strbuf_add(b, ", ");
+            put_span(b, l, e->args[i]);
+        }
+        strbuf_add(b, ")");
+        break;
+    case MUT_WINDOW_OFF_BY_ONE:
+        strbuf_add(b, "window_mask(");
+        put_span(b, l, e->args[0]);
+        strbuf_add(b, ", ");
+        put_span(b, l, e->args[1]);
+        strbuf_add(b, m->side ? " - 1)" : " + 1)");
+        break;
+    case MUT_NO_ROWSUM_TERM:
+        put_span(b, l, e->a);
+        break;
+    default:
+        put_span(b, l, e);
+        break;
+    }
+}
+
+/* "NAME = EXPRESSION" of statement i, the node of m rewritten (m NULL: as
+ * written), into out. */
+static void statement_text(const Lesson *l, const LessonState *s, int i, const Mutation *m, char *out, size_t size)
+{
+    const Expr *whole = l->stmts[i].expr;
+    StrBuf b = { 0 };
+    strbuf_add(&b, "%s = ", l->names[l->stmts[i].slot]);
+    if (!m || m->node->start < whole->start || m->node->end > whole->end) {
+        put_span(&b, l, whole);
+    } else {
+        strbuf_add(&b, "%.*s", (int)(m->node->start - whole->start), l->src.text + whole->start);
+        rewritten(&b, l, s, m);
+        strbuf_add(&b, "%.*s", (int)(whole->end - m->node->end), l->src.text + m->node->end);
+    }
+    char *text = strbuf_take(&b);
+    snprintf(out, size, "%s", text ? text : "(out of memory)");
+    free(text);
+}
+
+/* ---- planting ---- */
+
+/* A well-mixed number from the seed, so nearby seeds pick far apart. */
+static unsigned long long mix(unsigned long long x)
+{
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+int lesson_bug_plant(const Lesson *l, const LessonState *asked, unsigned seed, LessonBug *bug, LessonError *err)
+{
+    memset(bug, 0, sizeof *bug);
+    bug->seed = seed;
+    Mutation *muts;
+    int n;
+    if (lesson_mutations(l, &muts, &n) != 0)
+        return src_error(&l->src, err, ATTN_E_NOMEM, 0, "out of memory"), -1;
+    int *ok = attn_calloc((size_t)(n > 0 ? n : 1), sizeof *ok), n_ok = 0;
+    if (!ok) {
+        free(muts);
+        return src_error(&l->src, err, ATTN_E_NOMEM, 0, "out of memory"), -1;
+    }
+    /* the plantable rewrites that evaluate and change what a step shows,
+     * in the lesson's order; one per (statement, kind, node, side) */
+    for (int i = 0; i < n; i++) {
+        if (!plantable(muts[i].kind))
+            continue;
+        LessonError e2;
+        LessonState *st = lesson_eval_mutated(l, asked, &muts[i], -1, &e2);
+        const char *name;
+        if (st && first_shown_change(l, asked, st, &name) >= 0)
+            ok[n_ok++] = i;
+        lesson_state_free(st);
+    }
+    if (n_ok == 0) {
+        free(ok);
+        free(muts);
+        src_error(&l->src, err, ATTN_E_ARG, 0, "no classic mistake changes what this lesson shows: it has no bug to plant");
+        return -1;
+    }
+    const Mutation *m = &muts[ok[mix(seed) % (unsigned long long)n_ok]];
+    LessonError e2;
+    bug->state = lesson_eval_mutated(l, asked, m, -1, &e2);
+    const char *name = NULL;
+    bug->step = bug->state ? first_shown_change(l, asked, bug->state, &name) : -1;
+    if (!bug->state || bug->step < 0) {
+        lesson_state_free(bug->state);
+        bug->state = NULL;
+        free(ok);
+        free(muts);
+        *err = e2;
+        return -1;
+    }
+    snprintf(bug->matrix, sizeof bug->matrix, "%s", name);
+    snprintf(bug->kind, sizeof bug->kind, "%s", mutation_id(m->kind));
+    bug->stmt = m->stmt;
+    statement_text(l, asked, m->stmt, m, bug->planted, sizeof bug->planted);
+    statement_text(l, asked, m->stmt, NULL, bug->written, sizeof bug->written);
+    free(ok);
+    free(muts);
+    return 0;
+}
+
+void lesson_bug_free(LessonBug *bug)
+{
+    lesson_state_free(bug->state);
+    bug->state = NULL;
+}
