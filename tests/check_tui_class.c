@@ -102,6 +102,11 @@ START_TEST(a_student_follows_on_a_terminal)
     tmux_keys(&stu, "Enter");
     WAIT_FOR(&stu, "✗ 0.5321: the sign is the wrong way round");
     WAIT_FOR(&inst, "exercise 1: 1 answered");
+    /* typed into the answer, f is a letter, not "follow" */
+    tmux_keys(&stu, "a");
+    tmux_type(&stu, "inf");
+    tmux_keys(&stu, "Enter");
+    WAIT_FOR(&stu, "✗ inf");
     /* the instructor moves: the student's screen follows */
     tmux_keys(&inst, "G");
     WAIT_FOR(&stu, "step 7/7: The output O = A V");

@@ -25,6 +25,7 @@
 #include "tui_put.h"
 #include "tui_chrome.h"
 #include "tui_lesson.h"
+#include "tui_screen.h"
 #include "tui_state.h"
 
 #define POLL_MS 200     /* as the plain loop's getch timeout */
@@ -175,6 +176,10 @@ void tui_class_student_after_key(Tui *t)
 
 int tui_class_key(Tui *t, int ch)
 {
+    /* a key typed into an answer or an edit, or on a help screen, is theirs:
+     * "-inf" keeps its f */
+    if (t->prompt != PROMPT_NONE || tui_screen(t) != &tui_screen_lesson)
+        return 0;
     if (t->student && ch == 'f') {
         t->class_follow = 1;
         follow(t);
