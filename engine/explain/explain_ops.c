@@ -123,6 +123,19 @@ static void broadcast_cell(const Mat *o, int row, int col, int *r, int *c)
     *c = o->cols == 1 ? 0 : col;
 }
 
+/* An element-wise cell of two operands, each broadcast: where in a and b
+ * it reads (into ra, ca and rb, cb), both marked as operands. 0, or -1
+ * when the builder failed. */
+static int two_cells(Builder *b, const Prov *p, int row, int col, int *ra, int *ca, int *rb, int *cb)
+{
+    broadcast_cell(p->a, row, col, ra, ca);
+    broadcast_cell(p->b, row, col, rb, cb);
+    b->ex->kind = EXPLAIN_ELEMENTWISE;
+    eb_add_cell(b, p->a, *ra, *ca);
+    eb_add_cell(b, p->b, *rb, *cb);
+    return b->failed ? -1 : 0;
+}
+
 void explain_product(Builder *b, const Mat *m, int row, int col)
 {
     product_text(b, m, row, col, NULL, 0);
@@ -141,12 +154,7 @@ void explain_binary(Builder *b, const Mat *m, int row, int col)
     }
     const Prov *p = &m->prov;
     int ra, ca, rb, cb;
-    broadcast_cell(p->a, row, col, &ra, &ca);
-    broadcast_cell(p->b, row, col, &rb, &cb);
-    b->ex->kind = EXPLAIN_ELEMENTWISE;
-    eb_add_cell(b, p->a, ra, ca);
-    eb_add_cell(b, p->b, rb, cb);
-    if (b->failed)
+    if (two_cells(b, p, row, col, &ra, &ca, &rb, &cb) != 0)
         return;
     char na[EXPLAIN_NAME_MAX], nb[EXPLAIN_NAME_MAX];
     const char *op = mat_op_name(p->op);
@@ -228,12 +236,7 @@ void explain_call2(Builder *b, const Mat *m, int row, int col)
 {
     const Prov *p = &m->prov;
     int ra, ca, rb, cb;
-    broadcast_cell(p->a, row, col, &ra, &ca);
-    broadcast_cell(p->b, row, col, &rb, &cb);
-    b->ex->kind = EXPLAIN_ELEMENTWISE;
-    eb_add_cell(b, p->a, ra, ca);
-    eb_add_cell(b, p->b, rb, cb);
-    if (b->failed)
+    if (two_cells(b, p, row, col, &ra, &ca, &rb, &cb) != 0)
         return;
     char na[EXPLAIN_NAME_MAX], nb[EXPLAIN_NAME_MAX];
     const char *fn = mat_op_name(p->op);

@@ -38,10 +38,7 @@ attn_status ops_matmul_with(Mat **out, const Mat *a, int trans_a, const Mat *b, 
     snprintf(bn, sizeof bn, "%s%s", who(b, "the right operand"), b->name[0] && trans_b ? "^T" : "");
     OpShape x[2] = { { trans_a ? a->cols : a->rows, trans_a ? a->rows : a->cols, an },
                      { trans_b ? b->cols : b->rows, trans_b ? b->rows : b->cols, bn } };
-    int ar, bc;
-    if (fits(OP_MATMUL, x, 2, &ar, &bc, err) != ATTN_OK)
-        return err->code;
-    Mat *c = mat_new(ar, bc, err);
+    Mat *c = fitted_new(OP_MATMUL, x, 2, err);
     if (!c)
         return err->code;
     kernel(c, a, trans_a, b, trans_b);
@@ -93,12 +90,10 @@ static attn_status binary(Mat **out, const Mat *a, const Mat *b, MatOp op, Binar
     /* The full shape is the operand's that the other broadcasts to. */
     OpShape x[2] = { { a->rows, a->cols, who(a, "the left operand") },
                      { b->rows, b->cols, who(b, "the right operand") } };
-    int r, c;
-    if (fits(op, x, 2, &r, &c, err) != ATTN_OK)
-        return err->code;
-    Mat *m = mat_new(r, c, err);
+    Mat *m = fitted_new(op, x, 2, err);
     if (!m)
         return err->code;
+    int r = m->rows, c = m->cols;
     int ai = a->rows > 1, aj = a->cols > 1, bi = b->rows > 1, bj = b->cols > 1;
     for (int i = 0; i < r; i++) {
         const float *ra = mat_row(a, ai ? i : 0), *rb = mat_row(b, bi ? i : 0);
@@ -385,14 +380,11 @@ attn_status op_where(Mat **out, Mat *const *parts, int n, AttnError *err)
     OpShape x[3];
     for (int k = 0; k < 3; k++)
         x[k] = (OpShape){ parts[k]->rows, parts[k]->cols, who(parts[k], role[k]) };
-    int r, c;
-    if (fits(OP_WHERE, x, 3, &r, &c, err) != ATTN_OK)
-        return err->code;
-    Mat *m = mat_new(r, c, err);
+    Mat *m = fitted_new(OP_WHERE, x, 3, err);
     if (!m)
         return err->code;
-    for (int i = 0; i < r; i++)
-        for (int j = 0; j < c; j++) {
+    for (int i = 0; i < m->rows; i++)
+        for (int j = 0; j < m->cols; j++) {
             const Mat *cond = parts[0];
             int take = mat_get(cond, cond->rows > 1 ? i : 0, cond->cols > 1 ? j : 0) != 0.0f;
             const Mat *pick = parts[take ? 1 : 2];
@@ -400,9 +392,9 @@ attn_status op_where(Mat **out, Mat *const *parts, int n, AttnError *err)
         }
     /* Labels from the first part that spans the axis. */
     for (int k = 2; k >= 0; k--) {
-        if (parts[k]->rows == r && parts[k]->row_labels)
+        if (parts[k]->rows == m->rows && parts[k]->row_labels)
             mat_set_row_labels(m, parts[k]->row_labels);
-        if (parts[k]->cols == c && parts[k]->col_labels)
+        if (parts[k]->cols == m->cols && parts[k]->col_labels)
             mat_set_col_labels(m, parts[k]->col_labels);
     }
     attn_status st = mat_set_prov_parts(m, OP_WHERE, parts, 3, err);

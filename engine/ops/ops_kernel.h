@@ -43,6 +43,15 @@ static inline attn_status fits(MatOp op, const OpShape *x, int n, int *r, int *c
     return op_rule_check(op, x, n, r, c, &bad, err) ? ATTN_OK : ATTN_E_SHAPE;
 }
 
+/* The result of op on operands x[0..n): checked by op's shape rule and made
+ * at the shape the rule gives. NULL with err (a shape refused, or no
+ * memory). */
+static inline Mat *fitted_new(MatOp op, const OpShape *x, int n, AttnError *err)
+{
+    int r, c;
+    return fits(op, x, n, &r, &c, err) == ATTN_OK ? mat_new(r, c, err) : NULL;
+}
+
 /* A new matrix of a's shape carrying a's labels. */
 static inline Mat *new_like(const Mat *a, AttnError *err)
 {

@@ -16,10 +16,7 @@ static attn_status reduce(Mat **out, const Mat *a, MatOp op, AttnError *err)
         return missing(err, op);
     int by_rows = op == OP_ROWMAX || op == OP_ROWSUM, is_max = op == OP_ROWMAX || op == OP_COLMAX;
     OpShape x = { a->rows, a->cols, who(a, "the matrix") };
-    int r, c;
-    if (fits(op, &x, 1, &r, &c, err) != ATTN_OK)
-        return err->code;
-    Mat *m = mat_new(r, c, err);
+    Mat *m = fitted_new(op, &x, 1, err);
     if (!m)
         return err->code;
     int lines = by_rows ? a->rows : a->cols, len = by_rows ? a->cols : a->rows;
