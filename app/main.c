@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <errno.h>
+#include <time.h>
 
 #include "bench.h"
 #include "cli.h"
@@ -26,6 +28,9 @@ static void usage(FILE *out)
           "                                         terminals (ADDR HOST:PORT or unix:PATH,\n"
           "                                         default 127.0.0.1:7411; --log: every answer)\n"
           "       attn join ADDR CODE [--name NAME] follow a class and answer its exercises\n"
+          "       attn bug [--seed N] FILE.lesson   find the bug: a classic mistake planted in the\n"
+          "                                         lesson (the seed picks it: shown on screen);\n"
+          "                                         point at the first wrong matrix, name it\n"
           "       attn class-report [--csv] LOG     what a class answered, from its log\n"
           "       attn run [--no-answers] [--json | --markdown OUT | --explain CELL]\n"
           "                [--set KNOB=VALUE]... [--bug N [--key]] FILE\n"
@@ -50,6 +55,52 @@ static void usage(FILE *out)
           "Exit status: 0 success, 1 a check failed (or a save of progress failed),\n"
           "2 a file could not be read or parsed, or a usage error.\n"
           "Lessons: $ATTN_LESSONS, else the shipped set.\n", out);
+}
+
+/* attn bug [--seed N] [--no-color] FILE: the lesson with a planted bug to
+ * hunt. Without a seed, one from the clock (shown, so it can be given
+ * again). */
+static int bug_main(int argc, char **argv)
+{
+    TuiOptions opt = { 0 };
+    const char *file = NULL;
+    opt.bug = 1;
+    opt.bug_seed = (unsigned)(time(NULL) ^ (getpid() << 8)) % 100000u;
+    for (int i = 1; i < argc; i++) {
+        char shown[512];
+        if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) {
+            char *end;
+            errno = 0;
+            unsigned long v = strtoul(argv[++i], &end, 10);
+            if (!argv[i][0] || *end || argv[i][0] == '-' || errno || v > 0xffffffffUL) {
+                fprintf(stderr, "attn bug: --seed takes a whole number from 0 to 4294967295, not '%s'\n",
+                        lesson_escape(argv[i], shown, sizeof shown));
+                return 2;
+            }
+            opt.bug_seed = (unsigned)v;
+        } else if (strcmp(argv[i], "--no-color") == 0) {
+            opt.no_color = 1;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "attn bug: unknown option '%s'\nusage: attn bug [--seed N] FILE.lesson\n",
+                    lesson_escape(argv[i], shown, sizeof shown));
+            return 2;
+        } else if (!file) {
+            file = argv[i];
+        } else {
+            fprintf(stderr, "attn bug: one lesson at a time\n");
+            return 2;
+        }
+    }
+    if (!file) {
+        fprintf(stderr, "usage: attn bug [--seed N] FILE.lesson\n");
+        return 2;
+    }
+    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+        fprintf(stderr, "attn bug: the hunt is on the screen (a terminal); on paper: attn run --bug N [--key] FILE\n");
+        return 2;
+    }
+    opt.no_color |= getenv("NO_COLOR") != NULL;
+    return tui_main(file, &opt);
 }
 
 int main(int argc, char **argv)
@@ -85,6 +136,8 @@ int main(int argc, char **argv)
         jo.no_color = getenv("NO_COLOR") != NULL;
         return tui_main(NULL, &jo);
     }
+    if (argc >= 2 && strcmp(argv[1], "bug") == 0)
+        return bug_main(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "class-report") == 0)
         return cli_class_report(argc - 1, argv + 1);
     TuiOptions opt = { 0 };

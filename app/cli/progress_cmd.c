@@ -80,6 +80,19 @@ static void pad(const char *s, int w)
         putchar(' ');
 }
 
+/* "bugs found 1/2" when rec hunted bugs (attn bug), else "". */
+static const char *bugs_note(const ProgressLesson *rec, char *buf, size_t size)
+{
+    int found = 0;
+    for (int k = 0; rec && k < rec->n_bugs; k++)
+        found += rec->bugs[k].status == PROGRESS_BUG_FOUND;
+    if (!rec || rec->n_bugs == 0)
+        buf[0] = '\0';
+    else
+        snprintf(buf, size, "bugs found %d/%d", found, rec->n_bugs);
+    return buf;
+}
+
 /* One row of the table for a lesson of the set. */
 static void row(const CatalogueEntry *e)
 {
@@ -95,7 +108,10 @@ static void row(const CatalogueEntry *e)
     pad(title, 40);
     printf("  %-9s  ", done);
     pad(step, 36);
-    printf("  %s\n", rec && rec->finished ? "finished" : rec ? "" : "not begun");
+    char bugs[64];
+    const char *state = rec && rec->finished ? "finished" : rec ? "" : "not begun";
+    bugs_note(rec, bugs, sizeof bugs);
+    printf("  %s%s%s\n", state, state[0] && bugs[0] ? ", " : "", bugs);
 }
 
 /* A lesson the store knows that is not in the lesson set: its record. */
@@ -112,7 +128,9 @@ static void row_unknown(const ProgressLesson *rec)
     pad(title, 40);
     printf("  %-9s  ", done);
     pad(step, 36);
-    printf("  %s\n", rec->finished ? "finished" : "(not in the lesson set)");
+    char bugs[64];
+    printf("  %s%s%s\n", rec->finished ? "finished" : "(not in the lesson set)", rec->n_bugs ? ", " : "",
+           bugs_note(rec, bugs, sizeof bugs));
 }
 
 /* The heading of a part: its title and how far the student is in it. */
@@ -163,6 +181,24 @@ static void json_course(const Catalogue *c)
 }
 
 static const char *const status_json[] = { "unanswered", "tried", "revealed", "right" };
+static const char *const hunt_json[] = { "looking", "matrix", "revealed", "found" };
+
+/* The bugs hunted in rec (attn bug), as "bugs": [...]. */
+static void json_bugs(const ProgressLesson *rec)
+{
+    fputs(", \"bugs\": [", stdout);
+    for (int k = 0; rec && k < rec->n_bugs; k++) {
+        const ProgressBug *b = &rec->bugs[k];
+        printf("%s{\"seed\": %u, \"status\": \"%s\", \"kind\": ", k ? ", " : "", b->seed,
+               hunt_json[b->status >= 0 && b->status < 4 ? b->status : 0]);
+        jw_string(stdout, b->kind);
+        fputs(", \"matrix\": ", stdout);
+        jw_string(stdout, b->matrix);
+        printf(", \"matrix_tries\": %d, \"kind_tries\": %d, \"time\": %lld}", b->matrix_tries, b->kind_tries,
+               b->when);
+    }
+    fputs("]", stdout);
+}
 
 /* A lesson of the set (l), or one the store knows outside it (rec). */
 static void json_record(const ProgressLesson *rec, const CatalogueEntry *l)
@@ -207,7 +243,9 @@ static void json_record(const ProgressLesson *rec, const CatalogueEntry *l)
         }
         fputs("]}", stdout);
     }
-    fputs("]}", stdout);
+    fputs("]", stdout);
+    json_bugs(rec);
+    fputs("}", stdout);
 }
 
 int cli_progress(int argc, char **argv)

@@ -58,8 +58,10 @@ const char *progress_dir(char *buf, size_t size)
 
 void progress_free(ProgressLesson *recs, int n)
 {
-    for (int i = 0; recs && i < n; i++)
+    for (int i = 0; recs && i < n; i++) {
         free(recs[i].ex);
+        free(recs[i].bugs);
+    }
     free(recs);
 }
 
@@ -99,6 +101,14 @@ const ProgressExercise *progress_find_exercise(const ProgressLesson *rec, const 
                 || (pass == 2 && same_key && !e->question[0]))
                 return e;
         }
+    return NULL;
+}
+
+const ProgressBug *progress_find_bug(const ProgressLesson *rec, unsigned seed)
+{
+    for (int i = 0; rec && i < rec->n_bugs; i++)
+        if (rec->bugs[i].seed == seed)
+            return &rec->bugs[i];
     return NULL;
 }
 
@@ -334,9 +344,30 @@ static int merge(ProgressLesson **recs, int *n, const void *arg)
     ProgressLesson *r = progress_lesson_rec(recs, n, in->lesson);
     if (!r)
         return -1;
-    snprintf(r->last_step, sizeof r->last_step, "%s", in->last_step);
-    r->step_number = in->step_number;
+    if (in->step_number != PROGRESS_STEP_KEPT) {
+        snprintf(r->last_step, sizeof r->last_step, "%s", in->last_step);
+        r->step_number = in->step_number;
+    }
     r->finished |= in->finished;
+    for (int i = 0; i < in->n_bugs; i++) {
+        const ProgressBug *b = &in->bugs[i];
+        ProgressBug *mine = progress_bug_rec(r, b->seed);
+        if (!mine)
+            return -1;
+        if (strcmp(mine->kind, b->kind) != 0 || strcmp(mine->matrix, b->matrix) != 0) {
+            *mine = *b;     /* the seed gives another bug now: this one */
+            continue;
+        }
+        /* the better of the two, as for exercises */
+        if (b->status > mine->status)
+            mine->status = b->status;
+        if (b->matrix_tries > mine->matrix_tries)
+            mine->matrix_tries = b->matrix_tries;
+        if (b->kind_tries > mine->kind_tries)
+            mine->kind_tries = b->kind_tries;
+        if (b->when > mine->when)
+            mine->when = b->when;
+    }
     for (int i = 0; i < in->n_ex; i++) {
         ProgressExercise *e = progress_exercise_rec(r, in->ex[i].key, in->ex[i].question);
         if (!e)

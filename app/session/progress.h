@@ -56,6 +56,20 @@ typedef struct {
     int n_hist;
 } ProgressExercise;
 
+/* A bug hunted in the lesson (attn bug): its seed, how far the hunt went
+ * (0 looking, 1 the matrix found, 2 the fix revealed, 3 found: better is
+ * more), the guesses, and the bug itself (a lesson changed since may give
+ * the seed another). */
+typedef struct {
+    unsigned seed;
+    int status;
+    int matrix_tries, kind_tries;
+    char kind[32];
+    char matrix[64];
+    long long when;
+} ProgressBug;
+#define PROGRESS_BUG_FOUND 3
+
 typedef struct {
     char lesson[PROGRESS_KEY_MAX];  /* the lesson's title                   */
     char last_step[PROGRESS_KEY_MAX]; /* the title of the step last seen    */
@@ -64,7 +78,12 @@ typedef struct {
     int finished;                   /* reached the end                      */
     ProgressExercise *ex;           /* owned                                */
     int n_ex;
+    ProgressBug *bugs;              /* owned                                */
+    int n_bugs;
 } ProgressLesson;
+/* step_number of a record that leaves the step where it is (a bug hunt
+ * does not move the lesson's place). */
+#define PROGRESS_STEP_KEPT (-2)
 
 /* The directory progress lives in, into buf; NULL when none can be named
  * (no $HOME and no variable set). */
@@ -85,6 +104,9 @@ int progress_same_key(const char *stored, const char *name);
  * key; never the record of another exercise with the same answer (one
  * removed from the lesson does not hand its state on). NULL when none. */
 const ProgressExercise *progress_find_exercise(const ProgressLesson *rec, const char *key, const char *question);
+
+/* The hunt of seed in rec, or NULL. */
+const ProgressBug *progress_find_bug(const ProgressLesson *rec, unsigned seed);
 
 /* The record of lesson in recs, or NULL. */
 const ProgressLesson *progress_find(const ProgressLesson *recs, int n, const char *lesson);

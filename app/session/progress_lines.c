@@ -11,6 +11,7 @@
 #include <string.h>
 
 static const char *const status_words[] = { "unanswered", "tried", "revealed", "right" };
+static const char *const hunt_words[] = { "looking", "matrix", "revealed", "found" };
 
 /* Unescape field f (\t \n \\) into out; -1 when it does not fit or has a
  * bad escape. */
@@ -85,6 +86,49 @@ ProgressExercise *progress_exercise_rec(ProgressLesson *r, const char *key, cons
     return e;
 }
 
+ProgressBug *progress_bug_rec(ProgressLesson *r, unsigned seed)
+{
+    for (int i = 0; i < r->n_bugs; i++)
+        if (r->bugs[i].seed == seed)
+            return &r->bugs[i];
+    ProgressBug *bigger = realloc(r->bugs, (size_t)(r->n_bugs + 1) * sizeof *bigger);
+    if (!bigger)
+        return NULL;
+    r->bugs = bigger;
+    ProgressBug *b = &bigger[r->n_bugs++];
+    memset(b, 0, sizeof *b);
+    b->seed = seed;
+    return b;
+}
+
+/* B LESSON SEED STATUS MATRIX_TRIES KIND_TRIES KIND MATRIX WHEN */
+static int parse_bug(char **f, ProgressLesson **recs, int *n)
+{
+    char a[PROGRESS_KEY_MAX], kind[32], matrix[64], *e1, *e2, *e3, *e4;
+    int st = -1;
+    for (int i = 0; i < 4; i++)
+        if (strcmp(f[3], hunt_words[i]) == 0)
+            st = i;
+    unsigned long seed = strtoul(f[2], &e1, 10);
+    long mt = strtol(f[4], &e2, 10), kt = strtol(f[5], &e3, 10);
+    long long when = strtoll(f[8], &e4, 10);
+    if (st < 0 || !f[2][0] || *e1 || *e2 || *e3 || *e4 || f[2][0] == '-' || seed > 0xffffffffUL || mt < 0
+        || kt < 0 || mt > INT_MAX || kt > INT_MAX || when < 0 || unescape(f[1], a, sizeof a)
+        || unescape(f[6], kind, sizeof kind) || unescape(f[7], matrix, sizeof matrix))
+        return -1;
+    ProgressLesson *r = progress_lesson_rec(recs, n, a);
+    ProgressBug *b = r ? progress_bug_rec(r, (unsigned)seed) : NULL;
+    if (!b)
+        return -1;
+    b->status = st;
+    b->matrix_tries = (int)mt;
+    b->kind_tries = (int)kt;
+    b->when = when;
+    snprintf(b->kind, sizeof b->kind, "%s", kind);
+    snprintf(b->matrix, sizeof b->matrix, "%s", matrix);
+    return 0;
+}
+
 /* Parse one line into recs. 0, or -1 when it is not a line of the store. */
 int progress_parse_line(char *line, ProgressLesson **recs, int *n)
 {
@@ -104,6 +148,8 @@ int progress_parse_line(char *line, ProgressLesson **recs, int *n)
         r->step_number = (int)step;
         return 0;
     }
+    if (k == 9 && strcmp(f[0], "B") == 0)
+        return parse_bug(f, recs, n);
     char q[PROGRESS_KEY_MAX];
     if (k == 9 && strcmp(f[0], "H") == 0) {
         ProgressAnswer h;
@@ -205,6 +251,17 @@ void progress_write_lines(FILE *f, const ProgressLesson *recs, int n)
                 put_escaped(f, a->msg);
                 fputc('\n', f);
             }
+        }
+        for (int k = 0; k < recs[i].n_bugs; k++) {
+            const ProgressBug *b = &recs[i].bugs[k];
+            fputs("B\t", f);
+            put_escaped(f, recs[i].lesson);
+            fprintf(f, "\t%u\t%s\t%d\t%d\t", b->seed, hunt_words[b->status >= 0 && b->status < 4 ? b->status : 0],
+                    b->matrix_tries, b->kind_tries);
+            put_escaped(f, b->kind);
+            fputc('\t', f);
+            put_escaped(f, b->matrix);
+            fprintf(f, "\t%lld\n", b->when);
         }
     }
 }

@@ -1,7 +1,9 @@
 /*
  * progress_lines.h - the progress store's format, line by line
- * (progress_lines.c): a header "attn-progress VERSION", then L, E and H
+ * (progress_lines.c): a header "attn-progress VERSION", then L, E, H and B
  * lines of tab-separated fields (tabs, newlines and backslashes escaped).
+ * B lines (bug hunts) came after version 2 without a new version: an
+ * older attn sets them aside one by one and keeps every other line.
  * Private to the store (progress.c).
  */
 #ifndef ATTN_PROGRESS_LINES_H
@@ -23,6 +25,8 @@ int progress_parse_line(char *line, ProgressLesson **recs, int *n);
  * key and question; NULL when out of memory. */
 ProgressLesson *progress_lesson_rec(ProgressLesson **recs, int *n, const char *lesson);
 ProgressExercise *progress_exercise_rec(ProgressLesson *r, const char *key, const char *question);
+/* The record of the hunt of seed (added when missing); NULL: no memory. */
+ProgressBug *progress_bug_rec(ProgressLesson *r, unsigned seed);
 
 /* The header and every record of recs[0..n) as lines. */
 void progress_write_lines(FILE *f, const ProgressLesson *recs, int n);

@@ -126,6 +126,7 @@ void session_set_state(Session *s, LessonState *st)
     if (s->state != s->asked && s->state != st)
         lesson_state_free(s->state);
     s->state = st;
+    s->values_gen++;
 }
 
 void session_set_asked(Session *s, LessonState *asked)
@@ -139,6 +140,8 @@ void session_set_asked(Session *s, LessonState *asked)
     s->asked = asked;
     if (!s->state)
         s->state = asked;
+    s->lesson_gen++;
+    s->values_gen++;
 }
 
 const LessonState *session_asked_state(const Session *s) { return s->asked; }

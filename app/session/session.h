@@ -44,6 +44,7 @@ typedef struct Session Session;
 #include "session_exercises.h"
 #include "session_knobs.h"
 #include "session_progress.h"
+#include "session_bug.h"
 
 
 /* Read, parse and evaluate the lesson at path, and watch it for reload.

@@ -52,6 +52,16 @@ struct Session {
     int save_warnings;      /* saves that worked but warned (a set-aside)   */
     int defer_step_saves;   /* session_go leaves its save to session_save_pending */
     int step_save_pending;  /* 1: the screen moved and is not saved yet; 2: durably */
+    /* a new state, a new lesson: counted, so what follows them (the
+     * planted bug's values) knows when to be redone */
+    unsigned values_gen, lesson_gen;
+    /* find the bug (session_bug.c): the hunt (NULL: no bug), the lesson
+     * with the bug and the edits (owned; NULL: the bug's own state, when
+     * there are no edits), and the counts it was made at */
+    BugHunt *hunt;
+    LessonState *hunt_shown;
+    unsigned hunt_values_gen, hunt_lesson_gen;
+    int hunt_stale;         /* the edits refuse the bug: shown is older      */
 };
 
 /* Make st the session's state (the one with the edits), freeing the old
@@ -64,6 +74,13 @@ void session_set_asked(Session *s, LessonState *asked);
 /* Drop every edit of name[row,col] (a knob back at the lesson's value is
  * no edit); undo brings them back, as after a reset. */
 unsigned session_unedit(Session *s, const char *name, int row, int col);
+
+/* The hunt's end (session_free), and its record taken in from the store
+ * (session_keep_progress). */
+void session_bug_drop(Session *s);
+void session_bug_take_in(Session *s, const ProgressLesson *rec);
+/* The hunt as the store keeps it (s has one). */
+void session_bug_record(const Session *s, ProgressBug *out);
 
 /* Save the session's progress when it keeps it (a failure is kept as the
  * warning, once); durable: see progress_save. */

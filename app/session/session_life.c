@@ -84,6 +84,7 @@ void session_free(Session *s)
     if (!s)
         return;
     session_save_pending(s);
+    session_bug_drop(s);
     session_undo_clear(s);
     free(s->undo);
     free(s->edits);

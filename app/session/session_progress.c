@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "progress.h"
 #include "session_internal.h"
@@ -103,7 +104,11 @@ int session_keep_progress(Session *s, const char *dir)
     int n;
     int rc = progress_load(dir, &recs, &n, s->progress_warning, sizeof s->progress_warning);
     const ProgressLesson *mine = rc == 0 ? progress_find(recs, n, lesson_title(s->lesson)) : NULL;
-    if (mine) {
+    if (mine && s->hunt) {
+        /* a bug hunt: its own record; the lesson's place and exercises
+         * are the lesson's, not the hunt's */
+        session_bug_take_in(s, mine);
+    } else if (mine) {
         char key[PROGRESS_KEY_MAX];
         for (int i = 0; i < s->n_ex; i++) {
             session_exercise_key(s->lesson, i, key, sizeof key);
@@ -167,7 +172,17 @@ void session_save_progress(Session *s, int durable)
     rec.ex = calloc((size_t)(s->n_ex > 0 ? s->n_ex : 1), sizeof *rec.ex);
     if (!rec.ex)
         return;
-    for (int i = 0; i < s->n_ex; i++) {
+    ProgressBug hunt;
+    if (s->hunt) {
+        /* the hunt alone: the lesson's own record stays as it is */
+        rec.step_number = PROGRESS_STEP_KEPT;
+        rec.finished = 0;
+        session_bug_record(s, &hunt);
+        hunt.when = (long long)time(NULL);
+        rec.bugs = &hunt;
+        rec.n_bugs = 1;
+    }
+    for (int i = 0; i < s->n_ex && !s->hunt; i++) {
         session_exercise_key(s->lesson, i, rec.ex[i].key, sizeof rec.ex[i].key);
         snprintf(rec.ex[i].question, sizeof rec.ex[i].question, "%s", session_exercise_at(s->lesson, i)->question);
         rec.ex[i].status = to_store(s->ex[i].status);
@@ -176,7 +191,7 @@ void session_save_progress(Session *s, int durable)
         rec.ex[i].first_try = s->ex[i].first_try;
         store_history(&rec.ex[i], &s->ex[i]);
     }
-    rec.n_ex = s->n_ex;
+    rec.n_ex = s->hunt ? 0 : s->n_ex;
     char warn[600];
     int rc = progress_save(s->progress_dir, &rec, durable, warn, sizeof warn);
     if (rc != 0) {

@@ -320,6 +320,14 @@ int tui_main(const char *file, const TuiOptions *opt)
             fputs(lesson_error_format(&err, buf, sizeof buf), stderr);
             return 2;
         }
+        /* the bug is planted before the progress is read: the hunt's
+         * record is the one taken in */
+        if (opt->bug && (session_plant_bug(ses, opt->bug_seed) & SESSION_REFUSED)) {
+            char shown[1400];
+            fprintf(stderr, "attn: %s: %s\n", lesson_escape(file, shown, sizeof shown), session_message(ses));
+            session_free(ses);
+            return 2;
+        }
     }
     if (opt->join_addr) {
         /* a student: the lesson comes from the class, before the terminal changes */

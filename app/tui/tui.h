@@ -14,6 +14,9 @@ typedef struct {
     /* a student joining a class on a terminal (attn join): its address,
      * code and name; the lesson comes from the class */
     const char *join_addr, *join_code, *join_name;
+    /* find the bug (attn bug): a classic mistake planted by bug_seed */
+    int bug;
+    unsigned bug_seed;
 } TuiOptions;
 
 /* Open the menu of the default lesson set (file == NULL) or one lesson.

@@ -145,6 +145,8 @@ void tui_keybar_draw(const Tui *t, const KeyBarWant *want)
         labels[n_shown] = i >= n ? tail[i - n].label : where == KEYS_MENU ? menu_keys[i].label : lesson_keys[i].label;
         if (((a == ACT_HINT || a == ACT_ANSWER) && !has_ex) || (a == ACT_OVERVIEW && !scrolls))
             continue;
+        if (a == ACT_ANSWER && want->answer_label)
+            labels[n_shown] = want->answer_label;
         char *k = keys[n_shown];
         tui_action_keys(a, where, k, sizeof keys[0]);
         char *comma = strchr(k, ',');

@@ -33,6 +33,7 @@ typedef struct {
     int scrolls;        /* overview applies                                */
     int quiet;          /* presenter mode: no keys on the class's screen   */
     const char *alert;  /* shown in place of the keys (NULL: none)          */
+    const char *answer_label; /* a's word (NULL: "answer")                  */
 } KeyBarWant;
 
 /* The prompt as it is typed, else the message, else want->alert, else the

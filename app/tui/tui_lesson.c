@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "tui_screen.h"
+#include "tui_bug.h"
 #include "tui_chrome.h"
 #include "tui_knobs.h"
 #include "tui_pane.h"
@@ -330,7 +331,13 @@ void lv_confirm_reveal(Tui *t, int ch)
     LessonView *lv = &t->lv;
     lv->confirm_reveal = 0;
     if (ch != 'v' && ch != 'y' && ch != 'Y') {
-        tui_message(t, 0, "keep trying: a answers");
+        tui_message(t, 0, "%s", session_bug(lv->ses) ? "keep looking" : "keep trying: a answers");
+        return;
+    }
+    if (session_bug(lv->ses)) {
+        session_bug_show_fix(lv->ses);
+        lv->hunt.fix_at = 0;
+        tui_push(t, &tui_screen_bug_fix);
         return;
     }
     session_reveal(lv->ses, lv->ex_index);
@@ -342,6 +349,8 @@ void lv_action(Tui *t, TuiAction a)
     LessonView *lv = &t->lv;
     Pane *p = focused(lv);
     const LessonStep *st = session_step(lv->ses);
+    if (tui_bug_action(t, a))
+        return;     /* a bug hunt's keys */
     switch (a) {
     case ACT_NEXT:
         if (t->present && lv->revealed < lv->n_panes) {

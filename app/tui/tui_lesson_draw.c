@@ -16,7 +16,9 @@
 
 #include "format.h"
 #include "tui_put.h"
+#include "tui_bug.h"
 #include "tui_class.h"
+#include "tui_exercise.h"
 #include "tui_screen.h"
 #include "tui_chrome.h"
 #include "tui_knobs.h"
@@ -30,126 +32,13 @@
 void tui_frame_free(Tui *t)
 {
     explain_free(&t->frame.ex);
+    mat_free(t->frame.as_written);
     free(t->frame.text);
     free(t->frame.exercise);
     memset(&t->frame, 0, sizeof t->frame);
 }
 
 /* ---- per-frame layout -------------------------------------------------- */
-
-/* The worked answer of a revealed exercise: the value, and the arithmetic
- * of its cell when the answer is one cell. */
-static size_t worked_answer(const Tui *t, const LessonExercise *ex, char *raw, size_t len, size_t size)
-{
-    const LessonView *lv = &t->lv;
-    /* what the exercise asks: the lesson as written, whatever the knobs */
-    const LessonState *st = session_asked_state(lv->ses);
-    LessonError err;
-    Mat *v = lesson_eval_expr(st, ex->answer, &err);
-    char num[48] = "?";
-    if (v && v->rows == 1 && v->cols == 1)
-        num_format(num, sizeof num, mat_get(v, 0, 0), num_decimals_for(ex->within, lv->decimals), t->utf8);
-    mat_free(v);
-    len += (size_t)snprintf(raw + len, size - len, "  Answer (revealed): %s = %s\n", ex->answer, num);
-    LessonCell cell;
-    const Mat *m = lesson_answer_cell(ex, &cell) ? lesson_state_get(st, cell.name) : NULL;
-    Explanation e;
-    memset(&e, 0, sizeof e);
-    AttnError aerr;
-    attn_error_clear(&aerr);
-    if (m && len < size && explain_cell_digits(&e, m, cell.row, cell.col, lv->decimals, &aerr) == ATTN_OK && e.text) {
-        char line[1024];
-        for (const char *q = e.text; (q = text_line(q, line, sizeof line)) && len < size;)
-            len += (size_t)snprintf(raw + len, size - len, "    %s\n", line);
-    }
-    explain_free(&e);
-    return len < size ? len : size - 1;
-}
-
-/* The exercise area, built once with each line's role, so its colour
- * comes from what the line is, never from reading the text back. */
-typedef enum { EXL_TITLE, EXL_HINT, EXL_RIGHT, EXL_WRONG, EXL_NOTE } ExLineRole;
-#define EX_ROLES_MAX ((int)sizeof ((Tui *)0)->frame.roles)
-
-typedef struct {
-    char *buf;
-    size_t size, len;
-    int n;
-    unsigned char *roles;   /* one per wrapped line (NULL: not kept)       */
-    int width;
-} ExLines;
-
-/* Wrap one logical line of role into the area. */
-static void ex_add(ExLines *x, ExLineRole role, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void ex_add(ExLines *x, ExLineRole role, const char *fmt, ...)
-{
-    char raw[2048], wrapped[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(raw, sizeof raw, fmt, ap);
-    va_end(ap);
-    int k = text_wrap_lines(wrapped, sizeof wrapped, raw, x->width, 4);
-    size_t w = strlen(wrapped), sep = x->n > 0;
-    if (k == 0 || x->len + sep + w + 1 >= x->size)
-        return;
-    if (sep)
-        x->buf[x->len++] = '\n';
-    memcpy(x->buf + x->len, wrapped, w + 1);
-    x->len += w;
-    for (int i = 0; i < k; i++, x->n++)
-        if (x->roles && x->n < EX_ROLES_MAX)
-            x->roles[x->n] = (unsigned char)role;
-}
-
-static int exercise_lines_roles(const Tui *t, char *buf, size_t size, int width, unsigned char *roles)
-{
-    const LessonView *lv = &t->lv;
-    const LessonStep *st = session_step(lv->ses);
-    buf[0] = '\0';
-    if (!st || st->n_exercises == 0)
-        return 0;
-    ExLines x = { buf, size, 0, 0, roles, width };
-    const LessonExercise *ex = &st->exercises[lv->ex_index];
-    const ExerciseState *es = session_exercise_state(lv->ses, lv->ex_index);
-    const char *mark = es->status == EX_RIGHT ? ui_glyph(&t->cv, " ✓", " (done)")
-                     : es->status == EX_REVEALED ? " (revealed)" : "";
-    char of[32] = "";
-    if (st->n_exercises > 1)
-        snprintf(of, sizeof of, " (%d/%d)", lv->ex_index + 1, st->n_exercises);
-    ex_add(&x, EXL_TITLE, "Exercise %d%s%s: %s", session_exercise_number(lv->ses, lv->ex_index), of, mark,
-           ex->question);
-    char note[300];
-    if (session_asked_note(lv->ses, note, sizeof note))
-        ex_add(&x, EXL_NOTE, "  (%s)", note);
-    for (int h = 0; h < es->hints_shown && h < ex->n_hints; h++)
-        ex_add(&x, EXL_HINT, "  Hint %d: %s", h + 1, ex->hints[h]);
-    if (es->status == EX_REVEALED) {
-        char worked[4096];
-        worked[0] = '\0';
-        worked_answer(t, ex, worked, 0, sizeof worked);
-        char line[1024];
-        for (const char *q = worked; (q = text_line(q, line, sizeof line));)
-            ex_add(&x, EXL_HINT, "%s", line);
-    }
-    /* the verdict as the session keeps it (and saved it) */
-    const Judgement *j = &es->judged;
-    if (j->verdict == VERDICT_RIGHT || j->verdict == VERDICT_REVEALED) {
-        ex_add(&x, EXL_RIGHT, "  %s %s: %s", ui_glyph(&t->cv, "✓", "OK"), es->last, j->msg);
-    } else if (j->verdict == VERDICT_WRONG) {
-        const char *more = es->status == EX_REVEALED ? ""
-                         : es->hints_shown < ex->n_hints ? " (i: a hint)" : " (v: the worked answer)";
-        ex_add(&x, EXL_WRONG, "  %s %s: %s.%s", ui_glyph(&t->cv, "✗", "X"), es->last, j->msg, more);
-    }
-    if (lv->feedback[0])    /* what could not be judged: not a number */
-        ex_add(&x, EXL_WRONG, "  %s", lv->feedback);
-    return x.n;
-}
-
-static int exercise_lines(const Tui *t, char *buf, size_t size, int width)
-{
-    return exercise_lines_roles(t, buf, size, width, NULL);
-}
 
 static int step_text(const Tui *t, char *buf, size_t size, int width)
 {
@@ -234,7 +123,7 @@ int lv_whole_text(const Tui *t, char *buf, size_t size, int width)
 {
     int n = step_text(t, buf, size, width);
     char ex[8192];
-    int n_ex = t->lv.ses ? exercise_lines(t, ex, sizeof ex, width) : 0;
+    int n_ex = t->lv.ses ? lv_exercise_lines(t, ex, sizeof ex, width, NULL) : 0;
     size_t len = strlen(buf);
     if (n_ex > 0 && len + 3 < size) {
         /* a blank line between them */
@@ -257,7 +146,7 @@ void lv_prepare(Tui *t)
     if (!t->frame.text || !t->frame.exercise)
         tui_fatal("out of memory");
     t->frame.text_n = step_text(t, t->frame.text, size, text_measure(t->cols));
-    t->frame.exercise_n = exercise_lines_roles(t, t->frame.exercise, size, text_measure(t->cols), t->frame.roles);
+    t->frame.exercise_n = lv_exercise_lines(t, t->frame.exercise, size, text_measure(t->cols), t->frame.roles);
     /* zoomed, the pane has the screen: no prose, no exercise */
     int text_n = lv->zoom ? 0 : t->frame.text_n;
     int ex_n = lv->zoom ? 0 : t->frame.exercise_n;
@@ -346,6 +235,10 @@ void lv_prepare(Tui *t)
     } else if (m && !p->overview) {
         AttnError err;
         attn_error_clear(&err);
+        /* in a bug hunt, the arithmetic the lesson writes, from the numbers
+         * shown: what the cell should be (the pane shows what it is) */
+        if (session_bug(lv->ses) && (t->frame.as_written = session_bug_as_written(lv->ses, p->name)))
+            m = t->frame.as_written;
         if (explain_cell_digits(&t->frame.ex, m, p->cur_r, p->cur_c, lv->decimals, &err) == ATTN_OK && t->frame.ex.text)
             t->frame.ex_ok = 1;
         else
@@ -490,7 +383,9 @@ static void draw_keybar(const Tui *t)
 {
     KeyBarWant want = { .where = KEYS_LESSON, .rect = t->layout.keybar, .quiet = t->present };
     const LessonStep *st = session_step(t->lv.ses);
-    want.has_exercise = st && st->n_exercises > 0;
+    want.has_exercise = (st && st->n_exercises > 0) || session_bug(t->lv.ses);
+    if (session_bug(t->lv.ses))
+        want.answer_label = tui_bug_answer_label(t);
     for (int i = 0; i < t->lv.n_panes; i++) {
         const PaneView *v = &t->lv.views[i];
         want.scrolls |= v->m && (v->fit_r < v->rows || v->fit_c < v->cols || t->lv.panes[i].overview);

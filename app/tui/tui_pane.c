@@ -102,8 +102,18 @@ void pane_need(Tui *t, int i, int decimals, PaneNeed *need)
     if (p->heat)
         v->heat = heat_scale(m);
     /* wide enough for the title and its formula, within reason */
-    char how[200];
-    int title_w = 2 + (int)strlen(p->name) + 8 + (explain_how(m, how, sizeof how)[0] ? 3 + fmt_display_width(how) : 0);
+    /* how it was made, kept for the draw: in a bug hunt as the lesson
+     * writes it (the planted formula would give the bug away) */
+    v->how[0] = '\0';
+    if (session_bug(t->lv.ses)) {
+        Mat *written = session_bug_as_written(t->lv.ses, p->name);
+        if (written)
+            explain_how(written, v->how, sizeof v->how);
+        mat_free(written);
+    } else {
+        explain_how(m, v->how, sizeof v->how);
+    }
+    int title_w = 2 + (int)strlen(p->name) + 8 + (v->how[0] ? 3 + fmt_display_width(v->how) : 0);
     need->want_w = grid_want_w(&v->grid, m->cols);
     need->nice_w = imin(title_w, 48);
     if (p->heat) {
@@ -406,9 +416,8 @@ void pane_draw(const Tui *t, int idx, const Explanation *ex)
     if (m && v->fit_c < v->cols && tl < (int)sizeof title)
         tl += snprintf(title + tl, sizeof title - (size_t)tl, " [cols %d-%d/%d]", p->first_c + 1,
                        p->first_c + v->fit_c, v->cols);
-    char how[200];
-    if (m && explain_how(m, how, sizeof how)[0] && tl < (int)sizeof title)
-        snprintf(title + tl, sizeof title - (size_t)tl, " = %s", how);
+    if (m && v->how[0] && tl < (int)sizeof title)
+        snprintf(title + tl, sizeof title - (size_t)tl, " = %s", v->how);
     ui_put_fit(&t->cv, r.y, r.x, r.w, t->attr[focus ? C_PANE_FOCUS : C_PANE_TITLE], title);
     if (!m) {
         ui_put(&t->cv, r.y + 1, r.x + 2, r.w - 2, t->attr[C_ERROR], "not defined");
@@ -565,5 +574,6 @@ int lv_pane_shown(const Tui *t, int i)
 
 const Mat *lv_pane_mat(const LessonView *lv, int i)
 {
-    return lv->ses ? lesson_state_get(session_state(lv->ses), lv->panes[i].name) : NULL;
+    /* in a bug hunt, the numbers with the bug */
+    return lv->ses ? lesson_state_get(session_shown_state(lv->ses), lv->panes[i].name) : NULL;
 }

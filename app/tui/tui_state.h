@@ -59,6 +59,7 @@ struct Tui {
     struct {
         Explanation ex;
         int ex_ok;
+        Mat *as_written;    /* a bug hunt's cell as the lesson writes it (owned) */
         char ex_err[256];
         /* the lesson's prose and exercise area, wrapped once by its
          * prepare and drawn from here (owned): each exercise line with

@@ -50,6 +50,7 @@ typedef struct {
     float *pooled;      /* rows x cols when overview, owned */
     int fit_r, fit_c;   /* cells visible at once */
     HeatScale heat;     /* the one heat scale (heat.h) */
+    char how[200];      /* how it was made, for the title ("" unknown)     */
 } PaneView;
 
 /* The lesson screen: the session (the lesson, its values, the edits and
@@ -72,6 +73,12 @@ typedef struct {
     int knob;           /* the knob the keys move (tui_knobs.c)          */
     int zoom;           /* the focused pane fills the screen (z)          */
     int revealed;       /* presenter mode: panes shown so far on the step */
+    /* a bug hunt (tui_bug.c): the kind picked in the list and the text
+     * typed there, the hint shown at this stage, the matrix the fix shows */
+    struct {
+        int pick, hints, fix_at;
+        char typed[32];
+    } hunt;
 } LessonView;
 
 #endif

@@ -192,23 +192,6 @@ void lesson_set_loader(Lesson *l, LessonLoader fn, void *ctx);
 int lesson_n_loads(const Lesson *l);
 const char *lesson_load_path(const Lesson *l, int i);
 
-/* Find the bug (lesson_bug.c): one classic mistake planted in one
- * statement, chosen by seed among those that keep the lesson evaluable
- * and change a matrix a step shows; the same seed, the same bug. */
-typedef struct {
-    unsigned seed;
-    char kind[32];          /* the diagnosis id ("wrong-axis", ...)          */
-    int stmt;               /* the statement planted                         */
-    int step;               /* the first step showing a changed matrix (0-based) */
-    char matrix[MAT_NAME_MAX]; /* that matrix: the first shown, in order, that changed */
-    char planted[512], written[512]; /* "NAME = EXPR" as planted and as written */
-    LessonState *state;     /* the lesson evaluated with the bug (owned)     */
-} LessonBug;
-/* Plant the bug of seed in l (evaluated as written: asked). 0, or -1 with
- * err (a lesson no mistake changes has no bug). */
-int lesson_bug_plant(const Lesson *l, const LessonState *asked, unsigned seed, LessonBug *bug, LessonError *err);
-void lesson_bug_free(LessonBug *bug);
-
 /* Edits: overrides of single cells of named matrices, applied right after
  * that name is computed, so everything downstream follows. */
 typedef struct {
@@ -216,6 +199,61 @@ typedef struct {
     int row, col;           /* 0-based */
     float value;
 } LessonEdit;
+
+/* Find the bug (lesson_bug.c): one classic mistake planted in one
+ * statement, chosen by seed among those that keep the lesson evaluable
+ * and change a matrix a step shows; the same seed, the same bug. */
+typedef struct {
+    unsigned seed;
+    char kind[32];          /* the diagnosis id ("wrong-axis", ...)          */
+    int mut;                /* which rewrite (lesson_bug_eval's to redo it)  */
+    int stmt;               /* the statement planted                         */
+    int step;               /* the first step showing a changed matrix (0-based) */
+    char matrix[MAT_NAME_MAX]; /* that matrix: the first shown, in order, that changed */
+    char planted[512], written[512]; /* "NAME = EXPR" as planted and as written */
+    char explain[400];      /* what the mistake does, in words              */
+    LessonState *state;     /* the lesson evaluated with the bug (owned)     */
+} LessonBug;
+/* Plant the bug of seed in l (evaluated as written: asked). 0, or -1 with
+ * err (a lesson no mistake changes has no bug). */
+int lesson_bug_plant(const Lesson *l, const LessonState *asked, unsigned seed, LessonBug *bug, LessonError *err);
+void lesson_bug_free(LessonBug *bug);
+/* l with the person's edits (knobs too) and bug's mistake: a new state the
+ * caller frees, or NULL and err (the rewrite refuses these values). */
+LessonState *lesson_bug_eval(const Lesson *l, const LessonBug *bug, const LessonEdit *edits, int n_edits,
+                             LessonError *err);
+/* name's statement as written, worked from the values in bugged: what the
+ * lesson says the matrix should be, given the numbers before it (an input
+ * is itself). A new matrix the caller frees, or NULL and err. */
+Mat *lesson_bug_as_written(const Lesson *l, const LessonState *bugged, const char *name, LessonError *err);
+
+/* Do two matrices differ in shape or in a value beyond float noise (and
+ * two values)? The one test of "the bug changed it". */
+int lesson_mats_differ(const Mat *a, const Mat *b);
+int lesson_values_differ(float x, float y);
+
+/* The kinds a bug may be, numbered from 1 for the student's list: how
+ * many, and the i-th's id and title ("a scale left out"); NULL outside. */
+int lesson_bug_n_kinds(void);
+const char *lesson_bug_kind_id(int i);
+const char *lesson_bug_kind_title(int i);
+/* The kind a person named: its number in the list ("3") or its id. NULL
+ * when it is neither. */
+const char *lesson_bug_kind_named(const char *text);
+
+/* A guess at the bug, judged (lesson_bug_judge.c): right or not, with
+ * what to tell the person. */
+typedef struct {
+    int right;              /* 1 right, 0 wrong, -1 not a guess (no such name) */
+    char msg[1024];
+} BugVerdict;
+/* Is name the first wrong matrix? */
+void lesson_bug_judge_matrix(const Lesson *l, const LessonState *asked, const LessonBug *bug, const char *name,
+                             BugVerdict *v);
+/* Is text (a number of the list or an id) the mistake? A kind that gives
+ * the very numbers the bug gives is right too. */
+void lesson_bug_judge_kind(const Lesson *l, const LessonState *asked, const LessonBug *bug, const char *text,
+                           BugVerdict *v);
 
 /* Evaluate every statement in order. Shape errors and the like refuse the
  * lesson with the position of the operator or call at fault. An edit that

@@ -19,37 +19,88 @@
 #include "ops.h"
 #include "strbuf.h"
 
-/* The kinds a bug may be: the mistakes someone writes in code (not the
- * answer-only ones: e taken as 3, a score given for a weight). */
-static int plantable(MutKind k)
+/* The kinds a bug may be, in the order the student's list numbers them:
+ * the mistakes someone writes in code (not the answer-only ones: e taken
+ * as 3, a score given for a weight). */
+static const struct {
+    MutKind kind;
+    const char *title;
+} kinds[] = {
+    { MUT_WRONG_AXIS, "softmax along the wrong axis" },
+    { MUT_UNSCALED, "a scale left out" },
+    { MUT_SCALED_TWICE, "a scale applied twice" },
+    { MUT_SCALE_BY_D, "divided by d_k, not by sqrt(d_k)" },
+    { MUT_SCALE_INVERTED, "multiplied where it divides (or the reverse)" },
+    { MUT_TRANSPOSED, "an operand of a product transposed" },
+    { MUT_NO_MASK, "the mask left out" },
+    { MUT_MASK_AFTER_SOFTMAX, "the mask added after the softmax" },
+    { MUT_SOFTMAX_TWICE, "softmax applied twice" },
+    { MUT_NOT_NORMALIZED, "exp without dividing by the sum" },
+    { MUT_NO_BIAS, "the bias left out" },
+    { MUT_HEADS_TILED, "heads tiled 1 2 1 2, not repeated 1 1 2 2" },
+    { MUT_ROPE_PAIRING, "RoPE's pairs: adjacent and halves swapped" },
+    { MUT_WINDOW_OFF_BY_ONE, "the window one key too wide or narrow" },
+    { MUT_NO_ROWSUM_TERM, "the softmax gradient's rowsum term left out" },
+};
+#define N_KINDS ((int)(sizeof kinds / sizeof *kinds))
+
+int lesson_bug_n_kinds(void) { return N_KINDS; }
+
+const char *lesson_bug_kind_id(int i) { return i >= 1 && i <= N_KINDS ? mutation_id(kinds[i - 1].kind) : NULL; }
+
+const char *lesson_bug_kind_title(int i) { return i >= 1 && i <= N_KINDS ? kinds[i - 1].title : NULL; }
+
+const char *lesson_bug_kind_named(const char *text)
 {
-    return k != MUT_E_AS_3 && k != MUT_TRUE_E && k != MUT_SCORE_NOT_WEIGHT;
+    while (*text == ' ')
+        text++;
+    size_t n = strlen(text);
+    while (n > 0 && text[n - 1] == ' ')
+        n--;
+    char *end;
+    long k = strtol(text, &end, 10);
+    if (n > 0 && end == text + n)
+        return lesson_bug_kind_id((int)k);
+    for (int i = 1; i <= N_KINDS; i++)
+        if (strlen(lesson_bug_kind_id(i)) == n && strncmp(lesson_bug_kind_id(i), text, n) == 0)
+            return lesson_bug_kind_id(i);
+    return NULL;
 }
 
-/* Do a and b differ in shape or in a value (beyond float noise)? */
-static int differs(const Mat *a, const Mat *b)
+int bug_plantable(MutKind k)
+{
+    for (int i = 0; i < N_KINDS; i++)
+        if (kinds[i].kind == k)
+            return 1;
+    return 0;
+}
+
+int lesson_values_differ(float x, float y)
+{
+    return isnan(x) != isnan(y) || (isinf(x) || isinf(y) ? x != y : fabsf(x - y) > 1e-6f * fmaxf(1.0f, fabsf(x)));
+}
+
+int lesson_mats_differ(const Mat *a, const Mat *b)
 {
     if (!a || !b)
         return a != b;
     if (a->rows != b->rows || a->cols != b->cols)
         return 1;
     for (int i = 0; i < a->rows; i++)
-        for (int j = 0; j < a->cols; j++) {
-            float x = mat_get(a, i, j), y = mat_get(b, i, j);
-            if (isnan(x) != isnan(y) || (isinf(x) || isinf(y) ? x != y : fabsf(x - y) > 1e-6f * fmaxf(1.0f, fabsf(x))))
+        for (int j = 0; j < a->cols; j++)
+            if (lesson_values_differ(mat_get(a, i, j), mat_get(b, i, j)))
                 return 1;
-        }
     return 0;
 }
 
 /* The first matrix the steps show that differs between the two states:
  * its name and its step (0-based), or -1. */
-static int first_shown_change(const Lesson *l, const LessonState *right, const LessonState *bugged, const char **name)
+int bug_first_shown_change(const Lesson *l, const LessonState *right, const LessonState *bugged, const char **name)
 {
     for (int s = 0; s < l->n_steps; s++) {
         const LessonStep *st = &l->steps[s];
         for (int k = 0; k < st->n_show; k++)
-            if (differs(lesson_state_get(right, st->show[k]), lesson_state_get(bugged, st->show[k]))) {
+            if (lesson_mats_differ(lesson_state_get(right, st->show[k]), lesson_state_get(bugged, st->show[k]))) {
                 *name = st->show[k];
                 return s;
             }
@@ -260,12 +311,12 @@ int lesson_bug_plant(const Lesson *l, const LessonState *asked, unsigned seed, L
     /* the plantable rewrites that evaluate and change what a step shows,
      * in the lesson's order; one per (statement, kind, node, side) */
     for (int i = 0; i < n; i++) {
-        if (!plantable(muts[i].kind))
+        if (!bug_plantable(muts[i].kind))
             continue;
         LessonError e2;
         LessonState *st = lesson_eval_mutated(l, asked, &muts[i], -1, &e2);
         const char *name;
-        if (st && first_shown_change(l, asked, st, &name) >= 0)
+        if (st && bug_first_shown_change(l, asked, st, &name) >= 0)
             ok[n_ok++] = i;
         lesson_state_free(st);
     }
@@ -279,7 +330,7 @@ int lesson_bug_plant(const Lesson *l, const LessonState *asked, unsigned seed, L
     LessonError e2;
     bug->state = lesson_eval_mutated(l, asked, m, -1, &e2);
     const char *name = NULL;
-    bug->step = bug->state ? first_shown_change(l, asked, bug->state, &name) : -1;
+    bug->step = bug->state ? bug_first_shown_change(l, asked, bug->state, &name) : -1;
     if (!bug->state || bug->step < 0) {
         lesson_state_free(bug->state);
         bug->state = NULL;
@@ -291,6 +342,8 @@ int lesson_bug_plant(const Lesson *l, const LessonState *asked, unsigned seed, L
     snprintf(bug->matrix, sizeof bug->matrix, "%s", name);
     snprintf(bug->kind, sizeof bug->kind, "%s", mutation_id(m->kind));
     bug->stmt = m->stmt;
+    bug->mut = ok[mix(seed) % (unsigned long long)n_ok];
+    mutation_describe(l, m, bug->explain, sizeof bug->explain);
     statement_text(l, asked, m->stmt, m, bug->planted, sizeof bug->planted);
     statement_text(l, asked, m->stmt, NULL, bug->written, sizeof bug->written);
     free(ok);
@@ -302,4 +355,37 @@ void lesson_bug_free(LessonBug *bug)
 {
     lesson_state_free(bug->state);
     bug->state = NULL;
+}
+
+LessonState *lesson_bug_eval(const Lesson *l, const LessonBug *bug, const LessonEdit *edits, int n_edits,
+                             LessonError *err)
+{
+    Mutation *muts;
+    int n;
+    if (lesson_mutations(l, &muts, &n) != 0)
+        return src_error(&l->src, err, ATTN_E_NOMEM, 0, "out of memory"), NULL;
+    LessonState *st = NULL;
+    if (bug->mut >= 0 && bug->mut < n)
+        st = lesson_eval_edited_mutated(l, edits, n_edits, &muts[bug->mut], mutation_eval, err);
+    else
+        src_error(&l->src, err, ATTN_E_ARG, 0, "the bug is not one of this lesson's");
+    free(muts);
+    return st;
+}
+
+Mat *lesson_bug_as_written(const Lesson *l, const LessonState *bugged, const char *name, LessonError *err)
+{
+    const Mat *now = lesson_state_get(bugged, name);
+    int at = lesson_stmt_of_slot(l, lesson_find_name(l, name, strlen(name)));
+    if (!now || at < 0) {
+        src_error(&l->src, err, ATTN_E_ARG, 0, "the lesson has no matrix %s", name);
+        return NULL;
+    }
+    /* an input is what it holds (an edit included) */
+    if (now->prov.op == OP_INPUT || now->prov.op == OP_RANDN)
+        return mat_retain(now);
+    Mat *m = lesson_state_eval(bugged, &l->src, l->stmts[at].expr, err);
+    if (m)
+        mat_set_name(m, name);
+    return m;
 }

@@ -153,6 +153,11 @@ static void mutation_message(const Lesson *l, const Mutation *m, const LessonExe
     }
 }
 
+void mutation_describe(const Lesson *l, const Mutation *m, char *msg, size_t size)
+{
+    mutation_message(l, m, NULL, 0, msg, size);
+}
+
 /* The statements the answer depends on: keep[stmt] = 1. */
 static void upstream(const Lesson *l, const Expr *answer, unsigned char *keep)
 {

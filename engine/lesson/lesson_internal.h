@@ -234,6 +234,9 @@ int expr_is_softmax(const struct Expr *e);
 
 /* The diagnosis id of a kind ("unscaled", "wrong-axis", ...). */
 const char *mutation_id(MutKind k);
+/* What mutation m does, in words, with the statement it is in (the
+ * judge's message for it, lesson_diagnose.c). */
+void mutation_describe(const Lesson *l, const Mutation *m, char *msg, size_t size);
 
 /* Every rewrite that may apply to l's statements, in statement order: the
  * node's form admits it (whether the values do is known only when it is
@@ -247,6 +250,13 @@ int lesson_mutations(const Lesson *l, Mutation **out, int *n);
  * that is not one) or the evaluation fails. */
 LessonState *lesson_eval_mutated(const Lesson *l, const LessonState *asked, const Mutation *m, int last,
                                  LessonError *err);
+
+/* ---- find the bug (lesson_bug.c), for its judge ---- */
+/* May a bug be of kind k? */
+int bug_plantable(MutKind k);
+/* The first matrix the steps show (in order) that differs between the two
+ * states: its name and step (0-based), or -1. */
+int bug_first_shown_change(const Lesson *l, const LessonState *right, const LessonState *bugged, const char **name);
 
 /* ---- the judge and its candidates (lesson_judge.c, lesson_diagnose.c) ---- */
 
@@ -329,6 +339,11 @@ Mat *mutation_eval(EvalCtx *ctx, const Expr *e);
  * written). No edits. */
 LessonState *lesson_eval_range(const Lesson *l, const LessonState *from, int first, int last,
                                const Mutation *mut, EvalRewrite rewrite, LessonError *err);
+
+/* The whole of l with the person's edits applied, under mutation mut
+ * evaluated by rewrite: a planted bug as the screen shows it. */
+LessonState *lesson_eval_edited_mutated(const Lesson *l, const LessonEdit *edits, int n_edits, const Mutation *mut,
+                                        EvalRewrite rewrite, LessonError *err);
 
 /* e evaluated against s with every matrix it names rounded to `decimals`
  * decimals, except the cells ex hides (they show '?' on the screen): what

@@ -252,6 +252,12 @@ LessonState *lesson_eval_range(const Lesson *l, const LessonState *from, int fir
     return eval_statements(l, NULL, 0, from, first, last, mut, rewrite, err);
 }
 
+LessonState *lesson_eval_edited_mutated(const Lesson *l, const LessonEdit *edits, int n_edits, const Mutation *mut,
+                                        EvalRewrite rewrite, LessonError *err)
+{
+    return eval_statements(l, edits, n_edits, NULL, 0, -1, mut, rewrite, err);
+}
+
 int lesson_stmt_of_slot(const Lesson *l, int slot)
 {
     int at = -1;
