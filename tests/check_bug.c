@@ -5,7 +5,11 @@
  * order) that differs from the lesson without it, its kind is a diagnosis
  * of the catalogue, and the same seed plants the same bug; six kinds or
  * more occur over the shipped lessons. Then `attn run --bug N --key` and
- * its JSON, and the lesson's file never written.
+ * its JSON, and the lesson's file never written. The judge of a hunt: the
+ * bug's own matrix and kind are right (by number too), a matrix before it
+ * is right and told so, a kind that gives the very numbers is right, one
+ * that cannot be made is told so; a hunt kept in the progress store comes
+ * back; `attn grade --bug N` grades a sheet's `bug: MATRIX KIND`.
  */
 #include <check.h>
 #include <math.h>
@@ -13,6 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#include "session.h"
 
 #include "lessonfile.h"
 #include "testutil.h"
@@ -121,6 +128,187 @@ START_TEST(a_bug_handout_and_its_key)
 }
 END_TEST
 
+
+/* The judge gives the planted bug's own answers right, on every lesson. */
+START_TEST(the_bug_itself_is_right)
+{
+    Shipped s = shipped_load();
+    for (int i = 0; i < s.n; i++) {
+        const Lesson *l = s.lessons[i];
+        LessonError err;
+        LessonState *asked = lesson_eval(l, NULL, 0, &err);
+        for (unsigned seed = 1; seed <= 8; seed++) {
+            LessonBug bug;
+            ck_assert_int_eq(lesson_bug_plant(l, asked, seed, &bug, &err), 0);
+            BugVerdict v;
+            lesson_bug_judge_matrix(l, asked, &bug, bug.matrix, &v);
+            ck_assert_msg(v.right == 1, "%s seed %u: %s judged %d: %s", s.paths[i], seed, bug.matrix, v.right, v.msg);
+            lesson_bug_judge_kind(l, asked, &bug, bug.kind, &v);
+            ck_assert_msg(v.right == 1 && strcmp(v.msg, bug.explain) == 0, "%s seed %u: %s: %s", s.paths[i], seed,
+                          bug.kind, v.msg);
+            char number[16] = "";
+            for (int k = 1; k <= lesson_bug_n_kinds(); k++)
+                if (strcmp(lesson_bug_kind_id(k), bug.kind) == 0)
+                    snprintf(number, sizeof number, " %d ", k);
+            lesson_bug_judge_kind(l, asked, &bug, number, &v);
+            ck_assert_msg(v.right == 1, "%s seed %u: kind '%s' by number: %s", s.paths[i], seed, number, v.msg);
+            /* a matrix shown before the bug's step is right, and told so */
+            const LessonStep *st0 = lesson_step(l, 0);
+            if (bug.step > 0 && st0->n_show > 0) {
+                lesson_bug_judge_matrix(l, asked, &bug, st0->show[0], &v);
+                ck_assert_msg(v.right == 0 && strstr(v.msg, "is right: its numbers are what the lesson computes"),
+                              "%s seed %u: %s: %s", s.paths[i], seed, st0->show[0], v.msg);
+            }
+            lesson_bug_judge_matrix(l, asked, &bug, "NoSuchMatrix", &v);
+            ck_assert_int_eq(v.right, -1);
+            lesson_bug_judge_kind(l, asked, &bug, "16", &v);
+            ck_assert_msg(v.right == -1 && strstr(v.msg, "'16' is not a kind of mistake: type its number (1-15)"),
+                          "%s", v.msg);
+            lesson_bug_free(&bug);
+        }
+        lesson_state_free(asked);
+    }
+    shipped_free(&s);
+}
+END_TEST
+
+static const char twice_lesson[] = "lesson Twice or by d\nabout One scaling, wrong two ways alike.\nlayout rows\n"
+                                   "step Scale\n  let X = [ 1 2 ; 3 4 ]\n  let d = 4\n  let Y = X / sqrt(d)\n"
+                                   "  show X Y\n";
+
+/* Dividing by sqrt(d) twice is dividing by d: named either way, right.
+ * A kind with nowhere to be made, or other numbers, is told why not. */
+START_TEST(the_same_numbers_are_right)
+{
+    LessonError err;
+    Lesson *l = lesson_parse(twice_lesson, strlen(twice_lesson), "twice.lesson", &err);
+    ck_assert_ptr_nonnull(l);
+    LessonState *asked = lesson_eval(l, NULL, 0, &err);
+    LessonBug bug;
+    ck_assert_int_eq(lesson_bug_plant(l, asked, 1, &bug, &err), 0);
+    ck_assert_str_eq(bug.kind, "scale-by-d");
+    ck_assert_str_eq(bug.matrix, "Y");
+    BugVerdict v;
+    lesson_bug_judge_kind(l, asked, &bug, "scaled-twice", &v);
+    ck_assert_msg(v.right == 1 && strstr(v.msg, "it gives these very numbers (the bug planted was scale-by-d"), "%s",
+                  v.msg);
+    lesson_bug_judge_kind(l, asked, &bug, "no-mask", &v);
+    ck_assert_msg(v.right == 0 && strcmp(v.msg, "this lesson has nowhere to make that mistake") == 0, "%s", v.msg);
+    lesson_bug_judge_kind(l, asked, &bug, "unscaled", &v);
+    ck_assert_msg(v.right == 0 && strstr(v.msg, "that mistake would make Y wrong too, but with other numbers"), "%s",
+                  v.msg);
+    lesson_bug_judge_matrix(l, asked, &bug, "X", &v);
+    ck_assert_msg(v.right == 0 && strstr(v.msg, "X is right"), "%s", v.msg);
+    lesson_bug_free(&bug);
+    lesson_state_free(asked);
+    lesson_free(l);
+}
+END_TEST
+
+/* A hunt in the progress store: guesses counted, the stage kept, the
+ * lesson's own place untouched; the same seed opened again takes it in. */
+START_TEST(a_hunt_is_kept)
+{
+    char dir[] = "/tmp/attn-bug-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char path[128];
+    snprintf(path, sizeof path, "%s", write_temp(".lesson", twice_lesson));
+    LessonError err;
+    Session *ses = session_open(path, &err);
+    ck_assert_ptr_nonnull(ses);
+    ck_assert_int_eq(session_plant_bug(ses, 1) & SESSION_REFUSED, 0);
+    ck_assert_int_eq(session_keep_progress(ses, dir), 0);
+    ck_assert(session_bug_name(ses, "scale-by-d") & SESSION_REFUSED);   /* the matrix first */
+    ck_assert(session_bug_point(ses, "X") & SESSION_EXERCISE);
+    ck_assert_int_eq(session_bug(ses)->stage, HUNT_LOOKING);
+    session_bug_point(ses, "Y");
+    ck_assert_int_eq(session_bug(ses)->stage, HUNT_MATRIX);
+    /* what the screen shows: Y with the bug, X / 4 */
+    ck_assert_float_eq_tol(mat_get(lesson_state_get(session_shown_state(ses), "Y"), 1, 1), 1.0f, 1e-6f);
+    ck_assert_float_eq_tol(mat_get(lesson_state_get(session_state(ses), "Y"), 1, 1), 2.0f, 1e-6f);
+    session_bug_name(ses, "2");
+    session_bug_name(ses, "scaled-twice");
+    ck_assert_int_eq(session_bug(ses)->stage, HUNT_FOUND);
+    ck_assert_int_eq(session_bug(ses)->matrix_tries, 2);
+    ck_assert_int_eq(session_bug(ses)->kind_tries, 2);
+    /* an edit follows the bug: X[1,1] = 8 makes Y[1,1] 2 with it */
+    ck_assert(session_edit(ses, "X", 0, 0, 8.0f) & SESSION_VALUES);
+    ck_assert_float_eq_tol(mat_get(lesson_state_get(session_shown_state(ses), "Y"), 0, 0), 2.0f, 1e-6f);
+    session_free(ses);
+    ProgressLesson *recs;
+    int n;
+    char warn[600];
+    ck_assert_int_eq(progress_load(dir, &recs, &n, warn, sizeof warn), 0);
+    const ProgressLesson *rec = progress_find(recs, n, "Twice or by d");
+    ck_assert_ptr_nonnull(rec);
+    const ProgressBug *b = progress_find_bug(rec, 1);
+    ck_assert_ptr_nonnull(b);
+    ck_assert_int_eq(b->status, PROGRESS_BUG_FOUND);
+    ck_assert_str_eq(b->kind, "scale-by-d");
+    ck_assert_str_eq(b->matrix, "Y");
+    ck_assert_int_eq(rec->n_ex, 0);
+    progress_free(recs, n);
+    /* again: the hunt as it was */
+    ses = session_open(path, &err);
+    session_plant_bug(ses, 1);
+    session_keep_progress(ses, dir);
+    ck_assert_int_eq(session_bug(ses)->stage, HUNT_FOUND);
+    ck_assert_int_eq(session_bug(ses)->kind_tries, 2);
+    session_free(ses);
+    /* another seed is another hunt */
+    ses = session_open(path, &err);
+    session_plant_bug(ses, 2);
+    session_keep_progress(ses, dir);
+    ck_assert_int_eq(session_bug(ses)->stage, HUNT_LOOKING);
+    session_free(ses);
+    unlink(path);
+    CmdResult r = cmd_runf("rm -rf '%s'", dir);
+    cmd_free(&r);
+}
+END_TEST
+
+/* attn grade --bug N: the sheet's `bug: MATRIX KIND`, judged. */
+START_TEST(grade_a_bug_sheet)
+{
+    char lesson[128], right[128], wrong[128], half[128];     /* write_temp's path is its own */
+    snprintf(lesson, sizeof lesson, "%s", write_temp(".lesson", twice_lesson));
+    snprintf(right, sizeof right, "%s", write_temp(".txt", "# a bug handout\nbug: Y 4\n"));
+    CmdResult r = cmd_runf("%s grade --bug 1 %s %s", attn_bin(), lesson, right);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_msg(strstr(r.out, "bug ✓ the first wrong matrix, Y: Y is the first wrong matrix (step 1, Scale): everything "
+                                "before it is as the lesson says\nbug ✓ the mistake, 4 (scale-by-d): that divides by d where Y = X / sqrt(d)"), "%s",
+                  r.out);
+    ck_assert_msg(strstr(r.out, "1 right, 0 wrong, 0 unanswered"), "%s", r.out);
+    cmd_free(&r);
+    snprintf(wrong, sizeof wrong, "%s", write_temp(".txt", "bug: X unscaled\n"));
+    r = cmd_runf("%s grade --bug 1 --json %s %s", attn_bin(), lesson, wrong);
+    ck_assert_int_eq(r.status, 1);
+    ck_assert_msg(strstr(r.out, "\"bug\": {\"seed\": 1, \"matrix\": \"X\", \"kind\": \"unscaled\", \"verdict\": "
+                                "\"wrong\", \"matrix_right\": false, \"matrix_message\": \"X is right: its numbers"),
+                  "%s", r.out);
+    cmd_free(&r);
+    /* a bug line needs the seed; a half line is an error at its column */
+    r = cmd_runf("%s grade %s %s", attn_bin(), lesson, right);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, ":2:1: error: a 'bug:' line answers a bug handout: grade it with --bug N"), "%s",
+                  r.err);
+    cmd_free(&r);
+    snprintf(half, sizeof half, "%s", write_temp(".txt", "bug:   Y\n"));
+    r = cmd_runf("%s grade --bug 1 %s %s", attn_bin(), lesson, half);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, ":1:9: error: expected 'bug: MATRIX KIND'"), "%s", r.err);
+    cmd_free(&r);
+    r = cmd_runf("%s grade --bug -3 %s %s", attn_bin(), lesson, right);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "--bug needs the handout's seed"), "%s", r.err);
+    cmd_free(&r);
+    unlink(lesson);
+    unlink(right);
+    unlink(wrong);
+    unlink(half);
+}
+END_TEST
+
 Suite *bug_suite(void)
 {
     Suite *s = suite_create("bug");
@@ -128,6 +316,10 @@ Suite *bug_suite(void)
     tcase_set_timeout(c, 300);
     tcase_add_test(c, every_lesson_every_seed);
     tcase_add_test(c, a_bug_handout_and_its_key);
+    tcase_add_test(c, the_bug_itself_is_right);
+    tcase_add_test(c, the_same_numbers_are_right);
+    tcase_add_test(c, a_hunt_is_kept);
+    tcase_add_test(c, grade_a_bug_sheet);
     suite_add_tcase(s, c);
     return s;
 }

@@ -9,6 +9,12 @@
  * --json and --tap give the same verdicts to programs. Nothing is saved:
  * grading never touches anyone's progress.
  *
+ * A sheet for a bug handout (`attn run --bug N`) graded with --bug N may
+ * hold one line `bug: MATRIX KIND`: the first wrong matrix and the
+ * mistake (its id or its number in the list `attn bug` shows), each judged
+ * by the engine as the screen judges them; the bug counts as one more item,
+ * right when both are.
+ *
  * Exit status: 0 every exercise of every sheet right, 1 otherwise, 2 the
  * lesson or a sheet cannot be read (or a usage error).
  */
@@ -42,6 +48,10 @@ typedef struct {
     const char *path;
     Graded *g;              /* one per exercise of the lesson               */
     int right, wrong, unanswered;
+    /* a bug handout's `bug: MATRIX KIND` (NULL: none given) and verdicts */
+    char *bug_matrix, *bug_kind;
+    int bug_line;
+    BugVerdict on_matrix, on_kind;
 } Sheet;
 
 static int grade_usage(const char *why, const char *arg)
@@ -49,8 +59,9 @@ static int grade_usage(const char *why, const char *arg)
     char shown[512];
     fputs("attn: ", stderr);
     fprintf(stderr, why, arg ? lesson_escape(arg, shown, sizeof shown) : "");
-    fputs("\nusage: attn grade [--json | --tap] LESSON SHEET...\n"
-          "       a sheet has lines 'N: ANSWER' (N the exercise's number), '#' comments and blank lines\n",
+    fputs("\nusage: attn grade [--json | --tap] [--bug N] LESSON SHEET...\n"
+          "       a sheet has lines 'N: ANSWER' (N the exercise's number), '#' comments and blank lines;\n"
+          "       with --bug N (a bug handout's seed), one line 'bug: MATRIX KIND'\n",
           stderr);
     return 2;
 }
@@ -67,10 +78,51 @@ static int sheet_error(const char *path, int line, int col, const char *msg, con
     return -1;
 }
 
-/* Read the sheet at path into its answers (one slot per exercise). 0, or
- * -1 after saying why on stderr. */
-static int read_sheet(const char *path, int n_ex, Graded *g)
+/* A `bug: MATRIX KIND` line (ln[i..ll) from "bug") into sh. 0, or -1
+ * after saying why. */
+static int read_bug_line(const char *path, int lineno, const char *ln, size_t i, size_t ll, int bug_given, Sheet *sh)
 {
+    if (!bug_given)
+        return sheet_error(path, lineno, (int)i + 1, "a 'bug:' line answers a bug handout: grade it with --bug N, "
+                           "N the handout's seed", ln, ll);
+    if (sh->bug_matrix) {
+        char msg[120];
+        snprintf(msg, sizeof msg, "the bug is answered twice (first on line %d)", sh->bug_line);
+        return sheet_error(path, lineno, (int)i + 1, msg, ln, ll);
+    }
+    size_t a = i + 3;
+    while (a < ll && (ln[a] == ' ' || ln[a] == '\t'))
+        a++;
+    a++;    /* the colon */
+    while (a < ll && (ln[a] == ' ' || ln[a] == '\t'))
+        a++;
+    size_t m_end = a;
+    while (m_end < ll && ln[m_end] != ' ' && ln[m_end] != '\t')
+        m_end++;
+    size_t k = m_end;
+    while (k < ll && (ln[k] == ' ' || ln[k] == '\t'))
+        k++;
+    size_t k_end = ll;
+    while (k_end > k && (ln[k_end - 1] == ' ' || ln[k_end - 1] == '\t'))
+        k_end--;
+    if (a == m_end || k == k_end)
+        return sheet_error(path, lineno, (int)(a == m_end ? a : k) + 1,
+                           "expected 'bug: MATRIX KIND': the first wrong matrix, then the mistake", ln, ll);
+    sh->bug_matrix = strndup(ln + a, m_end - a);
+    sh->bug_kind = strndup(ln + k, k_end - k);
+    if (!sh->bug_matrix || !sh->bug_kind) {
+        fputs("attn: out of memory\n", stderr);
+        return -1;
+    }
+    sh->bug_line = lineno;
+    return 0;
+}
+
+/* Read the sheet at path into its answers (one slot per exercise, and the
+ * bug's when bug_given). 0, or -1 after saying why on stderr. */
+static int read_sheet(const char *path, int n_ex, Sheet *sh, int bug_given)
+{
+    Graded *g = sh->g;
     char *text, why[300], name[512];
     size_t len;
     if (lessonfile_read_text(path, SHEET_MAX_BYTES, &text, &len, why, sizeof why) != 0) {
@@ -96,6 +148,13 @@ static int read_sheet(const char *path, int n_ex, Graded *g)
         if (memchr(ln, '\0', ll)) {
             rc = sheet_error(path, lineno, 1, "this line holds a NUL byte: a sheet is text", ln, 0);
             break;
+        }
+        size_t w = i + 3;
+        while (w < ll && (ln[w] == ' ' || ln[w] == '\t'))
+            w++;
+        if (ll - i >= 3 && strncmp(ln + i, "bug", 3) == 0 && w < ll && ln[w] == ':') {
+            rc = read_bug_line(path, lineno, ln, i, ll, bug_given, sh);
+            continue;
         }
         size_t d = i;
         long num = 0;
@@ -143,6 +202,21 @@ static int read_sheet(const char *path, int n_ex, Graded *g)
     return rc;
 }
 
+/* The sheet's bug, judged as the screen judges it; the bug is one item. */
+static void judge_bug(const Lesson *l, const LessonState *asked, const LessonBug *bug, Sheet *sh)
+{
+    if (!sh->bug_matrix) {
+        sh->unanswered++;
+        return;
+    }
+    lesson_bug_judge_matrix(l, asked, bug, sh->bug_matrix, &sh->on_matrix);
+    lesson_bug_judge_kind(l, asked, bug, sh->bug_kind, &sh->on_kind);
+    if (sh->on_matrix.right == 1 && sh->on_kind.right == 1)
+        sh->right++;
+    else
+        sh->wrong++;
+}
+
 static void judge_sheet(LessonJudge *judge, const Lesson *l, Sheet *sh)
 {
     for (int i = 0; i < lesson_n_exercises(l); i++) {
@@ -159,7 +233,9 @@ static void judge_sheet(LessonJudge *judge, const Lesson *l, Sheet *sh)
     }
 }
 
-static void print_text(const Lesson *l, const Sheet *sh, int n_sheets)
+static const char *mark(const BugVerdict *v) { return v->right == 1 ? "✓" : "✗"; }
+
+static void print_text(const Lesson *l, const Sheet *sh, int n_sheets, const LessonBug *bug)
 {
     char shown[256], name[512];
     if (n_sheets > 1)
@@ -171,6 +247,17 @@ static void print_text(const Lesson *l, const Sheet *sh, int n_sheets)
         else
             printf("%d %s %s: %s\n", i + 1, g->j.verdict == VERDICT_RIGHT ? "✓" : "✗",
                    lesson_escape(g->answer, shown, sizeof shown), g->j.msg);
+    }
+    if (bug && !sh->bug_matrix) {
+        printf("bug - unanswered\n");
+    } else if (bug) {
+        char kind[256];
+        const char *id = lesson_bug_kind_named(sh->bug_kind);
+        printf("bug %s the first wrong matrix, %s: %s\n", mark(&sh->on_matrix),
+               lesson_escape(sh->bug_matrix, shown, sizeof shown), sh->on_matrix.msg);
+        printf("bug %s the mistake, %s%s%s%s: %s\n", mark(&sh->on_kind), lesson_escape(sh->bug_kind, kind, sizeof kind),
+               id && strcmp(id, sh->bug_kind) ? " (" : "", id && strcmp(id, sh->bug_kind) ? id : "",
+               id && strcmp(id, sh->bug_kind) ? ")" : "", sh->on_kind.msg);
     }
     printf("%d right, %d wrong, %d unanswered\n", sh->right, sh->wrong, sh->unanswered);
 }
@@ -219,6 +306,23 @@ static void print_summary(const Lesson *l, const Sheet *sheets, int n)
     }
 }
 
+/* The sheet's bug: "bug": {...} (null when not answered). */
+static void json_bug(const LessonBug *bug, const Sheet *sh)
+{
+    printf(", \"bug\": {\"seed\": %u, \"matrix\": ", bug->seed);
+    jw_string(stdout, sh->bug_matrix);
+    fputs(", \"kind\": ", stdout);
+    jw_string(stdout, sh->bug_matrix ? (lesson_bug_kind_named(sh->bug_kind) ? lesson_bug_kind_named(sh->bug_kind)
+                                                                             : sh->bug_kind) : NULL);
+    printf(", \"verdict\": \"%s\"", !sh->bug_matrix ? "unanswered"
+                                    : sh->on_matrix.right == 1 && sh->on_kind.right == 1 ? "right" : "wrong");
+    printf(", \"matrix_right\": %s, \"matrix_message\": ", sh->bug_matrix && sh->on_matrix.right == 1 ? "true" : "false");
+    jw_string(stdout, sh->bug_matrix ? sh->on_matrix.msg : NULL);
+    printf(", \"kind_right\": %s, \"kind_message\": ", sh->bug_matrix && sh->on_kind.right == 1 ? "true" : "false");
+    jw_string(stdout, sh->bug_matrix ? sh->on_kind.msg : NULL);
+    fputc('}', stdout);
+}
+
 static void json_exercises(const Lesson *l, const Sheet *sh)
 {
     fputs("\"exercises\": [", stdout);
@@ -237,13 +341,15 @@ static void json_exercises(const Lesson *l, const Sheet *sh)
     printf("\n], \"right\": %d, \"wrong\": %d, \"unanswered\": %d", sh->right, sh->wrong, sh->unanswered);
 }
 
-static void print_json(const Lesson *l, const Sheet *sheets, int n)
+static void print_json(const Lesson *l, const Sheet *sheets, int n, const LessonBug *bug)
 {
     fputs("{\"lesson\": ", stdout);
     jw_string(stdout, lesson_title(l));
     if (n == 1) {
         fputs(", ", stdout);
         json_exercises(l, &sheets[0]);
+        if (bug)
+            json_bug(bug, &sheets[0]);
         fputs("}\n", stdout);
         return;
     }
@@ -253,13 +359,15 @@ static void print_json(const Lesson *l, const Sheet *sheets, int n)
         jw_string(stdout, sheets[s].path);
         fputs(", ", stdout);
         json_exercises(l, &sheets[s]);
+        if (bug)
+            json_bug(bug, &sheets[s]);
         fputc('}', stdout);
     }
     fputs("]}\n", stdout);
 }
 
 /* One TAP test point per exercise of each sheet. */
-static int print_tap(const Lesson *l, const Sheet *sheets, int n)
+static int print_tap(const Lesson *l, const Sheet *sheets, int n, const LessonBug *bug)
 {
     ReportList list = { 0 };
     char shown[256];
@@ -283,6 +391,23 @@ static int print_tap(const Lesson *l, const Sheet *sheets, int n)
                          lesson_escape(g->answer, shown, sizeof shown), g->j.msg, g->j.diagnosis[0] ? " [" : "",
                          g->j.diagnosis, g->j.diagnosis[0] ? "]" : "");
         }
+    for (int s = 0; bug && s < n; s++) {
+        const Sheet *sh = &sheets[s];
+        ReportItem *it = report_add(&list, sh->path);
+        if (!it) {
+            free(list.items);
+            fputs("attn: out of memory\n", stderr);
+            return -1;
+        }
+        it->kind = REPORT_EXERCISE;
+        it->line = sh->bug_line;
+        it->passed = sh->bug_matrix && sh->on_matrix.right == 1 && sh->on_kind.right == 1;
+        snprintf(it->what, sizeof it->what, "bug (seed %u): the first wrong matrix and the mistake", bug->seed);
+        if (!sh->bug_matrix)
+            snprintf(it->detail, sizeof it->detail, "unanswered");
+        else if (!it->passed)
+            snprintf(it->detail, sizeof it->detail, "%s", sh->on_matrix.right != 1 ? sh->on_matrix.msg : sh->on_kind.msg);
+    }
     report_tap(stdout, list.items, list.n);
     free(list.items);
     return 0;
@@ -292,6 +417,8 @@ int cli_grade(int argc, char **argv)
 {
     GradeFormat fmt = GRADE_TEXT;
     const char *lesson = NULL;
+    int bug_given = 0;
+    unsigned long bug_seed = 0;
     const char **paths = calloc((size_t)argc, sizeof *paths);
     int n_paths = 0;
     if (!paths)
@@ -304,6 +431,15 @@ int cli_grade(int argc, char **argv)
                 return grade_usage("--json and --tap do not go together%s", NULL);
             }
             fmt = f;
+        } else if (strcmp(argv[i], "--bug") == 0) {
+            char *end;
+            if (i + 1 >= argc || !argv[i + 1][0] || argv[i + 1][0] == '-'
+                || (bug_seed = strtoul(argv[i + 1], &end, 10), *end) || bug_seed > 0xffffffffUL) {
+                free(paths);
+                return grade_usage("--bug needs the handout's seed, a whole number (e.g. --bug 7)%s", NULL);
+            }
+            bug_given = 1;
+            i++;
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
             free(paths);
             return grade_usage("unknown option '%s'", argv[i]);
@@ -327,41 +463,55 @@ int cli_grade(int argc, char **argv)
     }
     const Lesson *l = session_lesson(ses);
     int n_ex = lesson_n_exercises(l);
+    LessonBug bug = { 0 };
+    if (bug_given && lesson_bug_plant(l, session_asked_state(ses), (unsigned)bug_seed, &bug, &err) != 0) {
+        char shown[512];
+        fprintf(stderr, "attn: %s: %s\n", lesson_escape(lesson, shown, sizeof shown), err.msg);
+        session_free(ses);
+        free(paths);
+        return 2;
+    }
     LessonJudge *judge = lesson_judge_new(l, session_asked_state(ses));
     Sheet *sheets = calloc((size_t)n_paths, sizeof *sheets);
     int rc = judge && sheets ? 0 : 2;
     for (int s = 0; s < n_paths && rc == 0; s++) {
         sheets[s].path = paths[s];
         sheets[s].g = calloc((size_t)(n_ex > 0 ? n_ex : 1), sizeof *sheets[s].g);
-        if (!sheets[s].g || read_sheet(paths[s], n_ex, sheets[s].g) != 0)
+        if (!sheets[s].g || read_sheet(paths[s], n_ex, &sheets[s], bug_given) != 0) {
             rc = 2;
-        else
+        } else {
             judge_sheet(judge, l, &sheets[s]);
+            if (bug_given)
+                judge_bug(l, session_asked_state(ses), &bug, &sheets[s]);
+        }
     }
     if (rc == 0) {
         if (fmt == GRADE_JSON)
-            print_json(l, sheets, n_paths);
+            print_json(l, sheets, n_paths, bug_given ? &bug : NULL);
         else if (fmt == GRADE_TAP)
-            rc = print_tap(l, sheets, n_paths) == 0 ? 0 : 2;
+            rc = print_tap(l, sheets, n_paths, bug_given ? &bug : NULL) == 0 ? 0 : 2;
         else {
             for (int s = 0; s < n_paths; s++) {
                 if (s)
                     putchar('\n');
-                print_text(l, &sheets[s], n_paths);
+                print_text(l, &sheets[s], n_paths, bug_given ? &bug : NULL);
             }
             if (n_paths > 1)
                 print_summary(l, sheets, n_paths);
         }
         for (int s = 0; s < n_paths && rc == 0; s++)
-            if (sheets[s].right != n_ex)
+            if (sheets[s].right != n_ex + bug_given)
                 rc = 1;
     }
     for (int s = 0; sheets && s < n_paths; s++) {
         for (int i = 0; sheets[s].g && i < n_ex; i++)
             free(sheets[s].g[i].answer);
         free(sheets[s].g);
+        free(sheets[s].bug_matrix);
+        free(sheets[s].bug_kind);
     }
     free(sheets);
+    lesson_bug_free(&bug);
     lesson_judge_free(judge);
     session_free(ses);
     free(paths);

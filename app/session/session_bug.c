@@ -166,29 +166,3 @@ Mat *session_bug_as_written(Session *s, const char *name)
     LessonError err;
     return lesson_bug_as_written(s->lesson, shown, name, &err);
 }
-
-/* ---- the store ---- */
-
-void session_bug_take_in(Session *s, const ProgressLesson *rec)
-{
-    BugHunt *h = s->hunt;
-    const ProgressBug *b = h ? progress_find_bug(rec, h->bug.seed) : NULL;
-    if (!b || strcmp(b->kind, h->bug.kind) != 0 || strcmp(b->matrix, h->bug.matrix) != 0)
-        return;     /* another bug under this seed (the lesson changed): afresh */
-    h->stage = (HuntStage)b->status;
-    h->matrix_tries = b->matrix_tries;
-    h->kind_tries = b->kind_tries;
-    h->fix_shown = b->status == HUNT_REVEALED;
-}
-
-void session_bug_record(const Session *s, ProgressBug *out)
-{
-    const BugHunt *h = s->hunt;
-    memset(out, 0, sizeof *out);
-    out->seed = h->bug.seed;
-    out->status = (int)h->stage;
-    out->matrix_tries = h->matrix_tries;
-    out->kind_tries = h->kind_tries;
-    snprintf(out->kind, sizeof out->kind, "%s", h->bug.kind);
-    snprintf(out->matrix, sizeof out->matrix, "%s", h->bug.matrix);
-}

@@ -75,12 +75,8 @@ void session_set_asked(Session *s, LessonState *asked);
  * no edit); undo brings them back, as after a reset. */
 unsigned session_unedit(Session *s, const char *name, int row, int col);
 
-/* The hunt's end (session_free), and its record taken in from the store
- * (session_keep_progress). */
+/* The hunt's end (session_free). */
 void session_bug_drop(Session *s);
-void session_bug_take_in(Session *s, const ProgressLesson *rec);
-/* The hunt as the store keeps it (s has one). */
-void session_bug_record(const Session *s, ProgressBug *out);
 
 /* Save the session's progress when it keeps it (a failure is kept as the
  * warning, once); durable: see progress_save. */

@@ -95,6 +95,32 @@ static void store_history(ProgressExercise *p, const ExerciseState *e)
     }
 }
 
+/* The hunt of this seed in rec, taken in (a bug hunt: session_bug.c). */
+static void take_in_hunt(Session *s, const ProgressLesson *rec)
+{
+    BugHunt *h = s->hunt;
+    const ProgressBug *b = h ? progress_find_bug(rec, h->bug.seed) : NULL;
+    if (!b || strcmp(b->kind, h->bug.kind) != 0 || strcmp(b->matrix, h->bug.matrix) != 0)
+        return;     /* another bug under this seed (the lesson changed): afresh */
+    h->stage = (HuntStage)b->status;
+    h->matrix_tries = b->matrix_tries;
+    h->kind_tries = b->kind_tries;
+    h->fix_shown = b->status == HUNT_REVEALED;
+}
+
+/* The hunt as the store keeps it. */
+static void hunt_record(const Session *s, ProgressBug *out)
+{
+    const BugHunt *h = s->hunt;
+    memset(out, 0, sizeof *out);
+    out->seed = h->bug.seed;
+    out->status = (int)h->stage;
+    out->matrix_tries = h->matrix_tries;
+    out->kind_tries = h->kind_tries;
+    snprintf(out->kind, sizeof out->kind, "%s", h->bug.kind);
+    snprintf(out->matrix, sizeof out->matrix, "%s", h->bug.matrix);
+}
+
 int session_keep_progress(Session *s, const char *dir)
 {
     free(s->progress_dir);
@@ -107,7 +133,7 @@ int session_keep_progress(Session *s, const char *dir)
     if (mine && s->hunt) {
         /* a bug hunt: its own record; the lesson's place and exercises
          * are the lesson's, not the hunt's */
-        session_bug_take_in(s, mine);
+        take_in_hunt(s, mine);
     } else if (mine) {
         char key[PROGRESS_KEY_MAX];
         for (int i = 0; i < s->n_ex; i++) {
@@ -177,7 +203,7 @@ void session_save_progress(Session *s, int durable)
         /* the hunt alone: the lesson's own record stays as it is */
         rec.step_number = PROGRESS_STEP_KEPT;
         rec.finished = 0;
-        session_bug_record(s, &hunt);
+        hunt_record(s, &hunt);
         hunt.when = (long long)time(NULL);
         rec.bugs = &hunt;
         rec.n_bugs = 1;

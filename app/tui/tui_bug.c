@@ -26,12 +26,11 @@
 
 /* ---- the exercise area ---- */
 
+/* The judge's words for a kind ("softmax along the wrong axis"). */
 static const char *kind_title(const char *id)
 {
-    for (int i = 1; i <= lesson_bug_n_kinds(); i++)
-        if (strcmp(lesson_bug_kind_id(i), id) == 0)
-            return lesson_bug_kind_title(i);
-    return "";
+    const char *w = lesson_diagnosis_words(id);
+    return w ? w : "";
 }
 
 int bug_exercise_lines(const Tui *t, ExLines *x)

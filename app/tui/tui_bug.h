@@ -10,7 +10,7 @@
 #ifndef ATTN_TUI_BUG_H
 #define ATTN_TUI_BUG_H
 
-#include "tui_exercise.h"
+#include "tui_exlines.h"
 #include "tui_keys.h"
 
 typedef struct Tui Tui;

@@ -46,26 +46,6 @@ static size_t worked_answer(const Tui *t, const LessonExercise *ex, char *raw, s
     return len < size ? len : size - 1;
 }
 
-void ex_add(ExLines *x, ExLineRole role, const char *fmt, ...)
-{
-    char raw[2048], wrapped[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(raw, sizeof raw, fmt, ap);
-    va_end(ap);
-    int k = text_wrap_lines(wrapped, sizeof wrapped, raw, x->width, 4);
-    size_t w = strlen(wrapped), sep = x->n > 0;
-    if (k == 0 || x->len + sep + w + 1 >= x->size)
-        return;
-    if (sep)
-        x->buf[x->len++] = '\n';
-    memcpy(x->buf + x->len, wrapped, w + 1);
-    x->len += w;
-    for (int i = 0; i < k; i++, x->n++)
-        if (x->roles && x->n < EX_ROLES_MAX)
-            x->roles[x->n] = (unsigned char)role;
-}
-
 int lv_exercise_lines(const Tui *t, char *buf, size_t size, int width, unsigned char *roles)
 {
     const LessonView *lv = &t->lv;

@@ -22,33 +22,19 @@
 /* The kinds a bug may be, in the order the student's list numbers them:
  * the mistakes someone writes in code (not the answer-only ones: e taken
  * as 3, a score given for a weight). */
-static const struct {
-    MutKind kind;
-    const char *title;
-} kinds[] = {
-    { MUT_WRONG_AXIS, "softmax along the wrong axis" },
-    { MUT_UNSCALED, "a scale left out" },
-    { MUT_SCALED_TWICE, "a scale applied twice" },
-    { MUT_SCALE_BY_D, "divided by d_k, not by sqrt(d_k)" },
-    { MUT_SCALE_INVERTED, "multiplied where it divides (or the reverse)" },
-    { MUT_TRANSPOSED, "an operand of a product transposed" },
-    { MUT_NO_MASK, "the mask left out" },
-    { MUT_MASK_AFTER_SOFTMAX, "the mask added after the softmax" },
-    { MUT_SOFTMAX_TWICE, "softmax applied twice" },
-    { MUT_NOT_NORMALIZED, "exp without dividing by the sum" },
-    { MUT_NO_BIAS, "the bias left out" },
-    { MUT_HEADS_TILED, "heads tiled 1 2 1 2, not repeated 1 1 2 2" },
-    { MUT_ROPE_PAIRING, "RoPE's pairs: adjacent and halves swapped" },
-    { MUT_WINDOW_OFF_BY_ONE, "the window one key too wide or narrow" },
-    { MUT_NO_ROWSUM_TERM, "the softmax gradient's rowsum term left out" },
+static const MutKind kinds[] = {
+    MUT_WRONG_AXIS, MUT_UNSCALED, MUT_SCALED_TWICE, MUT_SCALE_BY_D, MUT_SCALE_INVERTED,
+    MUT_TRANSPOSED, MUT_NO_MASK, MUT_MASK_AFTER_SOFTMAX, MUT_SOFTMAX_TWICE, MUT_NOT_NORMALIZED,
+    MUT_NO_BIAS, MUT_HEADS_TILED, MUT_ROPE_PAIRING, MUT_WINDOW_OFF_BY_ONE, MUT_NO_ROWSUM_TERM,
 };
 #define N_KINDS ((int)(sizeof kinds / sizeof *kinds))
 
 int lesson_bug_n_kinds(void) { return N_KINDS; }
 
-const char *lesson_bug_kind_id(int i) { return i >= 1 && i <= N_KINDS ? mutation_id(kinds[i - 1].kind) : NULL; }
+const char *lesson_bug_kind_id(int i) { return i >= 1 && i <= N_KINDS ? mutation_id(kinds[i - 1]) : NULL; }
 
-const char *lesson_bug_kind_title(int i) { return i >= 1 && i <= N_KINDS ? kinds[i - 1].title : NULL; }
+/* the judge's words for the id: one home for them */
+const char *lesson_bug_kind_title(int i) { return lesson_diagnosis_words(lesson_bug_kind_id(i)); }
 
 const char *lesson_bug_kind_named(const char *text)
 {
@@ -70,7 +56,7 @@ const char *lesson_bug_kind_named(const char *text)
 int bug_plantable(MutKind k)
 {
     for (int i = 0; i < N_KINDS; i++)
-        if (kinds[i].kind == k)
+        if (kinds[i] == k)
             return 1;
     return 0;
 }

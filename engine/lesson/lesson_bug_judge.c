@@ -93,6 +93,22 @@ void lesson_bug_judge_kind(const Lesson *l, const LessonState *asked, const Less
      * the same matrix wrong first, else the first */
     int applies = 0, same = -1, elsewhere = -1, step = -1, changes = 0, best = 0;
     const char *first = NULL;
+    /* first that kind made where the bug is: some mistakes are others by
+     * another name there (x / sqrt(d) scaled twice is x / d) */
+    Mutation here = bug->mut >= 0 && bug->mut < n ? muts[bug->mut] : (Mutation){ 0 };
+    for (int k = 0; k < MUT_COUNT && bug->mut >= 0 && bug->mut < n && same < 0; k++) {
+        if (strcmp(mutation_id((MutKind)k), kind) != 0)
+            continue;
+        for (int side = 0; side < 2 && same < 0; side++) {
+            here.kind = (MutKind)k;
+            here.side = side;
+            LessonError err;
+            LessonState *st = lesson_eval_mutated(l, asked, &here, -1, &err);
+            if (st && shows_the_same(l, st, bug->state))
+                same = n;   /* "here", not in the list */
+            lesson_state_free(st);
+        }
+    }
     for (int i = 0; i < n && same < 0; i++) {
         if (strcmp(mutation_id(muts[i].kind), kind) != 0)
             continue;
@@ -116,7 +132,7 @@ void lesson_bug_judge_kind(const Lesson *l, const LessonState *asked, const Less
     char said[400];
     if (same >= 0) {
         v->right = 1;
-        mutation_describe(l, &muts[same], said, sizeof said);
+        mutation_describe(l, same < n ? &muts[same] : &here, said, sizeof said);
         snprintf(v->msg, sizeof v->msg, "%s; it gives these very numbers (the bug planted was %s: %s)", said,
                  bug->kind, bug->explain);
     } else if (!applies) {
