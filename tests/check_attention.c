@@ -128,23 +128,23 @@ START_TEST(test_shapes_match_reference)
         for (int causal = 0; causal <= 1; causal++)
             for (int threads = 1; threads <= 3; threads += 2)
                 expect_matches_ref((AttnConfig){ shapes[s][0], shapes[s][1], shapes[s][2], causal, shapes[s][3],
-                                                 threads, ATTN_PAR_POOL },
+                                                 threads, ATTN_PAR_POOL, ATTN_KERNELS_AUTO, ATTN_ISA_SCALAR },
                                    1.0f);
 }
 END_TEST
 
 START_TEST(test_blas_threads_match_reference)
 {
-    expect_matches_ref((AttnConfig){ 45, 32, 4, 0, 16, 0, ATTN_PAR_BLAS }, 1.0f);
-    expect_matches_ref((AttnConfig){ 45, 32, 4, 1, 16, 0, ATTN_PAR_BLAS }, 1.0f);
+    expect_matches_ref((AttnConfig){ 45, 32, 4, 0, 16, 0, ATTN_PAR_BLAS, ATTN_KERNELS_AUTO, ATTN_ISA_SCALAR }, 1.0f);
+    expect_matches_ref((AttnConfig){ 45, 32, 4, 1, 16, 0, ATTN_PAR_BLAS, ATTN_KERNELS_AUTO, ATTN_ISA_SCALAR }, 1.0f);
 }
 END_TEST
 
 START_TEST(test_one_token)
 {
     /* n = 1: every weight is 1, so each head returns its V row */
-    expect_matches_ref((AttnConfig){ 1, 8, 2, 0, 0, 0, ATTN_PAR_POOL }, 1.0f);
-    expect_matches_ref((AttnConfig){ 1, 8, 2, 1, 0, 2, ATTN_PAR_POOL }, 1.0f);
+    expect_matches_ref((AttnConfig){ 1, 8, 2, 0, 0, 0, ATTN_PAR_POOL, ATTN_KERNELS_AUTO, ATTN_ISA_SCALAR }, 1.0f);
+    expect_matches_ref((AttnConfig){ 1, 8, 2, 1, 0, 2, ATTN_PAR_POOL, ATTN_KERNELS_AUTO, ATTN_ISA_SCALAR }, 1.0f);
 }
 END_TEST
 
@@ -152,9 +152,9 @@ START_TEST(test_scores_past_exp_range)
 {
     /* inputs x 1e3: scores around 1e5, where exp(score) is inf; the shift by
      * the row's max keeps every weight finite */
-    expect_matches_ref((AttnConfig){ 29, 16, 2, 0, 8, 2, ATTN_PAR_POOL }, 1e3f);
-    expect_matches_ref((AttnConfig){ 29, 16, 2, 1, 8, 2, ATTN_PAR_POOL }, 1e3f);
-    expect_matches_ref((AttnConfig){ 29, 16, 2, 0, 8, 2, ATTN_PAR_POOL }, 1e-3f);
+    expect_matches_ref((AttnConfig){ 29, 16, 2, 0, 8, 2, ATTN_PAR_POOL, ATTN_KERNELS_AUTO, ATTN_ISA_SCALAR }, 1e3f);
+    expect_matches_ref((AttnConfig){ 29, 16, 2, 1, 8, 2, ATTN_PAR_POOL, ATTN_KERNELS_AUTO, ATTN_ISA_SCALAR }, 1e3f);
+    expect_matches_ref((AttnConfig){ 29, 16, 2, 0, 8, 2, ATTN_PAR_POOL, ATTN_KERNELS_AUTO, ATTN_ISA_SCALAR }, 1e-3f);
 }
 END_TEST
 
@@ -166,7 +166,7 @@ START_TEST(test_causal_first_row_is_v)
     float *x = random_buf((size_t)n * d, 1.0f), out[36];
     AttnWeights w = { eye, eye, eye, eye, NULL, NULL, NULL, NULL };
     AttnError err;
-    ck_assert_int_eq(attention_forward(out, x, &w, &(AttnConfig){ n, d, 2, 1, 4, 2, ATTN_PAR_POOL }, &err), ATTN_OK);
+    ck_assert_int_eq(attention_forward(out, x, &w, &(AttnConfig){ n, d, 2, 1, 4, 2, ATTN_PAR_POOL, ATTN_KERNELS_AUTO, ATTN_ISA_SCALAR }, &err), ATTN_OK);
     for (int c = 0; c < d; c++)
         ck_assert_float_eq_tol(out[c], x[c], 1e-6f);
     free(x);
@@ -215,7 +215,7 @@ static void expect_matches_lesson(int causal)
         lesson_buf(s, names[i], b[i]);
     AttnWeights w = { b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8] };
     AttnError err;
-    ck_assert_int_eq(attention_forward(out, b[0], &w, &(AttnConfig){ 5, 6, 2, causal, 2, 2, ATTN_PAR_POOL }, &err),
+    ck_assert_int_eq(attention_forward(out, b[0], &w, &(AttnConfig){ 5, 6, 2, causal, 2, 2, ATTN_PAR_POOL, ATTN_KERNELS_AUTO, ATTN_ISA_SCALAR }, &err),
                      ATTN_OK);
     memcpy(want, b[9], sizeof want);
     size_t at;
@@ -241,7 +241,7 @@ START_TEST(test_softmax_kernels_agree)
      * every length up to 40 (the vector loops' tails) and with values far
      * below the max (underflow to 0) */
     for (int isa = ATTN_ISA_SCALAR; isa <= ATTN_ISA_AVX512; isa++) {
-        if (!attn_softmax_isa_supported((AttnIsa)isa))
+        if (!attention_isa_supported((AttnIsa)isa))
             continue;
         for (int n = 1; n <= 40; n++) {
             float row[40], orig[40];
@@ -263,7 +263,7 @@ START_TEST(test_softmax_kernels_agree)
                           sum, want_sum);
         }
     }
-    ck_assert(attn_softmax_isa_supported(ATTN_ISA_SCALAR));
+    ck_assert(attention_isa_supported(ATTN_ISA_SCALAR));
 }
 END_TEST
 
@@ -274,33 +274,58 @@ START_TEST(test_bad_config_refused)
     float x[12] = { 0 }, w16[16] = { 0 }, out[12];
     AttnWeights w = { w16, w16, w16, w16, NULL, NULL, NULL, NULL };
     AttnError err;
-    ck_assert_int_eq(attention_forward(out, x, &w, &(AttnConfig){ 3, 4, 3, 0, 0, 0, ATTN_PAR_POOL }, &err),
+    ck_assert_int_eq(attention_forward(out, x, &w, &(AttnConfig){ 3, 4, 3, 0, 0, 0, ATTN_PAR_POOL, ATTN_KERNELS_AUTO, ATTN_ISA_SCALAR }, &err),
                      ATTN_E_ARG);
     ck_assert_str_eq(err.msg, "d=4 does not split into 3 heads");
-    ck_assert_int_eq(attention_ref(out, x, &w, &(AttnConfig){ 0, 4, 1, 0, 0, 0, ATTN_PAR_POOL }, &err), ATTN_E_ARG);
+    ck_assert_int_eq(attention_ref(out, x, &w, &(AttnConfig){ 0, 4, 1, 0, 0, 0, ATTN_PAR_POOL, ATTN_KERNELS_AUTO, ATTN_ISA_SCALAR }, &err), ATTN_E_ARG);
     ck_assert_str_eq(err.msg, "attention needs n, d and heads >= 1 (got n=0 d=4 heads=1)");
     w.wv = NULL;
-    ck_assert_int_eq(attention_forward(out, x, &w, &(AttnConfig){ 3, 4, 2, 0, 0, 0, ATTN_PAR_POOL }, &err),
+    ck_assert_int_eq(attention_forward(out, x, &w, &(AttnConfig){ 3, 4, 2, 0, 0, 0, ATTN_PAR_POOL, ATTN_KERNELS_AUTO, ATTN_ISA_SCALAR }, &err),
                      ATTN_E_ARG);
     ck_assert_str_eq(err.msg, "attention needs the four weight matrices");
 }
 END_TEST
+
+static void count_allocs(size_t size, void *ctx)
+{
+    (void)size;
+    ++*(long *)ctx;
+}
 
 START_TEST(test_no_memory_refused)
 {
     int n = 20, d = 8;
     Params p = params_new(d);
     float *x = random_buf((size_t)n * d, 1.0f), out[160];
-    AttnConfig cfg = { n, d, 2, 0, 8, 2, ATTN_PAR_POOL };
-    for (long k = 0; k < 4; k++) {
+    AttnConfig cfg = { n, d, 2, 0, 8, 2, ATTN_PAR_POOL, ATTN_KERNELS_AUTO, ATTN_ISA_SCALAR };
+    /* the workspace is one allocation */
+    AttnError err0;
+    attn_alloc_fail_after(0);
+    attn_status st0 = attention_forward(out, x, &p.w, &cfg, &err0);
+    attn_alloc_fail_after(-1);
+    ck_assert_int_eq(st0, ATTN_E_NOMEM);
+    ck_assert_msg(strstr(err0.msg, "no memory") != NULL, "message: %s", err0.msg);
+    /* a workspace kept: the first call allocates it, the next nothing; a
+     * larger case grows it, and a refused growth leaves it usable */
+    AttnWorkspace *ws = attention_workspace_new();
+    ck_assert_ptr_nonnull(ws);
+    for (int call = 0; call < 3; call++) {
         AttnError err;
-        attn_alloc_fail_after(k);
-        attn_status st = attention_forward(out, x, &p.w, &cfg, &err);
-        attn_alloc_fail_after(-1);
-        ck_assert_int_eq(st, ATTN_E_NOMEM);
-        ck_assert_msg(strstr(err.msg, "no memory") != NULL, "message: %s", err.msg);
+        long count = 0;
+        attn_alloc_observe(count_allocs, &count);
+        ck_assert_int_eq(attention_forward_in(ws, out, x, &p.w, &cfg, &err), ATTN_OK);
+        attn_alloc_observe(NULL, NULL);
+        ck_assert_int_eq(count, call == 0 ? 1 : 0);
     }
+    AttnConfig bigger = cfg;
+    bigger.block = 16;
+    bigger.threads = 3;
     AttnError err;
+    attn_alloc_fail_after(0);
+    ck_assert_int_eq(attention_forward_in(ws, out, x, &p.w, &bigger, &err), ATTN_E_NOMEM);
+    attn_alloc_fail_after(-1);
+    ck_assert_int_eq(attention_forward_in(ws, out, x, &p.w, &cfg, &err), ATTN_OK);
+    attention_workspace_free(ws);
     attn_alloc_fail_after(0);
     attn_status st = attention_ref(out, x, &p.w, &cfg, &err);
     attn_alloc_fail_after(-1);
@@ -333,7 +358,7 @@ START_TEST(test_memory_at_8192)
     size_t nd = (size_t)n * d, nn_bytes = (size_t)n * n * sizeof(float);
     Params p = params_new(d);
     float *x = random_buf(nd, 1.0f), *outs[2] = { malloc(nd * sizeof(float)), malloc(nd * sizeof(float)) };
-    AttnConfig cfg = { n, d, 1, 0, 0, 2, ATTN_PAR_POOL };
+    AttnConfig cfg = { n, d, 1, 0, 0, 2, ATTN_PAR_POOL, ATTN_KERNELS_AUTO, ATTN_ISA_SCALAR };
     for (int causal = 0; causal <= 1; causal++) {
         float *out = outs[causal];
         cfg.causal = causal;
@@ -365,9 +390,23 @@ END_TEST
 
 START_TEST(test_extra_bytes_and_flops)
 {
-    AttnConfig cfg = { 2048, 512, 8, 0, 256, 2, ATTN_PAR_POOL };
+    AttnConfig cfg = { 2048, 512, 8, 0, 256, 2, ATTN_PAR_POOL, ATTN_KERNELS_BLAS, ATTN_ISA_SCALAR };
     /* qkv (n, 3d) + cat (n, d) + 2 workers x (256, n) + 2 x 256 */
     ck_assert_uint_eq(attention_extra_bytes(&cfg), (2048u * 2048 + 2u * 256 * 2048 + 512) * 4);
+    /* attn's kernels add the four weights packed (d, d) and each head's K^T
+     * (64, n) and V (n, 64) packed: panels of 32 columns, here exact */
+    AttnConfig own = cfg;
+    own.kernels = ATTN_KERNELS_OWN;
+    ck_assert_uint_eq(attention_extra_bytes(&own),
+                      (2048u * 2048 + 2u * 256 * 2048 + 512 + 4u * 512 * 512 + 8u * 2 * 64 * 2048) * 4);
+    /* a head one wide still takes a panel of 32 for V */
+    own.d = 8;
+    own.heads = 8;
+    own.n = 40;
+    own.block = 0;
+    size_t blk = 40;    /* attn's kernels' block: up to 192 rows, here all 40 */
+    ck_assert_uint_eq(attention_extra_bytes(&own),
+                      (40u * 32 + 2 * blk * 40 + 2 * blk + 4u * 32 * 8 + 8u * (64 * 1 + 32 * 40)) * 4);
     ck_assert_double_eq_tol(attention_flops(&cfg), 8.0 * 2048 * 512 * 512 + 4.0 * 2048 * 2048 * 512, 1.0);
     cfg.causal = 1;
     /* blocks of 256: sum over b = 1..8 of 256 x 256 b scores */
@@ -412,7 +451,8 @@ START_TEST(test_bench_json_keys)
     char jerr[128];
     ck_assert_msg(json_parse(r.out, &root, jerr, sizeof jerr) == 0, "%s in\n%s", jerr, r.out);
     static const char *keys[] = { "n", "d", "heads", "causal", "reps", "threads", "median_ms", "min_ms", "max_ms",
-                                  "flops", "gflops", "sgemm_ms", "sgemm_gflops", "sgemm_share", "naive_ms",
+                                  "flops", "gflops", "sgemm_ms", "sgemm_gflops", "sgemm_share", "isa",
+                                  "peak_gflops", "peak_share", "naive_ms",
                                   "naive_min_ms", "naive_max_ms", "naive_gflops", "max_abs_diff", "naive_skipped",
                                   "cpu_ms", "sgemm_cpu_ms", "naive_cpu_ms", "extra_bytes", "naive_bytes" };
     ck_assert_int_eq(root.n, (int)(sizeof keys / sizeof *keys));
@@ -431,7 +471,12 @@ START_TEST(test_bench_json_keys)
     ck_assert_int_eq(json_number(json_get(&root, "max_abs_diff"), &v), 0);
     ck_assert_msg(v < 1e-5, "max_abs_diff %g", v);
     ck_assert_int_eq(json_number(json_get(&root, "extra_bytes"), &v), 0);
-    ck_assert_double_eq(v, (16 * 24 + 16 * 8 + 16 * 16 + 16) * 4);
+    /* and on attn's kernels (where the CPU has AVX2 or AVX-512) the packed
+     * weights, 4 x (8, 32), and each head's K^T (4, 32) and V (16, 32) */
+    ck_assert_double_eq(v, (16 * 24 + 16 * 8 + 16 * 16 + 16 + (attention_isa() != ATTN_ISA_SCALAR ? 4 * 256 + 2 * (128 + 512) : 0)) * 4);
+    ck_assert_str_eq(json_get(&root, "isa")->str, attention_isa_name(attention_isa()));
+    ck_assert_msg(json_get(&root, "peak_gflops")->num > 0 && json_get(&root, "peak_share")->num > 0,
+                  "peak %g, share %g", json_get(&root, "peak_gflops")->num, json_get(&root, "peak_share")->num);
     ck_assert_int_eq(json_get(&root, "naive_skipped")->type, J_NULL);
     const char *timed[] = { "median_ms", "min_ms", "max_ms", "gflops", "sgemm_gflops", "naive_ms", "cpu_ms",
                             "sgemm_cpu_ms", "naive_cpu_ms" };

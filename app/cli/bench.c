@@ -171,6 +171,9 @@ static void print_json(FILE *f, const BenchOpts *o, const BenchResult *r)
     jw_num(&w, "sgemm_ms", r->sgemm.median, 4);
     jw_num(&w, "sgemm_gflops", gflops(r->sgemm_flops, r->sgemm.median), 2);
     jw_num(&w, "sgemm_share", share(r, 0), 4);
+    jw_str(&w, "isa", attention_isa_name(r->isa));
+    jw_num(&w, "peak_gflops", r->peak_gflops, 2);
+    jw_num(&w, "peak_share", r->peak_gflops > 0 ? gflops(r->flops, r->fused.median) / r->peak_gflops : 0.0, 4);
     if (r->naive_done) {
         jw_num(&w, "naive_ms", r->naive.median, 4);
         jw_num(&w, "naive_min_ms", r->naive.min, 4);
@@ -212,7 +215,11 @@ static void print_text(FILE *f, const BenchOpts *o, const BenchResult *r)
         fprintf(f, "  %-6s skipped: %s\n", "naive", r->naive_skip);
     fprintf(f, "  %-6s %7.2f ms %9.2f-%8.2f ms %9.1f %7.2f ms  (%d x %d x %d, same run)\n", "sgemm", r->sgemm.median,
             r->sgemm.min, r->sgemm.max, gflops(r->sgemm_flops, r->sgemm.median), r->sgemm.cpu, o->n, o->d, o->d);
-    fprintf(f, "  fused at %.0f%% of the sgemm rate (%.0f%% by CPU time)", 100.0 * share(r, 0), 100.0 * share(r, 1));
+    fprintf(f, "  %-6s %41s %9.1f %10s  (FMA in %s, %d threads, same run)\n", "peak", "", r->peak_gflops, "",
+            attention_isa_name(r->isa), r->threads);
+    fprintf(f, "  fused at %.0f%% of the FMA peak, %.0f%% of the sgemm rate (%.0f%% by CPU time)",
+            r->peak_gflops > 0 ? 100.0 * gflops(r->flops, r->fused.median) / r->peak_gflops : 0.0,
+            100.0 * share(r, 0), 100.0 * share(r, 1));
     if (r->naive_done)
         fprintf(f, "; %.2fx the naive path's speed; max |fused - naive| = %.3g", r->naive.median / r->fused.median,
                 r->max_abs_diff);

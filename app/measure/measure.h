@@ -46,7 +46,13 @@ typedef struct {
     size_t naive_bytes;         /* what the naive path holds at its peak   */
     double max_abs_diff;        /* fused against naive; NAN when not run   */
     int threads;
+    double peak_gflops;         /* the FMA peak on those threads (peak.c)  */
+    AttnIsa isa;                /* the vectors it was measured with        */
 } BenchResult;
+
+/* The machine's FP32 FMA peak in GFLOP/s on `threads` threads, measured in
+ * the widest vectors the CPU has (which: *isa, when not NULL). */
+double bench_fma_peak(int threads, AttnIsa *isa);
 
 /* Time o's case on in (the fused output left in out (n, d)); 0 after
  * printing why to stderr. */

@@ -12,7 +12,16 @@
  *      sgemm, then each row divided by its sum (dk values, not n)
  *   3. rows of cat: out[rows] = cat[rows] @ Wo + bo
  * Phase 2's scratch is one (block, n) buffer and one (block) buffer per
- * worker; nothing is ever n x n.
+ * worker; nothing is ever n x n. All of it is one allocation, a workspace
+ * the caller may keep between calls (attention_forward_in): in a VM a
+ * first touch of fresh memory costs a page fault per 4 KB, a fifth of a
+ * pass at n = 2048 when measured.
+ *
+ * The products are attn's own kernels (attention_gemm.c) or BLAS's
+ * (cfg->kernels). With its own, the core packs each head's K^T and V once
+ * (a phase between 1 and 2, a head an item), takes blocks of query rows
+ * whose scores stay in L2 (SCORES_L2_FLOATS), and the projections use
+ * whichever of the two attention_choose.c measured faster on their shape.
  *
  * Parallelism: ATTN_PAR_POOL runs `threads` pthreads with BLAS kept to one
  * thread during the call (measured faster on 2 cores, see README's
@@ -51,6 +60,12 @@ struct Job {
     float *cat;             /* (n, d): the heads side by side              */
     float *scores;          /* (threads, block, n)                         */
     float *inv_sum;         /* (threads, block)                            */
+    /* attn's own kernels: which, where; their packed operands */
+    AttnIsa isa;
+    int own_core, own_proj;
+    float *wpack;           /* Wq | Wk | Wv | Wo, each packed (d, d)         */
+    float *kpack, *vpack;   /* per head: K_h^T packed (dk, n), V_h (n, dk)  */
+    size_t wpack_floats, kpack_floats, vpack_floats; /* one of each        */
     /* the phase being run */
     ItemFn fn;
     int items;
@@ -119,9 +134,30 @@ static void project_in(Job *job, int item, int worker)
         float *dst = job->qkv + p * d;
         fill_bias(dst, ld, lo, hi, bias[p], d);
         /* dst[lo:hi] (hi-lo, d) += x[lo:hi] (hi-lo, d) @ W (d, d) */
-        blas_sgemm(0, 0, hi - lo, d, d, 1.0f, job->x + (size_t)lo * d, d, wt[p], d, 1.0f,
-                   dst + (size_t)lo * ld, ld);
+        if (job->own_proj)
+            kg_gemm(job->isa, hi - lo, d, d, 1.0f, job->x + (size_t)lo * d, d, job->wpack + p * job->wpack_floats, d,
+                    1.0f, dst + (size_t)lo * ld, ld);
+        else
+            blas_sgemm(0, 0, hi - lo, d, d, 1.0f, job->x + (size_t)lo * d, d, wt[p], d, 1.0f,
+                       dst + (size_t)lo * ld, ld);
     }
+}
+
+/* Before phase 1 (own projections): one weight matrix packed. */
+static void pack_weight(Job *job, int item, int worker)
+{
+    (void)worker;
+    const float *w[4] = { job->w->wq, job->w->wk, job->w->wv, job->w->wo };
+    kg_pack_b(job->wpack + item * job->wpack_floats, w[item], job->d, job->d, job->d, 0);
+}
+
+/* Between phases 1 and 2 (own core): one head's K^T and V packed. */
+static void pack_head(Job *job, int h, int worker)
+{
+    (void)worker;
+    int d = job->d, dk = job->dk, ld = 3 * d;
+    kg_pack_b(job->kpack + h * job->kpack_floats, job->qkv + d + h * dk, ld, dk, job->n, 1);
+    kg_pack_b(job->vpack + h * job->vpack_floats, job->qkv + 2 * d + h * dk, ld, job->n, dk, 0);
 }
 
 /* Phase 2: one head for one block of query rows. */
@@ -142,7 +178,10 @@ static void attend(Job *job, int item, int worker)
     float *o = job->cat + (size_t)r0 * d + h * dk;          /* (rows, dk) at d  */
 
     /* s = q @ k^T / sqrt(dk) */
-    blas_sgemm(0, 1, rows, cols, dk, job->scale, q, ld, k, ld, 0.0f, s, cols);
+    if (job->own_core)
+        kg_gemm(job->isa, rows, cols, dk, job->scale, q, ld, job->kpack + h * job->kpack_floats, dk, 0.0f, s, cols);
+    else
+        blas_sgemm(0, 1, rows, cols, dk, job->scale, q, ld, k, ld, 0.0f, s, cols);
     for (int i = 0; i < rows; i++) {
         float *row = s + (size_t)i * cols;
         int live = job->causal ? r0 + i + 1 : cols;         /* keys 0..r0+i */
@@ -150,7 +189,10 @@ static void attend(Job *job, int item, int worker)
         memset(row + live, 0, (size_t)(cols - live) * sizeof *row);
     }
     /* o = s @ v, then each row over its sum */
-    blas_sgemm(0, 0, rows, dk, cols, 1.0f, s, cols, v, ld, 0.0f, o, d);
+    if (job->own_core)
+        kg_gemm(job->isa, rows, dk, cols, 1.0f, s, cols, job->vpack + h * job->vpack_floats, job->n, 0.0f, o, d);
+    else
+        blas_sgemm(0, 0, rows, dk, cols, 1.0f, s, cols, v, ld, 0.0f, o, d);
     for (int i = 0; i < rows; i++)
         for (int c = 0; c < dk; c++)
             o[(size_t)i * d + c] *= inv[i];
@@ -165,8 +207,12 @@ static void project_out(Job *job, int item, int worker)
         hi = job->n;
     int d = job->d;
     fill_bias(job->out, d, lo, hi, job->w->bo, d);
-    blas_sgemm(0, 0, hi - lo, d, d, 1.0f, job->cat + (size_t)lo * d, d, job->w->wo, d, 1.0f,
-               job->out + (size_t)lo * d, d);
+    if (job->own_proj)
+        kg_gemm(job->isa, hi - lo, d, d, 1.0f, job->cat + (size_t)lo * d, d, job->wpack + 3 * job->wpack_floats, d,
+                1.0f, job->out + (size_t)lo * d, d);
+    else
+        blas_sgemm(0, 0, hi - lo, d, d, 1.0f, job->cat + (size_t)lo * d, d, job->w->wo, d, 1.0f,
+                   job->out + (size_t)lo * d, d);
 }
 
 /* Blocks of 256 query rows: on a 2-core Zen 4 with OpenBLAS 0.3.21 they
@@ -183,6 +229,30 @@ int attention_block(int n)
     int b = n > 0 ? SCRATCH_FLOATS / n : BLOCK_MAX;
     b -= b % 16;
     return b < BLOCK_MIN ? BLOCK_MIN : b > BLOCK_MAX ? BLOCK_MAX : b;
+}
+
+/* attn's kernels read a block's scores twice (softmax, then the weighted
+ * sum): blocks whose scores fit half of a 1 MB L2, in whole tiles of 12
+ * rows, 12 to 192 of them. */
+#define SCORES_L2_FLOATS (128 * 1024)
+#define OWN_TILE 12
+
+static int own_block(int n)
+{
+    int b = n > 0 ? SCORES_L2_FLOATS / n : 192;
+    b -= b % OWN_TILE;
+    return b < OWN_TILE ? OWN_TILE : b > 192 ? 192 : b;
+}
+
+/* Does cfg run the core on attn's kernels, and at which instruction set? */
+static int own_core_isa(const AttnConfig *cfg, AttnIsa *isa)
+{
+    if (cfg->kernels == ATTN_KERNELS_OWN) {
+        *isa = cfg->isa;
+        return 1;
+    }
+    *isa = attention_isa();
+    return cfg->kernels == ATTN_KERNELS_AUTO && *isa != ATTN_ISA_SCALAR;
 }
 
 /* Below this many flops, starting threads costs more than it saves. */
@@ -202,14 +272,40 @@ static int workers(const AttnConfig *cfg)
 
 static int block_of(const AttnConfig *cfg)
 {
-    int b = cfg->block > 0 ? cfg->block : attention_block(cfg->n);
+    AttnIsa isa;
+    int b = cfg->block > 0 ? cfg->block : own_core_isa(cfg, &isa) ? own_block(cfg->n) : attention_block(cfg->n);
     return b > cfg->n ? cfg->n : b;
+}
+
+/* The workspace's parts, in floats, each rounded up to a cache line so the
+ * next starts on one: qkv, cat, scores, inv_sum, and with attn's kernels
+ * the packed weights and each head's packed K^T and V. */
+enum { PART_QKV, PART_CAT, PART_SCORES, PART_SUMS, PART_WPACK, PART_KPACK, PART_VPACK, PARTS };
+
+static size_t line_up(size_t floats) { return (floats + 15) & ~(size_t)15; }
+
+static void parts_of(const AttnConfig *cfg, size_t part[PARTS])
+{
+    size_t n = (size_t)cfg->n, d = (size_t)cfg->d, t = (size_t)workers(cfg), b = (size_t)block_of(cfg);
+    AttnIsa isa;
+    int own = cfg->heads > 0 && own_core_isa(cfg, &isa);
+    int dk = cfg->heads > 0 ? cfg->d / cfg->heads : 0;
+    part[PART_QKV] = line_up(n * 3 * d);
+    part[PART_CAT] = line_up(n * d);
+    part[PART_SCORES] = line_up(t * b * n);
+    part[PART_SUMS] = line_up(t * b);
+    part[PART_WPACK] = own ? line_up(4 * kg_packed_floats(cfg->d, cfg->d)) : 0;
+    part[PART_KPACK] = own ? line_up((size_t)cfg->heads * kg_packed_floats(dk, cfg->n)) : 0;
+    part[PART_VPACK] = own ? line_up((size_t)cfg->heads * kg_packed_floats(cfg->n, dk)) : 0;
 }
 
 size_t attention_extra_bytes(const AttnConfig *cfg)
 {
-    size_t n = (size_t)cfg->n, d = (size_t)cfg->d, t = (size_t)workers(cfg), b = (size_t)block_of(cfg);
-    return (n * 3 * d + n * d + t * b * n + t * b) * sizeof(float);
+    size_t part[PARTS], floats = 0;
+    parts_of(cfg, part);
+    for (int i = 0; i < PARTS; i++)
+        floats += part[i];
+    return floats * sizeof(float);
 }
 
 double attention_flops(const AttnConfig *cfg)
@@ -240,11 +336,39 @@ attn_status attention_check(const AttnConfig *cfg, const AttnWeights *w, AttnErr
         return attn_fail(err, ATTN_E_ARG, "d=%d does not split into %d heads", cfg->d, cfg->heads);
     if (!w->wq || !w->wk || !w->wv || !w->wo)
         return attn_fail(err, ATTN_E_ARG, "attention needs the four weight matrices");
+    if (cfg->kernels == ATTN_KERNELS_OWN && !attention_isa_supported(cfg->isa))
+        return attn_fail(err, ATTN_E_ARG, "this CPU has no %s for attn's kernels", attention_isa_name(cfg->isa));
     return ATTN_OK;
+}
+
+struct AttnWorkspace {
+    float *buf;             /* one allocation, carved by parts_of          */
+    size_t bytes;
+};
+
+AttnWorkspace *attention_workspace_new(void)
+{
+    return attn_calloc(1, sizeof(AttnWorkspace));
+}
+
+void attention_workspace_free(AttnWorkspace *ws)
+{
+    if (ws)
+        free(ws->buf);
+    free(ws);
 }
 
 attn_status attention_forward(float *out, const float *x, const AttnWeights *w, const AttnConfig *cfg,
                               AttnError *err)
+{
+    AttnWorkspace ws = { NULL, 0 };
+    attn_status st = attention_forward_in(&ws, out, x, w, cfg, err);
+    free(ws.buf);
+    return st;
+}
+
+attn_status attention_forward_in(AttnWorkspace *ws, float *out, const float *x, const AttnWeights *w,
+                                 const AttnConfig *cfg, AttnError *err)
 {
     attn_status st = attention_check(cfg, w, err);
     if (st != ATTN_OK)
@@ -258,29 +382,49 @@ attn_status attention_forward(float *out, const float *x, const AttnWeights *w, 
     job.scale = 1.0f / sqrtf((float)job.dk);
     int bands = 2 * threads;
     job.rows_per_item = (job.n + bands - 1) / bands;
-    size_t n = (size_t)job.n, d = (size_t)job.d, scratch = (size_t)threads * job.block;
-    job.qkv = attn_malloc(n * 3 * d * sizeof(float));
-    job.cat = attn_malloc(n * d * sizeof(float));
-    job.scores = attn_malloc(scratch * n * sizeof(float));
-    job.inv_sum = attn_malloc(scratch * sizeof(float));
-    if (!job.qkv || !job.cat || !job.scores || !job.inv_sum) {
-        st = attn_fail(err, ATTN_E_NOMEM, "attention: no memory for the workspace (%zu bytes)",
-                       attention_extra_bytes(cfg));
+    job.own_core = own_core_isa(cfg, &job.isa);
+    size_t part[PARTS], need = attention_extra_bytes(cfg);
+    parts_of(cfg, part);
+    if (ws->bytes < need) {
+        float *grown = attn_malloc(need);   /* the old one kept when refused */
+        if (grown) {
+            free(ws->buf);
+            ws->buf = grown;
+            ws->bytes = need;
+        }
+    }
+    if (ws->bytes < need) {
+        st = attn_fail(err, ATTN_E_NOMEM, "attention: no memory for the workspace (%zu bytes)", need);
     } else {
+        float *at = ws->buf, **slot[PARTS] = { &job.qkv, &job.cat, &job.scores, &job.inv_sum, &job.wpack,
+                                               &job.kpack, &job.vpack };
+        for (int i = 0; i < PARTS; i++) {
+            *slot[i] = part[i] ? at : NULL;
+            at += part[i];
+        }
+        if (job.own_core) {
+            job.wpack_floats = kg_packed_floats(job.d, job.d);
+            job.kpack_floats = kg_packed_floats(job.dk, job.n);
+            job.vpack_floats = kg_packed_floats(job.n, job.dk);
+        }
         int blas_before = blas_threads();
         if (threads > 1)
             blas_set_threads(1);
         int bands_used = (job.n + job.rows_per_item - 1) / job.rows_per_item;
+        if (job.own_core) {
+            run_phase(&job, pack_weight, 4, threads);
+            /* the projections: attn's kernels or BLAS, as measured */
+            job.own_proj = cfg->kernels == ATTN_KERNELS_OWN
+                        || attention_choose_own(job.isa, job.d, job.x, job.n, job.wpack, job.w->wq, job.qkv);
+        }
         run_phase(&job, project_in, bands_used, threads);
+        if (job.own_core)
+            run_phase(&job, pack_head, job.heads, threads);
         run_phase(&job, attend, job.heads * job.nblocks, threads);
         run_phase(&job, project_out, bands_used, threads);
         if (threads > 1)
             blas_set_threads(blas_before);
         attn_error_clear(err);
     }
-    free(job.qkv);
-    free(job.cat);
-    free(job.scores);
-    free(job.inv_sum);
     return st;
 }

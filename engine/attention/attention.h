@@ -28,6 +28,20 @@ typedef enum {
     ATTN_PAR_BLAS,
 } AttnParallel;
 
+/* The instruction sets attn's kernels are written for; the CPU is asked at
+ * run time, so one binary runs everywhere and uses the widest it has. */
+typedef enum { ATTN_ISA_SCALAR, ATTN_ISA_AVX2, ATTN_ISA_AVX512 } AttnIsa;
+
+/* Whose products: attn's own kernels (attention_gemm.c) or BLAS's. */
+typedef enum {
+    ATTN_KERNELS_AUTO,  /* the core (scores, softmax, weighted sum) by attn's
+                           kernels where the CPU has AVX2 or AVX-512, else
+                           BLAS; each projection by whichever of the two was
+                           measured faster on its shape in this process   */
+    ATTN_KERNELS_BLAS,  /* every product by BLAS                             */
+    ATTN_KERNELS_OWN,   /* every product by attn's kernels at `isa` (tests)  */
+} AttnKernels;
+
 typedef struct {
     int n;          /* tokens: the rows of X                                */
     int d;          /* model width: the columns of X, a multiple of heads   */
@@ -36,6 +50,9 @@ typedef struct {
     int block;      /* query rows per work item; 0: attention_block(n)      */
     int threads;    /* workers; 0: one per core online                      */
     AttnParallel par;
+    AttnKernels kernels;
+    AttnIsa isa;    /* ATTN_KERNELS_OWN: the kernels' instruction set (one
+                       attention_isa_supported says the CPU has)           */
 } AttnConfig;
 
 /* The parameters: W* (d, d), b* (d) each; a NULL bias counts as zeros. */
@@ -55,13 +72,23 @@ typedef struct {
 attn_status attention_forward(float *out, const float *x, const AttnWeights *w, const AttnConfig *cfg,
                               AttnError *err);
 
+/* A workspace kept between calls: attention_forward_in grows it when a
+ * call needs more and otherwise allocates nothing, so a loop of passes
+ * touches fresh memory once. Owned by the caller (free: NULL is fine). */
+typedef struct AttnWorkspace AttnWorkspace;
+AttnWorkspace *attention_workspace_new(void);
+void attention_workspace_free(AttnWorkspace *ws);
+attn_status attention_forward_in(AttnWorkspace *ws, float *out, const float *x, const AttnWeights *w,
+                                 const AttnConfig *cfg, AttnError *err);
+
 /* The same function as textbook loops in double precision, materializing
  * each head's n x n weights: the algorithmic reference for tests (only
  * cfg's n, d, heads and causal matter). Same errors. */
 attn_status attention_ref(float *out, const float *x, const AttnWeights *w, const AttnConfig *cfg,
                           AttnError *err);
 
-/* The bytes attention_forward allocates for cfg (all of its extra memory). */
+/* The bytes attention_forward allocates for cfg (all of its extra memory,
+ * one allocation: a workspace of this size serves cfg). */
 size_t attention_extra_bytes(const AttnConfig *cfg);
 
 /* The floating-point operations attention_forward performs for cfg: 8nd^2
@@ -73,7 +100,14 @@ double attention_flops(const AttnConfig *cfg);
  * yardstick a benchmark compares the fused path's rate with. */
 void attention_matmul(float *c, const float *a, const float *b, int m, int k, int n);
 
-/* The default number of query rows per block for n tokens. */
+/* The default number of query rows per block for n tokens (BLAS's
+ * products; attn's kernels take blocks whose scores stay in L2). */
 int attention_block(int n);
+
+/* Does the CPU have isa? The widest it has; a name ("avx512", "avx2",
+ * "scalar"). */
+int attention_isa_supported(AttnIsa isa);
+AttnIsa attention_isa(void);
+const char *attention_isa_name(AttnIsa isa);
 
 #endif

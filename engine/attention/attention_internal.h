@@ -18,9 +18,39 @@ float attn_softmax_numerators(float *row, int n);
 
 /* The same with a chosen instruction set, for tests: each set the CPU
  * supports must give the same numerators within float rounding. */
-typedef enum { ATTN_ISA_SCALAR, ATTN_ISA_AVX2, ATTN_ISA_AVX512 } AttnIsa;
-int attn_softmax_isa_supported(AttnIsa isa);
 float attn_softmax_numerators_isa(float *row, int n, AttnIsa isa);
+
+/* Softmax numerators down the columns of s (keys rows, width columns at
+ * ld; width <= 32) in place, each column shifted by its own max: column
+ * c's live keys are 0 .. live0 + c (causal; every key when live0 < 0),
+ * the others 0; sum[c] = the column's sum. */
+void attn_softmax_columns_isa(float *s, int keys, int ld, int width, int live0, float *sum, AttnIsa isa);
+
+/* attn's own products (attention_gemm.c): B packed once into panels of
+ * KG_NR columns, then c (m, n) at ldc = alpha a (m, k) at lda @ B + beta c
+ * (beta 0: c is not read), B's first k rows and n columns of a packing of
+ * depth pk (>= k). kg_pack_b takes B (k, n) at ldb, or with trans its
+ * transpose: b is then (n, k) at ldb (K for the scores' K^T). */
+#define KG_NR 32
+size_t kg_packed_floats(int k, int n);
+void kg_pack_b(float *dst, const float *b, int ldb, int k, int n, int trans);
+void kg_gemm(AttnIsa isa, int m, int n, int k, float alpha, const float *a, int lda, const float *pb, int pk,
+             float beta, float *c, int ldc);
+/* A packed too, once, for products that reuse it: tiles of kg_rows(isa)
+ * rows (zeros past the last), each of depth k; with trans, a is A^T given
+ * as (k, rows) at lda. kg_gemm_packed multiplies the first m rows and k
+ * columns of such a packing of depth pka. */
+int kg_rows(AttnIsa isa);
+size_t kg_packed_a_floats(AttnIsa isa, int rows, int k);
+void kg_pack_a(AttnIsa isa, float *dst, const float *a, int lda, int rows, int k, int trans);
+void kg_gemm_packed(AttnIsa isa, int m, int n, int k, float alpha, const float *pa, int pka, const float *pb,
+                    int pkb, float beta, float *c, int ldc);
+
+/* Is attn's kernel at isa at least as fast as BLAS for x (n, d) @ W (d, d)
+ * (wpack: W packed)? Measured on this shape the first time (scratch: room
+ * for (min(n, 192), d) floats), then remembered (attention_choose.c). */
+int attention_choose_own(AttnIsa isa, int d, const float *x, int n, const float *wpack, const float *w,
+                         float *scratch);
 
 /* ATTN_E_ARG and a message when cfg or w cannot be computed (n, d or heads
  * below 1, d not a multiple of heads, a weight matrix missing). */

@@ -30,6 +30,24 @@ static float numerators_scalar(float *row, int n)
     return sum;
 }
 
+/* Is key p live for column c (causal from live0; all when live0 < 0)? */
+static int live_key(int p, int c, int live0) { return live0 < 0 || p <= live0 + c; }
+
+static void columns_scalar(float *s, int keys, int ld, int width, int live0, float *sum)
+{
+    for (int c = 0; c < width; c++) {
+        float max = -INFINITY, total = 0.0f;
+        for (int p = 0; p < keys && live_key(p, c, live0); p++)
+            max = s[(size_t)p * ld + c] > max ? s[(size_t)p * ld + c] : max;
+        for (int p = 0; p < keys; p++) {
+            float *x = &s[(size_t)p * ld + c];
+            *x = live_key(p, c, live0) && *x - max >= EXP_LOWEST ? expf(*x - max) : 0.0f;
+            total += *x;
+        }
+        sum[c] = total;
+    }
+}
+
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 
@@ -148,7 +166,79 @@ AVX512 static float numerators_avx512(float *row, int n)
     return sum;
 }
 
-int attn_softmax_isa_supported(AttnIsa isa)
+/* Columns [c0, c0 + 8) of s down the keys, as columns_scalar. */
+AVX2 static void columns8(float *s, int keys, int ld, int width, int live0, int c0, float *sum)
+{
+    int lanes = width - c0 < 8 ? width - c0 : 8;
+    __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    __m256i in_width = _mm256_cmpgt_epi32(_mm256_set1_epi32(lanes), lane);
+    /* keys past live0 + c0 + 7 are dead in every lane of the group */
+    int last = live0 < 0 || live0 + c0 + 8 > keys ? keys : live0 + c0 + 8;
+    __m256 max = _mm256_set1_ps(-INFINITY);
+    for (int p = 0; p < last; p++) {
+        __m256i live = live0 < 0 ? in_width
+                     : _mm256_and_si256(in_width, _mm256_cmpgt_epi32(lane, _mm256_set1_epi32(p - live0 - c0 - 1)));
+        __m256 v = _mm256_maskload_ps(s + (size_t)p * ld + c0, live);
+        max = _mm256_blendv_ps(max, _mm256_max_ps(max, v), _mm256_castsi256_ps(live));
+    }
+    __m256 total = _mm256_setzero_ps();
+    for (int p = 0; p < keys; p++) {
+        __m256i live = live0 < 0 ? in_width
+                     : _mm256_and_si256(in_width, _mm256_cmpgt_epi32(lane, _mm256_set1_epi32(p - live0 - c0 - 1)));
+        __m256 e = p < last ? exp8(_mm256_sub_ps(_mm256_maskload_ps(s + (size_t)p * ld + c0, live), max))
+                            : _mm256_setzero_ps();
+        e = _mm256_and_ps(e, _mm256_castsi256_ps(live));
+        _mm256_maskstore_ps(s + (size_t)p * ld + c0, in_width, e);
+        total = _mm256_add_ps(total, e);
+    }
+    float t[8];
+    _mm256_storeu_ps(t, total);
+    for (int l = 0; l < lanes; l++)
+        sum[c0 + l] = t[l];
+}
+
+/* Columns [c0, c0 + 16) of s down the keys, as columns_scalar. */
+AVX512 static void columns16(float *s, int keys, int ld, int width, int live0, int c0, float *sum)
+{
+    int lanes = width - c0 < 16 ? width - c0 : 16;
+    __mmask16 in_width = (__mmask16)((1u << lanes) - 1);
+    __m512i lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    int last = live0 < 0 || live0 + c0 + 16 > keys ? keys : live0 + c0 + 16;
+    __m512 max = _mm512_set1_ps(-INFINITY);
+    for (int p = 0; p < last; p++) {
+        __mmask16 live = live0 < 0 ? in_width
+                       : in_width & _mm512_cmpge_epi32_mask(lane, _mm512_set1_epi32(p - live0 - c0));
+        max = _mm512_mask_max_ps(max, live, max, _mm512_maskz_loadu_ps(live, s + (size_t)p * ld + c0));
+    }
+    __m512 total = _mm512_setzero_ps();
+    for (int p = 0; p < keys; p++) {
+        __mmask16 live = p >= last ? 0 : live0 < 0 ? in_width
+                       : in_width & _mm512_cmpge_epi32_mask(lane, _mm512_set1_epi32(p - live0 - c0));
+        __m512 e = _mm512_maskz_mov_ps(live, exp16(_mm512_sub_ps(_mm512_maskz_loadu_ps(live, s + (size_t)p * ld + c0),
+                                                                 max)));
+        _mm512_mask_storeu_ps(s + (size_t)p * ld + c0, in_width, e);
+        total = _mm512_add_ps(total, e);
+    }
+    _mm512_mask_storeu_ps(sum + c0, in_width, total);
+}
+
+void attn_softmax_columns_isa(float *s, int keys, int ld, int width, int live0, float *sum, AttnIsa isa)
+{
+    for (int c0 = 0; c0 < width;) {
+        if (isa == ATTN_ISA_AVX512) {
+            columns16(s, keys, ld, width, live0, c0, sum);
+            c0 += 16;
+        } else if (isa == ATTN_ISA_AVX2) {
+            columns8(s, keys, ld, width, live0, c0, sum);
+            c0 += 8;
+        } else {
+            columns_scalar(s, keys, ld, width, live0, sum);
+            c0 = width;
+        }
+    }
+}
+
+int attention_isa_supported(AttnIsa isa)
 {
     /* libgcc fills the CPU's features in before main; reading them is cheap */
     switch (isa) {
@@ -172,7 +262,7 @@ float attn_softmax_numerators_isa(float *row, int n, AttnIsa isa)
 
 #else
 
-int attn_softmax_isa_supported(AttnIsa isa)
+int attention_isa_supported(AttnIsa isa)
 {
     return isa == ATTN_ISA_SCALAR;
 }
@@ -183,13 +273,26 @@ float attn_softmax_numerators_isa(float *row, int n, AttnIsa isa)
     return numerators_scalar(row, n);
 }
 
+void attn_softmax_columns_isa(float *s, int keys, int ld, int width, int live0, float *sum, AttnIsa isa)
+{
+    (void)isa;
+    columns_scalar(s, keys, ld, width, live0, sum);
+}
+
 #endif
+
+AttnIsa attention_isa(void)
+{
+    return attention_isa_supported(ATTN_ISA_AVX512) ? ATTN_ISA_AVX512
+         : attention_isa_supported(ATTN_ISA_AVX2) ? ATTN_ISA_AVX2 : ATTN_ISA_SCALAR;
+}
+
+const char *attention_isa_name(AttnIsa isa)
+{
+    return isa == ATTN_ISA_AVX512 ? "avx512" : isa == ATTN_ISA_AVX2 ? "avx2" : "scalar";
+}
 
 float attn_softmax_numerators(float *row, int n)
 {
-    if (attn_softmax_isa_supported(ATTN_ISA_AVX512))
-        return attn_softmax_numerators_isa(row, n, ATTN_ISA_AVX512);
-    if (attn_softmax_isa_supported(ATTN_ISA_AVX2))
-        return attn_softmax_numerators_isa(row, n, ATTN_ISA_AVX2);
-    return attn_softmax_numerators_isa(row, n, ATTN_ISA_SCALAR);
+    return attn_softmax_numerators_isa(row, n, attention_isa());
 }

@@ -1,0 +1,299 @@
+/*
+ * attention_gemm.c - attn's own matrix products for the attention core
+ * (attention_internal.h): c = alpha a @ B + beta c with B packed once into
+ * panels of KG_NR columns, each panel row after row (k rows of KG_NR
+ * floats, zero past B's last column), so the inner loop reads B straight
+ * through. A is copied a band at a time into tiles of the kernel's rows,
+ * column after column (a thread's own buffer), so the inner loop reads it
+ * straight through too, a number at a time, broadcast: one pointer for
+ * each operand, however far apart A's rows are.
+ *
+ * The work is tiled for the caches: depth in passes of KG_KC (a panel's
+ * slice, KG_KC x KG_NR floats = 32 KB, stays in L1), rows in bands of
+ * KG_MC (the band of A stays in L2), and a micro-kernel keeps a tile of C
+ * in registers for a whole pass:
+ *   AVX-512  12 rows x 32 columns: 24 zmm accumulators, two loads of B and
+ *            twelve broadcasts of A per depth step, 24 FMAs;
+ *   AVX2      6 rows x 16 columns: 12 ymm accumulators (a panel is two);
+ *   portable  4 rows x 32 columns in plain C: the reference the others are
+ *            tested against, and the path of a CPU with neither.
+ * A tile's missing rows (m not a multiple of the tile) are zeros and are
+ * not stored; missing columns are zeros in the panel and not stored either
+ * (AVX-512 by masked stores).
+ */
+#include "attention_internal.h"
+
+#include <string.h>
+
+#define KG_KC 256
+#define KG_MC 96        /* a multiple of every kernel's rows (12, 6, 4) */
+
+size_t kg_packed_floats(int k, int n)
+{
+    return (size_t)((n + KG_NR - 1) / KG_NR) * KG_NR * (size_t)k;
+}
+
+void kg_pack_b(float *dst, const float *b, int ldb, int k, int n, int trans)
+{
+    int panels = (n + KG_NR - 1) / KG_NR;
+    for (int j = 0; j < panels; j++) {
+        float *pan = dst + (size_t)j * k * KG_NR;
+        int c0 = j * KG_NR, w = n - c0 < KG_NR ? n - c0 : KG_NR;
+        for (int p = 0; p < k; p++) {
+            float *row = pan + (size_t)p * KG_NR;
+            if (!trans) {
+                memcpy(row, b + (size_t)p * ldb + c0, (size_t)w * sizeof *row);
+            } else {
+                for (int c = 0; c < w; c++)
+                    row[c] = b[(size_t)(c0 + c) * ldb + p];
+            }
+            for (int c = w; c < KG_NR; c++)
+                row[c] = 0.0f;
+        }
+    }
+}
+
+/* ---- the portable kernel: 4 x 32 ---- */
+
+#define PORT_MR 4
+
+static void mk_portable(int k, const float *a, int mv, const float *b, float *c, int ldc, int nv, float alpha,
+                        float beta)
+{
+    float acc[PORT_MR][KG_NR];
+    memset(acc, 0, sizeof acc);
+    for (int p = 0; p < k; p++) {
+        const float *bp = b + (size_t)p * KG_NR;
+        for (int i = 0; i < PORT_MR; i++) {
+            float x = a[(size_t)p * PORT_MR + i];
+            for (int j = 0; j < KG_NR; j++)
+                acc[i][j] += x * bp[j];
+        }
+    }
+    for (int i = 0; i < mv; i++)
+        for (int j = 0; j < nv; j++) {
+            float *cij = c + (size_t)i * ldc + j;
+            *cij = beta == 0.0f ? alpha * acc[i][j] : alpha * acc[i][j] + beta * *cij;
+        }
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+
+/* ---- AVX2 + FMA: 6 x 16, a panel in two halves ---- */
+
+#define AVX2 __attribute__((target("avx2,fma")))
+#define AVX2_MR 6
+
+AVX2 static void mk_avx2_half(int k, const float *a, int mv, const float *b, float *c, int ldc, int nv,
+                              float alpha, float beta)
+{
+    __m256 c00 = _mm256_setzero_ps(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00;
+    __m256 c30 = c00, c31 = c00, c40 = c00, c41 = c00, c50 = c00, c51 = c00;
+    for (int p = 0; p < k; p++) {
+        __m256 b0 = _mm256_loadu_ps(b + (size_t)p * KG_NR), b1 = _mm256_loadu_ps(b + (size_t)p * KG_NR + 8);
+        const float *ap = a + (size_t)p * AVX2_MR;
+        __m256 x;
+        x = _mm256_broadcast_ss(ap + 0), c00 = _mm256_fmadd_ps(x, b0, c00), c01 = _mm256_fmadd_ps(x, b1, c01);
+        x = _mm256_broadcast_ss(ap + 1), c10 = _mm256_fmadd_ps(x, b0, c10), c11 = _mm256_fmadd_ps(x, b1, c11);
+        x = _mm256_broadcast_ss(ap + 2), c20 = _mm256_fmadd_ps(x, b0, c20), c21 = _mm256_fmadd_ps(x, b1, c21);
+        x = _mm256_broadcast_ss(ap + 3), c30 = _mm256_fmadd_ps(x, b0, c30), c31 = _mm256_fmadd_ps(x, b1, c31);
+        x = _mm256_broadcast_ss(ap + 4), c40 = _mm256_fmadd_ps(x, b0, c40), c41 = _mm256_fmadd_ps(x, b1, c41);
+        x = _mm256_broadcast_ss(ap + 5), c50 = _mm256_fmadd_ps(x, b0, c50), c51 = _mm256_fmadd_ps(x, b1, c51);
+    }
+    __m256 acc[AVX2_MR][2] = { { c00, c01 }, { c10, c11 }, { c20, c21 }, { c30, c31 }, { c40, c41 }, { c50, c51 } };
+    __m256 va = _mm256_set1_ps(alpha), vb = _mm256_set1_ps(beta);
+    for (int i = 0; i < mv; i++) {
+        float *ci = c + (size_t)i * ldc;
+        for (int h = 0; h < 2; h++) {
+            if (nv >= 8 * (h + 1)) {
+                __m256 r = _mm256_mul_ps(va, acc[i][h]);
+                if (beta != 0.0f)
+                    r = _mm256_fmadd_ps(vb, _mm256_loadu_ps(ci + 8 * h), r);
+                _mm256_storeu_ps(ci + 8 * h, r);
+            } else if (nv > 8 * h) {
+                float t[8];
+                _mm256_storeu_ps(t, acc[i][h]);
+                for (int j = 8 * h; j < nv; j++)
+                    ci[j] = beta == 0.0f ? alpha * t[j - 8 * h] : alpha * t[j - 8 * h] + beta * ci[j];
+            }
+        }
+    }
+}
+
+AVX2 static void mk_avx2(int k, const float *a, int mv, const float *b, float *c, int ldc, int nv, float alpha,
+                         float beta)
+{
+    mk_avx2_half(k, a, mv, b, c, ldc, nv < 16 ? nv : 16, alpha, beta);
+    if (nv > 16)
+        mk_avx2_half(k, a, mv, b + 16, c + 16, ldc, nv - 16, alpha, beta);
+}
+
+/* ---- AVX-512: 12 x 32 ---- */
+
+#define AVX512 __attribute__((target("avx512f")))
+#define AVX512_MR 12
+
+#define ROW512(i)                                                                                               \
+    x = _mm512_set1_ps(ap[i]), c##i##0 = _mm512_fmadd_ps(x, b0, c##i##0), c##i##1 = _mm512_fmadd_ps(x, b1, c##i##1)
+
+AVX512 static void mk_avx512(int k, const float *a, int mv, const float *b, float *c, int ldc, int nv, float alpha,
+                             float beta)
+{
+    __m512 z = _mm512_setzero_ps();
+    __m512 c00 = z, c01 = z, c10 = z, c11 = z, c20 = z, c21 = z, c30 = z, c31 = z, c40 = z, c41 = z, c50 = z, c51 = z;
+    __m512 c60 = z, c61 = z, c70 = z, c71 = z, c80 = z, c81 = z, c90 = z, c91 = z, c100 = z, c101 = z, c110 = z,
+           c111 = z;
+    for (int p = 0; p < k; p++) {
+        __m512 b0 = _mm512_loadu_ps(b + (size_t)p * KG_NR), b1 = _mm512_loadu_ps(b + (size_t)p * KG_NR + 16);
+        const float *ap = a + (size_t)p * AVX512_MR;
+        __m512 x;
+        ROW512(0); ROW512(1); ROW512(2); ROW512(3); ROW512(4); ROW512(5);
+        ROW512(6); ROW512(7); ROW512(8); ROW512(9); ROW512(10); ROW512(11);
+    }
+    __m512 acc[AVX512_MR][2] = { { c00, c01 }, { c10, c11 }, { c20, c21 }, { c30, c31 },
+                                 { c40, c41 }, { c50, c51 }, { c60, c61 }, { c70, c71 },
+                                 { c80, c81 }, { c90, c91 }, { c100, c101 }, { c110, c111 } };
+    __m512 va = _mm512_set1_ps(alpha), vb = _mm512_set1_ps(beta);
+    __mmask16 m0 = nv >= 16 ? 0xffff : (__mmask16)((1u << nv) - 1);
+    __mmask16 m1 = nv >= 32 ? 0xffff : nv <= 16 ? 0 : (__mmask16)((1u << (nv - 16)) - 1);
+    for (int i = 0; i < mv; i++) {
+        float *ci = c + (size_t)i * ldc;
+        __m512 r0 = _mm512_mul_ps(va, acc[i][0]), r1 = _mm512_mul_ps(va, acc[i][1]);
+        if (beta != 0.0f) {
+            r0 = _mm512_fmadd_ps(vb, _mm512_maskz_loadu_ps(m0, ci), r0);
+            r1 = _mm512_fmadd_ps(vb, _mm512_maskz_loadu_ps(m1, ci + 16), r1);
+        }
+        _mm512_mask_storeu_ps(ci, m0, r0);
+        _mm512_mask_storeu_ps(ci + 16, m1, r1);
+    }
+}
+
+#endif
+
+typedef void (*MicroKernel)(int k, const float *a, int mv, const float *b, float *c, int ldc, int nv, float alpha,
+                            float beta);
+
+/* A's band, rows [0, rows) and columns [0, kc) at lda (or, with trans,
+ * A^T given: element (i, p) at a[p * lda + i]), into tiles of mr rows:
+ * tile t holds, column after column, its mr numbers (zeros past the last
+ * row); tile t at dst + t * mr * pk. */
+static void pack_tiles(float *dst, const float *a, int lda, int rows, int kc, int mr, int pk, int trans)
+{
+    for (int t = 0; t < rows; t += mr, dst += (size_t)mr * pk) {
+        int mv = rows - t < mr ? rows - t : mr;
+        if (trans) {
+            for (int p = 0; p < kc; p++) {
+                const float *src = a + (size_t)p * lda + t;
+                float *d = dst + (size_t)p * mr;
+                for (int i = 0; i < mv; i++)
+                    d[i] = src[i];
+                for (int i = mv; i < mr; i++)
+                    d[i] = 0.0f;
+            }
+            continue;
+        }
+        for (int i = 0; i < mv; i++) {
+            const float *src = a + (size_t)(t + i) * lda;
+            for (int p = 0; p < kc; p++)
+                dst[(size_t)p * mr + i] = src[p];
+        }
+        for (int i = mv; i < mr; i++)
+            for (int p = 0; p < kc; p++)
+                dst[(size_t)p * mr + i] = 0.0f;
+    }
+}
+
+/* The micro-kernel of isa and its rows. */
+static MicroKernel kernel_of(AttnIsa isa, int *mr)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (isa == ATTN_ISA_AVX512)
+        return *mr = AVX512_MR, mk_avx512;
+    if (isa == ATTN_ISA_AVX2)
+        return *mr = AVX2_MR, mk_avx2;
+#else
+    (void)isa;
+#endif
+    return *mr = PORT_MR, mk_portable;
+}
+
+int kg_rows(AttnIsa isa)
+{
+    int mr;
+    kernel_of(isa, &mr);
+    return mr;
+}
+
+size_t kg_packed_a_floats(AttnIsa isa, int rows, int k)
+{
+    int mr = kg_rows(isa);
+    return (size_t)((rows + mr - 1) / mr) * mr * (size_t)k;
+}
+
+void kg_pack_a(AttnIsa isa, float *dst, const float *a, int lda, int rows, int k, int trans)
+{
+    pack_tiles(dst, a, lda, rows, k, kg_rows(isa), k, trans);
+}
+
+/* c = alpha A @ B + beta c, both packed: A's tiles of depth pka, one pass
+ * of depth kc from p0 (beta for the first, 1 after). */
+static void tiles_times_panels(MicroKernel mk, int mr, int m, int n, int kc, int p0, float alpha, const float *pa,
+                               int pka, const float *pb, int pkb, float beta, float *c, int ldc)
+{
+    int panels = (n + KG_NR - 1) / KG_NR;
+    for (int j = 0; j < panels; j++) {
+        const float *bp = pb + (size_t)j * pkb * KG_NR + (size_t)p0 * KG_NR;
+        int nv = n - j * KG_NR < KG_NR ? n - j * KG_NR : KG_NR;
+        for (int t = 0; t < m; t += mr)
+            mk(kc, pa + (size_t)t * pka + (size_t)p0 * mr, m - t < mr ? m - t : mr, bp, c + (size_t)t * ldc + j * KG_NR,
+               ldc, nv, alpha, beta);
+    }
+}
+
+/* c = beta c where the sum is empty (k = 0). */
+static int empty_sum(int m, int n, int k, float beta, float *c, int ldc)
+{
+    if (m <= 0 || n <= 0)
+        return 1;
+    if (k > 0)
+        return 0;
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < n; j++)
+            c[(size_t)i * ldc + j] = beta == 0.0f ? 0.0f : beta * c[(size_t)i * ldc + j];
+    return 1;
+}
+
+void kg_gemm_packed(AttnIsa isa, int m, int n, int k, float alpha, const float *pa, int pka, const float *pb, int pkb,
+                    float beta, float *c, int ldc)
+{
+    int mr;
+    MicroKernel mk = kernel_of(isa, &mr);
+    if (empty_sum(m, n, k, beta, c, ldc))
+        return;
+    for (int p0 = 0; p0 < k; p0 += KG_KC)
+        tiles_times_panels(mk, mr, m, n, k - p0 < KG_KC ? k - p0 : KG_KC, p0, alpha, pa, pka, pb, pkb,
+                           p0 == 0 ? beta : 1.0f, c, ldc);
+}
+
+/* Each thread's band of A, packed (KG_MC x KG_KC floats: 96 KB). */
+static _Thread_local float a_band[KG_MC * KG_KC];
+
+void kg_gemm(AttnIsa isa, int m, int n, int k, float alpha, const float *a, int lda, const float *pb, int pk,
+             float beta, float *c, int ldc)
+{
+    int mr;
+    MicroKernel mk = kernel_of(isa, &mr);
+    if (empty_sum(m, n, k, beta, c, ldc))
+        return;
+    for (int p0 = 0; p0 < k; p0 += KG_KC) {
+        int kc = k - p0 < KG_KC ? k - p0 : KG_KC;
+        for (int i0 = 0; i0 < m; i0 += KG_MC) {
+            int rows = m - i0 < KG_MC ? m - i0 : KG_MC;
+            /* the band as tiles of depth kc, read from column 0 of the pass */
+            pack_tiles(a_band, a + (size_t)i0 * lda + p0, lda, rows, kc, mr, kc, 0);
+            tiles_times_panels(mk, mr, rows, n, kc, 0, alpha, a_band, kc, pb + (size_t)p0 * KG_NR, pk,
+                               p0 == 0 ? beta : 1.0f, c + (size_t)i0 * ldc, ldc);
+        }
+    }
+}

@@ -1,0 +1,175 @@
+/*
+ * check_kernels.c - attn's own kernels for the attention core
+ * (engine/attention/attention_gemm.c), each instruction set the CPU has
+ * (portable C, AVX2, AVX-512): the packed product against a double
+ * reference on odd shapes (rows, columns and depth not multiples of any
+ * tile, 1 included; B given as it is and transposed; beta 0, 1 and 0.5),
+ * then the whole forward pass on attn's kernels against attention_ref for
+ * heads of width 1, 7, 16, 64, 96 and 128, n not a multiple of the block,
+ * causal and not, one worker and two: max error within 1e-5 of the scale
+ * of what is computed. Run under ASan by `make asan` like every suite.
+ * Never a speed.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "attention.h"
+#include "attention_internal.h"
+
+static uint32_t seed = 77u;
+
+static float rnd(void)
+{
+    seed = seed * 1664525u + 1013904223u;
+    return (float)((seed >> 8) / 16777216.0 * 2.0 - 1.0);
+}
+
+static float *random_buf(size_t n, float scale)
+{
+    float *p = malloc((n ? n : 1) * sizeof *p);
+    ck_assert_ptr_nonnull(p);
+    for (size_t i = 0; i < n; i++)
+        p[i] = scale * rnd();
+    return p;
+}
+
+static const AttnIsa isas[] = { ATTN_ISA_SCALAR, ATTN_ISA_AVX2, ATTN_ISA_AVX512 };
+
+/* c = alpha a @ B + beta c on one shape, every kernel the CPU has, against
+ * double sums: each cell within 1e-5 of the sum of the magnitudes it adds. */
+static void expect_gemm(int m, int n, int k, int trans, float alpha, float beta)
+{
+    int lda = k + 3, ldb = trans ? k + 2 : n + 5, ldc = n + 1;
+    float *a = random_buf((size_t)m * lda, 1.0f);
+    float *b = random_buf((size_t)(trans ? n : k) * ldb, 1.0f);
+    float *c0 = random_buf((size_t)m * ldc, 1.0f);
+    float *pb = malloc(kg_packed_floats(k, n) * sizeof *pb), *c = malloc((size_t)m * ldc * sizeof *c);
+    ck_assert(pb && c);
+    kg_pack_b(pb, b, ldb, k, n, trans);
+    for (size_t s = 0; s < sizeof isas / sizeof *isas; s++) {
+        if (!attention_isa_supported(isas[s]))
+            continue;
+        for (size_t i = 0; i < (size_t)m * ldc; i++)
+            c[i] = c0[i];
+        kg_gemm(isas[s], m, n, k, alpha, a, lda, pb, k, beta, c, ldc);
+        for (int i = 0; i < m; i++) {
+            for (int j = 0; j < n; j++) {
+                double want = 0, mag = 0;
+                for (int p = 0; p < k; p++) {
+                    double x = a[(size_t)i * lda + p], y = trans ? b[(size_t)j * ldb + p] : b[(size_t)p * ldb + j];
+                    want += x * y;
+                    mag += fabs(x * y);
+                }
+                double cin = beta == 0.0f ? 0.0 : (double)beta * c0[(size_t)i * ldc + j];
+                want = alpha * want + cin;
+                mag = fabs(alpha) * mag + fabs(cin);
+                double got = c[(size_t)i * ldc + j];
+                ck_assert_msg(fabs(got - want) <= 1e-5 * (mag > 1e-30 ? mag : 1.0),
+                              "%s m=%d n=%d k=%d trans=%d alpha=%g beta=%g: c[%d,%d] = %.9g, want %.9g",
+                              attention_isa_name(isas[s]), m, n, k, trans, alpha, beta, i, j, got, want);
+            }
+            /* the padding past n is never written */
+            ck_assert_float_eq(c[(size_t)i * ldc + n], c0[(size_t)i * ldc + n]);
+        }
+    }
+    free(a);
+    free(b);
+    free(c0);
+    free(pb);
+    free(c);
+}
+
+START_TEST(test_gemm_odd_shapes)
+{
+    static const int ms[] = { 1, 5, 12, 13, 25, 97 }, ns[] = { 1, 7, 16, 31, 32, 33, 70 };
+    static const int ks[] = { 1, 7, 64, 255, 256, 300 };
+    for (size_t i = 0; i < sizeof ms / sizeof *ms; i++)
+        for (size_t j = 0; j < sizeof ns / sizeof *ns; j++)
+            for (size_t p = 0; p < sizeof ks / sizeof *ks; p++)
+                expect_gemm(ms[i], ns[j], ks[p], (int)((i + j + p) % 2), (i % 3) ? 1.0f : 0.125f,
+                            p % 3 == 0 ? 0.0f : p % 3 == 1 ? 1.0f : 0.5f);
+}
+END_TEST
+
+/* The whole forward pass on attn's kernels at isa against the reference. */
+static void expect_forward(int n, int dk, int heads, int causal, int threads, AttnIsa isa)
+{
+    int d = dk * heads;
+    size_t nd = (size_t)n * d;
+    float *x = random_buf(nd, 1.0f), *w[8];
+    for (int i = 0; i < 4; i++)
+        w[i] = random_buf((size_t)d * d, 2.0f / sqrtf((float)d));
+    for (int i = 4; i < 8; i++)
+        w[i] = random_buf((size_t)d, 0.5f);
+    AttnWeights aw = { w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7] };
+    AttnConfig cfg = { n, d, heads, causal, 0, threads, ATTN_PAR_POOL, ATTN_KERNELS_OWN, isa };
+    float *got = malloc(nd * sizeof *got), *want = malloc(nd * sizeof *want);
+    AttnError err;
+    ck_assert_int_eq(attention_ref(want, x, &aw, &cfg, &err), ATTN_OK);
+    ck_assert_msg(attention_forward(got, x, &aw, &cfg, &err) == ATTN_OK, "%s", err.msg);
+    double scale = 0, diff = 0;
+    size_t at = 0;
+    for (size_t i = 0; i < nd; i++) {
+        scale = fmax(scale, fabs(want[i]));
+        double e = fabs((double)got[i] - want[i]);
+        if (!(e <= diff))
+            diff = e, at = i;
+    }
+    ck_assert_msg(diff <= 1e-5 * scale, "%s n=%d dk=%d heads=%d causal=%d threads=%d: max error %g of %g (%.2e) at "
+                  "[%zu,%zu]", attention_isa_name(isa), n, dk, heads, causal, threads, diff, scale, diff / scale,
+                  at / d, at % d);
+    free(x);
+    for (int i = 0; i < 8; i++)
+        free(w[i]);
+    free(got);
+    free(want);
+}
+
+START_TEST(test_forward_on_own_kernels)
+{
+    /* dk, heads, n: widths of one lane, odd, a tile, and past two tiles */
+    static const int shapes[][3] = { { 1, 3, 37 }, { 7, 2, 50 }, { 16, 4, 61 }, { 64, 2, 131 }, { 96, 1, 45 },
+                                     { 128, 2, 77 } };
+    for (size_t s = 0; s < sizeof isas / sizeof *isas; s++) {
+        if (!attention_isa_supported(isas[s]))
+            continue;
+        for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++)
+            for (int causal = 0; causal <= 1; causal++)
+                for (int threads = 1; threads <= 2; threads++)
+                    expect_forward(shapes[i][2], shapes[i][0], shapes[i][1], causal, threads, isas[s]);
+    }
+}
+END_TEST
+
+/* A CPU without the instruction set asked for is refused, not crashed. */
+START_TEST(test_unsupported_isa_refused)
+{
+    for (size_t s = 0; s < sizeof isas / sizeof *isas; s++) {
+        if (attention_isa_supported(isas[s]))
+            continue;
+        float x[4] = { 0 }, w[4] = { 0 }, out[4];
+        AttnWeights aw = { w, w, w, w, NULL, NULL, NULL, NULL };
+        AttnConfig cfg = { 2, 2, 1, 0, 0, 1, ATTN_PAR_POOL, ATTN_KERNELS_OWN, isas[s] };
+        AttnError err;
+        ck_assert_int_eq(attention_forward(out, x, &aw, &cfg, &err), ATTN_E_ARG);
+        ck_assert_msg(strstr(err.msg, "this CPU has no"), "%s", err.msg);
+    }
+    ck_assert(attention_isa_supported(ATTN_ISA_SCALAR));
+    ck_assert(attention_isa_supported(attention_isa()));
+}
+END_TEST
+
+Suite *kernels_suite(void)
+{
+    Suite *s = suite_create("kernels");
+    TCase *c = tcase_create("core");
+    tcase_set_timeout(c, 300);
+    tcase_add_test(c, test_gemm_odd_shapes);
+    tcase_add_test(c, test_forward_on_own_kernels);
+    tcase_add_test(c, test_unsupported_isa_refused);
+    suite_add_tcase(s, c);
+    return s;
+}
