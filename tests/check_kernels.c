@@ -144,6 +144,48 @@ START_TEST(test_forward_on_own_kernels)
 }
 END_TEST
 
+/* The softmax down columns (attn's kernels' scores are transposed): every
+ * instruction set against double sums, widths 1 to 32, causal and not,
+ * scores far apart (exp underflows) included. */
+START_TEST(test_softmax_columns)
+{
+    static const int widths[] = { 1, 5, 8, 16, 17, 31, 32 };
+    for (size_t s = 0; s < sizeof isas / sizeof *isas; s++) {
+        if (!attention_isa_supported(isas[s]))
+            continue;
+        for (size_t w = 0; w < sizeof widths / sizeof *widths; w++)
+            for (int live0 = -1; live0 <= 9; live0 += 10) {
+                int width = widths[w], keys = live0 < 0 ? 45 : live0 + width, ld = 32;
+                float *x = random_buf((size_t)keys * ld, 40.0f), *y = malloc((size_t)keys * ld * sizeof *y), sum[32];
+                for (int i = 0; i < keys * ld; i++)
+                    y[i] = x[i];
+                attn_softmax_columns_isa(y, keys, ld, width, live0, sum, isas[s]);
+                for (int c = 0; c < width; c++) {
+                    double max = -INFINITY, total = 0;
+                    for (int p = 0; p < keys && (live0 < 0 || p <= live0 + c); p++)
+                        max = fmax(max, x[p * ld + c]);
+                    for (int p = 0; p < keys; p++) {
+                        int live = live0 < 0 || p <= live0 + c;
+                        double want = live ? exp((double)x[p * ld + c] - max) : 0.0;
+                        total += want;
+                        ck_assert_msg(fabs(y[p * ld + c] - want) <= 2e-6 * fmax(1.0, want),
+                                      "%s width %d live0 %d: [%d,%d] = %g, want %g", attention_isa_name(isas[s]),
+                                      width, live0, p, c, y[p * ld + c], want);
+                    }
+                    ck_assert_msg(fabs(sum[c] - total) <= 1e-5 * total, "%s: sum %d = %g, want %g",
+                                  attention_isa_name(isas[s]), c, sum[c], total);
+                }
+                /* the columns past width are not touched */
+                for (int p = 0; p < keys; p++)
+                    for (int c = width; c < ld; c++)
+                        ck_assert_float_eq(y[p * ld + c], x[p * ld + c]);
+                free(x);
+                free(y);
+            }
+    }
+}
+END_TEST
+
 /* A CPU without the instruction set asked for is refused, not crashed. */
 START_TEST(test_unsupported_isa_refused)
 {
@@ -169,6 +211,7 @@ Suite *kernels_suite(void)
     tcase_set_timeout(c, 300);
     tcase_add_test(c, test_gemm_odd_shapes);
     tcase_add_test(c, test_forward_on_own_kernels);
+    tcase_add_test(c, test_softmax_columns);
     tcase_add_test(c, test_unsupported_isa_refused);
     suite_add_tcase(s, c);
     return s;

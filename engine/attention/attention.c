@@ -18,10 +18,10 @@
  * pass at n = 2048 when measured.
  *
  * The products are attn's own kernels (attention_gemm.c) or BLAS's
- * (cfg->kernels). With its own, the core packs each head's K^T and V once
- * (a phase between 1 and 2, a head an item), takes blocks of query rows
- * whose scores stay in L2 (SCORES_L2_FLOATS), and the projections use
- * whichever of the two attention_choose.c measured faster on their shape.
+ * (cfg->kernels). With its own, the core packs each head's K and V^T once
+ * (a phase between 1 and 2, a head an item) and works transposed on
+ * blocks of KG_NR query rows (attend_own); the projections use whichever
+ * of the two attention_choose.c measured faster on their shape.
  *
  * Parallelism: ATTN_PAR_POOL runs `threads` pthreads with BLAS kept to one
  * thread during the call (measured faster on 2 cores, see README's
@@ -64,8 +64,10 @@ struct Job {
     AttnIsa isa;
     int own_core, own_proj;
     float *wpack;           /* Wq | Wk | Wv | Wo, each packed (d, d)         */
-    float *kpack, *vpack;   /* per head: K_h^T packed (dk, n), V_h (n, dk)  */
-    size_t wpack_floats, kpack_floats, vpack_floats; /* one of each        */
+    float *kpack, *vpack;   /* per head: K_h packed as tiles of keys (n, dk),
+                               V_h^T as tiles of its columns (dk, n)       */
+    float *qo;              /* per worker: a block's Q^T and O^T (dk, KG_NR) */
+    size_t wpack_floats, kpack_floats, vpack_floats, qo_floats; /* one of each */
     /* the phase being run */
     ItemFn fn;
     int items;
@@ -156,18 +158,55 @@ static void pack_head(Job *job, int h, int worker)
 {
     (void)worker;
     int d = job->d, dk = job->dk, ld = 3 * d;
-    kg_pack_b(job->kpack + h * job->kpack_floats, job->qkv + d + h * dk, ld, dk, job->n, 1);
-    kg_pack_b(job->vpack + h * job->vpack_floats, job->qkv + 2 * d + h * dk, ld, job->n, dk, 0);
+    /* K_h (n, dk) as tiles of keys; V_h^T (dk, n) as tiles of columns */
+    kg_pack_a(job->isa, job->kpack + h * job->kpack_floats, job->qkv + d + h * dk, ld, job->n, dk, 0);
+    kg_pack_a(job->isa, job->vpack + h * job->vpack_floats, job->qkv + 2 * d + h * dk, ld, dk, job->n, 1);
+}
+
+/* Phase 2 on attn's kernels: one head for a block of up to KG_NR query
+ * rows, transposed so that nothing is packed per block but the block's
+ * queries. S^T (cols, rows) = K_h Q_blk^T / sqrt(dk) comes out as one
+ * panel of KG_NR columns, which is what the weighted sum takes as its
+ * packed B once softmax has run down each column: O^T (dk, rows) = V_h^T
+ * P^T, then each column over its sum into the head's columns of cat. */
+static void attend_own(Job *job, int h, int r0, int r1, int worker)
+{
+    int rows = r1 - r0, cols = job->causal ? r1 : job->n;
+    int d = job->d, dk = job->dk, ld = 3 * d;
+    size_t qo = job->qo_floats;
+    float *st = job->scores + (size_t)worker * KG_NR * job->n;      /* (cols, KG_NR) */
+    float *qt = job->qo + (size_t)worker * 2 * qo, *ot = qt + qo;   /* (dk, KG_NR) each */
+    float *sum = job->inv_sum + (size_t)worker * KG_NR;
+    if (rows < KG_NR)   /* the last block: its missing columns are zeros, not stale numbers */
+        memset(st, 0, (size_t)cols * KG_NR * sizeof *st);
+    kg_pack_b(qt, job->qkv + (size_t)r0 * ld + h * dk, ld, dk, rows, 1);
+    kg_gemm_packed(job->isa, cols, rows, dk, job->scale, job->kpack + h * job->kpack_floats, dk, qt, dk, 0.0f, st,
+                   KG_NR);
+    attn_softmax_columns_isa(st, cols, KG_NR, rows, job->causal ? r0 : -1, sum, job->isa);
+    kg_gemm_packed(job->isa, dk, rows, cols, 1.0f, job->vpack + h * job->vpack_floats, job->n, st, cols, 0.0f, ot,
+                   KG_NR);
+    float *o = job->cat + (size_t)r0 * d + h * dk;
+    for (int i = 0; i < rows; i++) {
+        float inv = 1.0f / sum[i];
+        for (int c = 0; c < dk; c++)
+            o[(size_t)i * d + c] = ot[(size_t)c * KG_NR + i] * inv;
+    }
 }
 
 /* Phase 2: one head for one block of query rows. */
 static void attend(Job *job, int item, int worker)
 {
-    int h = item % job->heads;
-    int b = job->nblocks - 1 - item / job->heads;  /* causal: the largest first */
+    /* causal: the largest blocks first; on attn's kernels a head's blocks
+     * one after another, so its packed K and V stay in the cache */
+    int h = job->own_core ? item / job->nblocks : item % job->heads;
+    int b = job->nblocks - 1 - (job->own_core ? item % job->nblocks : item / job->heads);
     int r0 = b * job->block, r1 = r0 + job->block;
     if (r1 > job->n)
         r1 = job->n;
+    if (job->own_core) {
+        attend_own(job, h, r0, r1, worker);
+        return;
+    }
     int rows = r1 - r0, cols = job->causal ? r1 : job->n;
     int d = job->d, dk = job->dk, ld = 3 * d;
     const float *q = job->qkv + (size_t)r0 * ld + h * dk;   /* (rows, dk) at ld */
@@ -178,10 +217,7 @@ static void attend(Job *job, int item, int worker)
     float *o = job->cat + (size_t)r0 * d + h * dk;          /* (rows, dk) at d  */
 
     /* s = q @ k^T / sqrt(dk) */
-    if (job->own_core)
-        kg_gemm(job->isa, rows, cols, dk, job->scale, q, ld, job->kpack + h * job->kpack_floats, dk, 0.0f, s, cols);
-    else
-        blas_sgemm(0, 1, rows, cols, dk, job->scale, q, ld, k, ld, 0.0f, s, cols);
+    blas_sgemm(0, 1, rows, cols, dk, job->scale, q, ld, k, ld, 0.0f, s, cols);
     for (int i = 0; i < rows; i++) {
         float *row = s + (size_t)i * cols;
         int live = job->causal ? r0 + i + 1 : cols;         /* keys 0..r0+i */
@@ -189,10 +225,7 @@ static void attend(Job *job, int item, int worker)
         memset(row + live, 0, (size_t)(cols - live) * sizeof *row);
     }
     /* o = s @ v, then each row over its sum */
-    if (job->own_core)
-        kg_gemm(job->isa, rows, dk, cols, 1.0f, s, cols, job->vpack + h * job->vpack_floats, job->n, 0.0f, o, d);
-    else
-        blas_sgemm(0, 0, rows, dk, cols, 1.0f, s, cols, v, ld, 0.0f, o, d);
+    blas_sgemm(0, 0, rows, dk, cols, 1.0f, s, cols, v, ld, 0.0f, o, d);
     for (int i = 0; i < rows; i++)
         for (int c = 0; c < dk; c++)
             o[(size_t)i * d + c] *= inv[i];
@@ -231,19 +264,6 @@ int attention_block(int n)
     return b < BLOCK_MIN ? BLOCK_MIN : b > BLOCK_MAX ? BLOCK_MAX : b;
 }
 
-/* attn's kernels read a block's scores twice (softmax, then the weighted
- * sum): blocks whose scores fit half of a 1 MB L2, in whole tiles of 12
- * rows, 12 to 192 of them. */
-#define SCORES_L2_FLOATS (128 * 1024)
-#define OWN_TILE 12
-
-static int own_block(int n)
-{
-    int b = n > 0 ? SCORES_L2_FLOATS / n : 192;
-    b -= b % OWN_TILE;
-    return b < OWN_TILE ? OWN_TILE : b > 192 ? 192 : b;
-}
-
 /* Does cfg run the core on attn's kernels, and at which instruction set? */
 static int own_core_isa(const AttnConfig *cfg, AttnIsa *isa)
 {
@@ -273,14 +293,18 @@ static int workers(const AttnConfig *cfg)
 static int block_of(const AttnConfig *cfg)
 {
     AttnIsa isa;
-    int b = cfg->block > 0 ? cfg->block : own_core_isa(cfg, &isa) ? own_block(cfg->n) : attention_block(cfg->n);
+    int b;
+    if (own_core_isa(cfg, &isa))    /* a block's scores are one panel wide */
+        b = cfg->block > 0 && cfg->block < KG_NR ? cfg->block : KG_NR;
+    else
+        b = cfg->block > 0 ? cfg->block : attention_block(cfg->n);
     return b > cfg->n ? cfg->n : b;
 }
 
 /* The workspace's parts, in floats, each rounded up to a cache line so the
  * next starts on one: qkv, cat, scores, inv_sum, and with attn's kernels
  * the packed weights and each head's packed K^T and V. */
-enum { PART_QKV, PART_CAT, PART_SCORES, PART_SUMS, PART_WPACK, PART_KPACK, PART_VPACK, PARTS };
+enum { PART_QKV, PART_CAT, PART_SCORES, PART_SUMS, PART_WPACK, PART_KPACK, PART_VPACK, PART_QO, PARTS };
 
 static size_t line_up(size_t floats) { return (floats + 15) & ~(size_t)15; }
 
@@ -292,11 +316,14 @@ static void parts_of(const AttnConfig *cfg, size_t part[PARTS])
     int dk = cfg->heads > 0 ? cfg->d / cfg->heads : 0;
     part[PART_QKV] = line_up(n * 3 * d);
     part[PART_CAT] = line_up(n * d);
-    part[PART_SCORES] = line_up(t * b * n);
-    part[PART_SUMS] = line_up(t * b);
+    /* attn's kernels' scores are a panel KG_NR wide, whatever the block */
+    size_t wide = own ? (size_t)KG_NR : b;
+    part[PART_SCORES] = line_up(t * wide * n);
+    part[PART_SUMS] = line_up(t * wide);
     part[PART_WPACK] = own ? line_up(4 * kg_packed_floats(cfg->d, cfg->d)) : 0;
-    part[PART_KPACK] = own ? line_up((size_t)cfg->heads * kg_packed_floats(dk, cfg->n)) : 0;
-    part[PART_VPACK] = own ? line_up((size_t)cfg->heads * kg_packed_floats(cfg->n, dk)) : 0;
+    part[PART_KPACK] = own ? line_up((size_t)cfg->heads * kg_packed_a_floats(isa, cfg->n, dk)) : 0;
+    part[PART_VPACK] = own ? line_up((size_t)cfg->heads * kg_packed_a_floats(isa, dk, cfg->n)) : 0;
+    part[PART_QO] = own ? t * 2 * line_up((size_t)dk * KG_NR) : 0;
 }
 
 size_t attention_extra_bytes(const AttnConfig *cfg)
@@ -397,15 +424,16 @@ attn_status attention_forward_in(AttnWorkspace *ws, float *out, const float *x, 
         st = attn_fail(err, ATTN_E_NOMEM, "attention: no memory for the workspace (%zu bytes)", need);
     } else {
         float *at = ws->buf, **slot[PARTS] = { &job.qkv, &job.cat, &job.scores, &job.inv_sum, &job.wpack,
-                                               &job.kpack, &job.vpack };
+                                               &job.kpack, &job.vpack, &job.qo };
         for (int i = 0; i < PARTS; i++) {
             *slot[i] = part[i] ? at : NULL;
             at += part[i];
         }
         if (job.own_core) {
             job.wpack_floats = kg_packed_floats(job.d, job.d);
-            job.kpack_floats = kg_packed_floats(job.dk, job.n);
-            job.vpack_floats = kg_packed_floats(job.n, job.dk);
+            job.kpack_floats = kg_packed_a_floats(job.isa, job.n, job.dk);
+            job.vpack_floats = kg_packed_a_floats(job.isa, job.dk, job.n);
+            job.qo_floats = line_up((size_t)job.dk * KG_NR);
         }
         int blas_before = blas_threads();
         if (threads > 1)

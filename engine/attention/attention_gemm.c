@@ -178,29 +178,54 @@ typedef void (*MicroKernel)(int k, const float *a, int mv, const float *b, float
  * A^T given: element (i, p) at a[p * lda + i]), into tiles of mr rows:
  * tile t holds, column after column, its mr numbers (zeros past the last
  * row); tile t at dst + t * mr * pk. */
+#if defined(__x86_64__) && defined(__GNUC__)
+/* One tile of mv rows (<= 16) of A at lda, kc columns, into column-major
+ * groups of mr: a gather per column. */
+AVX512 static void tile_gather16(float *dst, const float *a, int lda, int mv, int kc, int mr)
+{
+    __m512i idx = _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+                                     _mm512_set1_epi32(lda));
+    __mmask16 rows = (__mmask16)((1u << mv) - 1), out = (__mmask16)((1u << mr) - 1);
+    for (int p = 0; p < kc; p++)
+        _mm512_mask_storeu_ps(dst + (size_t)p * mr, out,
+                              _mm512_mask_i32gather_ps(_mm512_setzero_ps(), rows, idx, a + p, 4));
+}
+#endif
+
 static void pack_tiles(float *dst, const float *a, int lda, int rows, int kc, int mr, int pk, int trans)
 {
-    for (int t = 0; t < rows; t += mr, dst += (size_t)mr * pk) {
-        int mv = rows - t < mr ? rows - t : mr;
-        if (trans) {
-            for (int p = 0; p < kc; p++) {
-                const float *src = a + (size_t)p * lda + t;
-                float *d = dst + (size_t)p * mr;
+    if (trans) {
+        /* a row of A^T at a time, into every tile: A^T is read once */
+        for (int p = 0; p < kc; p++) {
+            const float *src = a + (size_t)p * lda;
+            for (int t = 0; t < rows; t += mr) {
+                int mv = rows - t < mr ? rows - t : mr;
+                float *d = dst + (size_t)(t / mr) * mr * pk + (size_t)p * mr;
                 for (int i = 0; i < mv; i++)
-                    d[i] = src[i];
+                    d[i] = src[t + i];
                 for (int i = mv; i < mr; i++)
                     d[i] = 0.0f;
             }
+        }
+        return;
+    }
+    for (int t = 0; t < rows; t += mr, dst += (size_t)mr * pk) {
+        int mv = rows - t < mr ? rows - t : mr;
+        const float *src = a + (size_t)t * lda;
+#if defined(__x86_64__) && defined(__GNUC__)
+        if (mr == AVX512_MR && (size_t)lda * 16 < (1u << 31)) {  /* only the AVX-512 kernel has 12 rows */
+            tile_gather16(dst, src, lda, mv, kc, mr);
             continue;
         }
-        for (int i = 0; i < mv; i++) {
-            const float *src = a + (size_t)(t + i) * lda;
-            for (int p = 0; p < kc; p++)
-                dst[(size_t)p * mr + i] = src[p];
+#endif
+        /* written in order, each row read as a stream of its own */
+        for (int p = 0; p < kc; p++) {
+            float *d = dst + (size_t)p * mr;
+            for (int i = 0; i < mv; i++)
+                d[i] = src[(size_t)i * lda + p];
+            for (int i = mv; i < mr; i++)
+                d[i] = 0.0f;
         }
-        for (int i = mv; i < mr; i++)
-            for (int p = 0; p < kc; p++)
-                dst[(size_t)p * mr + i] = 0.0f;
     }
 }
 

@@ -7,7 +7,10 @@
  * polynomial (as in avx_mathfun), within a few ulp of expf, sixteen lanes at
  * once where the CPU has AVX-512 (a third less time than AVX2 on the Zen 4
  * it was measured on), else eight with AVX2 and FMA, else plain expf; the
- * CPU is asked at run time.
+ * CPU is asked at run time (attention_isa, here: the one place that asks).
+ * The same down the columns of a transposed block of scores, for attn's
+ * own kernels (attn_softmax_columns_isa), causal columns each cut at its
+ * own query.
  */
 #include "attention_internal.h"
 
