@@ -132,6 +132,15 @@ static void project_in(Job *job, int item, int worker)
     int d = job->d, ld = 3 * d;
     const float *wt[3] = { job->w->wq, job->w->wk, job->w->wv };
     const float *bias[3] = { job->w->bq, job->w->bk, job->w->bv };
+    if (job->own_proj && d % KG_NR == 0) {
+        /* Wq, Wk and Wv packed one after another are [Wq Wk Wv] packed (no
+         * padding between them): one product, x's band packed once */
+        for (int p = 0; p < 3; p++)
+            fill_bias(job->qkv + p * d, ld, lo, hi, bias[p], d);
+        kg_gemm(job->isa, hi - lo, 3 * d, d, 1.0f, job->x + (size_t)lo * d, d, job->wpack, d, 1.0f,
+                job->qkv + (size_t)lo * ld, ld);
+        return;
+    }
     for (int p = 0; p < 3; p++) {
         float *dst = job->qkv + p * d;
         fill_bias(dst, ld, lo, hi, bias[p], d);
