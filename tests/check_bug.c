@@ -231,6 +231,11 @@ START_TEST(a_hunt_is_kept)
     ck_assert_int_eq(session_bug(ses)->stage, HUNT_FOUND);
     ck_assert_int_eq(session_bug(ses)->matrix_tries, 2);
     ck_assert_int_eq(session_bug(ses)->kind_tries, 2);
+    /* found is found: more guesses are not counted */
+    ck_assert_int_eq(session_bug_name(ses, "1"), SESSION_NOTHING);
+    ck_assert_str_eq(session_message(ses), "the mistake is named already: scale-by-d");
+    ck_assert_int_eq(session_bug_point(ses, "X"), SESSION_NOTHING);
+    ck_assert_int_eq(session_bug(ses)->kind_tries, 2);
     /* an edit follows the bug: X[1,1] = 8 makes Y[1,1] 2 with it */
     ck_assert(session_edit(ses, "X", 0, 0, 8.0f) & SESSION_VALUES);
     ck_assert_float_eq_tol(mat_get(lesson_state_get(session_shown_state(ses), "Y"), 0, 0), 2.0f, 1e-6f);

@@ -100,6 +100,14 @@ START_TEST(giving_up_and_no_terminal)
     snprintf(args, sizeof args, "bug --seed 1 %s/02-sky-is-blue.lesson", lessons_dir());
     tmux_start(&t, 80, 24, "NO_COLOR=1", args);
     WAIT_FOR(&t, "Find the bug (seed 1)");
+    /* the help says what the exercise keys do in a hunt */
+    tmux_keys(&t, "?");
+    WAIT_FOR(&t, "attn: keys of a bug hunt");
+    ck_assert_msg(strstr(t.last, "this pane? then name it") && strstr(t.last, "the fix, as revealed")
+                      && strstr(t.last, "a hint for the hunt") && !strstr(t.last, "answer the exercise"),
+                  "%s", t.last);
+    tmux_keys(&t, "Escape");
+    WAIT_FOR(&t, "Find the bug (seed 1)");
     tmux_keys(&t, "i");
     WAIT_FOR(&t, "Hint: the first wrong matrix is shown on step 5 (Softmax along each row)");
     tmux_keys(&t, "v");

@@ -110,6 +110,8 @@ unsigned session_bug_point(Session *s, const char *name)
     BugHunt *h = s->hunt;
     if (!h)
         return session_say(s, SESSION_REFUSED, "no bug is planted here");
+    if (h->stage == HUNT_REVEALED)
+        return session_say(s, SESSION_NOTHING, "the hunt is over: the fix is shown (v)");
     if (h->stage != HUNT_LOOKING)
         return session_say(s, SESSION_NOTHING, "the first wrong matrix is found already: %s", h->bug.matrix);
     BugVerdict v;
@@ -131,8 +133,10 @@ unsigned session_bug_name(Session *s, const char *text)
         return session_say(s, SESSION_REFUSED, "no bug is planted here");
     if (h->stage == HUNT_LOOKING)
         return session_say(s, SESSION_REFUSED, "first point at the first wrong matrix; then name the mistake");
+    if (h->stage == HUNT_FOUND)
+        return session_say(s, SESSION_NOTHING, "the mistake is named already: %s", h->bug.kind);
     if (h->stage != HUNT_MATRIX)
-        return session_say(s, SESSION_NOTHING, "the hunt is over: the fix is shown");
+        return session_say(s, SESSION_NOTHING, "the hunt is over: the fix is shown (v)");
     BugVerdict v;
     lesson_bug_judge_kind(s->lesson, s->asked, &h->bug, text, &v);
     if (v.right < 0)

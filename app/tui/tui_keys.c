@@ -103,6 +103,16 @@ const char *tui_action_help_in(TuiAction a, int where)
         default: break;
         }
     }
+    /* a bug hunt's: the exercise keys are the hunt's (tui_bug.c) */
+    if (where == KEYS_HUNT) {
+        switch (a) {
+        case ACT_ANSWER: return "this pane? then name it";
+        case ACT_HINT: return "a hint for the hunt";
+        case ACT_REVEAL: return "the fix, as revealed";
+        case ACT_EXERCISE: return "(none in a hunt)";
+        default: break;
+        }
+    }
     return tui_action_help(a);
 }
 

@@ -60,8 +60,9 @@ typedef enum {
     ACT_COUNT
 } TuiAction;
 
-/* Where a binding applies. */
-enum { KEYS_MENU = 1, KEYS_LESSON = 2 };
+/* Where a binding applies. KEYS_HUNT is no place of its own: the lesson
+ * screen's keys in a bug hunt, for their words (tui_action_help_in). */
+enum { KEYS_MENU = 1, KEYS_LESSON = 2, KEYS_HUNT = 4 };
 
 typedef struct {
     int key;            /* a character or a curses KEY_* code */

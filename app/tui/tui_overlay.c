@@ -30,6 +30,12 @@ typedef struct {
     int top, room;
 } HelpLayout;
 
+/* Whose words the help uses: the menu's, the lesson's, or a hunt's. */
+static int help_words(const Tui *t)
+{
+    return !t->lv.ses ? KEYS_MENU : session_bug(t->lv.ses) ? KEYS_HUNT : KEYS_LESSON;
+}
+
 static void help_layout(const Tui *t, HelpLayout *h)
 {
     int where = t->lv.ses ? KEYS_LESSON : KEYS_MENU;
@@ -39,7 +45,7 @@ static void help_layout(const Tui *t, HelpLayout *h)
         if (!h->keys[h->n][0])
             continue;
         h->key_w = imax(h->key_w, fmt_display_width(h->keys[h->n]));
-        h->help_w = imax(h->help_w, fmt_display_width(tui_action_help_in((TuiAction)a, where)));
+        h->help_w = imax(h->help_w, fmt_display_width(tui_action_help_in((TuiAction)a, help_words(t))));
         h->acts[h->n++] = a;
     }
     h->top = 2;
@@ -63,7 +69,8 @@ static void draw_help(Tui *t)
     int where = t->lv.ses ? KEYS_LESSON : KEYS_MENU;
     ui_fill(&t->cv, 0, 0, t->cols, t->attr[C_TITLE]);
     ui_put(&t->cv, 0, 1, t->cols - 2, t->attr[C_TITLE], where == KEYS_MENU ? "attn: keys of the lesson menu"
-                                                               : "attn: keys of the lesson screen");
+                                                       : help_words(t) == KEYS_HUNT ? "attn: keys of a bug hunt"
+                                                                                     : "attn: keys of the lesson screen");
     HelpLayout h;
     help_layout(t, &h);
     for (int k = 0; k < h.n; k++) {
@@ -73,7 +80,7 @@ static void draw_help(Tui *t)
         int x = 1 + c * h.col_w;
         ui_put(&t->cv, h.top + row, x, h.key_w, t->attr[C_HINT], h.keys[k]);
         ui_put(&t->cv, h.top + row, x + h.key_w + 1, t->cols - x - h.key_w - 1, A_NORMAL,
-            tui_action_help_in((TuiAction)h.acts[k], where));
+            tui_action_help_in((TuiAction)h.acts[k], help_words(t)));
     }
     int below = h.top + h.per_col - t->overlay_first + 1;
     if (where == KEYS_LESSON && below < t->rows - 2)
