@@ -143,15 +143,16 @@ bench: deps
 	./attn bench --standard
 
 # The screen's answer to a key, in a pseudo-terminal at 250x70 and 80x24
-# over every shipped lesson (tests/bench/screenbench.c): reported, never
+# over every shipped lesson and a 512-token one (tests/bench/screenbench.c,
+# tests/bench/tokens512.lesson): reported, never
 # asserted.
 bench-screen: deps
 	@$(MAKE) --no-print-directory attn
 	@mkdir -p $(BUILD)
 	$(CC) -std=c11 -O2 -Wall -Wextra -o $(BUILD)/screenbench tests/bench/screenbench.c -lutil
-	$(BUILD)/screenbench ./attn lessons/*.lesson
+	$(BUILD)/screenbench ./attn lessons/*.lesson tests/bench/tokens512.lesson
 	@$(MAKE) --no-print-directory $(BUILD)/framebench
-	$(BUILD)/framebench lessons/*.lesson
+	$(BUILD)/framebench lessons/*.lesson tests/bench/tokens512.lesson
 
 # A class under load (tests/bench/classload.c): 300 students on loopback
 # answering while the instructor steps; the key-to-frame latency beside the

@@ -1,7 +1,9 @@
 /*
  * check_present.c - the presentation shared by the screen and the handout:
  * the one number formatter (engine/base/numfmt.c), the one heat scale and its
- * shades (app/present/heat.c), so paper and screen read alike.
+ * shades (app/present/heat.c), so paper and screen read alike; a column's
+ * width (app/present/format.c) is the widest value's, as printing each
+ * value would find it.
  */
 #include <check.h>
 #include <math.h>
@@ -9,6 +11,7 @@
 #include <string.h>
 
 #include "bigtext.h"
+#include "format.h"
 #include "heat.h"
 #include "numfmt.h"
 #include "strbuf.h"
@@ -174,11 +177,47 @@ START_TEST(quotes_are_cut_with_a_mark)
 }
 END_TEST
 
+/* fmt_width looks at a few values, not all: it must agree with printing
+ * every one, on values made to sit on num_format's edges (rounding up to
+ * another digit, the switch to an exponent, its digit count, signs, zero,
+ * nan, the infinities). */
+START_TEST(column_width_is_the_widest_printed)
+{
+    static const double edges[] = { 0.0, 1.0, 9.99995, 9.99994, 99.9996, 0.00005, 0.000049999, 4.9e-5, 5e-6,
+                                    9.96e-10, 9.94e-10, 1e-10, 1.2e-38, 123456.7, 0.5, 0.05, 0.0049, 1e30 };
+    unsigned seed = 11u;
+    char buf[64];
+    for (int trial = 0; trial < 20000; trial++) {
+        float v[5];
+        int n = 1 + trial % 5;
+        for (int i = 0; i < n; i++) {
+            seed = seed * 1103515245u + 12345u;
+            unsigned r = seed >> 8;
+            double x = r % 7 == 0 ? (r % 3 == 0 ? NAN : (r & 1) ? INFINITY : -INFINITY)
+                                  : edges[r % (sizeof edges / sizeof *edges)] * (1.0 + ((int)(r % 5) - 2) * 1e-7);
+            v[i] = (float)((r >> 4) & 1 ? -x : x);
+        }
+        for (int dec = 0; dec <= 6; dec++)
+            for (int utf8 = 0; utf8 <= 1; utf8++) {
+                int want = 1;
+                for (int i = 0; i < n; i++) {
+                    num_format(buf, sizeof buf, v[i], dec, utf8);
+                    if (fmt_display_width(buf) > want)
+                        want = fmt_display_width(buf);
+                }
+                ck_assert_msg(fmt_width(v, n, dec, utf8) == want, "%d values from %g, %d decimals: width %d, want %d",
+                              n, (double)v[0], dec, fmt_width(v, n, dec, utf8), want);
+            }
+    }
+}
+END_TEST
+
 Suite *present_suite(void)
 {
     Suite *s = suite_create("present");
     TCase *c = tcase_create("core");
     tcase_add_test(c, numbers_have_one_form);
+    tcase_add_test(c, column_width_is_the_widest_printed);
     tcase_add_test(c, quotes_are_cut_with_a_mark);
     tcase_add_test(c, each_kind_of_matrix_has_its_scale);
     tcase_add_test(c, a_printed_heatmap_says_what_its_shades_mean);

@@ -267,6 +267,7 @@ void tui_prepare(Tui *t)
     if (t->cv.win)
         getmaxyx(t->cv.win, t->rows, t->cols);
     tui_frame_free(t);
+    t->frame_no++;      /* what a pane found of its matrix is this frame's */
     tui_screen(t)->prepare(t);
 }
 

@@ -77,8 +77,17 @@ void pane_need(Tui *t, int i, int decimals, PaneNeed *need)
     if (!v->m)
         return;
     const Mat *m = v->m;
+    if (p->memo_frame != t->frame_no || p->memo_m != m) {
+        memset(p->memo_w, 0, sizeof p->memo_w);
+        p->memo_heat_ok = 0;
+        p->memo_frame = t->frame_no;
+        p->memo_m = m;
+    }
     v->decimals = decimals;
-    v->num_w = values_width(m, decimals, t->utf8);
+    int dec = imax(0, imin(decimals, NUM_DECIMALS_MAX));
+    if (!p->memo_w[dec])
+        p->memo_w[dec] = (signed char)imin(values_width(m, decimals, t->utf8), 127);
+    v->num_w = p->memo_w[dec];
     int col_w = imin(label_width(m->col_labels, m->cols), 10);
     int heat_mono = p->heat && t->color == COLORS_NONE;
     v->grid.cell_w = imax(v->num_w + (heat_mono ? 2 : 0), col_w);
@@ -99,8 +108,17 @@ void pane_need(Tui *t, int i, int decimals, PaneNeed *need)
     }
     v->rows = m->rows;
     v->cols = m->cols;
+    if (p->heat && !p->memo_heat_ok) {
+        p->memo_heat = heat_scale(m);
+        int infs = 0;
+        for (int r = 0; r < m->rows && !infs; r++)
+            for (int c = 0; c < m->cols && !infs; c++)
+                infs = isinf(mat_get(m, r, c)) && mat_get(m, r, c) < 0;
+        p->memo_infs = infs;
+        p->memo_heat_ok = 1;
+    }
     if (p->heat)
-        v->heat = heat_scale(m);
+        v->heat = p->memo_heat;
     /* wide enough for the title and its formula, within reason */
     /* how it was made, kept for the draw: in a bug hunt as the lesson
      * writes it (the planted formula would give the bug away) */
@@ -118,10 +136,7 @@ void pane_need(Tui *t, int i, int decimals, PaneNeed *need)
     need->nice_w = imin(title_w, 48);
     if (p->heat) {
         /* the legend: scale, swatches, and the notes on masking */
-        int infs = 0;
-        for (int r = 0; r < m->rows && !infs; r++)
-            for (int c = 0; c < m->cols && !infs; c++)
-                infs = isinf(mat_get(m, r, c)) && mat_get(m, r, c) < 0;
+        int infs = p->memo_infs;
         int legend_w = 26 + (infs ? 9 : 0) + (m->masked && m->n_masked > 0 ? 16 : 0);
         need->nice_w = imax(need->nice_w, legend_w);
     }

@@ -69,6 +69,7 @@ struct Tui {
         int text_n, exercise_n;
         unsigned char roles[256];
     } frame;
+    unsigned frame_no;  /* frames laid out so far (tui_prepare)            */
     int big_numbers;    /* B: grown cells show their numbers in the block font */
     CostView *cost;     /* the cost of attention (C), owned; NULL: closed   */
     int blas_threads;   /* BLAS's threads before the screen set them to one */

@@ -12,6 +12,7 @@
 #include "bigtext.h"
 #include "heat.h"
 #include "mat.h"
+#include "numfmt.h"
 #include "session.h"
 #include "tui_layout.h"
 
@@ -30,6 +31,14 @@ typedef struct {
     int overview;       /* 0 off, 1 block means, 2 block maxima */
     int cur_r, cur_c;   /* the cursor, in matrix cells */
     int first_r, first_c; /* scroll position (matrix or pooled cells) */
+    /* what the frame being laid out found of the matrix, once (the layout
+     * asks several times a frame, and at 512 x 512 each look is a pass
+     * over 262144 numbers): for frame memo_frame and matrix memo_m only */
+    unsigned memo_frame;
+    const Mat *memo_m;
+    signed char memo_w[NUM_DECIMALS_MAX + 1];   /* numbers' width; 0: not yet */
+    int memo_heat_ok, memo_infs;
+    HeatScale memo_heat;
 } Pane;
 
 /* What the last frame computed for a pane: the geometry the drawing used,

@@ -161,17 +161,29 @@ static double pty_round_trip(int samples)
 static void report(Kind *kinds, int n_kinds, double rtt, long repaint, int cols, int rows)
 {
     printf("\nscreen %dx%d: key to the frame's last byte (ms), and the frame's bytes\n", cols, rows);
-    printf("%-10s %6s %8s %8s %8s %10s %10s %10s\n", "key", "frames", "median", "p95", "max", "x pty rtt", "bytes med",
-           "bytes max");
+    printf("%-10s %6s %8s %8s %8s %8s %10s %10s %10s\n", "key", "frames", "median", "p95", "p99", "max", "x pty rtt",
+           "bytes med", "bytes max");
+    int total = 0;
+    for (int i = 0; i < n_kinds; i++)
+        total += kinds[i].n;
+    double *all = malloc((size_t)(total ? total : 1) * sizeof *all);
+    int n_all = 0;
     for (int i = 0; i < n_kinds; i++) {
         Kind *k = &kinds[i];
         if (k->n == 0)
             continue;
-        double med = pct(k->ms, k->n, 0.5), p95 = pct(k->ms, k->n, 0.95), mx = pct(k->ms, k->n, 1.0);
+        for (int j = 0; all && j < k->n; j++)
+            all[n_all++] = k->ms[j];
+        double med = pct(k->ms, k->n, 0.5), p95 = pct(k->ms, k->n, 0.95), p99 = pct(k->ms, k->n, 0.99);
+        double mx = pct(k->ms, k->n, 1.0);
         qsort(k->bytes, (size_t)k->n, sizeof *k->bytes, cmp_l);
-        printf("%-10s %6d %8.2f %8.2f %8.2f %10.1f %10ld %10ld\n", k->name, k->n, med, p95, mx,
+        printf("%-10s %6d %8.2f %8.2f %8.2f %8.2f %10.1f %10ld %10ld\n", k->name, k->n, med, p95, p99, mx,
                rtt > 0 ? med / rtt : 0, k->bytes[k->n / 2], k->bytes[k->n - 1]);
     }
+    if (all && n_all > 0)
+        printf("%-10s %6d %8.2f %8.2f %8.2f %8.2f\n", "every key", n_all, pct(all, n_all, 0.5), pct(all, n_all, 0.95),
+               pct(all, n_all, 0.99), pct(all, n_all, 1.0));
+    free(all);
     printf("pty round trip (a byte through cat), same run: %.3f ms; a full repaint (Ctrl-L): %ld bytes\n", rtt,
            repaint);
 }
