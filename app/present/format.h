@@ -14,6 +14,18 @@
  * 1), so a column of numbers lines up on its decimal point. */
 int fmt_width(const float *data, long n, int decimals, int utf8);
 
+/* The same in two parts, so one pass over the numbers serves every count
+ * of decimals: what of the numbers decides a column's width (the largest
+ * and smallest |v| of each sign, and whether zero, nan or an infinity is
+ * among them), gathered over any number of runs; then the width. */
+typedef struct {
+    double big[2], small[2];    /* [0] positive, [1] negative; -1 / inf: none */
+    int zero, nan, inf[2];
+} FmtExtremes;
+void fmt_extremes_begin(FmtExtremes *e);
+void fmt_extremes_add(FmtExtremes *e, const float *data, long n);
+int fmt_width_of(const FmtExtremes *e, int decimals, int utf8);
+
 /* The number of display columns of a UTF-8 string (1 per code point). */
 int fmt_display_width(const char *s);
 

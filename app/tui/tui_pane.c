@@ -54,13 +54,14 @@ static int label_width(const Labels *l, int n)
     return imin(w, 12);
 }
 
-/* The width of the widest value of m. */
-static int values_width(const Mat *m, int decimals, int utf8)
+/* What of m's values decides its column width, in one pass. */
+static FmtExtremes values_extremes(const Mat *m)
 {
-    int w = 1;
+    FmtExtremes e;
+    fmt_extremes_begin(&e);
     for (int i = 0; i < m->rows; i++)
-        w = imax(w, fmt_width(mat_row(m, i), m->cols, decimals, utf8));
-    return w;
+        fmt_extremes_add(&e, mat_row(m, i), m->cols);
+    return e;
 }
 
 
@@ -78,16 +79,13 @@ void pane_need(Tui *t, int i, int decimals, PaneNeed *need)
         return;
     const Mat *m = v->m;
     if (p->memo_frame != t->frame_no || p->memo_m != m) {
-        memset(p->memo_w, 0, sizeof p->memo_w);
+        p->memo_extremes = values_extremes(m);
         p->memo_heat_ok = 0;
         p->memo_frame = t->frame_no;
         p->memo_m = m;
     }
     v->decimals = decimals;
-    int dec = imax(0, imin(decimals, NUM_DECIMALS_MAX));
-    if (!p->memo_w[dec])
-        p->memo_w[dec] = (signed char)imin(values_width(m, decimals, t->utf8), 127);
-    v->num_w = p->memo_w[dec];
+    v->num_w = fmt_width_of(&p->memo_extremes, decimals, t->utf8);
     int col_w = imin(label_width(m->col_labels, m->cols), 10);
     int heat_mono = p->heat && t->color == COLORS_NONE;
     v->grid.cell_w = imax(v->num_w + (heat_mono ? 2 : 0), col_w);

@@ -12,7 +12,7 @@
 #include "bigtext.h"
 #include "heat.h"
 #include "mat.h"
-#include "numfmt.h"
+#include "format.h"
 #include "session.h"
 #include "tui_layout.h"
 
@@ -36,7 +36,7 @@ typedef struct {
      * over 262144 numbers): for frame memo_frame and matrix memo_m only */
     unsigned memo_frame;
     const Mat *memo_m;
-    signed char memo_w[NUM_DECIMALS_MAX + 1];   /* numbers' width; 0: not yet */
+    FmtExtremes memo_extremes;  /* what decides its numbers' width (format.h) */
     int memo_heat_ok, memo_infs;
     HeatScale memo_heat;
 } Pane;
