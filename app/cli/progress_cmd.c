@@ -181,7 +181,6 @@ static void json_course(const Catalogue *c)
 }
 
 static const char *const status_json[] = { "unanswered", "tried", "revealed", "right" };
-static const char *const hunt_json[] = { "looking", "matrix", "revealed", "found" };
 
 /* The bugs hunted in rec (attn bug), as "bugs": [...]. */
 static void json_bugs(const ProgressLesson *rec)
@@ -190,7 +189,7 @@ static void json_bugs(const ProgressLesson *rec)
     for (int k = 0; rec && k < rec->n_bugs; k++) {
         const ProgressBug *b = &rec->bugs[k];
         printf("%s{\"seed\": %u, \"status\": \"%s\", \"kind\": ", k ? ", " : "", b->seed,
-               hunt_json[b->status >= 0 && b->status < 4 ? b->status : 0]);
+               progress_bug_word(b->status));
         jw_string(stdout, b->kind);
         fputs(", \"matrix\": ", stdout);
         jw_string(stdout, b->matrix);

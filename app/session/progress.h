@@ -69,6 +69,9 @@ typedef struct {
     long long when;
 } ProgressBug;
 #define PROGRESS_BUG_FOUND 3
+/* The word for a hunt's status, as the store and `attn progress --json`
+ * write it ("looking", "matrix", "revealed", "found"). */
+const char *progress_bug_word(int status);
 
 typedef struct {
     char lesson[PROGRESS_KEY_MAX];  /* the lesson's title                   */

@@ -13,6 +13,8 @@
 static const char *const status_words[] = { "unanswered", "tried", "revealed", "right" };
 static const char *const hunt_words[] = { "looking", "matrix", "revealed", "found" };
 
+const char *progress_bug_word(int status) { return hunt_words[status >= 0 && status < 4 ? status : 0]; }
+
 /* Unescape field f (\t \n \\) into out; -1 when it does not fit or has a
  * bad escape. */
 static int unescape(const char *f, char *out, size_t size)
@@ -256,7 +258,7 @@ void progress_write_lines(FILE *f, const ProgressLesson *recs, int n)
             const ProgressBug *b = &recs[i].bugs[k];
             fputs("B\t", f);
             put_escaped(f, recs[i].lesson);
-            fprintf(f, "\t%u\t%s\t%d\t%d\t", b->seed, hunt_words[b->status >= 0 && b->status < 4 ? b->status : 0],
+            fprintf(f, "\t%u\t%s\t%d\t%d\t", b->seed, progress_bug_word(b->status),
                     b->matrix_tries, b->kind_tries);
             put_escaped(f, b->kind);
             fputc('\t', f);

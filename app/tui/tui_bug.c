@@ -213,11 +213,6 @@ static TuiAction kinds_key(Tui *t, int ch)
     return ACT_NONE;
 }
 
-static void overlay_fits(Tui *t)
-{
-    t->layout_ok = t->cols >= TUI_MIN_COLS && t->rows >= TUI_MIN_ROWS;
-}
-
 static void kinds_draw(Tui *t)
 {
     draw_kinds(t);
@@ -226,7 +221,7 @@ static void kinds_draw(Tui *t)
                                                                      : t->attr[C_KEYBAR], t->message);
 }
 
-const TuiScreen tui_screen_bug_kinds = { "bug-kinds", kinds_key, overlay_fits, kinds_draw, NULL };
+const TuiScreen tui_screen_bug_kinds = { "bug-kinds", kinds_key, tui_prepare_min_size, kinds_draw, NULL };
 
 /* ---- the fix ---- */
 
@@ -357,4 +352,4 @@ static TuiAction fix_key(Tui *t, int ch)
     return ACT_NONE;
 }
 
-const TuiScreen tui_screen_bug_fix = { "bug-fix", fix_key, overlay_fits, fix_draw, NULL };
+const TuiScreen tui_screen_bug_fix = { "bug-fix", fix_key, tui_prepare_min_size, fix_draw, NULL };

@@ -175,6 +175,11 @@ void tui_keybar_draw(const Tui *t, const KeyBarWant *want)
     }
 }
 
+void tui_prepare_min_size(Tui *t)
+{
+    t->layout_ok = t->cols >= TUI_MIN_COLS && t->rows >= TUI_MIN_ROWS;
+}
+
 void tui_draw_too_small(const Tui *t)
 {
     char msg[128];

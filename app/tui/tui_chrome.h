@@ -41,6 +41,9 @@ typedef struct {
 void tui_keybar_draw(const Tui *t, const KeyBarWant *want);
 /* The terminal is below TUI_MIN_COLS x TUI_MIN_ROWS: say so. */
 void tui_draw_too_small(const Tui *t);
+/* The layout of a screen that only needs that much: t->layout_ok says
+ * whether the terminal has it (a screen object's prepare). */
+void tui_prepare_min_size(Tui *t);
 
 /* Curses is running (tui.c, after newterm): leave it at exit. */
 void tui_curses_began(void);

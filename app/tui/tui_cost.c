@@ -91,7 +91,7 @@ static int cost_idle(Tui *t)
 
 static void cost_prepare(Tui *t)
 {
-    t->layout_ok = t->cols >= TUI_MIN_COLS && t->rows >= TUI_MIN_ROWS;
+    tui_prepare_min_size(t);
 }
 
 static void cost_draw(Tui *t)

@@ -262,7 +262,7 @@ static TuiAction menu_key(Tui *t, int ch)
 
 static void menu_prepare(Tui *t)
 {
-    t->layout_ok = t->cols >= TUI_MIN_COLS && t->rows >= TUI_MIN_ROWS;
+    tui_prepare_min_size(t);
 }
 
 static void menu_frame(Tui *t)

@@ -147,20 +147,15 @@ static TuiAction overlay_key(Tui *t, int ch)
     return ACT_NONE;
 }
 
-static void overlay_fits(Tui *t)
-{
-    t->layout_ok = t->cols >= TUI_MIN_COLS && t->rows >= TUI_MIN_ROWS;
-}
-
 static void help_prepare(Tui *t)
 {
-    overlay_fits(t);
+    tui_prepare_min_size(t);
     prepare_help(t);
 }
 
 static void text_prepare(Tui *t)
 {
-    overlay_fits(t);
+    tui_prepare_min_size(t);
     prepare_text(t);
 }
 

@@ -81,6 +81,18 @@ void pane_need(Tui *t, int i, int decimals, PaneNeed *need)
     if (p->memo_frame != t->frame_no || p->memo_m != m) {
         p->memo_extremes = values_extremes(m);
         p->memo_heat_ok = 0;
+        /* how it was made: in a bug hunt as the lesson writes it (the
+         * planted formula would give the bug away), which evaluates the
+         * statement again: once a frame */
+        p->memo_how[0] = '\0';
+        if (session_bug(t->lv.ses)) {
+            Mat *written = session_bug_as_written(t->lv.ses, p->name);
+            if (written)
+                explain_how(written, p->memo_how, sizeof p->memo_how);
+            mat_free(written);
+        } else {
+            explain_how(m, p->memo_how, sizeof p->memo_how);
+        }
         p->memo_frame = t->frame_no;
         p->memo_m = m;
     }
@@ -118,17 +130,7 @@ void pane_need(Tui *t, int i, int decimals, PaneNeed *need)
     if (p->heat)
         v->heat = p->memo_heat;
     /* wide enough for the title and its formula, within reason */
-    /* how it was made, kept for the draw: in a bug hunt as the lesson
-     * writes it (the planted formula would give the bug away) */
-    v->how[0] = '\0';
-    if (session_bug(t->lv.ses)) {
-        Mat *written = session_bug_as_written(t->lv.ses, p->name);
-        if (written)
-            explain_how(written, v->how, sizeof v->how);
-        mat_free(written);
-    } else {
-        explain_how(m, v->how, sizeof v->how);
-    }
+    snprintf(v->how, sizeof v->how, "%s", p->memo_how);
     int title_w = 2 + (int)strlen(p->name) + 8 + (v->how[0] ? 3 + fmt_display_width(v->how) : 0);
     need->want_w = grid_want_w(&v->grid, m->cols);
     need->nice_w = imin(title_w, 48);

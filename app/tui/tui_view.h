@@ -37,6 +37,7 @@ typedef struct {
     unsigned memo_frame;
     const Mat *memo_m;
     FmtExtremes memo_extremes;  /* what decides its numbers' width (format.h) */
+    char memo_how[200];         /* how it was made, for the title ("": unknown) */
     int memo_heat_ok, memo_infs;
     HeatScale memo_heat;
 } Pane;
