@@ -94,6 +94,37 @@ START_TEST(test_gemm_odd_shapes)
 }
 END_TEST
 
+/* The transpose (the packing of Q^T and the weighted sum's way out) on
+ * odd shapes, with and without a scale per row of the result, and never
+ * past its block of dst. */
+START_TEST(test_transpose)
+{
+    static const int sizes[] = { 1, 5, 15, 16, 17, 32, 33, 64 };
+    for (size_t a = 0; a < sizeof sizes / sizeof *sizes; a++)
+        for (size_t b = 0; b < sizeof sizes / sizeof *sizes; b++) {
+            int rows = sizes[a], cols = sizes[b], lds = cols + 3, ldd = rows + 2;
+            float *src = random_buf((size_t)rows * lds, 1.0f), *scale = random_buf((size_t)cols, 2.0f);
+            float *dst = random_buf((size_t)cols * ldd, 1.0f), *before = malloc((size_t)cols * ldd * sizeof *before);
+            ck_assert_ptr_nonnull(before);
+            for (int scaled = 0; scaled <= 1; scaled++) {
+                memcpy(before, dst, (size_t)cols * ldd * sizeof *dst);
+                kg_transpose(dst, ldd, src, lds, rows, cols, scaled ? scale : NULL);
+                for (int j = 0; j < cols; j++)
+                    for (int i = 0; i < ldd; i++) {
+                        float want = i < rows ? src[(size_t)i * lds + j] * (scaled ? scale[j] : 1.0f)
+                                              : before[(size_t)j * ldd + i];
+                        ck_assert_msg(dst[(size_t)j * ldd + i] == want, "%dx%d scaled %d: [%d,%d] = %g, want %g",
+                                      rows, cols, scaled, j, i, dst[(size_t)j * ldd + i], want);
+                    }
+            }
+            free(src);
+            free(scale);
+            free(dst);
+            free(before);
+        }
+}
+END_TEST
+
 /* The whole forward pass on attn's kernels at isa against the reference. */
 static void expect_forward(int n, int dk, int heads, int causal, int threads, AttnIsa isa)
 {
@@ -144,9 +175,9 @@ START_TEST(test_forward_on_own_kernels)
 }
 END_TEST
 
-/* The softmax down columns (attn's kernels' scores are transposed): every
- * instruction set against double sums, widths 1 to 32, causal and not,
- * scores far apart (exp underflows) included. */
+/* The softmax down columns (attn's kernels' scores are transposed, in
+ * base 2): every instruction set against double sums, widths 1 to 32,
+ * causal and not, scores far apart (2^-80, 2^-1e30, -inf) included. */
 START_TEST(test_softmax_columns)
 {
     static const int widths[] = { 1, 5, 8, 16, 17, 31, 32 };
@@ -157,6 +188,8 @@ START_TEST(test_softmax_columns)
             for (int live0 = -1; live0 <= 9; live0 += 10) {
                 int width = widths[w], keys = live0 < 0 ? 45 : live0 + width, ld = 32;
                 float *x = random_buf((size_t)keys * ld, 40.0f), *y = malloc((size_t)keys * ld * sizeof *y), sum[32];
+                x[ld] = -INFINITY;      /* a score nothing can follow: 0, not NaN */
+                x[2 * ld + width - 1] = -1e30f;
                 for (int i = 0; i < keys * ld; i++)
                     y[i] = x[i];
                 attn_softmax_columns_isa(y, keys, ld, width, live0, sum, isas[s]);
@@ -166,7 +199,7 @@ START_TEST(test_softmax_columns)
                         max = fmax(max, x[p * ld + c]);
                     for (int p = 0; p < keys; p++) {
                         int live = live0 < 0 || p <= live0 + c;
-                        double want = live ? exp((double)x[p * ld + c] - max) : 0.0;
+                        double want = live ? exp2((double)x[p * ld + c] - max) : 0.0;
                         total += want;
                         ck_assert_msg(fabs(y[p * ld + c] - want) <= 2e-6 * fmax(1.0, want),
                                       "%s width %d live0 %d: [%d,%d] = %g, want %g", attention_isa_name(isas[s]),
@@ -212,6 +245,7 @@ Suite *kernels_suite(void)
     tcase_add_test(c, test_gemm_odd_shapes);
     tcase_add_test(c, test_forward_on_own_kernels);
     tcase_add_test(c, test_softmax_columns);
+    tcase_add_test(c, test_transpose);
     tcase_add_test(c, test_unsupported_isa_refused);
     suite_add_tcase(s, c);
     return s;

@@ -43,6 +43,10 @@
 
 #define MAX_THREADS 64
 
+/* attn's kernels take the scores in units of log2: the column softmax's
+ * 2^(s - max) is then e^(score - max), for a cheaper range reduction. */
+#define LOG2_E 1.44269504088896341f
+
 typedef struct Job Job;
 
 /* One phase: `items` work items run by fn(job, item, worker). */
@@ -189,17 +193,14 @@ static void attend_own(Job *job, int h, int r0, int r1, int worker)
     if (rows < KG_NR)   /* the last block: its missing columns are zeros, not stale numbers */
         memset(st, 0, (size_t)cols * KG_NR * sizeof *st);
     kg_pack_b(qt, job->qkv + (size_t)r0 * ld + h * dk, ld, dk, rows, 1);
-    kg_gemm_packed(job->isa, cols, rows, dk, job->scale, job->kpack + h * job->kpack_floats, dk, qt, dk, 0.0f, st,
-                   KG_NR);
+    kg_gemm_packed(job->isa, cols, rows, dk, job->scale * LOG2_E, job->kpack + h * job->kpack_floats, job->n, dk, qt,
+                   dk, 0.0f, st, KG_NR);
     attn_softmax_columns_isa(st, cols, KG_NR, rows, job->causal ? r0 : -1, sum, job->isa);
-    kg_gemm_packed(job->isa, dk, rows, cols, 1.0f, job->vpack + h * job->vpack_floats, job->n, st, cols, 0.0f, ot,
+    kg_gemm_packed(job->isa, dk, rows, cols, 1.0f, job->vpack + h * job->vpack_floats, dk, job->n, st, cols, 0.0f, ot,
                    KG_NR);
-    float *o = job->cat + (size_t)r0 * d + h * dk;
-    for (int i = 0; i < rows; i++) {
-        float inv = 1.0f / sum[i];
-        for (int c = 0; c < dk; c++)
-            o[(size_t)i * d + c] = ot[(size_t)c * KG_NR + i] * inv;
-    }
+    for (int i = 0; i < rows; i++)
+        sum[i] = 1.0f / sum[i];
+    kg_transpose(job->cat + (size_t)r0 * d + h * dk, d, ot, KG_NR, dk, rows, sum);
 }
 
 /* Phase 2: one head for one block of query rows. */

@@ -13,7 +13,8 @@
  * KG_MC (the band of A stays in L2), and a micro-kernel keeps a tile of C
  * in registers for a whole pass:
  *   AVX-512  12 rows x 32 columns: 24 zmm accumulators, two loads of B and
- *            twelve broadcasts of A per depth step, 24 FMAs;
+ *            twelve broadcasts of A per depth step, 24 FMAs; and 8 rows
+ *            for a packed A whose rows 8 divides and 12 does not;
  *   AVX2      6 rows x 16 columns: 12 ymm accumulators (a panel is two);
  *   portable  4 rows x 32 columns in plain C: the reference the others are
  *            tested against, and the path of a CPU with neither.
@@ -26,11 +27,67 @@
 #include <string.h>
 
 #define KG_KC 256
-#define KG_MC 96        /* a multiple of every kernel's rows (12, 6, 4) */
+#define KG_MC 96        /* a multiple of every kernel's rows (12, 8, 6, 4) */
 
 size_t kg_packed_floats(int k, int n)
 {
     return (size_t)((n + KG_NR - 1) / KG_NR) * KG_NR * (size_t)k;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+
+/* dst (cols, rows) at ldd = src (rows, cols) at lds transposed, rows and
+ * cols <= 16, dst's row j times scale[j]: sixteen rows in registers
+ * through the four rounds of shuffles that transpose them. */
+__attribute__((target("avx512f"))) static void transpose16(float *dst, size_t ldd, const float *src, size_t lds,
+                                                            int rows, int cols, const float *scale)
+{
+    __mmask16 in = (__mmask16)((1u << cols) - 1), out = (__mmask16)((1u << rows) - 1);
+    __m512 r[16], t[16];
+    _Pragma("GCC unroll 16") for (int i = 0; i < 16; i++)
+        r[i] = i < rows ? _mm512_maskz_loadu_ps(in, src + (size_t)i * lds) : _mm512_setzero_ps();
+    _Pragma("GCC unroll 8") for (int i = 0; i < 16; i += 2) {
+        t[i] = _mm512_unpacklo_ps(r[i], r[i + 1]);
+        t[i + 1] = _mm512_unpackhi_ps(r[i], r[i + 1]);
+    }
+    _Pragma("GCC unroll 4") for (int i = 0; i < 16; i += 4) {
+        r[i] = _mm512_shuffle_ps(t[i], t[i + 2], 0x44);
+        r[i + 1] = _mm512_shuffle_ps(t[i], t[i + 2], 0xee);
+        r[i + 2] = _mm512_shuffle_ps(t[i + 1], t[i + 3], 0x44);
+        r[i + 3] = _mm512_shuffle_ps(t[i + 1], t[i + 3], 0xee);
+    }
+    _Pragma("GCC unroll 2") for (int i = 0; i < 16; i += 8) {
+        _Pragma("GCC unroll 4") for (int j = 0; j < 4; j++) {
+            t[i + j] = _mm512_shuffle_f32x4(r[i + j], r[i + j + 4], 0x88);
+            t[i + j + 4] = _mm512_shuffle_f32x4(r[i + j], r[i + j + 4], 0xdd);
+        }
+    }
+    _Pragma("GCC unroll 8") for (int j = 0; j < 8; j++) {
+        r[j] = _mm512_shuffle_f32x4(t[j], t[j + 8], 0x88);
+        r[j + 8] = _mm512_shuffle_f32x4(t[j], t[j + 8], 0xdd);
+    }
+    _Pragma("GCC unroll 16") for (int j = 0; j < 16; j++)
+        if (j < cols)
+            _mm512_mask_storeu_ps(dst + (size_t)j * ldd, out,
+                                  scale ? _mm512_mul_ps(r[j], _mm512_set1_ps(scale[j])) : r[j]);
+}
+#endif
+
+void kg_transpose(float *dst, int ldd, const float *src, int lds, int rows, int cols, const float *scale)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (attention_isa_supported(ATTN_ISA_AVX512)) {
+        for (int i0 = 0; i0 < rows; i0 += 16)
+            for (int j0 = 0; j0 < cols; j0 += 16)
+                transpose16(dst + (size_t)j0 * ldd + i0, (size_t)ldd, src + (size_t)i0 * lds + j0, (size_t)lds,
+                            rows - i0 < 16 ? rows - i0 : 16, cols - j0 < 16 ? cols - j0 : 16, scale ? scale + j0 : NULL);
+        return;
+    }
+#endif
+    for (int j = 0; j < cols; j++)
+        for (int i = 0; i < rows; i++)
+            dst[(size_t)j * ldd + i] = src[(size_t)i * lds + j] * (scale ? scale[j] : 1.0f);
 }
 
 void kg_pack_b(float *dst, const float *b, int ldb, int k, int n, int trans)
@@ -39,14 +96,12 @@ void kg_pack_b(float *dst, const float *b, int ldb, int k, int n, int trans)
     for (int j = 0; j < panels; j++) {
         float *pan = dst + (size_t)j * k * KG_NR;
         int c0 = j * KG_NR, w = n - c0 < KG_NR ? n - c0 : KG_NR;
+        if (trans)  /* the panel's rows are B's columns: b's rows c0.. transposed */
+            kg_transpose(pan, KG_NR, b + (size_t)c0 * ldb, ldb, w, k, NULL);
         for (int p = 0; p < k; p++) {
             float *row = pan + (size_t)p * KG_NR;
-            if (!trans) {
+            if (!trans)
                 memcpy(row, b + (size_t)p * ldb + c0, (size_t)w * sizeof *row);
-            } else {
-                for (int c = 0; c < w; c++)
-                    row[c] = b[(size_t)(c0 + c) * ldb + p];
-            }
             for (int c = w; c < KG_NR; c++)
                 row[c] = 0.0f;
         }
@@ -129,44 +184,53 @@ AVX2 static void mk_avx2(int k, const float *a, int mv, const float *b, float *c
         mk_avx2_half(k, a, mv, b + 16, c + 16, ldc, nv - 16, alpha, beta);
 }
 
-/* ---- AVX-512: 12 x 32 ---- */
+/* ---- AVX-512: 12 x 32, and 8 x 32 for A of 8k rows (a head's 64) ---- */
 
 #define AVX512 __attribute__((target("avx512f")))
 #define AVX512_MR 12
+#define AVX512_MR_SHORT 8
 
-#define ROW512(i)                                                                                               \
-    x = _mm512_set1_ps(ap[i]), c##i##0 = _mm512_fmadd_ps(x, b0, c##i##0), c##i##1 = _mm512_fmadd_ps(x, b1, c##i##1)
+/* The body of both AVX-512 kernels, mr a constant: every loop over the
+ * rows is unrolled, so the accumulators stay in registers through the
+ * stores too (a loop over mv would index them, and put them in memory). */
+#define MK512_BODY(mr)                                                                                          \
+    __m512 acc0[mr], acc1[mr];                                                                                  \
+    _Pragma("GCC unroll 12") for (int i = 0; i < (mr); i++) acc0[i] = acc1[i] = _mm512_setzero_ps();            \
+    for (int p = 0; p < k; p++) {                                                                               \
+        __m512 b0 = _mm512_loadu_ps(b + (size_t)p * KG_NR), b1 = _mm512_loadu_ps(b + (size_t)p * KG_NR + 16);   \
+        const float *ap = a + (size_t)p * (mr);                                                                 \
+        _Pragma("GCC unroll 12") for (int i = 0; i < (mr); i++) {                                               \
+            __m512 x = _mm512_set1_ps(ap[i]);                                                                   \
+            acc0[i] = _mm512_fmadd_ps(x, b0, acc0[i]);                                                          \
+            acc1[i] = _mm512_fmadd_ps(x, b1, acc1[i]);                                                          \
+        }                                                                                                       \
+    }                                                                                                           \
+    __m512 va = _mm512_set1_ps(alpha), vb = _mm512_set1_ps(beta);                                               \
+    __mmask16 m0 = nv >= 16 ? 0xffff : (__mmask16)((1u << nv) - 1);                                             \
+    __mmask16 m1 = nv >= 32 ? 0xffff : nv <= 16 ? 0 : (__mmask16)((1u << (nv - 16)) - 1);                      \
+    _Pragma("GCC unroll 12") for (int i = 0; i < (mr); i++) {                                                   \
+        if (i >= mv)                                                                                            \
+            break;                                                                                              \
+        float *ci = c + (size_t)i * ldc;                                                                        \
+        __m512 r0 = _mm512_mul_ps(va, acc0[i]), r1 = _mm512_mul_ps(va, acc1[i]);                                \
+        if (beta != 0.0f) {                                                                                     \
+            r0 = _mm512_fmadd_ps(vb, _mm512_maskz_loadu_ps(m0, ci), r0);                                        \
+            r1 = _mm512_fmadd_ps(vb, _mm512_maskz_loadu_ps(m1, ci + 16), r1);                                   \
+        }                                                                                                       \
+        _mm512_mask_storeu_ps(ci, m0, r0);                                                                      \
+        _mm512_mask_storeu_ps(ci + 16, m1, r1);                                                                 \
+    }
 
 AVX512 static void mk_avx512(int k, const float *a, int mv, const float *b, float *c, int ldc, int nv, float alpha,
                              float beta)
 {
-    __m512 z = _mm512_setzero_ps();
-    __m512 c00 = z, c01 = z, c10 = z, c11 = z, c20 = z, c21 = z, c30 = z, c31 = z, c40 = z, c41 = z, c50 = z, c51 = z;
-    __m512 c60 = z, c61 = z, c70 = z, c71 = z, c80 = z, c81 = z, c90 = z, c91 = z, c100 = z, c101 = z, c110 = z,
-           c111 = z;
-    for (int p = 0; p < k; p++) {
-        __m512 b0 = _mm512_loadu_ps(b + (size_t)p * KG_NR), b1 = _mm512_loadu_ps(b + (size_t)p * KG_NR + 16);
-        const float *ap = a + (size_t)p * AVX512_MR;
-        __m512 x;
-        ROW512(0); ROW512(1); ROW512(2); ROW512(3); ROW512(4); ROW512(5);
-        ROW512(6); ROW512(7); ROW512(8); ROW512(9); ROW512(10); ROW512(11);
-    }
-    __m512 acc[AVX512_MR][2] = { { c00, c01 }, { c10, c11 }, { c20, c21 }, { c30, c31 },
-                                 { c40, c41 }, { c50, c51 }, { c60, c61 }, { c70, c71 },
-                                 { c80, c81 }, { c90, c91 }, { c100, c101 }, { c110, c111 } };
-    __m512 va = _mm512_set1_ps(alpha), vb = _mm512_set1_ps(beta);
-    __mmask16 m0 = nv >= 16 ? 0xffff : (__mmask16)((1u << nv) - 1);
-    __mmask16 m1 = nv >= 32 ? 0xffff : nv <= 16 ? 0 : (__mmask16)((1u << (nv - 16)) - 1);
-    for (int i = 0; i < mv; i++) {
-        float *ci = c + (size_t)i * ldc;
-        __m512 r0 = _mm512_mul_ps(va, acc[i][0]), r1 = _mm512_mul_ps(va, acc[i][1]);
-        if (beta != 0.0f) {
-            r0 = _mm512_fmadd_ps(vb, _mm512_maskz_loadu_ps(m0, ci), r0);
-            r1 = _mm512_fmadd_ps(vb, _mm512_maskz_loadu_ps(m1, ci + 16), r1);
-        }
-        _mm512_mask_storeu_ps(ci, m0, r0);
-        _mm512_mask_storeu_ps(ci + 16, m1, r1);
-    }
+    MK512_BODY(AVX512_MR)
+}
+
+AVX512 static void mk_avx512_short(int k, const float *a, int mv, const float *b, float *c, int ldc, int nv,
+                                   float alpha, float beta)
+{
+    MK512_BODY(AVX512_MR_SHORT)
 }
 
 #endif
@@ -201,10 +265,8 @@ static void pack_tiles(float *dst, const float *a, int lda, int rows, int kc, in
             for (int t = 0; t < rows; t += mr) {
                 int mv = rows - t < mr ? rows - t : mr;
                 float *d = dst + (size_t)(t / mr) * mr * pk + (size_t)p * mr;
-                for (int i = 0; i < mv; i++)
-                    d[i] = src[t + i];
-                for (int i = mv; i < mr; i++)
-                    d[i] = 0.0f;
+                memcpy(d, src + t, (size_t)mv * sizeof *d);
+                memset(d + mv, 0, (size_t)(mr - mv) * sizeof *d);
             }
         }
         return;
@@ -213,7 +275,7 @@ static void pack_tiles(float *dst, const float *a, int lda, int rows, int kc, in
         int mv = rows - t < mr ? rows - t : mr;
         const float *src = a + (size_t)t * lda;
 #if defined(__x86_64__) && defined(__GNUC__)
-        if (mr == AVX512_MR && (size_t)lda * 16 < (1u << 31)) {  /* only the AVX-512 kernel has 12 rows */
+        if ((mr == AVX512_MR || mr == AVX512_MR_SHORT) && (size_t)lda * 16 < (1u << 31)) {
             tile_gather16(dst, src, lda, mv, kc, mr);
             continue;
         }
@@ -229,10 +291,13 @@ static void pack_tiles(float *dst, const float *a, int lda, int rows, int kc, in
     }
 }
 
-/* The micro-kernel of isa and its rows. */
+/* The micro-kernel of isa and its rows (mr: 0 for the widest, else the
+ * rows a packing of A was made with). */
 static MicroKernel kernel_of(AttnIsa isa, int *mr)
 {
 #if defined(__x86_64__) && defined(__GNUC__)
+    if (isa == ATTN_ISA_AVX512 && *mr == AVX512_MR_SHORT)
+        return mk_avx512_short;
     if (isa == ATTN_ISA_AVX512)
         return *mr = AVX512_MR, mk_avx512;
     if (isa == ATTN_ISA_AVX2)
@@ -245,20 +310,37 @@ static MicroKernel kernel_of(AttnIsa isa, int *mr)
 
 int kg_rows(AttnIsa isa)
 {
-    int mr;
+    int mr = 0;
     kernel_of(isa, &mr);
+    return mr;
+}
+
+/* The tiles a packing of A with `rows` rows is made of: the kernel's
+ * widest, unless the short AVX-512 kernel leaves out more than a 32nd of
+ * the rows less (a head's 64 rows are 8 tiles of 8, not 6 of 12 with 8
+ * rows of zeros). */
+static int rows_for(AttnIsa isa, int rows)
+{
+    int mr = kg_rows(isa);
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (isa == ATTN_ISA_AVX512) {
+        int pad = (mr - rows % mr) % mr, pad_short = (AVX512_MR_SHORT - rows % AVX512_MR_SHORT) % AVX512_MR_SHORT;
+        if ((pad - pad_short) * 32 > rows)
+            mr = AVX512_MR_SHORT;
+    }
+#endif
     return mr;
 }
 
 size_t kg_packed_a_floats(AttnIsa isa, int rows, int k)
 {
-    int mr = kg_rows(isa);
+    int mr = rows_for(isa, rows);
     return (size_t)((rows + mr - 1) / mr) * mr * (size_t)k;
 }
 
 void kg_pack_a(AttnIsa isa, float *dst, const float *a, int lda, int rows, int k, int trans)
 {
-    pack_tiles(dst, a, lda, rows, k, kg_rows(isa), k, trans);
+    pack_tiles(dst, a, lda, rows, k, rows_for(isa, rows), k, trans);
 }
 
 /* c = alpha A @ B + beta c, both packed: A's tiles of depth pka, one pass
@@ -289,10 +371,10 @@ static int empty_sum(int m, int n, int k, float beta, float *c, int ldc)
     return 1;
 }
 
-void kg_gemm_packed(AttnIsa isa, int m, int n, int k, float alpha, const float *pa, int pka, const float *pb, int pkb,
-                    float beta, float *c, int ldc)
+void kg_gemm_packed(AttnIsa isa, int m, int n, int k, float alpha, const float *pa, int pa_rows, int pka,
+                    const float *pb, int pkb, float beta, float *c, int ldc)
 {
-    int mr;
+    int mr = rows_for(isa, pa_rows);
     MicroKernel mk = kernel_of(isa, &mr);
     if (empty_sum(m, n, k, beta, c, ldc))
         return;
@@ -307,7 +389,7 @@ static _Thread_local float a_band[KG_MC * KG_KC];
 void kg_gemm(AttnIsa isa, int m, int n, int k, float alpha, const float *a, int lda, const float *pb, int pk,
              float beta, float *c, int ldc)
 {
-    int mr;
+    int mr = 0;
     MicroKernel mk = kernel_of(isa, &mr);
     if (empty_sum(m, n, k, beta, c, ldc))
         return;

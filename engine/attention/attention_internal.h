@@ -21,9 +21,11 @@ float attn_softmax_numerators(float *row, int n);
 float attn_softmax_numerators_isa(float *row, int n, AttnIsa isa);
 
 /* Softmax numerators down the columns of s (keys rows, width columns at
- * ld; width <= 32) in place, each column shifted by its own max: column
- * c's live keys are 0 .. live0 + c (causal; every key when live0 < 0),
- * the others 0; sum[c] = the column's sum. */
+ * ld; width <= 32) in place, each column shifted by its own max, in base
+ * 2: s holds scores times log2(e), and becomes 2^(s - max) = e^(score -
+ * max) (at least 2^-125.5 where that is smaller). Column c's live keys are
+ * 0 .. live0 + c (causal; every key when live0 < 0), the others 0; sum[c]
+ * = the column's sum. */
 void attn_softmax_columns_isa(float *s, int keys, int ld, int width, int live0, float *sum, AttnIsa isa);
 
 /* attn's own products (attention_gemm.c): B packed once into panels of
@@ -36,15 +38,21 @@ size_t kg_packed_floats(int k, int n);
 void kg_pack_b(float *dst, const float *b, int ldb, int k, int n, int trans);
 void kg_gemm(AttnIsa isa, int m, int n, int k, float alpha, const float *a, int lda, const float *pb, int pk,
              float beta, float *c, int ldc);
-/* A packed too, once, for products that reuse it: tiles of kg_rows(isa)
- * rows (zeros past the last), each of depth k; with trans, a is A^T given
- * as (k, rows) at lda. kg_gemm_packed multiplies the first m rows and k
- * columns of such a packing of depth pka. */
+/* dst (cols, rows) at ldd = src (rows, cols) at lds transposed, row j
+ * of dst times scale[j] (scale NULL: as it is); by 16 x 16 blocks in
+ * registers where the CPU has AVX-512. */
+void kg_transpose(float *dst, int ldd, const float *src, int lds, int rows, int cols, const float *scale);
+
+/* A packed too, once, for products that reuse it: tiles of as many rows
+ * as the kernel of isa that suits `rows` takes (zeros past the last),
+ * each of depth k; with trans, a is A^T given as (k, rows) at lda.
+ * kg_gemm_packed multiplies the first m rows and k columns of such a
+ * packing of pa_rows rows and depth pka. */
 int kg_rows(AttnIsa isa);
 size_t kg_packed_a_floats(AttnIsa isa, int rows, int k);
 void kg_pack_a(AttnIsa isa, float *dst, const float *a, int lda, int rows, int k, int trans);
-void kg_gemm_packed(AttnIsa isa, int m, int n, int k, float alpha, const float *pa, int pka, const float *pb,
-                    int pkb, float beta, float *c, int ldc);
+void kg_gemm_packed(AttnIsa isa, int m, int n, int k, float alpha, const float *pa, int pa_rows, int pka,
+                    const float *pb, int pkb, float beta, float *c, int ldc);
 
 /* Is attn's kernel at isa at least as fast as BLAS for x (n, d) @ W (d, d)
  * (wpack: W packed)? Measured on this shape the first time (scratch: room

@@ -36,6 +36,14 @@ static float numerators_scalar(float *row, int n)
 /* Is key p live for column c (causal from live0; all when live0 < 0)? */
 static int live_key(int p, int c, int live0) { return live0 < 0 || p <= live0 + c; }
 
+/* The columns' exponentials are powers of two: attn's kernels fold log2(e)
+ * into the scores' scale, so 2^(x - max) here is e^(score - max) there,
+ * and the range reduction is a rounding and a subtraction. Arguments are
+ * clamped at COL_LOWEST: 2^-125 and below come out as at least 2^-125.5,
+ * a normal float (a denormal could slow the weighted sum's FMAs), which
+ * no sum with the max's 1 can tell from 0; so is -inf. */
+#define COL_LOWEST -125.0f
+
 static void columns_scalar(float *s, int keys, int ld, int width, int live0, float *sum)
 {
     for (int c = 0; c < width; c++) {
@@ -44,7 +52,7 @@ static void columns_scalar(float *s, int keys, int ld, int width, int live0, flo
             max = s[(size_t)p * ld + c] > max ? s[(size_t)p * ld + c] : max;
         for (int p = 0; p < keys; p++) {
             float *x = &s[(size_t)p * ld + c];
-            *x = live_key(p, c, live0) && *x - max >= EXP_LOWEST ? expf(*x - max) : 0.0f;
+            *x = live_key(p, c, live0) ? exp2f(fmaxf(*x - max, COL_LOWEST)) : 0.0f;
             total += *x;
         }
         sum[c] = total;
@@ -169,6 +177,40 @@ AVX512 static float numerators_avx512(float *row, int n)
     return sum;
 }
 
+/* 2^r for |r| <= 1/2: a degree-6 polynomial fitted to the relative error
+ * on that interval (1e-7 in float arithmetic), Horner's rule by FMAs. */
+#define EXP2_C6 1.5345809515565634e-4f
+#define EXP2_C5 1.3399932067841291e-3f
+#define EXP2_C4 9.618489071726799e-3f
+#define EXP2_C3 5.550328642129898e-2f
+#define EXP2_C2 2.4022646248340607e-1f
+#define EXP2_C1 6.931471824645996e-1f
+#define EXP2_C0 1.0f
+#define EXP2_HORNER(fmadd, set1, r)                                                                             \
+    fmadd(fmadd(fmadd(fmadd(fmadd(fmadd(set1(EXP2_C6), r, set1(EXP2_C5)), r, set1(EXP2_C4)), r, set1(EXP2_C3)), r, \
+                      set1(EXP2_C2)),                                                                           \
+                r, set1(EXP2_C1)),                                                                              \
+          r, set1(EXP2_C0))
+
+/* 2^x of 8 lanes: x = k + r, 2^r by the polynomial, 2^k into the exponent. */
+AVX2 static __m256 exp2_8(__m256 x)
+{
+    x = _mm256_max_ps(x, _mm256_set1_ps(COL_LOWEST));
+    __m256 k = _mm256_round_ps(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC), r = _mm256_sub_ps(x, k);
+    __m256 p = EXP2_HORNER(_mm256_fmadd_ps, _mm256_set1_ps, r);
+    __m256i e = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(k), _mm256_set1_epi32(127)), 23);
+    return _mm256_mul_ps(p, _mm256_castsi256_ps(e));
+}
+
+/* 2^x of 16 lanes, as exp2_8; 2^k by scalef. */
+AVX512 static __m512 exp2_16(__m512 x)
+{
+    x = _mm512_max_ps(x, _mm512_set1_ps(COL_LOWEST));
+    __m512 k = _mm512_roundscale_ps(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC), r = _mm512_sub_ps(x, k);
+    __m512 p = EXP2_HORNER(_mm512_fmadd_ps, _mm512_set1_ps, r);
+    return _mm512_scalef_ps(p, k);
+}
+
 /* Columns [c0, c0 + 8) of s down the keys, as columns_scalar. */
 AVX2 static void columns8(float *s, int keys, int ld, int width, int live0, int c0, float *sum)
 {
@@ -188,7 +230,7 @@ AVX2 static void columns8(float *s, int keys, int ld, int width, int live0, int 
     for (int p = 0; p < keys; p++) {
         __m256i live = live0 < 0 ? in_width
                      : _mm256_and_si256(in_width, _mm256_cmpgt_epi32(lane, _mm256_set1_epi32(p - live0 - c0 - 1)));
-        __m256 e = p < last ? exp8(_mm256_sub_ps(_mm256_maskload_ps(s + (size_t)p * ld + c0, live), max))
+        __m256 e = p < last ? exp2_8(_mm256_sub_ps(_mm256_maskload_ps(s + (size_t)p * ld + c0, live), max))
                             : _mm256_setzero_ps();
         e = _mm256_and_ps(e, _mm256_castsi256_ps(live));
         _mm256_maskstore_ps(s + (size_t)p * ld + c0, in_width, e);
@@ -200,44 +242,58 @@ AVX2 static void columns8(float *s, int keys, int ld, int width, int live0, int 
         sum[c0 + l] = t[l];
 }
 
-/* Columns [c0, c0 + 16) of s down the keys, as columns_scalar. */
-AVX512 static void columns16(float *s, int keys, int ld, int width, int live0, int c0, float *sum)
+/* All width (<= 32) columns of s down the keys at once, two vectors a
+ * key, as columns_scalar. Keys before live0 + 1 are live in every column,
+ * keys from live0 + width dead in every one; only those between need a
+ * mask of their own. */
+AVX512 static void columns32(float *s, int keys, int ld, int width, int live0, float *sum)
 {
-    int lanes = width - c0 < 16 ? width - c0 : 16;
-    __mmask16 in_width = (__mmask16)((1u << lanes) - 1);
-    __m512i lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    int last = live0 < 0 || live0 + c0 + 16 > keys ? keys : live0 + c0 + 16;
-    __m512 max = _mm512_set1_ps(-INFINITY);
+    unsigned in = width >= 32 ? 0xffffffffu : (1u << width) - 1;
+    __mmask16 in0 = (__mmask16)in, in1 = (__mmask16)(in >> 16);
+    int full = live0 < 0 || live0 + 1 > keys ? keys : live0 + 1;
+    int last = live0 < 0 || live0 + width > keys ? keys : live0 + width;
+    __m512 max0 = _mm512_set1_ps(-INFINITY), max1 = max0;
     for (int p = 0; p < last; p++) {
-        __mmask16 live = live0 < 0 ? in_width
-                       : in_width & _mm512_cmpge_epi32_mask(lane, _mm512_set1_epi32(p - live0 - c0));
-        max = _mm512_mask_max_ps(max, live, max, _mm512_maskz_loadu_ps(live, s + (size_t)p * ld + c0));
+        const float *row = s + (size_t)p * ld;
+        unsigned live = p < full ? in : in & (0xffffffffu << (p - live0));
+        __mmask16 l0 = (__mmask16)live, l1 = (__mmask16)(live >> 16);
+        max0 = _mm512_mask_max_ps(max0, l0, max0, _mm512_maskz_loadu_ps(l0, row));
+        max1 = _mm512_mask_max_ps(max1, l1, max1, _mm512_maskz_loadu_ps(l1, row + 16));
     }
-    __m512 total = _mm512_setzero_ps();
-    for (int p = 0; p < keys; p++) {
-        __mmask16 live = p >= last ? 0 : live0 < 0 ? in_width
-                       : in_width & _mm512_cmpge_epi32_mask(lane, _mm512_set1_epi32(p - live0 - c0));
-        __m512 e = _mm512_maskz_mov_ps(live, exp16(_mm512_sub_ps(_mm512_maskz_loadu_ps(live, s + (size_t)p * ld + c0),
-                                                                 max)));
-        _mm512_mask_storeu_ps(s + (size_t)p * ld + c0, in_width, e);
-        total = _mm512_add_ps(total, e);
+    __m512 total0 = _mm512_setzero_ps(), total1 = total0;
+    for (int p = 0; p < full; p++) {
+        float *row = s + (size_t)p * ld;
+        __m512 e0 = exp2_16(_mm512_sub_ps(_mm512_maskz_loadu_ps(in0, row), max0));
+        __m512 e1 = exp2_16(_mm512_sub_ps(_mm512_maskz_loadu_ps(in1, row + 16), max1));
+        _mm512_mask_storeu_ps(row, in0, e0);
+        _mm512_mask_storeu_ps(row + 16, in1, e1);
+        total0 = _mm512_add_ps(total0, e0);
+        total1 = _mm512_add_ps(total1, e1);
     }
-    _mm512_mask_storeu_ps(sum + c0, in_width, total);
+    for (int p = full; p < keys; p++) {
+        float *row = s + (size_t)p * ld;
+        unsigned live = p < last ? in & (0xffffffffu << (p - live0)) : 0;
+        __mmask16 l0 = (__mmask16)live, l1 = (__mmask16)(live >> 16);
+        __m512 e0 = _mm512_maskz_mov_ps(l0, exp2_16(_mm512_sub_ps(_mm512_maskz_loadu_ps(l0, row), max0)));
+        __m512 e1 = _mm512_maskz_mov_ps(l1, exp2_16(_mm512_sub_ps(_mm512_maskz_loadu_ps(l1, row + 16), max1)));
+        _mm512_mask_storeu_ps(row, in0, e0);
+        _mm512_mask_storeu_ps(row + 16, in1, e1);
+        total0 = _mm512_add_ps(total0, e0);
+        total1 = _mm512_add_ps(total1, e1);
+    }
+    _mm512_mask_storeu_ps(sum, in0, total0);
+    _mm512_mask_storeu_ps(sum + 16, in1, total1);
 }
 
 void attn_softmax_columns_isa(float *s, int keys, int ld, int width, int live0, float *sum, AttnIsa isa)
 {
-    for (int c0 = 0; c0 < width;) {
-        if (isa == ATTN_ISA_AVX512) {
-            columns16(s, keys, ld, width, live0, c0, sum);
-            c0 += 16;
-        } else if (isa == ATTN_ISA_AVX2) {
+    if (isa == ATTN_ISA_AVX512) {
+        columns32(s, keys, ld, width, live0, sum);
+    } else if (isa == ATTN_ISA_AVX2) {
+        for (int c0 = 0; c0 < width; c0 += 8)
             columns8(s, keys, ld, width, live0, c0, sum);
-            c0 += 8;
-        } else {
-            columns_scalar(s, keys, ld, width, live0, sum);
-            c0 = width;
-        }
+    } else {
+        columns_scalar(s, keys, ld, width, live0, sum);
     }
 }
 
