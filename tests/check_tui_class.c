@@ -52,6 +52,11 @@ START_TEST(the_instructor_sees_the_room)
     const char *at = strstr(t.last, "attn join ");
     ck_assert_int_eq(sscanf(at, "attn join %63s", addr), 1);
     WAIT_FOR(&t, "exercise 1: 0 answered (S: the spread, X: close)");
+    /* the class's keys are in the help too */
+    tmux_keys(&t, "?");
+    WAIT_FOR(&t, "In class: S shows or hides the spread of the answers; X closes the open exercise.");
+    tmux_keys(&t, "Escape");
+    ck_assert_msg(tmux_wait_gone(&t, "In class:"), "the help did not close:\n%s", t.last);
     student(dir, addr, "Ada", "1: -0.5321\\n");
     student(dir, addr, "Bob", "1: 0.5321\\n");
     student(dir, addr, "Cy", "1: 0.5321\\n");
@@ -116,6 +121,14 @@ START_TEST(a_student_follows_on_a_terminal)
     WAIT_FOR(&stu, "you are looking around: f follows");
     tmux_keys(&stu, "f");
     WAIT_FOR(&stu, "class: step 7 │ following");
+    /* f is in the help, under the keys (at 80x24, a Down or two away) */
+    tmux_keys(&stu, "?");
+    WAIT_FOR(&stu, "keys of the lesson screen");
+    for (int i = 0; i < 5; i++)
+        tmux_keys(&stu, "Down");
+    WAIT_FOR(&stu, "In class: f follows the instructor's step again after you look around.");
+    tmux_keys(&stu, "Escape");
+    ck_assert_msg(tmux_wait_gone(&stu, "In class:"), "the help did not close:\n%s", stu.last);
     /* the end: said, and the student's answers kept */
     tmux_quit_and_check(&inst, "q", "EXITED 0");
     WAIT_FOR(&stu, "class ended │ your answers stay in your progress");

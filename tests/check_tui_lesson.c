@@ -226,7 +226,16 @@ START_TEST(help_lists_the_bindings)
             ck_assert_msg(strstr(t.last, tui_action_help((TuiAction)a)), "80x24 help lacks \"%s\":\n%s",
                           tui_action_help((TuiAction)a), t.last);
     }
+    /* the notes under the keys do not fit: Down brings them, nothing is cut */
+    WAIT_FOR(&t, "Down: more; any other key closes this help");
+    ck_assert_msg(!strstr(t.last, "-inf is masked"), "the notes fit at 80x24 after all:\n%s", t.last);
+    for (int i = 0; i < 4; i++)
+        tmux_keys(&t, "Down");
+    WAIT_FOR(&t, "-inf is masked");
+    WAIT_FOR(&t, "the title bar counts the edits");
+    WAIT_FOR(&t, "Up: back; any other key closes this help");
     tmux_keys(&t, "q");         /* closes the help */
+    ck_assert_msg(tmux_wait_gone(&t, "Up: back"), "q did not close the help:\n%s", t.last);
     tmux_keys(&t, "q");
     WAIT_FOR(&t, "EXITED 0");
     tmux_stop(&t);

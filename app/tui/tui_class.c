@@ -203,6 +203,15 @@ int tui_class_key(Tui *t, int ch)
     return 0;
 }
 
+const char *tui_class_help(const Tui *t)
+{
+    if (t->student)
+        return "In class: f follows the instructor's step again after you look around.";
+    if (t->cls)
+        return "In class: S shows or hides the spread of the answers; X closes the open exercise.";
+    return NULL;
+}
+
 static void student_bar(Tui *t)
 {
     char bar[600];

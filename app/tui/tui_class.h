@@ -22,6 +22,8 @@ void tui_class_sync(Tui *t);
 void tui_class_student_after_key(Tui *t);
 /* 1 when ch was the class's key. */
 int tui_class_key(Tui *t, int ch);
+/* The class's keys in words for the help screen (static), NULL out of class. */
+const char *tui_class_help(const Tui *t);
 void tui_class_draw(Tui *t);
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * tui_overlay.c - the two screens that cover the others: the help, made
- * from the bindings table (one column, two on a short terminal, scrolled
- * when even two do not fit), and the step's whole text with its exercise
+ * from the bindings table (one column, two on a short terminal) with the
+ * notes no key says under it (in class, the class's keys), scrolled when
+ * it does not fit, and the step's whole text with its exercise
  * (t). Down and Up scroll either when it does not fit; any other key
  * closes it. Their screen objects (tui_screen.h).
  */
@@ -14,6 +15,7 @@
 #include "tui_put.h"
 #include "tui_screen.h"
 #include "tui_chrome.h"
+#include "tui_class.h"
 #include "text.h"
 #include "tui_state.h"
 
@@ -27,6 +29,7 @@ typedef struct {
     char keys[ACT_COUNT][64];
     int n, key_w, help_w;
     int columns, per_col, col_w;
+    int notes;          /* lines of notes under the keys (help_note) */
     int top, room;
 } HelpLayout;
 
@@ -34,6 +37,23 @@ typedef struct {
 static int help_words(const Tui *t)
 {
     return !t->lv.ses ? KEYS_MENU : session_bug(t->lv.ses) ? KEYS_HUNT : KEYS_LESSON;
+}
+
+/* The help's notes under the lesson screen's keys: what no key says,
+ * and in class the class's keys. */
+static int help_notes(const Tui *t)
+{
+    return !t->lv.ses ? 0 : tui_class_help(t) ? 3 : 2;
+}
+
+static void help_note(const Tui *t, int i, char *buf, size_t size)
+{
+    if (i == 0)
+        snprintf(buf, size, "Enter marks where a value came from; a click selects a cell; -inf is masked.");
+    else if (i == 1)
+        snprintf(buf, size, "%s marks an edited cell; the title bar counts the edits.", ui_glyph(&t->cv, "✎", "'"));
+    else
+        snprintf(buf, size, "%s", tui_class_help(t));
 }
 
 static void help_layout(const Tui *t, HelpLayout *h)
@@ -54,13 +74,20 @@ static void help_layout(const Tui *t, HelpLayout *h)
     h->columns = h->n > h->room && t->cols >= 1 + 2 * entry_w + 2 ? 2 : 1;
     h->per_col = (h->n + h->columns - 1) / h->columns;
     h->col_w = h->columns == 2 ? entry_w + 2 : t->cols - 2;
+    h->notes = help_notes(t);
+}
+
+/* The help's rows: the keys' longest column, then a blank and the notes. */
+static int help_rows(const HelpLayout *h)
+{
+    return h->per_col + (h->notes ? 1 + h->notes : 0);
 }
 
 static void prepare_help(Tui *t)
 {
     HelpLayout h;
     help_layout(t, &h);
-    t->overlay_max = imax(0, h.per_col - h.room);
+    t->overlay_max = imax(0, help_rows(&h) - h.room);
     t->overlay_first = imax(0, imin(t->overlay_first, t->overlay_max));
 }
 
@@ -82,15 +109,17 @@ static void draw_help(Tui *t)
         ui_put(&t->cv, h.top + row, x + h.key_w + 1, t->cols - x - h.key_w - 1, A_NORMAL,
             tui_action_help_in((TuiAction)h.acts[k], help_words(t)));
     }
-    int below = h.top + h.per_col - t->overlay_first + 1;
-    if (where == KEYS_LESSON && below < t->rows - 2)
-        ui_put(&t->cv, below, 2, t->cols - 4, t->attr[C_DIM],
-            "Enter marks where a value came from; a click selects a cell; -inf is masked.");
-    if (where == KEYS_LESSON && below + 1 < t->rows - 2)
-        ui_putf(&t->cv, below + 1, 2, t->cols - 4, t->attr[C_DIM], "%s marks an edited cell; the title bar counts the edits.",
-                ui_glyph(&t->cv, "✎", "'"));
+    /* the notes under the keys, a blank line between; scrolled with them */
+    for (int i = 0; i < h.notes; i++) {
+        int row = h.per_col + 1 + i - t->overlay_first;
+        if (row < 0 || row >= h.room)
+            continue;
+        char note[200];
+        help_note(t, i, note, sizeof note);
+        ui_put(&t->cv, h.top + row, 2, t->cols - 4, t->attr[C_DIM], note);
+    }
     ui_put(&t->cv, t->rows - 1, 1, t->cols - 2, t->attr[C_DIM],
-        t->overlay_max > 0 ? (t->overlay_first < t->overlay_max ? "Down: more keys; any other key closes this help"
+        t->overlay_max > 0 ? (t->overlay_first < t->overlay_max ? "Down: more; any other key closes this help"
                                                        : "Up: back; any other key closes this help")
                         : "any key closes this help");
 }
