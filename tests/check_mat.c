@@ -44,6 +44,34 @@ START_TEST(new_is_zeroed_input)
 }
 END_TEST
 
+/* Every matrix has its own serial, views and copies too, and a freed
+ * matrix's serial is not given again when its address is (the screen's
+ * memo of a matrix's numbers keys on it). */
+START_TEST(serials_are_never_given_twice)
+{
+    AttnError err;
+    Mat *a = mat_new(2, 3, &err);
+    ck_assert_ptr_nonnull(a);
+    unsigned long first = a->serial;
+    Mat *v = mat_view(a, OP_ROWS, 0, 0, 1, 3, &err), *c = mat_copy(a, &err);
+    ck_assert(v && c);
+    ck_assert(first > 0 && v->serial > first && c->serial > v->serial);
+    const Mat *where = a;
+    unsigned long last = c->serial;
+    mat_free(v);
+    mat_free(c);
+    mat_free(a);
+    for (int i = 0; i < 100; i++) {
+        Mat *b = mat_new(2, 3, &err);
+        ck_assert_ptr_nonnull(b);
+        ck_assert_msg(b->serial > last, "serial %lu given again (at %p, was %p)", b->serial, (void *)b,
+                      (const void *)where);
+        last = b->serial;
+        mat_free(b);
+    }
+}
+END_TEST
+
 START_TEST(from_copies_values)
 {
     float v[] = { 1, 2, 3, 4, 5, 6 };
@@ -315,6 +343,7 @@ Suite *mat_suite(void)
     TCase *core = tcase_create("core");
     tcase_add_test(core, new_is_zeroed_input);
     tcase_add_test(core, from_copies_values);
+    tcase_add_test(core, serials_are_never_given_twice);
     tcase_add_test(core, name_is_truncated);
     tcase_add_test(core, refcount_retain_free);
     tcase_add_test(core, labels_share_and_slice);

@@ -290,6 +290,15 @@ START_TEST(edit_undo_reset)
     tmux_keys(&t, "r");
     WAIT_FOR(&t, "2 edits reset");
     ck_assert_msg(strstr(t.last, "8.0000"), "reset did not restore P:\n%s", t.last);
+    /* a wider number widens the columns: what the screen knew of the old
+     * matrix's numbers is not kept for the new one */
+    tmux_keys(&t, "Right");
+    WAIT_FOR(&t, "X[2,2] =");
+    tmux_keys(&t, "e");
+    tmux_type(&t, "12345");
+    tmux_keys(&t, "Enter");
+    WAIT_FOR(&t, "24690.0000");
+    WAIT_FOR(&t, "12345.0000✎");
     tmux_stop(&t);
 }
 END_TEST

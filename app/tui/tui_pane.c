@@ -65,6 +65,41 @@ static FmtExtremes values_extremes(const Mat *m)
 }
 
 
+/* What a heatmap's scale and legend need of m, into p's memo: the scale,
+ * whether a -inf or a masked zero is among the cells, the masked lines. */
+static int has_minus_inf(const Mat *m)
+{
+    for (int r = 0; r < m->rows; r++) {
+        const float *row = mat_row(m, r);
+        for (int c = 0; c < m->cols; c++)
+            if (row[c] == -INFINITY)
+                return 1;
+    }
+    return 0;
+}
+
+static void find_heat(Pane *p, const Mat *m)
+{
+    p->memo_heat = heat_scale(m);
+    p->memo_infs = has_minus_inf(m);
+    /* a masked zero needs a -inf in the scores it was made from */
+    p->memo_zeros = 0;
+    if (m->prov.a && has_minus_inf(m->prov.a))
+        for (int r = 0; r < m->rows && !p->memo_zeros; r++)
+            for (int c = 0; c < m->cols && !p->memo_zeros; c++)
+                p->memo_zeros = mat_cell_masked(m, r, c);
+    int by_rows = !m->masked_cols;
+    p->memo_masked = 0;
+    p->memo_first_masked = -1;
+    for (int k = 0; m->masked && k < (by_rows ? m->rows : m->cols); k++)
+        if (mat_line_masked(m, k, by_rows)) {
+            p->memo_masked++;
+            if (p->memo_first_masked < 0)
+                p->memo_first_masked = k;
+        }
+    p->memo_heat_ok = 1;
+}
+
 void pane_need(Tui *t, int i, int decimals, PaneNeed *need)
 {
     LessonView *lv = &t->lv;
@@ -78,9 +113,12 @@ void pane_need(Tui *t, int i, int decimals, PaneNeed *need)
     if (!v->m)
         return;
     const Mat *m = v->m;
-    if (p->memo_frame != t->frame_no || p->memo_m != m) {
+    if (p->memo_serial != m->serial) {
+        p->memo_serial = m->serial;
         p->memo_extremes = values_extremes(m);
         p->memo_heat_ok = 0;
+    }
+    if (p->memo_frame != t->frame_no || p->memo_m != m) {
         /* how it was made: in a bug hunt as the lesson writes it (the
          * planted formula would give the bug away), which evaluates the
          * statement again: once a frame */
@@ -118,15 +156,8 @@ void pane_need(Tui *t, int i, int decimals, PaneNeed *need)
     }
     v->rows = m->rows;
     v->cols = m->cols;
-    if (p->heat && !p->memo_heat_ok) {
-        p->memo_heat = heat_scale(m);
-        int infs = 0;
-        for (int r = 0; r < m->rows && !infs; r++)
-            for (int c = 0; c < m->cols && !infs; c++)
-                infs = isinf(mat_get(m, r, c)) && mat_get(m, r, c) < 0;
-        p->memo_infs = infs;
-        p->memo_heat_ok = 1;
-    }
+    if (p->heat && !p->memo_heat_ok)
+        find_heat(p, m);
     if (p->heat)
         v->heat = p->memo_heat;
     /* wide enough for the title and its formula, within reason */
@@ -348,7 +379,7 @@ static int legend_part(const Tui *t, int y, int cx, int end, int attr, const cha
     return cx + need + 2;
 }
 
-static void draw_legend(const Tui *t, const PaneView *v, int y, int x, int w)
+static void draw_legend(const Tui *t, const Pane *p, const PaneView *v, int y, int x, int w)
 {
     const Mat *m = v->m;
     char lo[32], hi[32];
@@ -382,29 +413,14 @@ static void draw_legend(const Tui *t, const PaneView *v, int y, int x, int w)
         }
     }
     cx = legend_part(t, y, cx + 1, x + w, t->attr[C_DIM], hi, NULL);
-    int infs = 0, masked = 0;
-    for (int i = 0; i < m->rows; i++)
-        for (int j = 0; j < m->cols; j++)
-            infs += isinf(mat_get(m, i, j)) && mat_get(m, i, j) < 0;
-    int by_rows = !m->masked_cols, first = -1;
-    for (int k = 0; k < (by_rows ? m->rows : m->cols); k++)
-        if (mat_line_masked(m, k, by_rows)) {
-            masked++;
-            if (first < 0)
-                first = k;
-        }
-    if (infs)
+    if (p->memo_infs)
         cx = legend_part(t, y, cx, x + w, t->attr[C_HEAT_INF], ui_glyph(&t->cv, "-∞", "-inf"), "masked");
-    int zeros = 0;
-    for (int i = 0; i < m->rows && !zeros; i++)
-        for (int j = 0; j < m->cols && !zeros; j++)
-            zeros = mat_cell_masked(m, i, j);
-    if (zeros && !infs)
+    if (p->memo_zeros && !p->memo_infs)
         cx = legend_part(t, y, cx, x + w, t->attr[C_MASKED], MASKED_ZERO_TEXT, "masked");
-    if (masked) {
+    if (p->memo_masked) {
         char what[64];
-        snprintf(what, sizeof what, "%s %d%s masked", by_rows ? "row" : "col", first + 1,
-                 masked > 1 ? " ..." : "");
+        snprintf(what, sizeof what, "%s %d%s masked", m->masked_cols ? "col" : "row", p->memo_first_masked + 1,
+                 p->memo_masked > 1 ? " ..." : "");
         legend_part(t, y, cx, x + w, t->attr[C_MASKED], what, NULL);
     }
 }
@@ -579,7 +595,7 @@ void pane_draw(const Tui *t, int idx, const Explanation *ex)
         }
     }
     if (heat && lv_pane_shown(t, idx))
-        draw_legend(t, v, r.y + grid_cell_y(g, v->fit_r), r.x, r.w);
+        draw_legend(t, p, v, r.y + grid_cell_y(g, v->fit_r), r.x, r.w);
 }
 
 int lv_pane_shown(const Tui *t, int i)

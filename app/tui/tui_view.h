@@ -31,15 +31,23 @@ typedef struct {
     int overview;       /* 0 off, 1 block means, 2 block maxima */
     int cur_r, cur_c;   /* the cursor, in matrix cells */
     int first_r, first_c; /* scroll position (matrix or pooled cells) */
-    /* what the frame being laid out found of the matrix, once (the layout
-     * asks several times a frame, and at 512 x 512 each look is a pass
-     * over 262144 numbers): for frame memo_frame and matrix memo_m only */
+    /* what was found of the matrix's numbers, once for as long as it is
+     * the same matrix (at 512 x 512 each look is a pass over 262144
+     * numbers, and the layout looks several times a frame): for the matrix
+     * numbered memo_serial only (mat.h) */
+    unsigned long memo_serial;
+    FmtExtremes memo_extremes;  /* what decides its numbers' width (format.h) */
+    int memo_heat_ok;           /* the heatmap's findings below are made:  */
+    HeatScale memo_heat;
+    int memo_infs;              /* a -inf among the numbers                 */
+    int memo_zeros;             /* a cell that softmax's masking zeroed     */
+    int memo_masked, memo_first_masked; /* masked lines, the first (0-based) */
+    /* how it was made, for the title ("": unknown), found once a frame (in
+     * a bug hunt it depends on more than the matrix): for frame memo_frame
+     * and matrix memo_m */
     unsigned memo_frame;
     const Mat *memo_m;
-    FmtExtremes memo_extremes;  /* what decides its numbers' width (format.h) */
-    char memo_how[200];         /* how it was made, for the title ("": unknown) */
-    int memo_heat_ok, memo_infs;
-    HeatScale memo_heat;
+    char memo_how[200];
 } Pane;
 
 /* What the last frame computed for a pane: the geometry the drawing used,

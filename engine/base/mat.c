@@ -13,6 +13,7 @@
 #include "mat_make.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,7 +35,10 @@ attn_status mat_check_size(int rows, int cols, AttnError *err)
     return ATTN_OK;
 }
 
-/* A zeroed Mat header with one reference and no data. */
+/* The last serial given (threads make matrices too: attn bench, a class). */
+static atomic_ulong last_serial;
+
+/* A zeroed Mat header with one reference, no data and a new serial. */
 static Mat *mat_header(int rows, int cols, AttnError *err)
 {
     Mat *m = attn_calloc(1, sizeof *m);
@@ -42,6 +46,7 @@ static Mat *mat_header(int rows, int cols, AttnError *err)
         attn_fail(err, ATTN_E_NOMEM, "out of memory for a %dx%d matrix", rows, cols);
         return NULL;
     }
+    m->serial = atomic_fetch_add(&last_serial, 1) + 1;
     m->refs = 1;
     m->rows = rows;
     m->cols = cols;

@@ -118,6 +118,11 @@ struct Mat {
     unsigned char *masked;
     int n_masked;
     int masked_cols;    /* the flagged lines are columns (softmax_cols)   */
+    /* This matrix's number, never given twice in a process: what a memo of
+     * its numbers keys on, where an address could come back for another
+     * matrix once this one is freed. (A matrix's numbers do not change
+     * once the operation that made it returns.) */
+    unsigned long serial;
 };
 
 /* A new rows x cols matrix of zeros, ld = cols, OP_INPUT, no name.
