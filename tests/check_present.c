@@ -212,6 +212,41 @@ START_TEST(column_width_is_the_widest_printed)
 }
 END_TEST
 
+/* The screen finds a heatmap's scale from the extremes it gathered for the
+ * widths: the same scale as heat_scale's own pass, on every kind of
+ * matrix (weights, non-negative, signed, one sign, all zeros, infinities
+ * and nan among them, none finite). */
+START_TEST(the_scale_from_the_extremes_is_the_scale)
+{
+    static const float pool[] = { 0.0f, -0.0f, 0.25f, 1.0f, 3.5f, -0.125f, -7.0f, 1e-30f, -1e-30f, 2e30f,
+                                  INFINITY, -INFINITY, NAN };
+    unsigned seed = 5u;
+    for (int trial = 0; trial < 5000; trial++) {
+        float v[6];
+        int n = 1 + trial % 6;
+        for (int i = 0; i < n; i++) {
+            seed = seed * 1103515245u + 12345u;
+            unsigned r = seed >> 8;
+            /* some trials from a pool without the odd ones, so every kind of range turns up */
+            size_t k = trial % 3 == 0 ? r % 10 : r % (sizeof pool / sizeof *pool);
+            v[i] = pool[k];
+        }
+        Mat *m = mat_of(1, n, v);
+        FmtExtremes e;
+        fmt_extremes_begin(&e);
+        fmt_extremes_add(&e, v, n);
+        float lo, hi;
+        fmt_extremes_range(&e, &lo, &hi);
+        HeatScale want = heat_scale(m), got = heat_scale_of_range(lo, hi);
+        ck_assert_msg(got.diverging == want.diverging && got.lo == want.lo && got.hi == want.hi,
+                      "trial %d (%d values from %g): scale %d %g..%g, want %d %g..%g", trial, n, (double)v[0],
+                      got.diverging, (double)got.lo, (double)got.hi, want.diverging, (double)want.lo,
+                      (double)want.hi);
+        mat_free(m);
+    }
+}
+END_TEST
+
 Suite *present_suite(void)
 {
     Suite *s = suite_create("present");
@@ -220,6 +255,7 @@ Suite *present_suite(void)
     tcase_add_test(c, column_width_is_the_widest_printed);
     tcase_add_test(c, quotes_are_cut_with_a_mark);
     tcase_add_test(c, each_kind_of_matrix_has_its_scale);
+    tcase_add_test(c, the_scale_from_the_extremes_is_the_scale);
     tcase_add_test(c, a_printed_heatmap_says_what_its_shades_mean);
     tcase_add_test(c, big_numbers_for_the_back_of_the_room);
     tcase_add_test(c, answers_show_the_digits_checked);

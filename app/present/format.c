@@ -32,23 +32,22 @@ void fmt_extremes_begin(FmtExtremes *e)
 
 void fmt_extremes_add(FmtExtremes *e, const float *data, long n)
 {
-    /* the extremes in locals, each sign its own: through e->big[neg] every
-     * number waited on the one before it (a 512 x 512 pass took 1 ms) */
-    float big_pos = -1.0f, big_neg = -1.0f, small_pos = INFINITY, small_neg = INFINITY;
+    /* without a branch on the sign (scores have random signs: every other
+     * number was a misprediction) and with the extremes in locals (through
+     * e->big[neg] every number waited on the one before): the largest and
+     * smallest finite value, and the smallest of each sign's magnitudes */
+    float hi = -INFINITY, lo = INFINITY, small_pos = INFINITY, small_neg = INFINITY;
     int odd = 0;    /* a 0, nan or infinity seen: sorted out below */
     for (long i = 0; i < n; i++) {
         float v = data[i], a = fabsf(v);
-        if (!(a > 0.0f && a < INFINITY)) {
-            odd = 1;
-            continue;
-        }
-        if (v > 0) {
-            big_pos = a > big_pos ? a : big_pos;
-            small_pos = a < small_pos ? a : small_pos;
-        } else {
-            big_neg = a > big_neg ? a : big_neg;
-            small_neg = a < small_neg ? a : small_neg;
-        }
+        int finite = a < INFINITY;
+        odd |= !(a > 0.0f) | !finite;
+        v = finite ? v : 0.0f;
+        hi = v > hi ? v : hi;
+        lo = v < lo ? v : lo;
+        float pos = v > 0.0f ? v : INFINITY, neg = v < 0.0f ? -v : INFINITY;
+        small_pos = pos < small_pos ? pos : small_pos;
+        small_neg = neg < small_neg ? neg : small_neg;
     }
     for (long i = 0; odd && i < n; i++) {
         float v = data[i];
@@ -59,10 +58,20 @@ void fmt_extremes_add(FmtExtremes *e, const float *data, long n)
         else if (v == 0)
             e->zero = 1;
     }
-    e->big[0] = fmax(e->big[0], big_pos);
-    e->big[1] = fmax(e->big[1], big_neg);
+    /* a 0 stood in for each nan and infinity above: only a sign's own
+     * numbers count for it */
+    if (hi > 0)
+        e->big[0] = fmax(e->big[0], hi);
+    if (lo < 0)
+        e->big[1] = fmax(e->big[1], -lo);
     e->small[0] = fmin(e->small[0], small_pos);
     e->small[1] = fmin(e->small[1], small_neg);
+}
+
+void fmt_extremes_range(const FmtExtremes *e, float *lo, float *hi)
+{
+    *lo = e->big[1] > 0 ? (float)-e->big[1] : e->zero ? 0.0f : e->small[0] < INFINITY ? (float)e->small[0] : INFINITY;
+    *hi = e->big[0] > 0 ? (float)e->big[0] : e->zero ? 0.0f : e->small[1] < INFINITY ? (float)-e->small[1] : -INFINITY;
 }
 
 int fmt_width_of(const FmtExtremes *e, int decimals, int utf8)

@@ -25,6 +25,8 @@ typedef struct {
 void fmt_extremes_begin(FmtExtremes *e);
 void fmt_extremes_add(FmtExtremes *e, const float *data, long n);
 int fmt_width_of(const FmtExtremes *e, int decimals, int utf8);
+/* The smallest and largest finite value gathered (lo > hi: none was). */
+void fmt_extremes_range(const FmtExtremes *e, float *lo, float *hi);
 
 /* The number of display columns of a UTF-8 string (1 per code point). */
 int fmt_display_width(const char *s);

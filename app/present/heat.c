@@ -11,16 +11,21 @@
 
 HeatScale heat_scale(const Mat *m)
 {
-    HeatScale h = { 0, 0, 1 };
     float lo = INFINITY, hi = -INFINITY;
     for (int i = 0; i < m->rows; i++)
         for (int j = 0; j < m->cols; j++) {
             float x = mat_get(m, i, j);
             if (!isfinite(x))
                 continue;
-            lo = fminf(lo, x);
-            hi = fmaxf(hi, x);
+            lo = x < lo ? x : lo;
+            hi = x > hi ? x : hi;
         }
+    return heat_scale_of_range(lo, hi);
+}
+
+HeatScale heat_scale_of_range(float lo, float hi)
+{
+    HeatScale h = { 0, 0, 1 };
     if (lo > hi)
         lo = hi = 0;
     if (lo >= 0 && hi <= 1)

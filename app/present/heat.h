@@ -18,6 +18,10 @@ typedef struct {
 /* The scale of m's finite values. */
 HeatScale heat_scale(const Mat *m);
 
+/* The scale of finite values from lo to hi (lo > hi: there are none), for
+ * a caller that has them already (the screen, from its one pass). */
+HeatScale heat_scale_of_range(float lo, float hi);
+
 /* Where x sits on the scale: t in [0, 1] (sequential) or [-1, 1]
  * (diverging), what the ramps of ramp.h take. */
 float heat_position(const HeatScale *h, float x);

@@ -80,8 +80,11 @@ static int has_minus_inf(const Mat *m)
 
 static void find_heat(Pane *p, const Mat *m)
 {
-    p->memo_heat = heat_scale(m);
-    p->memo_infs = has_minus_inf(m);
+    /* the scale and the -inf from the extremes, found already */
+    float lo, hi;
+    fmt_extremes_range(&p->memo_extremes, &lo, &hi);
+    p->memo_heat = heat_scale_of_range(lo, hi);
+    p->memo_infs = p->memo_extremes.inf[1];
     /* a masked zero needs a -inf in the scores it was made from */
     p->memo_zeros = 0;
     if (m->prov.a && has_minus_inf(m->prov.a))
