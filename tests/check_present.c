@@ -177,6 +177,13 @@ START_TEST(quotes_are_cut_with_a_mark)
 }
 END_TEST
 
+/* The tests' own small generator: 24 bits a draw. */
+static unsigned next_random(unsigned *seed)
+{
+    *seed = *seed * 1103515245u + 12345u;
+    return *seed >> 8;
+}
+
 /* fmt_width looks at a few values, not all: it must agree with printing
  * every one, on values made to sit on num_format's edges (rounding up to
  * another digit, the switch to an exponent, its digit count, signs, zero,
@@ -191,8 +198,7 @@ START_TEST(column_width_is_the_widest_printed)
         float v[5];
         int n = 1 + trial % 5;
         for (int i = 0; i < n; i++) {
-            seed = seed * 1103515245u + 12345u;
-            unsigned r = seed >> 8;
+            unsigned r = next_random(&seed);
             double x = r % 7 == 0 ? (r % 3 == 0 ? NAN : (r & 1) ? INFINITY : -INFINITY)
                                   : edges[r % (sizeof edges / sizeof *edges)] * (1.0 + ((int)(r % 5) - 2) * 1e-7);
             v[i] = (float)((r >> 4) & 1 ? -x : x);
@@ -225,8 +231,7 @@ START_TEST(the_scale_from_the_extremes_is_the_scale)
         float v[6];
         int n = 1 + trial % 6;
         for (int i = 0; i < n; i++) {
-            seed = seed * 1103515245u + 12345u;
-            unsigned r = seed >> 8;
+            unsigned r = next_random(&seed);
             /* some trials from a pool without the odd ones, so every kind of range turns up */
             size_t k = trial % 3 == 0 ? r % 10 : r % (sizeof pool / sizeof *pool);
             v[i] = pool[k];
