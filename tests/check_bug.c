@@ -111,9 +111,14 @@ START_TEST(a_bug_handout_and_its_key)
                                 "\"kind\": \"wrong-axis\", \"statement\": \"A = softmax_cols(scaled)\", "
                                 "\"fixed\": \"A = softmax_rows(scaled)\"}}"), "%.400s", r.out);
     cmd_free(&r);
-    /* the handout shows the numbers with the bug: A's rows no longer sum to 1 */
+    /* JSON carries its answers, the bug's too, unless --no-answers */
     r = cmd_runf("%s run --bug 1 --json %s", attn_bin(), path);
-    ck_assert_msg(!strstr(r.out, "\"bug\""), "the key without --key");
+    ck_assert_msg(strstr(r.out, "\"bug\": {\"seed\": 1, \"step\": \"Softmax along each row\", \"matrix\": \"A\", "
+                                "\"kind\": \"wrong-axis\""), "%.400s", r.out);
+    cmd_free(&r);
+    r = cmd_runf("%s run --bug 1 --json --no-answers %s", attn_bin(), path);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_msg(!strstr(r.out, "\"bug\"") && !strstr(r.out, "wrong-axis"), "--no-answers gave the bug away");
     cmd_free(&r);
     r = cmd_runf("%s run --key %s", attn_bin(), path);
     ck_assert_int_eq(r.status, 2);

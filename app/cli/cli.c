@@ -221,7 +221,9 @@ int cli_run(int argc, char **argv)
     if (explain)
         status = cell_explain_print(s, explain);
     else if (json)
-        json_print(stdout, l, s, with_answers, want_bug && key ? &bug : NULL);
+        /* JSON is the handout for programs and carries its answers (the
+         * exercises' too) unless --no-answers: the bug's among them */
+        json_print(stdout, l, s, with_answers, want_bug && (key || with_answers) ? &bug : NULL);
     else if (markdown)
         status = write_markdown(markdown, l, s, with_answers);
     else
