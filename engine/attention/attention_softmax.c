@@ -211,51 +211,99 @@ AVX512 static __m512 exp2_16(__m512 x)
     return _mm512_scalef_ps(p, k);
 }
 
-/* Columns [c0, c0 + 8) of s down the keys, as columns_scalar. */
-AVX2 static void columns8(float *s, int keys, int ld, int width, int live0, int c0, float *sum)
+/* The lanes of 8 bits as a mask of 8 lanes. */
+AVX2 static __m256i lanes8(unsigned bits)
 {
-    int lanes = width - c0 < 8 ? width - c0 : 8;
-    __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    __m256i in_width = _mm256_cmpgt_epi32(_mm256_set1_epi32(lanes), lane);
-    /* keys past live0 + c0 + 7 are dead in every lane of the group */
-    int last = live0 < 0 || live0 + c0 + 8 > keys ? keys : live0 + c0 + 8;
-    __m256 max = _mm256_set1_ps(-INFINITY);
+    const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+    return _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int)(bits & 0xff)), bit), bit);
+}
+
+/* All width (<= 32) columns of s down the keys at once, four vectors of 8
+ * a key, as columns_scalar (columns32's steps with AVX2's masks: a
+ * key at a time for every column, where 8 columns at a time took three
+ * times as long). */
+AVX2 static void columns32_avx2(float *s, int keys, int ld, int width, int live0, float *sum)
+{
+    unsigned in = width >= 32 ? 0xffffffffu : (1u << width) - 1;
+    int full = live0 < 0 || live0 + 1 > keys ? keys : live0 + 1;
+    int last = live0 < 0 || live0 + width > keys ? keys : live0 + width;
+    int groups = (width + 7) / 8;
+    __m256i in_g[4];
+    __m256 max[4], total[4];
+    for (int g = 0; g < 4; g++) {
+        in_g[g] = lanes8(in >> (8 * g));
+        max[g] = _mm256_set1_ps(-INFINITY);
+        total[g] = _mm256_setzero_ps();
+    }
+    /* a group of 8 within width is read and written whole, dead lanes
+     * masked in registers: a masked store (vmaskmovps) took several
+     * times as long as a plain one where it was measured (Zen 4) */
+    int whole = width / 8;
     for (int p = 0; p < last; p++) {
-        __m256i live = live0 < 0 ? in_width
-                     : _mm256_and_si256(in_width, _mm256_cmpgt_epi32(lane, _mm256_set1_epi32(p - live0 - c0 - 1)));
-        __m256 v = _mm256_maskload_ps(s + (size_t)p * ld + c0, live);
-        max = _mm256_blendv_ps(max, _mm256_max_ps(max, v), _mm256_castsi256_ps(live));
+        const float *row = s + (size_t)p * ld;
+        unsigned live = p < full ? in : in & (0xffffffffu << (p - live0));
+        for (int g = 0; g < groups; g++) {
+            __m256i m = p < full ? in_g[g] : lanes8(live >> (8 * g));
+            __m256 v = g < whole ? _mm256_loadu_ps(row + 8 * g) : _mm256_maskload_ps(row + 8 * g, m);
+            max[g] = _mm256_blendv_ps(max[g], _mm256_max_ps(max[g], v), _mm256_castsi256_ps(m));
+        }
     }
-    __m256 total = _mm256_setzero_ps();
     for (int p = 0; p < keys; p++) {
-        __m256i live = live0 < 0 ? in_width
-                     : _mm256_and_si256(in_width, _mm256_cmpgt_epi32(lane, _mm256_set1_epi32(p - live0 - c0 - 1)));
-        __m256 e = p < last ? exp2_8(_mm256_sub_ps(_mm256_maskload_ps(s + (size_t)p * ld + c0, live), max))
-                            : _mm256_setzero_ps();
-        e = _mm256_and_ps(e, _mm256_castsi256_ps(live));
-        _mm256_maskstore_ps(s + (size_t)p * ld + c0, in_width, e);
-        total = _mm256_add_ps(total, e);
+        float *row = s + (size_t)p * ld;
+        unsigned live = p < full ? in : p < last ? in & (0xffffffffu << (p - live0)) : 0;
+        for (int g = 0; g < groups; g++) {
+            __m256i m = p < full ? in_g[g] : lanes8(live >> (8 * g));
+            __m256 x = g < whole ? _mm256_loadu_ps(row + 8 * g) : _mm256_maskload_ps(row + 8 * g, m);
+            __m256 e = _mm256_and_ps(exp2_8(_mm256_sub_ps(x, max[g])), _mm256_castsi256_ps(m));
+            if (g < whole)
+                _mm256_storeu_ps(row + 8 * g, e);
+            else
+                _mm256_maskstore_ps(row + 8 * g, in_g[g], e);
+            total[g] = _mm256_add_ps(total[g], e);
+        }
     }
-    float t[8];
-    _mm256_storeu_ps(t, total);
-    for (int l = 0; l < lanes; l++)
-        sum[c0 + l] = t[l];
+    float t[32];
+    for (int g = 0; g < groups; g++)
+        _mm256_storeu_ps(t + 8 * g, total[g]);
+    for (int c = 0; c < width; c++)
+        sum[c] = t[c];
 }
 
 /* All width (<= 32) columns of s down the keys at once, two vectors a
  * key, as columns_scalar. Keys before live0 + 1 are live in every column,
  * keys from live0 + width dead in every one; only those between need a
- * mask of their own. */
+ * mask of their own, and a whole panel (width 32) none before them: its
+ * rows are read and written whole (a lane past width only ever holds a
+ * number nobody stores). */
+AVX512 static __m512 load16(const float *at, __mmask16 lanes, int whole)
+{
+    return whole ? _mm512_loadu_ps(at) : _mm512_maskz_loadu_ps(lanes, at);
+}
+
+AVX512 static void store16(float *at, __mmask16 lanes, int whole, __m512 v)
+{
+    if (whole)
+        _mm512_storeu_ps(at, v);
+    else
+        _mm512_mask_storeu_ps(at, lanes, v);
+}
+
 AVX512 static void columns32(float *s, int keys, int ld, int width, int live0, float *sum)
 {
     unsigned in = width >= 32 ? 0xffffffffu : (1u << width) - 1;
     __mmask16 in0 = (__mmask16)in, in1 = (__mmask16)(in >> 16);
+    int whole = width >= 32;
     int full = live0 < 0 || live0 + 1 > keys ? keys : live0 + 1;
     int last = live0 < 0 || live0 + width > keys ? keys : live0 + width;
     __m512 max0 = _mm512_set1_ps(-INFINITY), max1 = max0;
-    for (int p = 0; p < last; p++) {
+    for (int p = 0; p < full; p++) {
         const float *row = s + (size_t)p * ld;
-        unsigned live = p < full ? in : in & (0xffffffffu << (p - live0));
+        max0 = _mm512_max_ps(max0, load16(row, in0, whole));
+        max1 = _mm512_max_ps(max1, load16(row + 16, in1, whole));
+    }
+    for (int p = full; p < last; p++) {
+        const float *row = s + (size_t)p * ld;
+        unsigned live = in & (0xffffffffu << (p - live0));
         __mmask16 l0 = (__mmask16)live, l1 = (__mmask16)(live >> 16);
         max0 = _mm512_mask_max_ps(max0, l0, max0, _mm512_maskz_loadu_ps(l0, row));
         max1 = _mm512_mask_max_ps(max1, l1, max1, _mm512_maskz_loadu_ps(l1, row + 16));
@@ -263,10 +311,10 @@ AVX512 static void columns32(float *s, int keys, int ld, int width, int live0, f
     __m512 total0 = _mm512_setzero_ps(), total1 = total0;
     for (int p = 0; p < full; p++) {
         float *row = s + (size_t)p * ld;
-        __m512 e0 = exp2_16(_mm512_sub_ps(_mm512_maskz_loadu_ps(in0, row), max0));
-        __m512 e1 = exp2_16(_mm512_sub_ps(_mm512_maskz_loadu_ps(in1, row + 16), max1));
-        _mm512_mask_storeu_ps(row, in0, e0);
-        _mm512_mask_storeu_ps(row + 16, in1, e1);
+        __m512 e0 = exp2_16(_mm512_sub_ps(load16(row, in0, whole), max0));
+        __m512 e1 = exp2_16(_mm512_sub_ps(load16(row + 16, in1, whole), max1));
+        store16(row, in0, whole, e0);
+        store16(row + 16, in1, whole, e1);
         total0 = _mm512_add_ps(total0, e0);
         total1 = _mm512_add_ps(total1, e1);
     }
@@ -290,8 +338,7 @@ void attn_softmax_columns_isa(float *s, int keys, int ld, int width, int live0, 
     if (isa == ATTN_ISA_AVX512) {
         columns32(s, keys, ld, width, live0, sum);
     } else if (isa == ATTN_ISA_AVX2) {
-        for (int c0 = 0; c0 < width; c0 += 8)
-            columns8(s, keys, ld, width, live0, c0, sum);
+        columns32_avx2(s, keys, ld, width, live0, sum);
     } else {
         columns_scalar(s, keys, ld, width, live0, sum);
     }
