@@ -44,6 +44,7 @@ static void usage(FILE *out)
           "                                         verify lessons' checks and exercises\n"
           "                                         (TAP 14, quiet, JUnit XML)\n"
           "       attn bench [--n N] [--d D] [--heads H] [--causal] [--reps R] [--json]\n"
+          "                  [--kernels auto|blas|avx512|avx2|scalar]\n"
           "                  [--fused-only] [--standard | --sweep [--max-n N]]\n"
           "                                         time attention: fused, naive (n x n), sgemm\n"
           "       attn grade [--json | --tap] [--bug N] LESSON SHEET...\n"

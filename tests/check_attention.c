@@ -441,6 +441,42 @@ START_TEST(test_bench_argument_errors)
     expect_bench_refuses("--heads -2", "--heads needs a whole number from 1 to 64, not '-2'");
     expect_bench_refuses("--d 10 --heads 4", "--d 10 does not split into 4 heads");
     expect_bench_refuses("--fast", "attn bench: unknown option '--fast'");
+    expect_bench_refuses("--kernels avx1024", "attn bench: --kernels takes auto, blas, avx512, avx2 or scalar");
+    expect_bench_refuses("--kernels", "attn bench: --kernels takes auto, blas, avx512, avx2 or scalar");
+}
+END_TEST
+
+/* --kernels picks the products: each the CPU has agrees with the naive
+ * path and is named in the JSON and the first line; one it lacks is refused
+ * with the reason. */
+START_TEST(test_bench_kernels)
+{
+    static const char *names[] = { "blas", "scalar", "avx2", "avx512" };
+    static const AttnIsa isas[] = { ATTN_ISA_SCALAR, ATTN_ISA_SCALAR, ATTN_ISA_AVX2, ATTN_ISA_AVX512 };
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        CmdResult r = cmd_runf("%s bench --n 40 --d 24 --heads 3 --reps 1 --kernels %s --json", attn_bin(), names[i]);
+        if (!attention_isa_supported(isas[i])) {
+            ck_assert_int_eq(r.status, 2);
+            ck_assert_msg(strstr(r.err, "this CPU has no"), "%s: %s", names[i], r.err);
+            cmd_free(&r);
+            continue;
+        }
+        ck_assert_msg(r.status == 0, "%s: status %d: %s", names[i], r.status, r.err);
+        JVal root;
+        char jerr[128];
+        ck_assert_msg(json_parse(r.out, &root, jerr, sizeof jerr) == 0, "%s in\n%s", jerr, r.out);
+        ck_assert_str_eq(json_get(&root, "kernels")->str, names[i]);
+        double v;
+        ck_assert_int_eq(json_number(json_get(&root, "max_abs_diff"), &v), 0);
+        ck_assert_msg(v < 1e-5, "%s: max_abs_diff %g", names[i], v);
+        json_free(&root);
+        cmd_free(&r);
+        r = cmd_runf("%s bench --n 40 --d 24 --heads 3 --reps 1 --fused-only --kernels %s", attn_bin(), names[i]);
+        char said[64];
+        snprintf(said, sizeof said, " threads, kernels %s\n", names[i]);
+        ck_assert_msg(r.status == 0 && strstr(r.out, said), "%s: %s", names[i], r.out);
+        cmd_free(&r);
+    }
 }
 END_TEST
 
@@ -455,7 +491,8 @@ START_TEST(test_bench_json_keys)
                                   "flops", "gflops", "sgemm_ms", "sgemm_gflops", "sgemm_share", "isa",
                                   "peak_gflops", "peak_share", "naive_ms",
                                   "naive_min_ms", "naive_max_ms", "naive_gflops", "max_abs_diff", "naive_skipped",
-                                  "cpu_ms", "sgemm_cpu_ms", "naive_cpu_ms", "extra_bytes", "naive_bytes" };
+                                  "cpu_ms", "sgemm_cpu_ms", "naive_cpu_ms", "extra_bytes", "naive_bytes",
+                                  "kernels" };
     ck_assert_int_eq(root.n, (int)(sizeof keys / sizeof *keys));
     for (int i = 0; i < root.n; i++)
         ck_assert_str_eq(root.keys[i], keys[i]);
@@ -480,6 +517,7 @@ START_TEST(test_bench_json_keys)
     else
         ck_assert_double_eq(v, (double)attention_extra_bytes(&same));
     ck_assert_str_eq(json_get(&root, "isa")->str, attention_isa_name(attention_isa()));
+    ck_assert_str_eq(json_get(&root, "kernels")->str, "auto");
     ck_assert_msg(json_get(&root, "peak_gflops")->num > 0 && json_get(&root, "peak_share")->num > 0,
                   "peak %g, share %g", json_get(&root, "peak_gflops")->num, json_get(&root, "peak_share")->num);
     ck_assert_int_eq(json_get(&root, "naive_skipped")->type, J_NULL);
@@ -623,6 +661,7 @@ Suite *attention_suite(void)
     tcase_set_timeout(bench, 60);
     tcase_add_test(bench, test_bench_argument_errors);
     tcase_add_test(bench, test_bench_json_keys);
+    tcase_add_test(bench, test_bench_kernels);
     tcase_add_test(bench, test_bench_fused_only_text);
     tcase_add_test(bench, test_bench_sweep_json);
     tcase_add_test(bench, test_plot_ascii);

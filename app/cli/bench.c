@@ -31,6 +31,7 @@ static int usage_error(const char *fmt, const char *arg)
     fputs("attn bench: ", stderr);
     fprintf(stderr, fmt, lesson_escape(arg, shown, sizeof shown));   /* an argument may hold anything */
     fputs("\nusage: attn bench [--n N] [--d D] [--heads H] [--causal] [--reps R] [--json]\n"
+          "                  [--kernels auto|blas|avx512|avx2|scalar]\n"
           "                  [--fused-only] [--standard | --sweep [--max-n N]]\n", stderr);
     return 2;
 }
@@ -59,7 +60,7 @@ static int parse_int(int argc, char **argv, int i, long lo, long hi, long *out)
 /* The options of `attn bench`: each with where it goes in BenchOpts, its
  * range, and whether it picks the case (then not with --standard). --par
  * and --threads, --dump are kept out of the manual: tools for measuring. */
-typedef enum { BOPT_INT, BOPT_SEED, BOPT_FLAG, BOPT_PAR, BOPT_PATH } BenchOptKind;
+typedef enum { BOPT_INT, BOPT_SEED, BOPT_FLAG, BOPT_PAR, BOPT_PATH, BOPT_KERNELS } BenchOptKind;
 typedef struct {
     const char *name;
     BenchOptKind kind;
@@ -83,6 +84,7 @@ static const BenchOption bench_options[] = {
     { "--standard", BOPT_FLAG, offsetof(BenchOpts, standard), 0, 0, 0 },
     { "--par", BOPT_PAR, offsetof(BenchOpts, par), 0, 0, 0 },
     { "--dump", BOPT_PATH, offsetof(BenchOpts, dump), 0, 0, 1 },
+    { "--kernels", BOPT_KERNELS, offsetof(BenchOpts, kernels), 0, 0, 0 },
 };
 
 /* Options into o; 0 after printing a usage error. */
@@ -123,6 +125,11 @@ static int parse_options(int argc, char **argv, BenchOpts *o)
             break;
         case BOPT_PATH:
             *(const char **)field = argv[++i];
+            break;
+        case BOPT_KERNELS:
+            if (!next || !bench_kernels_of(next, &o->kernels, &o->isa))
+                return usage_error("--kernels takes auto, blas, avx512, avx2 or scalar%s", ""), 0;
+            i++;
             break;
         }
     }
@@ -202,13 +209,16 @@ static void print_json(FILE *f, const BenchOpts *o, const BenchResult *r)
         jw_null(&w, "naive_cpu_ms");
     jw_int(&w, "extra_bytes", (long long)r->extra_bytes);
     jw_int(&w, "naive_bytes", (long long)r->naive_bytes);
+    jw_str(&w, "kernels", bench_kernels_name(o->kernels, o->isa));
     jw_end(&w);
 }
 
 static void print_text(FILE *f, const BenchOpts *o, const BenchResult *r)
 {
-    fprintf(f, "attn bench: n=%d d=%d heads=%d (dk=%d)%s, median of %d after a warm-up, %d threads\n", o->n, o->d,
-            o->heads, o->d / o->heads, o->causal ? " causal" : "", o->reps, r->threads);
+    fprintf(f, "attn bench: n=%d d=%d heads=%d (dk=%d)%s, median of %d after a warm-up, %d threads%s%s\n", o->n,
+            o->d, o->heads, o->d / o->heads, o->causal ? " causal" : "", o->reps, r->threads,
+            o->kernels == ATTN_KERNELS_AUTO ? "" : ", kernels ",
+            o->kernels == ATTN_KERNELS_AUTO ? "" : bench_kernels_name(o->kernels, o->isa));
     fprintf(f, "  %-6s %10s %21s %9s %10s  %s\n", "path", "median", "spread (min-max)", "GFLOP/s", "CPU time",
             "memory");
     fprintf(f, "  %-6s %7.2f ms %9.2f-%8.2f ms %9.1f %7.2f ms  %.1f MB extra\n", "fused", r->fused.median,

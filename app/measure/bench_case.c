@@ -38,7 +38,36 @@
 void bench_opts_default(BenchOpts *o)
 {
     *o = (BenchOpts){ .n = 2048, .d = 512, .heads = 8, .reps = 5, .max_n = 1 << 20, .par = ATTN_PAR_POOL,
-                      .slow_ms = 2000.0 };
+                      .slow_ms = 2000.0, .kernels = ATTN_KERNELS_AUTO, .isa = ATTN_ISA_SCALAR };
+}
+
+static const struct {
+    const char *name;
+    AttnKernels kernels;
+    AttnIsa isa;
+} kernel_names[] = {
+    { "auto", ATTN_KERNELS_AUTO, ATTN_ISA_SCALAR },     { "blas", ATTN_KERNELS_BLAS, ATTN_ISA_SCALAR },
+    { "avx512", ATTN_KERNELS_OWN, ATTN_ISA_AVX512 },    { "avx2", ATTN_KERNELS_OWN, ATTN_ISA_AVX2 },
+    { "scalar", ATTN_KERNELS_OWN, ATTN_ISA_SCALAR },
+};
+
+int bench_kernels_of(const char *name, AttnKernels *kernels, AttnIsa *isa)
+{
+    for (size_t i = 0; i < sizeof kernel_names / sizeof *kernel_names; i++)
+        if (strcmp(name, kernel_names[i].name) == 0) {
+            *kernels = kernel_names[i].kernels;
+            *isa = kernel_names[i].isa;
+            return 1;
+        }
+    return 0;
+}
+
+const char *bench_kernels_name(AttnKernels kernels, AttnIsa isa)
+{
+    for (size_t i = 0; i < sizeof kernel_names / sizeof *kernel_names; i++)
+        if (kernel_names[i].kernels == kernels && (kernels != ATTN_KERNELS_OWN || kernel_names[i].isa == isa))
+            return kernel_names[i].name;
+    return "auto";
 }
 
 void bench_inputs_free(BenchInputs *in)
@@ -174,7 +203,7 @@ static int time_naive(const BenchOpts *o, const BenchInputs *in, const AttnConfi
 int bench_case(const BenchOpts *o, const BenchInputs *in, BenchResult *r, float *out)
 {
     memset(r, 0, sizeof *r);
-    AttnConfig cfg = { o->n, o->d, o->heads, o->causal, 0, o->threads, o->par, ATTN_KERNELS_AUTO, ATTN_ISA_SCALAR };
+    AttnConfig cfg = { o->n, o->d, o->heads, o->causal, 0, o->threads, o->par, o->kernels, o->isa };
     AttnConfig plain = cfg;
     plain.causal = 0;
     size_t nd = (size_t)o->n * o->d;

@@ -19,6 +19,8 @@ typedef struct {
     int threads;            /* hidden --threads: workers, 0 = the cores     */
     AttnParallel par;       /* hidden --par pool|blas                       */
     const char *dump;       /* hidden --dump FILE: the fused output, float32 */
+    AttnKernels kernels;    /* --kernels: auto (as measured), BLAS's, or attn's */
+    AttnIsa isa;            /* at this instruction set (ATTN_KERNELS_OWN)      */
     double slow_ms;         /* the sweep: a path this slow is not run at a larger n */
 } BenchOpts;
 
@@ -62,6 +64,11 @@ double bench_now_ms(void);
 
 /* The options of a plain `attn bench`: n 2048, d 512, 8 heads, 5 reps. */
 void bench_opts_default(BenchOpts *o);
+
+/* The kernels a name of --kernels stands for: auto, blas, avx512, avx2,
+ * scalar; 0 for another name. bench_kernels_name is the other way. */
+int bench_kernels_of(const char *name, AttnKernels *kernels, AttnIsa *isa);
+const char *bench_kernels_name(AttnKernels kernels, AttnIsa isa);
 
 /* `attn bench --sweep` (sweep.c): the points, then the table and the plot
  * on stdout; returns the exit status. */

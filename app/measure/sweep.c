@@ -40,7 +40,7 @@ double bench_available_bytes(void)
 /* The smallest n (a multiple of 64) whose naive path needs more than avail. */
 static long naive_wall(const BenchOpts *o, double avail)
 {
-    AttnConfig cfg = { 0, o->d, o->heads, o->causal, 0, 0, ATTN_PAR_POOL, ATTN_KERNELS_AUTO, ATTN_ISA_SCALAR };
+    AttnConfig cfg = { 0, o->d, o->heads, o->causal, 0, 0, ATTN_PAR_POOL, o->kernels, o->isa };
     long lo = 64, hi = 64;
     for (cfg.n = (int)hi; (double)bench_naive_bytes(&cfg) <= avail && hi < (1L << 30); cfg.n = (int)hi)
         lo = hi, hi *= 2;
