@@ -54,7 +54,7 @@ START_TEST(the_instructor_sees_the_room)
     WAIT_FOR(&t, "exercise 1: 0 answered (S: the spread, X: close)");
     /* the class's keys are in the help too */
     tmux_keys(&t, "?");
-    WAIT_FOR(&t, "In class: S shows or hides the spread of the answers; X closes the open exercise.");
+    WAIT_FOR(&t, "In class: S shows or hides the answers' spread; X closes the open exercise.");
     tmux_keys(&t, "Escape");
     ck_assert_msg(tmux_wait_gone(&t, "In class:"), "the help did not close:\n%s", t.last);
     student(dir, addr, "Ada", "1: -0.5321\\n");

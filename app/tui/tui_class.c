@@ -208,7 +208,7 @@ const char *tui_class_help(const Tui *t)
     if (t->student)
         return "In class: f follows the instructor's step again after you look around.";
     if (t->cls)
-        return "In class: S shows or hides the spread of the answers; X closes the open exercise.";
+        return "In class: S shows or hides the answers' spread; X closes the open exercise.";
     return NULL;
 }
 

@@ -65,8 +65,6 @@ static FmtExtremes values_extremes(const Mat *m)
 }
 
 
-/* What a heatmap's scale and legend need of m, into p's memo: the scale,
- * whether a -inf or a masked zero is among the cells, the masked lines. */
 static int has_minus_inf(const Mat *m)
 {
     for (int r = 0; r < m->rows; r++) {
@@ -78,6 +76,8 @@ static int has_minus_inf(const Mat *m)
     return 0;
 }
 
+/* What a heatmap's scale and legend need of m, into p's memo: the scale,
+ * whether a -inf or a masked zero is among the cells, the masked lines. */
 static void find_heat(Pane *p, const Mat *m)
 {
     /* the scale and the -inf from the extremes, found already */
