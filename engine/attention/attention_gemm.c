@@ -38,12 +38,20 @@ size_t kg_packed_floats(int k, int n)
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 
+#define AVX512 __attribute__((target("avx512f")))
+#define AVX512_MR 12
+#define AVX512_MR_SHORT 8
+
+/* Tiles of mr rows are the AVX-512 kernels' (12 or 8), whose packing
+ * moves 16 floats at a time. */
+static int avx512_tiles(int mr) { return mr == AVX512_MR || mr == AVX512_MR_SHORT; }
+
 /* dst (cols, rows) at ldd = src (rows, cols) at lds transposed, rows and
  * cols <= 16, dst's row j times scale[j]: sixteen rows in registers
  * through the four rounds of shuffles that transpose them. Each row of
  * dst gets `lanes` (>= rows) numbers, zeros past the rows. */
-__attribute__((target("avx512f"))) static void transpose16(float *dst, size_t ldd, const float *src, size_t lds,
-                                                            int rows, int cols, const float *scale, int lanes)
+AVX512 static void transpose16(float *dst, size_t ldd, const float *src, size_t lds, int rows, int cols,
+                               const float *scale, int lanes)
 {
     __mmask16 in = (__mmask16)((1u << cols) - 1), out = (__mmask16)((1u << lanes) - 1);
     __m512 r[16], t[16];
@@ -80,11 +88,12 @@ void kg_transpose(float *dst, int ldd, const float *src, int lds, int rows, int 
 {
 #if defined(__x86_64__) && defined(__GNUC__)
     if (attention_isa_supported(ATTN_ISA_AVX512)) {
-        for (int i0 = 0; i0 < rows; i0 += 16)
+        for (int i0 = 0; i0 < rows; i0 += 16) {
+            int block_rows = rows - i0 < 16 ? rows - i0 : 16;
             for (int j0 = 0; j0 < cols; j0 += 16)
                 transpose16(dst + (size_t)j0 * ldd + i0, (size_t)ldd, src + (size_t)i0 * lds + j0, (size_t)lds,
-                            rows - i0 < 16 ? rows - i0 : 16, cols - j0 < 16 ? cols - j0 : 16, scale ? scale + j0 : NULL,
-                            rows - i0 < 16 ? rows - i0 : 16);
+                            block_rows, cols - j0 < 16 ? cols - j0 : 16, scale ? scale + j0 : NULL, block_rows);
+        }
         return;
     }
 #endif
@@ -188,10 +197,6 @@ AVX2 static void mk_avx2(int k, const float *a, int mv, const float *b, float *c
 
 /* ---- AVX-512: 12 x 32, and 8 x 32 for A of 8k rows (a head's 64) ---- */
 
-#define AVX512 __attribute__((target("avx512f")))
-#define AVX512_MR 12
-#define AVX512_MR_SHORT 8
-
 /* The body of both AVX-512 kernels, mr a constant: every loop over the
  * rows is unrolled, so the accumulators stay in registers through the
  * stores too (a loop over mv would index them, and put them in memory). */
@@ -247,7 +252,7 @@ typedef void (*MicroKernel)(int k, const float *a, int mv, const float *b, float
  * or 8 rows) a tile is A's rows transposed 16 columns at a time, and a
  * row of A^T goes into a tile as one masked vector. */
 #if defined(__x86_64__) && defined(__GNUC__)
-__attribute__((target("avx512f"))) static void row_into_tile512(float *d, const float *src, int mv, int mr)
+AVX512 static void row_into_tile512(float *d, const float *src, int mv, int mr)
 {
     _mm512_mask_storeu_ps(d, (__mmask16)((1u << mr) - 1), _mm512_maskz_loadu_ps((__mmask16)((1u << mv) - 1), src));
 }
@@ -257,7 +262,7 @@ __attribute__((target("avx512f"))) static void row_into_tile512(float *d, const 
 static void row_into_tile(float *d, const float *src, int mv, int mr)
 {
 #if defined(__x86_64__) && defined(__GNUC__)
-    if (mr == AVX512_MR || mr == AVX512_MR_SHORT) {
+    if (avx512_tiles(mr)) {
         row_into_tile512(d, src, mv, mr);
         return;
     }
@@ -283,7 +288,7 @@ static void pack_tiles(float *dst, const float *a, int lda, int rows, int kc, in
         int mv = rows - t < mr ? rows - t : mr;
         const float *src = a + (size_t)t * lda;
 #if defined(__x86_64__) && defined(__GNUC__)
-        if (mr == AVX512_MR || mr == AVX512_MR_SHORT) {
+        if (avx512_tiles(mr)) {
             for (int p0 = 0; p0 < kc; p0 += 16)
                 transpose16(dst + (size_t)p0 * mr, (size_t)mr, src + p0, (size_t)lda, mv, kc - p0 < 16 ? kc - p0 : 16,
                             NULL, mr);

@@ -62,6 +62,30 @@ static void columns_scalar(float *s, int keys, int ld, int width, int live0, flo
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 
+/* Which of a block's columns (bit c of a mask) are live at key p: every
+ * one before `full`, none from `last`, between them those with c >= p -
+ * live0 (live_key's rule, for the vector paths a key at a time). */
+typedef struct {
+    unsigned in;        /* the columns there are: width bits          */
+    int full, last;
+    int live0;
+} LiveColumns;
+
+static LiveColumns live_columns(int keys, int width, int live0)
+{
+    LiveColumns lc = { width >= 32 ? 0xffffffffu : (1u << width) - 1, keys, keys, live0 };
+    if (live0 >= 0) {
+        lc.full = live0 + 1 < keys ? live0 + 1 : keys;
+        lc.last = live0 + width < keys ? live0 + width : keys;
+    }
+    return lc;
+}
+
+static unsigned live_at(const LiveColumns *lc, int p)
+{
+    return p < lc->full ? lc->in : p < lc->last ? lc->in & (0xffffffffu << (p - lc->live0)) : 0;
+}
+
 #define AVX2 __attribute__((target("avx2,fma")))
 
 /* exp of 8 lanes of x <= 0; 0 below EXP_LOWEST. */
@@ -224,14 +248,12 @@ AVX2 static __m256i lanes8(unsigned bits)
  * times as long). */
 AVX2 static void columns32_avx2(float *s, int keys, int ld, int width, int live0, float *sum)
 {
-    unsigned in = width >= 32 ? 0xffffffffu : (1u << width) - 1;
-    int full = live0 < 0 || live0 + 1 > keys ? keys : live0 + 1;
-    int last = live0 < 0 || live0 + width > keys ? keys : live0 + width;
+    LiveColumns lc = live_columns(keys, width, live0);
     int groups = (width + 7) / 8;
     __m256i in_g[4];
     __m256 max[4], total[4];
     for (int g = 0; g < 4; g++) {
-        in_g[g] = lanes8(in >> (8 * g));
+        in_g[g] = lanes8(lc.in >> (8 * g));
         max[g] = _mm256_set1_ps(-INFINITY);
         total[g] = _mm256_setzero_ps();
     }
@@ -239,20 +261,20 @@ AVX2 static void columns32_avx2(float *s, int keys, int ld, int width, int live0
      * masked in registers: a masked store (vmaskmovps) took several
      * times as long as a plain one where it was measured (Zen 4) */
     int whole = width / 8;
-    for (int p = 0; p < last; p++) {
+    for (int p = 0; p < lc.last; p++) {
         const float *row = s + (size_t)p * ld;
-        unsigned live = p < full ? in : in & (0xffffffffu << (p - live0));
+        unsigned live = live_at(&lc, p);
         for (int g = 0; g < groups; g++) {
-            __m256i m = p < full ? in_g[g] : lanes8(live >> (8 * g));
+            __m256i m = p < lc.full ? in_g[g] : lanes8(live >> (8 * g));
             __m256 v = g < whole ? _mm256_loadu_ps(row + 8 * g) : _mm256_maskload_ps(row + 8 * g, m);
             max[g] = _mm256_blendv_ps(max[g], _mm256_max_ps(max[g], v), _mm256_castsi256_ps(m));
         }
     }
     for (int p = 0; p < keys; p++) {
         float *row = s + (size_t)p * ld;
-        unsigned live = p < full ? in : p < last ? in & (0xffffffffu << (p - live0)) : 0;
+        unsigned live = live_at(&lc, p);
         for (int g = 0; g < groups; g++) {
-            __m256i m = p < full ? in_g[g] : lanes8(live >> (8 * g));
+            __m256i m = p < lc.full ? in_g[g] : lanes8(live >> (8 * g));
             __m256 x = g < whole ? _mm256_loadu_ps(row + 8 * g) : _mm256_maskload_ps(row + 8 * g, m);
             __m256 e = _mm256_and_ps(exp2_8(_mm256_sub_ps(x, max[g])), _mm256_castsi256_ps(m));
             if (g < whole)
@@ -290,26 +312,24 @@ AVX512 static void store16(float *at, __mmask16 lanes, int whole, __m512 v)
 
 AVX512 static void columns32(float *s, int keys, int ld, int width, int live0, float *sum)
 {
-    unsigned in = width >= 32 ? 0xffffffffu : (1u << width) - 1;
-    __mmask16 in0 = (__mmask16)in, in1 = (__mmask16)(in >> 16);
+    LiveColumns lc = live_columns(keys, width, live0);
+    __mmask16 in0 = (__mmask16)lc.in, in1 = (__mmask16)(lc.in >> 16);
     int whole = width >= 32;
-    int full = live0 < 0 || live0 + 1 > keys ? keys : live0 + 1;
-    int last = live0 < 0 || live0 + width > keys ? keys : live0 + width;
     __m512 max0 = _mm512_set1_ps(-INFINITY), max1 = max0;
-    for (int p = 0; p < full; p++) {
+    for (int p = 0; p < lc.full; p++) {
         const float *row = s + (size_t)p * ld;
         max0 = _mm512_max_ps(max0, load16(row, in0, whole));
         max1 = _mm512_max_ps(max1, load16(row + 16, in1, whole));
     }
-    for (int p = full; p < last; p++) {
+    for (int p = lc.full; p < lc.last; p++) {
         const float *row = s + (size_t)p * ld;
-        unsigned live = in & (0xffffffffu << (p - live0));
+        unsigned live = live_at(&lc, p);
         __mmask16 l0 = (__mmask16)live, l1 = (__mmask16)(live >> 16);
         max0 = _mm512_mask_max_ps(max0, l0, max0, _mm512_maskz_loadu_ps(l0, row));
         max1 = _mm512_mask_max_ps(max1, l1, max1, _mm512_maskz_loadu_ps(l1, row + 16));
     }
     __m512 total0 = _mm512_setzero_ps(), total1 = total0;
-    for (int p = 0; p < full; p++) {
+    for (int p = 0; p < lc.full; p++) {
         float *row = s + (size_t)p * ld;
         __m512 e0 = exp2_16(_mm512_sub_ps(load16(row, in0, whole), max0));
         __m512 e1 = exp2_16(_mm512_sub_ps(load16(row + 16, in1, whole), max1));
@@ -318,9 +338,9 @@ AVX512 static void columns32(float *s, int keys, int ld, int width, int live0, f
         total0 = _mm512_add_ps(total0, e0);
         total1 = _mm512_add_ps(total1, e1);
     }
-    for (int p = full; p < keys; p++) {
+    for (int p = lc.full; p < keys; p++) {
         float *row = s + (size_t)p * ld;
-        unsigned live = p < last ? in & (0xffffffffu << (p - live0)) : 0;
+        unsigned live = live_at(&lc, p);
         __mmask16 l0 = (__mmask16)live, l1 = (__mmask16)(live >> 16);
         __m512 e0 = _mm512_maskz_mov_ps(l0, exp2_16(_mm512_sub_ps(_mm512_maskz_loadu_ps(l0, row), max0)));
         __m512 e1 = _mm512_maskz_mov_ps(l1, exp2_16(_mm512_sub_ps(_mm512_maskz_loadu_ps(l1, row + 16), max1)));
