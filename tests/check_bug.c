@@ -134,7 +134,8 @@ START_TEST(a_bug_handout_and_its_key)
 END_TEST
 
 
-/* The judge gives the planted bug's own answers right, on every lesson. */
+/* The judge gives the planted bug's own answers right, on every lesson,
+ * and a verdict for every other kind named. */
 START_TEST(the_bug_itself_is_right)
 {
     Shipped s = shipped_load();
@@ -157,6 +158,14 @@ START_TEST(the_bug_itself_is_right)
                     snprintf(number, sizeof number, " %d ", k);
             lesson_bug_judge_kind(l, asked, &bug, number, &v);
             ck_assert_msg(v.right == 1, "%s seed %u: kind '%s' by number: %s", s.paths[i], seed, number, v.msg);
+            /* every other kind named gets a verdict too: one the bug's
+             * statement cannot hold (the axis of a softmax where the bug
+             * is a division) was evaluated there and crashed */
+            for (int k = 1; k <= lesson_bug_n_kinds(); k++) {
+                lesson_bug_judge_kind(l, asked, &bug, lesson_bug_kind_id(k), &v);
+                ck_assert_msg((v.right == 0 || v.right == 1) && v.msg[0], "%s seed %u, %s: %d '%s'", s.paths[i],
+                              seed, lesson_bug_kind_id(k), v.right, v.msg);
+            }
             /* a matrix shown before the bug's step is right, and told so */
             const LessonStep *st0 = lesson_step(l, 0);
             if (bug.step > 0 && st0->n_show > 0) {

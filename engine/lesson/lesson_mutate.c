@@ -223,9 +223,48 @@ static Mat *heads_tiled(EvalCtx *c, const Expr *e, AttnError *ae)
     return out;
 }
 
+/* Is e a node of the shape mutation kind reads (its operands, its call's
+ * arguments)? walk lists each kind only where it fits, but a judge may
+ * also try a kind where another was listed (naming the mistake where the
+ * bug is), and evaluating a division as a softmax's call read arguments
+ * it has not got. */
+static int fits(MutKind kind, const Expr *e)
+{
+    switch (kind) {
+    case MUT_UNSCALED: case MUT_SCALED_TWICE: case MUT_SCALE_INVERTED:
+        return e->kind == E_DIV || e->kind == E_MUL;
+    case MUT_SCALE_BY_D:
+        return e->kind == E_DIV && is_call(e->b, OP_SQRT) && e->b->n_args == 1;
+    case MUT_NOT_NORMALIZED:
+        return e->kind == E_DIV || expr_is_softmax(e);
+    case MUT_WRONG_AXIS: case MUT_SOFTMAX_TWICE: case MUT_E_AS_3: case MUT_SCORE_NOT_WEIGHT:
+    case MUT_MASK_AFTER_SOFTMAX:
+        return expr_is_softmax(e) && e->n_args == 1;
+    case MUT_NO_MASK: case MUT_NO_BIAS:
+        return e->kind == E_ADD;
+    case MUT_NO_ROWSUM_TERM:
+        return e->kind == E_SUB;
+    case MUT_TRANSPOSED:
+        return e->kind == E_MATMUL;
+    case MUT_TRUE_E:
+        return is_log3(e);
+    case MUT_HEADS_TILED:
+        return is_call(e, OP_REPEAT_HEADS);
+    case MUT_ROPE_PAIRING:
+        return is_call(e, OP_ROPE) || is_call(e, OP_ROPE_HALF);
+    case MUT_WINDOW_OFF_BY_ONE:
+        return is_call(e, OP_WINDOW_MASK);
+    case MUT_COUNT:
+        break;
+    }
+    return 0;
+}
+
 /* The rewrite's value at node e, or NULL with err when it does not apply. */
 static Mat *rewrite(EvalCtx *c, const Expr *e, const Mutation *m, AttnError *ae)
 {
+    if (!fits(m->kind, e))
+        return NULL;
     Mat *a = NULL, *b = NULL, *t = NULL, *out = NULL;
     Unary softmax = is_call(e, OP_SOFTMAX_COLS) ? op_softmax_cols : op_softmax_rows;
     switch (m->kind) {
