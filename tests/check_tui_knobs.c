@@ -149,6 +149,34 @@ START_TEST(causal_switch_flips_the_mask)
 }
 END_TEST
 
+/* A knob that reaches the shown matrices only as a function's argument
+ * (rows(Q, t) in lesson 11, rope(Q, 10000, m) in lesson 13) is on the bar
+ * of the steps that ask the student to move it, and moving it works. */
+static void argument_knob_offered(const char *lesson, const char *shows, const char *knob_bar, const char *moved)
+{
+    Shipped s = shipped_load();
+    int which = find_lesson(&s, lesson);
+    ck_assert_msg(which >= 0, "no %s lesson in %s", lesson, lessons_dir());
+    const Lesson *l = s.lessons[which];
+    int screen = screen_showing(l, shows);
+    ck_assert_msg(screen > 0, "no step of %s shows %s", s.paths[which], shows);
+    Tmux t;
+    open_80x24_at(&t, s.paths[which], l, screen);
+    ck_assert_msg(tmux_wait_for(&t, knob_bar), "the step showing %s offers no knob '%s':\n%s", shows, knob_bar, t.last);
+    ck_assert_msg(!strstr(t.last, "no knob on this step"), "%s", t.last);
+    tmux_type(&t, "<");
+    ck_assert_msg(tmux_wait_for(&t, moved), "the knob did not move to '%s':\n%s", moved, t.last);
+    tmux_stop(&t);
+    shipped_free(&s);
+}
+
+START_TEST(knob_used_as_an_argument_is_offered)
+{
+    argument_knob_offered("kv-cache", "q_t", " t ◀ 4 ▶", " t ◀ 3 ▶");
+    argument_knob_offered("rotary", "S_half", " m ◀ 5 ▶", " m ◀ 4 ▶");
+}
+END_TEST
+
 Suite *tui_knobs_suite(void)
 {
     Suite *s = suite_create("tui_knobs");
@@ -158,6 +186,7 @@ Suite *tui_knobs_suite(void)
     if (have_tmux() && !(skip && strcmp(skip, "1") == 0)) {
         tcase_add_test(tc, temperature_knob_moves_the_weights);
         tcase_add_test(tc, causal_switch_flips_the_mask);
+        tcase_add_test(tc, knob_used_as_an_argument_is_offered);
     }
     suite_add_tcase(s, tc);
     return s;

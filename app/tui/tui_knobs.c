@@ -19,24 +19,9 @@
 
 #include "minmax.h"
 
-/* Is knob (matrix k) among the operands m was made from? A walk back
- * through the provenance, within *budget matrices. */
-static int made_from(const Mat *m, const Mat *k, int *budget)
-{
-    if (!m || --*budget < 0)
-        return 0;
-    if (m == k)
-        return 1;
-    if (made_from(m->prov.a, k, budget) || made_from(m->prov.b, k, budget))
-        return 1;
-    for (int i = 0; i < m->prov.n_parts; i++)
-        if (made_from(m->prov.parts[i], k, budget))
-            return 1;
-    return 0;
-}
-
 /* Is knob i on the bar of the screen shown? On the screen that writes it
- * (the set-up, or its step), and on later screens whose panes it changes. */
+ * (the set-up, or its step), and on later screens whose panes depend on
+ * it, however the dependence goes (lesson_depends_on: rows(Q, t) too). */
 static int shown(const Tui *t, int i)
 {
     const Session *ses = t->lv.ses;
@@ -48,11 +33,11 @@ static int shown(const Tui *t, int i)
         return 0;   /* written further on */
     if (!here || k->line > here->line)
         return 1;   /* written on this screen (the set-up, or this step) */
-    const Mat *km = lesson_state_get(session_state(ses), k->name);
-    int budget = 4096;
-    for (int p = 0; p < t->lv.n_panes; p++)
-        if (made_from(lv_pane_mat(&t->lv, p), km, &budget))
+    for (int p = 0; p < t->lv.n_panes; p++) {
+        const Mat *m = lv_pane_mat(&t->lv, p);
+        if (m && lesson_depends_on(l, m->name, k->name))
             return 1;
+    }
     return 0;
 }
 

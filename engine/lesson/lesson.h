@@ -168,6 +168,11 @@ int lesson_n_knobs(const Lesson *l);
 const LessonKnob *lesson_knob(const Lesson *l, int i);
 /* The index of the knob called name, or -1. */
 int lesson_knob_find(const Lesson *l, const char *name);
+/* Does the value of name depend on the value of on, however the
+ * dependence goes (an operand, a function's argument such as rows(Q, t),
+ * through any chain of lets)? A name depends on itself; an unknown name on
+ * nothing. */
+int lesson_depends_on(const Lesson *l, const char *name, const char *on);
 /* v clamped to lo..hi and snapped to the nearest lo + k * step (a NaN
  * gives the default). What a knob may hold. */
 double lesson_knob_snap(const LessonKnob *k, double v);

@@ -132,6 +132,51 @@ int lesson_knob_find(const Lesson *l, const char *name)
     return -1;
 }
 
+/* The slot of name in l, or -1. */
+static int slot_named(const Lesson *l, const char *name)
+{
+    for (int i = 0; name && i < l->n_names; i++)
+        if (strcmp(l->names[i], name) == 0)
+            return i;
+    return -1;
+}
+
+int lesson_depends_on(const Lesson *l, const char *name, const char *on)
+{
+    int want = slot_named(l, name), from = slot_named(l, on);
+    if (want < 0 || from < 0)
+        return 0;
+    if (want == from)
+        return 1;
+    unsigned char *reached = attn_calloc((size_t)l->n_names, 1);
+    unsigned char *used = attn_calloc((size_t)l->n_names, 1);
+    int yes = 0;
+    if (!reached || !used) {
+        yes = 1;    /* without memory, say yes: a knob offered too often beats one missing */
+        goto done;
+    }
+    reached[from] = 1;
+    /* Statements run in order and a name is defined once, so one pass
+     * carries the dependence as far as it goes. */
+    for (int i = 0; i < l->n_stmts && !reached[want]; i++) {
+        const Stmt *st = &l->stmts[i];
+        if (st->kind != ST_LET || reached[st->slot])
+            continue;
+        memset(used, 0, (size_t)l->n_names);
+        expr_mark_slots(st->expr, used);
+        for (int k = 0; k < l->n_names; k++)
+            if (used[k] && reached[k]) {
+                reached[st->slot] = 1;
+                break;
+            }
+    }
+    yes = reached[want];
+done:
+    free(reached);
+    free(used);
+    return yes;
+}
+
 double lesson_knob_snap(const LessonKnob *k, double v)
 {
     if (isnan(v))
