@@ -205,18 +205,34 @@ END_TEST
 START_TEST(an_open_exercise_hides_its_cell)
 {
     Session *s = session_of_text(lesson_text, "session.lesson");
-    ck_assert(!session_cell_hidden(s, "P", 1, 1));      /* the set-up screen asks nothing */
+    ck_assert(!session_cell_hidden(s, 0, "P", 1, 1));      /* the set-up screen asks nothing */
     session_go(s, 1);
-    ck_assert(session_cell_hidden(s, "P", 1, 1));
-    ck_assert(session_cell_hidden(s, "P", 0, 0));
-    ck_assert(!session_cell_hidden(s, "P", 0, 1));
-    ck_assert(!session_cell_hidden(s, "X", 1, 1));
+    ck_assert(session_cell_hidden(s, 0, "P", 1, 1));
+    ck_assert(session_cell_hidden(s, 0, "P", 0, 0));
+    ck_assert(!session_cell_hidden(s, 0, "P", 0, 1));
+    ck_assert(!session_cell_hidden(s, 0, "X", 1, 1));
     session_answer(s, 0, "21");                        /* tried: still hidden */
-    ck_assert(session_cell_hidden(s, "P", 1, 1));
+    ck_assert(session_cell_hidden(s, 0, "P", 1, 1));
     session_answer(s, 0, "22");
-    ck_assert(!session_cell_hidden(s, "P", 1, 1));
+    ck_assert(!session_cell_hidden(s, 0, "P", 1, 1));
     session_reveal(s, 1);
-    ck_assert(!session_cell_hidden(s, "P", 0, 0));
+    ck_assert(!session_cell_hidden(s, 0, "P", 0, 0));
+    session_free(s);
+}
+END_TEST
+
+/* An exercise passed over (x: the next one asked) stops hiding its cell,
+ * as the next exercise may need it; the one asked and those after it
+ * still hide theirs. */
+START_TEST(a_passed_exercise_hides_nothing)
+{
+    Session *s = session_of_text(lesson_text, "session.lesson");
+    session_go(s, 1);
+    session_answer(s, 0, "21");                        /* tried, then passed over */
+    ck_assert(session_cell_hidden(s, 0, "P", 1, 1));
+    ck_assert(!session_cell_hidden(s, 1, "P", 1, 1));
+    ck_assert(session_cell_hidden(s, 1, "P", 0, 0));   /* the one asked now */
+    ck_assert(session_cell_hidden(s, 0, "P", 0, 0));   /* ahead of the one asked */
     session_free(s);
 }
 END_TEST
@@ -308,6 +324,7 @@ Suite *session_suite(void)
     tcase_add_test(c, answers_are_judged_and_remembered_across_steps);
     tcase_add_test(c, verdicts_stand_whatever_is_edited);
     tcase_add_test(c, an_open_exercise_hides_its_cell);
+    tcase_add_test(c, a_passed_exercise_hides_nothing);
     tcase_add_test(c, the_judge_treats_nan_and_infinity_one_way);
     tcase_add_test(c, a_student_may_answer_minus_infinity);
     tcase_add_test(c, reload_finds_the_step_by_title_and_keeps_what_was_done);

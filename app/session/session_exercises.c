@@ -182,11 +182,13 @@ unsigned session_reveal(Session *s, int k)
     return SESSION_EXERCISE;
 }
 
-int session_cell_hidden(const Session *s, const char *name, int row, int col)
+int session_cell_hidden(const Session *s, int asked, const char *name, int row, int col)
 {
     if (s->hunt)
         return 0;       /* a bug hunt asks no exercise: every number shows */
-    for (int k = 0; k < session_n_exercises(s); k++) {
+    /* the exercises passed over (x) are behind the one asked: their cells
+     * show, as the next exercise may need them */
+    for (int k = asked > 0 ? asked : 0; k < session_n_exercises(s); k++) {
         const ExerciseState *e = session_exercise_state(s, k);
         if ((e->status == EX_UNANSWERED || e->status == EX_TRIED)
             && lesson_exercise_hides(session_exercise(s, k), name, row, col))

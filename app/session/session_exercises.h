@@ -64,9 +64,11 @@ unsigned session_reveal(Session *s, int k);
 /* Exercises of the whole lesson: how many, and how many solved (right
  * without being revealed first). */
 void session_progress(const Session *s, int *solved, int *total);
-/* Is name[row,col] kept as '?' now: an exercise of the current step that
- * is still open (unanswered or tried) hides it. */
-int session_cell_hidden(const Session *s, const char *name, int row, int col);
+/* Is name[row,col] kept as '?' now: exercise asked of the current step, or
+ * one after it not yet reached, is still open (unanswered or tried) and
+ * hides it. An exercise passed over (behind the one asked) hides nothing:
+ * a cell is hidden only while its exercise is open. */
+int session_cell_hidden(const Session *s, int asked, const char *name, int row, int col);
 /* How the lesson went, for the summary at its end: exercises right at the
  * first attempt, right later (after hints or tries), revealed, left open. */
 void session_summary(const Session *s, int *first_time, int *later, int *revealed, int *open);

@@ -229,7 +229,7 @@ void lv_prepare(Tui *t)
     const Mat *m = lv->views[lv->focus].m;
     if (m && !lv_pane_shown(t, lv->focus)) {
         snprintf(t->frame.ex_err, sizeof t->frame.ex_err, "%s", "not shown yet: what will it be? (Space shows it)");
-    } else if (m && !p->overview && session_cell_hidden(lv->ses, p->name, p->cur_r, p->cur_c)) {
+    } else if (m && !p->overview && session_cell_hidden(lv->ses, lv->ex_index, p->name, p->cur_r, p->cur_c)) {
         snprintf(t->frame.ex_err, sizeof t->frame.ex_err, "%s",
                  "kept hidden until the exercise is answered: work it out (a answers, i for a hint)");
     } else if (m && !p->overview) {
@@ -344,7 +344,7 @@ static void draw_status(const Tui *t)
         char name[64], num[48];
         explain_cell_name(v->m, p->cur_r, p->cur_c, name, sizeof name);
         num_format(num, sizeof num, mat_get(v->m, p->cur_r, p->cur_c), lv->decimals, t->utf8);
-        if (!lv_pane_shown(t, lv->focus) || session_cell_hidden(lv->ses, p->name, p->cur_r, p->cur_c))
+        if (!lv_pane_shown(t, lv->focus) || session_cell_hidden(lv->ses, lv->ex_index, p->name, p->cur_r, p->cur_c))
             snprintf(num, sizeof num, "?");
         ui_putf(&t->cv, r.y, 1, r.w - 2, t->attr[C_STATUS], "%s = %s", name, num);
         if (t->frame.ex_err[0])

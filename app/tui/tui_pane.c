@@ -556,7 +556,7 @@ void pane_draw(const Tui *t, int idx, const Explanation *ex)
                 if (mark_x == x - 1)
                     ui_put(&t->cv, y, x - 1, 1, t->attr[C_OPERAND], ui_glyph(&t->cv, "▸", ">"));
             }
-            int hidden = !lv_pane_shown(t, idx) || (!p->overview && session_cell_hidden(lv->ses, p->name, mi, mj));
+            int hidden = !lv_pane_shown(t, idx) || (!p->overview && session_cell_hidden(lv->ses, lv->ex_index, p->name, mi, mj));
             if (hidden)     /* predict before you see: no number, no colour */
                 a = t->attr[C_HINT] | A_BOLD;
             if (cursor)
