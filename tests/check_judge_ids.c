@@ -207,6 +207,11 @@ START_TEST(each_course_id_on_a_lesson_written_for_it)
     lesson_judge(d.j, by_answer(&d, "W[4,4]"), typed, NULL, &j);
     ck_assert_msg(strcmp(j.diagnosis, "window-off-by-one") == 0 && strstr(j.msg, "too narrow"), "%s: %s",
                   j.diagnosis, j.msg);
+    /* one key wider is the other convention (Mistral's), said as such */
+    typed_of(&d, "softmax_rows(T + window_mask(5, 3))[4,3]", typed, sizeof typed);
+    lesson_judge(d.j, by_answer(&d, "W[4,3]"), typed, NULL, &j);
+    ck_assert_msg(strcmp(j.diagnosis, "window-off-by-one") == 0 && strstr(j.msg, "as Mistral's paper does")
+                      && !strstr(j.msg, "too wide"), "%s: %s", j.diagnosis, j.msg);
     lesson_judge(d.j, by_answer(&d, "R[2,5]"), "-1", NULL, &j);
     ck_assert_int_eq(j.verdict, VERDICT_RIGHT);
     close_judged(&d);

@@ -140,8 +140,15 @@ static void mutation_message(const Lesson *l, const Mutation *m, const LessonExe
                                 "column k with column k + C/2", where);
         break;
     case MUT_WINDOW_OFF_BY_ONE:
-        snprintf(msg, size, "the window is one key %s (in %s): a window of w keeps the token itself and the "
-                            "w - 1 before it", m->side ? "too narrow" : "too wide", where);
+        /* One key wider is not a slip but the other convention (Mistral's
+         * paper: positions i - w to i); say which one the lesson uses. */
+        if (m->side)
+            snprintf(msg, size, "the window is one key too narrow (in %s): window_mask(n, w) keeps w keys, the "
+                                "query itself and the w - 1 before it", where);
+        else
+            snprintf(msg, size, "that counts the window as Mistral's paper does, i - w to i, w + 1 keys (in %s); "
+                                "window_mask(n, w) here keeps w keys, the query itself and the w - 1 before it",
+                     where);
         break;
     case MUT_NO_ROWSUM_TERM:
         snprintf(msg, size, "the rowsum term was left out (in %s): a row's weights sum to 1, so each score's "
