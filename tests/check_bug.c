@@ -328,6 +328,56 @@ START_TEST(grade_a_bug_sheet)
 }
 END_TEST
 
+/* Only what a person writes is planted: a scale's mistakes where a scale
+ * is. Lesson 10's running max and sum are not scales (seeds 1, 4 and 5
+ * planted 'o2 = alpha / o1 + p2 @ V2'), nor is a coefficient written on a
+ * literal (b * [0 1]); and c * x inverted reads x / c. */
+START_TEST(a_scale_mistake_only_where_a_scale_is)
+{
+    Shipped s = shipped_load();
+    int i = find_lesson(&s, "online-softmax");
+    ck_assert_int_ge(i, 0);
+    LessonError err;
+    LessonState *asked = lesson_eval(s.lessons[i], NULL, 0, &err);
+    ck_assert_msg(asked != NULL, "%s", err.msg);
+    int scales = 0;
+    for (unsigned seed = 1; seed <= 50; seed++) {
+        LessonBug bug;
+        ck_assert_int_eq(lesson_bug_plant(s.lessons[i], asked, seed, &bug, &err), 0);
+        if (strstr(bug.kind, "scale")) {
+            scales++;
+            ck_assert_msg(strncmp(bug.planted, "s = q @ K^T", 11) == 0, "seed %u planted %s as %s", seed,
+                          bug.planted, bug.kind);
+        }
+        ck_assert_msg(!strstr(bug.planted, "alpha /") && !strstr(bug.planted, "/ b"), "seed %u: %s", seed,
+                      bug.planted);
+        lesson_bug_free(&bug);
+    }
+    ck_assert_msg(scales > 0, "no scale mistake planted on lesson 10's real scale, sqrt(2)");
+    lesson_state_free(asked);
+    shipped_free(&s);
+    /* c * x inverted is x / c */
+    const char text[] = "lesson Temperature\nabout A scale on the left.\nlet S = [1 2; 3 4]\n"
+                        "step S\n  let A = softmax_rows(0.5 * S)\n  show A\n";
+    Lesson *l = lesson_parse(text, sizeof text - 1, "t.lesson", &err);
+    ck_assert_msg(l != NULL, "%s", err.msg);
+    asked = lesson_eval(l, NULL, 0, &err);
+    int inverted = 0;
+    for (unsigned seed = 1; seed <= 40; seed++) {
+        LessonBug bug;
+        ck_assert_int_eq(lesson_bug_plant(l, asked, seed, &bug, &err), 0);
+        if (strcmp(bug.kind, "scale-inverted") == 0) {
+            inverted++;
+            ck_assert_str_eq(bug.planted, "A = softmax_rows(S / 0.5)");
+        }
+        lesson_bug_free(&bug);
+    }
+    ck_assert_int_gt(inverted, 0);
+    lesson_state_free(asked);
+    lesson_free(l);
+}
+END_TEST
+
 Suite *bug_suite(void)
 {
     Suite *s = suite_create("bug");
@@ -339,6 +389,7 @@ Suite *bug_suite(void)
     tcase_add_test(c, the_same_numbers_are_right);
     tcase_add_test(c, a_hunt_is_kept);
     tcase_add_test(c, grade_a_bug_sheet);
+    tcase_add_test(c, a_scale_mistake_only_where_a_scale_is);
     suite_add_tcase(s, c);
     return s;
 }

@@ -53,13 +53,6 @@ const char *lesson_bug_kind_named(const char *text)
     return NULL;
 }
 
-int bug_plantable(MutKind k)
-{
-    for (int i = 0; i < N_KINDS; i++)
-        if (kinds[i] == k)
-            return 1;
-    return 0;
-}
 
 int lesson_values_differ(float x, float y)
 {
@@ -94,6 +87,14 @@ int bug_first_shown_change(const Lesson *l, const LessonState *right, const Less
     return -1;
 }
 
+int bug_plantable(MutKind k)
+{
+    for (int i = 0; i < N_KINDS; i++)
+        if (kinds[i] == k)
+            return 1;
+    return 0;
+}
+
 /* ---- the statement as planted ---- */
 
 static void put_span(StrBuf *b, const Lesson *l, const Expr *e)
@@ -124,6 +125,73 @@ static int holds_mask(const Lesson *l, const LessonState *s, const Expr *e)
     return mask;
 }
 
+
+/* The statement that defines slot, or NULL (a knob's, or none). */
+static const Stmt *definition(const Lesson *l, int slot)
+{
+    for (int i = 0; i < l->n_stmts; i++)
+        if (l->stmts[i].kind == ST_LET && l->stmts[i].slot == slot)
+            return &l->stmts[i];
+    return NULL;
+}
+
+/* Is e a scale as a person writes one: numbers, knobs, and names made of
+ * those only (sqrt(2), 1 / T, sqrt(d_k) with d_k = 4), within depth? A
+ * running max or a row's sum (alpha * o1, o2 / l2 of lesson 10) is not:
+ * nobody inverts or doubles those by the slip a scale invites. */
+static int is_a_scale(const Lesson *l, const Expr *e, int depth)
+{
+    if (!e)
+        return 1;
+    if (depth > 64)
+        return 0;
+    switch (e->kind) {
+    case E_NUM:
+        return 1;
+    case E_NAME: {
+        if (lesson_knob_find(l, l->names[e->slot]) >= 0)
+            return 1;
+        const Stmt *d = definition(l, e->slot);
+        return d && is_a_scale(l, d->expr, depth + 1);
+    }
+    case E_CALL:
+        if (e->fn != OP_SQRT && e->fn != OP_EXP && e->fn != OP_LOG)
+            return 0;
+        for (int i = 0; i < e->n_args; i++)
+            if (!is_a_scale(l, e->args[i], depth + 1))
+                return 0;
+        return 1;
+    case E_ADD: case E_SUB: case E_MUL: case E_DIV: case E_NEG:
+        return is_a_scale(l, e->a, depth + 1) && is_a_scale(l, e->b, depth + 1);
+    default:
+        return 0;
+    }
+}
+
+/* May mutation m be planted as a bug: its kind is one someone writes in
+ * code, and a scale's mistakes go where a scale is (the one-number side
+ * of the product or the divisor is a scale, not a computed value)? */
+static int plantable(const Lesson *l, const LessonState *s, const Mutation *m)
+{
+    if (!bug_plantable(m->kind))
+        return 0;
+    switch (m->kind) {
+    case MUT_UNSCALED: case MUT_SCALED_TWICE: case MUT_SCALE_INVERTED: {
+        /* a literal scaled is a coefficient written out (b * [0 1]), not
+         * a scale applied to something computed */
+        const Expr *e = m->node;
+        if (e->kind == E_DIV)
+            return e->a->kind != E_MATRIX && is_a_scale(l, e->b, 0);
+        return (is_scalar(l, s, e->a) && is_a_scale(l, e->a, 0) && e->b->kind != E_MATRIX)
+            || (is_scalar(l, s, e->b) && is_a_scale(l, e->b, 0) && e->a->kind != E_MATRIX);
+    }
+    case MUT_SCALE_BY_D:
+        return m->node->a->kind != E_MATRIX && is_a_scale(l, m->node->b, 0);
+    default:
+        return 1;
+    }
+}
+
 /* The rewritten node m->node as source text, into b. */
 static void rewritten(StrBuf *b, const Lesson *l, const LessonState *s, const Mutation *m)
 {
@@ -141,9 +209,16 @@ static void rewritten(StrBuf *b, const Lesson *l, const LessonState *s, const Mu
         put_span(b, l, e->kind == E_MUL && is_scalar(l, s, e->a) && !is_scalar(l, s, e->b) ? e->a : e->b);
         break;
     case MUT_SCALE_INVERTED:
-        put_span(b, l, e->a);
-        strbuf_add(b, "%s", other);
-        put_span(b, l, e->b);
+        /* c * x inverted is x / c: the scale divides, the value is divided */
+        if (e->kind == E_MUL && is_scalar(l, s, e->a) && !is_scalar(l, s, e->b)) {
+            put_span(b, l, e->b);
+            strbuf_add(b, " / ");
+            put_span(b, l, e->a);
+        } else {
+            put_span(b, l, e->a);
+            strbuf_add(b, "%s", other);
+            put_span(b, l, e->b);
+        }
         break;
     case MUT_SCALE_BY_D:
         put_span(b, l, e->a);
@@ -297,7 +372,7 @@ int lesson_bug_plant(const Lesson *l, const LessonState *asked, unsigned seed, L
     /* the plantable rewrites that evaluate and change what a step shows,
      * in the lesson's order; one per (statement, kind, node, side) */
     for (int i = 0; i < n; i++) {
-        if (!bug_plantable(muts[i].kind))
+        if (!plantable(l, asked, &muts[i]))
             continue;
         LessonError e2;
         LessonState *st = lesson_eval_mutated(l, asked, &muts[i], -1, &e2);
