@@ -378,6 +378,78 @@ START_TEST(a_scale_mistake_only_where_a_scale_is)
 }
 END_TEST
 
+/* A hunt's text never quotes the right number beside the bug's: a number
+ * a changed cell reads as becomes the bug's, or '?' where the cells that
+ * read so disagree (lesson_bug_text); the handout prints it so. */
+START_TEST(the_hunt_text_quotes_the_bugs_numbers)
+{
+    const char text[] = "lesson Twice\nabout A scale.\nlet S = [1 2]\n"
+                        "step S\n  let A = S * 2\n  show A\n";
+    LessonError err;
+    Lesson *l = lesson_parse(text, sizeof text - 1, "t.lesson", &err);
+    ck_assert_msg(l != NULL, "%s", err.msg);
+    LessonState *asked = lesson_eval(l, NULL, 0, &err);
+    int planted = 0;
+    for (unsigned seed = 1; seed <= 40 && !planted; seed++) {
+        LessonBug bug;
+        ck_assert_int_eq(lesson_bug_plant(l, asked, seed, &bug, &err), 0);
+        if (strcmp(bug.kind, "scaled-twice") == 0) {
+            planted = 1;
+            /* 2.00 is S[1,2] (kept) and A[1,1] (now 4): hidden; 4.00 is
+             * only A[1,2], now 8; 2 has no decimals: not a quote */
+            char *shown = lesson_bug_text(asked, &bug, "A is 2.00 and 4.00 (4.000), twice S; x1.25 stays.");
+            ck_assert_str_eq(shown, "A is ? and 8.00 (8.000), twice S; x1.25 stays.");
+            free(shown);
+        }
+        lesson_bug_free(&bug);
+    }
+    ck_assert(planted);
+    lesson_state_free(asked);
+    lesson_free(l);
+    /* lesson 02, seed 1 (softmax down the columns): the prose's (0.28) and
+     * the hint's 0.2801*0.3048 named A[1,1] as written beside the bug's */
+    char path[600];
+    snprintf(path, sizeof path, "%s/02-sky-is-blue.lesson", lessons_dir());
+    CmdResult r = cmd_runf("%s run --bug 1 %s", attn_bin(), path);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_msg(!strstr(r.out, "(0.28)") && !strstr(r.out, "0.2801*"), "%s", r.out);
+    ck_assert_msg(strstr(r.out, "?*0.3048 + ?*0.0763 + ?*0.0921"), "%s", r.out);
+    cmd_free(&r);
+    r = cmd_runf("%s run --bug 1 --json %s", attn_bin(), path);
+    ck_assert_msg(!strstr(r.out, "(0.28)") && !strstr(r.out, "0.2801*"), "%s", r.out);
+    cmd_free(&r);
+}
+END_TEST
+
+/* One source for a bug handout's answers: the key, the JSON and the
+ * grader agree (lesson 14 seed 2 printed the bug's A_alibi[5,1] = 0.1006
+ * as the answer, which grade --bug 2 wronged); a handout for people prints
+ * no answer without --key (beside the bug's numbers it points at it). */
+START_TEST(a_bug_handouts_answers_have_one_source)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/14-masks.lesson", lessons_dir());
+    CmdResult r = cmd_runf("%s run --bug 2 %s", attn_bin(), path);
+    ck_assert_msg(!strstr(r.out, "Answer: A_alibi") && strstr(r.out, "Answer: ____"), "%s", r.out);
+    cmd_free(&r);
+    r = cmd_runf("%s run --bug 2 --key %s", attn_bin(), path);
+    ck_assert_msg(strstr(r.out, "Answer: A_alibi[5,1] = 0.0259"), "%s", r.out);
+    cmd_free(&r);
+    r = cmd_runf("%s run --bug 2 --json %s", attn_bin(), path);
+    ck_assert_msg(strstr(r.out, "\"answer\": \"A_alibi[5,1]\", \"expected\": 0.0259"), "%.2000s", r.out);
+    cmd_free(&r);
+    char sheet[] = "/tmp/attn-bugsheet-XXXXXX";
+    int fd = mkstemp(sheet);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_gt(write(fd, "4: 0.0259\n", 10), 0);
+    close(fd);
+    r = cmd_runf("%s grade --bug 2 %s %s", attn_bin(), path, sheet);
+    ck_assert_msg(strstr(r.out, "4 ✓ 0.0259: right"), "%s", r.out);
+    cmd_free(&r);
+    unlink(sheet);
+}
+END_TEST
+
 Suite *bug_suite(void)
 {
     Suite *s = suite_create("bug");
@@ -385,6 +457,8 @@ Suite *bug_suite(void)
     tcase_set_timeout(c, 300);
     tcase_add_test(c, every_lesson_every_seed);
     tcase_add_test(c, a_bug_handout_and_its_key);
+    tcase_add_test(c, the_hunt_text_quotes_the_bugs_numbers);
+    tcase_add_test(c, a_bug_handouts_answers_have_one_source);
     tcase_add_test(c, the_bug_itself_is_right);
     tcase_add_test(c, the_same_numbers_are_right);
     tcase_add_test(c, a_hunt_is_kept);

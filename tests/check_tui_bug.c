@@ -1,6 +1,6 @@
 /*
  * check_tui_bug.c - find the bug on the screen, as a student does it, in
- * tmux at 80x24: `attn bug --seed 3` on lesson 1 plants the scale applied
+ * tmux at 80x24: `attn bug --seed 19` on lesson 1 plants the scale applied
  * twice in Wk. A right matrix pointed at is told right; a wrong one that
  * only inherits the bug is told so; Wk is the first wrong matrix; a wrong
  * kind is told where that mistake would show; the right kind; the fix with
@@ -22,9 +22,9 @@ START_TEST(the_hunt_wrong_then_right)
         return;
     Tmux t;
     char args[600];
-    snprintf(args, sizeof args, "bug --seed 3 %s/01-key-query.lesson", lessons_dir());
+    snprintf(args, sizeof args, "bug --seed 19 %s/01-key-query.lesson", lessons_dir());
     tmux_start(&t, 80, 24, NULL, args);
-    WAIT_FOR(&t, "Find the bug (seed 3): which matrix is the first one wrong?");
+    WAIT_FOR(&t, "Find the bug (seed 19): which matrix is the first one wrong?");
     /* step 4: alpha is as the lesson says */
     tmux_keys(&t, "n n n n");
     WAIT_FOR(&t, "step 4/7");
@@ -36,9 +36,12 @@ START_TEST(the_hunt_wrong_then_right)
     ck_assert_msg(strstr(t.last, "Wk 2x2 = [2x2] * boost") && !strstr(t.last, "* boost) * boost"),
                   "the pane's title gives the bug away:\n%s", t.last);
     ck_assert_msg(strstr(t.last, "100.0000"), "the numbers with the bug are not shown:\n%s", t.last);
-    /* Enter's arithmetic is the statement as written: 1 * 10, not 100 */
+    /* Enter's arithmetic is the statement as written, 1 * 10, and its
+     * result is left to the student beside the number shown: no line says
+     * where the two disagree */
     WAIT_FOR(&t, "Wk[1,1] = [2x2][1,1] * boost[1,1]");
-    WAIT_FOR(&t, "= 10.0000");
+    WAIT_FOR(&t, "= ? (work it out: the pane shows 100.0000)");
+    ck_assert_msg(!strstr(t.last, "= 10.0000"), "Enter gives the right number away:\n%s", t.last);
     tmux_keys(&t, "Tab a");
     WAIT_FOR(&t, "✗ s_boost: s_boost is wrong, but not the first");
     tmux_keys(&t, "BTab a");
@@ -46,7 +49,7 @@ START_TEST(the_hunt_wrong_then_right)
     WAIT_FOR(&t, "a name it");
     /* a wrong kind, by its number: the scale left out would give other numbers */
     tmux_keys(&t, "a");
-    WAIT_FOR(&t, "Which mistake makes Wk wrong? (seed 3)");
+    WAIT_FOR(&t, "Which mistake makes Wk wrong? (seed 19)");
     ck_assert_msg(strstr(t.last, " 3  scaled-twice") && strstr(t.last, "15  no-rowsum-term"), "the list:\n%s", t.last);
     tmux_type(&t, "2");
     tmux_keys(&t, "Enter");
@@ -59,11 +62,11 @@ START_TEST(the_hunt_wrong_then_right)
     WAIT_FOR(&t, "'99' is not a kind of mistake");
     /* the right one, from the list with the arrows */
     tmux_keys(&t, "BSpace BSpace Down Down Down Enter");
-    WAIT_FOR(&t, "Found (seed 3, 5 guesses): ✓ scaled-twice, the scale applied twice");
+    WAIT_FOR(&t, "Found (seed 19, 5 guesses): ✓ scaled-twice, the scale applied twice");
     WAIT_FOR(&t, "✓ scaled-twice: the scaling by boost was applied twice");
     /* the fix: both statements, the numbers side by side, the differences marked */
     tmux_keys(&t, "v");
-    WAIT_FOR(&t, "The fix (seed 3): scaled-twice");
+    WAIT_FOR(&t, "The fix (seed 19): scaled-twice");
     ck_assert_msg(strstr(t.last, "as written:  Wk = eye(2) * boost"), "%s", t.last);
     ck_assert_msg(strstr(t.last, "as planted:  Wk = (eye(2) * boost) * boost"), "%s", t.last);
     ck_assert_msg(strstr(t.last, "Wk: 2 cells differ (marked *)"), "%s", t.last);
@@ -71,14 +74,14 @@ START_TEST(the_hunt_wrong_then_right)
     tmux_keys(&t, "Tab");
     WAIT_FOR(&t, "s_boost: 1 cell differs");
     tmux_keys(&t, "Escape");
-    WAIT_FOR(&t, "Found (seed 3, 5 guesses)");
+    WAIT_FOR(&t, "Found (seed 19, 5 guesses)");
     char state[128];
     snprintf(state, sizeof state, "ATTN_STATE_DIR=%s", t.state);
     tmux_quit_and_check(&t, "q", "EXITED 0");
     /* back again: the hunt as it was left */
     Tmux again;
     tmux_start(&again, 80, 24, state, args);
-    WAIT_FOR(&again, "Found (seed 3, 5 guesses): ✓ scaled-twice");
+    WAIT_FOR(&again, "Found (seed 19, 5 guesses): ✓ scaled-twice");
     tmux_quit_and_check(&again, "q", "EXITED 0");
     CmdResult r = cmd_runf("%s ATTN_LESSONS=%s %s progress", state, lessons_dir(), attn_bin());
     ck_assert_msg(strstr(r.out, "bugs found 1/1"), "%s", r.out);

@@ -67,17 +67,17 @@ static int output_is_a_lesson(const char *opt, const char *out, char **inputs, i
 
 /* The markdown handout into path ("-" is stdout); 0, or 2 with a message
  * when the file cannot be written. */
-static int write_markdown(const char *path, const Lesson *l, const LessonState *s, int with_answers)
+static int write_markdown(const char *path, const Lesson *l, const SheetView *v)
 {
     if (strcmp(path, "-") == 0) {
-        markdown_print(stdout, l, s, with_answers);
+        markdown_print(stdout, l, v);
         return 0;
     }
     errno = 0;
     FILE *f = fopen(path, "w");
     int failed = !f;
     if (f) {
-        markdown_print(f, l, s, with_answers);
+        markdown_print(f, l, v);
         failed = ferror(f);
         failed |= fclose(f) != 0;
     }
@@ -218,16 +218,20 @@ int cli_run(int argc, char **argv)
         }
         s = bug.state;
     }
+    /* The answers' values come from the lesson as written, the grader's one
+     * source. On a bug handout for people they are printed only with
+     * --key: beside the bug's numbers they would point at it. */
+    SheetView view = { s, session_state(ses), want_bug ? &bug : NULL, with_answers && (!want_bug || key || json) };
     if (explain)
         status = cell_explain_print(s, explain);
     else if (json)
         /* JSON is the handout for programs and carries its answers (the
          * exercises' too) unless --no-answers: the bug's among them */
-        json_print(stdout, l, s, with_answers, want_bug && (key || with_answers) ? &bug : NULL);
+        json_print(stdout, l, &view, want_bug && (key || with_answers));
     else if (markdown)
-        status = write_markdown(markdown, l, s, with_answers);
+        status = write_markdown(markdown, l, &view);
     else
-        handout_print(stdout, l, s, with_answers);
+        handout_print(stdout, l, &view);
     if (want_bug && key && !json) {
         const LessonStep *st = lesson_step(l, bug.step);
         printf("\nThe bug (seed %u)\n  the first wrong matrix: %s (step %d: %s)\n  the mistake: %s (%s)\n"

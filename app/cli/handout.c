@@ -116,18 +116,20 @@ static void print_matrix(FILE *out, const Mat *m, int heat, const LessonStep *hi
 }
 
 /* An exercise: its question, its hints, and its answer or a blank. */
-static void print_exercise(FILE *out, const LessonState *s, const LessonExercise *ex, int number, int with_answers)
+static void print_exercise(FILE *out, const SheetView *v, const LessonExercise *ex, int number)
 {
     fprintf(out, "Exercise %d: ", number);
     print_wrapped(out, ex->question, 0);
     for (int h = 0; h < ex->n_hints; h++) {
         fprintf(out, "  Hint %d: ", h + 1);
-        print_wrapped(out, ex->hints[h], 0);
+        char *hint = sheet_text(v, ex->hints[h]);
+        print_wrapped(out, hint ? hint : "", 0);
+        free(hint);
     }
     double value;
-    if (!with_answers) {
+    if (!v->with_answers) {
         fputs("  Answer: ____________\n", out);
-    } else if (sheet_answer_value(s, ex, &value)) {
+    } else if (sheet_answer_value(v->asked, ex, &value)) {
         char buf[64];
         /* as many digits as the exercise checks */
         num_format(buf, sizeof buf, value, num_decimals_for(ex->within, NUM_DECIMALS_DEFAULT), 0);
@@ -138,8 +140,10 @@ static void print_exercise(FILE *out, const LessonState *s, const LessonExercise
     fputc('\n', out);
 }
 
-void handout_print(FILE *out, const Lesson *l, const LessonState *s, int with_answers)
+void handout_print(FILE *out, const Lesson *l, const SheetView *v)
 {
+    const LessonState *s = v->shown;
+    int with_answers = v->with_answers;
     fputs(lesson_title(l), out);
     fputc('\n', out);
     print_rule(out, "", lesson_title(l), '=');
@@ -175,13 +179,15 @@ void handout_print(FILE *out, const Lesson *l, const LessonState *s, int with_an
         print_rule(out, head, st->title, '-');
         if (st->text[0]) {
             fputc('\n', out);
-            print_wrapped(out, st->text, 0);
+            char *text = sheet_text(v, st->text);
+            print_wrapped(out, text ? text : "", 0);
+            free(text);
         }
         fputc('\n', out);
         for (int i = 0; i < st->n_show; i++)
             print_matrix(out, lesson_state_get(s, st->show[i]), sheet_is_heatmap(st, st->show[i]),
                          with_answers ? NULL : st);
         for (int e = 0; e < st->n_exercises; e++)
-            print_exercise(out, s, &st->exercises[e], lesson_exercise_number(l, &st->exercises[e]), with_answers);
+            print_exercise(out, v, &st->exercises[e], lesson_exercise_number(l, &st->exercises[e]));
     }
 }

@@ -9,9 +9,10 @@
 #include <stdio.h>
 
 #include "lesson.h"
+#include "sheet.h"
 
-/* Print the handout of l, evaluated in s, to out. with_answers 0 leaves the
- * answers out (hints stay) so the sheet can be handed to students. */
-void handout_print(FILE *out, const Lesson *l, const LessonState *s, int with_answers);
+/* Print the handout of l as v shows it to out. v->with_answers 0 leaves
+ * the answers out (hints stay) so the sheet can be handed to students. */
+void handout_print(FILE *out, const Lesson *l, const SheetView *v);
 
 #endif

@@ -91,12 +91,18 @@ static void put_panes(FILE *out, const LessonState *s, const char *const *names,
     fputc(']', out);
 }
 
-static void put_exercise(FILE *out, const LessonState *s, const LessonExercise *ex, int number, int with_answers)
+static void put_exercise(FILE *out, const SheetView *v, const LessonExercise *ex, int number)
 {
     fprintf(out, "{\"number\": %d, \"line\": %d, \"question\": ", number, ex->line);
     jw_string(out, ex->question);
-    fputs(", \"hints\": ", out);
-    jw_strings(out, ex->hints, ex->n_hints);
+    fputs(", \"hints\": [", out);
+    for (int h = 0; h < ex->n_hints; h++) {
+        char *hint = sheet_text(v, ex->hints[h]);
+        fputs(h ? ", " : "", out);
+        jw_string(out, hint ? hint : "");
+        free(hint);
+    }
+    fputc(']', out);
     fputs(", \"hides\": [", out);
     for (int i = 0; i < ex->n_hides; i++) {
         char cell[MAT_NAME_MAX + 32];
@@ -105,12 +111,12 @@ static void put_exercise(FILE *out, const LessonState *s, const LessonExercise *
         jw_string(out, cell);
     }
     fputc(']', out);
-    if (with_answers) {
+    if (v->with_answers) {
         double value;
         fputs(", \"answer\": ", out);
         jw_string(out, ex->answer);
         fputs(", \"expected\": ", out);
-        if (sheet_answer_value(s, ex, &value))
+        if (sheet_answer_value(v->asked, ex, &value))
             jw_number(out, (float)value);
         else
             fputs("null", out);
@@ -120,8 +126,10 @@ static void put_exercise(FILE *out, const LessonState *s, const LessonExercise *
     fputc('}', out);
 }
 
-static void put_step(FILE *out, const Lesson *l, const LessonState *s, const LessonStep *st, int with_answers)
+static void put_step(FILE *out, const Lesson *l, const SheetView *v, const LessonStep *st)
 {
+    const LessonState *s = v->shown;
+    int with_answers = v->with_answers;
     fputs("{\"title\": ", out);
     jw_string(out, st->title);
     fputs(", \"show\": ", out);
@@ -129,14 +137,16 @@ static void put_step(FILE *out, const Lesson *l, const LessonState *s, const Les
     fputs(", \"heatmap\": ", out);
     jw_strings(out, st->heatmap, st->n_heatmap);
     fputs(",\n   \"text\": ", out);
-    jw_string(out, st->text);
+    char *text = sheet_text(v, st->text);
+    jw_string(out, text ? text : "");
+    free(text);
     fputs(",\n   \"panes\": ", out);
     Hiding h = { with_answers ? NULL : st, NULL };
     put_panes(out, s, (const char *const *)st->show, st->n_show, st, &h);
     fputs(",\n   \"exercises\": [", out);
     for (int e = 0; e < st->n_exercises; e++) {
         fputs(e ? ",\n    " : "\n    ", out);
-        put_exercise(out, s, &st->exercises[e], lesson_exercise_number(l, &st->exercises[e]), with_answers);
+        put_exercise(out, v, &st->exercises[e], lesson_exercise_number(l, &st->exercises[e]));
     }
     fputs("]}", out);
 }
@@ -158,14 +168,17 @@ static void put_knob(FILE *out, const LessonState *s, const LessonKnob *k, int i
     fputc('}', out);
 }
 
-void json_print(FILE *out, const Lesson *l, const LessonState *s, int with_answers, const LessonBug *bug)
+void json_print(FILE *out, const Lesson *l, const SheetView *v, int with_bug)
 {
+    const LessonState *s = v->shown;
+    int with_answers = v->with_answers;
+    const LessonBug *bug = with_bug ? v->bug : NULL;
     fputs("{\"lesson\": ", out);
     jw_string(out, lesson_title(l));
     fprintf(out, ", \"layout\": \"%s\",\n \"steps\": [", lesson_layout(l) == LAYOUT_ROWS ? "rows" : "columns");
     for (int k = 0; k < lesson_n_steps(l); k++) {
         fputs(k ? ",\n  " : "\n  ", out);
-        put_step(out, l, s, lesson_step(l, k), with_answers);
+        put_step(out, l, v, lesson_step(l, k));
     }
     fputs("],\n \"matrices\": {", out);
     Hiding everywhere = { NULL, with_answers ? NULL : l };

@@ -9,13 +9,13 @@
 #include <stdio.h>
 
 #include "lesson.h"
+#include "sheet.h"
 
-/* Print the JSON object of l, evaluated in s, to out, ending in a newline.
- * with_answers 0 leaves out each exercise's answer and writes "?" for the
- * cells a student's sheet hides. */
-/* bug: the lesson is shown with it planted (s its state), and a "bug"
- * object says where (seed, step, matrix, kind, statement, fixed); NULL:
- * none. */
-void json_print(FILE *out, const Lesson *l, const LessonState *s, int with_answers, const LessonBug *bug);
+/* Print the JSON object of l as v shows it to out, ending in a newline.
+ * v->with_answers 0 leaves out each exercise's answer and writes "?" for
+ * the cells a student's sheet hides. On a bug handout (v->bug) the
+ * numbers are the bug's, and with_bug adds a "bug" object saying where
+ * (seed, step, matrix, kind, statement, fixed). */
+void json_print(FILE *out, const Lesson *l, const SheetView *v, int with_bug);
 
 #endif

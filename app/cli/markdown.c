@@ -220,7 +220,7 @@ static void md_matrix(FILE *out, const Mat *m, int heat, const LessonStep *hide_
     sheet_put_masked(out, m, "\n", "\n");
 }
 
-static void md_exercise(FILE *out, const LessonState *s, const LessonExercise *ex, int number, int with_answers)
+static void md_exercise(FILE *out, const SheetView *v, const LessonExercise *ex, int number)
 {
     fprintf(out, "\n**Exercise %d:** ", number);
     md_put(out, ex->question, 0);
@@ -229,12 +229,14 @@ static void md_exercise(FILE *out, const LessonState *s, const LessonExercise *e
         fputc('\n', out);
     for (int h = 0; h < ex->n_hints; h++) {
         fprintf(out, "- Hint %d: ", h + 1);
-        md_put(out, ex->hints[h], 0);
+        char *hint = sheet_text(v, ex->hints[h]);
+        md_put(out, hint ? hint : "", 0);
+        free(hint);
         fputc('\n', out);
     }
     fputs("\n**Answer:** ", out);
     double value;
-    if (!with_answers) {
+    if (!v->with_answers) {
         fputs("____________\n", out);
         return;
     }
@@ -242,7 +244,7 @@ static void md_exercise(FILE *out, const LessonState *s, const LessonExercise *e
         md_put(out, ex->answer, 0);
     else
         fprintf(out, "`%s`", ex->answer);
-    if (sheet_answer_value(s, ex, &value)) {
+    if (sheet_answer_value(v->asked, ex, &value)) {
         char buf[64];
         num_format(buf, sizeof buf, value, num_decimals_for(ex->within, NUM_DECIMALS_DEFAULT), 0);
         fprintf(out, " = %s", buf);
@@ -250,8 +252,10 @@ static void md_exercise(FILE *out, const LessonState *s, const LessonExercise *e
     fputc('\n', out);
 }
 
-void markdown_print(FILE *out, const Lesson *l, const LessonState *s, int with_answers)
+void markdown_print(FILE *out, const Lesson *l, const SheetView *v)
 {
+    const LessonState *s = v->shown;
+    int with_answers = v->with_answers;
     fputs("# ", out);
     md_put(out, lesson_title(l), 0);
     fputc('\n', out);
@@ -290,12 +294,14 @@ void markdown_print(FILE *out, const Lesson *l, const LessonState *s, int with_a
         fputc('\n', out);
         if (st->text[0]) {
             fputc('\n', out);
-            md_prose(out, st->text);
+            char *text = sheet_text(v, st->text);
+            md_prose(out, text ? text : "");
+            free(text);
         }
         for (int i = 0; i < st->n_show; i++)
             md_matrix(out, lesson_state_get(s, st->show[i]), sheet_is_heatmap(st, st->show[i]),
                       with_answers ? NULL : st);
         for (int e = 0; e < st->n_exercises; e++)
-            md_exercise(out, s, &st->exercises[e], lesson_exercise_number(l, &st->exercises[e]), with_answers);
+            md_exercise(out, v, &st->exercises[e], lesson_exercise_number(l, &st->exercises[e]));
     }
 }

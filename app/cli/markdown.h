@@ -11,10 +11,11 @@
 #include <stdio.h>
 
 #include "lesson.h"
+#include "sheet.h"
 
-/* Print the markdown handout of l, evaluated in s, to out. with_answers 0
+/* Print the markdown handout of l as v shows it to out. v->with_answers 0
  * leaves each answer a blank and writes "?" for the cells the step's
  * exercises hide. */
-void markdown_print(FILE *out, const Lesson *l, const LessonState *s, int with_answers);
+void markdown_print(FILE *out, const Lesson *l, const SheetView *v);
 
 #endif

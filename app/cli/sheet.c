@@ -6,6 +6,7 @@
 #include "sheet.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "numfmt.h"
@@ -126,4 +127,11 @@ void sheet_put_masked(FILE *out, const Mat *m, const char *before, const char *a
                 fprintf(out, i++ ? ", %d" : " %d", k + 1);
         fprintf(out, " fully masked: every score -inf, weights 0%s", after);
     }
+}
+
+char *sheet_text(const SheetView *v, const char *text)
+{
+    if (!v->bug)
+        return strdup(text ? text : "");
+    return lesson_bug_text(v->asked, v->bug, text ? text : "");
 }

@@ -38,6 +38,22 @@ int sheet_mat_cell(char *buf, size_t size, const Mat *m, int i, int j, int hidde
 const char *sheet_row_label(const Mat *m, int i, char *buf, size_t size);
 const char *sheet_col_label(const Mat *m, int j, char *buf, size_t size);
 
+/* What a handout prints: the numbers shown (a bug handout's are the
+ * bug's), the lesson as written (the one source of the answers' values,
+ * the same the grader judges by), a bug handout's bug (NULL: none), and
+ * whether the answers are printed. The states and the bug are borrowed. */
+typedef struct {
+    const LessonState *shown;
+    const LessonState *asked;
+    const LessonBug *bug;
+    int with_answers;
+} SheetView;
+
+/* text (prose, a hint) as the handout prints it: on a bug handout the
+ * numbers it quotes are the bug's (lesson_bug_text), else as written. A
+ * new string the caller frees (NULL on no memory). */
+char *sheet_text(const SheetView *v, const char *text);
+
 /* The value of ex's answer in s: 1 and *value when it evaluates to one
  * number, 0 otherwise (a row, a matrix, or an error). */
 int sheet_answer_value(const LessonState *s, const LessonExercise *ex, double *value);

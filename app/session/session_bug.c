@@ -11,6 +11,8 @@
 #include "session.h"
 #include "session_internal.h"
 
+#include "numfmt.h"
+
 static void drop_shown(Session *s)
 {
     lesson_state_free(s->hunt_shown);
@@ -169,4 +171,44 @@ Mat *session_bug_as_written(Session *s, const char *name)
         return NULL;
     LessonError err;
     return lesson_bug_as_written(s->lesson, shown, name, &err);
+}
+
+char *session_text_shown(Session *s, const char *text)
+{
+    if (!s->hunt)
+        return strdup(text ? text : "");
+    return lesson_bug_text(session_asked_state(s), &s->hunt->bug, text ? text : "");
+}
+
+Mat *session_bug_explain(Session *s, const char *name, int row, int col, int decimals, Explanation *ex,
+                         AttnError *err)
+{
+    const Mat *shown = lesson_state_get(session_shown_state(s), name);
+    Mat *written = session_bug_as_written(s, name);
+    if (!written || !shown) {
+        mat_free(written);
+        attn_fail(err, ATTN_E_ARG, "the lesson has no matrix %s", name);
+        return NULL;
+    }
+    if (explain_cell_digits(ex, written, row, col, decimals, err) != ATTN_OK || !ex->text) {
+        mat_free(written);
+        return NULL;
+    }
+    /* A computed cell: the arithmetic as written, its result left to the
+     * student beside the number the pane shows; an input is what it holds. */
+    char *last = strrchr(ex->text, '\n');
+    if (written != shown && last && row < shown->rows && col < shown->cols) {
+        char num[64], tail[160];
+        num_format(num, sizeof num, mat_get(shown, row, col), decimals, 0);
+        snprintf(tail, sizeof tail, "\n= ? (work it out: the pane shows %s)", num);
+        size_t keep = (size_t)(last - ex->text);
+        char *text = malloc(keep + strlen(tail) + 1);
+        if (text) {
+            memcpy(text, ex->text, keep);
+            strcpy(text + keep, tail);
+            free(ex->text);
+            ex->text = text;
+        }
+    }
+    return written;
 }

@@ -10,6 +10,7 @@
 #ifndef ATTN_SESSION_BUG_H
 #define ATTN_SESSION_BUG_H
 
+#include "explain.h"
 #include "lesson.h"
 
 typedef struct Session Session;
@@ -55,5 +56,17 @@ unsigned session_bug_show_fix(Session *s);
 /* name's statement as written, from the numbers shown (a new matrix the
  * caller frees; NULL when there is none): what the explanation works. */
 Mat *session_bug_as_written(Session *s, const char *name);
+/* Enter in a hunt: name[row, col] explained by its statement as written,
+ * from the numbers shown, and for a computed cell the result left to the
+ * student ("= ?", beside the number the pane shows), so no explanation
+ * marks where the bug is; the student finds it by working the numbers.
+ * Returns the matrix ex reads (the caller frees it after ex), or NULL
+ * with err. */
+Mat *session_bug_explain(Session *s, const char *name, int row, int col, int decimals, Explanation *ex,
+                         AttnError *err);
+/* text (a step's prose, a hint) as the session shows it: in a hunt the
+ * numbers it quotes are the bug's (lesson_bug_text), else as written. A
+ * new string the caller frees (NULL on no memory). */
+char *session_text_shown(Session *s, const char *text);
 
 #endif

@@ -47,7 +47,11 @@ static int step_text(const Tui *t, char *buf, size_t size, int width)
     char intro[600];
     const char *text;
     if (st) {
-        text = st->text ? st->text : "";
+        /* in a hunt the prose quotes the bug's numbers, never the right ones */
+        char *shown = session_text_shown(lv->ses, st->text);
+        int n = text_wrap(buf, size, shown ? shown : "", width);
+        free(shown);
+        return n;
     } else if (session_n_screens(lv->ses) == 0) {
         snprintf(intro, sizeof intro, "%s\n\nThis lesson has no steps yet.", lesson_about(session_lesson(lv->ses)));
         text = intro;
@@ -236,13 +240,20 @@ void lv_prepare(Tui *t)
         AttnError err;
         attn_error_clear(&err);
         /* in a bug hunt, the arithmetic the lesson writes, from the numbers
-         * shown: what the cell should be (the pane shows what it is) */
-        if (session_bug(lv->ses) && (t->frame.as_written = session_bug_as_written(lv->ses, p->name)))
-            m = t->frame.as_written;
-        if (explain_cell_digits(&t->frame.ex, m, p->cur_r, p->cur_c, lv->decimals, &err) == ATTN_OK && t->frame.ex.text)
+         * shown, its result left to the student (session_bug_explain) */
+        if (session_bug(lv->ses)) {
+            t->frame.as_written = session_bug_explain(lv->ses, p->name, p->cur_r, p->cur_c, lv->decimals,
+                                                      &t->frame.ex, &err);
+            if (t->frame.as_written)
+                t->frame.ex_ok = 1;
+            else
+                snprintf(t->frame.ex_err, sizeof t->frame.ex_err, "%s", err.msg);
+        } else if (explain_cell_digits(&t->frame.ex, m, p->cur_r, p->cur_c, lv->decimals, &err) == ATTN_OK
+                   && t->frame.ex.text) {
             t->frame.ex_ok = 1;
-        else
+        } else {
             snprintf(t->frame.ex_err, sizeof t->frame.ex_err, "%s", err.msg);
+        }
     }
 }
 

@@ -11,6 +11,7 @@
 #include "alloc.h"
 #include "lesson_internal.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -449,4 +450,100 @@ Mat *lesson_bug_as_written(const Lesson *l, const LessonState *bugged, const cha
     if (m)
         mat_set_name(m, name);
     return m;
+}
+
+/* ---- the text of a hunt ---- */
+
+/* Does v, rounded to decimals, read as the number written? */
+static int reads_as(double v, int decimals, double written)
+{
+    double unit = pow(10.0, -decimals);
+    return isfinite(v) && fabs(round(v / unit) * unit - written) < unit / 2;
+}
+
+/* The number written at text[0..len) (digits with a '.' and at least two
+ * decimals: 0.28, -1.3016), its value and decimals; 0 when it is none. */
+static int quoted_number(const char *text, size_t len, double *value, int *decimals)
+{
+    size_t i = 0, dot = 0;
+    if (i < len && text[i] == '-')
+        i++;
+    size_t digits = i;
+    while (i < len && ((text[i] >= '0' && text[i] <= '9') || (text[i] == '.' && !dot))) {
+        if (text[i] == '.')
+            dot = i;
+        i++;
+    }
+    if (!dot || dot == digits || i - dot - 1 < 2 || i != len)
+        return 0;
+    *value = strtod(text, NULL);
+    *decimals = (int)(i - dot - 1);
+    return 1;
+}
+
+/* For the number written (value at decimals): what the lesson with the bug
+ * has where the lesson as written has it. 0: no changed cell reads so,
+ * leave it; 1: every changed cell that reads so has one value with the bug
+ * (in *now); -1: they disagree, or an unchanged cell reads so too. */
+static int bugged_reading(const LessonState *asked, const LessonState *bugged, double value, int decimals,
+                          double *now)
+{
+    int found = 0, kept = 0;
+    for (int i = 0; i < lesson_state_count(asked); i++) {
+        const Mat *a = lesson_state_at(asked, i);
+        const Mat *b = a ? lesson_state_get(bugged, a->name) : NULL;
+        if (!a || !b || a->rows != b->rows || a->cols != b->cols)
+            continue;
+        for (int r = 0; r < a->rows; r++)
+            for (int c = 0; c < a->cols; c++) {
+                double x = mat_get(a, r, c), y = mat_get(b, r, c);
+                if (!reads_as(x, decimals, value))
+                    continue;
+                if (reads_as(y, decimals, value)) {
+                    kept = 1;
+                    continue;
+                }
+                if (found && !reads_as(y, decimals, *now))
+                    return -1;
+                *now = y;
+                found = 1;
+            }
+    }
+    if (!found)
+        return 0;
+    return kept ? -1 : 1;
+}
+
+char *lesson_bug_text(const LessonState *asked, const LessonBug *bug, const char *text)
+{
+    StrBuf b = { 0 };
+    const char *p = text;
+    while (*p) {
+        /* a word of digits, '.' and a leading '-' */
+        size_t n = 0;
+        int starts = (*p == '-' && p[1] >= '0' && p[1] <= '9') || (*p >= '0' && *p <= '9');
+        int after_word = p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '[');
+        if (starts && !after_word)
+            for (n = 1; p[n] && ((p[n] >= '0' && p[n] <= '9') || p[n] == '.'); n++)
+                ;
+        while (n > 0 && p[n - 1] == '.')       /* a sentence's full stop */
+            n--;
+        double value, now = 0;
+        int decimals;
+        if (n > 0 && quoted_number(p, n, &value, &decimals)) {
+            int says = bugged_reading(asked, bug->state, value, decimals, &now);
+            if (says == 1)
+                strbuf_add(&b, "%.*f", decimals, now);
+            else if (says < 0)
+                strbuf_add(&b, "?");
+            else
+                strbuf_put(&b, p, n);
+            p += n;
+            continue;
+        }
+        size_t skip = n > 0 ? n : 1;
+        strbuf_put(&b, p, skip);
+        p += skip;
+    }
+    return strbuf_take(&b);
 }
