@@ -118,6 +118,11 @@ START_TEST(giving_up_and_no_terminal)
     tmux_keys(&t, "v");
     WAIT_FOR(&t, "The fix (seed 1): wrong-axis");
     ck_assert_msg(strstr(t.last, "as planted:  A = softmax_cols(scaled)"), "%s", t.last);
+    /* the grids are labelled as the panes are, and each mark stands apart
+     * from the next number (it read "0.3016*0.3379*") */
+    ck_assert_msg(strstr(t.last, "          sky      is    blue") && strstr(t.last, "  sky  0.3016* 0.3379* 0.3394*")
+                      && strstr(t.last, "  blue 0.3474* 0.3318* 0.3312*"),
+                  "%s", t.last);
     tmux_capture(&t, 1);
     ck_assert_msg(!has_colour_codes(t.last), "colour with NO_COLOR:\n%s", t.last);
     tmux_keys(&t, "q");

@@ -260,30 +260,63 @@ static int number_width(const Mat *m, int dec, int utf8)
     return w;
 }
 
-/* One matrix as a grid of numbers at (x, y), w x h at most; the cells
- * that differ from other marked. Returns the rows drawn. */
+/* The widest of m's row labels (its 1-based numbers where it has none),
+ * at most 12 columns. */
+static int row_label_width(const Mat *m)
+{
+    int w = 1;
+    for (int k = m->rows; k >= 10; k /= 10)
+        w++;
+    for (int i = 0; i < m->rows; i++)
+        if (mat_row_label(m, i))
+            w = imax(w, fmt_display_width(mat_row_label(m, i)));
+    return imin(w, 12);
+}
+
+/* A label of m's axis: the lesson's, else the 1-based number. */
+static const char *axis_text(const Mat *m, int k, int by_rows, char *buf, size_t size)
+{
+    const char *l = by_rows ? mat_row_label(m, k) : mat_col_label(m, k);
+    if (l)
+        return l;
+    snprintf(buf, size, "%d", k + 1);
+    return buf;
+}
+
+/* One matrix as a grid of numbers at (x, y), w x h at most, its rows and
+ * columns labelled as the panes label them; each cell is the number, then
+ * a column of its own for the mark (* where it differs from other), then a
+ * blank, so no mark ever touches the next number. Returns the rows drawn,
+ * the header included. */
 static int draw_grid(Tui *t, const Mat *m, const Mat *other, int x, int y, int w, int h, int dec, int num_w,
                      int is_buggy)
 {
-    int shown_c = imin(m->cols, imax(1, (w - 4) / (num_w + 1)));
-    int rows = 0;
+    int lw = row_label_width(m), cell_w = num_w + 2;
+    int shown_c = imin(m->cols, imax(1, (w - lw - 1) / cell_w));
+    char buf[32];
+    if (h <= 0)
+        return 0;
+    for (int j = 0; j < shown_c; j++)
+        ui_put_right(&t->cv, y, x + lw + 1 + j * cell_w, num_w, t->attr[C_LABEL], axis_text(m, j, 0, buf, sizeof buf));
+    int rows = 1;
     for (int i = 0; i < m->rows && rows < h; i++, rows++) {
-        ui_putf(&t->cv, y + rows, x, 4, t->attr[C_LABEL], "%3d", i + 1);
+        ui_put(&t->cv, y + rows, x, lw, t->attr[C_LABEL], axis_text(m, i, 1, buf, sizeof buf));
         for (int j = 0; j < shown_c; j++) {
             char num[48];
             float v = mat_get(m, i, j);
             num_format(num, sizeof num, v, dec, t->utf8);
             int diff = other && i < other->rows && j < other->cols && lesson_values_differ(v, mat_get(other, i, j));
             int a = diff ? (int)(t->attr[is_buggy ? C_WRONG : C_RIGHT] | A_BOLD) : (int)A_NORMAL;
-            ui_put_right(&t->cv, y + rows, x + 4 + j * (num_w + 1), num_w, a, num);
+            int cx = x + lw + 1 + j * cell_w;
+            ui_put_right(&t->cv, y + rows, cx, num_w, a, num);
             if (diff)
-                ui_put(&t->cv, y + rows, x + 4 + j * (num_w + 1) + num_w, 1, a, is_buggy ? "*" : " ");
+                ui_put(&t->cv, y + rows, cx + num_w, 1, a, "*");
         }
         if (shown_c < m->cols)
-            ui_put(&t->cv, y + rows, x + 4 + shown_c * (num_w + 1), 3, t->attr[C_DIM], ui_glyph(&t->cv, "…", "..."));
+            ui_put(&t->cv, y + rows, x + lw + 1 + shown_c * cell_w, 3, t->attr[C_DIM], ui_glyph(&t->cv, "…", "..."));
     }
-    if (rows < m->rows && h > 0)
-        ui_putf(&t->cv, y + rows - 1, x, w, t->attr[C_DIM], "    (%d more rows)", m->rows - rows + 1);
+    if (rows - 1 < m->rows)
+        ui_putf(&t->cv, y + rows - 1, x, w, t->attr[C_DIM], "    (%d more rows)", m->rows - (rows - 1) + 1);
     return rows;
 }
 
@@ -323,7 +356,8 @@ static void fix_draw(Tui *t)
         ui_putf(&t->cv, y++, 2, t->cols - 4, t->attr[C_PANE_TITLE], "%s: %d cell%s differ%s (marked *)%s", name, cells,
                 cells == 1 ? "" : "s", cells == 1 ? "s" : "",
                 n > 1 ? " (Tab: the next matrix the bug changed)" : "");
-        int grid_w = 4 + imax(buggy->cols, right->cols) * (num_w + 1) + 1;
+        int grid_w = imax(row_label_width(buggy), row_label_width(right)) + 1
+                     + imax(buggy->cols, right->cols) * (num_w + 2);
         int room = t->rows - 2 - y;
         if (2 * grid_w + 4 <= t->cols - 2) {
             ui_put(&t->cv, y, 2, grid_w, t->attr[C_WRONG], "with the bug");
