@@ -253,28 +253,41 @@ int cli_run(int argc, char **argv)
 
 /* Check one file and add its results to res. Returns 2 when it could not be
  * read or evaluated, 1 when something failed, 0 when all passed. */
+/* The result of exercise ex among vr (by its line), or NULL. */
+static VerifyResult *result_of(VerifyResult *vr, int n, const LessonExercise *ex)
+{
+    for (int i = 0; i < n; i++)
+        if (vr[i].kind == VERIFY_EXERCISE && vr[i].line == ex->line)
+            return &vr[i];
+    return NULL;
+}
+
+/* One refusal of --strict for an exercise: its own result fails (the first
+ * reason kept), so one exercise is one line, never both FAIL and ok. */
+static void refuse_exercise(VerifyResult *r, const char *why)
+{
+    if (!r || !r->passed)
+        return;
+    r->passed = 0;
+    snprintf(r->detail, sizeof r->detail, "%s", why);
+}
+
 /* A number a step's prose quotes for an exercise's value that the judge
  * would refuse: a refusal of --strict. */
 typedef struct {
-    const char *file;
-    ReportList *res;
-    int *status;
+    VerifyResult *vr;
+    int n;
 } ProseCtx;
 
 static void prose_quote(void *ctx, const LessonStep *st, const LessonExercise *ex, const char *quoted,
                         const char *why)
 {
     ProseCtx *pc = ctx;
-    ReportItem *it = report_add(pc->res, pc->file);
-    if (!it)
-        return;
-    it->kind = REPORT_EXERCISE;
-    it->line = ex->line;
-    snprintf(it->what, sizeof it->what, "%s", ex->question);
-    snprintf(it->detail, sizeof it->detail,
+    char detail[352];
+    snprintf(detail, sizeof detail,
              "the step's text (line %d) quotes %s for this answer, which the judge refuses (--strict): \"%s\"; "
              "quote the digits the exercise checks", st->line, quoted, why);
-    *pc->status = *pc->status < 1 ? 1 : *pc->status;
+    refuse_exercise(result_of(pc->vr, pc->n, ex), detail);
 }
 
 /* --strict: what a lesson in CI must also be. */
@@ -309,8 +322,16 @@ static void strict_results(const char *file, const Session *ses, VerifyResult *v
         }
         *status = *status < 1 ? 1 : *status;
     }
-    LessonJudge *judge = lesson_judge_new(session_lesson(ses), session_asked_state(ses));
-    ProseCtx pc = { file, res, status };
+    /* an answer the screen gives away: read off a cell, or by a row's sum */
+    const Lesson *l = session_lesson(ses);
+    for (int i = 0; i < lesson_n_exercises(l); i++) {
+        const LessonExercise *ex = lesson_exercise_at(l, i);
+        char leak[352];
+        if (lesson_exercise_leaks(l, session_asked_state(ses), ex, leak, sizeof leak))
+            refuse_exercise(result_of(vr, n, ex), leak);
+    }
+    LessonJudge *judge = lesson_judge_new(l, session_asked_state(ses));
+    ProseCtx pc = { vr, n };
     if (judge)
         lesson_judge_prose(judge, prose_quote, &pc);
     lesson_judge_free(judge);

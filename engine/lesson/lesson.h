@@ -387,6 +387,14 @@ void lesson_judge_free(LessonJudge *j);
 void lesson_judge(LessonJudge *j, const LessonExercise *ex, const char *typed, const JudgeContext *ctx,
                   Judgement *out);
 
+/* `attn check --strict`: can ex's value be read off the screen that asks
+ * it while it is open (a visible cell of that step's panes, within its
+ * tolerance; the cells it and the step's later exercises hide do not
+ * count), or found as the one hidden cell of a row or column that sums to
+ * 0 or 1? 1 with why; 0 for an answer that is a count (a whole number, 0
+ * included), or not one number. */
+int lesson_exercise_leaks(const Lesson *l, const LessonState *s, const LessonExercise *ex, char *why, size_t size);
+
 /* The numbers a step's prose quotes for the value one of its exercises asks
  * (the asked value rounded to the digits written) that the judge would
  * refuse as an answer: for `attn check --strict`. Calls fn once for each,

@@ -95,3 +95,92 @@ attn_status lesson_verify(const Lesson *l, const LessonState *s, VerifyResult **
     *n = l->n_items;
     return ATTN_OK;
 }
+
+/* ---- answers the screen gives away (--strict) ---- */
+
+/* Is name[r,c] kept as '?' on step k while exercise `asked` of it is open:
+ * that exercise or a later one of the step hides it (as the screen does). */
+static int hidden_on(const LessonStep *st, int asked, const char *name, int r, int c)
+{
+    for (int e = asked; e < st->n_exercises; e++)
+        if (lesson_exercise_hides(&st->exercises[e], name, r, c))
+            return 1;
+    return 0;
+}
+
+/* A visible cell of m (shown on step k, the one asked on) that reads as v
+ * within tol while exercise asked of it is open: 1 and where, into why. */
+static int read_off(const Lesson *l, const Mat *m, int k, int asked, double v, double tol, char *why, size_t size)
+{
+    for (int r = 0; m && r < m->rows; r++)
+        for (int c = 0; c < m->cols; c++) {
+            double x = mat_get(m, r, c);
+            if (!isfinite(x) || fabs(x - v) > tol || hidden_on(&l->steps[k], asked, m->name, r, c))
+                continue;
+            snprintf(why, size, "its value %.6g can be read on its own screen at %s[%d,%d] (--strict): hide that "
+                     "cell too, or ask another", v, m->name, r + 1, c + 1);
+            return 1;
+        }
+    return 0;
+}
+
+/* The asked cell m[i,j], hidden on its screen, is the only hidden cell of
+ * a row (by_rows) or a column that sums to 0 or 1: found by subtraction. */
+static int by_sum(const LessonStep *st, int asked, const Mat *m, int i, int j, int by_rows, char *why, size_t size)
+{
+    int n = by_rows ? m->cols : m->rows, hidden = 0;
+    double sum = 0;
+    if (n < 2)
+        return 0;
+    for (int k = 0; k < n; k++) {
+        int r = by_rows ? i : k, c = by_rows ? k : j;
+        double x = mat_get(m, r, c);
+        if (!isfinite(x))
+            return 0;
+        sum += x;
+        hidden += hidden_on(st, asked, m->name, r, c);
+    }
+    double target = fabs(sum) < 1e-4 ? 0 : fabs(sum - 1) < 1e-4 ? 1 : -1;
+    if (hidden != 1 || target < 0)
+        return 0;
+    snprintf(why, size, "its value follows from %s %d of %s, which sums to %g with only this cell hidden "
+             "(--strict): hide another cell of it, or ask another", by_rows ? "row" : "column", by_rows ? i + 1 : j + 1,
+             m->name, target);
+    return 1;
+}
+
+int lesson_exercise_leaks(const Lesson *l, const LessonState *s, const LessonExercise *ex, char *why, size_t size)
+{
+    int ek = -1, asked = -1;
+    for (int k = 0; k < l->n_steps && ek < 0; k++)
+        if (ex >= l->steps[k].exercises && ex < l->steps[k].exercises + l->steps[k].n_exercises) {
+            ek = k;
+            asked = (int)(ex - l->steps[k].exercises);
+        }
+    LessonError err;
+    Mat *got = ek >= 0 ? lesson_state_eval(s, &l->src, ex->parsed, &err) : NULL;
+    int one = got && got->rows == 1 && got->cols == 1;
+    double v = one ? mat_get(got, 0, 0) : NAN;
+    mat_free(got);
+    /* a count (an integer, 0 included) meets its like on a screen by chance */
+    double tol = ex->within > 5e-5 ? ex->within : 5e-5;
+    if (!one || !isfinite(v) || fabs(v - round(v)) <= tol)
+        return 0;
+    /* the screen it is asked on (other steps show what earlier ones asked,
+     * and what a property makes equal, as a lesson goes on) */
+    for (int p = 0; p < l->steps[ek].n_show; p++)
+        if (read_off(l, lesson_state_get(s, l->steps[ek].show[p]), ek, asked, v, tol, why, size))
+            return 1;
+    if (!ex->has_cell)
+        return 0;
+    const LessonStep *st = &l->steps[ek];
+    for (int p = 0; p < st->n_show; p++)
+        if (strcmp(st->show[p], ex->cell.name) == 0) {
+            const Mat *m = lesson_state_get(s, ex->cell.name);
+            if (m && hidden_on(st, asked, m->name, ex->cell.row, ex->cell.col)
+                && (by_sum(st, asked, m, ex->cell.row, ex->cell.col, 1, why, size)
+                    || by_sum(st, asked, m, ex->cell.row, ex->cell.col, 0, why, size)))
+                return 1;
+        }
+    return 0;
+}
