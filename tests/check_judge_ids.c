@@ -165,7 +165,7 @@ static const Slip slips[] = {
 static const char *course_lesson =
     "lesson Course slips\n"
     "let K = [ 1 2 3 4 ; 0 1 -1 2 ; 2 0 1 1 ]\n"
-    "let Q = [ 1 0 2 -1 ; 0 1 1 1 ; 1 1 0 2 ]\n"
+    "let Q = [ 1 0 2 -1 ; 0 1 2 1 ; 1 1 0 2 ]\n"
     "let S = [ 0.5 0.1 -0.3 ; 0.2 0.9 0.4 ; -0.1 0.3 0.8 ]\n"
     "let dZ = [ 1 -1 ; 0.5 2 ; -1 0 ]\n"
     "let V = [ 1 2 ; 0 1 ; 2 -1 ]\n"
@@ -214,6 +214,62 @@ START_TEST(each_course_id_on_a_lesson_written_for_it)
                       && !strstr(j.msg, "too wide"), "%s: %s", j.diagnosis, j.msg);
     lesson_judge(d.j, by_answer(&d, "R[2,5]"), "-1", NULL, &j);
     ck_assert_int_eq(j.verdict, VERDICT_RIGHT);
+    close_judged(&d);
+}
+END_TEST
+
+/* The judge's verdict on ex for the number typed. */
+static Judgement judged(Judged *d, const char *answer, const char *typed)
+{
+    Judgement j;
+    lesson_judge(d->j, by_answer(d, answer), typed, NULL, &j);
+    ck_assert_msg(j.verdict == VERDICT_WRONG, "%s typed %s: %s", answer, typed, verdict_word(j.verdict));
+    return j;
+}
+
+/* Rotary slips have kinds of their own: sin and cos swapped, the turn the
+ * other way (P = rope(Q, 100), row 2 is position 1, pair 2 (2, 1) turns
+ * by 0.1). On lesson 13, where a neighbour holds the same number, both
+ * are listed and neither named (it read "P[2,2], one off"). */
+START_TEST(rotary_slips_are_named)
+{
+    Judged d = open_text(course_lesson);
+    char typed[64];
+    snprintf(typed, sizeof typed, "%.9f", 2 * sin(0.1) - cos(0.1));
+    Judgement j = judged(&d, "P[2,3]", typed);
+    ck_assert_msg(strcmp(j.diagnosis, "rope-sin-for-cos") == 0, "%s: %s", j.diagnosis, j.msg);
+    snprintf(typed, sizeof typed, "%.9f", 2 * cos(0.1) + sin(0.1));
+    j = judged(&d, "P[2,3]", typed);
+    ck_assert_msg(strcmp(j.diagnosis, "rope-backwards") == 0, "%s: %s", j.diagnosis, j.msg);
+    close_judged(&d);
+    d = open_shipped("13-rotary-positions.lesson");
+    j = judged(&d, "P[2,1]", "0.8415");
+    ck_assert_msg(!j.diagnosis[0] && strstr(j.msg, "sin and cos swapped in the rotation; or an index off by one"), "%s: %s",
+                  j.diagnosis, j.msg);
+    j = judged(&d, "Q_rot[3,1]", "0.4932");
+    ck_assert_msg(!j.diagnosis[0] && strstr(j.msg, "the rotation turned the other way"), "%s: %s", j.diagnosis, j.msg);
+    close_judged(&d);
+}
+END_TEST
+
+/* Where a cell read wrong gives the same number as another candidate, all
+ * are listed and none named (a neighbour holding the number is no
+ * evidence of a transpose); a whole-number exercise says so plainly. */
+START_TEST(equal_candidates_are_listed)
+{
+    Judged d = open_shipped("12-grouped-query.lesson");
+    Judgement j = judged(&d, "Q[2,3]", "0");
+    ck_assert_msg(!j.diagnosis[0] && strstr(j.msg, "rows and columns swapped; or an index off by one"), "%s: %s",
+                  j.diagnosis, j.msg);
+    close_judged(&d);
+    d = open_shipped("15-gradients.lesson");
+    j = judged(&d, "A[1,2]", "0.4458");
+    ck_assert_msg(!j.diagnosis[0] && strstr(j.msg, "fits more than one slip (rows and columns swapped"), "%s: %s",
+                  j.diagnosis, j.msg);
+    close_judged(&d);
+    d = open_shipped("10-online-softmax.lesson");
+    j = judged(&d, "1 + 1", "3");
+    ck_assert_msg(strcmp(j.msg, "not yet: the exact number is asked, and that is not it") == 0, "%s", j.msg);
     close_judged(&d);
 }
 END_TEST
@@ -395,7 +451,7 @@ START_TEST(the_catalogue_holds_each_id_once)
         "unscaled", "scaled-twice", "scale-inverted", "scale-by-d", "scaled-early", "wrong-axis", "transposed",
         "off-by-one", "no-mask", "mask-after-softmax", "softmax-twice", "no-bias", "e-as-3", "true-e",
         "not-normalized", "score-not-weight", "weight-not-score", "rounded-early", "sign", "knob-moved", "author",
-        "heads-tiled", "rope-pairing", "window-off-by-one", "no-rowsum-term",
+        "heads-tiled", "rope-pairing", "window-off-by-one", "no-rowsum-term", "rope-sin-for-cos", "rope-backwards",
     };
     for (size_t i = 0; i < sizeof required / sizeof *required; i++)
         ck_assert_msg(lesson_diagnosis_words(required[i]) != NULL, "%s missing", required[i]);
@@ -411,6 +467,8 @@ Suite *judge_ids_suite(void)
     Suite *s = suite_create("judge_ids");
     TCase *c = tcase_create("core");
     tcase_set_timeout(c, 60);
+    tcase_add_test(c, rotary_slips_are_named);
+    tcase_add_test(c, equal_candidates_are_listed);
     tcase_add_test(c, each_course_id_on_a_lesson_written_for_it);
     tcase_add_test(c, each_id_on_a_lesson_written_for_it);
     tcase_add_test(c, each_id_on_a_shipped_lesson);

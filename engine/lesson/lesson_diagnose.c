@@ -150,6 +150,14 @@ static void mutation_message(const Lesson *l, const Mutation *m, const LessonExe
                                 "window_mask(n, w) here keeps w keys, the query itself and the w - 1 before it",
                      where);
         break;
+    case MUT_ROPE_SIN_FOR_COS:
+        snprintf(msg, size, "sin and cos are swapped (in %s): a pair (x, y) turns to (x cos - y sin, x sin + y cos)",
+                 where);
+        break;
+    case MUT_ROPE_BACKWARDS:
+        snprintf(msg, size, "that turns the pair the other way (in %s): (x cos - y sin, x sin + y cos) turns by +angle, "
+                            "the sign of sin decides the direction", where);
+        break;
     case MUT_NO_ROWSUM_TERM:
         snprintf(msg, size, "the rowsum term was left out (in %s): a row's weights sum to 1, so each score's "
                             "gradient counts from the row's weighted mean of dA", where);

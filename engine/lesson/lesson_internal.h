@@ -218,6 +218,8 @@ typedef enum {
     MUT_ROPE_PAIRING,       /* rope <-> rope_half                            */
     MUT_WINDOW_OFF_BY_ONE,  /* window_mask(n, w) -> w + 1 (side 0), w - 1 (1) */
     MUT_NO_ROWSUM_TERM,     /* x - rowsum(...) -> x: the softmax gradient's  */
+    MUT_ROPE_SIN_FOR_COS,   /* rope's rotation with sin and cos swapped      */
+    MUT_ROPE_BACKWARDS,     /* rope's rotation the other way (sin's sign)    */
     MUT_COUNT
 } MutKind;
 

@@ -80,6 +80,8 @@ static const struct {
     { "rope-pairing", "the other RoPE pairing" },
     { "window-off-by-one", "the sliding window one key off" },
     { "no-rowsum-term", "the softmax gradient's rowsum term left out" },
+    { "rope-sin-for-cos", "sin and cos swapped in the rotation" },
+    { "rope-backwards", "the rotation turned the other way" },
     { "author", "a mistake the lesson names" },
 };
 
@@ -198,6 +200,13 @@ static int right_from_rounded(const LessonJudge *j, const LessonExercise *ex, do
 
 /* Name the mistake behind got, a wrong answer: the one id the candidates
  * that match got agree on, else none. */
+/* Is id a cell read wrong (another cell of the same matrix), not a
+ * rewrite of the formula? */
+static int reads_a_cell(const char *id)
+{
+    return strcmp(id, "transposed") == 0 || strcmp(id, "off-by-one") == 0;
+}
+
 static void diagnose(LessonJudge *j, const LessonExercise *ex, const char *typed, const JudgeContext *ctx,
                      Judgement *out)
 {
@@ -239,15 +248,19 @@ static void diagnose(LessonJudge *j, const LessonExercise *ex, const char *typed
             if ((!early && lesson_judge_distance(c->value, out->want) <= ex->within)
                 || lesson_judge_distance(out->got, c->value) > tiers[tier])
                 continue;
-            /* one name per number: the same id again, or another rewrite
-             * giving exactly the same number (softmax twice is also the
-             * weight of the next softmax) names the earlier one */
+            /* one name per id; two rewrites of the formula that give
+             * exactly one number are one slip seen twice (softmax twice is
+             * also the weight of the next softmax) and name the earlier;
+             * but where a cell read wrong (transposed, one off) gives the
+             * same number as another candidate, both are listed, never
+             * one named: a neighbour holding the number is no evidence */
             int seen = 0;
             for (int k = 0; k < i && !seen; k++)
                 seen = lesson_judge_distance(out->got, cs.c[k].value) <= tiers[tier]
                        && lesson_judge_distance(cs.c[k].value, out->want) > ex->within
                        && (strcmp(cs.c[k].id, c->id) == 0
-                           || lesson_judge_distance(cs.c[k].value, c->value) <= 1e-9 * fmax(1, fabs(c->value)));
+                           || (!reads_a_cell(cs.c[k].id) && !reads_a_cell(c->id)
+                               && lesson_judge_distance(cs.c[k].value, c->value) <= 1e-9 * fmax(1, fabs(c->value))));
             if (seen)
                 continue;
             if (ids == 0)
@@ -262,6 +275,8 @@ static void diagnose(LessonJudge *j, const LessonExercise *ex, const char *typed
         snprintf(out->msg, sizeof out->msg, "%s", cs.c[first].msg);
     } else if (ids > 1) {
         snprintf(out->msg, sizeof out->msg, "not yet: that number fits more than one slip (%s)", list);
+    } else if (ex->within == 0) {
+        snprintf(out->msg, sizeof out->msg, "not yet: the exact number is asked, and that is not it");
     } else {
         snprintf(out->msg, sizeof out->msg, "not yet: off by more than %g", ex->within);
     }

@@ -45,6 +45,8 @@ static const char *const ids[MUT_COUNT] = {
     [MUT_ROPE_PAIRING] = "rope-pairing",
     [MUT_WINDOW_OFF_BY_ONE] = "window-off-by-one",
     [MUT_NO_ROWSUM_TERM] = "no-rowsum-term",
+    [MUT_ROPE_SIN_FOR_COS] = "rope-sin-for-cos",
+    [MUT_ROPE_BACKWARDS] = "rope-backwards",
 };
 
 const char *mutation_id(MutKind k) { return k >= 0 && k < MUT_COUNT ? ids[k] : "?"; }
@@ -144,6 +146,8 @@ static void walk(MutList *ml, int stmt, const Expr *e, const Expr *parent)
             add(ml, MUT_HEADS_TILED, stmt, e, 0);
         } else if (is_call(e, OP_ROPE) || is_call(e, OP_ROPE_HALF)) {
             add(ml, MUT_ROPE_PAIRING, stmt, e, 0);
+            add(ml, MUT_ROPE_SIN_FOR_COS, stmt, e, 0);
+            add(ml, MUT_ROPE_BACKWARDS, stmt, e, 0);
         } else if (is_call(e, OP_WINDOW_MASK)) {
             add(ml, MUT_WINDOW_OFF_BY_ONE, stmt, e, 0);
             add(ml, MUT_WINDOW_OFF_BY_ONE, stmt, e, 1);
@@ -250,7 +254,7 @@ static int fits(MutKind kind, const Expr *e)
         return is_log3(e);
     case MUT_HEADS_TILED:
         return is_call(e, OP_REPEAT_HEADS);
-    case MUT_ROPE_PAIRING:
+    case MUT_ROPE_PAIRING: case MUT_ROPE_SIN_FOR_COS: case MUT_ROPE_BACKWARDS:
         return is_call(e, OP_ROPE) || is_call(e, OP_ROPE_HALF);
     case MUT_WINDOW_OFF_BY_ONE:
         return is_call(e, OP_WINDOW_MASK);
@@ -378,6 +382,21 @@ static Mat *rewrite(EvalCtx *c, const Expr *e, const Mutation *m, AttnError *ae)
         out = expr_eval_node(c, &node);
         if (!out)
             return NULL;
+        break;
+    }
+    case MUT_ROPE_SIN_FOR_COS: case MUT_ROPE_BACKWARDS: {
+        double p[2];
+        int n = 0, ok = (a = expr_eval(c, e->args[0])) != NULL;
+        for (int i = 1; ok && i < e->n_args && n < 2; i++) {
+            Mat *v = expr_eval(c, e->args[i]);
+            ok = v && scalar(v);
+            if (ok)
+                p[n++] = mat_get(v, 0, 0);
+            mat_free(v);
+        }
+        if (ok)
+            op_rope_slipped(&out, a, p, n, e->fn == OP_ROPE_HALF,
+                            m->kind == MUT_ROPE_SIN_FOR_COS ? ROPE_SIN_FOR_COS : ROPE_BACKWARDS, ae);
         break;
     }
     case MUT_WINDOW_OFF_BY_ONE: {

@@ -101,6 +101,11 @@ attn_status op_elu(Mat **out, const Mat *a, AttnError *err);
  * defaults to 10000, p0 to 0. */
 attn_status op_rope(Mat **out, const Mat *a, const double *p, int n, AttnError *err);
 attn_status op_rope_half(Mat **out, const Mat *a, const double *p, int n, AttnError *err);
+/* The rotation as a hand slips at it, for the judge: sin and cos each in
+ * the other's place, or the turn the other way (the sign of sin flipped). */
+typedef enum { ROPE_AS_WRITTEN, ROPE_SIN_FOR_COS, ROPE_BACKWARDS } RopeSlip;
+attn_status op_rope_slipped(Mat **out, const Mat *a, const double *p, int n, int half, RopeSlip slip,
+                            AttnError *err);
 /* The angle of pair `pair` (0-based) of a C-column row at a position. */
 double op_rope_angle(double base, int cols, int pair, double position);
 /* window_mask(n, w): 0 where 0 <= i - j < w, -inf elsewhere; alibi(n, m):

@@ -29,7 +29,7 @@ double op_rope_angle(double base, int cols, int pair, double position)
     return position * pow(base, -2.0 * pair / cols);
 }
 
-static attn_status rope(Mat **out, const Mat *a, const double *p, int n, MatOp op, AttnError *err)
+static attn_status rope(Mat **out, const Mat *a, const double *p, int n, MatOp op, RopeSlip slip, AttnError *err)
 {
     BEGIN(out, err);
     if (!out || !a)
@@ -49,6 +49,13 @@ static attn_status rope(Mat **out, const Mat *a, const double *p, int n, MatOp o
         for (int k = 0; k < half; k++) {
             int u = op == OP_ROPE ? 2 * k : k, v = op == OP_ROPE ? 2 * k + 1 : k + half;
             double theta = op_rope_angle(base, a->cols, k, p0 + i), cs = cos(theta), sn = sin(theta);
+            if (slip == ROPE_SIN_FOR_COS) {     /* each in the other's place */
+                double t = cs;
+                cs = sn;
+                sn = t;
+            } else if (slip == ROPE_BACKWARDS) {
+                sn = -sn;
+            }
             double xu = mat_get(a, i, u), xv = mat_get(a, i, v);
             mat_set(m, i, u, (float)(xu * cs - xv * sn));
             mat_set(m, i, v, (float)(xu * sn + xv * cs));
@@ -62,12 +69,18 @@ static attn_status rope(Mat **out, const Mat *a, const double *p, int n, MatOp o
 
 attn_status op_rope(Mat **out, const Mat *a, const double *p, int n, AttnError *err)
 {
-    return rope(out, a, p, n, OP_ROPE, err);
+    return rope(out, a, p, n, OP_ROPE, ROPE_AS_WRITTEN, err);
 }
 
 attn_status op_rope_half(Mat **out, const Mat *a, const double *p, int n, AttnError *err)
 {
-    return rope(out, a, p, n, OP_ROPE_HALF, err);
+    return rope(out, a, p, n, OP_ROPE_HALF, ROPE_AS_WRITTEN, err);
+}
+
+attn_status op_rope_slipped(Mat **out, const Mat *a, const double *p, int n, int half, RopeSlip slip,
+                            AttnError *err)
+{
+    return rope(out, a, p, n, half ? OP_ROPE_HALF : OP_ROPE, slip, err);
 }
 
 /* ---- masks and biases from positions --------------------------------------- */
