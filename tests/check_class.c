@@ -473,11 +473,31 @@ START_TEST(a_class_on_a_unix_socket)
 }
 END_TEST
 
+/* class-report rounds its shares (3 of 7 right is 43%, not 42%). */
+START_TEST(report_rounds_its_shares)
+{
+    char text[2048] = "";
+    for (int k = 0; k < 7; k++) {
+        size_t len = strlen(text);
+        snprintf(text + len, sizeof text - len,
+                 "{\"time\": 1, \"name\": \"S%d\", \"lesson\": \"L\", \"exercise\": 1, \"answer\": \"%s\", "
+                 "\"verdict\": \"%s\", \"diagnosis\": null}\n", k, k < 3 ? "1" : "2", k < 3 ? "right" : "wrong");
+    }
+    const char *log = write_temp(".jsonl", text);
+    ck_assert_ptr_nonnull(log);
+    CmdResult r = cmd_runf("%s class-report %s", attn_bin(), log);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_msg(strstr(r.out, "Exercise 1: 7 students answered, 3 right at their last answer (43%)"), "%s", r.out);
+    cmd_free(&r);
+}
+END_TEST
+
 Suite *class_suite(void)
 {
     Suite *s = suite_create("class");
     TCase *c = tcase_create("core");
     tcase_set_timeout(c, 120);
+    tcase_add_test(c, report_rounds_its_shares);
     tcase_add_test(c, lines_names_and_addresses);
     tcase_add_test(c, a_class_follows_answers_and_ends);
     tcase_add_test(c, the_report_names_a_bad_line);

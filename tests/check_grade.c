@@ -125,6 +125,28 @@ START_TEST(tap_as_check_writes_it)
     ck_assert_msg(strstr(r.out, "not ok 3 - "), "%s", r.out);
     ck_assert_msg(strstr(r.out, "message: \"unanswered\""), "%s", r.out);
     ck_assert_msg(strstr(r.out, "# 1 passed, 2 failed\n"), "%s", r.out);
+    /* an unanswered exercise has no line on the sheet: none is said */
+    const char *unanswered = strstr(r.out, "not ok 3 - ");
+    ck_assert_msg(unanswered && !strstr(unanswered, "line: 0"), "%s", r.out);
+    cmd_free(&r);
+}
+END_TEST
+
+/* One malformed sheet among many: the others are graded, that one is named
+ * with its line and column, and the exit status says it was not read. */
+START_TEST(one_bad_sheet_does_not_void_the_run)
+{
+    write_lesson();
+    char good[600], bad[600];
+    snprintf(good, sizeof good, "%s", write_temp(".txt", "1: 0.3596\n"));
+    snprintf(bad, sizeof bad, "%s", write_temp(".txt", "1: 0.5\nthree: 0.2\n"));
+    CmdResult r = cmd_runf("ATTN_STATE_DIR=/nonexistent/attn-grade '%s' grade '%s' '%s' '%s'", attn_bin(),
+                           lesson_path, good, bad);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.out, "1 ✓ 0.3596: right"), "%s", r.out);
+    ck_assert_msg(strstr(r.err, ".txt:2:1: error: expected 'N: ANSWER'"), "%s", r.err);
+    ck_assert_msg(strstr(r.err, "attn: 1 sheet of 2 could not be read and was not graded (the others were)"), "%s",
+                  r.err);
     cmd_free(&r);
 }
 END_TEST
@@ -220,6 +242,7 @@ Suite *grade_suite(void)
     tcase_add_test(c, json_for_programs);
     tcase_add_test(c, tap_as_check_writes_it);
     tcase_add_test(c, sheets_that_cannot_be_read);
+    tcase_add_test(c, one_bad_sheet_does_not_void_the_run);
     tcase_add_test(c, a_class_of_thirty);
     suite_add_tcase(s, c);
     return s;

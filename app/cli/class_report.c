@@ -93,7 +93,7 @@ static void print_exercise(const ClassLogEntry *e, int n, const char *lesson, in
             counts[d]++;
     }
     printf("Exercise %d: %d student%s answered, %d right at their last answer (%d%%), %d answer%s in all\n", k,
-           students, students == 1 ? "" : "s", right, students ? 100 * right / students : 0, answers,
+           students, students == 1 ? "" : "s", right, students ? (200 * right + students) / (2 * students) : 0, answers,
            answers == 1 ? "" : "s");
     for (int shown = 0; shown < n_ids; shown++) {
         int best = -1;

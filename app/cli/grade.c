@@ -473,19 +473,33 @@ int cli_grade(int argc, char **argv)
     }
     LessonJudge *judge = lesson_judge_new(l, session_asked_state(ses));
     Sheet *sheets = calloc((size_t)n_paths, sizeof *sheets);
-    int rc = judge && sheets ? 0 : 2;
+    int rc = judge && sheets ? 0 : 2, unreadable = 0, n_read = 0;
+    /* a sheet that cannot be read is named (on stderr, with its line and
+     * column) and left out; the others are graded all the same, and the
+     * exit status says one was not */
     for (int s = 0; s < n_paths && rc == 0; s++) {
-        sheets[s].path = paths[s];
-        sheets[s].g = calloc((size_t)(n_ex > 0 ? n_ex : 1), sizeof *sheets[s].g);
-        if (!sheets[s].g || read_sheet(paths[s], n_ex, &sheets[s], bug_given) != 0) {
+        Sheet *sh = &sheets[n_read];
+        sh->path = paths[s];
+        sh->g = calloc((size_t)(n_ex > 0 ? n_ex : 1), sizeof *sh->g);
+        if (!sh->g) {
             rc = 2;
+        } else if (read_sheet(paths[s], n_ex, sh, bug_given) != 0) {
+            for (int i = 0; i < n_ex; i++)
+                free(sh->g[i].answer);
+            free(sh->g);
+            free(sh->bug_matrix);
+            free(sh->bug_kind);
+            memset(sh, 0, sizeof *sh);
+            unreadable++;
         } else {
-            judge_sheet(judge, l, &sheets[s]);
+            judge_sheet(judge, l, sh);
             if (bug_given)
-                judge_bug(l, session_asked_state(ses), &bug, &sheets[s]);
+                judge_bug(l, session_asked_state(ses), &bug, sh);
+            n_read++;
         }
     }
-    if (rc == 0) {
+    n_paths = n_read;
+    if (rc == 0 && n_paths > 0) {
         if (fmt == GRADE_JSON)
             print_json(l, sheets, n_paths, bug_given ? &bug : NULL);
         else if (fmt == GRADE_TAP)
@@ -502,6 +516,11 @@ int cli_grade(int argc, char **argv)
         for (int s = 0; s < n_paths && rc == 0; s++)
             if (sheets[s].right != n_ex + bug_given)
                 rc = 1;
+    }
+    if (unreadable) {
+        fprintf(stderr, "attn: %d sheet%s of %d could not be read and %s not graded (the others were)\n", unreadable,
+                unreadable == 1 ? "" : "s", n_read + unreadable, unreadable == 1 ? "was" : "were");
+        rc = 2;
     }
     for (int s = 0; sheets && s < n_paths; s++) {
         for (int i = 0; sheets[s].g && i < n_ex; i++)

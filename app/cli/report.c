@@ -165,7 +165,9 @@ void report_tap(FILE *out, const ReportItem *items, int n)
         yaml_string(out, it->detail);
         fputs("\n  severity: fail\n  file: ", out);
         yaml_string(out, name);
-        fprintf(out, "\n  line: %d\n", it->line);
+        fputc('\n', out);
+        if (it->line > 0)   /* an unanswered exercise has no line on the sheet */
+            fprintf(out, "  line: %d\n", it->line);
         if (it->col > 0)
             fprintf(out, "  column: %d\n", it->col);
         fputs("  expected: ", out);
