@@ -417,6 +417,15 @@ START_TEST(hostile_peers_are_dropped_and_nobody_stalls)
     ck_assert(write(raw, ans, strlen(ans)) == (ssize_t)strlen(ans));
     raw_until(raw, got, sizeof got, "COUNTED 1\n");
     ck_assert_msg(strstr(got, "COUNTED 1\n"), "no COUNTED: %s", got);
+    /* an answer that is no number is not counted and replaces nothing */
+    const char *junk_answer = "ANSWER 1 abc\n";
+    ck_assert(write(raw, junk_answer, strlen(junk_answer)) == (ssize_t)strlen(junk_answer));
+    raw_until(raw, got, sizeof got, "UNCOUNTED 1 not one number\n");
+    ck_assert_msg(strstr(got, "UNCOUNTED 1 not one number\n"), "%s", got);
+    ClassTally kept;
+    class_server_tally(server, &kept);
+    ck_assert_int_eq(kept.answered, 1);     /* Raw's 0.36 stands */
+    ck_assert_int_eq(kept.n_spread, 1);
     close(raw);
     /* a student who floods: more lines at once than the rate allows */
     int flood = raw_connect();

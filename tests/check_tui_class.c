@@ -65,9 +65,27 @@ START_TEST(the_instructor_sees_the_room)
     tmux_keys(&t, "S");
     WAIT_FOR(&t, "1 right, 2 the sign the wrong way round");
     ck_assert_msg(!strstr(t.last, "Ada") && !strstr(t.last, "Bob"), "a name is on the projector:\n%s", t.last);
+    /* the next exercise has its own tally at once, its spread hidden */
+    tmux_keys(&t, "x");
+    WAIT_FOR(&t, "exercise 2: 0 answered (S: the spread, X: close)");
+    ck_assert_msg(!strstr(t.last, "1 right, 2 the sign"), "the last exercise's spread stayed:\n%s", t.last);
+    tmux_keys(&t, "x");
+    WAIT_FOR(&t, "exercise 1: 3 answered (S: the spread, X: close)");
     tmux_keys(&t, "X");
     WAIT_FOR(&t, "exercise 1 closed");
     ck_assert_msg(printed(dir, "Ada", "closed 1\n"), "Ada was not told the question closed");
+    /* q and Esc ask before they end the class for everyone */
+    tmux_keys(&t, "q");
+    WAIT_FOR(&t, "q again ends the class for the 3 who joined; any other key keeps it going");
+    tmux_keys(&t, "Escape");
+    WAIT_FOR(&t, "Esc again ends the class for the 3 who joined");
+    tmux_keys(&t, "x");
+    WAIT_FOR(&t, "exercise 2: 0 answered");
+    CmdResult seen = cmd_runf("cat %s/Ada.out", dir);
+    ck_assert_msg(!strstr(seen.out, "\nended\n"), "the class ended without asking:\n%s", seen.out);
+    cmd_free(&seen);
+    tmux_keys(&t, "q");
+    WAIT_FOR(&t, "q again ends the class");
     tmux_quit_and_check(&t, "q", "EXITED 0");
     ck_assert_msg(printed(dir, "Ada", "\nended\n") && printed(dir, "Bob", "\nended\n"),
                   "the students were not told the class ended");
@@ -130,6 +148,8 @@ START_TEST(a_student_follows_on_a_terminal)
     tmux_keys(&stu, "Escape");
     ck_assert_msg(tmux_wait_gone(&stu, "In class:"), "the help did not close:\n%s", stu.last);
     /* the end: said, and the student's answers kept */
+    tmux_keys(&inst, "q");
+    WAIT_FOR(&inst, "q again ends the class");
     tmux_quit_and_check(&inst, "q", "EXITED 0");
     WAIT_FOR(&stu, "class ended │ your answers stay in your progress");
     tmux_quit_and_check(&stu, "q", "EXITED 0");

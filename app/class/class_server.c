@@ -151,6 +151,11 @@ static int answer(ClassServer *s, int c, ClassMsg *m)
         return 0;       /* not the open exercise: it does not count */
     Judgement j;
     lesson_judge(s->judge, lesson_exercise_at(s->lesson, (int)k - 1), m->field[1], NULL, &j);
+    if (j.verdict == VERDICT_INVALID) {
+        /* not a number: nothing counted, the answer before it stays */
+        class_peer_line(s, c, "UNCOUNTED %ld not one number", k);
+        return 0;
+    }
     Student *who = &s->students[st];
     /* the log first: an answer counts once it is written down */
     if (s->log && class_log_answer(s->log, who->name, lesson_title(s->lesson), (int)k, m->field[1],

@@ -420,7 +420,10 @@ int tui_main(const char *file, const TuiOptions *opt)
         tui_class_student_after_key(&t);
         if (!t.quit)
             frame(&t);
-        tui_class_sync(&t);     /* the room is told after the instructor sees it */
+        /* the room is told after the instructor sees it; another question
+         * has its own tally, drawn at once */
+        if (tui_class_sync(&t) && !t.quit)
+            frame(&t);
     }
     if (t.cls) {
         class_server_end(t.cls);    /* the students see that the class ended */

@@ -137,11 +137,11 @@ int tui_class_next_key(Tui *t)
     return ERR;
 }
 
-void tui_class_sync(Tui *t)
+int tui_class_sync(Tui *t)
 {
     Session *ses = t->lv.ses;
     if (!t->cls || !ses)
-        return;
+        return 0;
     const LessonStep *st = session_step(ses);
     int n_steps = lesson_n_steps(session_lesson(ses));
     int k = st && session_n_exercises(ses) > 0 ? session_exercise_number(ses, t->lv.ex_index) : 0;
@@ -149,7 +149,15 @@ void tui_class_sync(Tui *t)
         k = 0;          /* closed by X: stays closed while it is shown */
     else if (t->class_closed != k)
         t->class_closed = 0;
+    ClassTally before, after;
+    class_server_tally(t->cls, &before);
     class_server_show(t->cls, session_step_number(ses), n_steps, st ? st->title : "Set-up", k);
+    class_server_tally(t->cls, &after);
+    if (after.exercise == before.exercise)
+        return 0;
+    /* another question: its own tally, and its spread hidden until S */
+    t->class_reveal = 0;
+    return 1;
 }
 
 void tui_class_student_after_key(Tui *t)
@@ -187,6 +195,18 @@ int tui_class_key(Tui *t, int ch)
     }
     if (!t->cls)
         return 0;
+    /* q, or Esc (outside a zoom), ends the class for everyone who joined:
+     * asked once, done on the same key again */
+    int ends = ch == 'q' || (ch == 27 && !t->lv.zoom);
+    if (ends && t->class_end_asked == ch) {
+        t->quit = 1;    /* the class ends with attn; never the menu with students left waiting */
+        return 1;
+    }
+    t->class_end_asked = 0;
+    if (ends) {
+        t->class_end_asked = ch;    /* asked on the class's own bar */
+        return 1;
+    }
     if (ch == 'S') {
         t->class_reveal = !t->class_reveal;
         return 1;
@@ -253,6 +273,9 @@ void tui_class_draw(Tui *t)
     else if (t->class_closed > 0)
         n += snprintf(bar + n, sizeof bar - (size_t)n, " %s exercise %d closed", ui_glyph(&t->cv, "│", "|"),
                       t->class_closed);
+    if (t->class_end_asked)
+        snprintf(bar, sizeof bar, " %s again ends the class for the %d who joined; any other key keeps it going",
+                 t->class_end_asked == 'q' ? "q" : "Esc", tally.joined);
     const char *log_error = class_server_log_error(t->cls);
     Rect kb = t->layout.keybar;
     ui_fill(&t->cv, kb.y, kb.x, kb.w, t->attr[C_TITLE]);

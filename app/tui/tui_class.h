@@ -15,8 +15,9 @@ typedef struct Tui Tui;
 
 /* The next key (ERR after a quiet POLL_MS), the class served meanwhile. */
 int tui_class_next_key(Tui *t);
-/* Tell the class what the screen shows now. */
-void tui_class_sync(Tui *t);
+/* Tell the class what the screen shows now; 1 when the open exercise
+ * changed (its tally is another: the screen is drawn again). */
+int tui_class_sync(Tui *t);
 /* After a student's key: whether the screen still follows the class, and
  * a new answer to the open exercise sent to it. */
 void tui_class_student_after_key(Tui *t);

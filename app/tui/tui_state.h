@@ -80,6 +80,7 @@ struct Tui {
      * revealed; the exercise X closed; a redraw the class asks for */
     struct ClassServer *cls;
     int class_reveal, class_closed, class_dirty;
+    int class_end_asked;        /* q or Esc asked once: the same again ends the class */
     int class_pending;          /* the tally changed since it was drawn      */
     double class_drawn_at;      /* when a change of the class was last drawn (ms) */
     /* a student in a class (attn join on a terminal): the connection,
