@@ -30,26 +30,24 @@ START_TEST(presenter_reveals_one_matrix_at_a_time)
     snprintf(args, sizeof args, "--present %s", small_lesson_path());
     tmux_start(&t, 120, 40, NULL, args);
     WAIT_FOR(&t, "Set-up: the lesson's inputs");
-    /* no key bar for the class; the inputs not shown yet */
+    /* no key bar for the class */
     ck_assert_msg(!strstr(t.last, "n next") && !strstr(t.last, "q quit"), "a key bar in presenter mode:\n%s", t.last);
-    ck_assert_msg(strstr(t.last, "X 2x2") && strstr(t.last, "W 2x2") && strstr(t.last, "?"),
-                  "the panes should be there, their numbers not:\n%s", t.last);
-    ck_assert_msg(!strstr(t.last, "1.00") && !strstr(t.last, "0.50"), "numbers before Space:\n%s", t.last);
-    /* plain numbers, to read them here; Space shows X, then W */
+    ck_assert_msg(strstr(t.last, "X 2x2") && strstr(t.last, "W 2x2"), "the panes should be there:\n%s", t.last);
+    /* plain numbers, to read them here: the given inputs show at once,
+     * there is nothing to predict about them */
     tmux_keys(&t, "B");
-    tmux_keys(&t, "Space");
     WAIT_FOR(&t, "1.00");
-    ck_assert_msg(!strstr(t.last, "0.50"), "Space showed more than X:\n%s", t.last);
-    tmux_keys(&t, "Space");
-    WAIT_FOR(&t, "0.50");
-    /* every matrix shown: Space goes on to step 1, its title large */
+    ck_assert_msg(strstr(t.last, "0.50") && strstr(t.last, "4.00") && strstr(t.last, "2.00"),
+                  "a given input kept from the room:\n%s", t.last);
+    /* Space goes on to step 1, its title large: X and W given, P to predict */
     tmux_keys(&t, "Space");
     WAIT_FOR(&t, "Products");
     ck_assert_msg(strstr(t.last, "▀") || strstr(t.last, "█"), "no big step number:\n%s", t.last);
-    ck_assert_msg(!strstr(t.last, "1.00"), "step 1's matrices shown before Space:\n%s", t.last);
-    /* on to the heatmap of step 2: X, W, P revealed, then the step */
-    for (int k = 0; k < 4; k++)
-        tmux_keys(&t, "Space");
+    ck_assert_msg(strstr(t.last, "1.00") && !strstr(t.last, "8.00"), "step 1: X shown, P kept:\n%s", t.last);
+    tmux_keys(&t, "Space");
+    WAIT_FOR(&t, "8.00");
+    /* on to the heatmap of step 2: S, then A */
+    tmux_keys(&t, "Space");
     WAIT_FOR(&t, "Weights");
     tmux_keys(&t, "Space");
     tmux_keys(&t, "Space");
@@ -244,6 +242,23 @@ START_TEST(heat_twins_keep_the_background)
 }
 END_TEST
 
+/* A room's column reads in one form: lesson 02's E at 80x24 keeps the
+ * decimals that write -0.0050 as a number beside -0.0120 (it read
+ * "-5.0e-3" beside "-0.01"). */
+START_TEST(a_room_column_has_one_form)
+{
+    Tmux t;
+    char args[512];
+    snprintf(args, sizeof args, "--present %s/02-sky-is-blue.lesson", lessons_dir());
+    tmux_start(&t, 80, 24, NULL, args);
+    WAIT_FOR(&t, "E 3x2");
+    WAIT_FOR(&t, "blue -0.005");
+    ck_assert_msg(!strstr(t.last, "e-3") && strstr(t.last, "is   -0.012"), "%s", t.last);
+    tmux_quit_and_check(&t, "q", "EXITED 0");
+    tmux_stop(&t);
+}
+END_TEST
+
 /* On a projector (250x70) the step's title, the knobs, the panes' names
  * and labels are in the block font too, and -inf in a grown cell is spelt
  * in it. */
@@ -254,9 +269,8 @@ START_TEST(a_projector_title_is_big)
     snprintf(args, sizeof args, "--present %s/08-causal-mask.lesson", lessons_dir());
     tmux_start(&t, 250, 70, NULL, args);
     WAIT_FOR(&t, "The lesson's inputs, before any step");
-    /* the set-up's four inputs revealed, then step 1 */
-    for (int k = 0; k < 5; k++)
-        tmux_keys(&t, "Space");
+    /* the set-up's four inputs are given, shown at once: Space is step 1 */
+    tmux_keys(&t, "Space");
     WAIT_FOR(&t, "attention must be stopped from looking ahead");
     /* the title's rows: block glyphs, and no plain title left */
     char line[1024];
@@ -291,6 +305,7 @@ Suite *tui_present_suite(void)
         tcase_add_test(tc, steps_numbered_as_on_the_handout);
         tcase_add_test(tc, cost_of_attention_from_menu_and_lesson);
         tcase_add_test(tc, a_projector_title_is_big);
+        tcase_add_test(tc, a_room_column_has_one_form);
     }
     suite_add_tcase(s, tc);
     TCase *colours = tcase_create("colours");

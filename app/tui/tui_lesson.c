@@ -72,7 +72,8 @@ static void add_pane(LessonView *lv, const char *name, int heat)
 /* The largest pane whose numbers are compared pair by pair. */
 #define TELL_APART_CELLS 256
 
-/* Do two numbers of m that differ read the same at d decimals? */
+/* Do two numbers of m that differ read the same at d decimals, or does one
+ * too small for them need an exponent (-5.0e-3 beside -0.01 in a column)? */
 static int numbers_clash(const Mat *m, int d)
 {
     int n = m->rows * m->cols;
@@ -81,6 +82,8 @@ static int numbers_clash(const Mat *m, int d)
         char fx[64];
         if (!isfinite(x))
             continue;
+        if (x != 0 && fabs((double)x) < 0.5 * pow(10.0, -d))    /* as num_format decides */
+            return 1;
         snprintf(fx, sizeof fx, "%.*f", d, x);
         for (int b = a + 1; b < n; b++) {
             float y = mat_get(m, b / m->cols, b % m->cols);
@@ -353,9 +356,10 @@ void lv_action(Tui *t, TuiAction a)
         return;     /* a bug hunt's keys */
     switch (a) {
     case ACT_NEXT:
-        if (t->present && lv->revealed < lv->n_panes) {
-            /* the class predicted: show the next matrix */
-            lv->focus = lv->revealed++;
+        if (t->present && lv_pane_next_hidden(t) >= 0) {
+            /* the class predicted: show the next matrix it could predict */
+            lv->focus = lv_pane_next_hidden(t);
+            lv->revealed = lv->focus + 1;
             break;
         }
         if (session_screen(lv->ses) + 1 < session_n_screens(lv->ses))

@@ -24,9 +24,11 @@ void pane_fit(Tui *t, int i);
 /* Draw pane i; ex (or NULL) has the operand cells to mark. */
 void pane_draw(const Tui *t, int i, const Explanation *ex);
 void tui_views_free(LessonView *lv);
-/* Whether pane i's numbers are shown: always, but in presenter mode only
- * once revealed. */
+/* Whether pane i's numbers are shown: always, but in presenter mode a
+ * computed matrix only once revealed (a given one has nothing to predict). */
 int lv_pane_shown(const Tui *t, int i);
+/* The next pane presenter mode still hides, or -1 when all show. */
+int lv_pane_next_hidden(const Tui *t);
 /* The matrix of pane i in the current state (NULL when undefined). */
 const Mat *lv_pane_mat(const LessonView *lv, int i);
 

@@ -61,6 +61,16 @@ static int fits_scaled(const PaneNeed *need, int n, Rect area, GridScale s)
     return fits_each(need, n, area, each);
 }
 
+/* A cell of a pane at scale s is at most CELL_WIDE_MAX times as many
+ * columns across as rows down (a terminal's character is about twice as
+ * tall as wide: 3 to 1 to the eye), and no more rows down than columns
+ * across (1 to 2), so the cells stay cells rather than ribbons; a pane of
+ * one row (1 x N) at most CELL_TALL_MAX rows down: the block font's digits
+ * are 5 rows, and past that its one row only stretched down the screen
+ * with blank rows (25 of them at 120x40). Its width at scale {1, 1} is
+ * taken as the pane's share per column. */
+#define CELL_WIDE_MAX 6
+#define CELL_TALL_MAX 7
 GridScale layout_pick_scale(const PaneNeed *need, int n, Rect area, int screen_cols, int screen_rows)
 {
     GridScale s = { 1, 1 };
@@ -71,28 +81,29 @@ GridScale layout_pick_scale(const PaneNeed *need, int n, Rect area, int screen_c
         grows |= need[i].grow_rows > 0 || need[i].grow_cols > 0;
     if (!grows)
         return s;
+    /* rows of one matrix row each only stretch down the screen */
+    int tall = GRID_SCALE_MAX_ROWS;
+    for (int i = 0; i < n; i++)
+        if (need[i].grow_rows > 1)
+            break;
+        else if (i == n - 1)
+            tall = CELL_TALL_MAX;
     for (int k = imin(GRID_SCALE_MAX_ROWS, GRID_SCALE_MAX_COLS); k > 1; k--)
-        if (fits_scaled(need, n, area, (GridScale){ k, k })) {
-            s = (GridScale){ k, k };
+        if (fits_scaled(need, n, area, (GridScale){ imin(k, tall), k })) {
+            s = (GridScale){ imin(k, tall), k };
             break;
         }
-    while (s.rows < GRID_SCALE_MAX_ROWS && fits_scaled(need, n, area, (GridScale){ s.rows + 1, s.cols }))
+    while (s.rows < tall && fits_scaled(need, n, area, (GridScale){ s.rows + 1, s.cols }))
         s.rows++;
     while (s.cols < GRID_SCALE_MAX_COLS && fits_scaled(need, n, area, (GridScale){ s.rows, s.cols + 1 }))
         s.cols++;
     return s;
 }
 
-/* A cell of a pane at scale s is at most CELL_WIDE_MAX times as many
- * columns across as rows down (a terminal's character is about twice as
- * tall as wide: 3 to 1 to the eye), and no more rows down than columns
- * across (1 to 2), so the cells stay cells rather than ribbons. Its
- * width at scale {1, 1} is taken as the pane's share per column. */
-#define CELL_WIDE_MAX 6
 static int cell_shape_ok(const PaneNeed *n, GridScale s, int across)
 {
     int w = n->want_w / imax(n->grow_cols, 1) + 2 * (s.cols - 1);
-    return across ? w <= CELL_WIDE_MAX * s.rows : s.rows <= w;
+    return across ? w <= CELL_WIDE_MAX * s.rows : s.rows <= w && (n->grow_rows > 1 || s.rows <= CELL_TALL_MAX);
 }
 
 /* The distinct tops of the visible panes that grow, in order down the
@@ -120,7 +131,14 @@ void layout_fill(const PaneNeed *need, int n, Rect area, GridScale *each)
     PanePlace place[LAYOUT_SCALE_MAX_PANES], moved[LAYOUT_SCALE_MAX_PANES];
     GridScale trial[LAYOUT_SCALE_MAX_PANES];
     int tops[LAYOUT_SCALE_MAX_PANES];
-    if (n <= 0 || n > LAYOUT_SCALE_MAX_PANES || !place_each(need, n, area, each, place))
+    if (n <= 0 || n > LAYOUT_SCALE_MAX_PANES)
+        return;
+    /* a pane of one row at the shared scale of taller ones: its cells no
+     * taller than CELL_TALL_MAX (smaller, it still fits where it stood) */
+    for (int i = 0; i < n; i++)
+        if (need[i].grow_rows == 1 && each[i].rows > CELL_TALL_MAX)
+            each[i].rows = CELL_TALL_MAX;
+    if (!place_each(need, n, area, each, place))
         return;
     /* rows first (a level of panes takes the rows left under the panes,
      * or beside a column), then the cells across; the panes keep the
