@@ -56,6 +56,9 @@ static const Correction corrections[] = {
     /* 3: b never makes alpha 1 */
     { "10-online-softmax.lesson", "move the knob b to 0 and watch alpha", "Turn the switch swap on" },
     { "10-online-softmax.lesson", "and with it which tile holds the largest score", "the switch swap sends the keys" },
+    /* 13: the output asked on the last step was O[1,2] of the first */
+    { "10-online-softmax.lesson", "What is O_online[1,2], the output's second value?",
+      "How much of O_online[1,2] comes from the first tile" },
     /* 4: without a cache the whole forward pass runs again; A V costs t d too */
     { "11-kv-cache.lesson", "(and as much again for every layer)", "runs the whole model again over all t tokens" },
     { "11-kv-cache.lesson", "The scores still cost t d: the new query", "mix every cached value (t d again)" },
