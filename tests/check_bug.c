@@ -12,6 +12,7 @@
  * back; `attn grade --bug N` grades a sheet's `bug: MATRIX KIND`.
  */
 #include <check.h>
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -421,6 +422,106 @@ START_TEST(the_hunt_text_quotes_the_bugs_numbers)
 }
 END_TEST
 
+/* Does some cell of s read as v at decimals (rounded), changed in
+ * other (when other is given) or in any case? */
+static int some_cell_reads(const LessonState *s, const LessonState *other, double v, int decimals)
+{
+    double unit = pow(10.0, -decimals);
+    for (int i = 0; i < lesson_state_count(s); i++) {
+        const Mat *m = lesson_state_at(s, i);
+        const Mat *o = other ? lesson_state_get(other, m->name) : NULL;
+        for (int r = 0; r < m->rows; r++)
+            for (int c = 0; c < m->cols; c++) {
+                double x = mat_get(m, r, c);
+                if (!isfinite(x) || fabs(round(x / unit) * unit - v) >= unit / 2)
+                    continue;
+                if (!other || (o && o->rows == m->rows && o->cols == m->cols
+                               && fabs(round(mat_get(o, r, c) / unit) * unit - v) >= unit / 2))
+                    return 1;
+            }
+    }
+    return 0;
+}
+
+/* Every number of text with two decimals or more that a cell the bug
+ * changed reads as written is also read by a cell with the bug: 1, or 0
+ * with the number in bad. */
+static int text_is_fair(const LessonState *asked, const LessonState *bugged, const char *text, char *bad, size_t size)
+{
+    for (const char *p = text; *p; p++) {
+        if (!isdigit((unsigned char)*p) || (p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '.')))
+            continue;
+        const char *q = p;
+        while (isdigit((unsigned char)*q))
+            q++;
+        if (*q != '.' || !isdigit((unsigned char)q[1]) || !isdigit((unsigned char)q[2])) {
+            p = q - 1;
+            continue;
+        }
+        const char *d = q + 1;
+        while (isdigit((unsigned char)*d))
+            d++;
+        int decimals = (int)(d - q - 1), neg = p > text && p[-1] == '-';
+        double v = strtod(p, NULL) * (neg ? -1 : 1);
+        /* a changed cell reads so as written (other: bugged), and no
+         * bugged cell does */
+        if (some_cell_reads(asked, bugged, v, decimals) && !some_cell_reads(bugged, NULL, v, decimals)) {
+            snprintf(bad, size, "%.*s", (int)(d - p), p);
+            return 0;
+        }
+        p = d - 1;
+    }
+    return 1;
+}
+
+/* The rule over every shipped lesson and seeds 1..50: the hunt's text
+ * (each step's prose, each hint) quotes no number that only the lesson as
+ * written has: each one a changed cell reads as written, a cell with the
+ * bug reads too. */
+START_TEST(no_hunt_text_quotes_a_right_number)
+{
+    Shipped s = shipped_load();
+    int rewritten = 0;
+    for (int i = 0; i < s.n; i++) {
+        const Lesson *l = s.lessons[i];
+        LessonError err;
+        LessonState *asked = lesson_eval(l, NULL, 0, &err);
+        ck_assert_msg(asked != NULL, "%s: %s", s.paths[i], err.msg);
+        for (unsigned seed = 1; seed <= 50; seed++) {
+            LessonBug bug;
+            ck_assert_int_eq(lesson_bug_plant(l, asked, seed, &bug, &err), 0);
+            for (int k = 0; k < lesson_n_steps(l); k++) {
+                const LessonStep *st = lesson_step(l, k);
+                int n_texts = 1;
+                for (int e = 0; e < st->n_exercises; e++)
+                    n_texts += st->exercises[e].n_hints;
+                for (int x = 0; x < n_texts; x++) {
+                    const char *text = st->text;
+                    for (int e = 0, at = 1; x > 0 && e < st->n_exercises; e++)
+                        for (int h = 0; h < st->exercises[e].n_hints; h++, at++)
+                            if (at == x)
+                                text = st->exercises[e].hints[h];
+                    char *once = lesson_bug_text(asked, &bug, text), bad[64];
+                    rewritten += strcmp(once, text) != 0;
+                    ck_assert_msg(text_is_fair(asked, bug.state, once, bad, sizeof bad),
+                                  "%s seed %u step %d: %s is a right number beside the bug's:\n%s", s.paths[i], seed,
+                                  k + 1, bad, once);
+                    /* and the rule bites: the text as written fails it
+                     * wherever the hunt changed it */
+                    if (strcmp(once, text) != 0)
+                        rewritten += !text_is_fair(asked, bug.state, text, bad, sizeof bad);
+                    free(once);
+                }
+            }
+            lesson_bug_free(&bug);
+        }
+        lesson_state_free(asked);
+    }
+    ck_assert_msg(rewritten > 0, "no hunt rewrote any text: the rule was never tried");
+    shipped_free(&s);
+}
+END_TEST
+
 /* One source for a bug handout's answers: the key, the JSON and the
  * grader agree (lesson 14 seed 2 printed the bug's A_alibi[5,1] = 0.1006
  * as the answer, which grade --bug 2 wronged); a handout for people prints
@@ -459,6 +560,7 @@ Suite *bug_suite(void)
     tcase_add_test(c, a_bug_handout_and_its_key);
     tcase_add_test(c, the_hunt_text_quotes_the_bugs_numbers);
     tcase_add_test(c, a_bug_handouts_answers_have_one_source);
+    tcase_add_test(c, no_hunt_text_quotes_a_right_number);
     tcase_add_test(c, the_bug_itself_is_right);
     tcase_add_test(c, the_same_numbers_are_right);
     tcase_add_test(c, a_hunt_is_kept);

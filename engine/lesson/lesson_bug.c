@@ -522,7 +522,7 @@ char *lesson_bug_text(const LessonState *asked, const LessonBug *bug, const char
         /* a word of digits, '.' and a leading '-' */
         size_t n = 0;
         int starts = (*p == '-' && p[1] >= '0' && p[1] <= '9') || (*p >= '0' && *p <= '9');
-        int after_word = p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '[');
+        int after_word = p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '.');
         if (starts && !after_word)
             for (n = 1; p[n] && ((p[n] >= '0' && p[n] <= '9') || p[n] == '.'); n++)
                 ;
