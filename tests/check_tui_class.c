@@ -184,6 +184,36 @@ START_TEST(a_class_that_cannot_open_says_why)
 }
 END_TEST
 
+/* A student on a lesson that loads data keeps its files after the class:
+ * an edit once the instructor ended the class evaluates the lesson again
+ * (it read the class's freed files: "the class did not send it"). */
+START_TEST(a_students_lesson_keeps_its_files)
+{
+    char args[700];
+    snprintf(args, sizeof args, "--class --listen 127.0.0.1:0 --code 4242 %s/09-loaded-weights.lesson", lessons_dir());
+    Tmux inst, stu;
+    tmux_start(&inst, 120, 40, NULL, args);
+    WAIT_FOR(&inst, "0 joined");
+    char addr[64] = "";
+    ck_assert_int_eq(sscanf(strstr(inst.last, "attn join "), "attn join %63s", addr), 1);
+    snprintf(args, sizeof args, "join %s 4242 --name Ada", addr);
+    tmux_start(&stu, 80, 24, NULL, args);
+    WAIT_FOR(&stu, "class: step");
+    WAIT_FOR(&inst, "1 joined");
+    tmux_keys(&inst, "q");
+    WAIT_FOR(&inst, "q again ends the class");
+    tmux_quit_and_check(&inst, "q", "EXITED 0");
+    WAIT_FOR(&stu, "the class ended");
+    tmux_keys(&stu, "e");
+    tmux_type(&stu, "0.5");
+    tmux_keys(&stu, "Enter");
+    WAIT_FOR(&stu, "everything after it follows");
+    ck_assert_msg(!strstr(stu.last, "did not send"), "the lesson lost its files:\n%s", stu.last);
+    tmux_quit_and_check(&stu, "q", "EXITED 0");
+    tmux_stop(&stu);
+}
+END_TEST
+
 Suite *tui_class_suite(void)
 {
     Suite *s = suite_create("tui_class");
@@ -195,6 +225,8 @@ Suite *tui_class_suite(void)
         tcase_add_test(c, the_instructor_sees_the_room);
     if (!(skip && strcmp(skip, "1") == 0))
         tcase_add_test(c, a_student_follows_on_a_terminal);
+    if (!(skip && strcmp(skip, "1") == 0))
+        tcase_add_test(c, a_students_lesson_keeps_its_files);
     suite_add_tcase(s, c);
     return s;
 }

@@ -116,7 +116,15 @@ ClassClient *class_client_connect(const char *addr, const char *code, const char
 
 int class_client_fd(const ClassClient *c) { return c->fd; }
 const char *class_client_name(const ClassClient *c) { return c->name; }
-ClassPack *class_client_pack(ClassClient *c) { return &c->pack; }
+ClassPack *class_client_take_pack(ClassClient *c)
+{
+    ClassPack *p = malloc(sizeof *p);
+    if (!p)
+        return NULL;
+    *p = c->pack;
+    memset(&c->pack, 0, sizeof c->pack);
+    return p;
+}
 
 void class_client_read(ClassClient *c)
 {

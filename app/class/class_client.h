@@ -45,7 +45,11 @@ void class_client_read(ClassClient *c);
 void class_client_next(ClassClient *c, ClientMsg *m);
 /* The name the server accepted (after CLIENT_READY). */
 const char *class_client_name(const ClassClient *c);
-ClassPack *class_client_pack(ClassClient *c);
+/* The lesson and files the class sent, taken over by the caller (after
+ * CLIENT_READY): the lesson opened from it reads its files for as long as
+ * it lives, after the class ended too. Free with class_pack_free, then
+ * free(); NULL on no memory. The client keeps an empty pack. */
+ClassPack *class_client_take_pack(ClassClient *c);
 /* Wait up to timeout_ms for the lesson (READY): 0, or -1 with m holding
  * the refusal or the loss (a timeout is a loss). */
 int class_client_wait_ready(ClassClient *c, int timeout_ms, ClientMsg *m);

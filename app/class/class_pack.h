@@ -21,7 +21,7 @@ typedef struct {
     size_t len;
 } ClassFile;
 
-typedef struct {
+typedef struct ClassPack {
     char *name;         /* the lesson file's name, without its folder */
     char *text;
     size_t len;

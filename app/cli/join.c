@@ -36,6 +36,7 @@ static int join_usage(const char *why)
 
 typedef struct {
     ClassClient *c;
+    ClassPack *pack;        /* what the class sent: the lesson reads its files (owned) */
     Lesson *lesson;
     LessonState *state;
     LessonJudge *judge;
@@ -45,7 +46,12 @@ typedef struct {
 static int ready(Joined *jn)
 {
     LessonError err;
-    jn->lesson = class_pack_lesson(class_client_pack(jn->c), &err);
+    jn->pack = class_client_take_pack(jn->c);
+    if (!jn->pack) {
+        fprintf(stderr, "attn: out of memory\n");
+        return -1;
+    }
+    jn->lesson = class_pack_lesson(jn->pack, &err);
     if (jn->lesson)
         jn->state = lesson_eval(jn->lesson, NULL, 0, &err);
     if (!jn->lesson || !jn->state) {
@@ -210,6 +216,9 @@ int cli_join(int argc, char **argv)
     lesson_judge_free(jn.judge);
     lesson_state_free(jn.state);
     lesson_free(jn.lesson);
+    if (jn.pack)
+        class_pack_free(jn.pack);
+    free(jn.pack);
     class_client_free(jn.c);
     return status;
 }

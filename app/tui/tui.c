@@ -347,12 +347,16 @@ int tui_main(const char *file, const TuiOptions *opt)
             return 1;
         }
         LessonError err;
-        Lesson *l = class_pack_lesson(class_client_pack(t.student), &err);
+        t.student_pack = class_client_take_pack(t.student);
+        Lesson *l = t.student_pack ? class_pack_lesson(t.student_pack, &err) : NULL;
         ses = l ? session_open_lesson(l, &err) : NULL;
         if (!ses) {
             char buf[2048];
             fprintf(stderr, "attn: the class's lesson does not open here: %s", lesson_error_format(&err, buf, sizeof buf));
             class_client_free(t.student);
+            if (t.student_pack)
+                class_pack_free(t.student_pack);
+            free(t.student_pack);
             return 1;
         }
         t.class_follow = 1;
@@ -431,6 +435,9 @@ int tui_main(const char *file, const TuiOptions *opt)
     }
     class_client_free(t.student);
     close_lesson(&t);
+    if (t.student_pack)
+        class_pack_free(t.student_pack);   /* after the lesson that reads it */
+    free(t.student_pack);
     tui_curses_end();
     cost_close(&t);
     menu_free(&t);

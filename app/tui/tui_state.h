@@ -87,6 +87,8 @@ struct Tui {
      * owned (NULL once the class ended); where the class is; whether the
      * screen follows it; the open exercise's answers already sent */
     struct ClassClient *student;
+    struct ClassPack *student_pack; /* the lesson and files the class sent, owned:
+                                        the lesson reads them after the class ended */
     int class_step, class_open, class_follow, class_sent, class_ended;
     int class_h;                /* rows of the student's class bar (0 or 1)  */
     char class_title[256];
