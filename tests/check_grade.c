@@ -132,6 +132,39 @@ START_TEST(tap_as_check_writes_it)
 }
 END_TEST
 
+/* One depth limit for every recursive reader: an answer 50,000 functions
+ * deep (a 250 KB sheet) is refused by name, where it overflowed the stack;
+ * signs and parentheses too. */
+START_TEST(a_deep_answer_is_refused)
+{
+    write_lesson();
+    size_t n = 50000, len = 3 + 4 * n + 1 + n + 2;
+    char *sheet = malloc(len);
+    ck_assert_ptr_nonnull(sheet);
+    char *w = sheet;
+    w += sprintf(w, "1: ");
+    for (size_t i = 0; i < n; i++)
+        w += sprintf(w, "exp(");
+    *w++ = '0';
+    for (size_t i = 0; i < n; i++)
+        *w++ = ')';
+    strcpy(w, "\n");
+    CmdResult r = grade("", sheet);
+    ck_assert_msg(r.status == 1, "exit %d: %s", r.status, r.err);
+    ck_assert_msg(strstr(r.out, "the answer nests deeper than the limit of 200"), "%.300s", r.out);
+    cmd_free(&r);
+    memset(sheet, 0, len);
+    w = sheet + sprintf(sheet, "1: ");
+    for (size_t i = 0; i < n; i++)
+        *w++ = i % 2 ? '-' : '(';
+    strcpy(w, "1\n");
+    r = grade("", sheet);
+    ck_assert_msg(r.status == 1 && strstr(r.out, "the answer nests deeper than the limit of 200"), "%.300s", r.out);
+    cmd_free(&r);
+    free(sheet);
+}
+END_TEST
+
 /* One malformed sheet among many: the others are graded, that one is named
  * with its line and column, and the exit status says it was not read. */
 START_TEST(one_bad_sheet_does_not_void_the_run)
@@ -243,6 +276,7 @@ Suite *grade_suite(void)
     tcase_add_test(c, tap_as_check_writes_it);
     tcase_add_test(c, sheets_that_cannot_be_read);
     tcase_add_test(c, one_bad_sheet_does_not_void_the_run);
+    tcase_add_test(c, a_deep_answer_is_refused);
     tcase_add_test(c, a_class_of_thirty);
     suite_add_tcase(s, c);
     return s;

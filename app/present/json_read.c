@@ -3,6 +3,7 @@
  * arrays, strings with escapes (\\uXXXX to UTF-8), numbers, true, false
  * and null, nesting bounded at 64 levels.
  */
+#include "nest.h"
 #include "json_read.h"
 
 #include <math.h>
@@ -228,8 +229,8 @@ static int jvalue(JParser *p, JVal *v)
     jskip(p);
     if (p->pos >= p->len)
         return jfail(p, "unexpected end of input");
-    if (++p->depth > 64)
-        return jfail(p, "nested too deeply");
+    if (++p->depth > ATTN_NEST_MAX)
+        return jfail(p, "nested deeper than the limit of " NEST_MAX_TEXT);
     int rc;
     char c = p->s[p->pos];
     const char *rest = p->s + p->pos;

@@ -18,6 +18,7 @@
 #ifndef ATTN_LESSON_H
 #define ATTN_LESSON_H
 
+#include "nest.h"
 #include <stddef.h>
 
 #include "mat.h"
@@ -25,7 +26,7 @@
 /* Limits of the language; exceeding one is an error naming it. */
 #define LESSON_MAX_BYTES      (1L << 20)  /* file size                       */
 #define LESSON_MAX_LINE       4096        /* characters on one line          */
-#define LESSON_MAX_DEPTH      200         /* nesting of an expression        */
+#define LESSON_MAX_DEPTH      ATTN_NEST_MAX /* nesting of an expression (nest.h) */
 #define LESSON_MAX_ELEMS      (1L << 22)  /* elements of one matrix          */
 #define LESSON_MAX_NAMES      4096        /* names one lesson may define     */
 #define LESSON_MAX_TOTAL      (1L << 26)  /* elements of all the matrices one

@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ANSWER_MAX_DEPTH 64
 
 typedef struct {
     const char *s;
@@ -39,6 +38,18 @@ static void skip(Reader *r)
 }
 
 static double sum(Reader *r);
+
+/* One level deeper (a sign, a parenthesis, a function's argument): 0, or
+ * -1 past the one limit of every reader (nest.h). */
+static int deeper(Reader *r)
+{
+    if (++r->depth <= ATTN_NEST_MAX)
+        return 0;
+    if (!r->failed)
+        snprintf(r->why, r->size, "the answer nests deeper than the limit of %d", ATTN_NEST_MAX);
+    r->failed = 1;
+    return -1;
+}
 
 /* A word: a function (sqrt exp log), the constant e, or a name, which is
  * not an answer. */
@@ -66,7 +77,10 @@ static double word(Reader *r)
     if (r->s[r->pos] != '(')
         return refuse(r, "'%s' needs its argument in parentheses, e.g. sqrt(2)", w);
     r->pos++;
+    if (deeper(r))
+        return NAN;
     double x = sum(r);
+    r->depth--;
     skip(r);
     if (r->s[r->pos] != ')')
         return refuse(r, "%s", "a ')' is missing");
@@ -80,16 +94,16 @@ static double atom(Reader *r)
     char c = r->s[r->pos];
     if (c == '-' || c == '+') {
         r->pos++;
-        if (++r->depth > ANSWER_MAX_DEPTH)
-            return refuse(r, "%s", "too many signs in a row");
+        if (deeper(r))
+            return NAN;
         double x = atom(r);
         r->depth--;
         return c == '-' ? -x : x;
     }
     if (c == '(') {
         r->pos++;
-        if (++r->depth > ANSWER_MAX_DEPTH)
-            return refuse(r, "%s", "too many parentheses");
+        if (deeper(r))
+            return NAN;
         double x = sum(r);
         r->depth--;
         skip(r);
