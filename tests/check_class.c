@@ -461,6 +461,36 @@ START_TEST(hostile_peers_are_dropped_and_nobody_stalls)
 }
 END_TEST
 
+/* 64 idle connections held open (no code needed) do not lock the class:
+ * the silent line that waited longest makes room for the newcomer (the
+ * newcomer was the one closed). */
+START_TEST(idle_connections_do_not_lock_the_class)
+{
+    open_class("127.0.0.1:0");
+    class_server_show(server, 1, 7, "Tokens and embeddings", 1);
+    int idle[80];
+    for (int i = 0; i < 80; i++) {
+        idle[i] = raw_connect();
+        serve(2);
+    }
+    serve(50);
+    Student ada;
+    student_start(&ada, class_addr(), "4242", "Ada");
+    student_expect(&ada, "exercise 1:");
+    serve(50);
+    ClassTally t;
+    class_server_tally(server, &t);
+    ck_assert_int_eq(t.joined, 1);
+    /* the oldest idle ones were let go */
+    ck_assert_msg(closed_by_server(idle[0]), "the oldest idle line is still held");
+    class_server_end(server);
+    ck_assert_int_eq(student_exit(&ada), 0);
+    for (int i = 0; i < 80; i++)
+        close(idle[i]);
+    close_class();
+}
+END_TEST
+
 /* A unix socket for a shared host: the group may join, nobody else. */
 START_TEST(a_class_on_a_unix_socket)
 {
@@ -507,6 +537,7 @@ Suite *class_suite(void)
     TCase *c = tcase_create("core");
     tcase_set_timeout(c, 120);
     tcase_add_test(c, report_rounds_its_shares);
+    tcase_add_test(c, idle_connections_do_not_lock_the_class);
     tcase_add_test(c, lines_names_and_addresses);
     tcase_add_test(c, a_class_follows_answers_and_ends);
     tcase_add_test(c, the_report_names_a_bad_line);

@@ -242,14 +242,27 @@ static void accept_new(ClassServer *s)
         int fd = accept4(s->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
         if (fd < 0)
             return;
-        int pending = 0, slot = -1;
+        int pending = 0, slot = -1, oldest = -1;
         for (int c = 0; c < s->n_conns; c++) {
-            pending += s->conns[c].fd >= 0 && s->conns[c].student < 0;
-            if (s->conns[c].fd < 0 && slot < 0)
+            const Conn *k = &s->conns[c];
+            if (k->fd >= 0 && k->student < 0) {
+                pending++;
+                /* the one waiting longest without a word goes first */
+                if (oldest < 0 || k->hello_by < s->conns[oldest].hello_by)
+                    oldest = c;
+            }
+            if (k->fd < 0 && slot < 0)
                 slot = c;
         }
-        if (pending >= PENDING_MAX || (slot < 0 && s->n_conns >= CLASS_MAX_STUDENTS + PENDING_MAX)) {
-            close(fd);      /* a flood of connects: the ones that never say HELLO go first */
+        if (pending >= PENDING_MAX && oldest >= 0) {
+            /* a flood of connects, or idle ones held open: the silent
+             * line that waited longest makes room, never the newcomer
+             * (64 idle connections once locked every student out) */
+            class_peer_drop(s, oldest);
+            slot = oldest;
+        }
+        if (slot < 0 && s->n_conns >= CLASS_MAX_STUDENTS + PENDING_MAX) {
+            close(fd);
             continue;
         }
         if (slot < 0) {
