@@ -214,6 +214,61 @@ START_TEST(a_students_lesson_keeps_its_files)
 }
 END_TEST
 
+/* A lesson with more data than a few MB reaches a student on a terminal:
+ * the wait for it is limited in time, not in reads (each 4 KB read once
+ * counted as 50 ms, so 2.4 MB never got in). */
+START_TEST(a_big_lesson_reaches_a_terminal)
+{
+    char dir[] = "/tmp/attn-tui-big-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char path[600];
+    snprintf(path, sizeof path, "%s/big.npy", dir);
+    FILE *f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    const int rows = 1000, cols = 800;      /* 3.2 MB of float32 */
+    char header[128];
+    int n = snprintf(header, sizeof header, "{'descr': '<f4', 'fortran_order': False, 'shape': (%d, %d), }", rows, cols);
+    int total = 10 + n + 1, pad = (64 - total % 64) % 64;
+    unsigned short hlen = (unsigned short)(n + pad + 1);
+    fwrite("\x93NUMPY\x01\x00", 1, 8, f);
+    fputc(hlen & 0xff, f);
+    fputc(hlen >> 8, f);
+    fwrite(header, 1, (size_t)n, f);
+    for (int k = 0; k < pad; k++)
+        fputc(' ', f);
+    fputc('\n', f);
+    for (int k = 0; k < rows * cols; k++) {
+        float v = (float)(k % 97) / 97.0f;
+        fwrite(&v, sizeof v, 1, f);
+    }
+    fclose(f);
+    snprintf(path, sizeof path, "%s/big.lesson", dir);
+    f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("lesson Big data\nlet W = load(\"big.npy\")\nstep Corner\n  let C = rows(cols(W, 1, 2), 1, 2)\n"
+          "  show C\n  exercise What is C[1,2]?\n    answer C[1,2] = 0.0103 within 1e-3\n  end\n", f);
+    fclose(f);
+    char args[800];
+    snprintf(args, sizeof args, "--class --listen 127.0.0.1:0 --code 4242 %s", path);
+    Tmux inst, stu;
+    tmux_start(&inst, 120, 40, NULL, args);
+    WAIT_FOR(&inst, "0 joined");
+    char addr[64] = "";
+    ck_assert_int_eq(sscanf(strstr(inst.last, "attn join "), "attn join %63s", addr), 1);
+    snprintf(args, sizeof args, "join %s 4242 --name Ada", addr);
+    tmux_start(&stu, 80, 24, NULL, args);
+    WAIT_FOR(&stu, "class: step");
+    WAIT_FOR(&inst, "1 joined");
+    tmux_keys(&inst, "q");
+    WAIT_FOR(&inst, "q again ends the class");
+    tmux_quit_and_check(&inst, "q", "EXITED 0");
+    tmux_quit_and_check(&stu, "q", "EXITED 0");
+    tmux_stop(&stu);
+    CmdResult r = cmd_runf("rm -rf %s", dir);
+    cmd_free(&r);
+}
+END_TEST
+
 Suite *tui_class_suite(void)
 {
     Suite *s = suite_create("tui_class");
@@ -227,6 +282,8 @@ Suite *tui_class_suite(void)
         tcase_add_test(c, a_student_follows_on_a_terminal);
     if (!(skip && strcmp(skip, "1") == 0))
         tcase_add_test(c, a_students_lesson_keeps_its_files);
+    if (!(skip && strcmp(skip, "1") == 0))
+        tcase_add_test(c, a_big_lesson_reaches_a_terminal);
     suite_add_tcase(s, c);
     return s;
 }

@@ -281,14 +281,20 @@ void class_client_next(ClassClient *c, ClientMsg *m)
 
 int class_client_wait_ready(ClassClient *c, int timeout_ms, ClientMsg *m)
 {
-    for (int waited = 0; waited <= timeout_ms; waited += 50) {
+    /* the limit is time: a big lesson arrives in many reads, each of
+     * which once counted as 50 ms (2.4 MB of data never got in) */
+    double until = class_now_seconds() + timeout_ms / 1e3;
+    for (;;) {
         class_client_next(c, m);
         if (m->what == CLIENT_READY)
             return 0;
         if (m->what == CLIENT_REFUSED || m->what == CLIENT_LOST)
             return -1;
+        double left = until - class_now_seconds();
+        if (left <= 0)
+            break;
         struct pollfd p = { c->fd, POLLIN, 0 };
-        if (poll(&p, 1, 50) > 0)
+        if (poll(&p, 1, left < 0.05 ? (int)(left * 1e3) + 1 : 50) > 0)
             class_client_read(c);
     }
     m->what = CLIENT_LOST;

@@ -18,13 +18,6 @@
 #include <unistd.h>
 #include <netinet/in.h>
 
-double class_now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static int set_nonblocking(int fd)
 {
     int flags = fcntl(fd, F_GETFL);

@@ -66,9 +66,6 @@ struct ClassServer {
     int corked;                     /* queue, do not send yet (one send for many lines) */
 };
 
-/* Seconds on the monotonic clock. */
-double class_now_seconds(void);
-
 /* ---- a peer (class_peer.c) ---- */
 /* Close connection c and forget it (its student stays, not connected). */
 void class_peer_drop(ClassServer *s, int c);

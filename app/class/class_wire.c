@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 size_t class_reader_feed(ClassReader *r, const char *bytes, size_t n)
 {
@@ -156,4 +157,11 @@ int class_addr_parse(const char *s, ClassAddr *a, char *why, size_t size)
     a->host[colon - s] = '\0';
     a->port = (int)port;
     return 0;
+}
+
+double class_now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }

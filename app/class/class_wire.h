@@ -84,4 +84,7 @@ typedef struct {
 } ClassAddr;
 int class_addr_parse(const char *s, ClassAddr *a, char *why, size_t size);
 
+/* Monotonic seconds, for every time limit of the class (both sides). */
+double class_now_seconds(void);
+
 #endif
