@@ -193,6 +193,35 @@ START_TEST(a_damaged_or_newer_file_is_set_aside)
 }
 END_TEST
 
+/* Every count read from the store is checked against what counting can
+ * reach: attempts of 2147483647 then one answer was a signed overflow; the
+ * line is now refused by name and the count starts afresh, and counting
+ * stops at the ceiling. */
+START_TEST(counts_from_a_file_never_overflow)
+{
+    make_dir();
+    char path[400];
+    snprintf(path, sizeof path, "%s/progress", dir);
+    write_text_file(path, "attn-progress 2\nE\tProgress\tP[2,2]\tWhat is P[2,2]?\ttried\t2147483647\t0\t0\n");
+    Session *s = open_keeping(dir);
+    ck_assert_msg(strstr(session_progress_warning(s), "could not be read; the rest of your progress is kept"), "%s",
+                  session_progress_warning(s));
+    session_go(s, 1);
+    session_answer(s, 0, "21");
+    ck_assert_int_eq(session_exercise_state(s, 0)->attempts, 1);
+    session_free(s);
+    /* at the ceiling, the count stays there */
+    write_text_file(path, "attn-progress 2\nE\tProgress\tP[2,2]\tWhat is P[2,2]?\ttried\t1000000000\t0\t0\n");
+    s = open_keeping(dir);
+    session_go(s, 1);
+    ck_assert_int_eq(session_exercise_state(s, 0)->attempts, PROGRESS_COUNT_MAX);
+    session_answer(s, 0, "21");
+    ck_assert_int_eq(session_exercise_state(s, 0)->attempts, PROGRESS_COUNT_MAX);
+    session_free(s);
+    remove_dir();
+}
+END_TEST
+
 START_TEST(a_store_that_cannot_be_written_only_warns)
 {
     if (geteuid() == 0) {
@@ -425,6 +454,7 @@ Suite *progress_suite(void)
     tcase_add_test(c, a_screen_saves_the_step_after_its_frame);
     tcase_add_test(c, two_writers_keep_each_others_work);
     tcase_add_test(c, a_damaged_or_newer_file_is_set_aside);
+    tcase_add_test(c, counts_from_a_file_never_overflow);
     tcase_add_test(c, a_store_that_cannot_be_written_only_warns);
     tcase_add_test(c, reset_forgets_one_or_all);
     tcase_add_test(c, kill_9_never_tears_the_file);

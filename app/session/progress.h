@@ -36,6 +36,10 @@ typedef enum { PROG_UNANSWERED, PROG_TRIED, PROG_REVEALED, PROG_RIGHT } Progress
  * ("right", "wrong", "revealed"), the diagnosis id ("" for none), the
  * message, and when (seconds since the epoch). */
 #define PROGRESS_HISTORY_MAX 16
+/* The most a count of the store (attempts, hints, a hunt's guesses) holds:
+ * one read back from a file is refused above it, and counting stops at it,
+ * so no count can overflow its int however the file was edited. */
+#define PROGRESS_COUNT_MAX 1000000000
 typedef struct {
     char typed[64];
     char verdict[16];

@@ -115,7 +115,7 @@ static int parse_bug(char **f, ProgressLesson **recs, int *n)
     long mt = strtol(f[4], &e2, 10), kt = strtol(f[5], &e3, 10);
     long long when = strtoll(f[8], &e4, 10);
     if (st < 0 || !f[2][0] || *e1 || *e2 || *e3 || *e4 || f[2][0] == '-' || seed > 0xffffffffUL || mt < 0
-        || kt < 0 || mt > INT_MAX || kt > INT_MAX || when < 0 || unescape(f[1], a, sizeof a)
+        || kt < 0 || mt > PROGRESS_COUNT_MAX || kt > PROGRESS_COUNT_MAX || when < 0 || unescape(f[1], a, sizeof a)
         || unescape(f[6], kind, sizeof kind) || unescape(f[7], matrix, sizeof matrix))
         return -1;
     ProgressLesson *r = progress_lesson_rec(recs, n, a);
@@ -184,8 +184,9 @@ int progress_parse_line(char *line, ProgressLesson **recs, int *n)
                 st = i;
         char *e1, *e2, *e3 = "";
         long att = strtol(v[4], &e1, 10), hints = strtol(v[5], &e2, 10), first = k == 8 ? strtol(v[6], &e3, 10) : 0;
-        /* the writer's own extremes read back: counts up to INT_MAX */
-        if (st < 0 || *e1 || *e2 || *e3 || att < 0 || hints < 0 || att > INT_MAX || hints > INT_MAX
+        /* counts up to the store's ceiling, which counting never passes */
+        if (st < 0 || *e1 || *e2 || *e3 || att < 0 || hints < 0 || att > PROGRESS_COUNT_MAX
+            || hints > PROGRESS_COUNT_MAX
             || (first != 0 && first != 1) || unescape(f[1], a, sizeof a) || unescape(f[2], b, sizeof b)
             || (k == 8 ? unescape(f[3], q, sizeof q) : (q[0] = '\0', 0)))
             return -1;

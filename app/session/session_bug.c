@@ -120,7 +120,8 @@ unsigned session_bug_point(Session *s, const char *name)
     lesson_bug_judge_matrix(s->lesson, s->asked, &h->bug, name, &v);
     if (v.right < 0)
         return session_say(s, SESSION_REFUSED, "%s", v.msg);
-    h->matrix_tries++;
+    if (h->matrix_tries < PROGRESS_COUNT_MAX)
+        h->matrix_tries++;
     keep_guess(h, name, &v);
     if (v.right)
         h->stage = HUNT_MATRIX;
@@ -143,7 +144,8 @@ unsigned session_bug_name(Session *s, const char *text)
     lesson_bug_judge_kind(s->lesson, s->asked, &h->bug, text, &v);
     if (v.right < 0)
         return session_say(s, SESSION_REFUSED, "%s", v.msg);
-    h->kind_tries++;
+    if (h->kind_tries < PROGRESS_COUNT_MAX)
+        h->kind_tries++;
     keep_guess(h, lesson_bug_kind_named(text), &v);
     if (v.right)
         h->stage = HUNT_FOUND;

@@ -145,7 +145,8 @@ unsigned session_answer_shown(Session *s, int k, const char *typed, int decimals
         return session_say(s, SESSION_REFUSED, "%s", j.msg);
     e->judged = j;
     snprintf(e->last, sizeof e->last, "%s", typed);
-    e->attempts++;
+    if (e->attempts < PROGRESS_COUNT_MAX)
+        e->attempts++;
     if (e->attempts == 1 && j.verdict == VERDICT_RIGHT && e->hints_shown == 0)
         e->first_try = 1;
     /* the best state reached stays: a right exercise answered wrong later
@@ -165,7 +166,8 @@ unsigned session_hint(Session *s, int k)
     const LessonExercise *ex = session_exercise(s, k);
     if (e->hints_shown >= ex->n_hints)
         return session_say(s, SESSION_REFUSED, ex->n_hints ? "no more hints" : "this exercise has no hints");
-    e->hints_shown++;
+    if (e->hints_shown < PROGRESS_COUNT_MAX)
+        e->hints_shown++;
     session_save_progress(s, 1);
     return SESSION_EXERCISE;
 }
