@@ -10,6 +10,9 @@
  * the line reader, names, addresses.
  */
 #include <check.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -25,6 +28,7 @@
 #include <netinet/in.h>
 #include <arpa/inet.h>
 
+#include "class_log.h"
 #include "class_server.h"
 #include "class_wire.h"
 #include "lesson.h"
@@ -305,16 +309,78 @@ START_TEST(the_report_names_a_bad_line)
 {
     snprintf(dir, sizeof dir, "/tmp/attn-class-XXXXXX");
     ck_assert_ptr_nonnull(mkdtemp(dir));
-    CmdResult r = cmd_runf("printf '%s\\n{\"oops\"\\n' > %s/log && %s class-report %s/log",
-                           "{\"time\": 1, \"name\": \"A\", \"lesson\": \"L\", \"exercise\": 1, \"answer\": \"1\", "
-                           "\"verdict\": \"right\", \"diagnosis\": null}", dir, attn_bin(), dir);
-    ck_assert_int_eq(r.status, 2);
-    ck_assert_msg(strstr(r.err, "/log:2: JSON: "), "%s", r.err);
+    /* a torn line among whole ones: named, skipped, the whole ones reported */
+    const char *whole = "{\"time\": 1, \"name\": \"A\", \"lesson\": \"L\", \"exercise\": 1, \"answer\": \"1\", "
+                        "\"verdict\": \"right\", \"diagnosis\": null}";
+    CmdResult r = cmd_runf("printf '%s\\n{\"oops\"\\n%s\\n' > %s/log && %s class-report %s/log", whole,
+                           "{\"time\": 2, \"name\": \"B\", \"lesson\": \"L\", \"exercise\": 1, \"answer\": \"2\", "
+                           "\"verdict\": \"wrong\", \"diagnosis\": null}", dir, attn_bin(), dir);
+    ck_assert_int_eq(r.status, 1);
+    ck_assert_msg(strstr(r.err, "/log:2: JSON: ") && strstr(r.err, "(1 line not read; the whole ones are reported)"),
+                  "%s", r.err);
+    ck_assert_msg(strstr(r.out, "Exercise 1: 2 students answered"), "%s", r.out);
+    cmd_free(&r);
+    /* numbers out of their type: an exercise of 2147483647 (looped for
+     * ever) or 1e300 (read as -2147483648) is a line not read */
+    r = cmd_runf("printf '%s\\n%s\\n%s\\n' > %s/log && timeout 10 %s class-report %s/log", whole,
+                 "{\"time\": 1, \"name\": \"C\", \"lesson\": \"L\", \"exercise\": 2147483647, \"answer\": \"1\", "
+                 "\"verdict\": \"right\", \"diagnosis\": null}",
+                 "{\"time\": 1, \"name\": \"D\", \"lesson\": \"L\", \"exercise\": 1e300, \"answer\": \"1\", "
+                 "\"verdict\": \"right\", \"diagnosis\": null}", dir, attn_bin(), dir);
+    ck_assert_int_eq(r.status, 1);
+    ck_assert_msg(strstr(r.err, "/log:2: the exercise must be a whole number from 1 to 100000")
+                      && strstr(r.err, "(2 lines not read"), "%s", r.err);
     cmd_free(&r);
     r = cmd_runf("%s class-report", attn_bin());
     ck_assert_int_eq(r.status, 2);
     ck_assert_msg(strstr(r.err, "usage: attn class-report [--csv] LOG"), "%s", r.err);
     cmd_free(&r);
+    r = cmd_runf("rm -rf %s", dir);
+    cmd_free(&r);
+}
+END_TEST
+
+/* A full disk (a file-size limit stands in for it): each answer is one
+ * whole line or none, and the log reads back whole (half a line once
+ * stayed, the next answer glued to it). */
+START_TEST(a_full_disk_never_tears_the_log)
+{
+    snprintf(dir, sizeof dir, "/tmp/attn-class-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char path[400];
+    snprintf(path, sizeof path, "%s/answers.jsonl", dir);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        signal(SIGXFSZ, SIG_IGN);
+        struct rlimit lim = { 300, 300 };    /* room for two lines and part of a third */
+        setrlimit(RLIMIT_FSIZE, &lim);
+        char why[400];
+        ClassLog *log = class_log_open(path, why, sizeof why);
+        if (!log)
+            _exit(3);
+        int ok = 0, refused = 0;
+        for (int i = 0; i < 5; i++) {
+            if (class_log_answer(log, "Ada", "A lesson of some length", 1, "0.5", "right", NULL, why, sizeof why) == 0)
+                ok++;
+            else
+                refused += strstr(why, "answers are not being recorded") != NULL;
+        }
+        class_log_close(log);
+        _exit(ok >= 1 && refused >= 1 ? 0 : 4);
+    }
+    int status;
+    waitpid(pid, &status, 0);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %d", status);
+    ClassLogEntry *e;
+    int n, skipped;
+    char why[400];
+    ck_assert_int_eq(class_log_read(path, &e, &n, &skipped, why, sizeof why), 0);
+    ck_assert_msg(skipped == 0 && n >= 1, "%d read, %d torn: %s", n, skipped, why);
+    CmdResult r = cmd_runf("tail -c 1 %s | od -c", path);
+    ck_assert_msg(strstr(r.out, "\\n"), "the log does not end in a whole line: %s", r.out);
+    cmd_free(&r);
+    class_log_entries_free(e, n);
     r = cmd_runf("rm -rf %s", dir);
     cmd_free(&r);
 }
@@ -541,6 +607,7 @@ Suite *class_suite(void)
     tcase_add_test(c, lines_names_and_addresses);
     tcase_add_test(c, a_class_follows_answers_and_ends);
     tcase_add_test(c, the_report_names_a_bad_line);
+    tcase_add_test(c, a_full_disk_never_tears_the_log);
     tcase_add_test(c, hostile_peers_are_dropped_and_nobody_stalls);
     tcase_add_test(c, a_class_on_a_unix_socket);
     suite_add_tcase(s, c);

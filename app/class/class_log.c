@@ -5,6 +5,7 @@
 #include "class_log.h"
 
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +21,7 @@
 #define LOG_MAX_BYTES (1L << 28)
 
 struct ClassLog {
-    FILE *f;
+    int fd;                 /* O_APPEND: every answer goes at the end      */
     char path[1024];
 };
 
@@ -38,17 +39,13 @@ ClassLog *class_log_open(const char *path, char *why, size_t size)
     }
     int flags = fcntl(fd, F_GETFL);
     ClassLog *log = calloc(1, sizeof *log);
-    FILE *f = flags >= 0 && fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 ? fdopen(fd, "a") : NULL;
-    if (!log || !f) {
-        snprintf(why, size, "cannot write the class log %s: %s", path, strerror(errno));
+    if (!log || flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+        snprintf(why, size, "cannot write the class log %s: %s", path, log ? strerror(errno) : "out of memory");
         free(log);
-        if (f)
-            fclose(f);
-        else
-            close(fd);
+        close(fd);
         return NULL;
     }
-    log->f = f;
+    log->fd = fd;
     snprintf(log->path, sizeof log->path, "%s", path);
     return log;
 }
@@ -56,7 +53,18 @@ ClassLog *class_log_open(const char *path, char *why, size_t size)
 int class_log_answer(ClassLog *log, const char *name, const char *lesson, int exercise, const char *answer,
                      const char *verdict, const char *diagnosis, char *why, size_t size)
 {
-    FILE *f = log->f;
+    /* the whole line first, in memory; then one write, and a line the
+     * disk took only part of is cut off again: each answer is one whole
+     * line or none (a full disk once left half a line, the next answer
+     * glued to it, and class-report refused the log) */
+    char *line = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&line, &len);
+    if (!f) {
+        snprintf(why, size, "the class log %s could not be written: out of memory; answers are not being recorded",
+                 log->path);
+        return -1;
+    }
     fprintf(f, "{\"time\": %lld, \"name\": ", (long long)time(NULL));
     jw_string(f, name);
     fputs(", \"lesson\": ", f);
@@ -68,10 +76,19 @@ int class_log_answer(ClassLog *log, const char *name, const char *lesson, int ex
     fputs(", \"diagnosis\": ", f);
     jw_string(f, diagnosis && diagnosis[0] ? diagnosis : NULL);
     fputs("}\n", f);
-    if (fflush(f) != 0 || ferror(f)) {
+    int failed = fclose(f) != 0 || !line;
+    off_t before = failed ? -1 : lseek(log->fd, 0, SEEK_END);
+    ssize_t put = before < 0 ? -1 : write(log->fd, line, len);
+    int err = errno;
+    if (put >= 0 && (size_t)put != len) {
+        err = ENOSPC;
+        if (ftruncate(log->fd, before) != 0)
+            err = errno;
+    }
+    free(line);
+    if (put < 0 || (size_t)put != len) {
         snprintf(why, size, "the class log %s could not be written: %s; answers are not being recorded", log->path,
-                 strerror(errno));
-        clearerr(f);
+                 strerror(err ? err : EIO));
         return -1;
     }
     return 0;
@@ -81,7 +98,7 @@ void class_log_close(ClassLog *log)
 {
     if (!log)
         return;
-    fclose(log->f);
+    close(log->fd);
     free(log);
 }
 
@@ -90,10 +107,12 @@ static char *string_of(const JVal *v)
     return strdup(v && v->type == J_STR ? v->str : "");
 }
 
-int class_log_read(const char *path, ClassLogEntry **out, int *n, char *why, size_t size)
+int class_log_read(const char *path, ClassLogEntry **out, int *n, int *skipped, char *why, size_t size)
 {
     *out = NULL;
     *n = 0;
+    *skipped = 0;
+    why[0] = '\0';
     char *text, reason[300];
     size_t len;
     if (lessonfile_read_text(path, LOG_MAX_BYTES, &text, &len, reason, sizeof reason) != 0) {
@@ -121,14 +140,27 @@ int class_log_read(const char *path, ClassLogEntry **out, int *n, char *why, siz
         JVal v;
         char err[200];
         const JVal *ex = NULL, *t = NULL;
+        int bad = 0;
         if (json_parse(one, &v, err, sizeof err) != 0) {
-            snprintf(why, size, "%s:%d: %s", path, line, err);
-            rc = -1;
+            bad = 1;
         } else if (v.type != J_OBJ || !(ex = json_get(&v, "exercise")) || ex->type != J_NUM ||
                    !json_get(&v, "name") || !json_get(&v, "verdict") || !(t = json_get(&v, "time"))) {
-            snprintf(why, size, "%s:%d: not an answer of a class log (an object with time, name, exercise, "
-                                "answer, verdict)", path, line);
-            rc = -1;
+            bad = 1;
+            snprintf(err, sizeof err, "not an answer of a class log (an object with time, name, exercise, answer, "
+                                      "verdict)");
+        } else if (!(ex->num >= 1 && ex->num <= CLASS_LOG_EXERCISE_MAX && ex->num == floor(ex->num))
+                   || (t->type == J_NUM && !(t->num >= 0 && t->num <= 1e15))) {
+            /* counts read from a file checked against their type */
+            bad = 1;
+            snprintf(err, sizeof err, "the exercise must be a whole number from 1 to %d, and the time a date",
+                     CLASS_LOG_EXERCISE_MAX);
+        }
+        if (bad) {
+            /* a torn or foreign line is named and skipped: every whole
+             * line still counts */
+            (*skipped)++;
+            if (*skipped == 1)
+                snprintf(why, size, "%s:%d: %s", path, line, err);
         } else {
             if (*n == cap) {
                 cap = cap ? cap * 2 : 64;

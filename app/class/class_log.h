@@ -32,9 +32,14 @@ typedef struct {
     int exercise;
 } ClassLogEntry;
 
-/* Read the log at path: its entries in order. 0, or -1 with why naming the
- * file and the line ("log.jsonl:7: not a JSON object"). */
-int class_log_read(const char *path, ClassLogEntry **out, int *n, char *why, size_t size);
+/* The highest exercise number a log line may hold. */
+#define CLASS_LOG_EXERCISE_MAX 100000
+
+/* Read the log at path: every whole answer line's entry, in order. A line
+ * that is no answer (torn by a full disk, or foreign) is skipped and
+ * counted in *skipped, the first named in why ("log.jsonl:7: ..."). 0, or
+ * -1 with why when the file cannot be read at all. */
+int class_log_read(const char *path, ClassLogEntry **out, int *n, int *skipped, char *why, size_t size);
 void class_log_entries_free(ClassLogEntry *e, int n);
 
 #endif

@@ -161,6 +161,7 @@ static int answer(ClassServer *s, int c, ClassMsg *m)
     if (s->log && class_log_answer(s->log, who->name, lesson_title(s->lesson), (int)k, m->field[1],
                                    verdict_word(j.verdict), j.diagnosis, s->log_error, sizeof s->log_error) != 0)
         return 1;
+    s->log_error[0] = '\0';   /* recording again: the banner goes */
     Answer *a = &who->answers[k - 1];
     char *typed = strdup(m->field[1]);
     if (!typed)

@@ -56,6 +56,12 @@ static void print_csv(const ClassLogEntry *e, int n)
     }
 }
 
+static int by_number(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
 /* Is entry i the last answer its student gave to its exercise? */
 static int is_last(const ClassLogEntry *e, int n, int i)
 {
@@ -122,12 +128,10 @@ static void print_text(const ClassLogEntry *e, int n, const char *path)
         if (seen)
             continue;
         const char *lesson = e[i].lesson;
-        int max_ex = 0, students = 0;
+        int students = 0;
         for (int k = 0; k < n; k++) {
             if (strcmp(e[k].lesson, lesson) != 0)
                 continue;
-            if (e[k].exercise > max_ex)
-                max_ex = e[k].exercise;
             int first = 1;
             for (int q = 0; q < k && first; q++)
                 first = !(strcmp(e[q].lesson, lesson) == 0 && strcmp(e[q].name, e[k].name) == 0);
@@ -135,13 +139,18 @@ static void print_text(const ClassLogEntry *e, int n, const char *path)
         }
         printf("%s (%s): %d student%s\n\n", lesson_escape(lesson, safe, sizeof safe), path, students,
                students == 1 ? "" : "s");
-        for (int k = 1; k <= max_ex; k++) {
-            int asked = 0;
-            for (int q = 0; q < n && !asked; q++)
-                asked = e[q].exercise == k && strcmp(e[q].lesson, lesson) == 0;
-            if (asked)
-                print_exercise(e, n, lesson, k);
-        }
+        /* the exercises answered, in order: each number once, never a
+         * count from 1 to the largest (2147483647 looped for ever) */
+        int *asked = malloc((size_t)(n > 0 ? n : 1) * sizeof *asked), n_asked = 0;
+        for (int q = 0; asked && q < n; q++)
+            if (strcmp(e[q].lesson, lesson) == 0)
+                asked[n_asked++] = e[q].exercise;
+        if (asked)
+            qsort(asked, (size_t)n_asked, sizeof *asked, by_number);
+        for (int q = 0; asked && q < n_asked; q++)
+            if (q == 0 || asked[q] != asked[q - 1])
+                print_exercise(e, n, lesson, asked[q]);
+        free(asked);
         printf("\nStudents\n");
         for (int k = 0; k < n; k++) {
             if (strcmp(e[k].lesson, lesson) != 0)
@@ -186,16 +195,22 @@ int cli_class_report(int argc, char **argv)
     if (!path)
         return report_usage("class-report needs the log a class wrote (attn --class --log FILE)");
     ClassLogEntry *e;
-    int n;
+    int n, skipped;
     char why[1200];
-    if (class_log_read(path, &e, &n, why, sizeof why) != 0) {
-        fprintf(stderr, "attn: %s\n", why);
+    char shown[sizeof why * 4];
+    if (class_log_read(path, &e, &n, &skipped, why, sizeof why) != 0) {
+        fprintf(stderr, "attn: %s\n", lesson_escape(why, shown, sizeof shown));
         return 2;
     }
+    if (skipped)
+        fprintf(stderr, "attn: %s%s (%d line%s not read; the whole ones are reported)\n",
+                lesson_escape(why, shown, sizeof shown), skipped > 1 ? ", and more" : "", skipped,
+                skipped == 1 ? "" : "s");
     if (csv)
         print_csv(e, n);
     else
         print_text(e, n, path);
     class_log_entries_free(e, n);
-    return fflush(stdout) == 0 ? 0 : 2;
+    /* 1: reported, but some line of the log was not an answer */
+    return fflush(stdout) != 0 ? 2 : skipped ? 1 : 0;
 }
