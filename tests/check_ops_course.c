@@ -184,6 +184,11 @@ START_TEST(masks_from_positions)
                   "window_mask(4, 2)");
     ck_assert_int_eq(op_alibi(&B, NULL, (const double[]){ 3, 0.5 }, 2, &err), ATTN_OK);
     assert_values(B, 3, 3, (const float[]){ 0, -I, -I, -0.5f, 0, -I, -1, -0.5f, 0 }, 0, "alibi(3, 0.5)");
+    /* a slope whose bias is beyond a float is refused, not -inf made up */
+    Mat *huge = NULL;
+    ck_assert_int_eq(op_alibi(&huge, NULL, (const double[]){ 3, 3e38 }, 2, &err), ATTN_E_ARG);
+    ck_assert_msg(strstr(err.msg, "alibi's bias m * (j - i) = 3e+38 * -2 at [3,1] is beyond a float"), "%s", err.msg);
+    ck_assert_ptr_null(huge);
     mat_free(B);
     mat_free(W);
     mat_free(C);

@@ -104,6 +104,13 @@ static attn_status positions(Mat **out, int n, MatOp op, const double *p, int np
                 v = 0.0f;
             else if (op == OP_ALIBI && j <= i)
                 v = (float)(p[1] * (j - i));
+            if (op == OP_ALIBI && j <= i && !isfinite(v)) {
+                /* the -inf above the diagonal is the mask's; one below it
+                 * would be arithmetic made up (honest arithmetic, finite.h) */
+                mat_free(m);
+                return attn_fail(err, ATTN_E_ARG, "alibi's bias m * (j - i) = %g * %d at [%d,%d] is beyond a float; "
+                                 "a slope that large is no slope a model uses", p[1], j - i, i + 1, j + 1);
+            }
             mat_set(m, i, j, v);
         }
     mat_set_prov(m, op, NULL, NULL);
