@@ -71,10 +71,8 @@ static int bug_main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         char shown[512];
         if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) {
-            char *end;
-            errno = 0;
-            unsigned long v = strtoul(argv[++i], &end, 10);
-            if (!argv[i][0] || *end || argv[i][0] == '-' || errno || v > 0xffffffffUL) {
+            unsigned v;
+            if (lesson_bug_seed_parse(argv[++i], &v) != 0) {
                 fprintf(stderr, "attn bug: --seed takes a whole number from 0 to 4294967295, not '%s'\n",
                         lesson_escape(argv[i], shown, sizeof shown));
                 return 2;

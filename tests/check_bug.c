@@ -129,6 +129,22 @@ START_TEST(a_bug_handout_and_its_key)
     ck_assert_int_eq(r.status, 2);
     ck_assert_msg(strstr(r.err, "--bug needs a seed"), "%s", r.err);
     cmd_free(&r);
+    /* one reader of a seed: past 4294967295 is refused, never wrapped
+     * (4294967296 planted seed 0, 2^64 + 1 seed 4294967295) */
+    static const char *const wraps[] = { "4294967296", "18446744073709551617", "+5", " 5" };
+    for (size_t k = 0; k < sizeof wraps / sizeof *wraps; k++) {
+        r = cmd_runf("%s run --bug '%s' %s", attn_bin(), wraps[k], path);
+        ck_assert_msg(r.status == 2 && strstr(r.err, "--bug needs a seed, a whole number from 0 to 4294967295"),
+                      "%s: %s", wraps[k], r.err);
+        cmd_free(&r);
+        r = cmd_runf("%s grade --bug '%s' %s /dev/null", attn_bin(), wraps[k], path);
+        ck_assert_msg(r.status == 2 && strstr(r.err, "--bug needs the handout's seed"), "%s: %s", wraps[k], r.err);
+        cmd_free(&r);
+    }
+    unsigned seed;
+    ck_assert_int_eq(lesson_bug_seed_parse("4294967295", &seed), 0);
+    ck_assert_uint_eq(seed, 4294967295u);
+    ck_assert_int_eq(lesson_bug_seed_parse("4294967296", &seed), -1);
     ck_assert_int_eq(stat(path, &after), 0);
     ck_assert_msg(before.st_mtime == after.st_mtime && before.st_size == after.st_size, "the lesson file changed");
 }

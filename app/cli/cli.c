@@ -160,9 +160,10 @@ int cli_run(int argc, char **argv)
         } else if (strncmp(a, "--explain=", 10) == 0) {
             explain = a + 10;
         } else if (strcmp(a, "--bug") == 0) {
-            char *end;
-            if (i + 1 >= argc || (bug_seed = strtoul(argv[i + 1], &end, 10), *end) || argv[i + 1][0] == '-')
-                return usage_error("--bug needs a seed, a whole number (e.g. --bug 7)%s", "");
+            unsigned seed;
+            if (i + 1 >= argc || lesson_bug_seed_parse(argv[i + 1], &seed) != 0)
+                return usage_error("--bug needs a seed, a whole number from 0 to 4294967295 (e.g. --bug 7)%s", "");
+            bug_seed = seed;
             want_bug = 1;
             i++;
         } else if (strcmp(a, "--key") == 0) {

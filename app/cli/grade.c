@@ -432,12 +432,12 @@ int cli_grade(int argc, char **argv)
             }
             fmt = f;
         } else if (strcmp(argv[i], "--bug") == 0) {
-            char *end;
-            if (i + 1 >= argc || !argv[i + 1][0] || argv[i + 1][0] == '-'
-                || (bug_seed = strtoul(argv[i + 1], &end, 10), *end) || bug_seed > 0xffffffffUL) {
+            unsigned seed;
+            if (i + 1 >= argc || lesson_bug_seed_parse(argv[i + 1], &seed) != 0) {
                 free(paths);
                 return grade_usage("--bug needs the handout's seed, a whole number (e.g. --bug 7)%s", NULL);
             }
+            bug_seed = seed;
             bug_given = 1;
             i++;
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {

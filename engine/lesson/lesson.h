@@ -220,6 +220,10 @@ typedef struct {
     char explain[400];      /* what the mistake does, in words              */
     LessonState *state;     /* the lesson evaluated with the bug (owned)     */
 } LessonBug;
+/* A seed as typed: decimal digits only, 0 to 4294967295 (4294967296 once
+ * planted seed 0). 0, or -1 for anything else. The one reader of a seed
+ * for attn bug --seed, attn run --bug and attn grade --bug. */
+int lesson_bug_seed_parse(const char *text, unsigned *seed);
 /* Plant the bug of seed in l (evaluated as written: asked). 0, or -1 with
  * err (a lesson no mistake changes has no bug). */
 int lesson_bug_plant(const Lesson *l, const LessonState *asked, unsigned seed, LessonBug *bug, LessonError *err);

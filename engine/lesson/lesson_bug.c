@@ -88,6 +88,23 @@ int bug_first_shown_change(const Lesson *l, const LessonState *right, const Less
     return -1;
 }
 
+int lesson_bug_seed_parse(const char *text, unsigned *seed)
+{
+    unsigned long long v = 0;
+    size_t n = strlen(text);
+    if (n == 0 || n > 10)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        if (text[i] < '0' || text[i] > '9')
+            return -1;
+        v = v * 10 + (unsigned)(text[i] - '0');
+    }
+    if (v > 0xffffffffULL)
+        return -1;
+    *seed = (unsigned)v;
+    return 0;
+}
+
 int bug_plantable(MutKind k)
 {
     for (int i = 0; i < N_KINDS; i++)
