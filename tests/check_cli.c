@@ -6,6 +6,7 @@
  * error its first line expects.
  */
 #include <check.h>
+#include <sys/stat.h>
 #include <dirent.h>
 #include <math.h>
 #include <stdio.h>
@@ -593,11 +594,46 @@ START_TEST(test_sweep_slope_states_its_range)
 }
 END_TEST
 
+/* Every file attn writes where a person names it is made the one way
+ * (lessonfile_create): bench --dump once overwrote a lesson and hung on a
+ * FIFO; it and the markdown handout and the JUnit report refuse both. */
+START_TEST(outputs_never_overwrite_a_lesson_or_wait_on_a_fifo)
+{
+    char lesson[600], copy[600], fifo[620];
+    snprintf(lesson, sizeof lesson, "%s/02-sky-is-blue.lesson", lessons_dir());
+    const char *text = write_temp(".lesson", "lesson Kept\nlet X = [ 1 ]\nstep S\n  show X\n");
+    ck_assert_ptr_nonnull(text);
+    snprintf(copy, sizeof copy, "%s", text);
+    CmdResult r = cmd_runf("%s bench --n 64 --d 32 --heads 2 --reps 1 --dump %s", attn_bin(), copy);
+    ck_assert_msg(r.status == 2 && strstr(r.err, "it would overwrite a lesson"), "%s", r.err);
+    cmd_free(&r);
+    r = cmd_runf("cat %s", copy);
+    ck_assert_msg(strstr(r.out, "lesson Kept"), "the lesson was overwritten: %s", r.out);
+    cmd_free(&r);
+    snprintf(fifo, sizeof fifo, "%s.fifo", copy);
+    remove(fifo);
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+    static const char *const how[] = { "bench --n 64 --d 32 --heads 2 --reps 1 --dump %s", "run --markdown %s %s",
+                                       "check --junit %s %s" };
+    for (int k = 0; k < 3; k++) {
+        char cmd[2000];
+        snprintf(cmd, sizeof cmd, how[k], fifo, lesson);
+        r = cmd_runf("timeout 20 %s %s", attn_bin(), cmd);
+        ck_assert_msg(r.status == 2 && strstr(r.err, "it is a FIFO, not a regular file"), "%s: %d %s", cmd, r.status,
+                      r.err);
+        cmd_free(&r);
+    }
+    remove(fifo);
+}
+END_TEST
+
 Suite *cli_suite(void)
 {
     Suite *s = suite_create("cli");
     TCase *core = tcase_create("core");
+    tcase_add_test(core, outputs_never_overwrite_a_lesson_or_wait_on_a_fifo);
     tcase_set_timeout(core, 60);
+
     tcase_add_test(core, test_run_handout);
     tcase_add_test(core, test_sweep_slope_states_its_range);
     tcase_add_test(core, test_run_no_answers);

@@ -479,7 +479,7 @@ START_TEST(test_markdown_usage)
     cmd_free(&r);
     r = cmd_runf("%s run --markdown /dev/full %s", attn_bin(), path);
     ck_assert_int_eq(r.status, 2);
-    ck_assert_str_eq(r.err, "attn: cannot write the markdown handout /dev/full: No space left on device\n");
+    ck_assert_str_eq(r.err, "attn: cannot write the markdown handout /dev/full: it is a device, not a regular file\n");
     cmd_free(&r);
     r = cmd_runf("%s run --markdown - %s > /dev/full", attn_bin(), path);
     ck_assert_int_eq(r.status, 2);

@@ -368,7 +368,7 @@ START_TEST(test_option_errors)
     char *good = temp_copy(".lesson", good_lesson);
     CmdResult r = cmd_runf("%s check --junit /nonexistent/dir/r.xml %s", attn_bin(), good);
     ck_assert_int_eq(r.status, 2);
-    ck_assert_str_eq(r.err, "attn: cannot write the JUnit report /nonexistent/dir/r.xml\n");
+    ck_assert_str_eq(r.err, "attn: cannot write the JUnit report /nonexistent/dir/r.xml: No such file or directory\n");
     ck_assert_msg(strstr(r.out, "3 passed, 0 failed\n"), "stdout: %s", r.out);
     cmd_free(&r);
     /* `--` ends the options: a file may start with '-' */

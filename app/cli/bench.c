@@ -21,6 +21,7 @@
 #include "measure.h"
 #include "bench_naive.h"
 #include "lesson.h"
+#include "lessonfile.h"
 #include "mat.h"
 #include "rng.h"
 
@@ -244,12 +245,14 @@ static void print_text(FILE *f, const BenchOpts *o, const BenchResult *r)
 /* The fused output as raw float32, row-major (n, d), for bench-vs-torch. */
 static int dump(const char *path, const float *out, size_t count)
 {
-    FILE *f = fopen(path, "wb");
+    char why[300] = "", shown[1024];
+    FILE *f = lessonfile_create(path, why, sizeof why);
     int ok = f && fwrite(out, sizeof *out, count, f) == count;
     if (f && fclose(f) != 0)
         ok = 0;
     if (!ok)
-        fprintf(stderr, "attn bench: cannot write '%s'\n", path);
+        fprintf(stderr, "attn bench: cannot write '%s'%s%s\n", lesson_escape(path, shown, sizeof shown),
+                why[0] ? ": " : "", why);
     return ok;
 }
 

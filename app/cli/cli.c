@@ -24,6 +24,7 @@
 #include "handout.h"
 #include "json_out.h"
 #include "lesson.h"
+#include "lessonfile.h"
 #include "markdown.h"
 #include "report.h"
 #include "session.h"
@@ -73,8 +74,9 @@ static int write_markdown(const char *path, const Lesson *l, const SheetView *v)
         markdown_print(stdout, l, v);
         return 0;
     }
+    char why[300] = "";
     errno = 0;
-    FILE *f = fopen(path, "w");
+    FILE *f = lessonfile_create(path, why, sizeof why);
     int failed = !f;
     if (f) {
         markdown_print(f, l, v);
@@ -85,7 +87,7 @@ static int write_markdown(const char *path, const Lesson *l, const SheetView *v)
         int e = errno;
         fputs("attn: cannot write the markdown handout ", stderr);
         report_put_name(stderr, path);
-        fprintf(stderr, ": %s\n", strerror(e ? e : EIO));
+        fprintf(stderr, ": %s\n", why[0] ? why : strerror(e ? e : EIO));
         return 2;
     }
     return 0;

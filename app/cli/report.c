@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "lesson.h"
+#include "lessonfile.h"
 
 #define NAME_MAX_SHOWN 1024
 
@@ -285,13 +286,14 @@ void report_junit(FILE *out, const ReportItem *items, int n)
 
 int report_junit_file(const char *path, const ReportItem *items, int n)
 {
-    FILE *f = fopen(path, "w");
+    char why[300] = "";
+    FILE *f = lessonfile_create(path, why, sizeof why);
     if (f)
         report_junit(f, items, n);
     if (!f || fclose(f) != 0) {
         fputs(f ? "attn: could not write the JUnit report " : "attn: cannot write the JUnit report ", stderr);
         report_put_name(stderr, path);
-        fputc('\n', stderr);
+        fprintf(stderr, "%s%s\n", why[0] ? ": " : "", why);
         return -1;
     }
     return 0;

@@ -302,3 +302,35 @@ void lessonfile_list_free(char **paths)
         free(*p);
     free(paths);
 }
+
+FILE *lessonfile_create(const char *path, char *why, size_t size)
+{
+    size_t len = strlen(path);
+    if (len >= 7 && strcmp(path + len - 7, ".lesson") == 0) {
+        snprintf(why, size, "it would overwrite a lesson");
+        return NULL;
+    }
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        snprintf(why, size, "it is %s, not a regular file", S_ISFIFO(st.st_mode) ? "a FIFO"
+                                                           : S_ISDIR(st.st_mode) ? "a directory" : "a device");
+        return NULL;
+    }
+    /* O_NONBLOCK: one made a FIFO meanwhile opens at once (or fails) */
+    int fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0644);
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(why, size, "%s", fd < 0 ? strerror(errno) : "it is not a regular file");
+        if (fd >= 0)
+            close(fd);
+        return NULL;
+    }
+    int flags = fcntl(fd, F_GETFL);
+    FILE *f = NULL;
+    if (flags >= 0 && fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 && ftruncate(fd, 0) == 0)
+        f = fdopen(fd, "w");
+    if (!f) {
+        snprintf(why, size, "%s", strerror(errno));
+        close(fd);
+    }
+    return f;
+}

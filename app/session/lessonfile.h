@@ -9,6 +9,8 @@
 #ifndef ATTN_LESSONFILE_H
 #define ATTN_LESSONFILE_H
 
+#include <stdio.h>
+
 #include "lesson.h"
 
 /* Read and parse path. NULL and err (with file set to path) when the file
@@ -22,6 +24,12 @@ Lesson *lessonfile_load(const char *path, LessonError *err);
  * person hands it. A FIFO, a device or a directory is refused at once,
  * never waited on. 0, or -1 with why ("it is a FIFO, not a regular file"). */
 int lessonfile_read_text(const char *path, size_t limit, char **text, size_t *len, char *why, size_t size);
+
+/* Open path to write a file attn makes (a report, a handout, a dump),
+ * the one way it writes a file a person names: a lesson (a name ending in
+ * .lesson) is never overwritten, and a FIFO, a device or a directory is
+ * refused at once, never waited on. The stream, or NULL with why. */
+FILE *lessonfile_create(const char *path, char *why, size_t size);
 
 /* The largest data file load() reads (bytes). */
 #define LESSONFILE_MAX_DATA (1L << 26)
