@@ -320,6 +320,14 @@ START_TEST(the_report_names_a_bad_line)
                   "%s", r.err);
     ck_assert_msg(strstr(r.out, "Exercise 1: 2 students answered"), "%s", r.out);
     cmd_free(&r);
+    /* the CSV: bytes escaped, and a formula kept as text (a number stays one) */
+    r = cmd_runf("printf '%s\\n' > %s/log && %s class-report --csv %s/log",
+                 "{\"time\": 1, \"name\": \"=cmd\", \"lesson\": \"L\", \"exercise\": 1, "
+                 "\"answer\": \"=HYPERLINK(1)\\u001b[2J\", \"verdict\": \"wrong\", \"diagnosis\": null}",
+                 dir, attn_bin(), dir);
+    ck_assert_msg(strstr(r.out, "\n\"'=cmd\",L,1,\"'=HYPERLINK(1)\\x1b[2J\",wrong,,1\n") && !strchr(r.out, '\x1b'),
+                  "%s", r.out);
+    cmd_free(&r);
     /* numbers out of their type: an exercise of 2147483647 (looped for
      * ever) or 1e300 (read as -2147483648) is a line not read */
     r = cmd_runf("printf '%s\\n%s\\n%s\\n' > %s/log && timeout 10 %s class-report %s/log", whole,

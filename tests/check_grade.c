@@ -165,6 +165,19 @@ START_TEST(a_deep_answer_is_refused)
 }
 END_TEST
 
+/* One escaping function for every byte that reaches a terminal: the rest
+ * of a typed answer is quoted escaped, never raw (an OSC title and a
+ * screen clear once reached the terminal). */
+START_TEST(a_typed_escape_never_reaches_the_terminal)
+{
+    write_lesson();
+    CmdResult r = grade("", "1: 1\x1b]0;PWNED\x07\x1b[2J\n");
+    ck_assert_msg(!strchr(r.out, '\x1b') && !strchr(r.out, '\x07'), "raw control bytes: %s", r.out);
+    ck_assert_msg(strstr(r.out, "\\x1b]0;PWNED\\x07\\x1b[2J"), "%s", r.out);
+    cmd_free(&r);
+}
+END_TEST
+
 /* One malformed sheet among many: the others are graded, that one is named
  * with its line and column, and the exit status says it was not read. */
 START_TEST(one_bad_sheet_does_not_void_the_run)
@@ -277,6 +290,7 @@ Suite *grade_suite(void)
     tcase_add_test(c, sheets_that_cannot_be_read);
     tcase_add_test(c, one_bad_sheet_does_not_void_the_run);
     tcase_add_test(c, a_deep_answer_is_refused);
+    tcase_add_test(c, a_typed_escape_never_reaches_the_terminal);
     tcase_add_test(c, a_class_of_thirty);
     suite_add_tcase(s, c);
     return s;

@@ -394,6 +394,10 @@ START_TEST(cleaning_and_limits)
     ck_assert_str_eq(text_clean(out, sizeof out, "caf\xc3\xa9", 0, 0), "caf?");
     ck_assert_str_eq(text_clean(out, sizeof out, "caf\xc3\xa9", 0, 1), "caf\xc3\xa9");
     ck_assert_str_eq(text_clean(out, sizeof out, "bad\xff", 0, 1), "bad?");
+    /* bidirectional overrides and isolates (a server's STEP title, a
+     * progress line) are dropped as lesson files refuse them */
+    ck_assert_str_eq(text_clean(out, sizeof out, "a\xe2\x80\xae" "b\xe2\x81\xa6" "c\xe2\x80\xaa\xe2\x81\xa9" "d", 0, 1), "abcd");
+    ck_assert_str_eq(text_clean(out, sizeof out, "\xe2\x80\x94 dash", 0, 1), "\xe2\x80\x94 dash");   /* U+2014 stays */
     char tiny[4];
     ck_assert_str_eq(text_clean(tiny, sizeof tiny, "abcdef", 0, 1), "abc");
     ck_assert_str_eq(text_clean(tiny, sizeof tiny, "ab\xc3\xa9", 0, 1), "ab");  /* never half a character */

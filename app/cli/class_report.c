@@ -23,10 +23,29 @@ static int report_usage(const char *why)
     return 2;
 }
 
-static void csv_field(const char *s, int last)
+/* Is s a plain number (the answers a class types: -0.5321, +2)? */
+static int plain_number(const char *s)
 {
-    if (strpbrk(s, ",\"\n\r")) {
+    char *end;
+    if (!*s)
+        return 0;
+    strtod(s, &end);
+    return *end == '\0' && !strpbrk(s, "xXpPnNiI");
+}
+
+/* One cell: the bytes a terminal acts on escaped (lesson_escape), quoted
+ * where it holds a comma, a quote or a line end, and a cell a spreadsheet
+ * would read as a formula (= + - @ first, not a number) given a leading
+ * apostrophe, so =HYPERLINK(...) typed as an answer stays text. */
+static void csv_field(const char *raw, int last)
+{
+    char safe[1024];
+    const char *s = lesson_escape(raw, safe, sizeof safe);
+    int formula = strchr("=+-@", s[0]) && s[0] && !plain_number(s);
+    if (formula || strpbrk(s, ",\"\n\r")) {
         putchar('"');
+        if (formula)
+            putchar('\'');
         for (; *s; s++) {
             if (*s == '"')
                 putchar('"');
@@ -117,8 +136,10 @@ static void print_exercise(const ClassLogEntry *e, int n, const char *lesson, in
     }
 }
 
-static void print_text(const ClassLogEntry *e, int n, const char *path)
+static void print_text(const ClassLogEntry *e, int n, const char *raw_path)
 {
+    char path_shown[1024];
+    const char *path = lesson_escape(raw_path, path_shown, sizeof path_shown);
     char safe[1200];
     for (int i = 0; i < n; i++) {
         /* each lesson of the log once, in the order it first appears */

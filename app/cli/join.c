@@ -29,8 +29,10 @@
 
 static int join_usage(const char *why)
 {
+    char shown[2048];
     fprintf(stderr, "attn: %s\nusage: attn join ADDR CODE [--name NAME]\n"
-                    "       ADDR is HOST:PORT or unix:PATH, as the instructor's screen shows it\n", why);
+                    "       ADDR is HOST:PORT or unix:PATH, as the instructor's screen shows it\n",
+            lesson_escape(why, shown, sizeof shown));
     return 2;
 }
 
@@ -164,7 +166,8 @@ int cli_join(int argc, char **argv)
     Joined jn = { 0 };
     jn.c = class_client_connect(addr, code, name, why, sizeof why);
     if (!jn.c) {
-        fprintf(stderr, "attn: %s\n", why);
+        char shown[2400];   /* the address and the name, as typed */
+        fprintf(stderr, "attn: %s\n", lesson_escape(why, shown, sizeof shown));
         return 1;
     }
     int status = 1, stdin_open = 1, go = 1;

@@ -58,6 +58,10 @@ char *text_clean(char *out, size_t size, const char *in, int keep_newlines, int 
                 s++;
             } else if (n == 2 && s[0] == 0xC2 && s[1] < 0xA0) {
                 s += 2;   /* C1 control */
+            } else if (n == 3 && s[0] == 0xE2 && ((s[1] == 0x80 && s[2] >= 0xAA && s[2] <= 0xAE)
+                                                  || (s[1] == 0x81 && s[2] >= 0xA6 && s[2] <= 0xA9))) {
+                s += 3;   /* a bidirectional override or isolate (U+202A-E, U+2066-9): it would
+                             turn the rest of a line around, as a server's title or a file may try */
             } else if (o + (size_t)n < size) {
                 memcpy(out + o, s, (size_t)n);
                 o += (size_t)n;

@@ -336,7 +336,8 @@ int tui_main(const char *file, const TuiOptions *opt)
         ClientMsg m;
         t.student = class_client_connect(opt->join_addr, opt->join_code, opt->join_name, why, sizeof why);
         if (!t.student) {
-            fprintf(stderr, "attn: %s\n", why);
+            char shown[4800];   /* the address and the name, as typed */
+            fprintf(stderr, "attn: %s\n", lesson_escape(why, shown, sizeof shown));
             return 1;
         }
         if (class_client_wait_ready(t.student, 30000, &m) != 0) {
@@ -367,7 +368,8 @@ int tui_main(const char *file, const TuiOptions *opt)
         ClassOptions co = { opt->listen, opt->code, opt->log, 0 };
         char why[1200];
         if (!(t.cls = class_server_open(file, &co, why, sizeof why))) {
-            fprintf(stderr, "attn: %s\n", why);
+            char shown[4800];   /* --listen, --log and the file, as typed */
+            fprintf(stderr, "attn: %s\n", lesson_escape(why, shown, sizeof shown));
             session_free(ses);
             return 2;
         }

@@ -23,10 +23,15 @@ typedef struct {
     int failed;
 } Reader;
 
+/* Why the answer is refused; arg, a piece of what was typed, quoted with
+ * every byte a terminal could act on escaped (lesson_escape): the message
+ * reaches screens, sheets' reports and the class. */
 static double refuse(Reader *r, const char *fmt, const char *arg)
 {
-    if (!r->failed)
-        snprintf(r->why, r->size, fmt, arg);
+    if (!r->failed) {
+        char quoted[256];
+        snprintf(r->why, r->size, fmt, lesson_escape(arg, quoted, sizeof quoted));
+    }
     r->failed = 1;
     return 0;
 }
