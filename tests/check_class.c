@@ -484,7 +484,10 @@ START_TEST(hostile_peers_are_dropped_and_nobody_stalls)
     static char got[65536];
     fcntl(raw, F_SETFL, O_NONBLOCK);
     raw_until(raw, got, sizeof got, "\nREADY\n");
-    ck_assert_msg(strncmp(got, "WELCOME 1 Raw\nFILE lesson ", 26) == 0, "%.200s", got);
+    ck_assert_msg(strncmp(got, "WELCOME 1 Raw\nSECRET ", 21) == 0 && strstr(got, "\nFILE lesson "), "%.200s", got);
+    char raw_secret[CLASS_SECRET_LEN + 1];
+    ck_assert_int_eq(sscanf(got + 21, "%32[0-9a-f]", raw_secret), 1);
+    ck_assert_uint_eq(strlen(raw_secret), CLASS_SECRET_LEN);
     ck_assert_msg(strstr(got, "\nSTEP 1 7 Tokens and embeddings\nEXERCISE 1 What is the second number of the "
                               "embedding of 'blue'?\nREADY\n"), "%s", got);
     const char *ans = "ANSWER 1 0.36\n";
@@ -500,6 +503,30 @@ START_TEST(hostile_peers_are_dropped_and_nobody_stalls)
     class_server_tally(server, &kept);
     ck_assert_int_eq(kept.answered, 1);     /* Raw's 0.36 stands */
     ck_assert_int_eq(kept.n_spread, 1);
+    /* the name is Raw's: a second connection claiming it is refused with a
+     * reason, and Raw's counted answer stays (it once dropped Raw without a
+     * word and replaced the answer) */
+    int thief = raw_connect();
+    const char *steal = "HELLO 1 4242 Raw\nANSWER 1 999\n";
+    ck_assert(write(thief, steal, strlen(steal)) == (ssize_t)strlen(steal));
+    static char stolen[4096];
+    fcntl(thief, F_SETFL, O_NONBLOCK);
+    raw_until(thief, stolen, sizeof stolen, "REFUSED");
+    ck_assert_msg(strstr(stolen, "REFUSED the name Raw is taken in this class: choose another with --name"), "%s",
+                  stolen);
+    close(thief);
+    ClassTally held;
+    class_server_tally(server, &held);
+    ck_assert_int_eq(held.answered, 1);
+    /* with its secret, the name comes back to Raw (a rejoin) */
+    int again = raw_connect();
+    char prove[200];
+    snprintf(prove, sizeof prove, "PROVE %s\nHELLO 1 4242 Raw\n", raw_secret);
+    ck_assert(write(again, prove, strlen(prove)) == (ssize_t)strlen(prove));
+    fcntl(again, F_SETFL, O_NONBLOCK);
+    raw_until(again, stolen, sizeof stolen, "\nREADY\n");
+    ck_assert_msg(strncmp(stolen, "WELCOME 1 Raw\n", 14) == 0, "%.200s", stolen);
+    close(again);
     close(raw);
     /* a student who floods: more lines at once than the rate allows */
     int flood = raw_connect();
@@ -565,6 +592,57 @@ START_TEST(idle_connections_do_not_lock_the_class)
 }
 END_TEST
 
+/* The reply to one HELLO sent on a fresh connection (what the server says
+ * before it closes, or READY). */
+static void hello_reply(const char *hello, char *got, size_t size)
+{
+    int fd = raw_connect();
+    ck_assert(write(fd, hello, strlen(hello)) == (ssize_t)strlen(hello));
+    fcntl(fd, F_SETFL, O_NONBLOCK);
+    raw_until(fd, got, size, "\n");      /* the first line says which */
+    close(fd);
+}
+
+/* Wrong codes are slowed per address and in total: after three from one
+ * address it waits, a right code refused too while it does (all 10^6 codes
+ * once took 90 s); a student elsewhere still joins. */
+START_TEST(wrong_codes_are_slowed)
+{
+    open_class("127.0.0.1:0");
+    static char got[65536];
+    int judged = 0, waited = 0;
+    for (int i = 0; i < 20; i++) {
+        char hello[64];
+        snprintf(hello, sizeof hello, "HELLO 1 %04d Guess%d\n", 1000 + i, i);
+        hello_reply(hello, got, sizeof got);
+        judged += strstr(got, "REFUSED wrong code") != NULL;
+        waited += strstr(got, "REFUSED too many wrong codes from here") != NULL;
+    }
+    ck_assert_msg(judged == 3 && waited == 17, "%d guesses judged, %d told to wait", judged, waited);
+    /* the right code, from the waiting address: refused unread */
+    hello_reply("HELLO 1 4242 Right\n", got, sizeof got);
+    ck_assert_msg(strstr(got, "REFUSED too many wrong codes from here: try again in"), "%s", got);
+    /* a student from another address of the loopback joins (the class's
+     * own share of wrong codes is not spent) */
+    ClassAddr ca;
+    char why[200];
+    ck_assert_int_eq(class_addr_parse(class_addr(), &ca, why, sizeof why), 0);
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in from = { .sin_family = AF_INET }, to = { .sin_family = AF_INET, .sin_port = htons((uint16_t)ca.port) };
+    inet_pton(AF_INET, "127.0.0.2", &from.sin_addr);
+    inet_pton(AF_INET, "127.0.0.1", &to.sin_addr);
+    ck_assert_int_eq(bind(fd, (struct sockaddr *)&from, sizeof from), 0);
+    ck_assert_int_eq(connect(fd, (struct sockaddr *)&to, sizeof to), 0);
+    const char *hello = "HELLO 1 4242 Ada\n";
+    ck_assert(write(fd, hello, strlen(hello)) == (ssize_t)strlen(hello));
+    fcntl(fd, F_SETFL, O_NONBLOCK);
+    raw_until(fd, got, sizeof got, "\n");
+    ck_assert_msg(strncmp(got, "WELCOME 1 Ada\n", 14) == 0, "%.200s", got);
+    close(fd);
+    close_class();
+}
+END_TEST
+
 /* A unix socket for a shared host: the group may join, nobody else. */
 START_TEST(a_class_on_a_unix_socket)
 {
@@ -612,6 +690,7 @@ Suite *class_suite(void)
     tcase_set_timeout(c, 120);
     tcase_add_test(c, report_rounds_its_shares);
     tcase_add_test(c, idle_connections_do_not_lock_the_class);
+    tcase_add_test(c, wrong_codes_are_slowed);
     tcase_add_test(c, lines_names_and_addresses);
     tcase_add_test(c, a_class_follows_answers_and_ends);
     tcase_add_test(c, the_report_names_a_bad_line);

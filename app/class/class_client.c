@@ -2,8 +2,11 @@
  * class_client.c - a student's connection to a class (see class_client.h).
  */
 #include "class_client.h"
+#include "progress.h"
 
 #include <errno.h>
+#include <sys/stat.h>
+#include <fcntl.h>
 #include <netdb.h>
 #include <poll.h>
 #include <stdio.h>
@@ -20,6 +23,7 @@ struct ClassClient {
     char lost[200];
     ClassPack pack;
     char name[4 * CLASS_NAME_MAX + 1];
+    char addr[300];         /* as typed: where the secret is kept for       */
     /* a file arriving: its bytes still to read */
     char *file, *file_path;
     size_t file_len, file_got;
@@ -29,6 +33,60 @@ struct ClassClient {
     ClientMsg held[2];
     int n_held, next_held;
 };
+
+/* ---- the secret that proves a name is this student's ----
+ * The server gives each new student a secret (SECRET); the client keeps it
+ * in its state directory, one line per class address and name, and proves
+ * it (PROVE) before saying HELLO again under that name. */
+
+static const char *secrets_path(char *buf, size_t size)
+{
+    char dir[1024];
+    if (!progress_dir(dir, sizeof dir))
+        return NULL;
+    snprintf(buf, size, "%s/class-secrets", dir);
+    return buf;
+}
+
+/* The secret kept for (addr, name) into out (CLASS_SECRET_LEN + 1), or 0. */
+static int secret_kept(const char *addr, const char *name, char *out)
+{
+    char path[1100], line[1024];
+    FILE *f = secrets_path(path, sizeof path) ? fopen(path, "r") : NULL;
+    int found = 0;
+    while (f && fgets(line, sizeof line, f)) {
+        char *tab1 = strchr(line, '\t'), *tab2 = tab1 ? strchr(tab1 + 1, '\t') : NULL;
+        if (!tab2)
+            continue;
+        *tab1 = *tab2 = '\0';
+        line[strcspn(line, "\n")] = '\0';
+        tab2[1 + strcspn(tab2 + 1, "\n")] = '\0';
+        if (strcmp(line, addr) == 0 && strcmp(tab1 + 1, name) == 0 && strlen(tab2 + 1) == CLASS_SECRET_LEN) {
+            snprintf(out, CLASS_SECRET_LEN + 1, "%s", tab2 + 1);
+            found = 1;      /* the latest line wins */
+        }
+    }
+    if (f)
+        fclose(f);
+    return found;
+}
+
+/* Keep secret for (addr, name): appended, one whole line. */
+static void secret_keep(const char *addr, const char *name, const char *secret)
+{
+    char path[1100], dir[1024], line[1400];
+    if (!secrets_path(path, sizeof path) || !progress_dir(dir, sizeof dir))
+        return;
+    mkdir(dir, 0700);
+    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0600);
+    if (fd < 0)
+        return;
+    int n = snprintf(line, sizeof line, "%s\t%s\t%s\n", addr, name, secret);
+    struct stat st;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && n > 0 && (size_t)n < sizeof line && write(fd, line, (size_t)n) != n)
+        (void)ftruncate(fd, st.st_size);    /* a whole line or none */
+    close(fd);
+}
 
 static int connect_to(const ClassAddr *a, char *why, size_t size)
 {
@@ -104,8 +162,13 @@ ClassClient *class_client_connect(const char *addr, const char *code, const char
         free(c);
         return NULL;
     }
-    char hello[CLASS_LINE_MAX];
-    snprintf(hello, sizeof hello, "HELLO %d %s %s\n", CLASS_PROTO_VERSION, code, clean);
+    snprintf(c->addr, sizeof c->addr, "%s", addr);
+    snprintf(c->name, sizeof c->name, "%s", clean);
+    char hello[CLASS_LINE_MAX], secret[CLASS_SECRET_LEN + 1];
+    int n = 0;
+    if (secret_kept(addr, clean, secret))    /* this name was ours in this class before */
+        n = snprintf(hello, sizeof hello, "PROVE %s\n", secret);
+    snprintf(hello + n, sizeof hello - (size_t)n, "HELLO %d %s %s\n", CLASS_PROTO_VERSION, code, clean);
     if (send_all(c, hello, strlen(hello)) != 0) {
         snprintf(why, size, "the class closed the connection");
         class_client_free(c);
@@ -237,6 +300,9 @@ void class_client_next(ClassClient *c, ClientMsg *m)
         long a, b;
         if (strcmp(msg.verb, "WELCOME") == 0 && msg.n >= 2) {
             snprintf(c->name, sizeof c->name, "%s%s%s", msg.field[1], msg.n > 2 ? " " : "", msg.n > 2 ? msg.field[2] : "");
+        } else if (strcmp(msg.verb, "SECRET") == 0 && msg.n == 1 && strlen(msg.field[0]) == CLASS_SECRET_LEN
+                   && strspn(msg.field[0], "0123456789abcdef") == CLASS_SECRET_LEN) {
+            secret_keep(c->addr, c->name, msg.field[0]);
         } else if (strcmp(msg.verb, "FILE") == 0) {
             if (start_file(c, &msg) != 0) {
                 lost(c, m, "the class sent a file this client cannot take");

@@ -13,6 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
+#include <arpa/inet.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <unistd.h>
 #include <netinet/in.h>
@@ -25,6 +28,10 @@
 #define ACCEPTS_PER_PUMP 32         /* so a flood of connects never stalls the keys */
 #define RATE_BURST 20.0             /* lines a student may send at once          */
 #define RATE_PER_SECOND 10.0        /* and then per second                       */
+#define WRONG_FREE 3                /* wrong codes an address may make at once   */
+#define WRONG_WAIT_MAX 60.0         /* then it waits 1, 2, 4 ... up to this, s   */
+#define WRONG_BURST 10.0            /* wrong codes the whole class takes at once */
+#define WRONG_PER_SECOND 1.0        /* and then per second, from everyone        */
 
 ClassServer *class_server_open(const char *lesson_path, const ClassOptions *o, char *why, size_t size)
 {
@@ -80,6 +87,49 @@ static int student_named(ClassServer *s, const char *name)
     return -1;
 }
 
+/* A new student's secret: CLASS_SECRET_LEN hex digits from the kernel's
+ * random source (never guessed from the name or the time). */
+static void new_secret(char *out)
+{
+    unsigned char raw[CLASS_SECRET_LEN / 2];
+    size_t got = 0;
+    while (got < sizeof raw) {
+        ssize_t n = getrandom(raw + got, sizeof raw - got, 0);
+        if (n <= 0)
+            break;
+        got += (size_t)n;
+    }
+    for (size_t i = 0; i < sizeof raw; i++)
+        snprintf(out + 2 * i, 3, "%02x", got == sizeof raw ? raw[i] : (unsigned)rand() & 0xff);
+}
+
+/* The wrong codes from address from, or NULL. */
+static WrongFrom *wrong_from(ClassServer *s, const char *from)
+{
+    for (int i = 0; i < WRONG_FROM_MAX; i++)
+        if (s->wrong[i].from[0] && strcmp(s->wrong[i].from, from) == 0)
+            return &s->wrong[i];
+    return NULL;
+}
+
+/* A record for address from: a free one, else the one whose wait ended
+ * longest ago (a table of fixed size, whatever the peers send). */
+static WrongFrom *wrong_add(ClassServer *s, const char *from)
+{
+    WrongFrom *pick = &s->wrong[0];
+    for (int i = 0; i < WRONG_FROM_MAX; i++) {
+        if (!s->wrong[i].from[0]) {
+            pick = &s->wrong[i];
+            break;
+        }
+        if (s->wrong[i].until < pick->until)
+            pick = &s->wrong[i];
+    }
+    memset(pick, 0, sizeof *pick);
+    snprintf(pick->from, sizeof pick->from, "%s", from);
+    return pick;
+}
+
 static int joined_count(const ClassServer *s)
 {
     int n = 0;
@@ -96,7 +146,29 @@ static int hello(ClassServer *s, int c, ClassMsg *m)
         class_peer_refuse(s, c, "this class speaks version 1 of the protocol: update attn");
         return 0;
     }
+    /* a guess is refused unread while its address waits, or while the
+     * class has taken its share of wrong codes: a right code then too, or
+     * waiting would not slow the guessing */
+    double now = class_now_seconds();
+    s->wrong_tokens += (now - s->wrong_at) * WRONG_PER_SECOND;
+    s->wrong_at = now;
+    if (s->wrong_tokens > WRONG_BURST)
+        s->wrong_tokens = WRONG_BURST;
+    WrongFrom *w = wrong_from(s, s->conns[c].from);
+    if ((w && w->until > now) || s->wrong_tokens < 1) {
+        char says[200];
+        snprintf(says, sizeof says, "too many wrong codes %s: try again in %d seconds",
+                 w && w->until > now ? "from here" : "in this class just now",
+                 w && w->until > now ? (int)ceil(w->until - now) : 2);
+        class_peer_refuse(s, c, says);
+        return 0;
+    }
     if (strcmp(m->field[1], s->code) != 0) {
+        s->wrong_tokens -= 1;
+        if (!w)
+            w = wrong_add(s, s->conns[c].from);
+        if (w && ++w->fails >= WRONG_FREE)
+            w->until = now + fmin(WRONG_WAIT_MAX, pow(2.0, w->fails - WRONG_FREE));
         class_peer_refuse(s, c, "wrong code: ask the instructor for the code on the screen");
         return 0;
     }
@@ -105,6 +177,15 @@ static int hello(ClassServer *s, int c, ClassMsg *m)
         return 0;
     }
     int st = student_named(s, name);
+    /* a name belongs to the student who took it: taking it again needs its
+     * secret (a second HELLO under a name once dropped that student without
+     * a word and replaced their counted answers) */
+    if (st >= 0 && strcmp(s->conns[c].proof, s->students[st].secret) != 0) {
+        char says[300];
+        snprintf(says, sizeof says, "the name %s is taken in this class: choose another with --name", name);
+        class_peer_refuse(s, c, says);
+        return 0;
+    }
     if (st < 0 && joined_count(s) >= CLASS_MAX_STUDENTS) {
         class_peer_refuse(s, c, "the class is full (500 students)");
         return 0;
@@ -122,6 +203,7 @@ static int hello(ClassServer *s, int c, ClassMsg *m)
         s->students = more;
         st = s->n_students++;
         snprintf(s->students[st].name, sizeof s->students[st].name, "%s", name);
+        new_secret(s->students[st].secret);
         s->students[st].conn = -1;
         s->students[st].answers = answers;
     } else if (s->students[st].conn >= 0) {
@@ -131,6 +213,7 @@ static int hello(ClassServer *s, int c, ClassMsg *m)
     s->conns[c].student = st;
     s->conns[c].hello_by = 0;
     class_peer_line(s, c, "WELCOME %d %s", CLASS_PROTO_VERSION, name);
+    class_peer_line(s, c, "SECRET %s", s->students[st].secret);
     class_peer_line(s, c, "FILE lesson %zu %s", s->pack.len, s->pack.name);
     class_peer_send(s, c, s->pack.text, s->pack.len);
     for (int i = 0; i < s->pack.n_files; i++) {
@@ -193,6 +276,10 @@ static int handle_line(ClassServer *s, int c, char *line)
         class_peer_refuse(s, c, "not a message of the class protocol");
         return joined;
     }
+    if (!joined && strcmp(m.verb, "PROVE") == 0 && m.n == 1 && strlen(m.field[0]) == CLASS_SECRET_LEN) {
+        snprintf(k->proof, sizeof k->proof, "%s", m.field[0]);
+        return 0;
+    }
     if (!joined && strcmp(m.verb, "HELLO") == 0)
         return hello(s, c, &m);
     if (joined && strcmp(m.verb, "ANSWER") == 0)
@@ -240,7 +327,9 @@ static int read_from(ClassServer *s, int c)
 static void accept_new(ClassServer *s)
 {
     for (int i = 0; i < ACCEPTS_PER_PUMP; i++) {
-        int fd = accept4(s->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        struct sockaddr_storage peer;
+        socklen_t peer_len = sizeof peer;
+        int fd = accept4(s->listen_fd, (struct sockaddr *)&peer, &peer_len, SOCK_NONBLOCK | SOCK_CLOEXEC);
         if (fd < 0)
             return;
         int pending = 0, slot = -1, oldest = -1;
@@ -285,6 +374,12 @@ static void accept_new(ClassServer *s)
         k->hello_by = class_now_seconds() + s->hello_seconds;
         k->tokens = RATE_BURST;
         k->tokens_at = class_now_seconds();
+        /* where it comes from, for its wrong codes */
+        snprintf(k->from, sizeof k->from, "unix");
+        if (peer.ss_family == AF_INET)
+            inet_ntop(AF_INET, &((struct sockaddr_in *)&peer)->sin_addr, k->from, sizeof k->from);
+        else if (peer.ss_family == AF_INET6)
+            inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&peer)->sin6_addr, k->from, sizeof k->from);
     }
 }
 

@@ -28,6 +28,7 @@ typedef struct {
 typedef struct {
     char name[4 * CLASS_NAME_MAX + 1];
     int conn;                       /* its connection, -1 when not connected  */
+    char secret[CLASS_SECRET_LEN + 1]; /* proves the name is this student's (PROVE) */
     Answer *answers;                /* one per exercise of the lesson          */
 } Student;
 
@@ -40,7 +41,17 @@ typedef struct {
     double hello_by;                /* monotonic seconds; 0 once joined        */
     double tokens, tokens_at;
     int closing;                    /* drop once its bytes are out (REFUSED)   */
+    char proof[CLASS_SECRET_LEN + 1]; /* what PROVE said before HELLO ("" if nothing) */
+    char from[64];                  /* the peer's address, for wrong codes ("unix" on a socket) */
 } Conn;
+
+/* Wrong codes from one address: how many, and until when it must wait. */
+#define WRONG_FROM_MAX 64
+typedef struct {
+    char from[64];
+    int fails;
+    double until;                   /* monotonic seconds                       */
+} WrongFrom;
 
 struct ClassServer {
     int listen_fd;
@@ -62,6 +73,10 @@ struct ClassServer {
     char title[512];
     int ended;
     double hello_seconds;
+    /* wrong codes are slowed per address and in total, so the code cannot
+     * be guessed (11,000 guesses a second once went through) */
+    WrongFrom wrong[WRONG_FROM_MAX];
+    double wrong_tokens, wrong_at;
     int next_fd;                    /* where the last pump stopped (round robin) */
     int corked;                     /* queue, do not send yet (one send for many lines) */
 };

@@ -87,4 +87,8 @@ int class_addr_parse(const char *s, ClassAddr *a, char *why, size_t size);
 /* Monotonic seconds, for every time limit of the class (both sides). */
 double class_now_seconds(void);
 
+/* The secret a class gives each new student (SECRET, hex), proved with
+ * PROVE before a HELLO that takes the name again. */
+#define CLASS_SECRET_LEN 32
+
 #endif
