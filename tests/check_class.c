@@ -643,6 +643,76 @@ START_TEST(wrong_codes_are_slowed)
 }
 END_TEST
 
+/* A hostile server: attn join (the line client) at 127.0.0.1:port, its
+ * output into out; the server's side is the listening socket ls. */
+static pid_t join_hostile(int *ls, const char *out)
+{
+    *ls = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in sa = { .sin_family = AF_INET };
+    inet_pton(AF_INET, "127.0.0.1", &sa.sin_addr);
+    socklen_t len = sizeof sa;
+    ck_assert_int_eq(bind(*ls, (struct sockaddr *)&sa, sizeof sa), 0);
+    ck_assert_int_eq(listen(*ls, 4), 0);
+    ck_assert_int_eq(getsockname(*ls, (struct sockaddr *)&sa, &len), 0);
+    char addr[64];
+    snprintf(addr, sizeof addr, "127.0.0.1:%d", ntohs(sa.sin_port));
+    pid_t pid = fork();
+    if (pid == 0) {
+        int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600), null = open("/dev/null", O_RDONLY);
+        dup2(fd, 1);
+        dup2(fd, 2);
+        dup2(null, 0);
+        execl(attn_bin(), "attn", "join", addr, "4242", "--name", "Ada", (char *)NULL);
+        _exit(127);
+    }
+    return pid;
+}
+
+/* A hostile server cannot exhaust a student: files past the count a class
+ * may send are refused (FILE repeated once grew the line client to 768 MB),
+ * and a server that says nothing is left after the time limit (it held
+ * the line client for ever). */
+START_TEST(a_hostile_server_cannot_exhaust_a_student)
+{
+    char out[] = "/tmp/attn-hostile-XXXXXX";
+    int tmp = mkstemp(out);
+    ck_assert_int_ge(tmp, 0);
+    close(tmp);
+    int ls;
+    pid_t pid = join_hostile(&ls, out);
+    int c = accept(ls, NULL, NULL);
+    ck_assert_int_ge(c, 0);
+    char line[128];
+    ck_assert(write(c, "WELCOME 1 Ada\n", 14) == 14);
+    for (int i = 0; i < CLASS_FILES_MAX + 5; i++) {
+        int n = snprintf(line, sizeof line, "FILE data 1 d%d.npy\nx", i);
+        if (write(c, line, (size_t)n) != n)
+            break;
+    }
+    int status;
+    waitpid(pid, &status, 0);
+    close(c);
+    close(ls);
+    CmdResult r = cmd_runf("cat %s", out);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 1 && strstr(r.out, "the class sent a file this client cannot take"),
+                  "status %d: %s", status, r.out);
+    cmd_free(&r);
+    /* silence: the wait ends */
+    double t0 = class_now_seconds();
+    pid = join_hostile(&ls, out);
+    c = accept(ls, NULL, NULL);
+    waitpid(pid, &status, 0);
+    close(c);
+    close(ls);
+    r = cmd_runf("cat %s", out);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 1
+                      && strstr(r.out, "the class sent no lesson within 30 seconds"), "status %d: %s", status, r.out);
+    ck_assert_msg(class_now_seconds() - t0 < 45, "the wait took %.0f s", class_now_seconds() - t0);
+    cmd_free(&r);
+    unlink(out);
+}
+END_TEST
+
 /* A unix socket for a shared host: the group may join, nobody else. */
 START_TEST(a_class_on_a_unix_socket)
 {
@@ -691,6 +761,7 @@ Suite *class_suite(void)
     tcase_add_test(c, report_rounds_its_shares);
     tcase_add_test(c, idle_connections_do_not_lock_the_class);
     tcase_add_test(c, wrong_codes_are_slowed);
+    tcase_add_test(c, a_hostile_server_cannot_exhaust_a_student);
     tcase_add_test(c, lines_names_and_addresses);
     tcase_add_test(c, a_class_follows_answers_and_ends);
     tcase_add_test(c, the_report_names_a_bad_line);

@@ -28,6 +28,8 @@ struct ClassClient {
     char *file, *file_path;
     size_t file_len, file_got;
     int file_is_lesson;
+    int n_files;            /* files taken so far, and their bytes: bounded  */
+    size_t files_bytes;     /* on this side too, whatever a server sends      */
     /* where the class stood when this student joined: told after READY */
     int ready;
     ClientMsg held[2];
@@ -212,6 +214,11 @@ static int start_file(ClassClient *c, ClassMsg *msg)
     long len;
     if (msg->n < 3 || class_field_int(msg->field[1], 0, CLASS_FILE_MAX, &len))
         return -1;
+    /* a hostile server repeating FILE once grew a student to 768 MB */
+    if (c->n_files >= CLASS_FILES_MAX || c->files_bytes + (size_t)len > (size_t)CLASS_FILES_TOTAL)
+        return -1;
+    c->n_files++;
+    c->files_bytes += (size_t)len;
     c->file = malloc((size_t)len + 1);
     c->file_path = strdup(msg->field[2]);
     if (!c->file || !c->file_path)

@@ -32,6 +32,9 @@
 #define CLASS_NAME_MAX 32               /* characters of a student's name     */
 #define CLASS_MAX_STUDENTS 500
 #define CLASS_FILE_MAX (1L << 26)       /* bytes of one file sent             */
+#define CLASS_FILES_MAX 64              /* files a class may send a student   */
+#define CLASS_FILES_TOTAL (1L << 28)    /* and their bytes in all             */
+#define CLASS_READY_SECONDS 30          /* a student waits this long for the lesson */
 #define CLASS_DEFAULT_ADDR "127.0.0.1:7411"
 
 /* A stream cut into lines. Feed bytes in; take whole lines out. A line

@@ -173,6 +173,9 @@ int cli_join(int argc, char **argv)
     int status = 1, stdin_open = 1, go = 1;
     char typed[4096];       /* what stdin gave, not yet a whole line */
     size_t held = 0;
+    /* the lesson comes within a time limit, or the wait ends (a silent
+     * server once held the line client for ever) */
+    double ready_by = class_now_seconds() + CLASS_READY_SECONDS;
     while (go > 0) {
         ClientMsg m;
         class_client_next(jn.c, &m);
@@ -183,11 +186,23 @@ int cli_join(int argc, char **argv)
         }
         struct pollfd fds[2] = { { class_client_fd(jn.c), POLLIN, 0 }, { STDIN_FILENO, POLLIN, 0 } };
         /* answers wait in stdin until the lesson that judges them is here */
-        if (poll(fds, stdin_open && jn.judge ? 2 : 1, -1) < 0) {
+        int wait_ms = -1;
+        if (!jn.judge) {
+            double left = ready_by - class_now_seconds();
+            if (left <= 0) {
+                fprintf(stderr, "attn: the class sent no lesson within %d seconds\n", CLASS_READY_SECONDS);
+                break;
+            }
+            wait_ms = (int)(left * 1e3) + 1;
+        }
+        int ready_n = poll(fds, stdin_open && jn.judge ? 2 : 1, wait_ms);
+        if (ready_n < 0) {
             if (errno == EINTR)
                 continue;
             break;
         }
+        if (ready_n == 0)
+            continue;
         if (fds[0].revents)
             class_client_read(jn.c);
         if (stdin_open && jn.judge && fds[1].revents) {

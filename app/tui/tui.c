@@ -340,7 +340,7 @@ int tui_main(const char *file, const TuiOptions *opt)
             fprintf(stderr, "attn: %s\n", lesson_escape(why, shown, sizeof shown));
             return 1;
         }
-        if (class_client_wait_ready(t.student, 30000, &m) != 0) {
+        if (class_client_wait_ready(t.student, CLASS_READY_SECONDS * 1000, &m) != 0) {
             char shown[CLASS_LINE_MAX * 4];
             fprintf(stderr, m.what == CLIENT_REFUSED ? "attn: the class refused to let you in: %s\n" : "attn: %s\n",
                     lesson_escape(m.text, shown, sizeof shown));
