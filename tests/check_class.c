@@ -713,6 +713,49 @@ START_TEST(a_hostile_server_cannot_exhaust_a_student)
 }
 END_TEST
 
+/* Students who join and never read cannot grow the instructor without
+ * bound: the lesson waits in each one's buffer, and past the total the
+ * class holds for all of them a newcomer is refused with a reason (200 of
+ * them once grew the instructor from 56 MB to 1.44 GB). */
+START_TEST(students_who_never_read_are_bounded_in_total)
+{
+    snprintf(dir, sizeof dir, "/tmp/attn-class-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char path[200], why[1200];
+    snprintf(path, sizeof path, "%s/big.npy", dir);
+    ck_assert_int_eq(write_npy_f32(path, 2048, 1024), 0);   /* 8 MB */
+    snprintf(path, sizeof path, "%s/big.lesson", dir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("lesson Big\nlet W = load(\"big.npy\")\nstep S\n  let C = rows(cols(W, 1, 2), 1, 2)\n  show C\n", f);
+    fclose(f);
+    ClassOptions o = { "127.0.0.1:0", "4242", NULL, 30.0 };
+    server = class_server_open(path, &o, why, sizeof why);
+    ck_assert_msg(server != NULL, "%s", why);
+    int fds[80], refused = 0;
+    static char got[4096];
+    for (int i = 0; i < 80; i++) {
+        fds[i] = raw_connect();
+        char hello[64];
+        int n = snprintf(hello, sizeof hello, "HELLO 1 4242 S%d\n", i);
+        ck_assert(write(fds[i], hello, (size_t)n) == n);
+        serve(20);
+    }
+    serve(200);
+    ClassTally t;
+    class_server_tally(server, &t);
+    ck_assert_msg(t.joined < 80, "every one of 80 was queued 8 MB: %d joined", t.joined);
+    /* the last to come are told why */
+    fcntl(fds[79], F_SETFL, O_NONBLOCK);
+    raw_until(fds[79], got, sizeof got, "busy");
+    refused = strstr(got, "REFUSED the class is busy sending the lesson to others") != NULL;
+    ck_assert_msg(refused, "%.200s", got);
+    for (int i = 0; i < 80; i++)
+        close(fds[i]);
+    close_class();
+}
+END_TEST
+
 /* A unix socket for a shared host: the group may join, nobody else. */
 START_TEST(a_class_on_a_unix_socket)
 {
@@ -762,6 +805,7 @@ Suite *class_suite(void)
     tcase_add_test(c, idle_connections_do_not_lock_the_class);
     tcase_add_test(c, wrong_codes_are_slowed);
     tcase_add_test(c, a_hostile_server_cannot_exhaust_a_student);
+    tcase_add_test(c, students_who_never_read_are_bounded_in_total);
     tcase_add_test(c, lines_names_and_addresses);
     tcase_add_test(c, a_class_follows_answers_and_ends);
     tcase_add_test(c, the_report_names_a_bad_line);

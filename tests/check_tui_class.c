@@ -223,27 +223,9 @@ START_TEST(a_big_lesson_reaches_a_terminal)
     ck_assert_ptr_nonnull(mkdtemp(dir));
     char path[600];
     snprintf(path, sizeof path, "%s/big.npy", dir);
-    FILE *f = fopen(path, "wb");
-    ck_assert_ptr_nonnull(f);
-    const int rows = 1000, cols = 800;      /* 3.2 MB of float32 */
-    char header[128];
-    int n = snprintf(header, sizeof header, "{'descr': '<f4', 'fortran_order': False, 'shape': (%d, %d), }", rows, cols);
-    int total = 10 + n + 1, pad = (64 - total % 64) % 64;
-    unsigned short hlen = (unsigned short)(n + pad + 1);
-    fwrite("\x93NUMPY\x01\x00", 1, 8, f);
-    fputc(hlen & 0xff, f);
-    fputc(hlen >> 8, f);
-    fwrite(header, 1, (size_t)n, f);
-    for (int k = 0; k < pad; k++)
-        fputc(' ', f);
-    fputc('\n', f);
-    for (int k = 0; k < rows * cols; k++) {
-        float v = (float)(k % 97) / 97.0f;
-        fwrite(&v, sizeof v, 1, f);
-    }
-    fclose(f);
+    ck_assert_int_eq(write_npy_f32(path, 1000, 800), 0);   /* 3.2 MB of float32 */
     snprintf(path, sizeof path, "%s/big.lesson", dir);
-    f = fopen(path, "w");
+    FILE *f = fopen(path, "w");
     ck_assert_ptr_nonnull(f);
     fputs("lesson Big data\nlet W = load(\"big.npy\")\nstep Corner\n  let C = rows(cols(W, 1, 2), 1, 2)\n"
           "  show C\n  exercise What is C[1,2]?\n    answer C[1,2] = 0.0103 within 1e-3\n  end\n", f);

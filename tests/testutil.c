@@ -172,3 +172,26 @@ int lesson_json(const char *path, JVal *root, char *why, size_t why_size)
     cmd_free(&r);
     return rc;
 }
+
+int write_npy_f32(const char *path, int rows, int cols)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return -1;
+    char header[128];
+    int n = snprintf(header, sizeof header, "{'descr': '<f4', 'fortran_order': False, 'shape': (%d, %d), }", rows, cols);
+    int total = 10 + n + 1, pad = (64 - total % 64) % 64;
+    unsigned short hlen = (unsigned short)(n + pad + 1);
+    fwrite("\x93NUMPY\x01\x00", 1, 8, f);
+    fputc(hlen & 0xff, f);
+    fputc(hlen >> 8, f);
+    fwrite(header, 1, (size_t)n, f);
+    for (int k = 0; k < pad; k++)
+        fputc(' ', f);
+    fputc('\n', f);
+    for (long k = 0; k < (long)rows * cols; k++) {
+        float v = (float)(k % 97) / 97.0f;
+        fwrite(&v, sizeof v, 1, f);
+    }
+    return fclose(f) == 0 ? 0 : -1;
+}

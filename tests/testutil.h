@@ -42,4 +42,8 @@ struct JVal;
  * else -1 with the reason (exit status, stderr, or the JSON error) in why. */
 int lesson_json(const char *path, struct JVal *root, char *why, size_t why_size);
 
+/* A little-endian float32 .npy of rows x cols at path (values k % 97 / 97,
+ * row-major): a lesson's big data file. 0, or -1. */
+int write_npy_f32(const char *path, int rows, int cols);
+
 #endif

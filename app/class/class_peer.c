@@ -52,13 +52,27 @@ void class_peer_flush(ClassServer *s, int c)
     }
 }
 
+size_t class_peer_held(const ClassServer *s)
+{
+    size_t held = 0;
+    for (int c = 0; c < s->n_conns; c++)
+        if (s->conns[c].fd >= 0)
+            held += s->conns[c].out_cap;
+    return held;
+}
+
 /* Queue bytes for peer c; a peer that lets more pile up than the lesson
- * and OUT_SLACK is too slow for the class and is dropped. */
+ * and OUT_SLACK is too slow for the class and is dropped, and so is one
+ * whose bytes would take the peers' buffers past OUT_TOTAL together. */
 void class_peer_send(ClassServer *s, int c, const char *bytes, size_t n)
 {
     Conn *k = &s->conns[c];
     if (k->fd < 0)
         return;
+    if (k->out_len + n > k->out_cap && class_peer_held(s) - k->out_cap + 2 * (k->out_len + n) > (size_t)OUT_TOTAL) {
+        class_peer_drop(s, c);
+        return;
+    }
     size_t limit = s->pack.len + OUT_SLACK;
     for (int i = 0; i < s->pack.n_files; i++)
         limit += s->pack.files[i].len;

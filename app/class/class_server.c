@@ -186,6 +186,15 @@ static int hello(ClassServer *s, int c, ClassMsg *m)
         class_peer_refuse(s, c, says);
         return 0;
     }
+    /* the lesson waits in this peer's buffer until it reads it: refused
+     * with a reason while the buffers of those not reading are full */
+    size_t lesson_bytes = s->pack.len;
+    for (int i = 0; i < s->pack.n_files; i++)
+        lesson_bytes += s->pack.files[i].len;
+    if (class_peer_held(s) + 2 * lesson_bytes > (size_t)OUT_TOTAL) {
+        class_peer_refuse(s, c, "the class is busy sending the lesson to others: try again in a moment");
+        return 0;
+    }
     if (st < 0 && joined_count(s) >= CLASS_MAX_STUDENTS) {
         class_peer_refuse(s, c, "the class is full (500 students)");
         return 0;
