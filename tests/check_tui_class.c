@@ -14,6 +14,7 @@
 
 #include "testutil.h"
 #include "tmux.h"
+#include "tui_fixtures.h"
 
 /* A student in the background: answers, then listens until the class
  * ends (at most 30 s), everything printed into dir/NAME.out. */
@@ -251,6 +252,48 @@ START_TEST(a_big_lesson_reaches_a_terminal)
 }
 END_TEST
 
+/* The lesson changed on disk during a class (a step added): the
+ * instructor's screen reloads it and so does the class (it kept the old
+ * one: students were told "step 8" of 7 and judged against the old
+ * exercise). Those who joined are told to join again; a newcomer gets the
+ * lesson as it is. */
+START_TEST(a_reload_reaches_the_class)
+{
+    char dir[] = "/tmp/attn-tui-reload-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char path[600], args[800];
+    snprintf(path, sizeof path, "%s/02-sky-is-blue.lesson", lessons_dir());
+    char *text = slurp(path);
+    ck_assert_ptr_nonnull(text);
+    snprintf(path, sizeof path, "%s/sky.lesson", dir);
+    save_in_place(path, text);
+    snprintf(args, sizeof args, "--class --listen 127.0.0.1:0 --code 4242 %s", path);
+    Tmux t;
+    tmux_start(&t, 120, 40, NULL, args);
+    WAIT_FOR(&t, "0 joined");
+    char addr[64] = "";
+    ck_assert_int_eq(sscanf(strstr(t.last, "attn join "), "attn join %63s", addr), 1);
+    student(dir, addr, "Ada", "");
+    WAIT_FOR(&t, "1 joined");
+    ck_assert_msg(printed(dir, "Ada", "step 1/7"), "Ada did not join");
+    /* one step more: 8 steps */
+    char *shorter = malloc(strlen(text) + 64);
+    sprintf(shorter, "%s\nstep One more look\n  show A\n", text);
+    save_by_rename(path, shorter);
+    ck_assert_msg(printed(dir, "Ada", "the instructor changed the lesson: join again to get it"), "Ada was not told");
+    student(dir, addr, "Bea", "");
+    ck_assert_msg(printed(dir, "Bea", "step 1/8"), "the class kept the old lesson");
+    tmux_keys(&t, "q");
+    WAIT_FOR(&t, "q again ends the class");
+    tmux_quit_and_check(&t, "q", "EXITED 0");
+    tmux_stop(&t);
+    free(shorter);
+    free(text);
+    CmdResult r = cmd_runf("rm -rf %s", dir);
+    cmd_free(&r);
+}
+END_TEST
+
 Suite *tui_class_suite(void)
 {
     Suite *s = suite_create("tui_class");
@@ -266,6 +309,8 @@ Suite *tui_class_suite(void)
         tcase_add_test(c, a_students_lesson_keeps_its_files);
     if (!(skip && strcmp(skip, "1") == 0))
         tcase_add_test(c, a_big_lesson_reaches_a_terminal);
+    if (!(skip && strcmp(skip, "1") == 0))
+        tcase_add_test(c, a_reload_reaches_the_class);
     suite_add_tcase(s, c);
     return s;
 }

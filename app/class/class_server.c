@@ -529,6 +529,65 @@ void class_server_end(ClassServer *s)
     }
 }
 
+int class_server_reload(ClassServer *s, const char *lesson_path, char *why, size_t size)
+{
+    ClassPack pack = { 0 };
+    Lesson *l = NULL;
+    LessonState *st = NULL;
+    LessonJudge *j = NULL;
+    LessonError err;
+    if (class_pack_file(lesson_path, &pack, why, size) != 0)
+        return -1;
+    if (!(l = class_pack_lesson(&pack, &err)) || !(st = lesson_eval(l, NULL, 0, &err))) {
+        lesson_error_format(&err, why, size);
+        goto fail;
+    }
+    int n_ex = lesson_n_exercises(l);
+    Answer **fresh = calloc((size_t)(s->n_students ? s->n_students : 1), sizeof *fresh);
+    int ok = (j = lesson_judge_new(l, st)) != NULL && fresh;
+    for (int i = 0; ok && i < s->n_students; i++)
+        ok = (fresh[i] = calloc((size_t)(n_ex > 0 ? n_ex : 1), sizeof **fresh)) != NULL;
+    if (!ok) {
+        for (int i = 0; fresh && i < s->n_students; i++)
+            free(fresh[i]);
+        free(fresh);
+        snprintf(why, size, "out of memory");
+        goto fail;
+    }
+    /* the students hold the lesson as it was: they are told to join again
+     * (their names stay theirs), and the answers start afresh, numbered by
+     * the lesson as it is now (the log keeps those given before) */
+    for (int c = 0; c < s->n_conns; c++)
+        if (s->conns[c].fd >= 0 && s->conns[c].student >= 0)
+            class_peer_refuse(s, c, "the instructor changed the lesson: join again to get it");
+    for (int i = 0; i < s->n_students; i++) {
+        for (int k = 0; k < s->n_ex; k++)
+            free(s->students[i].answers[k].typed);
+        free(s->students[i].answers);
+        s->students[i].answers = fresh[i];
+    }
+    free(fresh);
+    lesson_judge_free(s->judge);
+    lesson_state_free(s->state);
+    lesson_free(s->lesson);
+    class_pack_free(&s->pack);
+    s->pack = pack;
+    s->lesson = l;
+    s->state = st;
+    s->judge = j;
+    s->n_ex = n_ex;
+    s->step = -1;           /* told again at the next class_server_show */
+    s->exercise = 0;
+    s->title[0] = '\0';
+    return 0;
+fail:
+    lesson_judge_free(j);
+    lesson_state_free(st);
+    lesson_free(l);
+    class_pack_free(&pack);
+    return -1;
+}
+
 void class_server_free(ClassServer *s)
 {
     if (!s)

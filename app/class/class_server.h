@@ -67,6 +67,11 @@ void class_server_show(ClassServer *s, int step, int n_steps, const char *title,
 void class_server_close_question(ClassServer *s);
 
 void class_server_tally(const ClassServer *s, ClassTally *t);
+/* The lesson at lesson_path changed on disk and the instructor's screen
+ * reloaded it: the class takes it too (its exercises, its steps, the
+ * judge), the students who joined are told to join again for it, and the
+ * answers start afresh. 0, or -1 with why (the class keeps the old one). */
+int class_server_reload(ClassServer *s, const char *lesson_path, char *why, size_t size);
 /* Why the log could not be written, or NULL. */
 const char *class_server_log_error(const ClassServer *s);
 

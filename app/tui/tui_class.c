@@ -160,6 +160,22 @@ int tui_class_sync(Tui *t)
     return 1;
 }
 
+void tui_class_lesson_changed(Tui *t)
+{
+    if (!t->cls || !t->lv.ses)
+        return;
+    char why[1200];
+    const char *file = lesson_file(session_lesson(t->lv.ses));
+    if (class_server_reload(t->cls, file, why, sizeof why) != 0) {
+        tui_message(t, 1, "the class keeps the lesson as it was: %.200s", why);
+        return;
+    }
+    t->class_closed = 0;
+    t->class_reveal = 0;
+    tui_class_sync(t);
+    t->class_dirty = 1;
+}
+
 void tui_class_student_after_key(Tui *t)
 {
     Session *ses = t->lv.ses;

@@ -18,6 +18,9 @@ int tui_class_next_key(Tui *t);
 /* Tell the class what the screen shows now; 1 when the open exercise
  * changed (its tally is another: the screen is drawn again). */
 int tui_class_sync(Tui *t);
+/* The instructor's lesson was reloaded (changed on disk): the class takes
+ * it too, and its students are told to join again for it. */
+void tui_class_lesson_changed(Tui *t);
 /* After a student's key: whether the screen still follows the class, and
  * a new answer to the open exercise sent to it. */
 void tui_class_student_after_key(Tui *t);

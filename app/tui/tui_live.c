@@ -18,6 +18,7 @@
 #include "tui_live.h"
 #include "tui_pane.h"
 #include "text.h"
+#include "tui_class.h"
 #include "tui_state.h"
 
 #include "minmax.h"
@@ -60,6 +61,7 @@ int lv_reload_if_changed(Tui *t, int by_hand)
     lv->reload_error_hidden = 0;
     /* a dropped edit stays until the next key: it says what was lost */
     tui_message(t, 0, "%s", session_message(lv->ses));
+    tui_class_lesson_changed(t);    /* a class follows the lesson as it is now */
     t->message_brief = session_reload_dropped(lv->ses) == 0;
     return 1;
 }
