@@ -73,6 +73,26 @@ START_TEST(test_deep_nesting_refused)
 }
 END_TEST
 
+/* At most LESSON_MAX_EXERCISES exercises, the records the progress store
+ * keeps of one lesson. */
+START_TEST(test_exercise_limit)
+{
+    size_t size = 64 + (size_t)(LESSON_MAX_EXERCISES + 1) * 40;
+    char *text = malloc(size);
+    ck_assert_ptr_nonnull(text);
+    size_t len = (size_t)sprintf(text, "lesson E\nlet X = [ 1 ]\nstep S\n");
+    for (int i = 0; i <= LESSON_MAX_EXERCISES; i++)
+        len += (size_t)sprintf(text + len, "  exercise q\n    answer X[1,1]\n  end\n");
+    LessonError err;
+    Lesson *l = lesson_parse(text, len, "e.lesson", &err);
+    ck_assert_ptr_null(l);
+    ck_assert_int_eq(err.code, ATTN_E_LIMIT);
+    ck_assert_msg(strstr(err.msg, "more than the limit of 4096 exercises"), "message: %s", err.msg);
+    ck_assert_int_eq(err.line, 4 + 3 * LESSON_MAX_EXERCISES);
+    free(text);
+}
+END_TEST
+
 START_TEST(test_huge_matrix_refused)
 {
     expect_error("lesson H\nlet A = randn(2000000, 2000000)\n", ATTN_E_LIMIT, 2, 9,
@@ -313,6 +333,7 @@ Suite *lesson_limits_suite(void)
     Suite *s = suite_create("lesson_limits");
     TCase *limits = tcase_create("limits");
     tcase_set_timeout(limits, 60);
+    tcase_add_test(limits, test_exercise_limit);
     tcase_add_test(limits, test_deep_nesting_refused);
     tcase_add_test(limits, test_huge_matrix_refused);
     tcase_add_test(limits, test_redefinition_refused);

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lesson.h"
 #include "progress.h"
 #include "session_fixtures.h"
 #include "testutil.h"
@@ -218,6 +219,32 @@ START_TEST(counts_from_a_file_never_overflow)
     session_answer(s, 0, "21");
     ck_assert_int_eq(session_exercise_state(s, 0)->attempts, PROGRESS_COUNT_MAX);
     session_free(s);
+    remove_dir();
+}
+END_TEST
+
+/* Loading is bounded: a lesson keeps at most LESSON_MAX_EXERCISES
+ * records, more are refused line by line (grown one at a time and each
+ * looked up among all, 100,000 E lines of one lesson took 43 s). */
+START_TEST(a_flood_of_records_is_bounded)
+{
+    make_dir();
+    char path[400];
+    snprintf(path, sizeof path, "%s/progress", dir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("attn-progress 2\n", f);
+    for (int i = 0; i < LESSON_MAX_EXERCISES + 1000; i++)
+        fprintf(f, "E\tProgress\tK%d\tQ%d\ttried\t1\t0\t0\n", i, i);
+    fclose(f);
+    ProgressLesson *recs;
+    int n;
+    char warn[600];
+    ck_assert_int_eq(progress_load(dir, &recs, &n, warn, sizeof warn), 0);
+    ck_assert_int_eq(n, 1);
+    ck_assert_int_eq(recs[0].n_ex, LESSON_MAX_EXERCISES);
+    ck_assert_msg(strstr(warn, "could not be read; the rest of your progress is kept"), "%s", warn);
+    progress_free(recs, n);
     remove_dir();
 }
 END_TEST
@@ -455,6 +482,7 @@ Suite *progress_suite(void)
     tcase_add_test(c, two_writers_keep_each_others_work);
     tcase_add_test(c, a_damaged_or_newer_file_is_set_aside);
     tcase_add_test(c, counts_from_a_file_never_overflow);
+    tcase_add_test(c, a_flood_of_records_is_bounded);
     tcase_add_test(c, a_store_that_cannot_be_written_only_warns);
     tcase_add_test(c, reset_forgets_one_or_all);
     tcase_add_test(c, kill_9_never_tears_the_file);

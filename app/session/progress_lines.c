@@ -5,6 +5,8 @@
  */
 #include "progress_lines.h"
 
+#include "lesson.h"
+
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,6 +72,9 @@ ProgressLesson *progress_lesson_rec(ProgressLesson **recs, int *n, const char *l
  * attn wrote: it takes the question it is matched with). */
 ProgressExercise *progress_exercise_rec(ProgressLesson *r, const char *key, const char *question)
 {
+    /* a lesson has at most LESSON_MAX_EXERCISES: a store with more records
+     * of one lesson is refused line by line, so loading it stays bounded
+     * (100,000 E lines of one lesson once took 43 s, and a verdict 48) */
     for (int i = 0; i < r->n_ex; i++)
         if (strcmp(r->ex[i].key, key) == 0
             && (!r->ex[i].question[0] || !question[0] || strcmp(r->ex[i].question, question) == 0)) {
@@ -77,11 +82,16 @@ ProgressExercise *progress_exercise_rec(ProgressLesson *r, const char *key, cons
                 snprintf(r->ex[i].question, sizeof r->ex[i].question, "%s", question);
             return &r->ex[i];
         }
-    ProgressExercise *bigger = realloc(r->ex, (size_t)(r->n_ex + 1) * sizeof *bigger);
-    if (!bigger)
+    if (r->n_ex >= LESSON_MAX_EXERCISES)
         return NULL;
-    r->ex = bigger;
-    ProgressExercise *e = &bigger[r->n_ex++];
+    /* grown by doubling: the count is a power of two or not yet one */
+    if ((r->n_ex & (r->n_ex - 1)) == 0) {
+        ProgressExercise *bigger = realloc(r->ex, (size_t)(r->n_ex ? 2 * r->n_ex : 1) * sizeof *bigger);
+        if (!bigger)
+            return NULL;
+        r->ex = bigger;
+    }
+    ProgressExercise *e = &r->ex[r->n_ex++];
     memset(e, 0, sizeof *e);
     snprintf(e->key, sizeof e->key, "%s", key);
     snprintf(e->question, sizeof e->question, "%s", question);

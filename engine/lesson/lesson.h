@@ -29,6 +29,8 @@
 #define LESSON_MAX_DEPTH      ATTN_NEST_MAX /* nesting of an expression (nest.h) */
 #define LESSON_MAX_ELEMS      (1L << 22)  /* elements of one matrix          */
 #define LESSON_MAX_NAMES      4096        /* names one lesson may define     */
+#define LESSON_MAX_EXERCISES  4096        /* exercises of one lesson (and the
+                                             records the progress store keeps) */
 #define LESSON_MAX_TOTAL      (1L << 26)  /* elements of all the matrices one
                                              evaluation makes (256 MB)       */
 
