@@ -173,6 +173,9 @@ void mutation_describe(const Lesson *l, const Mutation *m, char *msg, size_t siz
     mutation_message(l, m, NULL, 0, msg, size);
 }
 
+/* The statements' evaluations one judgment may spend on rewrites. */
+#define JUDGE_WORK_MAX 20000L
+
 /* The statements the answer depends on: keep[stmt] = 1. */
 static void upstream(const Lesson *l, const Expr *answer, unsigned char *keep)
 {
@@ -269,9 +272,29 @@ int diagnose_candidates(LessonJudge *j, const LessonExercise *ex, double want, C
         if (keep[i])
             last = i;
     int cell_stmt = ex->has_cell ? lesson_stmt_of_slot(l, lesson_find_name(l, ex->cell.name, strlen(ex->cell.name))) : -1;
+    /* Each rewrite evaluates the lesson again from its statement to the
+     * answer's: in a long chain that work grows as the square of the
+     * statements (1000 lets took 5.5 s for one wrong answer, freezing a
+     * class). Past JUDGE_WORK_MAX statements in all, the rewrites nearest
+     * the answer are tried, the ones far upstream left out. */
+    long work = 0;
+    int from = 0;
+    for (int i = 0; i < j->n_muts; i++)
+        if (keep[j->muts[i].stmt])
+            work += last - j->muts[i].stmt + 1;
+    if (work > JUDGE_WORK_MAX) {
+        from = last;
+        for (long w = 0; from > 0; from--) {
+            for (int i = 0; i < j->n_muts; i++)
+                if (keep[j->muts[i].stmt] && j->muts[i].stmt == from - 1)
+                    w += last - from + 2;
+            if (w > JUDGE_WORK_MAX)
+                break;
+        }
+    }
     for (int i = 0; i < j->n_muts; i++) {
         const Mutation *m = &j->muts[i];
-        if (!keep[m->stmt])
+        if (!keep[m->stmt] || m->stmt < from)
             continue;
         int defines_cell = m->stmt == cell_stmt && m->node == l->stmts[m->stmt].expr;
         if (m->kind == MUT_SCORE_NOT_WEIGHT && !defines_cell)
