@@ -481,6 +481,28 @@ START_TEST(test_bench_kernels)
 }
 END_TEST
 
+/* The threads bench reports are the ones it may use: under taskset -c 0,
+ * one (it said 2, the machine's count). */
+START_TEST(test_bench_threads_follow_the_affinity)
+{
+    CmdResult r = cmd_runf("command -v taskset >/dev/null && taskset -c 0 %s bench --n 64 --d 32 --heads 2 --reps 1 "
+                           "--json", attn_bin());
+    if (r.status == 0) {
+        JVal root;
+        char jerr[128];
+        ck_assert_msg(json_parse(r.out, &root, jerr, sizeof jerr) == 0, "%s", jerr);
+        const JVal *t = json_get(&root, "threads");
+        ck_assert_msg(t && t->num == 1, "threads under taskset -c 0: %s", r.out);
+        json_free(&root);
+    }
+    cmd_free(&r);
+    r = cmd_runf("command -v taskset >/dev/null && taskset -c 0 %s bench --n 64 --d 32 --heads 2 --reps 1", attn_bin());
+    ck_assert_msg(r.status != 0 || strstr(r.out, "warm-up, 1 thread\n") || strstr(r.out, "warm-up, 1 thread,"),
+                  "%s", r.out);
+    cmd_free(&r);
+}
+END_TEST
+
 START_TEST(test_bench_json_keys)
 {
     CmdResult r = cmd_runf("%s bench --n 16 --d 8 --heads 2 --reps 3 --causal --json", attn_bin());
@@ -670,6 +692,7 @@ Suite *attention_suite(void)
     tcase_set_timeout(bench, 60);
     tcase_add_test(bench, test_bench_argument_errors);
     tcase_add_test(bench, test_bench_json_keys);
+    tcase_add_test(bench, test_bench_threads_follow_the_affinity);
     tcase_add_test(bench, test_bench_kernels);
     tcase_add_test(bench, test_bench_fused_only_text);
     tcase_add_test(bench, test_bench_sweep_json);

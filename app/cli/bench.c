@@ -216,8 +216,8 @@ static void print_json(FILE *f, const BenchOpts *o, const BenchResult *r)
 
 static void print_text(FILE *f, const BenchOpts *o, const BenchResult *r)
 {
-    fprintf(f, "attn bench: n=%d d=%d heads=%d (dk=%d)%s, median of %d after a warm-up, %d threads%s%s\n", o->n,
-            o->d, o->heads, o->d / o->heads, o->causal ? " causal" : "", o->reps, r->threads,
+    fprintf(f, "attn bench: n=%d d=%d heads=%d (dk=%d)%s, median of %d after a warm-up, %d thread%s%s%s\n", o->n,
+            o->d, o->heads, o->d / o->heads, o->causal ? " causal" : "", o->reps, r->threads, r->threads == 1 ? "" : "s",
             o->kernels == ATTN_KERNELS_AUTO ? "" : ", kernels ",
             o->kernels == ATTN_KERNELS_AUTO ? "" : bench_kernels_name(o->kernels, o->isa));
     fprintf(f, "  %-6s %10s %21s %9s %10s  %s\n", "path", "median", "spread (min-max)", "GFLOP/s", "CPU time",

@@ -219,7 +219,7 @@ int bench_case(const BenchOpts *o, const BenchInputs *in, BenchResult *r, float 
     r->naive_flops = attention_flops(&plain);
     r->sgemm_flops = 2.0 * o->n * o->d * o->d;
     r->naive_bytes = bench_naive_bytes(&cfg);
-    r->threads = o->threads > 0 ? o->threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
+    r->threads = o->threads > 0 ? o->threads : attention_cores();
 
     /* the yardstick first: BLAS's threads, then idle during the fused path */
     for (int i = -1; i < o->reps; i++) {

@@ -28,9 +28,11 @@
  * Benchmark); ATTN_PAR_BLAS runs everything on the caller and lets BLAS's
  * own threads split each product. Never both pools at once.
  */
+#define _GNU_SOURCE         /* sched_getaffinity: the cores this process may use */
 #include "attention.h"
 
 #include <math.h>
+#include <sched.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -288,6 +290,17 @@ static int own_core_isa(const AttnConfig *cfg, AttnIsa *isa)
 /* Below this many flops, starting threads costs more than it saves. */
 #define SMALL_FLOPS 4e6
 
+int attention_cores(void)
+{
+    /* the cores this process may run on: under taskset -c 0 that is one,
+     * though the machine has more */
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return CPU_COUNT(&set);
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : (int)n;
+}
+
 /* The workers cfg asks for: threads, else the cores (1 under ATTN_PAR_BLAS,
  * and for a problem too small to share). */
 static int workers(const AttnConfig *cfg)
@@ -296,7 +309,7 @@ static int workers(const AttnConfig *cfg)
         return 1;
     if (cfg->threads <= 0 && attention_flops(cfg) < SMALL_FLOPS)
         return 1;
-    long t = cfg->threads > 0 ? cfg->threads : sysconf(_SC_NPROCESSORS_ONLN);
+    long t = cfg->threads > 0 ? cfg->threads : attention_cores();
     return t < 1 ? 1 : t > MAX_THREADS ? MAX_THREADS : (int)t;
 }
 

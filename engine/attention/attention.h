@@ -103,6 +103,9 @@ void attention_matmul(float *c, const float *a, const float *b, int m, int k, in
 /* The default number of query rows per block for n tokens (BLAS's
  * products; attn's kernels take blocks whose scores stay in L2). */
 int attention_block(int n);
+/* The cores this process may run on (its CPU affinity: one under taskset
+ * -c 0), the threads a pass uses unless told otherwise. */
+int attention_cores(void);
 
 /* Does the CPU have isa? The widest it has; a name ("avx512", "avx2",
  * "scalar"). */
