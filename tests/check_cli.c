@@ -591,6 +591,12 @@ START_TEST(test_sweep_slope_states_its_range)
     ck_assert_msg(strstr(r.out, "(n = 64..128)") != NULL, "no fitted range: %s", r.out);
     ck_assert_msg(strstr(r.out, "below n = 256 the n d^2 of the projections still outweighs") != NULL, "%s", r.out);
     cmd_free(&r);
+    /* a largest n below the first size measures nothing: said, not a blank table */
+    r = cmd_runf("%s bench --sweep --max-n 1", attn_bin());
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "--max-n 1 is below the sweep's first size, 64: nothing would be measured"), "%s",
+                  r.err);
+    cmd_free(&r);
 }
 END_TEST
 

@@ -242,6 +242,11 @@ int bench_sweep(const BenchOpts *given)
 {
     Sweep s;
     memset(&s, 0, sizeof s);
+    if (given->max_n > 0 && given->max_n < SWEEP_FIRST_N) {
+        fprintf(stderr, "attn bench --sweep: --max-n %d is below the sweep's first size, %d: nothing would be "
+                        "measured\n", given->max_n, SWEEP_FIRST_N);
+        return 2;
+    }
     if (!run_points(given, &s))
         return 2;
     if (given->json) {
