@@ -756,6 +756,33 @@ START_TEST(students_who_never_read_are_bounded_in_total)
 }
 END_TEST
 
+/* A class on the IPv6 loopback, [::1]:PORT as people write it (it was
+ * refused as no HOST:PORT); skipped where the machine has no ::1. */
+START_TEST(a_class_on_ipv6_loopback)
+{
+    int probe = socket(AF_INET6, SOCK_STREAM, 0);
+    struct sockaddr_in6 sa = { .sin6_family = AF_INET6, .sin6_addr = IN6ADDR_LOOPBACK_INIT };
+    int have_v6 = probe >= 0 && bind(probe, (struct sockaddr *)&sa, sizeof sa) == 0;
+    if (probe >= 0)
+        close(probe);
+    if (!have_v6)
+        return;
+    open_class("[::1]:0");
+    ck_assert_msg(strncmp(class_addr(), "[::1]:", 6) == 0, "%s", class_addr());
+    class_server_show(server, 2, 7, "Three views of each word: Q, K and V", 0);
+    Student ada;
+    student_start(&ada, class_addr(), "4242", "Ada");
+    student_expect(&ada, "as Ada\nstep 2/7: Three views of each word: Q, K and V\n");
+    class_server_end(server);
+    ck_assert_int_eq(student_exit(&ada), 0);
+    close_class();
+    ClassAddr a;
+    char why[200];
+    ck_assert_int_eq(class_addr_parse("::1:7411", &a, why, sizeof why), -1);
+    ck_assert_msg(strstr(why, "write an IPv6 address in brackets, like [::1]:7411"), "%s", why);
+}
+END_TEST
+
 /* A unix socket for a shared host: the group may join, nobody else. */
 START_TEST(a_class_on_a_unix_socket)
 {
@@ -812,6 +839,7 @@ Suite *class_suite(void)
     tcase_add_test(c, a_full_disk_never_tears_the_log);
     tcase_add_test(c, hostile_peers_are_dropped_and_nobody_stalls);
     tcase_add_test(c, a_class_on_a_unix_socket);
+    tcase_add_test(c, a_class_on_ipv6_loopback);
     suite_add_tcase(s, c);
     return s;
 }

@@ -89,7 +89,10 @@ static int listen_tcp(ClassServer *s, char *why, size_t size)
         s->addr.port = ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
                                                       : ((struct sockaddr_in *)&ss)->sin_port);
     s->listen_fd = fd;
-    snprintf(s->join, sizeof s->join, "attn join %s:%d %s", s->addr.host, s->addr.port, s->code);
+    /* an IPv6 address is joined in brackets, as it was given */
+    int v6 = strchr(s->addr.host, ':') != NULL;
+    snprintf(s->join, sizeof s->join, "attn join %s%s%s:%d %s", v6 ? "[" : "", s->addr.host, v6 ? "]" : "",
+             s->addr.port, s->code);
     return 0;
 }
 

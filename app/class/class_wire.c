@@ -155,6 +155,15 @@ int class_addr_parse(const char *s, ClassAddr *a, char *why, size_t size)
     }
     memcpy(a->host, s, (size_t)(colon - s));
     a->host[colon - s] = '\0';
+    /* an IPv6 address in brackets, as [::1]:7411 writes it */
+    size_t hl = strlen(a->host);
+    if (hl >= 2 && a->host[0] == '[' && a->host[hl - 1] == ']') {
+        memmove(a->host, a->host + 1, hl - 2);
+        a->host[hl - 2] = '\0';
+    } else if (strchr(a->host, ':')) {
+        snprintf(why, size, "'%.100s': write an IPv6 address in brackets, like [::1]:7411", s);
+        return -1;
+    }
     a->port = (int)port;
     return 0;
 }
