@@ -251,6 +251,16 @@ START_TEST(test_json_reader_refuses_bad_input)
         ck_assert_msg(json_parse(bad[i].text, &doc, err, sizeof err) < 0, "'%s' was accepted", bad[i].text);
         ck_assert_msg(strcmp(err, bad[i].msg) == 0, "'%s': got '%s', want '%s'", bad[i].text, err, bad[i].msg);
     }
+    /* a surrogate pair is one character; a lone half is U+FFFD (two names
+     * with different emoji once merged in class-report) */
+    JVal pair;
+    char perr[200];
+    ck_assert_int_eq(json_parse("\"A\\ud83d\\ude00\"", &pair, perr, sizeof perr), 0);
+    ck_assert_str_eq(pair.str, "A\xF0\x9F\x98\x80");
+    json_free(&pair);
+    ck_assert_int_eq(json_parse("\"A\\ud83dB\"", &pair, perr, sizeof perr), 0);
+    ck_assert_str_eq(pair.str, "A\xEF\xBF\xBD" "B");
+    json_free(&pair);
     /* the one depth limit of every reader (nest.h): 250 deep is refused */
     char deep[600];
     memset(deep, '[', 250);

@@ -56,11 +56,34 @@ static void put_utf8(char *out, size_t *n, unsigned cp)
     } else if (cp < 0x800) {
         out[(*n)++] = (char)(0xC0 | (cp >> 6));
         out[(*n)++] = (char)(0x80 | (cp & 0x3F));
-    } else {
+    } else if (cp < 0x10000) {
+        if (cp >= 0xD800 && cp <= 0xDFFF)
+            cp = 0xFFFD;        /* half of a pair, alone: no character */
         out[(*n)++] = (char)(0xE0 | (cp >> 12));
         out[(*n)++] = (char)(0x80 | ((cp >> 6) & 0x3F));
         out[(*n)++] = (char)(0x80 | (cp & 0x3F));
+    } else {
+        out[(*n)++] = (char)(0xF0 | (cp >> 18));
+        out[(*n)++] = (char)(0x80 | ((cp >> 12) & 0x3F));
+        out[(*n)++] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        out[(*n)++] = (char)(0x80 | (cp & 0x3F));
     }
+}
+
+/* Four hex digits at p->pos into *cp, past them: 0, or -1. */
+static int hex4(JParser *p, unsigned *cp)
+{
+    *cp = 0;
+    for (int k = 0; k < 4; k++, p->pos++) {
+        char h = p->pos < p->len ? p->s[p->pos] : '\0';
+        int d = (h >= '0' && h <= '9') ? h - '0'
+              : (h >= 'a' && h <= 'f') ? h - 'a' + 10
+              : (h >= 'A' && h <= 'F') ? h - 'A' + 10 : -1;
+        if (d < 0)
+            return -1;
+        *cp = *cp * 16 + (unsigned)d;
+    }
+    return 0;
 }
 
 /* A string at p->pos (which is on the opening quote) into a malloc'd buffer. */
@@ -96,16 +119,22 @@ static int jstring(JParser *p, char **out)
         case 't': buf[n++] = '\t'; break;
         case 'u': {
             unsigned cp = 0;
-            for (int k = 0; k < 4; k++, p->pos++) {
-                char h = p->pos < p->len ? p->s[p->pos] : '\0';
-                int d = (h >= '0' && h <= '9') ? h - '0'
-                      : (h >= 'a' && h <= 'f') ? h - 'a' + 10
-                      : (h >= 'A' && h <= 'F') ? h - 'A' + 10 : -1;
-                if (d < 0) {
-                    free(buf);
-                    return jfail(p, "bad \\u escape");
-                }
-                cp = cp * 16 + (unsigned)d;
+            if (hex4(p, &cp) != 0) {
+                free(buf);
+                return jfail(p, "bad \\u escape");
+            }
+            /* a surrogate pair is one character (U+1F600 is \\ud83d\\ude00):
+             * decoded half by half, two names with different emoji both
+             * read as replacement characters and merged in a report */
+            if (cp >= 0xD800 && cp <= 0xDBFF && p->pos + 1 < p->len && p->s[p->pos] == '\\'
+                && p->s[p->pos + 1] == 'u') {
+                size_t back = p->pos;
+                unsigned low = 0;
+                p->pos += 2;
+                if (hex4(p, &low) == 0 && low >= 0xDC00 && low <= 0xDFFF)
+                    cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+                else
+                    p->pos = back;      /* a lone high half: U+FFFD, and the next read as itself */
             }
             put_utf8(buf, &n, cp);
             break;
