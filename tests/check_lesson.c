@@ -410,7 +410,9 @@ START_TEST(test_errors_point_at_the_fault)
     expect_error("lesson T\nstep S\n  exercise Q\n    answer 1\n  end junk\n", ATTN_E_SYNTAX, 5, 6, "nothing may follow 'end'");
     expect_error("lesson T\nlesson U\n", ATTN_E_SYNTAX, 2, 1, "already has a title");
     expect_error("lesson T\nseed -1\n", ATTN_E_SYNTAX, 2, 6, "'seed' needs a whole number");
-    expect_error("lesson T\nlet a = zeros(0, 2)\n", ATTN_E_ARG, 2, 15, "zeros needs a whole number of at least 1 for the rows, not 0");
+    expect_error("lesson T\nlet a = zeros(0, 2)\n", ATTN_E_ARG, 2, 15, "zeros needs a whole number from 1 to 2147483647 for the rows, not 0");
+    expect_error("lesson T\nlet a = zeros(2147483648, 2)\n", ATTN_E_ARG, 2, 15,
+                 "zeros needs a whole number from 1 to 2147483647 for the rows, not 2147483648");
     expect_error("lesson T\nlet a = [1 2]\nlet b = rows(a, 2, 1)\n", ATTN_E_RANGE, 3, 9, "the last row (1) comes before the first (2)");
 }
 END_TEST

@@ -97,8 +97,9 @@ static int int_arg(EvalCtx *c, const Expr *call, int i, const char *what, int mi
     } else {
         double v = mat_get(m, 0, 0);
         if (!(v == floor(v)) || v < min || v > INT_MAX)
-            eval_fail(c, ATTN_E_ARG, arg->pos, "%s needs a whole number %s %d for %s, not %s", fn,
-                      min == 0 ? "from" : "of at least", min, what, expr_text(c->src, arg, t, sizeof t));
+            /* the range both ways: 2147483648 is too large, not below 1 */
+            eval_fail(c, ATTN_E_ARG, arg->pos, "%s needs a whole number from %d to %d for %s, not %s", fn, min,
+                      INT_MAX, what, expr_text(c->src, arg, t, sizeof t));
         else {
             *out = (int)v;
             failed = 0;
