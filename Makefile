@@ -207,7 +207,8 @@ clean:
 # tests/fuzz/answers; the progress store's reader (and the writer's
 # round trip), seeded with tests/fuzz/progress; the .npy and CSV readers,
 # seeded with tests/data, the CSV with lines of up to 64 KB; the class
-# server's reader of a peer's bytes, seeded with tests/fuzz/class.
+# server's reader of a peer's bytes, seeded with tests/fuzz/class; a
+# student's reader of a server's bytes, seeded with tests/fuzz/client.
 # FUZZ_SECONDS bounds each run (CI: 60 each).
 FUZZ_SECONDS ?= 60
 FUZZ_CC := clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
@@ -234,6 +235,12 @@ fuzz: deps
 	$(FUZZ_CC) $(ATTN_CPPFLAGS) -Iapp/class -o build-fuzz/fuzz_class tests/fuzz/fuzz_class.c app/class/class_wire.c
 	cp tests/fuzz/class/* build-fuzz/corpus-class/
 	build-fuzz/fuzz_class -max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=10 build-fuzz/corpus-class
+	@mkdir -p build-fuzz/corpus-client
+	$(FUZZ_CC) $(ATTN_CPPFLAGS) $(ENGINE_INC) -Iapp/session -Iapp/present -Iapp/class $(BLAS_CFLAGS) \
+	  -o build-fuzz/fuzz_client tests/fuzz/fuzz_client.c app/class/class_client.c app/class/class_wire.c \
+	  app/class/class_pack.c $(wildcard app/session/*.c) $(wildcard app/present/*.c) $(ENGINE_SRC) $(BLAS_LIBS) -lm
+	cp tests/fuzz/client/* build-fuzz/corpus-client/
+	build-fuzz/fuzz_client -max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=10 build-fuzz/corpus-client
 	for r in npy csv; do \
 	  $(FUZZ_CC) $(ATTN_CPPFLAGS) $(ENGINE_INC) -o build-fuzz/fuzz_$$r tests/fuzz/fuzz_$$r.c engine/io/$$r.c engine/base/mat.c engine/base/numfmt.c engine/base/strbuf.c \
 	    engine/base/status.c engine/base/alloc.c -lm || exit 1; \

@@ -141,6 +141,17 @@ static int send_all(ClassClient *c, const char *bytes, size_t n)
     return 0;
 }
 
+ClassClient *class_client_over(int fd, const char *addr, const char *name)
+{
+    ClassClient *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->fd = fd;
+    snprintf(c->addr, sizeof c->addr, "%s", addr);
+    snprintf(c->name, sizeof c->name, "%s", name);
+    return c;
+}
+
 ClassClient *class_client_connect(const char *addr, const char *code, const char *name, char *why, size_t size)
 {
     ClassAddr a;

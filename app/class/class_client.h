@@ -37,6 +37,10 @@ typedef struct {
 
 /* Connect to addr and say HELLO. NULL with why. */
 ClassClient *class_client_connect(const char *addr, const char *code, const char *name, char *why, size_t size);
+/* A client over a connection already made (fd, owned from then on), for
+ * addr and name, that has said HELLO: what the fuzzer feeds a server's
+ * bytes through. NULL on no memory. */
+ClassClient *class_client_over(int fd, const char *addr, const char *name);
 /* The socket, to poll for reading. */
 int class_client_fd(const ClassClient *c);
 /* Read what the socket holds (call when poll says it is readable). */
