@@ -143,7 +143,9 @@ static int hello(ClassServer *s, int c, ClassMsg *m)
     long version;
     char name[4 * CLASS_NAME_MAX + 1], why[200];
     if (m->n < 3 || class_field_int(m->field[0], 0, 1000000, &version) || version != CLASS_PROTO_VERSION) {
-        class_peer_refuse(s, c, "this class speaks version 1 of the protocol: update attn");
+        char says[120];
+        snprintf(says, sizeof says, "this class speaks version %d of the protocol: update attn", CLASS_PROTO_VERSION);
+        class_peer_refuse(s, c, says);
         return 0;
     }
     /* a guess is refused unread while its address waits, or while the
@@ -196,7 +198,9 @@ static int hello(ClassServer *s, int c, ClassMsg *m)
         return 0;
     }
     if (st < 0 && joined_count(s) >= CLASS_MAX_STUDENTS) {
-        class_peer_refuse(s, c, "the class is full (500 students)");
+        char says[120];
+        snprintf(says, sizeof says, "the class is full (%d students)", CLASS_MAX_STUDENTS);
+        class_peer_refuse(s, c, says);
         return 0;
     }
     if (st < 0) {

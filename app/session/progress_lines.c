@@ -14,8 +14,10 @@
 
 static const char *const status_words[] = { "unanswered", "tried", "revealed", "right" };
 static const char *const hunt_words[] = { "looking", "matrix", "revealed", "found" };
+#define N_HUNT_WORDS ((int)(sizeof hunt_words / sizeof *hunt_words))
+_Static_assert(N_HUNT_WORDS == PROGRESS_BUG_FOUND + 1, "a word for every status of a hunt");
 
-const char *progress_bug_word(int status) { return hunt_words[status >= 0 && status < 4 ? status : 0]; }
+const char *progress_bug_word(int status) { return hunt_words[status >= 0 && status < N_HUNT_WORDS ? status : 0]; }
 
 /* Unescape field f (\t \n \\) into out; -1 when it does not fit or has a
  * bad escape. */
@@ -118,7 +120,7 @@ static int parse_bug(char **f, ProgressLesson **recs, int *n)
 {
     char a[PROGRESS_KEY_MAX], kind[32], matrix[64], *e1, *e2, *e3, *e4;
     int st = -1;
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < N_HUNT_WORDS; i++)
         if (strcmp(f[3], hunt_words[i]) == 0)
             st = i;
     unsigned long seed = strtoul(f[2], &e1, 10);

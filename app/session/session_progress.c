@@ -102,6 +102,9 @@ static void take_in_hunt(Session *s, const ProgressLesson *rec)
     const ProgressBug *b = h ? progress_find_bug(rec, h->bug.seed) : NULL;
     if (!b || strcmp(b->kind, h->bug.kind) != 0 || strcmp(b->matrix, h->bug.matrix) != 0)
         return;     /* another bug under this seed (the lesson changed): afresh */
+    /* the store's statuses are the stages, in order: one list, checked */
+    _Static_assert(HUNT_LOOKING == 0 && HUNT_MATRIX == 1 && HUNT_REVEALED == 2 && HUNT_FOUND == PROGRESS_BUG_FOUND,
+                   "a hunt's stages are the progress store's statuses");
     h->stage = (HuntStage)b->status;
     h->matrix_tries = b->matrix_tries;
     h->kind_tries = b->kind_tries;

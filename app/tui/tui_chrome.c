@@ -197,3 +197,7 @@ void tui_draw_too_small(const Tui *t)
     }
 }
 
+int tui_on_projector(const Tui *t)
+{
+    return t->present && t->cols >= PROJECTOR_COLS && t->rows >= PROJECTOR_ROWS;
+}

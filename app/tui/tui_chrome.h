@@ -24,6 +24,10 @@ void tui_pop(Tui *t, const struct TuiScreen *s);
 
 /* A one-line message in the key bar until the next key. */
 void tui_message(Tui *t, int error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A presenter on a projector (PROJECTOR_COLS x PROJECTOR_ROWS or more):
+ * the knobs, the panes' names and labels in the block font too. The one
+ * test of it. */
+int tui_on_projector(const Tui *t);
 
 /* What a screen asks of the key bar. */
 typedef struct {

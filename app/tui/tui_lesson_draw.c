@@ -167,7 +167,7 @@ void lv_prepare(Tui *t)
     t->knob_h = knobs_bar_want(t) && t->rows - t->banner_h - 1 >= TUI_MIN_ROWS ? 1 : 0;
     /* on a projector, the knobs in the block font: read from the back */
     int big_knob_h = big_rows(t->utf8 ? BIG_HALF : BIG_FULL);
-    if (t->knob_h && t->present && t->cols >= PROJECTOR_COLS && t->rows >= 50)
+    if (t->knob_h && tui_on_projector(t))
         t->knob_h = big_knob_h;
     /* a student in a class: where the class is, under them */
     t->class_h = (t->student || t->class_ended) && t->rows - t->banner_h - t->knob_h - 1 >= TUI_MIN_ROWS ? 1 : 0;

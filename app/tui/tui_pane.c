@@ -40,7 +40,7 @@ static void axis_label(char *buf, size_t size, const Mat *m, int k, int block, i
 /* A presenter's projector: pane names and labels in the block font. */
 static int room_labels(const Tui *t)
 {
-    return t->present && t->utf8 && t->cols >= PROJECTOR_COLS && t->rows >= 50;
+    return t->utf8 && tui_on_projector(t);
 }
 
 static int label_width(const Labels *l, int n)

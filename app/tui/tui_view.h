@@ -20,6 +20,7 @@
 #define PRESENT_DECIMALS 2  /* the numbers' decimals in presenter mode */
 #define PROJECTOR_COLS 200  /* a presenter's screen this wide is a projector's:
                                its titles and knobs in the block font */
+#define PROJECTOR_ROWS 50   /* and this tall: its knobs and labels too */
 
 typedef enum { PROMPT_NONE, PROMPT_EDIT, PROMPT_ANSWER } PromptKind;
 
