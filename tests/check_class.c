@@ -783,6 +783,66 @@ START_TEST(a_class_on_ipv6_loopback)
 }
 END_TEST
 
+/* One verdict on both sides: an answer a student's screen calls right
+ * from the rounded numbers it showed is counted right in the tally (the
+ * server judged it again at 4 decimals and counted it wrong). */
+START_TEST(the_tally_counts_what_the_screen_said)
+{
+    open_class("127.0.0.1:0");
+    class_server_show(server, 2, 7, "Three views of each word: Q, K and V", 3);
+    /* a number right from the numbers rounded to 2 decimals, wrong at 4 */
+    char path[600];
+    snprintf(path, sizeof path, "%s/02-sky-is-blue.lesson", lessons_dir());
+    char *text = slurp(path);
+    LessonError err;
+    Lesson *l = lesson_parse(text, strlen(text), path, &err);
+    ck_assert_msg(l != NULL, "%s", err.msg);
+    LessonState *st = lesson_eval(l, NULL, 0, &err);
+    LessonJudge *j = lesson_judge_new(l, st);
+    const LessonExercise *ex = lesson_exercise_at(l, 2);
+    JudgeContext two = { .decimals = 2 };
+    char typed[32] = "";
+    Judgement a, b;
+    lesson_judge(j, ex, "0.2261", NULL, &a);
+    for (int i = -400; i <= 400 && !typed[0]; i++) {
+        char try[32];
+        snprintf(try, sizeof try, "%.4f", 0.2261 + i * 1e-4);
+        lesson_judge(j, ex, try, &two, &a);
+        lesson_judge(j, ex, try, NULL, &b);
+        if (a.verdict == VERDICT_RIGHT && b.verdict == VERDICT_WRONG)
+            snprintf(typed, sizeof typed, "%s", try);
+    }
+    ck_assert_msg(typed[0], "no number is right only from the rounded screen");
+    lesson_judge_free(j);
+    lesson_state_free(st);
+    lesson_free(l);
+    free(text);
+    int fd = raw_connect();
+    char lines[300];
+    int n = snprintf(lines, sizeof lines, "HELLO 1 4242 Ada\n");
+    ck_assert(write(fd, lines, (size_t)n) == n);
+    static char got[65536];
+    fcntl(fd, F_SETFL, O_NONBLOCK);
+    raw_until(fd, got, sizeof got, "\nREADY\n");
+    ck_assert_msg(strstr(got, "\nJUDGES shown\n"), "%.300s", got);
+    n = snprintf(lines, sizeof lines, "SHOWN 2\nANSWER 3 %s\n", typed);
+    ck_assert(write(fd, lines, (size_t)n) == n);
+    raw_until(fd, got, sizeof got, "COUNTED 3\n");
+    ClassTally t;
+    class_server_tally(server, &t);
+    ck_assert_msg(t.answered == 1 && t.right == 1, "%s counted %d right of %d", typed, t.right, t.answered);
+    /* the same number without the screen's decimals: judged as written */
+    n = snprintf(lines, sizeof lines, "ANSWER 3 %s\n", typed);
+    ck_assert(write(fd, lines, (size_t)n) == n);
+    raw_until(fd, got, sizeof got, "COUNTED 3\n");
+    serve(20);
+    class_server_tally(server, &t);
+    ck_assert_int_eq(t.right, 0);
+    close(fd);
+    close_class();
+}
+END_TEST
+
 /* A unix socket for a shared host: the group may join, nobody else. */
 START_TEST(a_class_on_a_unix_socket)
 {
@@ -840,6 +900,7 @@ Suite *class_suite(void)
     tcase_add_test(c, hostile_peers_are_dropped_and_nobody_stalls);
     tcase_add_test(c, a_class_on_a_unix_socket);
     tcase_add_test(c, a_class_on_ipv6_loopback);
+    tcase_add_test(c, the_tally_counts_what_the_screen_said);
     suite_add_tcase(s, c);
     return s;
 }

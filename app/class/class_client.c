@@ -34,6 +34,7 @@ struct ClassClient {
     int ready;
     ClientMsg held[2];
     int n_held, next_held;
+    int judges_shown;       /* the server judges with the decimals shown (JUDGES shown) */
 };
 
 /* ---- the secret that proves a name is this student's ----
@@ -318,6 +319,8 @@ void class_client_next(ClassClient *c, ClientMsg *m)
         long a, b;
         if (strcmp(msg.verb, "WELCOME") == 0 && msg.n >= 2) {
             snprintf(c->name, sizeof c->name, "%s%s%s", msg.field[1], msg.n > 2 ? " " : "", msg.n > 2 ? msg.field[2] : "");
+        } else if (strcmp(msg.verb, "JUDGES") == 0 && msg.n >= 1 && strcmp(msg.field[0], "shown") == 0) {
+            c->judges_shown = 1;
         } else if (strcmp(msg.verb, "SECRET") == 0 && msg.n == 1 && strlen(msg.field[0]) == CLASS_SECRET_LEN
                    && strspn(msg.field[0], "0123456789abcdef") == CLASS_SECRET_LEN) {
             secret_keep(c->addr, c->name, msg.field[0]);
@@ -386,10 +389,15 @@ int class_client_wait_ready(ClassClient *c, int timeout_ms, ClientMsg *m)
     return -1;
 }
 
-int class_client_answer(ClassClient *c, int k, const char *answer)
+int class_client_answer(ClassClient *c, int k, const char *answer, int decimals)
 {
-    char line[CLASS_LINE_MAX];
-    int n = snprintf(line, sizeof line - 1, "ANSWER %d %s", k, answer);
+    char line[CLASS_LINE_MAX + 32];
+    int n = 0;
+    /* the decimals the screen judged with, for a server that judges with
+     * them too (it says JUDGES shown): one verdict on both sides */
+    if (c->judges_shown && decimals >= 1 && decimals <= 4)
+        n = snprintf(line, sizeof line, "SHOWN %d\n", decimals);
+    n += snprintf(line + n, sizeof line - 1 - (size_t)n, "ANSWER %d %s", k, answer);
     if (n < 0 || (size_t)n >= sizeof line - 1)
         return -1;
     line[n++] = '\n';

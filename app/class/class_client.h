@@ -57,8 +57,11 @@ ClassPack *class_client_take_pack(ClassClient *c);
 /* Wait up to timeout_ms for the lesson (READY): 0, or -1 with m holding
  * the refusal or the loss (a timeout is a loss). */
 int class_client_wait_ready(ClassClient *c, int timeout_ms, ClientMsg *m);
-/* Send an answer to exercise k. 0, or -1 when the connection is gone. */
-int class_client_answer(ClassClient *c, int k, const char *answer);
+/* Send an answer to exercise k, judged on this side with the decimals
+ * its screen showed (0: as written, 4), which a server that says it
+ * judges so is told too: the tally counts what the screen said. 0, or -1
+ * when the connection is gone. */
+int class_client_answer(ClassClient *c, int k, const char *answer, int decimals);
 void class_client_free(ClassClient *c);
 
 #endif

@@ -227,6 +227,7 @@ static int hello(ClassServer *s, int c, ClassMsg *m)
     s->conns[c].hello_by = 0;
     class_peer_line(s, c, "WELCOME %d %s", CLASS_PROTO_VERSION, name);
     class_peer_line(s, c, "SECRET %s", s->students[st].secret);
+    class_peer_line(s, c, "JUDGES shown");     /* SHOWN D before an answer is understood */
     class_peer_line(s, c, "FILE lesson %zu %s", s->pack.len, s->pack.name);
     class_peer_send(s, c, s->pack.text, s->pack.len);
     for (int i = 0; i < s->pack.n_files; i++) {
@@ -246,7 +247,13 @@ static int answer(ClassServer *s, int c, ClassMsg *m)
     if (st < 0 || m->n < 2 || class_field_int(m->field[0], 1, s->n_ex, &k) || k != s->exercise)
         return 0;       /* not the open exercise: it does not count */
     Judgement j;
-    lesson_judge(s->judge, lesson_exercise_at(s->lesson, (int)k - 1), m->field[1], NULL, &j);
+    /* the judging context the student's screen used (the decimals it
+     * showed): an answer its screen called right from the rounded numbers
+     * on screen is counted right, not judged again at 4 decimals */
+    JudgeContext ctx = { .decimals = s->conns[c].shown };
+    lesson_judge(s->judge, lesson_exercise_at(s->lesson, (int)k - 1), m->field[1], s->conns[c].shown ? &ctx : NULL,
+                 &j);
+    s->conns[c].shown = 0;      /* for the one answer it came with */
     if (j.verdict == VERDICT_INVALID) {
         /* not a number: nothing counted, the answer before it stays */
         class_peer_line(s, c, "UNCOUNTED %ld not one number", k);
@@ -297,6 +304,11 @@ static int handle_line(ClassServer *s, int c, char *line)
         return hello(s, c, &m);
     if (joined && strcmp(m.verb, "ANSWER") == 0)
         return answer(s, c, &m);
+    long shown;
+    if (joined && strcmp(m.verb, "SHOWN") == 0 && m.n >= 1 && !class_field_int(m.field[0], 1, 4, &shown)) {
+        k->shown = (int)shown;
+        return 0;
+    }
     if (strcmp(m.verb, "BYE") == 0) {
         class_peer_drop(s, c);
         return joined;

@@ -45,6 +45,7 @@ typedef struct {
     int closing;                    /* drop once its bytes are out (REFUSED)   */
     char proof[CLASS_SECRET_LEN + 1]; /* what PROVE said before HELLO ("" if nothing) */
     char from[64];                  /* the peer's address, for wrong codes ("unix" on a socket) */
+    int shown;                      /* SHOWN: the decimals its screen judged with (0: as written) */
 } Conn;
 
 /* Wrong codes from one address: how many, and until when it must wait. */

@@ -102,7 +102,7 @@ static void answer_line(Joined *jn, char *line)
     if (k != jn->open)
         printf("%ld is not open in the class: your answer is yours, the instructor does not count it\n", k);
     else if (j.verdict != VERDICT_INVALID)
-        class_client_answer(jn->c, (int)k, ans);
+        class_client_answer(jn->c, (int)k, ans, 0);    /* judged here as written: 4 decimals */
     fflush(stdout);
 }
 

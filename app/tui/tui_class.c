@@ -193,7 +193,7 @@ void tui_class_student_after_key(Tui *t)
             t->class_sent = es->attempts;
         else if (es->attempts > t->class_sent) {
             t->class_sent = es->attempts;
-            class_client_answer(t->student, t->class_open, es->last);
+            class_client_answer(t->student, t->class_open, es->last, t->lv.decimals_shown);
         }
     }
 }
