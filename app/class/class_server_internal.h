@@ -84,6 +84,14 @@ struct ClassServer {
     int corked;                     /* queue, do not send yet (one send for many lines) */
 };
 
+/* ---- who joins (class_admit.c) ---- */
+#define CLASS_WRONG_BURST 10.0          /* wrong codes the whole class takes at once */
+/* A HELLO from peer c, judged and, when it may, a student joined. 1 when
+ * the roll changed. */
+int class_admit_hello(ClassServer *s, int c, ClassMsg *m);
+/* The students connected now. */
+int class_joined_count(const ClassServer *s);
+
 /* ---- a peer (class_peer.c) ---- */
 /* The memory held for every peer's unsent bytes (their buffers). */
 size_t class_peer_held(const ClassServer *s);

@@ -116,6 +116,29 @@ static int decimals_to_tell_apart(const LessonView *lv)
     return NUM_DECIMALS_DEFAULT;
 }
 
+/* Is pane i a given matrix (a literal, a knob, a file's, randn's), with
+ * nothing to predict? */
+static int pane_given(const LessonView *lv, int i)
+{
+    const Mat *m = i >= 0 && i < lv->n_panes ? lv_pane_mat(lv, i) : NULL;
+    return m && (m->prov.op == OP_INPUT || m->prov.op == OP_RANDN);
+}
+
+int lv_pane_shown(const Tui *t, int i)
+{
+    /* a room predicts what is computed; what is given is shown */
+    return !t->present || i < t->lv.revealed || pane_given(&t->lv, i);
+}
+
+int lv_pane_next_hidden(const Tui *t)
+{
+    const LessonView *lv = &t->lv;
+    for (int i = lv->revealed; i < lv->n_panes; i++)
+        if (!lv_pane_shown(t, i))
+            return i;
+    return -1;
+}
+
 /* The step's panes and what they ask of the numbers. */
 static void build_panes(Tui *t, const Pane *prev, int n_prev);
 
