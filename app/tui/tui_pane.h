@@ -33,4 +33,9 @@ int lv_pane_next_hidden(const Tui *t);
 const Mat *lv_pane_mat(const LessonView *lv, int i);
 
 
+/* A label of m's axis (by_rows: a row's) for line k of blocks of `block`
+ * lines: the lesson's label, else the 1-based number, or the block's range
+ * ("3-4"). Into buf. */
+void pane_axis_label(char *buf, size_t size, const Mat *m, int k, int block, int by_rows);
+
 #endif
