@@ -234,19 +234,19 @@ START_TEST(set_values_are_parsed_as_the_command_line_gives_them)
     ck_assert_ptr_nonnull(l);
     double v;
     char why[200];
-    ck_assert_int_eq(session_knob_parse(lesson_knob(l, 1), "off", &v, why, sizeof why), 1);
+    ck_assert_int_eq(session_knob_parse(lesson_knob(l, 1), "off", &v, why, sizeof why), 0);
     ck_assert_double_eq(v, 0.0);
-    ck_assert_int_eq(session_knob_parse(lesson_knob(l, 1), "on", &v, why, sizeof why), 1);
+    ck_assert_int_eq(session_knob_parse(lesson_knob(l, 1), "on", &v, why, sizeof why), 0);
     ck_assert_double_eq(v, 1.0);
-    ck_assert_int_eq(session_knob_parse(lesson_knob(l, 1), "0", &v, why, sizeof why), 1);
+    ck_assert_int_eq(session_knob_parse(lesson_knob(l, 1), "0", &v, why, sizeof why), 0);
     ck_assert_double_eq(v, 0.0);
-    ck_assert_int_eq(session_knob_parse(lesson_knob(l, 1), "maybe", &v, why, sizeof why), 0);
+    ck_assert_int_eq(session_knob_parse(lesson_knob(l, 1), "maybe", &v, why, sizeof why), -1);
     ck_assert_str_eq(why, "causal is a switch: on, off, 1 or 0, not 'maybe'");
-    ck_assert_int_eq(session_knob_parse(lesson_knob(l, 0), "2.5", &v, why, sizeof why), 1);
+    ck_assert_int_eq(session_knob_parse(lesson_knob(l, 0), "2.5", &v, why, sizeof why), 0);
     ck_assert_double_eq(v, 2.5);
-    ck_assert_int_eq(session_knob_parse(lesson_knob(l, 0), "20", &v, why, sizeof why), 0);
+    ck_assert_int_eq(session_knob_parse(lesson_knob(l, 0), "20", &v, why, sizeof why), -1);
     ck_assert_str_eq(why, "T = 20 is outside its range 0.1 to 10");
-    ck_assert_int_eq(session_knob_parse(lesson_knob(l, 0), "hot", &v, why, sizeof why), 0);
+    ck_assert_int_eq(session_knob_parse(lesson_knob(l, 0), "hot", &v, why, sizeof why), -1);
     ck_assert_str_eq(why, "T takes a number, not 'hot'");
     lesson_free(l);
 }

@@ -37,12 +37,12 @@ static int usage_error(const char *fmt, const char *arg)
     return 2;
 }
 
-/* *out = argv[i + 1] as a whole number in [lo, hi]; 0 and a message when not. */
+/* *out = argv[i + 1] as a whole number in [lo, hi]: 0, or -1 and a message. */
 static int parse_int(int argc, char **argv, int i, long lo, long hi, long *out)
 {
     if (i + 1 >= argc) {
         usage_error("%s needs a value", argv[i]);
-        return 0;
+        return -1;
     }
     const char *s = argv[i + 1];
     char *end;
@@ -52,10 +52,10 @@ static int parse_int(int argc, char **argv, int i, long lo, long hi, long *out)
         char msg[160];
         snprintf(msg, sizeof msg, "%s needs a whole number from %ld to %ld, not '%%s'", argv[i], lo, hi);
         usage_error(msg, s);
-        return 0;
+        return -1;
     }
     *out = v;
-    return 1;
+    return 0;
 }
 
 /* The options of `attn bench`: each with where it goes in BenchOpts, its
@@ -88,7 +88,7 @@ static const BenchOption bench_options[] = {
     { "--kernels", BOPT_KERNELS, offsetof(BenchOpts, kernels), 0, 0, 0 },
 };
 
-/* Options into o; 0 after printing a usage error. */
+/* Options into o: 0, or -1 after printing a usage error. */
 static int parse_options(int argc, char **argv, BenchOpts *o)
 {
     bench_opts_default(o);
@@ -102,20 +102,20 @@ static int parse_options(int argc, char **argv, BenchOpts *o)
         /* --par takes pool or blas, --dump a file; else they are not options */
         if (!opt || (opt->kind == BOPT_PAR && !(next && (strcmp(next, "pool") == 0 || strcmp(next, "blas") == 0)))
             || (opt->kind == BOPT_PATH && !next))
-            return usage_error("unknown option '%s'", argv[i]), 0;
+            return usage_error("unknown option '%s'", argv[i]), -1;
         if (opt->picks_case)
             own_case = opt->name;
         char *field = (char *)o + opt->field;
         long v;
         switch (opt->kind) {
         case BOPT_INT:
-            if (!parse_int(argc, argv, i++, opt->lo, opt->hi, &v))
-                return 0;
+            if (parse_int(argc, argv, i++, opt->lo, opt->hi, &v) != 0)
+                return -1;
             *(int *)field = (int)v;
             break;
         case BOPT_SEED:
-            if (!parse_int(argc, argv, i++, opt->lo, opt->hi, &v))
-                return 0;
+            if (parse_int(argc, argv, i++, opt->lo, opt->hi, &v) != 0)
+                return -1;
             *(unsigned long *)field = (unsigned long)v;
             break;
         case BOPT_FLAG:
@@ -128,23 +128,23 @@ static int parse_options(int argc, char **argv, BenchOpts *o)
             *(const char **)field = argv[++i];
             break;
         case BOPT_KERNELS:
-            if (!next || !bench_kernels_of(next, &o->kernels, &o->isa))
-                return usage_error("--kernels takes auto, blas, avx512, avx2 or scalar%s", ""), 0;
+            if (!next || bench_kernels_of(next, &o->kernels, &o->isa) != 0)
+                return usage_error("--kernels takes auto, blas, avx512, avx2 or scalar%s", ""), -1;
             i++;
             break;
         }
     }
     if (o->standard && own_case)
         return usage_error("--standard runs its own cases (n = 512, 2048 and 8192, plain and causal); %s does not "
-                           "go with it", own_case), 0;
+                           "go with it", own_case), -1;
     if (o->standard && o->sweep)
-        return usage_error("--standard and --sweep do not go together%s", ""), 0;
+        return usage_error("--standard and --sweep do not go together%s", ""), -1;
     if (o->d % o->heads != 0) {
         char msg[96];
         snprintf(msg, sizeof msg, "--d %d does not split into %d heads (%%s)", o->d, o->heads);
-        return usage_error(msg, "d must be a multiple of heads"), 0;
+        return usage_error(msg, "d must be a multiple of heads"), -1;
     }
-    return 1;
+    return 0;
 }
 
 static double gflops(double flops, double ms)
@@ -242,7 +242,8 @@ static void print_text(FILE *f, const BenchOpts *o, const BenchResult *r)
     fputc('\n', f);
 }
 
-/* The fused output as raw float32, row-major (n, d), for bench-vs-torch. */
+/* The fused output as raw float32, row-major (n, d), for bench-vs-torch:
+ * 0, or -1 after saying why. */
 static int dump(const char *path, const float *out, size_t count)
 {
     char why[300] = "", shown[1024];
@@ -253,7 +254,7 @@ static int dump(const char *path, const float *out, size_t count)
     if (!ok)
         fprintf(stderr, "attn bench: cannot write '%s'%s%s\n", lesson_escape(path, shown, sizeof shown),
                 why[0] ? ": " : "", why);
-    return ok;
+    return ok ? 0 : -1;
 }
 
 /* The memory one case needs at the most, in bytes: the inputs (x, the four
@@ -279,21 +280,21 @@ static int fits_in_memory(const BenchOpts *o)
 }
 
 /* One case with its own inputs: r filled, the fused output in *out (the
- * caller frees it). 0 after printing why. */
+ * caller frees it). 0, or -1 after printing why. */
 static int run_case(const BenchOpts *o, BenchResult *r, float **out)
 {
     BenchInputs in;
     *out = NULL;
     if (!fits_in_memory(o))
-        return 0;
+        return -1;
     *out = malloc((size_t)o->n * o->d * sizeof **out);
-    if (!*out || !bench_inputs_make(&in, o->n, o->d, o->seed)) {
+    if (!*out || bench_inputs_make(&in, o->n, o->d, o->seed) != 0) {
         fprintf(stderr, "attn bench: no memory for n=%d d=%d\n", o->n, o->d);
-        return 0;
+        return -1;
     }
-    int ok = bench_case(o, &in, r, *out);
+    int rc = bench_case(o, &in, r, *out);
     bench_inputs_free(&in);
-    return ok;
+    return rc;
 }
 
 /* `make bench`: the standard cases as one table, d, heads and reps as given. */
@@ -313,9 +314,9 @@ static int standard(const BenchOpts *given)
         o.fused_only = cases[i].fused_only;
         BenchResult r;
         float *out = NULL;
-        int ok = run_case(&o, &r, &out);
+        int rc = run_case(&o, &r, &out);
         free(out);
-        if (!ok)
+        if (rc != 0)
             return 2;
         char name[32], fused[48], naive[48] = "-", speedup[16] = "-", diff[16] = "-";
         snprintf(name, sizeof name, "n=%d%s", o.n, o.causal ? " causal" : "");
@@ -338,7 +339,7 @@ static int standard(const BenchOpts *given)
 int cli_bench(int argc, char **argv)
 {
     BenchOpts o;
-    if (!parse_options(argc, argv, &o))
+    if (parse_options(argc, argv, &o) != 0)
         return 2;
     if (o.sweep)
         return bench_sweep(&o);
@@ -346,12 +347,12 @@ int cli_bench(int argc, char **argv)
         return standard(&o);
     BenchResult r;
     float *out = NULL;
-    int ok = run_case(&o, &r, &out);
-    if (ok) {
+    int rc = run_case(&o, &r, &out);
+    if (rc == 0) {
         (o.json ? print_json : print_text)(stdout, &o, &r);
         if (o.dump)
-            ok = dump(o.dump, out, (size_t)o.n * o.d);
+            rc = dump(o.dump, out, (size_t)o.n * o.d);
     }
     free(out);
-    return ok ? 0 : 2;
+    return rc == 0 ? 0 : 2;
 }

@@ -14,10 +14,13 @@
 
 #include "explain.h"
 
-/* "NAME[ROW,COL]" (1-based, blanks allowed) into its parts; 1 on success. */
-static int parse_cell(const char *spec, char *name, size_t size, int *row, int *col)
+/* "NAME[ROW,COL]" (1-based, blanks allowed) into its parts: 0, or -1 with
+ * why (the form, or an index too large). */
+static int parse_cell(const char *spec, char *name, size_t size, int *row, int *col, const char **why)
 {
+    static const char *const form = "write NAME[ROW,COL] with 1-based indices, e.g. 'A[2,1]'";
     const char *p = spec;
+    *why = form;
     while (*p == ' ')
         p++;
     const char *start = p;
@@ -25,7 +28,7 @@ static int parse_cell(const char *spec, char *name, size_t size, int *row, int *
         p++;
     size_t n = (size_t)(p - start);
     if (n == 0 || n >= size || isdigit((unsigned char)*start))
-        return 0;
+        return -1;
     memcpy(name, start, n);
     name[n] = '\0';
     /* [ROW,COL]: whole numbers that fit an int, read whole (a
@@ -35,38 +38,38 @@ static int parse_cell(const char *spec, char *name, size_t size, int *row, int *
     while (*p == ' ')
         p++;
     if (*p++ != '[')
-        return 0;
+        return -1;
     for (int k = 0; k < 2; k++) {
         while (*p == ' ')
             p++;
         if (!isdigit((unsigned char)*p))
-            return 0;
+            return -1;
         errno = 0;
         char *end;
         long v = strtol(p, &end, 10);
-        if (errno == ERANGE || v > INT_MAX)
+        if (errno == ERANGE || v > INT_MAX) {
+            *why = "an index is too large (rows and columns count from 1)";
             return -1;      /* (0 is read: "outside A" says why) */
+        }
         *at[k] = (int)v;
         for (p = end; *p == ' '; p++)
             ;
         if (*p++ != seps[k])
-            return 0;
+            return -1;
     }
     while (*p == ' ')
         p++;
-    return *p == '\0';
+    return *p == '\0' ? 0 : -1;
 }
 
 int cell_explain_print(const LessonState *s, const char *spec)
 {
     char name[MAT_NAME_MAX];
     int row, col;
-    int parsed = parse_cell(spec, name, sizeof name, &row, &col);
-    if (parsed <= 0) {
+    const char *why;
+    if (parse_cell(spec, name, sizeof name, &row, &col, &why) != 0) {
         char shown[512];
-        fprintf(stderr, "attn: bad cell '%s': %s\n", lesson_escape(spec, shown, sizeof shown),
-                parsed < 0 ? "an index is too large (rows and columns count from 1)"
-                           : "write NAME[ROW,COL] with 1-based indices, e.g. 'A[2,1]'");
+        fprintf(stderr, "attn: bad cell '%s': %s\n", lesson_escape(spec, shown, sizeof shown), why);
         return 2;
     }
     const Mat *m = lesson_state_get(s, name);

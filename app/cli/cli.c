@@ -129,7 +129,7 @@ static int apply_sets(Session *ses, const char *file, int argc, char **argv)
         }
         double v;
         char why[200];
-        if (!session_knob_parse(lesson_knob(l, k), eq + 1, &v, why, sizeof why)) {
+        if (session_knob_parse(lesson_knob(l, k), eq + 1, &v, why, sizeof why) != 0) {
             fprintf(stderr, "attn: %s: --set %s\n", file, why);
             return 2;
         }

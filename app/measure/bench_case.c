@@ -57,9 +57,9 @@ int bench_kernels_of(const char *name, AttnKernels *kernels, AttnIsa *isa)
         if (strcmp(name, kernel_names[i].name) == 0) {
             *kernels = kernel_names[i].kernels;
             *isa = kernel_names[i].isa;
-            return 1;
+            return 0;
         }
-    return 0;
+    return -1;
 }
 
 const char *bench_kernels_name(AttnKernels kernels, AttnIsa isa)
@@ -89,7 +89,7 @@ int bench_inputs_make(BenchInputs *in, int n, int d, unsigned long seed)
     for (int i = 0; i < 8; i++)
         if (!in->x || !in->p[i]) {
             bench_inputs_free(in);
-            return 0;
+            return -1;
         }
     rng_randn_fill(&g, in->x, (long)n * d);
     float wscale = (float)(1.0 / sqrt((double)d));
@@ -100,7 +100,7 @@ int bench_inputs_make(BenchInputs *in, int n, int d, unsigned long seed)
             in->p[i][j] *= i < 4 ? wscale : 0.1f;
     }
     in->w = (AttnWeights){ in->p[0], in->p[1], in->p[2], in->p[3], in->p[4], in->p[5], in->p[6], in->p[7] };
-    return 1;
+    return 0;
 }
 
 double bench_now_ms(void)
@@ -213,7 +213,7 @@ int bench_case(const BenchOpts *o, const BenchInputs *in, BenchResult *r, float 
         free(t);
         free(naive_out);
         free(c);
-        return 0;
+        return -1;
     }
     r->flops = attention_flops(&cfg);
     r->naive_flops = attention_flops(&plain);
@@ -251,7 +251,7 @@ int bench_case(const BenchOpts *o, const BenchInputs *in, BenchResult *r, float 
         free(t);
         free(naive_out);
         free(c);
-        return 0;
+        return -1;
     }
     r->fused = spread_of(t, o->reps);
     /* the machine's ceiling, on the same threads, in the same run */
@@ -270,6 +270,6 @@ int bench_case(const BenchOpts *o, const BenchInputs *in, BenchResult *r, float 
     free(t);
     free(naive_out);
     free(c);
-    return 1;
+    return 0;
 }
 

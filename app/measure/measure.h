@@ -30,7 +30,8 @@ typedef struct {
     AttnWeights w;
 } BenchInputs;
 
-/* The documented seeded inputs (bench.c's header); 0 when out of memory. */
+/* The documented seeded inputs (bench.c's header); 0, or -1 when out of
+ * memory. */
 int bench_inputs_make(BenchInputs *in, int n, int d, unsigned long seed);
 void bench_inputs_free(BenchInputs *in);
 
@@ -56,8 +57,8 @@ typedef struct {
  * the widest vectors the CPU has (which: *isa, when not NULL). */
 double bench_fma_peak(int threads, AttnIsa *isa);
 
-/* Time o's case on in (the fused output left in out (n, d)); 0 after
- * printing why to stderr. */
+/* Time o's case on in (the fused output left in out (n, d)); 0, or -1
+ * after printing why to stderr. */
 int bench_case(const BenchOpts *o, const BenchInputs *in, BenchResult *r, float *out);
 
 double bench_now_ms(void);
@@ -66,7 +67,7 @@ double bench_now_ms(void);
 void bench_opts_default(BenchOpts *o);
 
 /* The kernels a name of --kernels stands for: auto, blas, avx512, avx2,
- * scalar; 0 for another name. bench_kernels_name is the other way. */
+ * scalar: 0, or -1 for another name. bench_kernels_name is the other way. */
 int bench_kernels_of(const char *name, AttnKernels *kernels, AttnIsa *isa);
 const char *bench_kernels_name(AttnKernels kernels, AttnIsa isa);
 
@@ -87,9 +88,9 @@ typedef struct {
     double last_fused, last_naive;
 } Sweep;
 
-/* Run the next point into s: 1 when one ran, 0 when the sweep is done, -1
- * when a case failed (why in err). */
-int sweep_next(const BenchOpts *o, Sweep *s, char *err, size_t size);
+/* Run the next point into s: 0 with *ran 1 when one ran, or 0 when the
+ * sweep is done; -1 when a case failed (why in err). */
+int sweep_next(const BenchOpts *o, Sweep *s, int *ran, char *err, size_t size);
 /* The slopes, the memory available and the naive path's wall, then the
  * log-log plot of width x height cells and what it shows, as text into f
  * (what `attn bench --sweep` prints after its table). */

@@ -54,31 +54,32 @@ static long naive_wall(const BenchOpts *o, double avail)
     return hi;
 }
 
-int sweep_next(const BenchOpts *given, Sweep *s, char *err, size_t size)
+int sweep_next(const BenchOpts *given, Sweep *s, int *ran, char *err, size_t size)
 {
+    *ran = 0;
     if (s->next_n == 0) {
         s->next_n = SWEEP_FIRST_N;
         s->last_fused = s->last_naive = 0;
     }
     long n = s->next_n;
     if (s->count >= SWEEP_MAX_POINTS || n > given->max_n || (s->count > 0 && s->last_fused * 4 > 2 * given->slow_ms))
-        return 0;                       /* the next would take well over 2 s */
+        return 0;                       /* done: the next would take well over 2 s */
     BenchOpts o = *given;
     o.n = (int)n;
     o.reps = s->last_fused > 100 ? 1 : given->reps < 3 ? given->reps : 3;
     o.fused_only = given->fused_only || s->last_naive > given->slow_ms;
     BenchInputs in;
     float *out = malloc((size_t)o.n * o.d * sizeof *out);
-    if (!out || !bench_inputs_make(&in, o.n, o.d, o.seed)) {
+    if (!out || bench_inputs_make(&in, o.n, o.d, o.seed) != 0) {
         free(out);
         snprintf(err, size, "no memory for n=%d d=%d", o.n, o.d);
         return -1;
     }
     BenchResult r;
-    int ok = bench_case(&o, &in, &r, out);
+    int failed = bench_case(&o, &in, &r, out);
     bench_inputs_free(&in);
     free(out);
-    if (!ok) {
+    if (failed) {
         snprintf(err, size, "the case n=%d failed", o.n);
         return -1;
     }
@@ -92,16 +93,17 @@ int sweep_next(const BenchOpts *given, Sweep *s, char *err, size_t size)
     s->extra[i] = r.extra_bytes;
     s->nn[i] = (size_t)n * (size_t)n * sizeof(float);
     s->next_n = n * 2;
-    return 1;
+    *ran = 1;
+    return 0;
 }
 
-/* Run the points with progress on stderr; 0 after printing why when a
- * case failed. */
+/* Run the points with progress on stderr: 0, or -1 after printing why
+ * when a case failed. */
 static int run_points(const BenchOpts *given, Sweep *s)
 {
     char err[128];
-    int got;
-    while ((got = sweep_next(given, s, err, sizeof err)) == 1) {
+    int got, ran;
+    while ((got = sweep_next(given, s, &ran, err, sizeof err)) == 0 && ran) {
         int i = s->count - 1;
         fprintf(stderr, "sweep n=%-6.0f fused %9.2f ms", s->n[i], s->fused[i]);
         if (s->naive[i] > 0)
@@ -111,7 +113,7 @@ static int run_points(const BenchOpts *given, Sweep *s)
     }
     if (got < 0)
         fprintf(stderr, "attn bench: %s\n", err);
-    return got == 0;
+    return got;
 }
 
 /* The slope over the points with n >= from (all of them when fewer than two
@@ -247,7 +249,7 @@ int bench_sweep(const BenchOpts *given)
                         "measured\n", given->max_n, SWEEP_FIRST_N);
         return 2;
     }
-    if (!run_points(given, &s))
+    if (run_points(given, &s) != 0)
         return 2;
     if (given->json) {
         double from = 2.0 * given->d;   /* where 4 n^2 d passes 8 n d^2 */

@@ -64,7 +64,7 @@ int session_knob_parse(const LessonKnob *k, const char *text, double *v, char *w
     char *end;
     if (k->is_switch && (strcmp(text, "on") == 0 || strcmp(text, "off") == 0)) {
         *v = text[1] == 'n';
-        return 1;
+        return 0;
     }
     double x = strtod(text, &end);
     char quoted[64];
@@ -72,16 +72,16 @@ int session_knob_parse(const LessonKnob *k, const char *text, double *v, char *w
     if (end == text || *end || isnan(x)) {
         snprintf(why, size, k->is_switch ? "%s is a switch: on, off, 1 or 0, not '%s'"
                                          : "%s takes a number, not '%s'", k->name, quoted);
-        return 0;
+        return -1;
     }
     if (k->is_switch && x != 0 && x != 1) {
         snprintf(why, size, "%s is a switch: on, off, 1 or 0, not '%s'", k->name, quoted);
-        return 0;
+        return -1;
     }
     if (x < k->lo || x > k->hi) {
         snprintf(why, size, "%s = %g is outside its range %g to %g", k->name, x, k->lo, k->hi);
-        return 0;
+        return -1;
     }
     *v = x;
-    return 1;
+    return 0;
 }

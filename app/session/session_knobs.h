@@ -24,7 +24,7 @@ unsigned session_knob_nudge(Session *s, int i, int dir);
 /* Flip a switch (a slider goes to the other end of its range). */
 unsigned session_knob_toggle(Session *s, int i);
 /* Parse the value text for knob k as `--set` takes it: a number, or for a
- * switch on/off/1/0. 1 and *v on success; 0 with why in buf otherwise
+ * switch on/off/1/0. 0 and *v on success; -1 with why in buf otherwise
  * (not a number, outside the range, not on/off). */
 int session_knob_parse(const LessonKnob *k, const char *text, double *v, char *why, size_t size);
 

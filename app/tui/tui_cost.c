@@ -83,8 +83,8 @@ static int cost_idle(Tui *t)
     CostView *c = t->cost;
     if (c->done)
         return 0;
-    int got = sweep_next(&c->o, &c->s, c->err, sizeof c->err);
-    if (got <= 0)
+    int ran;
+    if (sweep_next(&c->o, &c->s, &ran, c->err, sizeof c->err) != 0 || !ran)
         c->done = 1;
     return 1;
 }
