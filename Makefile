@@ -226,7 +226,7 @@ fuzz: deps
 	build-fuzz/fuzz_answer -max_total_time=$(FUZZ_SECONDS) -max_len=256 -timeout=10 \
 	  -dict=tests/fuzz/answer.dict build-fuzz/corpus-answer
 	@mkdir -p build-fuzz/corpus-progress
-	$(FUZZ_CC) $(ATTN_CPPFLAGS) -Iapp/session -Iengine/base -o build-fuzz/fuzz_progress tests/fuzz/fuzz_progress.c \
+	$(FUZZ_CC) $(ATTN_CPPFLAGS) -Iapp/session -Iengine/base -Iengine/lesson -o build-fuzz/fuzz_progress tests/fuzz/fuzz_progress.c \
 	  app/session/progress.c app/session/progress_file.c app/session/progress_lines.c engine/base/strbuf.c \
 	  engine/base/alloc.c
 	cp tests/fuzz/progress/* build-fuzz/corpus-progress/
