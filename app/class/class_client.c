@@ -78,7 +78,10 @@ static int secret_kept(const char *addr, const char *name, char *out)
 static void secret_keep(const char *addr, const char *name, const char *secret)
 {
     char path[1100], dir[1024], line[1400];
-    if (!secrets_path(path, sizeof path) || !progress_dir(dir, sizeof dir))
+    /* one line of three fields: a name or an address that could break it
+     * (a server's WELCOME is not trusted) is not kept */
+    if (strpbrk(addr, "\t\r\n") || strpbrk(name, "\t\r\n") || !secrets_path(path, sizeof path)
+        || !progress_dir(dir, sizeof dir))
         return;
     mkdir(dir, 0700);
     int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0600);
