@@ -132,18 +132,11 @@ int lesson_knob_find(const Lesson *l, const char *name)
     return -1;
 }
 
-/* The slot of name in l, or -1. */
-static int slot_named(const Lesson *l, const char *name)
-{
-    for (int i = 0; name && i < l->n_names; i++)
-        if (strcmp(l->names[i], name) == 0)
-            return i;
-    return -1;
-}
-
 int lesson_depends_on(const Lesson *l, const char *name, const char *on)
 {
-    int want = slot_named(l, name), from = slot_named(l, on);
+    if (!name || !on)
+        return 0;
+    int want = lesson_find_name(l, name, strlen(name)), from = lesson_find_name(l, on, strlen(on));
     if (want < 0 || from < 0)
         return 0;
     if (want == from)

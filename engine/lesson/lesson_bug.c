@@ -54,7 +54,6 @@ const char *lesson_bug_kind_named(const char *text)
     return NULL;
 }
 
-
 int lesson_values_differ(float x, float y)
 {
     return isnan(x) != isnan(y) || (isinf(x) || isinf(y) ? x != y : fabsf(x - y) > 1e-6f * fmaxf(1.0f, fabsf(x)));
@@ -143,16 +142,6 @@ static int holds_mask(const Lesson *l, const LessonState *s, const Expr *e)
     return mask;
 }
 
-
-/* The statement that defines slot, or NULL (a knob's, or none). */
-static const Stmt *definition(const Lesson *l, int slot)
-{
-    for (int i = 0; i < l->n_stmts; i++)
-        if (l->stmts[i].kind == ST_LET && l->stmts[i].slot == slot)
-            return &l->stmts[i];
-    return NULL;
-}
-
 /* Is e a scale as a person writes one: numbers, knobs, and names made of
  * those only (sqrt(2), 1 / T, sqrt(d_k) with d_k = 4), within depth? A
  * running max or a row's sum (alpha * o1, o2 / l2 of lesson 10) is not:
@@ -169,8 +158,8 @@ static int is_a_scale(const Lesson *l, const Expr *e, int depth)
     case E_NAME: {
         if (lesson_knob_find(l, l->names[e->slot]) >= 0)
             return 1;
-        const Stmt *d = definition(l, e->slot);
-        return d && is_a_scale(l, d->expr, depth + 1);
+        int d = lesson_stmt_of_slot(l, e->slot);
+        return d >= 0 && is_a_scale(l, l->stmts[d].expr, depth + 1);
     }
     case E_CALL:
         if (e->fn != OP_SQRT && e->fn != OP_EXP && e->fn != OP_LOG)

@@ -128,10 +128,7 @@ int dir_exercise(PS *ps, size_t kw, size_t arg)
     LessonStep *st = ps_cur_step(ps);
     if (!st)
         return ps_fail(ps, ATTN_E_SYNTAX, kw, "'exercise' belongs inside a step");
-    int total = 0;
-    for (int k = 0; k < ps->l->n_steps; k++)
-        total += ps->l->steps[k].n_exercises;
-    if (total >= LESSON_MAX_EXERCISES)
+    if (lesson_n_exercises(ps->l) >= LESSON_MAX_EXERCISES)
         return ps_fail(ps, ATTN_E_LIMIT, kw, "more than the limit of %d exercises", LESSON_MAX_EXERCISES);
     if (ps_grow1(&st->exercises, st->n_exercises, sizeof *st->exercises))
         return ps_nomem(ps);
