@@ -277,21 +277,23 @@ int diagnose_candidates(LessonJudge *j, const LessonExercise *ex, double want, C
      * statements (1000 lets took 5.5 s for one wrong answer, freezing a
      * class). Past JUDGE_WORK_MAX statements in all, the rewrites nearest
      * the answer are tried, the ones far upstream left out. */
-    long work = 0;
-    int from = 0;
+    int *rewrites = attn_calloc((size_t)(l->n_stmts ? l->n_stmts : 1), sizeof *rewrites);
+    if (!rewrites) {
+        free(keep);
+        return -1;
+    }
     for (int i = 0; i < j->n_muts; i++)
         if (keep[j->muts[i].stmt])
-            work += last - j->muts[i].stmt + 1;
-    if (work > JUDGE_WORK_MAX) {
-        from = last;
-        for (long w = 0; from > 0; from--) {
-            for (int i = 0; i < j->n_muts; i++)
-                if (keep[j->muts[i].stmt] && j->muts[i].stmt == from - 1)
-                    w += last - from + 2;
-            if (w > JUDGE_WORK_MAX)
-                break;
-        }
+            rewrites[j->muts[i].stmt]++;
+    /* statement s's rewrites each cost last - s + 1 evaluations; the
+     * answer's own are always tried */
+    int from = last;
+    for (long work = 0; from > 0; from--) {
+        work += (long)rewrites[from - 1] * (last - from + 2);
+        if (work > JUDGE_WORK_MAX)
+            break;
     }
+    free(rewrites);
     for (int i = 0; i < j->n_muts; i++) {
         const Mutation *m = &j->muts[i];
         if (!keep[m->stmt] || m->stmt < from)
