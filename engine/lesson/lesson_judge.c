@@ -198,8 +198,6 @@ static int right_from_rounded(const LessonJudge *j, const LessonExercise *ex, do
     return 0;
 }
 
-/* Name the mistake behind got, a wrong answer: the one id the candidates
- * that match got agree on, else none. */
 /* Is id a cell read wrong (another cell of the same matrix), not a
  * rewrite of the formula? */
 static int reads_a_cell(const char *id)
@@ -207,6 +205,8 @@ static int reads_a_cell(const char *id)
     return strcmp(id, "transposed") == 0 || strcmp(id, "off-by-one") == 0;
 }
 
+/* Name the mistake behind got, a wrong answer: the one id the candidates
+ * that match got agree on, else none. */
 static void diagnose(LessonJudge *j, const LessonExercise *ex, const char *typed, const JudgeContext *ctx,
                      Judgement *out)
 {
