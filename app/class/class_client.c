@@ -2,6 +2,7 @@
  * class_client.c - a student's connection to a class (see class_client.h).
  */
 #include "class_client.h"
+#include "lessonfile.h"
 #include "progress.h"
 
 #include <errno.h>
@@ -89,8 +90,8 @@ static void secret_keep(const char *addr, const char *name, const char *secret)
         return;
     int n = snprintf(line, sizeof line, "%s\t%s\t%s\n", addr, name, secret);
     struct stat st;
-    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && n > 0 && (size_t)n < sizeof line && write(fd, line, (size_t)n) != n)
-        (void)ftruncate(fd, st.st_size);    /* a whole line or none */
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && n > 0 && (size_t)n < sizeof line)
+        (void)lessonfile_append_whole(fd, line, (size_t)n);
     close(fd);
 }
 

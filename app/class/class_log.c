@@ -76,17 +76,10 @@ int class_log_answer(ClassLog *log, const char *name, const char *lesson, int ex
     fputs(", \"diagnosis\": ", f);
     jw_string(f, diagnosis && diagnosis[0] ? diagnosis : NULL);
     fputs("}\n", f);
-    int failed = fclose(f) != 0 || !line;
-    off_t before = failed ? -1 : lseek(log->fd, 0, SEEK_END);
-    ssize_t put = before < 0 ? -1 : write(log->fd, line, len);
+    int failed = fclose(f) != 0 || !line || lessonfile_append_whole(log->fd, line, len) != 0;
     int err = errno;
-    if (put >= 0 && (size_t)put != len) {
-        err = ENOSPC;
-        if (ftruncate(log->fd, before) != 0)
-            err = errno;
-    }
     free(line);
-    if (put < 0 || (size_t)put != len) {
+    if (failed) {
         snprintf(why, size, "the class log %s could not be written: %s; answers are not being recorded", log->path,
                  strerror(err ? err : EIO));
         return -1;

@@ -303,6 +303,21 @@ void lessonfile_list_free(char **paths)
     free(paths);
 }
 
+int lessonfile_append_whole(int fd, const char *bytes, size_t len)
+{
+    off_t before = lseek(fd, 0, SEEK_END);
+    if (before < 0)
+        return -1;
+    ssize_t put = write(fd, bytes, len);
+    if (put >= 0 && (size_t)put == len)
+        return 0;
+    int err = put < 0 ? errno : ENOSPC;
+    if (put >= 0 && ftruncate(fd, before) != 0)
+        err = errno;
+    errno = err ? err : EIO;
+    return -1;
+}
+
 FILE *lessonfile_create(const char *path, char *why, size_t size)
 {
     size_t len = strlen(path);

@@ -31,6 +31,12 @@ int lessonfile_read_text(const char *path, size_t limit, char **text, size_t *le
  * refused at once, never waited on. The stream, or NULL with why. */
 FILE *lessonfile_create(const char *path, char *why, size_t size);
 
+/* Append len bytes (one or more whole lines) to fd, opened O_APPEND, as
+ * one write: all of them or none, a write the disk took only part of cut
+ * off again, so a full disk never leaves half a line for the next to glue
+ * onto. 0, or -1 with errno. */
+int lessonfile_append_whole(int fd, const char *bytes, size_t len);
+
 /* The largest data file load() reads (bytes). */
 #define LESSONFILE_MAX_DATA (1L << 26)
 
