@@ -27,6 +27,38 @@
 #define RATE_BURST 20.0             /* lines a student may send at once          */
 #define RATE_PER_SECOND 10.0        /* and then per second                       */
 
+/* Let go of a lesson open_lesson opened (any part of it NULL). */
+static void close_lesson(ClassPack *pack, Lesson *l, LessonState *st, LessonJudge *j)
+{
+    lesson_judge_free(j);
+    lesson_state_free(st);
+    lesson_free(l);
+    class_pack_free(pack);
+}
+
+/* The lesson at lesson_path as a class holds it: packed to send, parsed,
+ * evaluated and ready to judge. 0, or -1 with why and nothing held. */
+static int open_lesson(const char *lesson_path, ClassPack *pack, Lesson **l, LessonState **st, LessonJudge **j,
+                       char *why, size_t size)
+{
+    LessonError err;
+    *l = NULL;
+    *st = NULL;
+    *j = NULL;
+    if (class_pack_file(lesson_path, pack, why, size) != 0)
+        return -1;
+    if (!(*l = class_pack_lesson(pack, &err)) || !(*st = lesson_eval(*l, NULL, 0, &err)))
+        lesson_error_format(&err, why, size);
+    else if (!(*j = lesson_judge_new(*l, *st)))
+        snprintf(why, size, "out of memory");
+    else
+        return 0;
+    close_lesson(pack, *l, *st, NULL);
+    *l = NULL;
+    *st = NULL;
+    return -1;
+}
+
 ClassServer *class_server_open(const char *lesson_path, const ClassOptions *o, char *why, size_t size)
 {
     ClassServer *s = calloc(1, sizeof *s);
@@ -38,17 +70,8 @@ ClassServer *class_server_open(const char *lesson_path, const ClassOptions *o, c
     s->exercise = 0;
     s->hello_seconds = o->hello_seconds > 0 ? o->hello_seconds : HELLO_SECONDS;
     s->step = -1;
-    LessonError err;
-    if (class_pack_file(lesson_path, &s->pack, why, size) != 0)
+    if (open_lesson(lesson_path, &s->pack, &s->lesson, &s->state, &s->judge, why, size) != 0)
         goto fail;
-    if (!(s->lesson = class_pack_lesson(&s->pack, &err)) || !(s->state = lesson_eval(s->lesson, NULL, 0, &err))) {
-        lesson_error_format(&err, why, size);
-        goto fail;
-    }
-    if (!(s->judge = lesson_judge_new(s->lesson, s->state))) {
-        snprintf(why, size, "out of memory");
-        goto fail;
-    }
     s->n_ex = lesson_n_exercises(s->lesson);
     if (class_pick_code(s, o->code, why, size) != 0 ||
         class_addr_parse(o->listen ? o->listen : CLASS_DEFAULT_ADDR, &s->addr, why, size) != 0)
@@ -373,19 +396,14 @@ void class_server_end(ClassServer *s)
 int class_server_reload(ClassServer *s, const char *lesson_path, char *why, size_t size)
 {
     ClassPack pack = { 0 };
-    Lesson *l = NULL;
-    LessonState *st = NULL;
-    LessonJudge *j = NULL;
-    LessonError err;
-    if (class_pack_file(lesson_path, &pack, why, size) != 0)
+    Lesson *l;
+    LessonState *st;
+    LessonJudge *j;
+    if (open_lesson(lesson_path, &pack, &l, &st, &j, why, size) != 0)
         return -1;
-    if (!(l = class_pack_lesson(&pack, &err)) || !(st = lesson_eval(l, NULL, 0, &err))) {
-        lesson_error_format(&err, why, size);
-        goto fail;
-    }
     int n_ex = lesson_n_exercises(l);
     Answer **fresh = calloc((size_t)(s->n_students ? s->n_students : 1), sizeof *fresh);
-    int ok = (j = lesson_judge_new(l, st)) != NULL && fresh;
+    int ok = fresh != NULL;
     for (int i = 0; ok && i < s->n_students; i++)
         ok = (fresh[i] = calloc((size_t)(n_ex > 0 ? n_ex : 1), sizeof **fresh)) != NULL;
     if (!ok) {
@@ -393,7 +411,8 @@ int class_server_reload(ClassServer *s, const char *lesson_path, char *why, size
             free(fresh[i]);
         free(fresh);
         snprintf(why, size, "out of memory");
-        goto fail;
+        close_lesson(&pack, l, st, j);
+        return -1;
     }
     /* the students hold the lesson as it was: they are told to join again
      * (their names stay theirs), and the answers start afresh, numbered by
@@ -408,10 +427,7 @@ int class_server_reload(ClassServer *s, const char *lesson_path, char *why, size
         s->students[i].answers = fresh[i];
     }
     free(fresh);
-    lesson_judge_free(s->judge);
-    lesson_state_free(s->state);
-    lesson_free(s->lesson);
-    class_pack_free(&s->pack);
+    close_lesson(&s->pack, s->lesson, s->state, s->judge);
     s->pack = pack;
     s->lesson = l;
     s->state = st;
@@ -421,12 +437,6 @@ int class_server_reload(ClassServer *s, const char *lesson_path, char *why, size
     s->exercise = 0;
     s->title[0] = '\0';
     return 0;
-fail:
-    lesson_judge_free(j);
-    lesson_state_free(st);
-    lesson_free(l);
-    class_pack_free(&pack);
-    return -1;
 }
 
 void class_server_free(ClassServer *s)
@@ -442,9 +452,6 @@ void class_server_free(ClassServer *s)
     free(s->students);
     free(s->conns);
     class_log_close(s->log);
-    lesson_judge_free(s->judge);
-    lesson_state_free(s->state);
-    lesson_free(s->lesson);
-    class_pack_free(&s->pack);
+    close_lesson(&s->pack, s->lesson, s->state, s->judge);
     free(s);
 }
