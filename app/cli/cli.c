@@ -254,8 +254,6 @@ int cli_run(int argc, char **argv)
 
 /* ---- check ---- */
 
-/* Check one file and add its results to res. Returns 2 when it could not be
- * read or evaluated, 1 when something failed, 0 when all passed. */
 /* The result of exercise ex among vr (by its line), or NULL. */
 static VerifyResult *result_of(VerifyResult *vr, int n, const LessonExercise *ex)
 {
@@ -298,11 +296,8 @@ static void strict_results(const char *file, const Session *ses, VerifyResult *v
                            int *status)
 {
     for (int i = 0; i < n; i++)
-        if (vr[i].kind == VERIFY_EXERCISE && vr[i].passed && !vr[i].stated) {
-            vr[i].passed = 0;
-            snprintf(vr[i].detail, sizeof vr[i].detail,
-                     "states no expected value (--strict): write 'answer EXPR = VALUE'");
-        }
+        if (vr[i].kind == VERIFY_EXERCISE && !vr[i].stated)
+            refuse_exercise(&vr[i], "states no expected value (--strict): write 'answer EXPR = VALUE'");
     const char *why = NULL;
     char buf[200];
     if (n == 0)
@@ -340,6 +335,8 @@ static void strict_results(const char *file, const Session *ses, VerifyResult *v
     lesson_judge_free(judge);
 }
 
+/* Check one file and add its results to res. Returns 2 when it could not be
+ * read or evaluated, 1 when something failed, 0 when all passed. */
 static int check_file(const char *file, ReportList *res, int strict)
 {
     LessonError err;
