@@ -177,9 +177,7 @@ Mat *session_bug_as_written(Session *s, const char *name)
 
 char *session_text_shown(Session *s, const char *text)
 {
-    if (!s->hunt)
-        return strdup(text ? text : "");
-    return lesson_bug_text(session_asked_state(s), &s->hunt->bug, text ? text : "");
+    return lesson_bug_text(session_asked_state(s), s->hunt ? &s->hunt->bug : NULL, text ? text : "");
 }
 
 Mat *session_bug_explain(Session *s, const char *name, int row, int col, int decimals, Explanation *ex,

@@ -238,8 +238,9 @@ LessonState *lesson_bug_eval(const Lesson *l, const LessonBug *bug, const Lesson
  * with two decimals or more that a cell of the lesson as written (asked)
  * reads as, where the bug changed that cell, becomes the bugged value at
  * the same digits, or '?' where the cells that read so disagree; so the
- * prose never quotes the right number beside the bug's. A new string the
- * caller frees (NULL on no memory). */
+ * prose never quotes the right number beside the bug's; with no bug
+ * (NULL), text as written. A new string the caller frees (NULL on no
+ * memory). */
 char *lesson_bug_text(const LessonState *asked, const LessonBug *bug, const char *text);
 /* name's statement as written, worked from the values in bugged: what the
  * lesson says the matrix should be, given the numbers before it (an input

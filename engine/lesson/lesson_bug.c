@@ -522,6 +522,8 @@ static int bugged_reading(const LessonState *asked, const LessonState *bugged, d
 
 char *lesson_bug_text(const LessonState *asked, const LessonBug *bug, const char *text)
 {
+    if (!bug)
+        return strdup(text);
     StrBuf b = { 0 };
     const char *p = text;
     while (*p) {
