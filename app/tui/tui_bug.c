@@ -16,6 +16,7 @@
 #include "text.h"
 #include "tui_bug.h"
 #include "tui_chrome.h"
+#include "tui_pane.h"
 #include "tui_put.h"
 #include "tui_screen.h"
 #include "tui_state.h"
@@ -273,16 +274,6 @@ static int row_label_width(const Mat *m)
     return imin(w, 12);
 }
 
-/* A label of m's axis: the lesson's, else the 1-based number. */
-static const char *axis_text(const Mat *m, int k, int by_rows, char *buf, size_t size)
-{
-    const char *l = by_rows ? mat_row_label(m, k) : mat_col_label(m, k);
-    if (l)
-        return l;
-    snprintf(buf, size, "%d", k + 1);
-    return buf;
-}
-
 /* One matrix as a grid of numbers at (x, y), w x h at most, its rows and
  * columns labelled as the panes label them; each cell is the number, then
  * a column of its own for the mark (* where it differs from other), then a
@@ -293,14 +284,17 @@ static int draw_grid(Tui *t, const Mat *m, const Mat *other, int x, int y, int w
 {
     int lw = row_label_width(m), cell_w = num_w + 2;
     int shown_c = imin(m->cols, imax(1, (w - lw - 1) / cell_w));
-    char buf[32];
+    char buf[256];
     if (h <= 0)
         return 0;
-    for (int j = 0; j < shown_c; j++)
-        ui_put_right(&t->cv, y, x + lw + 1 + j * cell_w, num_w, t->attr[C_LABEL], axis_text(m, j, 0, buf, sizeof buf));
+    for (int j = 0; j < shown_c; j++) {
+        pane_axis_label(buf, sizeof buf, m, j, 1, 0);
+        ui_put_right(&t->cv, y, x + lw + 1 + j * cell_w, num_w, t->attr[C_LABEL], buf);
+    }
     int rows = 1;
     for (int i = 0; i < m->rows && rows < h; i++, rows++) {
-        ui_put(&t->cv, y + rows, x, lw, t->attr[C_LABEL], axis_text(m, i, 1, buf, sizeof buf));
+        pane_axis_label(buf, sizeof buf, m, i, 1, 1);
+        ui_put(&t->cv, y + rows, x, lw, t->attr[C_LABEL], buf);
         for (int j = 0; j < shown_c; j++) {
             char num[48];
             float v = mat_get(m, i, j);
