@@ -314,8 +314,9 @@ void class_server_close_question(ClassServer *s)
     s->exercise = 0;
 }
 
-void class_server_show(ClassServer *s, int step, int n_steps, const char *title, int exercise)
+int class_server_show(ClassServer *s, int step, int n_steps, const char *title, int exercise)
 {
+    int was = s->exercise;
     s->corked = 1;
     if (step != s->step || n_steps != s->n_steps || strcmp(title, s->title) != 0) {
         class_server_close_question(s);
@@ -331,6 +332,7 @@ void class_server_show(ClassServer *s, int step, int n_steps, const char *title,
             class_peer_broadcast(s, "EXERCISE %d %s", exercise, lesson_exercise_at(s->lesson, exercise - 1)->question);
     }
     class_peer_uncork(s);
+    return s->exercise != was;
 }
 
 void class_server_tally(const ClassServer *s, ClassTally *t)

@@ -61,8 +61,9 @@ int class_server_pump(ClassServer *s, const struct pollfd *fds, int n, double bu
 /* The instructor shows step n of n_steps (0: the set-up) titled title and,
  * when exercise > 0, that exercise (1-based, as attn grade numbers them)
  * open. Sent to every student when it differs from what they were told;
- * an exercise left open is closed first. */
-void class_server_show(ClassServer *s, int step, int n_steps, const char *title, int exercise);
+ * an exercise left open is closed first. 1 when the open exercise is
+ * another than before. */
+int class_server_show(ClassServer *s, int step, int n_steps, const char *title, int exercise);
 /* Close the open exercise: no more answers count for it. */
 void class_server_close_question(ClassServer *s);
 

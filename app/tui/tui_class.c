@@ -149,11 +149,7 @@ int tui_class_sync(Tui *t)
         k = 0;          /* closed by X: stays closed while it is shown */
     else if (t->class_closed != k)
         t->class_closed = 0;
-    ClassTally before, after;
-    class_server_tally(t->cls, &before);
-    class_server_show(t->cls, session_step_number(ses), n_steps, st ? st->title : "Set-up", k);
-    class_server_tally(t->cls, &after);
-    if (after.exercise == before.exercise)
+    if (!class_server_show(t->cls, session_step_number(ses), n_steps, st ? st->title : "Set-up", k))
         return 0;
     /* another question: its own tally, and its spread hidden until S */
     t->class_reveal = 0;
