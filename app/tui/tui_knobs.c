@@ -100,7 +100,7 @@ static void big_knobs(const Tui *t, Rect r, int pick)
             continue;
         const LessonKnob *k = lesson_knob(l, i);
         double v = session_knob_value(t->lv.ses, i);
-        char text[MAT_NAME_MAX + 64], word[8], line[2048];
+        char text[MAT_NAME_MAX + 64], word[8];
         if (k->is_switch)
             snprintf(text, sizeof text, "%s %s", k->name, lesson_knob_text(k, v, word, sizeof word));
         else
@@ -109,8 +109,7 @@ static void big_knobs(const Tui *t, Rect r, int pick)
         if (w < 0 || x + w > r.x + r.w - 1)
             break;
         int attr = i == pick ? (int)(t->attr[C_PANE_FOCUS] | A_BOLD) : t->attr[C_PANE_TITLE];
-        for (int k2 = 0; k2 < big_rows(size); k2++)
-            ui_put(&t->cv, r.y + k2, x, w, attr, big_row(text, size, k2, t->utf8, line, sizeof line));
+        ui_put_big(&t->cv, r.y, x, w, attr, text, size);
         x += w + 6;
     }
 }

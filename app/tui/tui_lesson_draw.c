@@ -269,13 +269,12 @@ static void draw_big_title(const Tui *t)
     for (int y = r.y; y < r.y + r.h; y++)
         ui_fill(&t->cv, y, 0, r.w, t->attr[C_TITLE]);
     const LessonStep *st = session_step(lv->ses);
-    char num[32] = "", line[2048];
+    char num[32] = "";
     if (st)
         snprintf(num, sizeof num, "%d/%d", session_step_number(lv->ses), lesson_n_steps(session_lesson(lv->ses)));
     int x = 2;
     if (num[0]) {
-        for (int k = 0; k < big_rows(size); k++)
-            ui_put(&t->cv, r.y + k, x, r.w - x, t->attr[C_STEP], big_row(num, size, k, t->utf8, line, sizeof line));
+        ui_put_big(&t->cv, r.y, x, r.w - x, t->attr[C_STEP], num, size);
         x += big_width(num, size) + 3;
     }
     const char *step_title = st ? st->title : "Set-up: the lesson's inputs";
@@ -289,8 +288,7 @@ static void draw_big_title(const Tui *t)
             *c = (char)(*c - 'a' + 'A');
     int bw = big_width(caps, size);
     if (r.w >= PROJECTOR_COLS && bw >= 0 && bw <= r.w - x - 1) {
-        for (int k = 0; k < big_rows(size); k++)
-            ui_put(&t->cv, r.y + k, x, r.w - x, t->attr[C_STEP] | A_BOLD, big_row(caps, size, k, t->utf8, line, sizeof line));
+        ui_put_big(&t->cv, r.y, x, r.w - x, t->attr[C_STEP] | A_BOLD, caps, size);
         return;
     }
     ui_put_fit(&t->cv, r.y, x, r.w - x - 1, t->attr[C_TITLE], lesson_title(session_lesson(lv->ses)));

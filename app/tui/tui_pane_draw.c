@@ -79,12 +79,9 @@ static void cell_number(const Tui *t, const PaneView *v, Rect r, int y, int attr
         return;
     }
     int rows = big_rows(v->big), y0 = r.y + (r.h - rows) / 2, x0 = r.x + (r.w - bw) / 2;
-    char line[512];
-    for (int k = 0; k < rows; k++) {
-        if (clear)
-            ui_fill(&t->cv, y0 + k, imax(r.x, x0 - 1), imin(bw + 2, r.w), attr);
-        ui_put(&t->cv, y0 + k, x0, bw, attr, big_row(num, v->big, k, t->utf8, line, sizeof line));
-    }
+    for (int k = 0; clear && k < rows; k++)
+        ui_fill(&t->cv, y0 + k, imax(r.x, x0 - 1), imin(bw + 2, r.w), attr);
+    ui_put_big(&t->cv, y0, x0, bw, attr, num, v->big);
 }
 
 /* A scaled-up heat cell: the block r in the heat's colour (or, without
@@ -221,13 +218,12 @@ static void draw_col_labels(const Tui *t, int idx)
     const GridSpec *g = &v->grid;
     const Mat *m = v->m;
     Rect r = v->place.r;
-    char buf[64], line[512];
+    char buf[64];
     /* the labels' row: under the title, or the last of a room's header */
     int label_y = r.y + grid_header_h(g) - 1, room = g->header_h > GRID_HEADER_H;
     if (room && big_width(p->name, BIG_HALF) >= 0 && big_width(p->name, BIG_HALF) < g->label_w)
-        for (int k = 0; k < big_rows(BIG_HALF); k++)
-            ui_put(&t->cv, r.y + 1 + k, r.x, g->label_w, t->attr[idx == lv->focus ? C_PANE_FOCUS : C_PANE_TITLE],
-                   big_row(p->name, BIG_HALF, k, t->utf8, line, sizeof line));
+        ui_put_big(&t->cv, r.y + 1, r.x, g->label_w, t->attr[idx == lv->focus ? C_PANE_FOCUS : C_PANE_TITLE], p->name,
+                   BIG_HALF);
     for (int k = 0; k < v->fit_c; k++) {
         int j = p->first_c + k;
         pane_axis_label(buf, sizeof buf, m, j * v->bc, v->bc, 0);
@@ -235,9 +231,7 @@ static void draw_col_labels(const Tui *t, int idx)
         int bw = room && !v->compact ? big_width(buf, BIG_HALF) : -1;
         if (bw >= 0 && bw <= g->cell_w) {
             /* big, in the middle of its column */
-            int x = r.x + grid_cell_x(g, k) + (g->cell_w - bw) / 2;
-            for (int row = 0; row < big_rows(BIG_HALF); row++)
-                ui_put(&t->cv, r.y + 1 + row, x, bw, a, big_row(buf, BIG_HALF, row, t->utf8, line, sizeof line));
+            ui_put_big(&t->cv, r.y + 1, r.x + grid_cell_x(g, k) + (g->cell_w - bw) / 2, bw, a, buf, BIG_HALF);
             continue;
         }
         if (v->compact) {
@@ -264,15 +258,13 @@ static void draw_row_label(const Tui *t, int idx, int k, int y)
     const PaneView *v = &t->lv.views[idx];
     const GridSpec *g = &v->grid;
     Rect r = v->place.r;
-    char buf[64], line[512];
+    char buf[64];
     int i = t->lv.panes[idx].first_r + k, room = g->header_h > GRID_HEADER_H;
     pane_axis_label(buf, sizeof buf, v->m, i * v->br, v->br, 1);
     int masked = v->br == 1 && mat_line_masked(v->m, i, 1);
     int lbw = room && grid_cell_h(g) >= big_rows(BIG_HALF) ? big_width(buf, BIG_HALF) : -1;
     if (lbw >= 0 && lbw < g->label_w)
-        for (int row = 0; row < big_rows(BIG_HALF); row++)
-            ui_put(&t->cv, y - 1 + row, r.x, g->label_w, t->attr[masked ? C_MASKED : C_LABEL],
-                   big_row(buf, BIG_HALF, row, t->utf8, line, sizeof line));
+        ui_put_big(&t->cv, y - 1, r.x, g->label_w, t->attr[masked ? C_MASKED : C_LABEL], buf, BIG_HALF);
     else
         ui_put(&t->cv, y, r.x, g->label_w, t->attr[masked ? C_MASKED : C_LABEL], buf);
     if (masked)

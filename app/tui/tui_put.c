@@ -92,6 +92,13 @@ void ui_put_right(const Canvas *cv, int y, int x, int w, int attr, const char *s
     ui_put(cv, y, x + w - sw, sw, attr, s);
 }
 
+void ui_put_big(const Canvas *cv, int y, int x, int w, int attr, const char *text, BigSize size)
+{
+    char line[2048];
+    for (int k = 0; k < big_rows(size); k++)
+        ui_put(cv, y + k, x, w, attr, big_row(text, size, k, cv->utf8, line, sizeof line));
+}
+
 const char *ui_glyph(const Canvas *cv, const char *utf8, const char *ascii)
 {
     return cv->utf8 ? utf8 : ascii;

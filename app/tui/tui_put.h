@@ -8,6 +8,7 @@
 
 #include <curses.h>
 
+#include "bigtext.h"
 #include "tui_layout.h"
 
 /* Where a screen draws: a curses window and what the terminal can show.
@@ -34,6 +35,9 @@ void ui_put_watch(UiPutWatch fn, void *ctx);
 void ui_putf(const Canvas *cv, int y, int x, int w, int attr, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 /* s right-aligned in w columns (blanks before it take attr too). */
 void ui_put_right(const Canvas *cv, int y, int x, int w, int attr, const char *s);
+/* text in the block font of size, its rows from (y, x) down, each in at
+ * most w columns. */
+void ui_put_big(const Canvas *cv, int y, int x, int w, int attr, const char *text, BigSize size);
 /* w blanks with attribute attr. */
 void ui_fill(const Canvas *cv, int y, int x, int w, int attr);
 /* The UTF-8 glyph, or its ASCII stand-in. */
