@@ -38,6 +38,35 @@ static int printed(const char *dir, const char *name, const char *want)
     return 0;
 }
 
+/* The instructor's screen (120x40) on a class on loopback, code 4242,
+ * with `rest` (options and the lesson): started, and the address its join
+ * line gives into addr. */
+static void start_instructor(Tmux *t, const char *rest, char addr[64])
+{
+    char args[900];
+    snprintf(args, sizeof args, "--class --listen 127.0.0.1:0 --code 4242 %s", rest);
+    tmux_start(t, 120, 40, NULL, args);
+    WAIT_FOR(t, "0 joined");
+    addr[0] = '\0';
+    ck_assert_int_eq(sscanf(strstr(t->last, "attn join "), "attn join %63s", addr), 1);
+}
+
+/* Ada on a terminal (80x24), joining the class at addr. */
+static void start_terminal_student(Tmux *t, const char *addr)
+{
+    char args[200];
+    snprintf(args, sizeof args, "join %s 4242 --name Ada", addr);
+    tmux_start(t, 80, 24, NULL, args);
+}
+
+/* q, asked and said again: the class ends, and attn with it. */
+static void end_class(Tmux *t)
+{
+    tmux_keys(t, "q");
+    WAIT_FOR(t, "q again ends the class");
+    tmux_quit_and_check(t, "q", "EXITED 0");
+}
+
 START_TEST(the_instructor_sees_the_room)
 {
     char dir[] = "/tmp/attn-tui-class-XXXXXX";
@@ -85,9 +114,7 @@ START_TEST(the_instructor_sees_the_room)
     CmdResult seen = cmd_runf("cat %s/Ada.out", dir);
     ck_assert_msg(!strstr(seen.out, "\nended\n"), "the class ended without asking:\n%s", seen.out);
     cmd_free(&seen);
-    tmux_keys(&t, "q");
-    WAIT_FOR(&t, "q again ends the class");
-    tmux_quit_and_check(&t, "q", "EXITED 0");
+    end_class(&t);
     ck_assert_msg(printed(dir, "Ada", "\nended\n") && printed(dir, "Bob", "\nended\n"),
                   "the students were not told the class ended");
     ck_assert_msg(printed(dir, "Bob", "1 ✗ 0.5321: the sign is the wrong way round\n"), "Bob's verdict");
@@ -109,15 +136,11 @@ END_TEST
  * f to follow again, the class's end said, the student's progress kept. */
 START_TEST(a_student_follows_on_a_terminal)
 {
-    char args[700];
-    snprintf(args, sizeof args, "--class --listen 127.0.0.1:0 --code 4242 %s/02-sky-is-blue.lesson", lessons_dir());
+    char lesson[700], addr[64];
+    snprintf(lesson, sizeof lesson, "%s/02-sky-is-blue.lesson", lessons_dir());
     Tmux inst, stu;
-    tmux_start(&inst, 120, 40, NULL, args);
-    WAIT_FOR(&inst, "0 joined");
-    char addr[64] = "";
-    ck_assert_int_eq(sscanf(strstr(inst.last, "attn join "), "attn join %63s", addr), 1);
-    snprintf(args, sizeof args, "join %s 4242 --name Ada", addr);
-    tmux_start(&stu, 80, 24, NULL, args);
+    start_instructor(&inst, lesson, addr);
+    start_terminal_student(&stu, addr);
     WAIT_FOR(&stu, "class: step 1 │ following │ exercise 1 is open: a answers it");
     WAIT_FOR(&stu, "Exercise 1 (1/2): What is the second number");
     WAIT_FOR(&inst, "1 joined");
@@ -149,9 +172,7 @@ START_TEST(a_student_follows_on_a_terminal)
     tmux_keys(&stu, "Escape");
     ck_assert_msg(tmux_wait_gone(&stu, "In class:"), "the help did not close:\n%s", stu.last);
     /* the end: said, and the student's answers kept */
-    tmux_keys(&inst, "q");
-    WAIT_FOR(&inst, "q again ends the class");
-    tmux_quit_and_check(&inst, "q", "EXITED 0");
+    end_class(&inst);
     WAIT_FOR(&stu, "class ended │ your answers stay in your progress");
     tmux_quit_and_check(&stu, "q", "EXITED 0");
     CmdResult r = cmd_runf("cat %s/progress", stu.state);
@@ -190,20 +211,14 @@ END_TEST
  * (it read the class's freed files: "the class did not send it"). */
 START_TEST(a_students_lesson_keeps_its_files)
 {
-    char args[700];
-    snprintf(args, sizeof args, "--class --listen 127.0.0.1:0 --code 4242 %s/09-loaded-weights.lesson", lessons_dir());
+    char lesson[700], addr[64];
+    snprintf(lesson, sizeof lesson, "%s/09-loaded-weights.lesson", lessons_dir());
     Tmux inst, stu;
-    tmux_start(&inst, 120, 40, NULL, args);
-    WAIT_FOR(&inst, "0 joined");
-    char addr[64] = "";
-    ck_assert_int_eq(sscanf(strstr(inst.last, "attn join "), "attn join %63s", addr), 1);
-    snprintf(args, sizeof args, "join %s 4242 --name Ada", addr);
-    tmux_start(&stu, 80, 24, NULL, args);
+    start_instructor(&inst, lesson, addr);
+    start_terminal_student(&stu, addr);
     WAIT_FOR(&stu, "class: step");
     WAIT_FOR(&inst, "1 joined");
-    tmux_keys(&inst, "q");
-    WAIT_FOR(&inst, "q again ends the class");
-    tmux_quit_and_check(&inst, "q", "EXITED 0");
+    end_class(&inst);
     WAIT_FOR(&stu, "the class ended");
     tmux_keys(&stu, "e");
     tmux_type(&stu, "0.5");
@@ -231,20 +246,13 @@ START_TEST(a_big_lesson_reaches_a_terminal)
     fputs("lesson Big data\nlet W = load(\"big.npy\")\nstep Corner\n  let C = rows(cols(W, 1, 2), 1, 2)\n"
           "  show C\n  exercise What is C[1,2]?\n    answer C[1,2] = 0.0103 within 1e-3\n  end\n", f);
     fclose(f);
-    char args[800];
-    snprintf(args, sizeof args, "--class --listen 127.0.0.1:0 --code 4242 %s", path);
+    char addr[64];
     Tmux inst, stu;
-    tmux_start(&inst, 120, 40, NULL, args);
-    WAIT_FOR(&inst, "0 joined");
-    char addr[64] = "";
-    ck_assert_int_eq(sscanf(strstr(inst.last, "attn join "), "attn join %63s", addr), 1);
-    snprintf(args, sizeof args, "join %s 4242 --name Ada", addr);
-    tmux_start(&stu, 80, 24, NULL, args);
+    start_instructor(&inst, path, addr);
+    start_terminal_student(&stu, addr);
     WAIT_FOR(&stu, "class: step");
     WAIT_FOR(&inst, "1 joined");
-    tmux_keys(&inst, "q");
-    WAIT_FOR(&inst, "q again ends the class");
-    tmux_quit_and_check(&inst, "q", "EXITED 0");
+    end_class(&inst);
     tmux_quit_and_check(&stu, "q", "EXITED 0");
     tmux_stop(&stu);
     CmdResult r = cmd_runf("rm -rf %s", dir);
@@ -261,18 +269,14 @@ START_TEST(a_reload_reaches_the_class)
 {
     char dir[] = "/tmp/attn-tui-reload-XXXXXX";
     ck_assert_ptr_nonnull(mkdtemp(dir));
-    char path[600], args[800];
+    char path[600], addr[64];
     snprintf(path, sizeof path, "%s/02-sky-is-blue.lesson", lessons_dir());
     char *text = slurp(path);
     ck_assert_ptr_nonnull(text);
     snprintf(path, sizeof path, "%s/sky.lesson", dir);
     save_in_place(path, text);
-    snprintf(args, sizeof args, "--class --listen 127.0.0.1:0 --code 4242 %s", path);
     Tmux t;
-    tmux_start(&t, 120, 40, NULL, args);
-    WAIT_FOR(&t, "0 joined");
-    char addr[64] = "";
-    ck_assert_int_eq(sscanf(strstr(t.last, "attn join "), "attn join %63s", addr), 1);
+    start_instructor(&t, path, addr);
     student(dir, addr, "Ada", "");
     WAIT_FOR(&t, "1 joined");
     ck_assert_msg(printed(dir, "Ada", "step 1/7"), "Ada did not join");
@@ -283,9 +287,7 @@ START_TEST(a_reload_reaches_the_class)
     ck_assert_msg(printed(dir, "Ada", "the instructor changed the lesson: join again to get it"), "Ada was not told");
     student(dir, addr, "Bea", "");
     ck_assert_msg(printed(dir, "Bea", "step 1/8"), "the class kept the old lesson");
-    tmux_keys(&t, "q");
-    WAIT_FOR(&t, "q again ends the class");
-    tmux_quit_and_check(&t, "q", "EXITED 0");
+    end_class(&t);
     tmux_stop(&t);
     free(shorter);
     free(text);
