@@ -406,6 +406,12 @@ static int raw_connect(void)
     return fd;
 }
 
+/* Send text whole on fd. */
+static void raw_send(int fd, const char *text)
+{
+    ck_assert(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+}
+
 /* Serve the class while reading fd into got (from its start) until it
  * holds want, or 3 s pass. */
 static void raw_until(int fd, char *got, size_t size, const char *want)
@@ -480,7 +486,7 @@ START_TEST(hostile_peers_are_dropped_and_nobody_stalls)
      * an answer to the open exercise is acknowledged once it is logged */
     int raw = raw_connect();
     const char *hello = "HELLO 1 4242 Raw\n";
-    ck_assert(write(raw, hello, strlen(hello)) == (ssize_t)strlen(hello));
+    raw_send(raw, hello);
     static char got[65536];
     fcntl(raw, F_SETFL, O_NONBLOCK);
     raw_until(raw, got, sizeof got, "\nREADY\n");
@@ -491,12 +497,12 @@ START_TEST(hostile_peers_are_dropped_and_nobody_stalls)
     ck_assert_msg(strstr(got, "\nSTEP 1 7 Tokens and embeddings\nEXERCISE 1 What is the second number of the "
                               "embedding of 'blue'?\nREADY\n"), "%s", got);
     const char *ans = "ANSWER 1 0.36\n";
-    ck_assert(write(raw, ans, strlen(ans)) == (ssize_t)strlen(ans));
+    raw_send(raw, ans);
     raw_until(raw, got, sizeof got, "COUNTED 1\n");
     ck_assert_msg(strstr(got, "COUNTED 1\n"), "no COUNTED: %s", got);
     /* an answer that is no number is not counted and replaces nothing */
     const char *junk_answer = "ANSWER 1 abc\n";
-    ck_assert(write(raw, junk_answer, strlen(junk_answer)) == (ssize_t)strlen(junk_answer));
+    raw_send(raw, junk_answer);
     raw_until(raw, got, sizeof got, "UNCOUNTED 1 not one number\n");
     ck_assert_msg(strstr(got, "UNCOUNTED 1 not one number\n"), "%s", got);
     ClassTally kept;
@@ -508,7 +514,7 @@ START_TEST(hostile_peers_are_dropped_and_nobody_stalls)
      * word and replaced the answer) */
     int thief = raw_connect();
     const char *steal = "HELLO 1 4242 Raw\nANSWER 1 999\n";
-    ck_assert(write(thief, steal, strlen(steal)) == (ssize_t)strlen(steal));
+    raw_send(thief, steal);
     static char stolen[4096];
     fcntl(thief, F_SETFL, O_NONBLOCK);
     raw_until(thief, stolen, sizeof stolen, "REFUSED");
@@ -522,7 +528,7 @@ START_TEST(hostile_peers_are_dropped_and_nobody_stalls)
     int again = raw_connect();
     char prove[200];
     snprintf(prove, sizeof prove, "PROVE %s\nHELLO 1 4242 Raw\n", raw_secret);
-    ck_assert(write(again, prove, strlen(prove)) == (ssize_t)strlen(prove));
+    raw_send(again, prove);
     fcntl(again, F_SETFL, O_NONBLOCK);
     raw_until(again, stolen, sizeof stolen, "\nREADY\n");
     ck_assert_msg(strncmp(stolen, "WELCOME 1 Raw\n", 14) == 0, "%.200s", stolen);
@@ -533,7 +539,7 @@ START_TEST(hostile_peers_are_dropped_and_nobody_stalls)
     char lines[2048] = "HELLO 1 4242 Flood\n";
     for (int i = 0; i < 40; i++)
         strcat(lines, "ANSWER 1 0.5\n");
-    ck_assert(write(flood, lines, strlen(lines)) == (ssize_t)strlen(lines));
+    raw_send(flood, lines);
     fcntl(flood, F_SETFL, O_NONBLOCK);
     raw_until(flood, got, sizeof got, "REFUSED too many messages: slow down\n");
     ck_assert_msg(strstr(got, "REFUSED too many messages: slow down\n"), "no rate limit: %.300s", got);
@@ -597,7 +603,7 @@ END_TEST
 static void hello_reply(const char *hello, char *got, size_t size)
 {
     int fd = raw_connect();
-    ck_assert(write(fd, hello, strlen(hello)) == (ssize_t)strlen(hello));
+    raw_send(fd, hello);
     fcntl(fd, F_SETFL, O_NONBLOCK);
     raw_until(fd, got, size, "\n");      /* the first line says which */
     close(fd);
@@ -634,7 +640,7 @@ START_TEST(wrong_codes_are_slowed)
     ck_assert_int_eq(bind(fd, (struct sockaddr *)&from, sizeof from), 0);
     ck_assert_int_eq(connect(fd, (struct sockaddr *)&to, sizeof to), 0);
     const char *hello = "HELLO 1 4242 Ada\n";
-    ck_assert(write(fd, hello, strlen(hello)) == (ssize_t)strlen(hello));
+    raw_send(fd, hello);
     fcntl(fd, F_SETFL, O_NONBLOCK);
     raw_until(fd, got, sizeof got, "\n");
     ck_assert_msg(strncmp(got, "WELCOME 1 Ada\n", 14) == 0, "%.200s", got);
