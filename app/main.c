@@ -13,6 +13,7 @@
 #include "bench.h"
 #include "cli.h"
 #include "lesson.h"
+#include "teach.h"
 #include "tui.h"
 
 #define ATTN_VERSION "0.1.0"

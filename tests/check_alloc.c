@@ -14,6 +14,7 @@
 #include "alloc.h"
 #include "explain.h"
 #include "lesson.h"
+#include "teach.h"
 #include "ops.h"
 
 /* Something of everything: labels, a seed, products, broadcast, a mask,

@@ -1,5 +1,5 @@
 /*
- * check_bug.c - find the bug (engine/lesson/lesson_bug.c): for every
+ * check_bug.c - find the bug (engine/teach/lesson_bug.c): for every
  * shipped lesson and seeds 1..50 the planted bug keeps the lesson
  * evaluable, its matrix is the first shown matrix (steps in order, panes in
  * order) that differs from the lesson without it, its kind is a diagnosis

@@ -32,6 +32,7 @@
 #include "class_server.h"
 #include "class_wire.h"
 #include "lesson.h"
+#include "teach.h"
 #include "testutil.h"
 
 /* ---- the wire ---- */

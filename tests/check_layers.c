@@ -31,6 +31,7 @@ static char *make_tree(void)
                            "printf 'int y;\\n' > app/session/session.h && "
                            "printf 'int z;\\n' > app/cli/grade.h && "
                            "printf 'int m;\\n' > engine/base/mat.h && "
+                           "printf 'int t;\\n' > engine/base/lesson_tree.h && "
                            "printf 'engine: engine/base\\napp/session: engine/base app/session\\n"
                            "app/tui: engine/base app/session app/tui\\n' > layers",
                            dir);
@@ -75,6 +76,22 @@ START_TEST(a_private_header_stays_home)
 }
 END_TEST
 
+START_TEST(the_engine_keeps_its_tree)
+{
+    char *dir = make_tree();
+    CmdResult w = cmd_runf("cd %s && printf '#include \"session.h\"\\n#include \"lesson_tree.h\"\\n' > app/session/x.c && "
+                           "printf '#include \"lesson_tree.h\"\\n' > engine/base/y.c", dir);
+    cmd_free(&w);
+    CmdResult r = check_tree(dir);
+    ck_assert_int_eq(r.status, 1);
+    ck_assert_str_eq(r.out, "app/session/x.c:2: includes engine/base/lesson_tree.h, the engine's own tree "
+                            "(the app sees lesson.h and teach.h)\n");
+    cmd_free(&r);
+    w = cmd_runf("rm -rf %s", dir);
+    cmd_free(&w);
+}
+END_TEST
+
 START_TEST(the_engine_neither_prints_nor_draws)
 {
     char *dir = make_tree();
@@ -98,6 +115,7 @@ Suite *layers_suite(void)
     TCase *tc = tcase_create("layers");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, the_project_keeps_its_layers);
+    tcase_add_test(tc, the_engine_keeps_its_tree);
     tcase_add_test(tc, a_sibling_header_is_refused);
     tcase_add_test(tc, a_private_header_stays_home);
     tcase_add_test(tc, the_engine_neither_prints_nor_draws);

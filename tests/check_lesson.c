@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "lesson.h"
+#include "teach.h"
 #include "lesson_fixtures.h"
 
 START_TEST(test_precedence)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "lesson.h"
+#include "teach.h"
 
 static Lesson *parse_ok(const char *text, size_t len)
 {

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lesson_internal.h"
+#include "lesson_tree.h"
 #include "optable.h"
 #include "testutil.h"
 #include "tui_keys.h"

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "lesson.h"
+#include "teach.h"
 #include "progress.h"
 #include "session_fixtures.h"
 #include "testutil.h"

@@ -16,6 +16,7 @@
 #include "class_server.h"
 #include "class_wire.h"
 #include "lesson.h"
+#include "teach.h"
 
 #define OUT_SLACK (256 * 1024)      /* bytes waiting for a slow peer, past the lesson's */
 #define OUT_TOTAL (256L << 20)      /* and for all peers together: 200 students who never

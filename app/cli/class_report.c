@@ -16,6 +16,7 @@
 
 #include "class_log.h"
 #include "lesson.h"
+#include "teach.h"
 
 static int report_usage(const char *why)
 {

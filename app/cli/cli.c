@@ -24,6 +24,7 @@
 #include "handout.h"
 #include "json_out.h"
 #include "lesson.h"
+#include "teach.h"
 #include "lessonfile.h"
 #include "markdown.h"
 #include "report.h"

@@ -27,6 +27,7 @@
 
 #include "json_write.h"
 #include "lesson.h"
+#include "teach.h"
 #include "lessonfile.h"
 #include "report.h"
 #include "session.h"

@@ -26,6 +26,7 @@
 
 #include "class_client.h"
 #include "lesson.h"
+#include "teach.h"
 
 static int join_usage(const char *why)
 {

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "lesson.h"
+#include "teach.h"
 
 /* "Step K/N: " for step k (0-based) of n, the heading's prefix in every
  * handout. Returns buf. */

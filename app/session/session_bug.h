@@ -12,6 +12,7 @@
 
 #include "explain.h"
 #include "lesson.h"
+#include "teach.h"
 
 typedef struct Session Session;
 

@@ -7,6 +7,7 @@
 #define ATTN_SESSION_EXERCISES_H
 
 #include "lesson.h"
+#include "teach.h"
 
 typedef struct Session Session;
 

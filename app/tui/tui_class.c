@@ -19,6 +19,7 @@
 #include "class_client.h"
 #include "class_server.h"
 #include "lesson.h"
+#include "teach.h"
 #include "session.h"
 #include "session_exercises.h"
 #include "tui_class.h"

@@ -12,7 +12,7 @@
  * operator or call.
  */
 #include "alloc.h"
-#include "lesson_internal.h"
+#include "lesson_tree.h"
 
 #include <limits.h>
 #include <math.h>
@@ -366,7 +366,7 @@ Mat *expr_eval_node(EvalCtx *c, const Expr *e)
  * long lesson of big matrices is refused instead of exhausting memory. */
 Mat *expr_eval(EvalCtx *c, const Expr *e)
 {
-    Mat *m = c->mut && c->rewrite && c->mut->node == e ? c->rewrite(c, e) : expr_eval_node(c, e);
+    Mat *m = c->mut_at == e && c->rewrite ? c->rewrite(c, e) : expr_eval_node(c, e);
     if (!m || e->kind == E_NAME || !m->buf)    /* a name or a view: nothing new */
         return m;
     c->made += (long long)m->rows * m->cols;

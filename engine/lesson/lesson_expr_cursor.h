@@ -8,7 +8,7 @@
 #ifndef ATTN_LESSON_EXPR_CURSOR_H
 #define ATTN_LESSON_EXPR_CURSOR_H
 
-#include "lesson_internal.h"
+#include "lesson_tree.h"
 
 typedef struct {
     Lexer *lx;

@@ -6,7 +6,7 @@
  * are skipped. Prose (titles, text blocks, hints) is never tokenised: the
  * directive parser takes it as it stands.
  */
-#include "lesson_internal.h"
+#include "lesson_tree.h"
 #include "numfmt.h"
 
 #include <ctype.h>

@@ -6,7 +6,7 @@
  * (npy.h, csv.h), errors at the call naming the file and what is wrong in
  * it ("weights.npy: truncated: ...").
  */
-#include "lesson_internal.h"
+#include "lesson_tree.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -17,7 +17,7 @@
 #ifndef ATTN_LESSON_PARSE_STATE_H
 #define ATTN_LESSON_PARSE_STATE_H
 
-#include "lesson_internal.h"
+#include "lesson_tree.h"
 
 typedef struct {
     Lesson *l;

@@ -7,7 +7,7 @@
  * planted (lesson_mutate.c).
  */
 #include "alloc.h"
-#include "lesson_internal.h"
+#include "lesson_tree.h"
 
 #include <limits.h>
 #include <math.h>
@@ -153,7 +153,8 @@ static int exercises_fit(const Lesson *l, LessonState *s, LessonError *err)
 /* Statements first..last of l into a new state (see lesson_eval_range),
  * with the edits applied right after each name is computed. */
 static LessonState *eval_statements(const Lesson *l, const LessonEdit *edits, int n_edits, const LessonState *from,
-                                    int first, int last, const Mutation *mut, EvalRewrite rewrite, LessonError *err)
+                                    int first, int last, const Expr *at, const struct Mutation *mut, EvalRewrite rewrite,
+                                    LessonError *err)
 {
     LessonError scratch;
     if (!err)
@@ -189,7 +190,7 @@ static LessonState *eval_statements(const Lesson *l, const LessonEdit *edits, in
     if (last < 0 || last >= l->n_stmts)
         last = l->n_stmts - 1;
     Labels *tokens = l->n_tokens ? labels_new(l->n_tokens, (const char *const *)l->tokens) : NULL;
-    EvalCtx c = { .src = &l->src, .lesson = l, .env = s->vals, .rng = &s->rng, .err = err, .mut = mut,
+    EvalCtx c = { .src = &l->src, .lesson = l, .env = s->vals, .rng = &s->rng, .err = err, .mut_at = at, .mut = mut,
                   .rewrite = rewrite };
     int ok = 1;
     for (int i = first; i <= last && ok; i++) {
@@ -232,7 +233,7 @@ static LessonState *eval_statements(const Lesson *l, const LessonEdit *edits, in
     }
     labels_free(tokens);
     /* the lesson as a whole: what its exercises name must exist */
-    if (ok && !mut && first == 0 && last == l->n_stmts - 1)
+    if (ok && !at && first == 0 && last == l->n_stmts - 1)
         ok = exercises_fit(l, s, err) == 0;
     if (!ok) {
         lesson_state_free(s);
@@ -243,19 +244,21 @@ static LessonState *eval_statements(const Lesson *l, const LessonEdit *edits, in
 
 LessonState *lesson_eval(const Lesson *l, const LessonEdit *edits, int n_edits, LessonError *err)
 {
-    return eval_statements(l, edits, n_edits, NULL, 0, -1, NULL, NULL, err);
+    return eval_statements(l, edits, n_edits, NULL, 0, -1, NULL, NULL, NULL, err);
 }
 
-LessonState *lesson_eval_range(const Lesson *l, const LessonState *from, int first, int last, const Mutation *mut,
+LessonState *lesson_eval_range(const Lesson *l, const LessonState *from, int first, int last, const Expr *at,
+                               const struct Mutation *mut,
                                EvalRewrite rewrite, LessonError *err)
 {
-    return eval_statements(l, NULL, 0, from, first, last, mut, rewrite, err);
+    return eval_statements(l, NULL, 0, from, first, last, at, mut, rewrite, err);
 }
 
-LessonState *lesson_eval_edited_mutated(const Lesson *l, const LessonEdit *edits, int n_edits, const Mutation *mut,
+LessonState *lesson_eval_edited_mutated(const Lesson *l, const LessonEdit *edits, int n_edits, const Expr *at,
+                                        const struct Mutation *mut,
                                         EvalRewrite rewrite, LessonError *err)
 {
-    return eval_statements(l, edits, n_edits, NULL, 0, -1, mut, rewrite, err);
+    return eval_statements(l, edits, n_edits, NULL, 0, -1, at, mut, rewrite, err);
 }
 
 int lesson_stmt_of_slot(const Lesson *l, int slot)

@@ -4,7 +4,7 @@
  * (for messages), the checks that refuse text that is not lesson text, and
  * the formatted error a person reads.
  */
-#include "lesson_internal.h"
+#include "lesson_tree.h"
 
 #include <stdarg.h>
 #include <stdio.h>

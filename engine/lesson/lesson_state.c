@@ -5,7 +5,7 @@
  * nearest name to one misspelt.
  */
 #include "alloc.h"
-#include "lesson_internal.h"
+#include "lesson_tree.h"
 
 #include <limits.h>
 #include <math.h>

@@ -1,6 +1,6 @@
 /*
  * fuzz_answer.c - libFuzzer target for the reader of a student's answer
- * (lesson_read_answer, engine/lesson/lesson_answer.c): any bytes give a
+ * (lesson_read_answer, engine/teach/lesson_answer.c): any bytes give a
  * number that is not NaN, or a refusal that says why, the same both times it
  * is read; never a crash, a leak or undefined behaviour (ASan + UBSan).
  * Built and run by `make fuzz`; seeds are tests/fuzz/answers.
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lesson.h"
+#include "teach.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

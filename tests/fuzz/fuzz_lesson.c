@@ -14,6 +14,7 @@
 
 #include "explain.h"
 #include "lesson.h"
+#include "teach.h"
 
 /* A refusal without a reason is a bug: stop the fuzzer on it. */
 static void check_refusal(const LessonError *err)

@@ -13,7 +13,7 @@
  * check` too (lesson_verify.c), and the catalogue of diagnosis ids.
  */
 #include "alloc.h"
-#include "lesson_internal.h"
+#include "teach_internal.h"
 
 #include <ctype.h>
 #include <math.h>

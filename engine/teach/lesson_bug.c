@@ -9,7 +9,7 @@
  * never changes.
  */
 #include "alloc.h"
-#include "lesson_internal.h"
+#include "teach_internal.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -434,7 +434,7 @@ LessonState *lesson_bug_eval(const Lesson *l, const LessonBug *bug, const Lesson
         return src_error(&l->src, err, ATTN_E_NOMEM, 0, "out of memory"), NULL;
     LessonState *st = NULL;
     if (bug->mut >= 0 && bug->mut < n)
-        st = lesson_eval_edited_mutated(l, edits, n_edits, &muts[bug->mut], mutation_eval, err);
+        st = lesson_eval_edited_mutated(l, edits, n_edits, muts[bug->mut].node, &muts[bug->mut], mutation_eval, err);
     else
         src_error(&l->src, err, ATTN_E_ARG, 0, "the bug is not one of this lesson's");
     free(muts);

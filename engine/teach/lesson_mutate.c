@@ -18,7 +18,7 @@
  * for the next answer); the lesson itself never changes.
  */
 #include "alloc.h"
-#include "lesson_internal.h"
+#include "teach_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -455,7 +455,7 @@ LessonState *lesson_eval_mutated(const Lesson *l, const LessonState *asked, cons
     for (int i = m->stmt; i <= end && first > 0; i++)
         if (l->stmts[i].kind == ST_SEED || draws(l->stmts[i].expr))
             first = 0;      /* the generator's state there is not kept: from the top */
-    return lesson_eval_range(l, asked, first, last, m, mutation_eval, err);
+    return lesson_eval_range(l, asked, first, last, m->node, m, mutation_eval, err);
 }
 
 /* ---- the judge's lessons with a mistake, kept while small ---- */

@@ -7,7 +7,7 @@
  * order, each with a reason when it failed.
  */
 #include "alloc.h"
-#include "lesson_internal.h"
+#include "teach_internal.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -5,7 +5,7 @@
  * working it out, not by naming the cell. Each kind of bad input has its
  * own message; see lesson_read_answer in lesson.h.
  */
-#include "lesson.h"
+#include "teach.h"
 
 #include <ctype.h>
 #include <math.h>

@@ -6,7 +6,7 @@
  * it got wrong from the numbers (that matrix is right; it is wrong but
  * only downstream; that mistake would show first elsewhere).
  */
-#include "lesson_internal.h"
+#include "teach_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

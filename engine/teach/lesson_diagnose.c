@@ -11,7 +11,7 @@
  * right value away; they quote the lesson's own statements.
  */
 #include "alloc.h"
-#include "lesson_internal.h"
+#include "teach_internal.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -1,24 +1,21 @@
 /*
- * lesson_internal.h - what the modules of the lesson language share: the
- * source text and its errors, the tokens of the lexer, the expression tree
- * (one per let, check and answer), the compiled Lesson and the evaluator's
- * entry points. Not for app/ code: app/ sees only lesson.h.
+ * lesson_tree.h - what the modules of the lesson language share, and what
+ * the teaching built on it (engine/teach) reads: the source text and its
+ * errors, the tokens of the lexer, the expression tree (one per let, check
+ * and answer), the compiled Lesson and the evaluator's entry points, with
+ * its one hook for a mistake (EvalCtx.mut_at). Not for app/ code, which
+ * sees lesson.h and teach.h (scripts/check-layers refuses it there).
  *
  * The modules: lesson_src.c (source checks, positions, errors, an
- * expression's text),
- * lesson_lex.c (tokens), lesson_expr*.c (expressions: the grammar, the
- * token cursor, matrix literals), lesson_parse.c with lesson_directives.c
- * and lesson_exercise.c (directives into a Lesson; lesson_access.c reads
- * it back), lesson_eval.c and lesson_load.c (statements through the
- * engine, files through the app's loader), lesson_verify.c (what `attn
- * check` proves), lesson_answer.c (reading a student's number),
- * lesson_mutate.c (the classic mistakes as rewrites of one node of a
- * statement, evaluated), lesson_diagnose.c (the rewrites of one exercise's
- * arithmetic, each with its diagnosis id), lesson_judge.c (the one judge:
- * a verdict, a diagnosis or none, a message).
+ * expression's text), lesson_lex.c (tokens), lesson_expr*.c (expressions:
+ * the grammar, the token cursor, matrix literals), lesson_parse.c with
+ * lesson_directives.c and lesson_exercise.c (directives into a Lesson;
+ * lesson_access.c reads it back), lesson_run.c and lesson_eval.c
+ * (statements through the engine), lesson_load.c (files through the app's
+ * loader), lesson_state.c (questions about a finished state).
  */
-#ifndef ATTN_LESSON_INTERNAL_H
-#define ATTN_LESSON_INTERNAL_H
+#ifndef ATTN_LESSON_TREE_H
+#define ATTN_LESSON_TREE_H
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -197,120 +194,13 @@ struct Lesson {
     void *loader_ctx;
 };
 
-/* ---- the classic mistakes as rewrites (lesson_mutate.c) ---- */
-
-typedef enum {
-    MUT_UNSCALED,           /* x / c, x * c (c one number) -> x              */
-    MUT_SCALED_TWICE,       /* -> x / c / c (x * c * c)                      */
-    MUT_SCALE_INVERTED,     /* x / c -> x * c, and the reverse               */
-    MUT_SCALE_BY_D,         /* x / sqrt(d) -> x / d                          */
-    MUT_WRONG_AXIS,         /* softmax_rows <-> softmax_cols                 */
-    MUT_SOFTMAX_TWICE,      /* softmax(softmax(x))                           */
-    MUT_NO_MASK,            /* x + M (M holding -inf) -> x                   */
-    MUT_MASK_AFTER_SOFTMAX, /* softmax(x + M) -> softmax(x) + M              */
-    MUT_NO_BIAS,            /* x + b (b a row or column for every line) -> x */
-    MUT_TRANSPOSED,         /* A @ B with one operand transposed (side)      */
-    MUT_E_AS_3,             /* softmax in base 3                             */
-    MUT_TRUE_E,             /* log(3) -> 1: e where 3 was asked              */
-    MUT_NOT_NORMALIZED,     /* softmax(x) -> exp(x); x / (row sums) -> x     */
-    MUT_SCORE_NOT_WEIGHT,   /* softmax(x) -> x                               */
-    MUT_HEADS_TILED,        /* repeat_heads: blocks 1 2 1 2 for 1 1 2 2      */
-    MUT_ROPE_PAIRING,       /* rope <-> rope_half                            */
-    MUT_WINDOW_OFF_BY_ONE,  /* window_mask(n, w) -> w + 1 (side 0), w - 1 (1) */
-    MUT_NO_ROWSUM_TERM,     /* x - rowsum(...) -> x: the softmax gradient's  */
-    MUT_ROPE_SIN_FOR_COS,   /* rope's rotation with sin and cos swapped      */
-    MUT_ROPE_BACKWARDS,     /* rope's rotation the other way (sin's sign)    */
-    MUT_COUNT
-} MutKind;
-
-typedef struct {
-    MutKind kind;
-    int stmt;               /* the statement rewritten (index in stmts)      */
-    const struct Expr *node;/* the node of its expression rewritten          */
-    int side;               /* MUT_TRANSPOSED: 0 the left operand, 1 the right;
-                               MUT_WINDOW_OFF_BY_ONE: 0 one key more, 1 less */
-} Mutation;
-
-/* Is e a call of softmax_rows or softmax_cols? */
-int expr_is_softmax(const struct Expr *e);
-
-/* The diagnosis id of a kind ("unscaled", "wrong-axis", ...). */
-const char *mutation_id(MutKind k);
-/* What mutation m does, in words, with the statement it is in (the
- * judge's message for it, lesson_diagnose.c). */
-void mutation_describe(const Lesson *l, const Mutation *m, char *msg, size_t size);
-
-/* Every rewrite that may apply to l's statements, in statement order: the
- * node's form admits it (whether the values do is known only when it is
- * evaluated). *out is the caller's to free. 0, or -1 on no memory. */
-int lesson_mutations(const Lesson *l, Mutation **out, int *n);
-
-/* l evaluated as written but for one mutation, up to and including
- * statement last (-1: all). Statements before the mutated one are taken
- * from asked when no later statement draws from the generator. NULL and
- * err when the rewrite does not apply to these values (a shape, a scalar
- * that is not one) or the evaluation fails. */
-LessonState *lesson_eval_mutated(const Lesson *l, const LessonState *asked, const Mutation *m, int last,
-                                 LessonError *err);
-
-/* ---- find the bug (lesson_bug.c), for its judge ---- */
-/* May a bug be of kind k? */
-int bug_plantable(MutKind k);
-/* The first matrix the steps show (in order) that differs between the two
- * states: its name and step (0-based), or -1. */
-int bug_first_shown_change(const Lesson *l, const LessonState *right, const LessonState *bugged, const char **name);
-
-/* ---- the judge and its candidates (lesson_judge.c, lesson_diagnose.c) ---- */
-
-struct LessonJudge {
-    const Lesson *l;
-    const LessonState *asked;   /* the lesson as written (borrowed)          */
-    Mutation *muts;             /* every rewrite that may apply              */
-    int n_muts;
-    LessonState **states;       /* the lesson under muts[i], when first asked */
-    int *upto;                  /* states[i] holds statements 0..upto[i]; -2:
-                                   not evaluated yet (NULL: refused)         */
-};
-
-/* The lesson under mutation i, evaluated through statement last (what an
- * exercise needs: a mistake may break what comes after, as -inf weights
- * times values would) the first time it is asked for; NULL when the
- * rewrite does not apply. Belongs to j. */
-const LessonState *judge_mutated(LessonJudge *j, int i, int last);
-/* Done reading mutation i's state: it is kept for the next exercise or
- * sheet when small, let go when large (a judge holds at most a few MB). */
-void judge_release(LessonJudge *j, int i);
-
-/* A rewrite of an exercise's arithmetic: the mistake's id, what it gives,
- * and what to tell the student (never the right value). */
-typedef struct {
-    char id[DIAGNOSIS_ID_MAX];
-    double value;
-    char msg[300];
-} Candidate;
-
-typedef struct {
-    Candidate *c;
-    int n, cap;
-} Candidates;
-
-/* Every rewrite of ex's arithmetic in the lesson as written: the author's
- * `mistake` lines, the classic mistakes in the statements the answer
- * depends on, the cell's neighbours and its transpose, the stages before
- * and after it, the sign (of want). Some may give the right value: the
- * judge leaves those out. 0, or -1 on no memory (what was found is kept).
- * The caller frees out->c. */
-int diagnose_candidates(LessonJudge *j, const LessonExercise *ex, double want, Candidates *out);
-
-/* Add a candidate (printf-style message). 0, or -1 on no memory. */
-int diagnose_add(Candidates *cs, const char *id, double value, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
 /* ---- evaluation (lesson_eval.c) ---- */
 
 struct EvalCtx;
-/* How a node is evaluated under a mutation (lesson_mutate.c's
- * mutation_eval): the evaluator knows only that there is one. */
+/* A mistake of the teaching layer (teach_internal.h), and how the node it
+ * rewrites is evaluated under it (lesson_mutate.c's mutation_eval): the
+ * evaluator knows only the node and that there is one. */
+struct Mutation;
 typedef struct Mat *(*EvalRewrite)(struct EvalCtx *ctx, const struct Expr *e);
 
 typedef struct EvalCtx {
@@ -320,7 +210,8 @@ typedef struct EvalCtx {
     Rng *rng;
     LessonError *err;
     long long made;         /* elements of the buffers made so far           */
-    const Mutation *mut;    /* a node evaluated as a mistake would (or NULL) */
+    const struct Expr *mut_at; /* the node evaluated as a mistake would (or NULL) */
+    const struct Mutation *mut; /* the mistake, for rewrite                   */
     EvalRewrite rewrite;    /* how: mut's rewrite of its node               */
 } EvalCtx;
 
@@ -332,20 +223,18 @@ Mat *expr_eval(EvalCtx *ctx, const Expr *e);
  * operands are evaluated by expr_eval). */
 Mat *expr_eval_node(EvalCtx *ctx, const Expr *e);
 
-/* The rewritten value of node e under ctx->mut (lesson_mutate.c). */
-Mat *mutation_eval(EvalCtx *ctx, const Expr *e);
-
 /* l's statements evaluated into a state, from statement `first` to `last`
  * (-1: the end), with the values before `first` taken from `from` (NULL
- * when first is 0), under mutation mut evaluated by rewrite (NULL: as
+ * when first is 0), with node at evaluated by rewrite under mutation mut (NULL: as
  * written). No edits. */
 LessonState *lesson_eval_range(const Lesson *l, const LessonState *from, int first, int last,
-                               const Mutation *mut, EvalRewrite rewrite, LessonError *err);
+                               const struct Expr *at, const struct Mutation *mut, EvalRewrite rewrite,
+                               LessonError *err);
 
 /* The whole of l with the person's edits applied, under mutation mut
  * evaluated by rewrite: a planted bug as the screen shows it. */
-LessonState *lesson_eval_edited_mutated(const Lesson *l, const LessonEdit *edits, int n_edits, const Mutation *mut,
-                                        EvalRewrite rewrite, LessonError *err);
+LessonState *lesson_eval_edited_mutated(const Lesson *l, const LessonEdit *edits, int n_edits, const Expr *at,
+                                        const struct Mutation *mut, EvalRewrite rewrite, LessonError *err);
 
 /* e evaluated against s with every matrix it names rounded to `decimals`
  * decimals, except the cells ex hides (they show '?' on the screen): what
