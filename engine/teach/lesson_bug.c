@@ -20,19 +20,27 @@
 #include "ops.h"
 #include "strbuf.h"
 
-/* The kinds a bug may be, in the order the student's list numbers them:
- * the mistakes someone writes in code (not the answer-only ones: e taken
- * as 3, a score given for a weight). */
-static const MutKind kinds[] = {
-    MUT_WRONG_AXIS, MUT_UNSCALED, MUT_SCALED_TWICE, MUT_SCALE_BY_D, MUT_SCALE_INVERTED,
-    MUT_TRANSPOSED, MUT_NO_MASK, MUT_MASK_AFTER_SOFTMAX, MUT_SOFTMAX_TWICE, MUT_NOT_NORMALIZED,
-    MUT_NO_BIAS, MUT_HEADS_TILED, MUT_ROPE_PAIRING, MUT_WINDOW_OFF_BY_ONE, MUT_NO_ROWSUM_TERM,
-};
-#define N_KINDS ((int)(sizeof kinds / sizeof *kinds))
+/* The kinds a bug may be are the mistakes someone writes in code (not the
+ * answer-only ones: e taken as 3, a score given for a weight): those with
+ * a number in MUT_KINDS's bug column, the order the student's list
+ * numbers them. */
+static MutKind bug_kind(int i)
+{
+    for (int k = 0; i >= 1 && k < MUT_COUNT; k++)
+        if (mutation_kind((MutKind)k)->bug == i)
+            return (MutKind)k;
+    return MUT_COUNT;
+}
 
-int lesson_bug_n_kinds(void) { return N_KINDS; }
+int lesson_bug_n_kinds(void)
+{
+    int n = 0;
+    for (int k = 0; k < MUT_COUNT; k++)
+        n += mutation_kind((MutKind)k)->bug > 0;
+    return n;
+}
 
-const char *lesson_bug_kind_id(int i) { return i >= 1 && i <= N_KINDS ? mutation_id(kinds[i - 1]) : NULL; }
+const char *lesson_bug_kind_id(int i) { return bug_kind(i) < MUT_COUNT ? mutation_id(bug_kind(i)) : NULL; }
 
 /* the judge's words for the id: one home for them */
 const char *lesson_bug_kind_title(int i) { return lesson_diagnosis_words(lesson_bug_kind_id(i)); }
@@ -48,7 +56,7 @@ const char *lesson_bug_kind_named(const char *text)
     long k = strtol(text, &end, 10);
     if (n > 0 && end == text + n)
         return lesson_bug_kind_id((int)k);
-    for (int i = 1; i <= N_KINDS; i++)
+    for (int i = 1; i <= lesson_bug_n_kinds(); i++)
         if (strlen(lesson_bug_kind_id(i)) == n && strncmp(lesson_bug_kind_id(i), text, n) == 0)
             return lesson_bug_kind_id(i);
     return NULL;
@@ -101,14 +109,6 @@ int lesson_bug_seed_parse(const char *text, unsigned *seed)
     if (v > 0xffffffffULL)
         return -1;
     *seed = (unsigned)v;
-    return 0;
-}
-
-int bug_plantable(MutKind k)
-{
-    for (int i = 0; i < N_KINDS; i++)
-        if (kinds[i] == k)
-            return 1;
     return 0;
 }
 
@@ -175,162 +175,248 @@ static int is_a_scale(const Lesson *l, const Expr *e, int depth)
     }
 }
 
-/* May mutation m be planted as a bug: its kind is one someone writes in
- * code, and a scale's mistakes go where a scale is (the one-number side
- * of the product or the divisor is a scale, not a computed value)? */
-static int plantable(const Lesson *l, const LessonState *s, const Mutation *m)
+/* ---- each kind's row: where it may be planted, the statement as planted ---- */
+
+/* A scale's mistakes go where a scale is: the one-number side of the
+ * product or the divisor is a scale, not a computed value; and a literal
+ * scaled is a coefficient written out (b * [0 1]), not a scale applied to
+ * something computed. */
+static int plant_on_a_scale(const Lesson *l, const LessonState *s, const Mutation *m)
 {
-    if (!bug_plantable(m->kind))
-        return 0;
-    switch (m->kind) {
-    case MUT_UNSCALED: case MUT_SCALED_TWICE: case MUT_SCALE_INVERTED: {
-        /* a literal scaled is a coefficient written out (b * [0 1]), not
-         * a scale applied to something computed */
-        const Expr *e = m->node;
-        if (e->kind == E_DIV)
-            return e->a->kind != E_MATRIX && is_a_scale(l, e->b, 0);
-        return (is_scalar(l, s, e->a) && is_a_scale(l, e->a, 0) && e->b->kind != E_MATRIX)
-            || (is_scalar(l, s, e->b) && is_a_scale(l, e->b, 0) && e->a->kind != E_MATRIX);
-    }
-    case MUT_SCALE_BY_D:
-        return m->node->a->kind != E_MATRIX && is_a_scale(l, m->node->b, 0);
-    default:
-        return 1;
-    }
+    const Expr *e = m->node;
+    if (e->kind == E_DIV)
+        return e->a->kind != E_MATRIX && is_a_scale(l, e->b, 0);
+    return (is_scalar(l, s, e->a) && is_a_scale(l, e->a, 0) && e->b->kind != E_MATRIX)
+        || (is_scalar(l, s, e->b) && is_a_scale(l, e->b, 0) && e->a->kind != E_MATRIX);
+}
+
+static int plant_on_sqrt_scale(const Lesson *l, const LessonState *s, const Mutation *m)
+{
+    (void)s;
+    return m->node->a->kind != E_MATRIX && is_a_scale(l, m->node->b, 0);
 }
 
 /* The rewritten node m->node as source text, into b. */
-static void rewritten(StrBuf *b, const Lesson *l, const LessonState *s, const Mutation *m)
+typedef void (*PlantedText)(StrBuf *b, const Lesson *l, const LessonState *s, const Mutation *m);
+
+/* the node as written: an answer's mistake, never planted */
+static void text_as_written(StrBuf *b, const Lesson *l, const LessonState *s, const Mutation *m)
+{
+    (void)s;
+    put_span(b, l, m->node);
+}
+
+/* the side that is not the one number */
+static void text_unscaled(StrBuf *b, const Lesson *l, const LessonState *s, const Mutation *m)
 {
     const Expr *e = m->node;
-    const char *op = e->kind == E_DIV ? " / " : " * ", *other = e->kind == E_DIV ? " * " : " / ";
-    switch (m->kind) {
-    case MUT_UNSCALED:
-        /* the side that is not the one number */
-        put_span(b, l, e->kind == E_MUL && is_scalar(l, s, e->a) && !is_scalar(l, s, e->b) ? e->b : e->a);
-        break;
-    case MUT_SCALED_TWICE:
-        strbuf_add(b, "(");
-        put_span(b, l, e);
-        strbuf_add(b, ")%s", op);
-        put_span(b, l, e->kind == E_MUL && is_scalar(l, s, e->a) && !is_scalar(l, s, e->b) ? e->a : e->b);
-        break;
-    case MUT_SCALE_INVERTED:
-        /* c * x inverted is x / c: the scale divides, the value is divided */
-        if (e->kind == E_MUL && is_scalar(l, s, e->a) && !is_scalar(l, s, e->b)) {
-            put_span(b, l, e->b);
-            strbuf_add(b, " / ");
-            put_span(b, l, e->a);
-        } else {
-            put_span(b, l, e->a);
-            strbuf_add(b, "%s", other);
-            put_span(b, l, e->b);
-        }
-        break;
-    case MUT_SCALE_BY_D:
-        put_span(b, l, e->a);
+    put_span(b, l, e->kind == E_MUL && is_scalar(l, s, e->a) && !is_scalar(l, s, e->b) ? e->b : e->a);
+}
+
+static void text_scaled_twice(StrBuf *b, const Lesson *l, const LessonState *s, const Mutation *m)
+{
+    const Expr *e = m->node;
+    strbuf_add(b, "(");
+    put_span(b, l, e);
+    strbuf_add(b, ")%s", e->kind == E_DIV ? " / " : " * ");
+    put_span(b, l, e->kind == E_MUL && is_scalar(l, s, e->a) && !is_scalar(l, s, e->b) ? e->a : e->b);
+}
+
+/* c * x inverted is x / c: the scale divides, the value is divided */
+static void text_scale_inverted(StrBuf *b, const Lesson *l, const LessonState *s, const Mutation *m)
+{
+    const Expr *e = m->node;
+    if (e->kind == E_MUL && is_scalar(l, s, e->a) && !is_scalar(l, s, e->b)) {
+        put_span(b, l, e->b);
         strbuf_add(b, " / ");
-        put_span(b, l, e->b->args[0]);
-        break;
-    case MUT_WRONG_AXIS:
-        strbuf_add(b, "%s(", e->fn == OP_SOFTMAX_ROWS ? "softmax_cols" : "softmax_rows");
-        put_span(b, l, e->args[0]);
-        strbuf_add(b, ")");
-        break;
-    case MUT_SOFTMAX_TWICE:
-        strbuf_add(b, "%s(", e->fn == OP_SOFTMAX_COLS ? "softmax_cols" : "softmax_rows");
-        put_span(b, l, e);
-        strbuf_add(b, ")");
-        break;
-    case MUT_NO_MASK:
-        put_span(b, l, holds_mask(l, s, e->b) ? e->a : e->b);
-        break;
-    case MUT_NO_BIAS: {
-        /* the side that is a row or a column for every line is the bias */
-        LessonError err;
-        Mat *mb = lesson_state_eval(s, &l->src, e->b, &err);
-        int b_is_bias = mb && (mb->rows == 1 || mb->cols == 1);
-        mat_free(mb);
-        put_span(b, l, b_is_bias ? e->a : e->b);
-        break;
-    }
-    case MUT_MASK_AFTER_SOFTMAX: {
-        const Expr *sum = e->args[0];
-        if (sum->kind == E_NAME) {
-            int at = lesson_stmt_of_slot(l, sum->slot);
-            sum = at >= 0 ? l->stmts[at].expr : sum;
-        }
-        const Expr *x = sum->kind == E_ADD && holds_mask(l, s, sum->b) ? sum->a : sum->kind == E_ADD ? sum->b : sum;
-        const Expr *mask = sum->kind == E_ADD ? (x == sum->a ? sum->b : sum->a) : NULL;
-        strbuf_add(b, "%s(", e->fn == OP_SOFTMAX_COLS ? "softmax_cols" : "softmax_rows");
-        put_span(b, l, x);
-        strbuf_add(b, ")");
-        if (mask) {
-            strbuf_add(b, " + ");
-            put_span(b, l, mask);
-        }
-        break;
-    }
-    case MUT_TRANSPOSED: {
-        const Expr *side = m->side ? e->b : e->a;
-        if (!m->side)
-            put_span(b, l, side->kind == E_TRANSPOSE ? side->a : side), strbuf_add(b, side->kind == E_TRANSPOSE ? "" : "^T");
-        else
-            put_span(b, l, e->a);
-        strbuf_add(b, " @ ");
-        if (m->side)
-            put_span(b, l, side->kind == E_TRANSPOSE ? side->a : side), strbuf_add(b, side->kind == E_TRANSPOSE ? "" : "^T");
-        else
-            put_span(b, l, e->b);
-        break;
-    }
-    case MUT_NOT_NORMALIZED:
-        if (e->kind == E_CALL) {
-            strbuf_add(b, "exp(");
-            put_span(b, l, e->args[0]);
-            strbuf_add(b, ")");
-        } else {
-            put_span(b, l, e->a);
-        }
-        break;
-    case MUT_HEADS_TILED: {
-        /* the heads one after the other, r times: what tiling does */
-        LessonError err;
-        Mat *r = lesson_state_eval(s, &l->src, e->args[2], &err);
-        int times = r && r->rows == 1 && r->cols == 1 ? (int)mat_get(r, 0, 0) : 2;
-        mat_free(r);
-        strbuf_add(b, "hcat(");
-        for (int i = 0; i < times && i < 16; i++) {
-            if (i)
-                strbuf_add(b, ", ");
-            put_span(b, l, e->args[0]);
-        }
-        strbuf_add(b, ")");
-        break;
-    }
-    case MUT_ROPE_PAIRING:
-        strbuf_add(b, "%s(", e->fn == OP_ROPE ? "rope_half" : "rope");
-        for (int i = 0; i < e->n_args; i++) {
-            if (i)
-                strbuf_add(b, ", ");
-            put_span(b, l, e->args[i]);
-        }
-        strbuf_add(b, ")");
-        break;
-    case MUT_WINDOW_OFF_BY_ONE:
-        strbuf_add(b, "window_mask(");
-        put_span(b, l, e->args[0]);
-        strbuf_add(b, ", ");
-        put_span(b, l, e->args[1]);
-        strbuf_add(b, m->side ? " - 1)" : " + 1)");
-        break;
-    case MUT_NO_ROWSUM_TERM:
         put_span(b, l, e->a);
-        break;
-    default:
-        put_span(b, l, e);
-        break;
+    } else {
+        put_span(b, l, e->a);
+        strbuf_add(b, "%s", e->kind == E_DIV ? " * " : " / ");
+        put_span(b, l, e->b);
     }
+}
+
+static void text_scale_by_d(StrBuf *b, const Lesson *l, const LessonState *s, const Mutation *m)
+{
+    (void)s;
+    put_span(b, l, m->node->a);
+    strbuf_add(b, " / ");
+    put_span(b, l, m->node->b->args[0]);
+}
+
+static void text_wrong_axis(StrBuf *b, const Lesson *l, const LessonState *s, const Mutation *m)
+{
+    (void)s;
+    strbuf_add(b, "%s(", m->node->fn == OP_SOFTMAX_ROWS ? "softmax_cols" : "softmax_rows");
+    put_span(b, l, m->node->args[0]);
+    strbuf_add(b, ")");
+}
+
+static void text_softmax_twice(StrBuf *b, const Lesson *l, const LessonState *s, const Mutation *m)
+{
+    (void)s;
+    strbuf_add(b, "%s(", m->node->fn == OP_SOFTMAX_COLS ? "softmax_cols" : "softmax_rows");
+    put_span(b, l, m->node);
+    strbuf_add(b, ")");
+}
+
+static void text_no_mask(StrBuf *b, const Lesson *l, const LessonState *s, const Mutation *m)
+{
+    put_span(b, l, holds_mask(l, s, m->node->b) ? m->node->a : m->node->b);
+}
+
+/* the side that is a row or a column for every line is the bias */
+static void text_no_bias(StrBuf *b, const Lesson *l, const LessonState *s, const Mutation *m)
+{
+    LessonError err;
+    Mat *mb = lesson_state_eval(s, &l->src, m->node->b, &err);
+    int b_is_bias = mb && (mb->rows == 1 || mb->cols == 1);
+    mat_free(mb);
+    put_span(b, l, b_is_bias ? m->node->a : m->node->b);
+}
+
+static void text_mask_after_softmax(StrBuf *b, const Lesson *l, const LessonState *s, const Mutation *m)
+{
+    const Expr *e = m->node, *sum = e->args[0];
+    if (sum->kind == E_NAME) {
+        int at = lesson_stmt_of_slot(l, sum->slot);
+        sum = at >= 0 ? l->stmts[at].expr : sum;
+    }
+    const Expr *x = sum->kind == E_ADD && holds_mask(l, s, sum->b) ? sum->a : sum->kind == E_ADD ? sum->b : sum;
+    const Expr *mask = sum->kind == E_ADD ? (x == sum->a ? sum->b : sum->a) : NULL;
+    strbuf_add(b, "%s(", e->fn == OP_SOFTMAX_COLS ? "softmax_cols" : "softmax_rows");
+    put_span(b, l, x);
+    strbuf_add(b, ")");
+    if (mask) {
+        strbuf_add(b, " + ");
+        put_span(b, l, mask);
+    }
+}
+
+/* one operand with ^T, or without it where it had one */
+static void put_flipped(StrBuf *b, const Lesson *l, const Expr *side)
+{
+    put_span(b, l, side->kind == E_TRANSPOSE ? side->a : side);
+    strbuf_add(b, side->kind == E_TRANSPOSE ? "" : "^T");
+}
+
+static void text_transposed(StrBuf *b, const Lesson *l, const LessonState *s, const Mutation *m)
+{
+    (void)s;
+    const Expr *e = m->node;
+    if (!m->side)
+        put_flipped(b, l, e->a);
+    else
+        put_span(b, l, e->a);
+    strbuf_add(b, " @ ");
+    if (m->side)
+        put_flipped(b, l, e->b);
+    else
+        put_span(b, l, e->b);
+}
+
+static void text_not_normalized(StrBuf *b, const Lesson *l, const LessonState *s, const Mutation *m)
+{
+    (void)s;
+    if (m->node->kind == E_CALL) {
+        strbuf_add(b, "exp(");
+        put_span(b, l, m->node->args[0]);
+        strbuf_add(b, ")");
+    } else {
+        put_span(b, l, m->node->a);
+    }
+}
+
+/* the heads one after the other, r times: what tiling does */
+static void text_heads_tiled(StrBuf *b, const Lesson *l, const LessonState *s, const Mutation *m)
+{
+    LessonError err;
+    Mat *r = lesson_state_eval(s, &l->src, m->node->args[2], &err);
+    int times = r && r->rows == 1 && r->cols == 1 ? (int)mat_get(r, 0, 0) : 2;
+    mat_free(r);
+    strbuf_add(b, "hcat(");
+    for (int i = 0; i < times && i < 16; i++) {
+        if (i)
+            strbuf_add(b, ", ");
+        put_span(b, l, m->node->args[0]);
+    }
+    strbuf_add(b, ")");
+}
+
+static void text_rope_pairing(StrBuf *b, const Lesson *l, const LessonState *s, const Mutation *m)
+{
+    (void)s;
+    strbuf_add(b, "%s(", m->node->fn == OP_ROPE ? "rope_half" : "rope");
+    for (int i = 0; i < m->node->n_args; i++) {
+        if (i)
+            strbuf_add(b, ", ");
+        put_span(b, l, m->node->args[i]);
+    }
+    strbuf_add(b, ")");
+}
+
+static void text_window(StrBuf *b, const Lesson *l, const LessonState *s, const Mutation *m)
+{
+    (void)s;
+    strbuf_add(b, "window_mask(");
+    put_span(b, l, m->node->args[0]);
+    strbuf_add(b, ", ");
+    put_span(b, l, m->node->args[1]);
+    strbuf_add(b, m->side ? " - 1)" : " + 1)");
+}
+
+static void text_first_term(StrBuf *b, const Lesson *l, const LessonState *s, const Mutation *m)
+{
+    (void)s;
+    put_span(b, l, m->node->a);
+}
+
+typedef struct {
+    /* where a bug of the kind may go beyond where it applies (NULL: there) */
+    int (*may_plant)(const Lesson *l, const LessonState *s, const Mutation *m);
+    PlantedText text;
+} PlantRow;
+
+#define PLANT_UNSCALED { plant_on_a_scale, text_unscaled }
+#define PLANT_SCALED_TWICE { plant_on_a_scale, text_scaled_twice }
+#define PLANT_SCALE_INVERTED { plant_on_a_scale, text_scale_inverted }
+#define PLANT_SCALE_BY_D { plant_on_sqrt_scale, text_scale_by_d }
+#define PLANT_WRONG_AXIS { NULL, text_wrong_axis }
+#define PLANT_SOFTMAX_TWICE { NULL, text_softmax_twice }
+#define PLANT_NO_MASK { NULL, text_no_mask }
+#define PLANT_MASK_AFTER_SOFTMAX { NULL, text_mask_after_softmax }
+#define PLANT_NO_BIAS { NULL, text_no_bias }
+#define PLANT_TRANSPOSED { NULL, text_transposed }
+#define PLANT_E_AS_3 { NULL, text_as_written }
+#define PLANT_TRUE_E { NULL, text_as_written }
+#define PLANT_NOT_NORMALIZED { NULL, text_not_normalized }
+#define PLANT_SCORE_NOT_WEIGHT { NULL, text_as_written }
+#define PLANT_HEADS_TILED { NULL, text_heads_tiled }
+#define PLANT_ROPE_PAIRING { NULL, text_rope_pairing }
+#define PLANT_WINDOW_OFF_BY_ONE { NULL, text_window }
+#define PLANT_NO_ROWSUM_TERM { NULL, text_first_term }
+#define PLANT_ROPE_SIN_FOR_COS { NULL, text_as_written }
+#define PLANT_ROPE_BACKWARDS { NULL, text_as_written }
+
+#define PLANT_ROW(kind, id, words, bug) [MUT_##kind] = PLANT_##kind,
+static const PlantRow plant_rows[MUT_COUNT] = { MUT_KINDS(PLANT_ROW) };
+
+/* May mutation m be planted as a bug: its kind is one someone writes in
+ * code (MUT_KINDS's bug column), where its row allows? */
+static int plantable(const Lesson *l, const LessonState *s, const Mutation *m)
+{
+    if (m->kind < 0 || m->kind >= MUT_COUNT || mutation_kind(m->kind)->bug == 0)
+        return 0;
+    return !plant_rows[m->kind].may_plant || plant_rows[m->kind].may_plant(l, s, m);
+}
+
+static void rewritten(StrBuf *b, const Lesson *l, const LessonState *s, const Mutation *m)
+{
+    if (m->kind < 0 || m->kind >= MUT_COUNT)
+        put_span(b, l, m->node);
+    else
+        plant_rows[m->kind].text(b, l, s, m);
 }
 
 /* "NAME = EXPRESSION" of statement i, the node of m rewritten (m NULL: as

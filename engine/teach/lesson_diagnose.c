@@ -59,113 +59,196 @@ static const char *stmt_text(const Lesson *l, int i, char *buf, size_t size)
     return buf;
 }
 
+/* ---- each kind's row: what to tell a student whose number it gives ---- */
+
+/* What a message reads: the lesson, the mistake (m, at node e), the
+ * exercise (NULL when described for find the bug) and whether it asks a
+ * cell of the statement rewritten; the statement as text ("where") and
+ * room for one operand's text. */
+typedef struct {
+    const Lesson *l;
+    const Mutation *m;
+    const Expr *e;
+    const LessonExercise *ex;
+    int defines_cell;
+    const char *where;
+    char t[64];
+} MsgCtx;
+
+typedef void (*MistakeMessage)(MsgCtx *c, char *msg, size_t size);
+
+/* The text of operand x of the node. */
+static const char *operand(MsgCtx *c, const Expr *x) { return expr_text(&c->l->src, x, c->t, sizeof c->t); }
+
+static void say_unscaled(MsgCtx *c, char *msg, size_t size)
+{
+    snprintf(msg, size, "the %s by %s was left out (in %s)", c->e->kind == E_DIV ? "division" : "multiplication",
+             operand(c, c->e->b), c->where);
+}
+
+static void say_scaled_twice(MsgCtx *c, char *msg, size_t size)
+{
+    snprintf(msg, size, "the scaling by %s was applied twice (in %s): once is enough", operand(c, c->e->b), c->where);
+}
+
+static void say_scale_inverted(MsgCtx *c, char *msg, size_t size)
+{
+    int div = c->e->kind == E_DIV;
+    snprintf(msg, size, "that %s by %s where %s %s", div ? "multiplies" : "divides", operand(c, c->e->b), c->where,
+             div ? "divides" : "multiplies");
+}
+
+static void say_scale_by_d(MsgCtx *c, char *msg, size_t size)
+{
+    snprintf(msg, size, "that divides by %s where %s divides by its square root: the scale is sqrt(d_k), not d_k",
+             operand(c, c->e->b->args[0]), c->where);
+}
+
+static void say_wrong_axis(MsgCtx *c, char *msg, size_t size)
+{
+    int rows = c->e->fn == OP_SOFTMAX_ROWS;
+    if (c->defines_cell) {
+        const LessonExercise *ex = c->ex;
+        int line = rows ? ex->cell.row + 1 : ex->cell.col + 1, other = rows ? ex->cell.col + 1 : ex->cell.row + 1;
+        snprintf(msg, size, "that is softmax down %s %d; here each %s is a distribution: softmax along %s %d",
+                 rows ? "column" : "row", other, rows ? "row" : "column", rows ? "row" : "column", line);
+    } else {
+        snprintf(msg, size, "softmax ran along the other axis in %s: each %s is a distribution there", c->where,
+                 rows ? "row" : "column");
+    }
+}
+
+static void say_softmax_twice(MsgCtx *c, char *msg, size_t size)
+{
+    snprintf(msg, size, "softmax was applied twice (in %s): once is enough", c->where);
+}
+
+static void say_no_mask(MsgCtx *c, char *msg, size_t size)
+{
+    snprintf(msg, size, "the mask was left out (in %s): add it to the scores before the softmax", c->where);
+}
+
+static void say_mask_after_softmax(MsgCtx *c, char *msg, size_t size)
+{
+    snprintf(msg, size, "the mask was added after the softmax (in %s): it belongs on the scores, before", c->where);
+}
+
+static void say_no_bias(MsgCtx *c, char *msg, size_t size)
+{
+    snprintf(msg, size, "the bias was left out (in %s): it is added to every %s", c->where,
+             c->l->layout == LAYOUT_COLUMNS ? "column" : "row");
+}
+
+static void say_transposed(MsgCtx *c, char *msg, size_t size)
+{
+    snprintf(msg, size, "one operand of the product was taken transposed: %s in %s",
+             operand(c, c->m->side ? c->e->b : c->e->a), c->where);
+}
+
+static void say_e_as_3(MsgCtx *c, char *msg, size_t size)
+{
+    (void)c;
+    snprintf(msg, size, "that is softmax with 3 in place of e: e is 2.71828..., and the shortcut shifts every weight");
+}
+
+static void say_true_e(MsgCtx *c, char *msg, size_t size)
+{
+    snprintf(msg, size, "that uses the true e; this exercise takes e as 3 (in %s)", c->where);
+}
+
+static void say_not_normalized(MsgCtx *c, char *msg, size_t size)
+{
+    snprintf(msg, size, "that is the exponential without the division by the sum (in %s): softmax divides "
+                        "each by the sum of its line", c->where);
+}
+
+static void say_score_not_weight(MsgCtx *c, char *msg, size_t size)
+{
+    snprintf(msg, size, "that is the score that goes into the softmax; the question asks for the weight that "
+                        "comes out (%s)", c->where);
+}
+
+static void say_heads_tiled(MsgCtx *c, char *msg, size_t size)
+{
+    snprintf(msg, size, "the key/value heads were tiled (1 2 1 2) where they repeat in place (1 1 2 2) (in %s): "
+                        "the first %s query heads all read key/value head 1", c->where,
+             c->e->n_args == 3 ? operand(c, c->e->args[2]) : "r");
+}
+
+static void say_rope_pairing(MsgCtx *c, char *msg, size_t size)
+{
+    if (c->e->fn == OP_ROPE)
+        snprintf(msg, size, "that pairs column k with column k + C/2 (rope_half); rope in %s turns adjacent "
+                            "columns, (1,2), (3,4), ...", c->where);
+    else
+        snprintf(msg, size, "that turns adjacent columns, (1,2), (3,4), ... (rope); rope_half in %s pairs "
+                            "column k with column k + C/2", c->where);
+}
+
+/* One key wider is not a slip but the other convention (Mistral's paper:
+ * positions i - w to i); say which one the lesson uses. */
+static void say_window(MsgCtx *c, char *msg, size_t size)
+{
+    if (c->m->side)
+        snprintf(msg, size, "the window is one key too narrow (in %s): window_mask(n, w) keeps w keys, the "
+                            "query itself and the w - 1 before it", c->where);
+    else
+        snprintf(msg, size, "that counts the window as Mistral's paper does, i - w to i, w + 1 keys (in %s); "
+                            "window_mask(n, w) here keeps w keys, the query itself and the w - 1 before it",
+                 c->where);
+}
+
+static void say_no_rowsum_term(MsgCtx *c, char *msg, size_t size)
+{
+    snprintf(msg, size, "the rowsum term was left out (in %s): a row's weights sum to 1, so each score's "
+                        "gradient counts from the row's weighted mean of dA", c->where);
+}
+
+static void say_rope_sin_for_cos(MsgCtx *c, char *msg, size_t size)
+{
+    snprintf(msg, size, "sin and cos are swapped (in %s): a pair (x, y) turns to (x cos - y sin, x sin + y cos)",
+             c->where);
+}
+
+static void say_rope_backwards(MsgCtx *c, char *msg, size_t size)
+{
+    snprintf(msg, size, "that turns the pair the other way (in %s): (x cos - y sin, x sin + y cos) turns by +angle, "
+                        "the sign of sin decides the direction", c->where);
+}
+
+#define SAY_ROW(kind, id, words, bug) [MUT_##kind] = SAY_##kind,
+#define SAY_UNSCALED say_unscaled
+#define SAY_SCALED_TWICE say_scaled_twice
+#define SAY_SCALE_INVERTED say_scale_inverted
+#define SAY_SCALE_BY_D say_scale_by_d
+#define SAY_WRONG_AXIS say_wrong_axis
+#define SAY_SOFTMAX_TWICE say_softmax_twice
+#define SAY_NO_MASK say_no_mask
+#define SAY_MASK_AFTER_SOFTMAX say_mask_after_softmax
+#define SAY_NO_BIAS say_no_bias
+#define SAY_TRANSPOSED say_transposed
+#define SAY_E_AS_3 say_e_as_3
+#define SAY_TRUE_E say_true_e
+#define SAY_NOT_NORMALIZED say_not_normalized
+#define SAY_SCORE_NOT_WEIGHT say_score_not_weight
+#define SAY_HEADS_TILED say_heads_tiled
+#define SAY_ROPE_PAIRING say_rope_pairing
+#define SAY_WINDOW_OFF_BY_ONE say_window
+#define SAY_NO_ROWSUM_TERM say_no_rowsum_term
+#define SAY_ROPE_SIN_FOR_COS say_rope_sin_for_cos
+#define SAY_ROPE_BACKWARDS say_rope_backwards
+static const MistakeMessage messages[MUT_COUNT] = { MUT_KINDS(SAY_ROW) };
+
 /* What to tell a student whose number mutation m gives. */
 static void mutation_message(const Lesson *l, const Mutation *m, const LessonExercise *ex, int defines_cell,
                              char *msg, size_t size)
 {
-    char where[160], t[64];
-    stmt_text(l, m->stmt, where, sizeof where);
-    const Expr *e = m->node;
-    switch (m->kind) {
-    case MUT_UNSCALED:
-        snprintf(msg, size, "the %s by %s was left out (in %s)", e->kind == E_DIV ? "division" : "multiplication",
-                 expr_text(&l->src, e->b, t, sizeof t), where);
-        break;
-    case MUT_SCALED_TWICE:
-        snprintf(msg, size, "the scaling by %s was applied twice (in %s): once is enough",
-                 expr_text(&l->src, e->b, t, sizeof t), where);
-        break;
-    case MUT_SCALE_INVERTED:
-        snprintf(msg, size, "that %s by %s where %s %s", e->kind == E_DIV ? "multiplies" : "divides",
-                 expr_text(&l->src, e->b, t, sizeof t), where, e->kind == E_DIV ? "divides" : "multiplies");
-        break;
-    case MUT_SCALE_BY_D:
-        snprintf(msg, size, "that divides by %s where %s divides by its square root: the scale is sqrt(d_k), not d_k",
-                 expr_text(&l->src, e->b->args[0], t, sizeof t), where);
-        break;
-    case MUT_WRONG_AXIS:
-        if (defines_cell) {
-            int rows = e->fn == OP_SOFTMAX_ROWS;
-            int line = rows ? ex->cell.row + 1 : ex->cell.col + 1, other = rows ? ex->cell.col + 1 : ex->cell.row + 1;
-            snprintf(msg, size, "that is softmax down %s %d; here each %s is a distribution: softmax along %s %d",
-                     rows ? "column" : "row", other, rows ? "row" : "column", rows ? "row" : "column", line);
-        } else {
-            snprintf(msg, size, "softmax ran along the other axis in %s: each %s is a distribution there", where,
-                     e->fn == OP_SOFTMAX_ROWS ? "row" : "column");
-        }
-        break;
-    case MUT_SOFTMAX_TWICE:
-        snprintf(msg, size, "softmax was applied twice (in %s): once is enough", where);
-        break;
-    case MUT_NO_MASK:
-        snprintf(msg, size, "the mask was left out (in %s): add it to the scores before the softmax", where);
-        break;
-    case MUT_MASK_AFTER_SOFTMAX:
-        snprintf(msg, size, "the mask was added after the softmax (in %s): it belongs on the scores, before", where);
-        break;
-    case MUT_NO_BIAS:
-        snprintf(msg, size, "the bias was left out (in %s): it is added to every %s", where,
-                 l->layout == LAYOUT_COLUMNS ? "column" : "row");
-        break;
-    case MUT_TRANSPOSED:
-        snprintf(msg, size, "one operand of the product was taken transposed: %s in %s",
-                 expr_text(&l->src, m->side ? e->b : e->a, t, sizeof t), where);
-        break;
-    case MUT_E_AS_3:
-        snprintf(msg, size, "that is softmax with 3 in place of e: e is 2.71828..., and the shortcut shifts every "
-                            "weight");
-        break;
-    case MUT_TRUE_E:
-        snprintf(msg, size, "that uses the true e; this exercise takes e as 3 (in %s)", where);
-        break;
-    case MUT_NOT_NORMALIZED:
-        snprintf(msg, size, "that is the exponential without the division by the sum (in %s): softmax divides "
-                            "each by the sum of its line", where);
-        break;
-    case MUT_SCORE_NOT_WEIGHT:
-        snprintf(msg, size, "that is the score that goes into the softmax; the question asks for the weight that "
-                            "comes out (%s)", where);
-        break;
-    case MUT_HEADS_TILED:
-        snprintf(msg, size, "the key/value heads were tiled (1 2 1 2) where they repeat in place (1 1 2 2) (in %s): "
-                            "the first %s query heads all read key/value head 1", where,
-                 e->n_args == 3 ? expr_text(&l->src, e->args[2], t, sizeof t) : "r");
-        break;
-    case MUT_ROPE_PAIRING:
-        if (e->fn == OP_ROPE)
-            snprintf(msg, size, "that pairs column k with column k + C/2 (rope_half); rope in %s turns adjacent "
-                                "columns, (1,2), (3,4), ...", where);
-        else
-            snprintf(msg, size, "that turns adjacent columns, (1,2), (3,4), ... (rope); rope_half in %s pairs "
-                                "column k with column k + C/2", where);
-        break;
-    case MUT_WINDOW_OFF_BY_ONE:
-        /* One key wider is not a slip but the other convention (Mistral's
-         * paper: positions i - w to i); say which one the lesson uses. */
-        if (m->side)
-            snprintf(msg, size, "the window is one key too narrow (in %s): window_mask(n, w) keeps w keys, the "
-                                "query itself and the w - 1 before it", where);
-        else
-            snprintf(msg, size, "that counts the window as Mistral's paper does, i - w to i, w + 1 keys (in %s); "
-                                "window_mask(n, w) here keeps w keys, the query itself and the w - 1 before it",
-                     where);
-        break;
-    case MUT_ROPE_SIN_FOR_COS:
-        snprintf(msg, size, "sin and cos are swapped (in %s): a pair (x, y) turns to (x cos - y sin, x sin + y cos)",
-                 where);
-        break;
-    case MUT_ROPE_BACKWARDS:
-        snprintf(msg, size, "that turns the pair the other way (in %s): (x cos - y sin, x sin + y cos) turns by +angle, "
-                            "the sign of sin decides the direction", where);
-        break;
-    case MUT_NO_ROWSUM_TERM:
-        snprintf(msg, size, "the rowsum term was left out (in %s): a row's weights sum to 1, so each score's "
-                            "gradient counts from the row's weighted mean of dA", where);
-        break;
-    case MUT_COUNT:
-        msg[0] = '\0';
-        break;
-    }
+    char where[160];
+    msg[0] = '\0';
+    if (m->kind < 0 || m->kind >= MUT_COUNT)
+        return;
+    MsgCtx c = { l, m, m->node, ex, defines_cell, stmt_text(l, m->stmt, where, sizeof where), "" };
+    messages[m->kind](&c, msg, size);
 }
 
 void mutation_describe(const Lesson *l, const Mutation *m, char *msg, size_t size)

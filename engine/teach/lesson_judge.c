@@ -49,51 +49,42 @@ int verdict_from_word(const char *word, Verdict *v)
     return -1;
 }
 
-/* Every diagnosis the judge can name, with the words a tally uses. The ids
- * are a contract: the class tally, `attn grade --json` and find-the-bug
- * depend on them. */
+/* The diagnoses the judge names that are no rewrite of the lesson (the
+ * classic mistakes that are have their row in MUT_KINDS), with the words a
+ * tally uses. The ids are a contract: the class tally, `attn grade --json`
+ * and find-the-bug depend on them. */
 static const struct {
     const char *id, *words;
-} diagnoses[] = {
-    { "unscaled", "the scale left out" },
-    { "scaled-twice", "the scale applied twice" },
-    { "scale-inverted", "multiplied by the scale where it divides" },
-    { "scale-by-d", "d_k where sqrt(d_k) belongs" },
+} named_otherwise[] = {
     { "scaled-early", "the scale applied too early" },
-    { "wrong-axis", "softmax along the wrong axis" },
-    { "transposed", "rows and columns swapped" },
     { "off-by-one", "an index off by one" },
-    { "no-mask", "the mask left out" },
-    { "mask-after-softmax", "the mask after the softmax" },
-    { "softmax-twice", "softmax applied twice" },
-    { "no-bias", "the bias left out" },
-    { "e-as-3", "e taken as 3" },
-    { "true-e", "the true e where e = 3 was asked" },
-    { "not-normalized", "exp without the division" },
-    { "score-not-weight", "the score given for the weight" },
     { "weight-not-score", "the weight given for the score" },
     { "rounded-early", "rounded too early" },
     { "sign", "the sign the wrong way round" },
     { "knob-moved", "the value at the moved knob" },
     { "edited", "the value with the edits" },
-    { "heads-tiled", "key/value heads tiled where they repeat" },
-    { "rope-pairing", "the other RoPE pairing" },
-    { "window-off-by-one", "the sliding window one key off" },
-    { "no-rowsum-term", "the softmax gradient's rowsum term left out" },
-    { "rope-sin-for-cos", "sin and cos swapped in the rotation" },
-    { "rope-backwards", "the rotation turned the other way" },
     { "author", "a mistake the lesson names" },
 };
+#define N_OTHERWISE ((int)(sizeof named_otherwise / sizeof *named_otherwise))
 
-int lesson_n_diagnoses(void) { return (int)(sizeof diagnoses / sizeof *diagnoses); }
+/* Diagnosis i: the classic mistakes in MUT_KINDS's order, then the others. */
+int lesson_n_diagnoses(void) { return MUT_COUNT + N_OTHERWISE; }
 
-const char *lesson_diagnosis_id(int i) { return i >= 0 && i < lesson_n_diagnoses() ? diagnoses[i].id : NULL; }
+const char *lesson_diagnosis_id(int i)
+{
+    if (i >= 0 && i < MUT_COUNT)
+        return mutation_kind((MutKind)i)->id;
+    return i >= MUT_COUNT && i < lesson_n_diagnoses() ? named_otherwise[i - MUT_COUNT].id : NULL;
+}
 
 const char *lesson_diagnosis_words(const char *id)
 {
-    for (int i = 0; id && i < lesson_n_diagnoses(); i++)
-        if (strcmp(diagnoses[i].id, id) == 0)
-            return diagnoses[i].words;
+    for (int i = 0; id && i < MUT_COUNT; i++)
+        if (strcmp(mutation_kind((MutKind)i)->id, id) == 0)
+            return mutation_kind((MutKind)i)->words;
+    for (int i = 0; id && i < N_OTHERWISE; i++)
+        if (strcmp(named_otherwise[i].id, id) == 0)
+            return named_otherwise[i].words;
     return NULL;
 }
 

@@ -26,30 +26,12 @@
 
 #include "ops.h"
 
-static const char *const ids[MUT_COUNT] = {
-    [MUT_UNSCALED] = "unscaled",
-    [MUT_SCALED_TWICE] = "scaled-twice",
-    [MUT_SCALE_INVERTED] = "scale-inverted",
-    [MUT_SCALE_BY_D] = "scale-by-d",
-    [MUT_WRONG_AXIS] = "wrong-axis",
-    [MUT_SOFTMAX_TWICE] = "softmax-twice",
-    [MUT_NO_MASK] = "no-mask",
-    [MUT_MASK_AFTER_SOFTMAX] = "mask-after-softmax",
-    [MUT_NO_BIAS] = "no-bias",
-    [MUT_TRANSPOSED] = "transposed",
-    [MUT_E_AS_3] = "e-as-3",
-    [MUT_TRUE_E] = "true-e",
-    [MUT_NOT_NORMALIZED] = "not-normalized",
-    [MUT_SCORE_NOT_WEIGHT] = "score-not-weight",
-    [MUT_HEADS_TILED] = "heads-tiled",
-    [MUT_ROPE_PAIRING] = "rope-pairing",
-    [MUT_WINDOW_OFF_BY_ONE] = "window-off-by-one",
-    [MUT_NO_ROWSUM_TERM] = "no-rowsum-term",
-    [MUT_ROPE_SIN_FOR_COS] = "rope-sin-for-cos",
-    [MUT_ROPE_BACKWARDS] = "rope-backwards",
-};
+#define KIND_INFO(kind, id, words, bug) [MUT_##kind] = { id, words, bug },
+static const MutKindInfo kinds[MUT_COUNT] = { MUT_KINDS(KIND_INFO) };
 
-const char *mutation_id(MutKind k) { return k >= 0 && k < MUT_COUNT ? ids[k] : "?"; }
+const MutKindInfo *mutation_kind(MutKind k) { return k >= 0 && k < MUT_COUNT ? &kinds[k] : NULL; }
+
+const char *mutation_id(MutKind k) { return k >= 0 && k < MUT_COUNT ? kinds[k].id : "?"; }
 
 /* ---- where each may apply ---- */
 
@@ -227,199 +209,290 @@ static Mat *heads_tiled(EvalCtx *c, const Expr *e, AttnError *ae)
     return out;
 }
 
-/* Is e a node of the shape mutation kind reads (its operands, its call's
- * arguments)? walk lists each kind only where it fits, but a judge may
- * also try a kind where another was listed (naming the mistake where the
- * bug is), and evaluating a division as a softmax's call read arguments
- * it has not got. */
-static int fits(MutKind kind, const Expr *e)
-{
-    switch (kind) {
-    case MUT_UNSCALED: case MUT_SCALED_TWICE: case MUT_SCALE_INVERTED:
-        return e->kind == E_DIV || e->kind == E_MUL;
-    case MUT_SCALE_BY_D:
-        return e->kind == E_DIV && is_call(e->b, OP_SQRT) && e->b->n_args == 1;
-    case MUT_NOT_NORMALIZED:
-        return e->kind == E_DIV || expr_is_softmax(e);
-    case MUT_WRONG_AXIS: case MUT_SOFTMAX_TWICE: case MUT_E_AS_3: case MUT_SCORE_NOT_WEIGHT:
-    case MUT_MASK_AFTER_SOFTMAX:
-        return expr_is_softmax(e) && e->n_args == 1;
-    case MUT_NO_MASK: case MUT_NO_BIAS:
-        return e->kind == E_ADD;
-    case MUT_NO_ROWSUM_TERM:
-        return e->kind == E_SUB;
-    case MUT_TRANSPOSED:
-        return e->kind == E_MATMUL;
-    case MUT_TRUE_E:
-        return is_log3(e);
-    case MUT_HEADS_TILED:
-        return is_call(e, OP_REPEAT_HEADS);
-    case MUT_ROPE_PAIRING: case MUT_ROPE_SIN_FOR_COS: case MUT_ROPE_BACKWARDS:
-        return is_call(e, OP_ROPE) || is_call(e, OP_ROPE_HALF);
-    case MUT_WINDOW_OFF_BY_ONE:
-        return is_call(e, OP_WINDOW_MASK);
-    case MUT_COUNT:
-        break;
-    }
-    return 0;
-}
+/* ---- each kind's row: where it fits, its rewrite ---- */
 
-/* The rewrite's value at node e, or NULL with err when it does not apply. */
-static Mat *rewrite(EvalCtx *c, const Expr *e, const Mutation *m, AttnError *ae)
+/* Is e a node of the shape the kind's rewrite reads (its operands, its
+ * call's arguments)? walk lists each kind only where it fits, but a judge
+ * may also try a kind where another was listed (naming the mistake where
+ * the bug is), and evaluating a division as a softmax's call read
+ * arguments it has not got. */
+static int fits_scale(const Expr *e) { return e->kind == E_DIV || e->kind == E_MUL; }
+static int fits_sqrt_scale(const Expr *e) { return e->kind == E_DIV && is_call(e->b, OP_SQRT) && e->b->n_args == 1; }
+static int fits_normalizing(const Expr *e) { return e->kind == E_DIV || expr_is_softmax(e); }
+static int fits_softmax(const Expr *e) { return expr_is_softmax(e) && e->n_args == 1; }
+static int fits_sum(const Expr *e) { return e->kind == E_ADD; }
+static int fits_difference(const Expr *e) { return e->kind == E_SUB; }
+static int fits_product(const Expr *e) { return e->kind == E_MATMUL; }
+static int fits_log3(const Expr *e) { return is_log3(e); }
+static int fits_repeat_heads(const Expr *e) { return is_call(e, OP_REPEAT_HEADS); }
+static int fits_rope(const Expr *e) { return is_call(e, OP_ROPE) || is_call(e, OP_ROPE_HALF); }
+static int fits_window(const Expr *e) { return is_call(e, OP_WINDOW_MASK); }
+
+/* A rewrite: the value of node e (which fits) under m, a new reference,
+ * or NULL (with ae's reason where there is one) when it does not apply. */
+typedef Mat *(*Rewrite)(EvalCtx *c, const Expr *e, const Mutation *m, AttnError *ae);
+
+static Unary softmax_of(const Expr *e) { return is_call(e, OP_SOFTMAX_COLS) ? op_softmax_cols : op_softmax_rows; }
+
+/* x / c, x * c (c one number): left out, applied twice, or inverted */
+static Mat *rewrite_scale(EvalCtx *c, const Expr *e, const Mutation *m, AttnError *ae)
 {
-    if (!fits(m->kind, e))
-        return NULL;
     Mat *a = NULL, *b = NULL, *t = NULL, *out = NULL;
-    Unary softmax = is_call(e, OP_SOFTMAX_COLS) ? op_softmax_cols : op_softmax_rows;
-    switch (m->kind) {
-    case MUT_UNSCALED: case MUT_SCALED_TWICE: case MUT_SCALE_INVERTED: {
-        if (!(a = expr_eval(c, e->a)) || !(b = expr_eval(c, e->b)))
-            break;
+    if ((a = expr_eval(c, e->a)) && (b = expr_eval(c, e->b))) {
         Mat *val = a, *by = b;
         if (!scalar(b) && e->kind == E_MUL && scalar(a)) {
             val = b;
             by = a;
         }
-        if (!scalar(by) || scalar(val))
-            break;
-        Binary same = e->kind == E_DIV ? op_div : op_mul, other = e->kind == E_DIV ? op_mul : op_div;
-        if (m->kind == MUT_UNSCALED)
-            out = mat_retain(val);
-        else if (m->kind == MUT_SCALE_INVERTED)
-            other(&out, val, by, ae);
-        else if (same(&t, val, by, ae) == ATTN_OK)
-            same(&out, t, by, ae);
-        break;
-    }
-    case MUT_SCALE_BY_D:
-        if ((a = expr_eval(c, e->a)) && (b = expr_eval(c, e->b->args[0])) && scalar(b) && !scalar(a))
-            op_div(&out, a, b, ae);
-        break;
-    case MUT_WRONG_AXIS:
-        /* along a line of one the other softmax is all ones: no mistake a
-         * student makes, and it would name the score 1 "softmax down" */
-        if ((a = expr_eval(c, e->args[0])) && a->rows > 1 && a->cols > 1)
-            (softmax == op_softmax_rows ? op_softmax_cols : op_softmax_rows)(&out, a, ae);
-        break;
-    case MUT_SOFTMAX_TWICE:
-        if ((a = expr_eval_node(c, e)))
-            softmax(&out, a, ae);
-        break;
-    case MUT_E_AS_3: {
-        float l3 = (float)log(3.0);
-        if ((a = expr_eval(c, e->args[0])) && (b = mat_from(1, 1, &l3, ae)) && op_mul(&t, a, b, ae) == ATTN_OK)
-            softmax(&out, t, ae);
-        break;
-    }
-    case MUT_NOT_NORMALIZED:
-        if (e->kind == E_CALL) {
-            if ((a = expr_eval(c, e->args[0])))
-                op_exp(&out, a, ae);
-        } else if ((a = expr_eval(c, e->a)) && (b = expr_eval(c, e->b)) && !scalar(b) && is_bias_of(b, a)) {
-            out = mat_retain(a);    /* x / (its row or column sums) -> x */
+        if (scalar(by) && !scalar(val)) {
+            Binary same = e->kind == E_DIV ? op_div : op_mul, other = e->kind == E_DIV ? op_mul : op_div;
+            if (m->kind == MUT_UNSCALED)
+                out = mat_retain(val);
+            else if (m->kind == MUT_SCALE_INVERTED)
+                other(&out, val, by, ae);
+            else if (same(&t, val, by, ae) == ATTN_OK)
+                same(&out, t, by, ae);
         }
-        break;
-    case MUT_SCORE_NOT_WEIGHT:
-        out = expr_eval(c, e->args[0]);
-        break;
-    case MUT_NO_MASK: case MUT_NO_BIAS:
-        if (!(a = expr_eval(c, e->a)) || !(b = expr_eval(c, e->b)))
-            break;
-        if (m->kind == MUT_NO_MASK)
-            out = holds_neg_inf(b) ? mat_retain(a) : holds_neg_inf(a) ? mat_retain(b) : NULL;
-        else
-            out = is_bias_of(b, a) ? mat_retain(a) : is_bias_of(a, b) ? mat_retain(b) : NULL;
-        break;
-    case MUT_MASK_AFTER_SOFTMAX: {
-        /* the sum inside the call, or the statement of the name it reads */
-        const Expr *sum = e->args[0];
-        if (sum->kind == E_NAME && c->lesson) {
-            int at = lesson_stmt_of_slot(c->lesson, sum->slot);
-            sum = at >= 0 ? c->lesson->stmts[at].expr : NULL;
-        }
-        if (!sum || sum->kind != E_ADD || !(a = expr_eval(c, sum->a)) || !(b = expr_eval(c, sum->b)))
-            break;
-        Mat *x = holds_neg_inf(b) ? a : holds_neg_inf(a) ? b : NULL, *mask = x == a ? b : a;
-        if (x && softmax(&t, x, ae) == ATTN_OK)
-            op_add(&out, t, mask, ae);
-        break;
-    }
-    case MUT_TRANSPOSED: {
-        /* the same product with one side flipped: A @ B -> A^T @ B */
-        Expr node = *e, flip;
-        const Expr *side = m->side ? e->b : e->a;
-        if (side->kind == E_TRANSPOSE) {
-            side = side->a;
-        } else {
-            memset(&flip, 0, sizeof flip);
-            flip.kind = E_TRANSPOSE;
-            flip.pos = side->pos;
-            flip.start = side->start;
-            flip.end = side->end;
-            flip.a = (Expr *)side;
-            side = &flip;
-        }
-        if (m->side)
-            node.b = (Expr *)side;
-        else
-            node.a = (Expr *)side;
-        out = expr_eval_node(c, &node);
-        if (!out)
-            return NULL;    /* the shapes refused it: err says so */
-        break;
-    }
-    case MUT_TRUE_E: {
-        float one = 1;
-        out = mat_from(1, 1, &one, ae);
-        break;
-    }
-    case MUT_HEADS_TILED:
-        out = heads_tiled(c, e, ae);
-        break;
-    case MUT_ROPE_PAIRING: {
-        Expr node = *e;
-        node.fn = e->fn == OP_ROPE ? OP_ROPE_HALF : OP_ROPE;
-        out = expr_eval_node(c, &node);
-        if (!out)
-            return NULL;
-        break;
-    }
-    case MUT_ROPE_SIN_FOR_COS: case MUT_ROPE_BACKWARDS: {
-        double p[2];
-        int n = 0, ok = (a = expr_eval(c, e->args[0])) != NULL;
-        for (int i = 1; ok && i < e->n_args && n < 2; i++) {
-            Mat *v = expr_eval(c, e->args[i]);
-            ok = v && scalar(v);
-            if (ok)
-                p[n++] = mat_get(v, 0, 0);
-            mat_free(v);
-        }
-        if (ok)
-            op_rope_slipped(&out, a, p, n, e->fn == OP_ROPE_HALF,
-                            m->kind == MUT_ROPE_SIN_FOR_COS ? ROPE_SIN_FOR_COS : ROPE_BACKWARDS, ae);
-        break;
-    }
-    case MUT_WINDOW_OFF_BY_ONE: {
-        double p[2];
-        if (e->n_args == 2 && (a = expr_eval(c, e->args[0])) && (b = expr_eval(c, e->args[1])) && scalar(a)
-            && scalar(b)) {
-            p[0] = mat_get(a, 0, 0);
-            p[1] = mat_get(b, 0, 0) + (m->side ? -1 : 1);
-            if (p[1] >= 1 && p[1] <= p[0])      /* a window of 0 keys, or past n: no window a student means */
-                op_window_mask(&out, NULL, p, 2, ae);
-        }
-        break;
-    }
-    case MUT_NO_ROWSUM_TERM:
-        out = expr_eval(c, e->a);
-        break;
-    case MUT_COUNT:
-        break;
     }
     mat_free(a);
     mat_free(b);
     mat_free(t);
     return out;
+}
+
+static Mat *rewrite_scale_by_d(EvalCtx *c, const Expr *e, const Mutation *m, AttnError *ae)
+{
+    (void)m;
+    Mat *a = NULL, *b = NULL, *out = NULL;
+    if ((a = expr_eval(c, e->a)) && (b = expr_eval(c, e->b->args[0])) && scalar(b) && !scalar(a))
+        op_div(&out, a, b, ae);
+    mat_free(a);
+    mat_free(b);
+    return out;
+}
+
+static Mat *rewrite_wrong_axis(EvalCtx *c, const Expr *e, const Mutation *m, AttnError *ae)
+{
+    (void)m;
+    /* along a line of one the other softmax is all ones: no mistake a
+     * student makes, and it would name the score 1 "softmax down" */
+    Mat *a = expr_eval(c, e->args[0]), *out = NULL;
+    if (a && a->rows > 1 && a->cols > 1)
+        (softmax_of(e) == op_softmax_rows ? op_softmax_cols : op_softmax_rows)(&out, a, ae);
+    mat_free(a);
+    return out;
+}
+
+static Mat *rewrite_softmax_twice(EvalCtx *c, const Expr *e, const Mutation *m, AttnError *ae)
+{
+    (void)m;
+    Mat *a = expr_eval_node(c, e), *out = NULL;
+    if (a)
+        softmax_of(e)(&out, a, ae);
+    mat_free(a);
+    return out;
+}
+
+static Mat *rewrite_e_as_3(EvalCtx *c, const Expr *e, const Mutation *m, AttnError *ae)
+{
+    (void)m;
+    float l3 = (float)log(3.0);
+    Mat *a = NULL, *b = NULL, *t = NULL, *out = NULL;
+    if ((a = expr_eval(c, e->args[0])) && (b = mat_from(1, 1, &l3, ae)) && op_mul(&t, a, b, ae) == ATTN_OK)
+        softmax_of(e)(&out, t, ae);
+    mat_free(a);
+    mat_free(b);
+    mat_free(t);
+    return out;
+}
+
+/* softmax(x) -> exp(x); x / (its row or column sums) -> x */
+static Mat *rewrite_not_normalized(EvalCtx *c, const Expr *e, const Mutation *m, AttnError *ae)
+{
+    (void)m;
+    Mat *a = NULL, *b = NULL, *out = NULL;
+    if (e->kind == E_CALL) {
+        if ((a = expr_eval(c, e->args[0])))
+            op_exp(&out, a, ae);
+    } else if ((a = expr_eval(c, e->a)) && (b = expr_eval(c, e->b)) && !scalar(b) && is_bias_of(b, a)) {
+        out = mat_retain(a);
+    }
+    mat_free(a);
+    mat_free(b);
+    return out;
+}
+
+static Mat *rewrite_score_not_weight(EvalCtx *c, const Expr *e, const Mutation *m, AttnError *ae)
+{
+    (void)m;
+    (void)ae;
+    return expr_eval(c, e->args[0]);
+}
+
+/* x + M -> x where M holds -inf (the mask); x + b -> x where b is a bias */
+static Mat *rewrite_term_left_out(EvalCtx *c, const Expr *e, const Mutation *m, AttnError *ae)
+{
+    (void)ae;
+    Mat *a = NULL, *b = NULL, *out = NULL;
+    if ((a = expr_eval(c, e->a)) && (b = expr_eval(c, e->b))) {
+        if (m->kind == MUT_NO_MASK)
+            out = holds_neg_inf(b) ? mat_retain(a) : holds_neg_inf(a) ? mat_retain(b) : NULL;
+        else
+            out = is_bias_of(b, a) ? mat_retain(a) : is_bias_of(a, b) ? mat_retain(b) : NULL;
+    }
+    mat_free(a);
+    mat_free(b);
+    return out;
+}
+
+static Mat *rewrite_mask_after_softmax(EvalCtx *c, const Expr *e, const Mutation *m, AttnError *ae)
+{
+    (void)m;
+    /* the sum inside the call, or the statement of the name it reads */
+    const Expr *sum = e->args[0];
+    if (sum->kind == E_NAME && c->lesson) {
+        int at = lesson_stmt_of_slot(c->lesson, sum->slot);
+        sum = at >= 0 ? c->lesson->stmts[at].expr : NULL;
+    }
+    Mat *a = NULL, *b = NULL, *t = NULL, *out = NULL;
+    if (sum && sum->kind == E_ADD && (a = expr_eval(c, sum->a)) && (b = expr_eval(c, sum->b))) {
+        Mat *x = holds_neg_inf(b) ? a : holds_neg_inf(a) ? b : NULL, *mask = x == a ? b : a;
+        if (x && softmax_of(e)(&t, x, ae) == ATTN_OK)
+            op_add(&out, t, mask, ae);
+    }
+    mat_free(a);
+    mat_free(b);
+    mat_free(t);
+    return out;
+}
+
+/* the same product with one side flipped: A @ B -> A^T @ B */
+static Mat *rewrite_transposed(EvalCtx *c, const Expr *e, const Mutation *m, AttnError *ae)
+{
+    (void)ae;
+    Expr node = *e, flip;
+    const Expr *side = m->side ? e->b : e->a;
+    if (side->kind == E_TRANSPOSE) {
+        side = side->a;
+    } else {
+        memset(&flip, 0, sizeof flip);
+        flip.kind = E_TRANSPOSE;
+        flip.pos = side->pos;
+        flip.start = side->start;
+        flip.end = side->end;
+        flip.a = (Expr *)side;
+        side = &flip;
+    }
+    if (m->side)
+        node.b = (Expr *)side;
+    else
+        node.a = (Expr *)side;
+    return expr_eval_node(c, &node);    /* NULL: the shapes refused it, c->err says so */
+}
+
+static Mat *rewrite_true_e(EvalCtx *c, const Expr *e, const Mutation *m, AttnError *ae)
+{
+    (void)c;
+    (void)e;
+    (void)m;
+    float one = 1;
+    return mat_from(1, 1, &one, ae);
+}
+
+static Mat *rewrite_heads_tiled(EvalCtx *c, const Expr *e, const Mutation *m, AttnError *ae)
+{
+    (void)m;
+    return heads_tiled(c, e, ae);
+}
+
+static Mat *rewrite_rope_pairing(EvalCtx *c, const Expr *e, const Mutation *m, AttnError *ae)
+{
+    (void)m;
+    (void)ae;
+    Expr node = *e;
+    node.fn = e->fn == OP_ROPE ? OP_ROPE_HALF : OP_ROPE;
+    return expr_eval_node(c, &node);
+}
+
+/* rope's rotation with sin and cos swapped, or turned the other way */
+static Mat *rewrite_rope_slipped(EvalCtx *c, const Expr *e, const Mutation *m, AttnError *ae)
+{
+    double p[2];
+    int n = 0;
+    Mat *a = expr_eval(c, e->args[0]), *out = NULL;
+    int ok = a != NULL;
+    for (int i = 1; ok && i < e->n_args && n < 2; i++) {
+        Mat *v = expr_eval(c, e->args[i]);
+        ok = v && scalar(v);
+        if (ok)
+            p[n++] = mat_get(v, 0, 0);
+        mat_free(v);
+    }
+    if (ok)
+        op_rope_slipped(&out, a, p, n, e->fn == OP_ROPE_HALF,
+                        m->kind == MUT_ROPE_SIN_FOR_COS ? ROPE_SIN_FOR_COS : ROPE_BACKWARDS, ae);
+    mat_free(a);
+    return out;
+}
+
+static Mat *rewrite_window(EvalCtx *c, const Expr *e, const Mutation *m, AttnError *ae)
+{
+    double p[2];
+    Mat *a = NULL, *b = NULL, *out = NULL;
+    if (e->n_args == 2 && (a = expr_eval(c, e->args[0])) && (b = expr_eval(c, e->args[1])) && scalar(a)
+        && scalar(b)) {
+        p[0] = mat_get(a, 0, 0);
+        p[1] = mat_get(b, 0, 0) + (m->side ? -1 : 1);
+        if (p[1] >= 1 && p[1] <= p[0])      /* a window of 0 keys, or past n: no window a student means */
+            op_window_mask(&out, NULL, p, 2, ae);
+    }
+    mat_free(a);
+    mat_free(b);
+    return out;
+}
+
+static Mat *rewrite_first_term(EvalCtx *c, const Expr *e, const Mutation *m, AttnError *ae)
+{
+    (void)m;
+    (void)ae;
+    return expr_eval(c, e->a);
+}
+
+typedef struct {
+    int (*fits)(const Expr *e);
+    Rewrite rewrite;
+} MutateRow;
+
+#define ROW_UNSCALED { fits_scale, rewrite_scale }
+#define ROW_SCALED_TWICE { fits_scale, rewrite_scale }
+#define ROW_SCALE_INVERTED { fits_scale, rewrite_scale }
+#define ROW_SCALE_BY_D { fits_sqrt_scale, rewrite_scale_by_d }
+#define ROW_WRONG_AXIS { fits_softmax, rewrite_wrong_axis }
+#define ROW_SOFTMAX_TWICE { fits_softmax, rewrite_softmax_twice }
+#define ROW_NO_MASK { fits_sum, rewrite_term_left_out }
+#define ROW_MASK_AFTER_SOFTMAX { fits_softmax, rewrite_mask_after_softmax }
+#define ROW_NO_BIAS { fits_sum, rewrite_term_left_out }
+#define ROW_TRANSPOSED { fits_product, rewrite_transposed }
+#define ROW_E_AS_3 { fits_softmax, rewrite_e_as_3 }
+#define ROW_TRUE_E { fits_log3, rewrite_true_e }
+#define ROW_NOT_NORMALIZED { fits_normalizing, rewrite_not_normalized }
+#define ROW_SCORE_NOT_WEIGHT { fits_softmax, rewrite_score_not_weight }
+#define ROW_HEADS_TILED { fits_repeat_heads, rewrite_heads_tiled }
+#define ROW_ROPE_PAIRING { fits_rope, rewrite_rope_pairing }
+#define ROW_WINDOW_OFF_BY_ONE { fits_window, rewrite_window }
+#define ROW_NO_ROWSUM_TERM { fits_difference, rewrite_first_term }
+#define ROW_ROPE_SIN_FOR_COS { fits_rope, rewrite_rope_slipped }
+#define ROW_ROPE_BACKWARDS { fits_rope, rewrite_rope_slipped }
+
+#define MUTATE_ROW(kind, id, words, bug) [MUT_##kind] = ROW_##kind,
+static const MutateRow rows[MUT_COUNT] = { MUT_KINDS(MUTATE_ROW) };
+
+/* The rewrite's value at node e, or NULL with err when it does not apply. */
+static Mat *rewrite(EvalCtx *c, const Expr *e, const Mutation *m, AttnError *ae)
+{
+    if (m->kind < 0 || m->kind >= MUT_COUNT || !rows[m->kind].fits(e))
+        return NULL;
+    return rows[m->kind].rewrite(c, e, m, ae);
 }
 
 Mat *mutation_eval(EvalCtx *c, const Expr *e)

@@ -18,29 +18,48 @@
 
 /* ---- the classic mistakes as rewrites (lesson_mutate.c) ---- */
 
-typedef enum {
-    MUT_UNSCALED,           /* x / c, x * c (c one number) -> x              */
-    MUT_SCALED_TWICE,       /* -> x / c / c (x * c * c)                      */
-    MUT_SCALE_INVERTED,     /* x / c -> x * c, and the reverse               */
-    MUT_SCALE_BY_D,         /* x / sqrt(d) -> x / d                          */
-    MUT_WRONG_AXIS,         /* softmax_rows <-> softmax_cols                 */
-    MUT_SOFTMAX_TWICE,      /* softmax(softmax(x))                           */
-    MUT_NO_MASK,            /* x + M (M holding -inf) -> x                   */
-    MUT_MASK_AFTER_SOFTMAX, /* softmax(x + M) -> softmax(x) + M              */
-    MUT_NO_BIAS,            /* x + b (b a row or column for every line) -> x */
-    MUT_TRANSPOSED,         /* A @ B with one operand transposed (side)      */
-    MUT_E_AS_3,             /* softmax in base 3                             */
-    MUT_TRUE_E,             /* log(3) -> 1: e where 3 was asked              */
-    MUT_NOT_NORMALIZED,     /* softmax(x) -> exp(x); x / (row sums) -> x     */
-    MUT_SCORE_NOT_WEIGHT,   /* softmax(x) -> x                               */
-    MUT_HEADS_TILED,        /* repeat_heads: blocks 1 2 1 2 for 1 1 2 2      */
-    MUT_ROPE_PAIRING,       /* rope <-> rope_half                            */
-    MUT_WINDOW_OFF_BY_ONE,  /* window_mask(n, w) -> w + 1 (side 0), w - 1 (1) */
-    MUT_NO_ROWSUM_TERM,     /* x - rowsum(...) -> x: the softmax gradient's  */
-    MUT_ROPE_SIN_FOR_COS,   /* rope's rotation with sin and cos swapped      */
-    MUT_ROPE_BACKWARDS,     /* rope's rotation the other way (sin's sign)    */
-    MUT_COUNT
-} MutKind;
+/* The classic mistakes, one row each:
+ *   X(KIND, id, words, bug)
+ * KIND is the MutKind (MUT_KIND); id the diagnosis id, a contract (the
+ * class tally, `attn grade --json` and find the bug depend on it); words
+ * what a tally calls it; bug its number in find the bug's list (0: a
+ * mistake of an answer, never of code: e taken as 3, a score given for a
+ * weight). Each module that handles the mistakes has one row per kind
+ * generated from this list, so a kind without its row does not compile:
+ * lesson_mutate.c where it applies and its rewrite, lesson_diagnose.c what
+ * the judge tells the student, lesson_bug.c the statement as planted. The
+ * comment after each row is the rewrite. */
+#define MUT_KINDS(X)                                                                                       \
+    X(UNSCALED, "unscaled", "the scale left out", 2)               /* x / c, x * c (c one number) -> x */  \
+    X(SCALED_TWICE, "scaled-twice", "the scale applied twice", 3)  /* -> x / c / c (x * c * c)        */  \
+    X(SCALE_INVERTED, "scale-inverted", "multiplied by the scale where it divides", 5) /* x / c <-> x * c */ \
+    X(SCALE_BY_D, "scale-by-d", "d_k where sqrt(d_k) belongs", 4)  /* x / sqrt(d) -> x / d            */  \
+    X(WRONG_AXIS, "wrong-axis", "softmax along the wrong axis", 1) /* softmax_rows <-> softmax_cols   */  \
+    X(SOFTMAX_TWICE, "softmax-twice", "softmax applied twice", 9)  /* softmax(softmax(x))             */  \
+    X(NO_MASK, "no-mask", "the mask left out", 7)                  /* x + M (M holding -inf) -> x     */  \
+    X(MASK_AFTER_SOFTMAX, "mask-after-softmax", "the mask after the softmax", 8) /* -> softmax(x) + M */   \
+    X(NO_BIAS, "no-bias", "the bias left out", 11)                 /* x + b (a row or column) -> x    */  \
+    X(TRANSPOSED, "transposed", "rows and columns swapped", 6)     /* A @ B, one side transposed      */  \
+    X(E_AS_3, "e-as-3", "e taken as 3", 0)                         /* softmax in base 3               */  \
+    X(TRUE_E, "true-e", "the true e where e = 3 was asked", 0)     /* log(3) -> 1                     */  \
+    X(NOT_NORMALIZED, "not-normalized", "exp without the division", 10) /* softmax(x) -> exp(x), x / sums -> x */ \
+    X(SCORE_NOT_WEIGHT, "score-not-weight", "the score given for the weight", 0) /* softmax(x) -> x   */   \
+    X(HEADS_TILED, "heads-tiled", "key/value heads tiled where they repeat", 12) /* 1 2 1 2 for 1 1 2 2 */ \
+    X(ROPE_PAIRING, "rope-pairing", "the other RoPE pairing", 13)  /* rope <-> rope_half              */  \
+    X(WINDOW_OFF_BY_ONE, "window-off-by-one", "the sliding window one key off", 14) /* w + 1, w - 1  */  \
+    X(NO_ROWSUM_TERM, "no-rowsum-term", "the softmax gradient's rowsum term left out", 15) /* x - rowsum -> x */ \
+    X(ROPE_SIN_FOR_COS, "rope-sin-for-cos", "sin and cos swapped in the rotation", 0) /* cos <-> sin  */  \
+    X(ROPE_BACKWARDS, "rope-backwards", "the rotation turned the other way", 0) /* sin's sign          */
+
+#define MUT_KIND_ENUM(kind, id, words, bug) MUT_##kind,
+typedef enum { MUT_KINDS(MUT_KIND_ENUM) MUT_COUNT } MutKind;
+
+/* A kind's row of MUT_KINDS (lesson_mutate.c); k outside: NULL. */
+typedef struct {
+    const char *id, *words;
+    int bug;
+} MutKindInfo;
+const MutKindInfo *mutation_kind(MutKind k);
 
 typedef struct Mutation {
     MutKind kind;
@@ -77,8 +96,6 @@ LessonState *lesson_eval_mutated(const Lesson *l, const LessonState *asked, cons
                                  LessonError *err);
 
 /* ---- find the bug (lesson_bug.c), for its judge ---- */
-/* May a bug be of kind k? */
-int bug_plantable(MutKind k);
 /* The first matrix the steps show (in order) that differs between the two
  * states: its name and step (0-based), or -1. */
 int bug_first_shown_change(const Lesson *l, const LessonState *right, const LessonState *bugged, const char **name);
