@@ -8,6 +8,7 @@
 #define ATTN_TUI_STATE_H
 
 #include "tui_colors.h"
+#include "tui_exlines.h"
 #include "tui_layout.h"
 #include "tui_lesson.h"
 #include "tui_menu.h"
@@ -67,7 +68,7 @@ struct Tui {
          * chosen by reading the text back */
         char *text, *exercise;
         int text_n, exercise_n;
-        unsigned char roles[256];
+        unsigned char roles[EX_ROLES_MAX];
     } frame;
     unsigned frame_no;  /* frames laid out so far (tui_prepare)            */
     int big_numbers;    /* B: grown cells show their numbers in the block font */

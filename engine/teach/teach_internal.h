@@ -96,6 +96,12 @@ LessonState *lesson_eval_mutated(const Lesson *l, const LessonState *asked, cons
                                  LessonError *err);
 
 /* ---- find the bug (lesson_bug.c), for its judge ---- */
+/* May mutation m be planted as a bug in l (evaluated as written: s)? Its
+ * kind is one someone writes in code, where its row allows (lesson_plant.c). */
+int bug_plantable(const Lesson *l, const LessonState *s, const Mutation *m);
+/* "NAME = EXPRESSION" of statement i, the node of m rewritten (m NULL: as
+ * written), into out. */
+void bug_statement_text(const Lesson *l, const LessonState *s, int i, const Mutation *m, char *out, size_t size);
 /* The first matrix the steps show (in order) that differs between the two
  * states: its name and step (0-based), or -1. */
 int bug_first_shown_change(const Lesson *l, const LessonState *right, const LessonState *bugged, const char **name);

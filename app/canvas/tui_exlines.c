@@ -8,7 +8,6 @@
 
 #include "text.h"
 #include "tui_exlines.h"
-#include "tui_state.h"
 
 void ex_add(ExLines *x, ExLineRole role, const char *fmt, ...)
 {

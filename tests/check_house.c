@@ -1,0 +1,164 @@
+/*
+ * check_house.c - the house rules, measured on the tree: no source file of
+ * the program (engine/, app/) over 600 lines, no folder of it with more
+ * than 15 .c files, and ARCHITECTURE.md naming every top-level folder. The
+ * project as it stands passes; a planted tree with one of each breach
+ * fails with each named. (The walls between folders are check_layers.c's.)
+ */
+#include <check.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "strbuf.h"
+#include "testutil.h"
+
+#define HOUSE_MAX_LINES 600
+#define HOUSE_MAX_C_FILES 15
+
+static int is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int ends_with(const char *s, const char *end)
+{
+    size_t n = strlen(s), k = strlen(end);
+    return n >= k && strcmp(s + n - k, end) == 0;
+}
+
+static long count_lines(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    long n = 0;
+    int c, last = '\n';
+    while ((c = getc(f)) != EOF) {
+        n += c == '\n';
+        last = c;
+    }
+    fclose(f);
+    return n + (last != '\n');
+}
+
+/* The breaches in one folder of the program (root/top/name), into out. */
+static void check_folder(const char *root, const char *folder, StrBuf *out)
+{
+    char path[2048];
+    snprintf(path, sizeof path, "%s/%s", root, folder);
+    DIR *d = opendir(path);
+    ck_assert_ptr_nonnull(d);
+    int c_files = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!ends_with(e->d_name, ".c") && !ends_with(e->d_name, ".h"))
+            continue;
+        c_files += ends_with(e->d_name, ".c");
+        char file[4096];
+        snprintf(file, sizeof file, "%s/%s", path, e->d_name);
+        long n = count_lines(file);
+        if (n > HOUSE_MAX_LINES)
+            strbuf_add(out, "%s/%s: %ld lines, over %d\n", folder, e->d_name, n, HOUSE_MAX_LINES);
+    }
+    closedir(d);
+    if (c_files > HOUSE_MAX_C_FILES)
+        strbuf_add(out, "%s: %d .c files, over %d\n", folder, c_files, HOUSE_MAX_C_FILES);
+}
+
+static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* Every breach of the house rules under root, one line each, sorted;
+ * "" when there is none. The caller frees. */
+static char *house_breaches(const char *root)
+{
+    StrBuf out = { 0 }, lines = { 0 };
+    static const char *const program[] = { "engine", "app" };
+    for (size_t p = 0; p < 2; p++) {
+        char top[2048];
+        snprintf(top, sizeof top, "%s/%s", root, program[p]);
+        DIR *d = opendir(top);
+        ck_assert_ptr_nonnull(d);
+        struct dirent *e;
+        while ((e = readdir(d))) {
+            char folder[512], path[4096];
+            snprintf(folder, sizeof folder, "%s/%s", program[p], e->d_name);
+            snprintf(path, sizeof path, "%s/%s", root, folder);
+            if (e->d_name[0] != '.' && is_dir(path))
+                check_folder(root, folder, &lines);
+        }
+        closedir(d);
+    }
+    /* the top-level folders (not hidden, not a build's output) */
+    char arch_path[2048];
+    snprintf(arch_path, sizeof arch_path, "%s/ARCHITECTURE.md", root);
+    char *arch = slurp(arch_path);
+    DIR *d = opendir(root);
+    ck_assert_ptr_nonnull(d);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        char path[4096], named[300];
+        snprintf(path, sizeof path, "%s/%s", root, e->d_name);
+        if (e->d_name[0] == '.' || strncmp(e->d_name, "build", 5) == 0 || !is_dir(path))
+            continue;
+        snprintf(named, sizeof named, "`%s/`", e->d_name);
+        if (!arch || !strstr(arch, named))
+            strbuf_add(&lines, "ARCHITECTURE.md: names no %s\n", named);
+    }
+    closedir(d);
+    free(arch);
+    /* sorted, so the message does not depend on the directory's order */
+    char *all = strbuf_take(&lines);
+    char *v[256];
+    int n = 0;
+    for (char *save = NULL, *l = all ? strtok_r(all, "\n", &save) : NULL; l && n < 256; l = strtok_r(NULL, "\n", &save))
+        v[n++] = l;
+    qsort(v, (size_t)n, sizeof *v, by_name);
+    strbuf_add(&out, "%s", "");
+    for (int i = 0; i < n; i++)
+        strbuf_add(&out, "%s\n", v[i]);
+    free(all);
+    return strbuf_take(&out);
+}
+
+START_TEST(the_project_keeps_the_house_rules)
+{
+    char *b = house_breaches(".");
+    ck_assert_msg(b && b[0] == '\0', "the house rules are broken:\n%s", b ? b : "(no memory)");
+    free(b);
+}
+END_TEST
+
+START_TEST(a_planted_breach_of_each_rule_is_named)
+{
+    char dir[] = "/tmp/attn-house-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    CmdResult r = cmd_runf("cd %s && mkdir -p engine/base app/tui lessons tests && "
+                           "for i in $(seq 16); do echo 'int x;' > app/tui/f$i.c; done && "
+                           "seq 601 > engine/base/long.c && seq 600 > engine/base/full.h && "
+                           "printf '`engine/` `app/` `tests/`\\n' > ARCHITECTURE.md && mkdir build-asan",
+                           dir);
+    ck_assert_int_eq(r.status, 0);
+    cmd_free(&r);
+    char *b = house_breaches(dir);
+    ck_assert_str_eq(b, "ARCHITECTURE.md: names no `lessons/`\n"
+                        "app/tui: 16 .c files, over 15\n"
+                        "engine/base/long.c: 601 lines, over 600\n");
+    free(b);
+    r = cmd_runf("rm -rf %s", dir);
+    cmd_free(&r);
+}
+END_TEST
+
+Suite *house_suite(void)
+{
+    Suite *s = suite_create("house");
+    TCase *tc = tcase_create("house");
+    tcase_add_test(tc, the_project_keeps_the_house_rules);
+    tcase_add_test(tc, a_planted_breach_of_each_rule_is_named);
+    suite_add_tcase(s, tc);
+    return s;
+}
