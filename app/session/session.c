@@ -38,14 +38,6 @@ static void error_line(const LessonError *err, char *buf, size_t size)
     buf[n] = '\0';
 }
 
-int session_count_exercises(const Lesson *l)
-{
-    int n = 0;
-    for (int i = 0; i < lesson_n_steps(l); i++)
-        n += lesson_step(l, i)->n_exercises;
-    return n;
-}
-
 /* Load-then-evaluate: the lesson at path, and its state without edits.
  * 0, or -1 with err and nothing kept. */
 int session_read_lesson(const char *path, Lesson **l, LessonState **st, LessonError *err)

@@ -13,17 +13,6 @@
 
 #include "session_internal.h"
 
-const LessonExercise *session_exercise_at(const Lesson *l, int idx)
-{
-    for (int i = 0; i < lesson_n_steps(l); i++) {
-        const LessonStep *st = lesson_step(l, i);
-        if (idx < st->n_exercises)
-            return &st->exercises[idx];
-        idx -= st->n_exercises;
-    }
-    return NULL;
-}
-
 /* ---- exercises ---- */
 
 /* Index into s->ex of exercise k of the current step, or -1. */

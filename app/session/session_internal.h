@@ -88,11 +88,7 @@ unsigned session_say(Session *s, unsigned change, const char *fmt, ...) __attrib
 /* Load-then-evaluate: the lesson at path and its state without edits.
  * 0, or -1 with err and nothing kept. */
 int session_read_lesson(const char *path, Lesson **l, LessonState **st, LessonError *err);
-int session_count_exercises(const Lesson *l);
 void session_undo_clear(Session *s);
-/* Exercise idx of l, counting every step's exercises in file order (the
- * order of Session.ex), or NULL. */
-const LessonExercise *session_exercise_at(const Lesson *l, int idx);
 /* Stamp the files lesson l loads (beside the session's file), so reload
  * notices when one changes; l NULL: nothing is watched (what
  * session_free does to let go of the list). */

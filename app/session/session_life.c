@@ -18,7 +18,7 @@
 static Session *adopt(Lesson *l, LessonState *st, LessonError *err)
 {
     Session *s = calloc(1, sizeof *s);
-    int n_ex = session_count_exercises(l);
+    int n_ex = lesson_n_exercises(l);
     ExerciseState *ex = calloc((size_t)(n_ex > 0 ? n_ex : 1), sizeof *ex);
     if (!s || !ex) {
         free(s);

@@ -13,7 +13,7 @@
 
 void session_exercise_key(const Lesson *l, int idx, char *buf, size_t size)
 {
-    const LessonExercise *target = session_exercise_at(l, idx);
+    const LessonExercise *target = lesson_exercise_at(l, idx);
     int seen = 0, i = 0;
     if (!target) {
         snprintf(buf, size, "#%d", idx);
@@ -141,7 +141,7 @@ int session_keep_progress(Session *s, const char *dir)
         char key[PROGRESS_KEY_MAX];
         for (int i = 0; i < s->n_ex; i++) {
             session_exercise_key(s->lesson, i, key, sizeof key);
-            const ProgressExercise *p = progress_find_exercise(mine, key, session_exercise_at(s->lesson, i)->question);
+            const ProgressExercise *p = progress_find_exercise(mine, key, lesson_exercise_at(s->lesson, i)->question);
             if (!p)
                 continue;
             ExerciseState *e = &s->ex[i];
@@ -213,7 +213,7 @@ void session_save_progress(Session *s, int durable)
     }
     for (int i = 0; i < s->n_ex && !s->hunt; i++) {
         session_exercise_key(s->lesson, i, rec.ex[i].key, sizeof rec.ex[i].key);
-        snprintf(rec.ex[i].question, sizeof rec.ex[i].question, "%s", session_exercise_at(s->lesson, i)->question);
+        snprintf(rec.ex[i].question, sizeof rec.ex[i].question, "%s", lesson_exercise_at(s->lesson, i)->question);
         rec.ex[i].status = to_store(s->ex[i].status);
         rec.ex[i].attempts = s->ex[i].attempts;
         rec.ex[i].hints = s->ex[i].hints_shown;

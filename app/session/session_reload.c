@@ -124,7 +124,7 @@ unsigned session_reload(Session *s, int by_hand)
     LessonState *bare;
     session_read_lesson(s->path, &l, &bare, &err);
     LessonEdit *kept = bare ? malloc((size_t)(s->n_edits > 0 ? s->n_edits : 1) * sizeof *kept) : NULL;
-    int n_ex = l ? session_count_exercises(l) : 0;
+    int n_ex = l ? lesson_n_exercises(l) : 0;
     ExerciseState *ex = kept ? carry_exercises(s, l, n_ex) : NULL;
     if (!ex) {
         if (bare) {
