@@ -146,9 +146,15 @@ START_TEST(answers_are_judged_and_remembered_across_steps)
     ck_assert_str_eq(session_message(s), "no more hints");
     ck_assert_uint_eq(session_hint(s, 1), SESSION_REFUSED);
     ck_assert_str_eq(session_message(s), "this exercise has no hints");
-    /* reveal */
+    /* reveal: the one rule of it is the session's */
+    ck_assert_int_eq(session_reveal_offer(s, 0), REVEAL_SOLVED);
     ck_assert_uint_eq(session_reveal(s, 0), SESSION_REFUSED);
+    ck_assert_int_eq(session_reveal_offer(s, 1), REVEAL_OFFERED);
     ck_assert_uint_eq(session_reveal(s, 1), SESSION_EXERCISE);
+    ck_assert_int_eq(session_reveal_offer(s, 1), REVEAL_SHOWN);
+    ck_assert_int_eq(session_reveal_offer(s, 7), REVEAL_NO_EXERCISE);
+    ck_assert_uint_eq(session_hint(s, 1), SESSION_REFUSED);
+    ck_assert_str_eq(session_message(s), "the worked answer is shown");
     session_answer(s, 1, "7");
     ck_assert_int_eq(session_exercise_state(s, 1)->status, EX_REVEALED);
     /* away and back: nothing is lost */

@@ -153,6 +153,8 @@ unsigned session_hint(Session *s, int k)
     if (!e)
         return SESSION_REFUSED;
     const LessonExercise *ex = session_exercise(s, k);
+    if (e->status == EX_REVEALED)
+        return session_say(s, SESSION_REFUSED, "the worked answer is shown");
     if (e->hints_shown >= ex->n_hints)
         return session_say(s, SESSION_REFUSED, ex->n_hints ? "no more hints" : "this exercise has no hints");
     if (e->hints_shown < PROGRESS_COUNT_MAX)
@@ -171,6 +173,14 @@ unsigned session_reveal(Session *s, int k)
     e->status = EX_REVEALED;
     session_save_progress(s, 1);
     return SESSION_EXERCISE;
+}
+
+RevealOffer session_reveal_offer(const Session *s, int k)
+{
+    const ExerciseState *e = ex_index(s, k) >= 0 ? session_exercise_state(s, k) : NULL;
+    if (!e)
+        return REVEAL_NO_EXERCISE;
+    return e->status == EX_REVEALED ? REVEAL_SHOWN : e->status == EX_RIGHT ? REVEAL_SOLVED : REVEAL_OFFERED;
 }
 
 int session_cell_hidden(const Session *s, int asked, const char *name, int row, int col)

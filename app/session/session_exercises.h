@@ -52,7 +52,8 @@ const ExerciseState *session_exercise_state(const Session *s, int k);
  * screen shows (0: 4), for answers worked from the rounded numbers. */
 unsigned session_answer(Session *s, int k, const char *typed);
 unsigned session_answer_shown(Session *s, int k, const char *typed, int decimals);
-/* Show the next hint of exercise k (a solved one shows its hints too). */
+/* Show the next hint of exercise k (a solved one shows its hints too; a
+ * revealed one has its worked answer, and refuses). */
 unsigned session_hint(Session *s, int k);
 /* When knobs are moved from the lesson's values: "asked at T = 1; the knob
  * is at 1.3" into buf, and 1; else 0. */
@@ -62,6 +63,11 @@ int session_asked_note(const Session *s, char *buf, size_t size);
 const LessonState *session_asked_state(const Session *s);
 /* Give up on exercise k: it is revealed and counts as not solved. */
 unsigned session_reveal(Session *s, int k);
+/* What giving up on exercise k would do, the one rule of it (the screen
+ * words it with its keys): it may be revealed, it is already, it is
+ * solved (nothing to give up), or there is no such exercise. */
+typedef enum { REVEAL_NO_EXERCISE, REVEAL_OFFERED, REVEAL_SHOWN, REVEAL_SOLVED } RevealOffer;
+RevealOffer session_reveal_offer(const Session *s, int k);
 /* Exercises of the whole lesson: how many, and how many solved (right
  * without being revealed first). */
 void session_progress(const Session *s, int *solved, int *total);

@@ -474,14 +474,12 @@ void lv_action(Tui *t, TuiAction a)
         tell(t, session_reset(lv->ses), " (u brings them back)");
         break;
     case ACT_HINT:
-        if (!st || st->n_exercises == 0)
-            tui_message(t, 0, "no exercise on this step");
-        else if (session_exercise_state(lv->ses, lv->ex_index)->status == EX_REVEALED)
-            tui_message(t, 0, "the worked answer is shown");
-        else if (!(session_hint(lv->ses, lv->ex_index) & SESSION_REFUSED))
+        if (!(session_hint(lv->ses, lv->ex_index) & SESSION_REFUSED))
             ;
-        else if (session_exercise_state(lv->ses, lv->ex_index)->status == EX_RIGHT)
+        else if (session_reveal_offer(lv->ses, lv->ex_index) == REVEAL_SOLVED)
             tui_message(t, 0, "%s: this exercise is solved", session_message(lv->ses));
+        else if (session_reveal_offer(lv->ses, lv->ex_index) != REVEAL_OFFERED)
+            tui_message(t, 0, "%s", session_message(lv->ses));
         else {
             /* no hint left: the worked answer, if the student wants it */
             lv->confirm_reveal = 1;
@@ -490,15 +488,20 @@ void lv_action(Tui *t, TuiAction a)
         }
         break;
     case ACT_REVEAL:
-        if (!st || st->n_exercises == 0)
+        switch (session_reveal_offer(lv->ses, lv->ex_index)) {
+        case REVEAL_NO_EXERCISE:
             tui_message(t, 0, "no exercise on this step");
-        else if (session_exercise_state(lv->ses, lv->ex_index)->status == EX_REVEALED)
+            break;
+        case REVEAL_SHOWN:
             tui_message(t, 0, "the worked answer is shown");
-        else if (session_exercise_state(lv->ses, lv->ex_index)->status == EX_RIGHT)
+            break;
+        case REVEAL_SOLVED:
             tui_message(t, 0, "this exercise is solved: i shows its hints");
-        else {
+            break;
+        case REVEAL_OFFERED:
             lv->confirm_reveal = 1;
             tui_message(t, 0, "v again shows the worked answer (counted as revealed); any other key keeps trying");
+            break;
         }
         break;
     case ACT_ANSWER:
