@@ -17,6 +17,7 @@
 
 #include "lessonfile.h"
 #include "tui_chrome.h"
+#include "tui_keybar.h"
 #include "tui_fixtures.h"
 #include "tui_screen.h"
 #include "tui_state.h"
@@ -76,9 +77,9 @@ static SCREEN *open_curses(int cols, int rows, int utf8, Tui *t)
     ck_assert_msg(scr != NULL, "no xterm-256color curses");
     resizeterm(rows, cols);
     memset(t, 0, sizeof *t);
-    t->utf8 = t->cv.utf8 = utf8;
-    t->cv.win = stdscr;
-    tui_colors_init(t, 0);
+    t->term.utf8 = t->term.cv.utf8 = utf8;
+    t->term.cv.win = stdscr;
+    tui_colors_init(&t->term, 0);
     return scr;
 }
 
@@ -86,10 +87,10 @@ static void frame(Tui *t)
 {
     tui_prepare(t);
     werase(stdscr);
-    if (t->layout_ok)
-        tui_screen(t)->draw(t);
+    if (t->term.layout_ok)
+        tui_screen(t)->draw(&t->term, tui_screen_self(t));
     else
-        tui_draw_too_small(t);
+        tui_draw_too_small(&t->term);
 }
 
 static void every_screen(int cols, int rows, int utf8)
@@ -102,42 +103,44 @@ static void every_screen(int cols, int rows, int utf8)
     Watch w = { .bad = 0 };
     ui_put_watch(watch_put, &w);
     /* the menu, and help over it */
-    menu_load(&t, getenv("ATTN_LESSONS") ? getenv("ATTN_LESSONS") : "lessons");
-    tui_set_base(&t, &tui_screen_menu);
+    menu_load(&t.menu, getenv("ATTN_LESSONS") ? getenv("ATTN_LESSONS") : "lessons");
+    tui_set_base(&t, &tui_screen_menu, &t.menu);
     snprintf(w.where, sizeof w.where, "the menu at %dx%d", cols, rows);
     frame(&t);
-    tui_push(&t, &tui_screen_help);
+    t.overlay = (OverlayView){ 0, 0, NULL };
+    tui_push(&t, &tui_screen_help, &t.overlay);
     snprintf(w.where, sizeof w.where, "help at %dx%d", cols, rows);
     frame(&t);
     tui_pop(&t, &tui_screen_help);
-    menu_free(&t);
+    menu_free(&t.menu);
     Shipped s = shipped_load();
     for (int i = 0; i < s.n; i++) {
         char msg[512];
-        tui_set_base(&t, &tui_screen_lesson);
-        ck_assert_msg(lv_open(&t, s.paths[i], msg, sizeof msg) == 0, "%s", msg);
-        for (int k = 0; k < session_n_screens(t.lv.ses); k++) {
-            lv_go(&t, k);
-            for (int f = 0; f < imax(t.lv.n_panes, 1); f++) {
-                t.lv.focus = f;
+        tui_set_base(&t, &tui_screen_lesson, &t.ls);
+        ck_assert_msg(lv_open(&t.term, &t.ls, s.paths[i], msg, sizeof msg) == 0, "%s", msg);
+        for (int k = 0; k < session_n_screens(t.ls.lv.ses); k++) {
+            lv_go(&t.ls, k);
+            for (int f = 0; f < imax(t.ls.lv.n_panes, 1); f++) {
+                t.ls.lv.focus = f;
                 snprintf(w.where, sizeof w.where, "%s screen %d pane %d at %dx%d%s", s.paths[i], k + 1, f + 1,
                          cols, rows, utf8 ? "" : " (ASCII)");
                 frame(&t);
             }
             /* the exercise answered wrong, its hints shown, then the whole text */
-            const LessonStep *st = session_step(t.lv.ses);
+            const LessonStep *st = session_step(t.ls.lv.ses);
             if (st && st->n_exercises > 0) {
-                session_answer(t.lv.ses, t.lv.ex_index, "12345.678");
+                session_answer(t.ls.lv.ses, t.ls.lv.ex_index, "12345.678");
                 for (int h = 0; h < 3; h++)
-                    lv_action(&t, ACT_HINT);
+                    lv_action(&t.term, &t.ls, ACT_HINT);
                 frame(&t);
             }
-            tui_push(&t, &tui_screen_text);
+            t.overlay = (OverlayView){ 0, 0, &t.ls };
+            tui_push(&t, &tui_screen_text, &t.overlay);
             frame(&t);
             tui_pop(&t, &tui_screen_text);
         }
-        tui_frame_free(&t);
-        lv_close(&t.lv);
+        lv_frame_free(&t.ls);
+        lv_close(&t.ls.lv);
     }
     shipped_free(&s);
     ui_put_watch(NULL, NULL);
@@ -168,14 +171,14 @@ START_TEST(a_long_line_ends_at_a_word_with_a_mark)
     open_curses(80, 24, 1, &t);
     char drawn[128];
     ui_put_watch(keep_drawn, drawn);
-    ui_put(&t.cv, 0, 0, 20, A_NORMAL, "the weights of each query row sum to one");
+    ui_put(&t.term.cv, 0, 0, 20, A_NORMAL, "the weights of each query row sum to one");
     ck_assert_str_eq(drawn, "the weights of each…");
-    ui_put(&t.cv, 0, 0, 12, A_NORMAL, "0.4754   ");   /* blanks lost: nothing to mark */
+    ui_put(&t.term.cv, 0, 0, 12, A_NORMAL, "0.4754   ");   /* blanks lost: nothing to mark */
     ck_assert_str_eq(drawn, "0.4754   ");
-    ui_put(&t.cv, 0, 0, 8, A_NORMAL, "softmax_rows(S)");
+    ui_put(&t.term.cv, 0, 0, 8, A_NORMAL, "softmax_rows(S)");
     ck_assert_str_eq(drawn, "softmax…");
-    t.cv.utf8 = 0;
-    ui_put(&t.cv, 0, 0, 12, A_NORMAL, "-inf masked out");
+    t.term.cv.utf8 = 0;
+    ui_put(&t.term.cv, 0, 0, 12, A_NORMAL, "-inf masked out");
     ck_assert_str_eq(drawn, "-inf...");
     ui_put_watch(NULL, NULL);
     endwin();

@@ -208,7 +208,7 @@ START_TEST(heat_twins_keep_the_background)
     ck_assert(out && in);
     SCREEN *scr = newterm("xterm-256color", out, in);
     ck_assert_msg(scr != NULL, "no xterm-256color terminfo");
-    Tui t;
+    TuiTerm t;
     memset(&t, 0, sizeof t);
     tui_colors_init(&t, 0);
     ck_assert_int_eq(t.color, COLORS_256);
@@ -231,7 +231,7 @@ START_TEST(heat_twins_keep_the_background)
     ck_assert_int_eq(tui_heat_fill(&t, t.attr[C_TITLE]), t.attr[C_TITLE]);
     ck_assert_int_eq(tui_heat_fill(&t, A_NORMAL), A_NORMAL);
     /* without colour: attributes only, nothing to twin */
-    Tui mono;
+    TuiTerm mono;
     memset(&mono, 0, sizeof mono);
     tui_colors_init(&mono, 1);
     ck_assert_int_eq(tui_heat_fill(&mono, mono.attr[C_HEAT_INF]), mono.attr[C_HEAT_INF]);

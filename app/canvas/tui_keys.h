@@ -51,7 +51,11 @@
     X(ACT_OPEN_NUMBER, "open the lesson of that number") \
     X(ACT_COST,      "the cost of attention")            \
     X(ACT_BACK,      "back to the menu")                 \
-    X(ACT_QUIT,      "quit")
+    X(ACT_QUIT,      "quit")                             \
+    X(ACT_BUG_KINDS, "")    /* a screen asks: the list of bug kinds on top */ \
+    X(ACT_BUG_FIX,   "")    /* the fix of a found bug on top                  */ \
+    X(ACT_CLOSE,     "")    /* the screen on top closes                       */ \
+    X(ACT_OPEN_LESSON, "")  /* the menu's chosen lesson opens                 */
 
 typedef enum {
 #define TUI_ACTION_ENUM(name, help) name,

@@ -11,6 +11,7 @@
  */
 #include "tui.h"
 #include "class_client.h"
+#include "class_pack.h"
 #include "class_server.h"
 #include "tui_class.h"
 
@@ -31,10 +32,13 @@
 #include "text.h"
 #include "tui_screen.h"
 #include "tui_chrome.h"
+#include "tui_keybar.h"
+#include "tui_plugin.h"
 #include "tui_live.h"
 #include "tui_state.h"
 
-#define BRIEF_TICKS 20  /* getch timeouts of 200 ms: 4 s */
+#define TICK_MS 200     /* the loop's tick: getch's timeout, the plug-in's poll */
+#define BRIEF_TICKS 20  /* ticks: 4 s */
 
 /* The only file-scope state of the screen, and it is the process's, not a
  * screen's: the signal that asked us to stop (a handler can only reach a
@@ -115,14 +119,14 @@ static void start_curses(Tui *t, int no_color)
     cbreak();
     noecho();
     keypad(stdscr, TRUE);
-    t->cv.win = stdscr;
-    t->cv.utf8 = t->utf8;
+    t->term.cv.win = stdscr;
+    t->term.cv.utf8 = t->term.utf8;
     set_escdelay(25);
     curs_set(0);
-    timeout(200);
+    timeout(TICK_MS);
     mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
     mouseinterval(0);
-    tui_colors_init(t, no_color);
+    tui_colors_init(&t->term, no_color);
     tui_curses_running();
     /* every signal that would end the process ends the loop instead, which
      * restores the terminal; SIGPIPE too (a terminal gone mid-write) */
@@ -147,21 +151,24 @@ static void start_curses(Tui *t, int no_color)
 /* ---- the screens: which is on top, what they share ------------------- */
 
 /* b: nothing on the screen; the next key only brings it back. */
-static TuiAction blank_key(Tui *t, int ch)
+static TuiAction blank_key(TuiTerm *term, void *self, int ch)
 {
+    (void)term;
+    (void)self;
     (void)ch;
-    tui_pop(t, &tui_screen_blank);
-    return ACT_NONE;
+    return ACT_CLOSE;
 }
 
-static void blank_prepare(Tui *t)
+static void blank_prepare(TuiTerm *term, void *self)
 {
-    t->layout_ok = 1;
+    (void)self;
+    term->layout_ok = 1;
 }
 
-static void blank_draw(Tui *t)
+static void blank_draw(TuiTerm *term, void *self)
 {
-    (void)t;
+    (void)term;
+    (void)self;
 }
 
 const TuiScreen tui_screen_blank = { "blank", blank_key, blank_prepare, blank_draw, NULL };
@@ -171,7 +178,7 @@ const TuiScreen tui_screen_blank = { "blank", blank_key, blank_prepare, blank_dr
  * Returns 1 when there is something new to show. */
 static int note_saves(Tui *t)
 {
-    Session *ses = t->lv.ses;
+    Session *ses = t->ls.lv.ses;
     if (!ses || session_save_notes(ses) == t->save_notes_seen)
         return 0;
     t->save_notes_seen = session_save_notes(ses);
@@ -179,19 +186,32 @@ static int note_saves(Tui *t)
         t->save_failed = 1;
         snprintf(t->save_warning, sizeof t->save_warning, "%s", session_progress_warning(ses));
     }
-    tui_message(t, 1, "%s", session_progress_warning(ses));
+    tui_message(&t->term, 1, "%s", session_progress_warning(ses));
     return 1;
 }
 
 /* Close the lesson, with its last save noted. */
 static void close_lesson(Tui *t)
 {
-    if (t->lv.ses) {
-        session_save_pending(t->lv.ses);
+    if (t->ls.lv.ses) {
+        session_save_pending(t->ls.lv.ses);
         note_saves(t);
     }
-    lv_close(&t->lv);
+    lv_close(&t->ls.lv);
+    lv_frame_free(&t->ls);
     t->save_notes_seen = 0;
+}
+
+/* The lesson screen at the bottom of the stack, on the session it holds. */
+static void show_lesson(Tui *t)
+{
+    t->ls.plug = t->plug;
+    tui_set_base(t, &tui_screen_lesson, &t->ls);
+}
+
+static void show_menu(Tui *t)
+{
+    tui_set_base(t, &tui_screen_menu, &t->menu);
 }
 
 /* Esc on the lesson: back to the menu it came from, or to the menu of the
@@ -200,14 +220,14 @@ static void back_to_menu(Tui *t)
 {
     if (t->direct) {
         char dir[1024];
-        const char *path = session_path(t->lv.ses);
+        const char *path = session_path(t->ls.lv.ses);
         const char *slash = path ? strrchr(path, '/') : NULL;
         snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
         char *was = path ? strdup(path) : NULL;
         close_lesson(t);
         t->direct = 0;
-        tui_set_base(t, &tui_screen_menu);
-        menu_load(t, dir[0] ? dir : "/");
+        show_menu(t);
+        menu_load(&t->menu, dir[0] ? dir : "/");
         const char *base = was ? (slash ? was + (slash - path) + 1 : was) : NULL;
         for (int i = 0; base && i < t->menu.cat.n; i++) {
             const char *b = strrchr(t->menu.cat.entries[i].path, '/');
@@ -219,42 +239,90 @@ static void back_to_menu(Tui *t)
         t->quit = 1;
     } else {
         close_lesson(t);
-        tui_set_base(t, &tui_screen_menu);
-        menu_reload(t);     /* lessons added, removed or edited meanwhile */
+        show_menu(t);
+        menu_reload(&t->menu);     /* lessons added, removed or edited meanwhile */
     }
 }
 
-/* An action every screen hands back (tui_action_shared). */
+/* The menu's chosen lesson, opened on the lesson screen. */
+static void open_chosen(Tui *t)
+{
+    const CatalogueEntry *it = t->menu.cat.n > 0 ? &t->menu.cat.entries[t->menu.sel] : NULL;
+    char msg[1024];
+    if (!it)
+        return;
+    if (lv_open(&t->term, &t->ls, it->path, msg, sizeof msg) < 0) {
+        char *nl = strchr(msg, '\n');
+        if (nl)
+            *nl = '\0';
+        tui_message(&t->term, 1, "%s", msg);
+        return;
+    }
+    show_lesson(t);
+}
+
+/* The screen on top closes (the cost view is let go with its screen). */
+static void close_top(Tui *t)
+{
+    if (tui_screen(t) == &tui_screen_cost) {
+        cost_free(t->cost);
+        t->cost = NULL;
+    }
+    tui_pop_top(t);
+}
+
+/* An action a screen hands back: the ones every screen shares
+ * (tui_action_shared), and the screens they ask to open or close. */
 static void shared_action(Tui *t, TuiAction a)
 {
+    int on_lesson = tui_on_base(t, &tui_screen_lesson);
     switch (a) {
     case ACT_QUIT:
         t->quit = 1;
         break;
     case ACT_HELP:
-        tui_push(t, &tui_screen_help);
+    case ACT_TEXT:
+        t->overlay = (OverlayView){ 0, 0, on_lesson ? &t->ls : NULL };
+        tui_push(t, a == ACT_HELP ? &tui_screen_help : &tui_screen_text, &t->overlay);
+        break;
+    case ACT_BLANK:
+        tui_push(t, &tui_screen_blank, NULL);
+        break;
+    case ACT_BUG_KINDS:
+        tui_push(t, &tui_screen_bug_kinds, &t->ls);
+        break;
+    case ACT_BUG_FIX:
+        tui_push(t, &tui_screen_bug_fix, &t->ls);
+        break;
+    case ACT_CLOSE:
+        close_top(t);
+        break;
+    case ACT_OPEN_LESSON:
+        open_chosen(t);
         break;
     case ACT_BACK:
-        if (t->lv.zoom)     /* Esc leaves the zoom first */
-            t->lv.zoom = 0;
+        if (t->ls.lv.zoom)     /* Esc leaves the zoom first */
+            t->ls.lv.zoom = 0;
         else
             back_to_menu(t);
         break;
     case ACT_RELOAD:
         clearok(curscr, TRUE);  /* Ctrl-L: repaint the whole terminal too */
         if (tui_on_base(t, &tui_screen_menu)) {
-            menu_reload(t);
-            tui_message(t, 0, "%d lesson%s in %s", t->menu.cat.n, t->menu.cat.n == 1 ? "" : "s", t->menu.dir);
+            menu_reload(&t->menu);
+            tui_message(&t->term, 0, "%d lesson%s in %s", t->menu.cat.n, t->menu.cat.n == 1 ? "" : "s", t->menu.dir);
         } else {
-            lv_reload_if_changed(t, 1);
+            lv_reload_if_changed(&t->term, &t->ls, 1);
         }
         break;
     case ACT_HIDE_ERROR:
-        if (tui_on_base(t, &tui_screen_lesson))
-            lv_hide_reload_error(t);
+        if (on_lesson)
+            lv_hide_reload_error(&t->term, &t->ls);
         break;
     case ACT_COST:
-        cost_open(t);
+        if (!t->cost && !(t->cost = cost_new(t->blas_threads)))
+            tui_fatal("out of memory");
+        tui_push(t, &tui_screen_cost, t->cost);
         break;
     default:
         break;
@@ -264,21 +332,20 @@ static void shared_action(Tui *t, TuiAction a)
 void tui_prepare(Tui *t)
 {
     /* (without a window, at the size the caller set: the layout tests) */
-    if (t->cv.win)
-        getmaxyx(t->cv.win, t->rows, t->cols);
-    tui_frame_free(t);
-    t->frame_no++;      /* what a pane found of its matrix is this frame's */
-    tui_screen(t)->prepare(t);
+    if (t->term.cv.win)
+        getmaxyx(t->term.cv.win, t->term.rows, t->term.cols);
+    t->term.frame_no++;      /* what a pane found of its matrix is this frame's */
+    tui_screen(t)->prepare(&t->term, tui_screen_self(t));
 }
 
 void tui_draw(Tui *t)
 {
-    werase(t->cv.win);
-    if (t->layout_ok)
-        tui_screen(t)->draw(t);
+    werase(t->term.cv.win);
+    if (t->term.layout_ok)
+        tui_screen(t)->draw(&t->term, tui_screen_self(t));
     else
-        tui_draw_too_small(t);
-    wrefresh(t->cv.win);
+        tui_draw_too_small(&t->term);
+    wrefresh(t->term.cv.win);
 }
 
 /* A frame, then what can wait until it is on the screen: the step the
@@ -289,21 +356,63 @@ static void frame(Tui *t)
     note_saves(t);
     tui_prepare(t);
     tui_draw(t);
-    if (t->lv.ses)
-        session_save_pending(t->lv.ses);
+    if (t->ls.lv.ses)
+        session_save_pending(t->ls.lv.ses);
     if (note_saves(t)) {
         tui_prepare(t);
         tui_draw(t);
     }
 }
 
+/* The next key (ERR after a quiet tick). With a plug-in, its descriptors
+ * are polled beside the keyboard and what they bring handed to it; the
+ * keyboard goes first. *redraw is set when the plug-in changed the screen. */
+static int next_key(Tui *t, int *redraw)
+{
+    TuiPlugin *p = t->plug;
+    if (!p)
+        return getch();
+    /* a key curses already holds (the rest of an escape sequence) first */
+    int ch = getch();
+    if (ch != ERR)
+        return ch;
+    if (p->pump(p->self, &t->term, &t->ls, NULL, 0)) {
+        *redraw = 1;    /* what the last read brought: drawn before waiting */
+        return ERR;
+    }
+    static struct pollfd fds[1 + TUI_PLUGIN_POLL_MAX];
+    fds[0] = (struct pollfd){ .fd = STDIN_FILENO, .events = POLLIN };
+    int wait = TICK_MS;
+    int n = p->fds(p->self, fds + 1, TUI_PLUGIN_POLL_MAX, &wait);
+    int ready = poll(fds, (nfds_t)(1 + n), wait);
+    if (ready > 0 && fds[0].revents && (ch = getch()) != ERR)
+        return ch;
+    if (p->pump(p->self, &t->term, &t->ls, fds + 1, ready > 0 ? n : 0))
+        *redraw = 1;
+    return ERR;
+}
+
+/* What the last action changed, told to the plug-in: 1 when the screen is
+ * to be drawn again. */
+static int tell_plugin(Tui *t)
+{
+    unsigned changed = t->ls.changed;
+    t->ls.changed = 0;
+    if (!t->plug || !t->ls.lv.ses)
+        return 0;
+    int redraw = t->plug->after(t->plug->self, &t->term, &t->ls, changed);
+    if (t->plug->quit)
+        t->quit = 1;
+    return redraw;
+}
+
 int tui_main(const char *file, const TuiOptions *opt)
 {
     Tui t;
     memset(&t, 0, sizeof t);
-    t.utf8 = text_locale_utf8();
-    t.present = opt->present;
-    t.big_numbers = opt->present;   /* read from the back of the room */
+    t.term.utf8 = text_locale_utf8();
+    t.ls.present = opt->present;
+    t.ls.big_numbers = opt->present;   /* read from the back of the room */
     /* a lesson's matrices are small: BLAS on one thread, so no worker
      * spins waiting for more work while the screen is drawn (on 2 cores
      * that took a core from the drawing); the cost screen gives them back */
@@ -334,62 +443,66 @@ int tui_main(const char *file, const TuiOptions *opt)
         /* a student: the lesson comes from the class, before the terminal changes */
         char why[1200];
         ClientMsg m;
-        t.student = class_client_connect(opt->join_addr, opt->join_code, opt->join_name, why, sizeof why);
-        if (!t.student) {
+        ClassClient *student = class_client_connect(opt->join_addr, opt->join_code, opt->join_name, why, sizeof why);
+        if (!student) {
             char shown[4800];   /* the address and the name, as typed */
             fprintf(stderr, "attn: %s\n", lesson_escape(why, shown, sizeof shown));
             return 1;
         }
-        if (class_client_wait_ready(t.student, CLASS_READY_SECONDS * 1000, &m) != 0) {
+        if (class_client_wait_ready(student, CLASS_READY_SECONDS * 1000, &m) != 0) {
             char shown[CLASS_LINE_MAX * 4];
             fprintf(stderr, m.what == CLIENT_REFUSED ? "attn: the class refused to let you in: %s\n" : "attn: %s\n",
                     lesson_escape(m.text, shown, sizeof shown));
-            class_client_free(t.student);
+            class_client_free(student);
             return 1;
         }
         LessonError err;
-        t.student_pack = class_client_take_pack(t.student);
-        Lesson *l = t.student_pack ? class_pack_lesson(t.student_pack, &err) : NULL;
+        ClassPack *pack = class_client_take_pack(student);
+        Lesson *l = pack ? class_pack_lesson(pack, &err) : NULL;
         ses = l ? session_open_lesson(l, &err) : NULL;
-        if (!ses) {
+        if (!ses || !(t.plug = tui_class_student(student, pack))) {
             char buf[2048];
-            fprintf(stderr, "attn: the class's lesson does not open here: %s", lesson_error_format(&err, buf, sizeof buf));
-            class_client_free(t.student);
-            if (t.student_pack)
-                class_pack_free(t.student_pack);
-            free(t.student_pack);
+            fprintf(stderr, "attn: the class's lesson does not open here: %s",
+                    ses ? "out of memory\n" : lesson_error_format(&err, buf, sizeof buf));
+            session_free(ses);
+            class_client_free(student);
+            if (pack)
+                class_pack_free(pack);
+            free(pack);
             return 1;
         }
-        t.class_follow = 1;
         file = "";      /* the lesson screen, not the menu */
     }
     if (opt->class_mode) {
         /* the class is open before the terminal changes: its errors print plainly */
         ClassOptions co = { opt->listen, opt->code, opt->log, 0 };
         char why[1200];
-        if (!(t.cls = class_server_open(file, &co, why, sizeof why))) {
+        ClassServer *server = class_server_open(file, &co, why, sizeof why);
+        if (!server || !(t.plug = tui_class_instructor(server))) {
             char shown[4800];   /* --listen, --log and the file, as typed */
-            fprintf(stderr, "attn: %s\n", lesson_escape(why, shown, sizeof shown));
+            fprintf(stderr, "attn: %s\n", server ? "out of memory" : lesson_escape(why, shown, sizeof shown));
+            class_server_free(server);
             session_free(ses);
             return 2;
         }
     }
     start_curses(&t, opt->no_color);
-    if (t.cls || t.student)
-        timeout(0);     /* the class's poll waits, for keys and the class alike */
+    if (t.plug)
+        timeout(0);     /* the plug-in's poll waits, for keys and it alike */
     if (file) {
         t.direct = 1;
-        lv_adopt(&t, ses);
-        tui_set_base(&t, &tui_screen_lesson);
+        lv_adopt(&t.term, &t.ls, ses);
+        show_lesson(&t);
     } else {
-        menu_load(&t, lessonfile_default_dir());
-        tui_set_base(&t, &tui_screen_menu);
+        menu_load(&t.menu, lessonfile_default_dir());
+        show_menu(&t);
     }
-    tui_class_sync(&t);
+    tell_plugin(&t);
     frame(&t);
     int brief_ticks = 0;
     while (!t.quit && !got_signal) {
-        int ch = t.cls || t.student ? tui_class_next_key(&t) : getch();
+        int plugin_redraw = 0;
+        int ch = next_key(&t, &plugin_redraw);
         if (ch == ERR) {
             /* a timeout or an interrupted read: check the flag; a
              * terminal that is gone ends the session */
@@ -397,18 +510,17 @@ int tui_main(const char *file, const TuiOptions *opt)
                 break;
             /* the lesson's file saved in another window: show it; a
              * screen that works in steps takes the next one */
-            int changed = tui_on_base(&t, &tui_screen_lesson) && lv_reload_if_changed(&t, 0);
+            int changed = tui_on_base(&t, &tui_screen_lesson) && lv_reload_if_changed(&t.term, &t.ls, 0);
             const TuiScreen *top = tui_screen(&t);
-            if (top->idle && top->idle(&t))
+            if (top->idle && top->idle(&t.term, tui_screen_self(&t)))
                 changed = 1;
-            if (t.class_dirty)
+            if (plugin_redraw || (t.ls.changed && tell_plugin(&t)))
                 changed = 1;
-            t.class_dirty = 0;
             /* a brief message goes after BRIEF_TICKS quiet timeouts */
             if (changed) {
                 brief_ticks = 0;
-            } else if (t.message_brief && t.message[0] && ++brief_ticks >= BRIEF_TICKS) {
-                t.message[0] = '\0';
+            } else if (t.term.message_brief && t.term.message[0] && ++brief_ticks >= BRIEF_TICKS) {
+                t.term.message[0] = '\0';
                 changed = 1;
             }
             if (changed)
@@ -416,34 +528,27 @@ int tui_main(const char *file, const TuiOptions *opt)
             continue;
         }
         brief_ticks = 0;
-        if (ch != KEY_RESIZE && !(tui_on_base(&t, &tui_screen_lesson) && tui_class_key(&t, ch))) {
-            TuiAction left = tui_screen(&t)->key(&t, ch);
+        if (ch != KEY_RESIZE) {
+            TuiAction left = tui_screen(&t)->key(&t.term, tui_screen_self(&t), ch);
             if (left != ACT_NONE)
                 shared_action(&t, left);
         }
+        if (t.plug && t.plug->quit)
+            t.quit = 1;
         if (tui_on_base(&t, &tui_screen_lesson) && !t.quit)
-            lv_reload_if_changed(&t, 0);
-        tui_class_student_after_key(&t);
+            lv_reload_if_changed(&t.term, &t.ls, 0);
         if (!t.quit)
             frame(&t);
-        /* the room is told after the instructor sees it; another question
-         * has its own tally, drawn at once */
-        if (tui_class_sync(&t) && !t.quit)
+        /* what runs beside is told after the person sees it; what it
+         * changes (another question's tally) is drawn at once */
+        if (tell_plugin(&t) && !t.quit)
             frame(&t);
     }
-    if (t.cls) {
-        class_server_end(t.cls);    /* the students see that the class ended */
-        class_server_free(t.cls);
-    }
-    class_client_free(t.student);
     close_lesson(&t);
-    if (t.student_pack)
-        class_pack_free(t.student_pack);   /* after the lesson that reads it */
-    free(t.student_pack);
+    tui_class_free(t.plug);     /* after the lesson that reads its pack */
     tui_curses_end();
-    cost_close(&t);
-    menu_free(&t);
-    tui_frame_free(&t);
+    cost_free(t.cost);
+    menu_free(&t.menu);
     if (got_signal)
         return 128 + (int)got_signal;
     if (t.save_failed) {

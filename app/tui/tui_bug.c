@@ -15,11 +15,11 @@
 #include "format.h"
 #include "text.h"
 #include "tui_bug.h"
-#include "tui_chrome.h"
+#include "tui_keybar.h"
 #include "tui_pane.h"
 #include "tui_put.h"
 #include "tui_screen.h"
-#include "tui_state.h"
+#include "tui_lesson.h"
 
 #include "minmax.h"
 
@@ -34,12 +34,12 @@ static const char *kind_title(const char *id)
     return w ? w : "";
 }
 
-int bug_exercise_lines(const Tui *t, ExLines *x)
+int bug_exercise_lines(const TuiTerm *term, const LessonScreen *ls, ExLines *x)
 {
-    Session *ses = t->lv.ses;
+    Session *ses = ls->lv.ses;
     const BugHunt *h = session_bug(ses);
     const LessonBug *b = &h->bug;
-    const char *ok = ui_glyph(&t->cv, "✓", "OK"), *no = ui_glyph(&t->cv, "✗", "X");
+    const char *ok = ui_glyph(&term->cv, "✓", "OK"), *no = ui_glyph(&term->cv, "✗", "X");
     int tries = h->matrix_tries + h->kind_tries;
     char count[48] = "";
     if (tries > 0)
@@ -64,12 +64,12 @@ int bug_exercise_lines(const Tui *t, ExLines *x)
     if (h->guessed && h->stage != HUNT_REVEALED)
         ex_add(x, h->verdict.right ? EXL_RIGHT : EXL_WRONG, "  %s %s: %s", h->verdict.right ? ok : no, h->guess,
                h->verdict.msg);
-    if (t->lv.hunt.hints >= 1 && h->stage == HUNT_LOOKING) {
+    if (ls->lv.hunt.hints >= 1 && h->stage == HUNT_LOOKING) {
         const LessonStep *st = lesson_step(session_lesson(ses), b->step);
         ex_add(x, EXL_HINT, "  Hint: the first wrong matrix is shown on step %d (%s)", b->step + 1,
                st && st->title ? st->title : "");
     }
-    if (t->lv.hunt.hints >= 1 && h->stage == HUNT_MATRIX)
+    if (ls->lv.hunt.hints >= 1 && h->stage == HUNT_MATRIX)
         ex_add(x, EXL_HINT, "  Hint: the mistake is in %s", b->written);
     if (h->stage == HUNT_LOOKING)
         ex_add(x, EXL_NOTE, "  Tab to it, a: this one. Enter works a cell as the lesson writes it; i a hint, v "
@@ -83,17 +83,17 @@ int bug_exercise_lines(const Tui *t, ExLines *x)
     return x->n;
 }
 
-const char *tui_bug_answer_label(const Tui *t)
+const char *tui_bug_answer_label(const LessonScreen *ls)
 {
-    const BugHunt *h = session_bug(t->lv.ses);
+    const BugHunt *h = session_bug(ls->lv.ses);
     return !h ? "answer" : h->stage == HUNT_LOOKING ? "this one" : h->stage == HUNT_MATRIX ? "name it" : "the fix";
 }
 
 /* ---- the keys ---- */
 
-int tui_bug_action(Tui *t, TuiAction a)
+int tui_bug_action(TuiTerm *term, LessonScreen *ls, TuiAction a)
 {
-    LessonView *lv = &t->lv;
+    LessonView *lv = &ls->lv;
     const BugHunt *h = session_bug(lv->ses);
     if (!h)
         return 0;
@@ -102,41 +102,41 @@ int tui_bug_action(Tui *t, TuiAction a)
     case ACT_ANSWER:
         if (h->stage == HUNT_LOOKING) {
             if (lv->n_panes == 0) {
-                tui_message(t, 1, "this step shows no matrices: go to one that does (n)");
+                tui_message(term, 1, "this step shows no matrices: go to one that does (n)");
                 return 1;
             }
             c = session_bug_point(lv->ses, lv->panes[lv->focus].name);
             if (c & SESSION_REFUSED)
-                tui_message(t, 1, "%s", session_message(lv->ses));
+                tui_message(term, 1, "%s", session_message(lv->ses));
             lv->hunt.hints = 0;
         } else if (h->stage == HUNT_MATRIX) {
             lv->hunt.typed[0] = '\0';
-            tui_push(t, &tui_screen_bug_kinds);
+            ls->asks = ACT_BUG_KINDS;
         } else {
             lv->hunt.fix_at = 0;
-            tui_push(t, &tui_screen_bug_fix);
+            ls->asks = ACT_BUG_FIX;
         }
         return 1;
     case ACT_HINT:
         if (h->stage == HUNT_LOOKING || h->stage == HUNT_MATRIX) {
             if (lv->hunt.hints >= 1)
-                tui_message(t, 0, "no more hints: v shows the fix (counted as revealed)");
+                tui_message(term, 0, "no more hints: v shows the fix (counted as revealed)");
             lv->hunt.hints = 1;
         } else {
-            tui_message(t, 0, "the hunt is over: v shows the fix");
+            tui_message(term, 0, "the hunt is over: v shows the fix");
         }
         return 1;
     case ACT_REVEAL:
         if (h->stage == HUNT_LOOKING || h->stage == HUNT_MATRIX) {
             lv->confirm_reveal = 1;
-            tui_message(t, 0, "v again shows the fix (counted as revealed); any other key keeps looking");
+            tui_message(term, 0, "v again shows the fix (counted as revealed); any other key keeps looking");
         } else {
             lv->hunt.fix_at = 0;
-            tui_push(t, &tui_screen_bug_fix);
+            ls->asks = ACT_BUG_FIX;
         }
         return 1;
     case ACT_EXERCISE:
-        tui_message(t, 0, "a bug hunt has no exercises: find the bug (a)");
+        tui_message(term, 0, "a bug hunt has no exercises: find the bug (a)");
         return 1;
     default:
         return 0;
@@ -147,44 +147,44 @@ int tui_bug_action(Tui *t, TuiAction a)
 
 /* The list's rows from y: one column with titles when it fits, else
  * two of ids alone. */
-static void draw_kinds(Tui *t)
+static void draw_kinds(TuiTerm *term, LessonScreen *ls)
 {
-    const BugHunt *h = session_bug(t->lv.ses);
-    ui_fill(&t->cv, 0, 0, t->cols, t->attr[C_TITLE]);
-    ui_putf(&t->cv, 0, 1, t->cols - 2, t->attr[C_TITLE], "Which mistake makes %s wrong? (seed %u)",
+    const BugHunt *h = session_bug(ls->lv.ses);
+    ui_fill(&term->cv, 0, 0, term->cols, term->attr[C_TITLE]);
+    ui_putf(&term->cv, 0, 1, term->cols - 2, term->attr[C_TITLE], "Which mistake makes %s wrong? (seed %u)",
             h ? h->bug.matrix : "?", h ? h->bug.seed : 0);
-    int n = lesson_bug_n_kinds(), top = 2, room = t->rows - top - 3;
-    int cols = n <= room ? 1 : 2, per = (n + cols - 1) / cols, col_w = (t->cols - 2) / cols;
+    int n = lesson_bug_n_kinds(), top = 2, room = term->rows - top - 3;
+    int cols = n <= room ? 1 : 2, per = (n + cols - 1) / cols, col_w = (term->cols - 2) / cols;
     for (int i = 1; i <= n; i++) {
         int row = (i - 1) % per, c = (i - 1) / per;
         if (row >= room)
             continue;
         int y = top + row, x = 1 + c * col_w;
-        int picked = t->lv.hunt.pick == i;
+        int picked = ls->lv.hunt.pick == i;
         char line[160];
         if (cols == 1)
             snprintf(line, sizeof line, "%2d  %-19s %s", i, lesson_bug_kind_id(i), lesson_bug_kind_title(i));
         else
             snprintf(line, sizeof line, "%2d  %s", i, lesson_bug_kind_id(i));
-        ui_put(&t->cv, y, x, col_w - 1, picked ? (int)(t->attr[C_SELECTED] | A_REVERSE) : (int)A_NORMAL, line);
+        ui_put(&term->cv, y, x, col_w - 1, picked ? (int)(term->attr[C_SELECTED] | A_REVERSE) : (int)A_NORMAL, line);
     }
-    int y = t->rows - 2;
-    ui_putf(&t->cv, y, 1, t->cols - 2, t->attr[C_KEYBAR], "the mistake's number or id (Up/Down, Enter; Esc: "
-            "back): %s", t->lv.hunt.typed);
+    int y = term->rows - 2;
+    ui_putf(&term->cv, y, 1, term->cols - 2, term->attr[C_KEYBAR], "the mistake's number or id (Up/Down, Enter; Esc: "
+            "back): %s", ls->lv.hunt.typed);
     int cx = 1 + fmt_display_width("the mistake's number or id (Up/Down, Enter; Esc: back): ")
-           + (int)strlen(t->lv.hunt.typed);
-    if (cx < t->cols)
-        ui_fill(&t->cv, y, cx, 1, t->attr[C_CURSOR]);
+           + (int)strlen(ls->lv.hunt.typed);
+    if (cx < term->cols)
+        ui_fill(&term->cv, y, cx, 1, term->attr[C_CURSOR]);
 }
 
-static TuiAction kinds_key(Tui *t, int ch)
+static TuiAction kinds_key(TuiTerm *term, LessonScreen *ls, int ch)
 {
-    LessonView *lv = &t->lv;
+    LessonView *lv = &ls->lv;
     size_t len = strlen(lv->hunt.typed);
     int n = lesson_bug_n_kinds();
-    t->message[0] = '\0';
+    term->message[0] = '\0';
     if (ch == KEY_ESC) {
-        tui_pop(t, &tui_screen_bug_kinds);
+        ls->asks = ACT_CLOSE;
     } else if (ch == KEY_UP || ch == KEY_DOWN) {
         lv->hunt.pick = lv->hunt.pick < 1 ? 1 : (lv->hunt.pick - 1 + (ch == KEY_UP ? n - 1 : 1)) % n + 1;
         lv->hunt.typed[0] = '\0';
@@ -198,11 +198,11 @@ static TuiAction kinds_key(Tui *t, int ch)
             return ACT_NONE;
         unsigned c = session_bug_name(lv->ses, said);
         if (c & SESSION_REFUSED) {
-            tui_message(t, 1, "%s", session_message(lv->ses));
+            tui_message(term, 1, "%s", session_message(lv->ses));
             return ACT_NONE;    /* the list stays: try again */
         }
         lv->hunt.hints = 0;
-        tui_pop(t, &tui_screen_bug_kinds);
+        ls->asks = ACT_CLOSE;
     } else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
         if (len > 0)
             lv->hunt.typed[len - 1] = '\0';
@@ -214,15 +214,24 @@ static TuiAction kinds_key(Tui *t, int ch)
     return ACT_NONE;
 }
 
-static void kinds_draw(Tui *t)
+static void kinds_draw(TuiTerm *term, LessonScreen *ls)
 {
-    draw_kinds(t);
-    if (t->message[0])
-        ui_put(&t->cv, t->rows - 1, 1, t->cols - 2, t->message_error ? (int)(t->attr[C_ERROR] | A_REVERSE)
-                                                                     : t->attr[C_KEYBAR], t->message);
+    draw_kinds(term, ls);
+    if (term->message[0])
+        ui_put(&term->cv, term->rows - 1, 1, term->cols - 2, term->message_error ? (int)(term->attr[C_ERROR] | A_REVERSE)
+                                                                     : term->attr[C_KEYBAR], term->message);
 }
 
-const TuiScreen tui_screen_bug_kinds = { "bug-kinds", kinds_key, tui_prepare_min_size, kinds_draw, NULL };
+static TuiAction kinds_screen_key(TuiTerm *term, void *self, int ch)
+{
+    TuiAction a = kinds_key(term, self, ch);
+    return a != ACT_NONE ? a : lv_asked(self);
+}
+
+static void kinds_screen_draw(TuiTerm *term, void *self) { kinds_draw(term, self); }
+
+/* The screen objects of a hunt's lists (self: the LessonScreen). */
+const TuiScreen tui_screen_bug_kinds = { "bug-kinds", kinds_screen_key, tui_prepare_min_size, kinds_screen_draw, NULL };
 
 /* ---- the fix ---- */
 
@@ -279,7 +288,7 @@ static int row_label_width(const Mat *m)
  * a column of its own for the mark (* where it differs from other), then a
  * blank, so no mark ever touches the next number. Returns the rows drawn,
  * the header included. */
-static int draw_grid(Tui *t, const Mat *m, const Mat *other, int x, int y, int w, int h, int dec, int num_w,
+static int draw_grid(TuiTerm *term, const Mat *m, const Mat *other, int x, int y, int w, int h, int dec, int num_w,
                      int is_buggy)
 {
     int lw = row_label_width(m), cell_w = num_w + 2;
@@ -289,95 +298,103 @@ static int draw_grid(Tui *t, const Mat *m, const Mat *other, int x, int y, int w
         return 0;
     for (int j = 0; j < shown_c; j++) {
         pane_axis_label(buf, sizeof buf, m, j, 1, 0);
-        ui_put_right(&t->cv, y, x + lw + 1 + j * cell_w, num_w, t->attr[C_LABEL], buf);
+        ui_put_right(&term->cv, y, x + lw + 1 + j * cell_w, num_w, term->attr[C_LABEL], buf);
     }
     int rows = 1;
     for (int i = 0; i < m->rows && rows < h; i++, rows++) {
         pane_axis_label(buf, sizeof buf, m, i, 1, 1);
-        ui_put(&t->cv, y + rows, x, lw, t->attr[C_LABEL], buf);
+        ui_put(&term->cv, y + rows, x, lw, term->attr[C_LABEL], buf);
         for (int j = 0; j < shown_c; j++) {
             char num[48];
             float v = mat_get(m, i, j);
-            num_format(num, sizeof num, v, dec, t->utf8);
+            num_format(num, sizeof num, v, dec, term->utf8);
             int diff = other && i < other->rows && j < other->cols && lesson_values_differ(v, mat_get(other, i, j));
-            int a = diff ? (int)(t->attr[is_buggy ? C_WRONG : C_RIGHT] | A_BOLD) : (int)A_NORMAL;
+            int a = diff ? (int)(term->attr[is_buggy ? C_WRONG : C_RIGHT] | A_BOLD) : (int)A_NORMAL;
             int cx = x + lw + 1 + j * cell_w;
-            ui_put_right(&t->cv, y + rows, cx, num_w, a, num);
+            ui_put_right(&term->cv, y + rows, cx, num_w, a, num);
             if (diff)
-                ui_put(&t->cv, y + rows, cx + num_w, 1, a, "*");
+                ui_put(&term->cv, y + rows, cx + num_w, 1, a, "*");
         }
         if (shown_c < m->cols)
-            ui_put(&t->cv, y + rows, x + lw + 1 + shown_c * cell_w, 3, t->attr[C_DIM], ui_glyph(&t->cv, "…", "..."));
+            ui_put(&term->cv, y + rows, x + lw + 1 + shown_c * cell_w, 3, term->attr[C_DIM], ui_glyph(&term->cv, "…", "..."));
     }
     if (rows - 1 < m->rows)
-        ui_putf(&t->cv, y + rows - 1, x, w, t->attr[C_DIM], "    (%d more rows)", m->rows - (rows - 1) + 1);
+        ui_putf(&term->cv, y + rows - 1, x, w, term->attr[C_DIM], "    (%d more rows)", m->rows - (rows - 1) + 1);
     return rows;
 }
 
-static void fix_draw(Tui *t)
+static void fix_draw(TuiTerm *term, LessonScreen *ls)
 {
-    Session *ses = t->lv.ses;
+    Session *ses = ls->lv.ses;
     const BugHunt *h = session_bug(ses);
     if (!h)
         return;
     const LessonBug *b = &h->bug;
-    ui_fill(&t->cv, 0, 0, t->cols, t->attr[C_TITLE]);
-    ui_putf(&t->cv, 0, 1, t->cols - 2, t->attr[C_TITLE], "The fix (seed %u): %s, %s", b->seed, b->kind,
+    ui_fill(&term->cv, 0, 0, term->cols, term->attr[C_TITLE]);
+    ui_putf(&term->cv, 0, 1, term->cols - 2, term->attr[C_TITLE], "The fix (seed %u): %s, %s", b->seed, b->kind,
             kind_title(b->kind));
     int y = 2;
     char wrapped[2048];
-    int k = text_wrap_lines(wrapped, sizeof wrapped, b->explain, t->cols - 4, 4);
-    ui_lines(&t->cv, wrapped, (Rect){ 2, y, t->cols - 4, imin(k, 3) }, t->attr[C_TEXT], t->attr[C_DIM], NULL);
+    int k = text_wrap_lines(wrapped, sizeof wrapped, b->explain, term->cols - 4, 4);
+    ui_lines(&term->cv, wrapped, (Rect){ 2, y, term->cols - 4, imin(k, 3) }, term->attr[C_TEXT], term->attr[C_DIM], NULL);
     y += imin(k, 3) + 1;
-    ui_putf(&t->cv, y++, 2, t->cols - 4, t->attr[C_RIGHT], "as written:  %s", b->written);
-    ui_putf(&t->cv, y++, 2, t->cols - 4, t->attr[C_WRONG], "as planted:  %s", b->planted);
+    ui_putf(&term->cv, y++, 2, term->cols - 4, term->attr[C_RIGHT], "as written:  %s", b->written);
+    ui_putf(&term->cv, y++, 2, term->cols - 4, term->attr[C_WRONG], "as planted:  %s", b->planted);
     y++;
     const char *names[64];
     int n = changed_names(ses, names, 64);
     if (n == 0) {
-        ui_put(&t->cv, y, 2, t->cols - 4, t->attr[C_DIM], "(with these edits the bug changes nothing shown)");
+        ui_put(&term->cv, y, 2, term->cols - 4, term->attr[C_DIM], "(with these edits the bug changes nothing shown)");
     } else {
-        int at = ((t->lv.hunt.fix_at % n) + n) % n;
+        int at = ((ls->lv.hunt.fix_at % n) + n) % n;
         const char *name = names[at];
         const Mat *right = lesson_state_get(session_state(ses), name);
         const Mat *buggy = lesson_state_get(session_shown_state(ses), name);
-        int dec = t->lv.decimals_shown > 0 ? t->lv.decimals_shown : NUM_DECIMALS_DEFAULT;
-        int num_w = imax(number_width(right, dec, t->utf8), number_width(buggy, dec, t->utf8));
+        int dec = ls->lv.decimals_shown > 0 ? ls->lv.decimals_shown : NUM_DECIMALS_DEFAULT;
+        int num_w = imax(number_width(right, dec, term->utf8), number_width(buggy, dec, term->utf8));
         int cells = 0;
         for (int i = 0; i < right->rows && i < buggy->rows; i++)
             for (int j = 0; j < right->cols && j < buggy->cols; j++)
                 cells += lesson_values_differ(mat_get(buggy, i, j), mat_get(right, i, j));
-        ui_putf(&t->cv, y++, 2, t->cols - 4, t->attr[C_PANE_TITLE], "%s: %d cell%s differ%s (marked *)%s", name, cells,
+        ui_putf(&term->cv, y++, 2, term->cols - 4, term->attr[C_PANE_TITLE], "%s: %d cell%s differ%s (marked *)%s", name, cells,
                 cells == 1 ? "" : "s", cells == 1 ? "s" : "",
                 n > 1 ? " (Tab: the next matrix the bug changed)" : "");
         int grid_w = imax(row_label_width(buggy), row_label_width(right)) + 1
                      + imax(buggy->cols, right->cols) * (num_w + 2);
-        int room = t->rows - 2 - y;
-        if (2 * grid_w + 4 <= t->cols - 2) {
-            ui_put(&t->cv, y, 2, grid_w, t->attr[C_WRONG], "with the bug");
-            ui_put(&t->cv, y, 2 + grid_w + 4, grid_w, t->attr[C_RIGHT], "as written");
-            draw_grid(t, buggy, right, 2, y + 1, grid_w, room - 1, dec, num_w, 1);
-            draw_grid(t, right, buggy, 2 + grid_w + 4, y + 1, grid_w, room - 1, dec, num_w, 0);
+        int room = term->rows - 2 - y;
+        if (2 * grid_w + 4 <= term->cols - 2) {
+            ui_put(&term->cv, y, 2, grid_w, term->attr[C_WRONG], "with the bug");
+            ui_put(&term->cv, y, 2 + grid_w + 4, grid_w, term->attr[C_RIGHT], "as written");
+            draw_grid(term, buggy, right, 2, y + 1, grid_w, room - 1, dec, num_w, 1);
+            draw_grid(term, right, buggy, 2 + grid_w + 4, y + 1, grid_w, room - 1, dec, num_w, 0);
         } else {
             int half = (room - 2) / 2;
-            ui_put(&t->cv, y, 2, t->cols - 4, t->attr[C_WRONG], "with the bug");
-            int r = draw_grid(t, buggy, right, 2, y + 1, t->cols - 4, half, dec, num_w, 1);
-            ui_put(&t->cv, y + 1 + r, 2, t->cols - 4, t->attr[C_RIGHT], "as written");
-            draw_grid(t, right, buggy, 2, y + 2 + r, t->cols - 4, room - 2 - r, dec, num_w, 0);
+            ui_put(&term->cv, y, 2, term->cols - 4, term->attr[C_WRONG], "with the bug");
+            int r = draw_grid(term, buggy, right, 2, y + 1, term->cols - 4, half, dec, num_w, 1);
+            ui_put(&term->cv, y + 1 + r, 2, term->cols - 4, term->attr[C_RIGHT], "as written");
+            draw_grid(term, right, buggy, 2, y + 2 + r, term->cols - 4, room - 2 - r, dec, num_w, 0);
         }
     }
-    ui_put(&t->cv, t->rows - 1, 1, t->cols - 2, t->attr[C_DIM],
+    ui_put(&term->cv, term->rows - 1, 1, term->cols - 2, term->attr[C_DIM],
            n > 1 ? "Tab: the next changed matrix; any other key closes the fix" : "any key closes the fix");
 }
 
-static TuiAction fix_key(Tui *t, int ch)
+static TuiAction fix_key(TuiTerm *term, LessonScreen *ls, int ch)
 {
-    t->message[0] = '\0';
+    term->message[0] = '\0';
     if (ch == '\t' || ch == KEY_BTAB)
-        t->lv.hunt.fix_at += ch == '\t' ? 1 : -1;
+        ls->lv.hunt.fix_at += ch == '\t' ? 1 : -1;
     else
-        tui_pop(t, &tui_screen_bug_fix);
+        ls->asks = ACT_CLOSE;
     return ACT_NONE;
 }
 
-const TuiScreen tui_screen_bug_fix = { "bug-fix", fix_key, tui_prepare_min_size, fix_draw, NULL };
+static TuiAction fix_screen_key(TuiTerm *term, void *self, int ch)
+{
+    TuiAction a = fix_key(term, self, ch);
+    return a != ACT_NONE ? a : lv_asked(self);
+}
+
+static void fix_screen_draw(TuiTerm *term, void *self) { fix_draw(term, self); }
+
+const TuiScreen tui_screen_bug_fix = { "bug-fix", fix_screen_key, tui_prepare_min_size, fix_screen_draw, NULL };

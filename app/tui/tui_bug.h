@@ -13,17 +13,15 @@
 #include "tui_exlines.h"
 #include "tui_keys.h"
 
-typedef struct Tui Tui;
-struct TuiScreen;
+typedef struct TuiTerm TuiTerm;
+typedef struct LessonScreen LessonScreen;
 
 /* The hunt's lines for the exercise area (the session has a bug). */
-int bug_exercise_lines(const Tui *t, ExLines *x);
+int bug_exercise_lines(const TuiTerm *term, const LessonScreen *ls, ExLines *x);
 /* In a hunt, a of the lesson's actions as the hunt's: 1 when it was taken. */
-int tui_bug_action(Tui *t, TuiAction a);
+int tui_bug_action(TuiTerm *term, LessonScreen *ls, TuiAction a);
 /* The key bar's word for a in a hunt ("point", "name", ...). */
-const char *tui_bug_answer_label(const Tui *t);
+const char *tui_bug_answer_label(const LessonScreen *ls);
 
-extern const struct TuiScreen tui_screen_bug_kinds;
-extern const struct TuiScreen tui_screen_bug_fix;
 
 #endif

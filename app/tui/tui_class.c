@@ -1,37 +1,59 @@
 /*
- * tui_class.c - class mode on the screen. The instructor's (`attn
- * --class`): the presenter's lesson screen with a class server (app/class)
- * beside the keyboard in one poll, the join line and the roll on the
- * bottom row, the open exercise's tally, and its spread of diagnoses when
- * S reveals it; X closes the question; names are never drawn. A
- * student's (`attn join` on a terminal): the lesson the class sent, the
- * screen following the instructor's step (moving away looks around, f
- * follows again), an answer to the open exercise sent once it is judged
- * here, and the class's end said while the student's progress stays.
+ * tui_class.c - class mode on the screen, a plug-in beside the lesson
+ * screen (tui_plugin.h). The instructor's (`attn --class`): a class server
+ * (app/class) polled beside the keyboard, the step and exercise shown told
+ * to the class after each action (and the lesson when it is reloaded), the
+ * join line and the roll on the bottom row, the open exercise's tally, and
+ * its spread of diagnoses when S reveals it; X closes the question; q or
+ * Esc twice ends the class; names are never drawn. A student's (`attn
+ * join` on a terminal): the lesson the class sent, the screen following
+ * the instructor's step (moving away looks around, f follows again), an
+ * answer to the open exercise sent once it is judged here, and the class's
+ * end said while the student's progress stays.
+ *
+ * Ownership: the plug-in owns the server, or the connection and the pack
+ * the student's lesson reads (tui_class_free, after that lesson closed).
  */
+#include "tui_class.h"
+
 #include <curses.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "class_client.h"
+#include "class_pack.h"
 #include "class_server.h"
 #include "lesson.h"
 #include "teach.h"
 #include "session.h"
 #include "session_exercises.h"
-#include "tui_class.h"
-#include "tui_put.h"
-#include "tui_chrome.h"
 #include "tui_lesson.h"
-#include "tui_screen.h"
-#include "tui_state.h"
+#include "tui_plugin.h"
+#include "tui_put.h"
 
-#define POLL_MS 200     /* as the plain loop's getch timeout */
 #define TALLY_MS 100    /* the tally redrawn at most this often: keys first */
 #define PUMP_MS 2       /* the class served this long, then the keyboard again */
+
+/* The class beside the lesson: the instructor's server or a student's
+ * connection, and what the screen keeps of the class. */
+typedef struct {
+    TuiPlugin plug;             /* what the loop and the lesson see; first  */
+    ClassServer *cls;           /* the instructor's: owned                   */
+    ClassClient *student;       /* a student's: owned (NULL once it ended)   */
+    ClassPack *pack;            /* the lesson and files the class sent: owned */
+    /* the instructor's: whether the spread is revealed, the exercise X
+     * closed, q or Esc asked once, a tally not yet drawn and when one was */
+    int reveal, closed, end_asked, pending;
+    double drawn_at;
+    /* a student's: where the class is, whether the screen follows it, the
+     * open exercise's answers already sent, whether the class ended; a
+     * redraw the class asks for */
+    int step, open, follow, sent, ended, dirty;
+    char title[256];
+} ClassPlug;
 
 static double now_ms(void)
 {
@@ -41,265 +63,230 @@ static double now_ms(void)
 }
 
 /* The screen of step n as the handout numbers steps (0: the set-up). */
-static int screen_of_step(Tui *t, int n)
+static int screen_of_step(const LessonScreen *ls, int n)
 {
-    int screen = n - 1 + session_has_setup(t->lv.ses);
+    int screen = n - 1 + session_has_setup(ls->lv.ses);
     return screen < 0 ? 0 : screen;
 }
 
 /* Where the class is, on the screen when it follows. */
-static void follow(Tui *t)
+static void follow(ClassPlug *c, LessonScreen *ls)
 {
-    if (!t->class_follow || !t->lv.ses)
+    if (!c->follow || !ls->lv.ses)
         return;
-    int screen = screen_of_step(t, t->class_step);
-    if (session_screen(t->lv.ses) != screen)
-        lv_go(t, screen);
-    for (int k = 0; t->class_open > 0 && k < session_n_exercises(t->lv.ses); k++)
-        if (session_exercise_number(t->lv.ses, k) == t->class_open)
-            t->lv.ex_index = k;
+    int screen = screen_of_step(ls, c->step);
+    if (session_screen(ls->lv.ses) != screen)
+        lv_go(ls, screen);
+    for (int k = 0; c->open > 0 && k < session_n_exercises(ls->lv.ses); k++)
+        if (session_exercise_number(ls->lv.ses, k) == c->open)
+            ls->lv.ex_index = k;
 }
 
 /* What the class said since the last look. */
-static void student_messages(Tui *t)
+static void student_messages(ClassPlug *c, TuiTerm *term, LessonScreen *ls)
 {
     ClientMsg m;
     for (;;) {
-        class_client_next(t->student, &m);
+        class_client_next(c->student, &m);
         switch (m.what) {
         case CLIENT_NOTHING:
         case CLIENT_READY:
             return;
         case CLIENT_STEP:
-            t->class_step = (int)m.n;
-            snprintf(t->class_title, sizeof t->class_title, "%.255s", m.text);
+            c->step = (int)m.n;
+            snprintf(c->title, sizeof c->title, "%.255s", m.text);
             break;
         case CLIENT_EXERCISE:
-            t->class_open = (int)m.n;
-            t->class_sent = -1;     /* what is there already was not an answer to the class */
+            c->open = (int)m.n;
+            c->sent = -1;     /* what is there already was not an answer to the class */
             break;
         case CLIENT_CLOSED:
-            if (t->class_open == m.n)
-                t->class_open = 0;
+            if (c->open == m.n)
+                c->open = 0;
             break;
         case CLIENT_ENDED:
         case CLIENT_REFUSED:
         case CLIENT_LOST:
-            tui_message(t, 0, "%s; your answers stay in your progress", m.what == CLIENT_ENDED
+            tui_message(term, 0, "%s; your answers stay in your progress", m.what == CLIENT_ENDED
                                   ? "the class ended" : m.text);
-            t->class_ended = 1;
-            t->class_open = 0;
-            class_client_free(t->student);
-            t->student = NULL;
-            t->class_dirty = 1;
+            c->ended = 1;
+            c->open = 0;
+            class_client_free(c->student);
+            c->student = NULL;
+            c->dirty = 1;
             return;
         }
-        follow(t);
-        t->class_dirty = 1;
+        follow(c, ls);
+        c->dirty = 1;
     }
 }
 
-int tui_class_next_key(Tui *t)
+static int sync_class(ClassPlug *c, const LessonScreen *ls)
 {
-    /* a key curses already holds (the rest of an escape sequence) first */
-    int ch = getch();
-    if (ch != ERR)
-        return ch;
-    static struct pollfd fds[1 + CLASS_POLL_MAX];
-    fds[0] = (struct pollfd){ .fd = STDIN_FILENO, .events = POLLIN };
-    if (t->student) {
-        student_messages(t);    /* what the last read brought first */
-        if (t->class_dirty || !t->student)
-            return ERR;
-        fds[1] = (struct pollfd){ .fd = class_client_fd(t->student), .events = POLLIN };
-        int ready = poll(fds, 2, POLL_MS);
-        if (ready > 0 && fds[0].revents && (ch = getch()) != ERR)
-            return ch;
-        if (ready > 0 && fds[1].revents)
-            class_client_read(t->student);
-        return ERR;
-    }
-    int n = 1 + class_server_fds(t->cls, fds + 1, CLASS_POLL_MAX);
-    double now = now_ms();
-    int wait = t->class_pending ? (int)(TALLY_MS - (now - t->class_drawn_at)) : POLL_MS;
-    int ready = poll(fds, (nfds_t)n, wait < 0 ? 0 : wait);
-    /* the instructor's key before any student's message */
-    if (ready > 0 && fds[0].revents && (ch = getch()) != ERR)
-        return ch;
-    if (class_server_pump(t->cls, fds + 1, ready > 0 ? n - 1 : 0, PUMP_MS))
-        t->class_pending = 1;
-    /* the room's numbers change with every answer: redrawn TALLY_MS apart */
-    now = now_ms();
-    if (t->class_pending && now - t->class_drawn_at >= TALLY_MS) {
-        t->class_dirty = 1;
-        t->class_pending = 0;
-        t->class_drawn_at = now;
-    }
-    return ERR;
-}
-
-int tui_class_sync(Tui *t)
-{
-    Session *ses = t->lv.ses;
-    if (!t->cls || !ses)
+    Session *ses = ls->lv.ses;
+    if (!c->cls || !ses)
         return 0;
     const LessonStep *st = session_step(ses);
     int n_steps = lesson_n_steps(session_lesson(ses));
-    int k = st && session_n_exercises(ses) > 0 ? session_exercise_number(ses, t->lv.ex_index) : 0;
-    if (t->class_closed == k && k > 0)
+    int k = st && session_n_exercises(ses) > 0 ? session_exercise_number(ses, ls->lv.ex_index) : 0;
+    if (c->closed == k && k > 0)
         k = 0;          /* closed by X: stays closed while it is shown */
-    else if (t->class_closed != k)
-        t->class_closed = 0;
-    if (!class_server_show(t->cls, session_step_number(ses), n_steps, st ? st->title : "Set-up", k))
+    else if (c->closed != k)
+        c->closed = 0;
+    if (!class_server_show(c->cls, session_step_number(ses), n_steps, st ? st->title : "Set-up", k))
         return 0;
     /* another question: its own tally, and its spread hidden until S */
-    t->class_reveal = 0;
+    c->reveal = 0;
     return 1;
 }
 
-void tui_class_lesson_changed(Tui *t)
+static void lesson_changed(ClassPlug *c, TuiTerm *term, LessonScreen *ls)
 {
-    if (!t->cls || !t->lv.ses)
+    if (!c->cls || !ls->lv.ses)
         return;
     char why[1200];
-    const char *file = lesson_file(session_lesson(t->lv.ses));
-    if (class_server_reload(t->cls, file, why, sizeof why) != 0) {
-        tui_message(t, 1, "the class keeps the lesson as it was: %.200s", why);
+    const char *file = lesson_file(session_lesson(ls->lv.ses));
+    if (class_server_reload(c->cls, file, why, sizeof why) != 0) {
+        tui_message(term, 1, "the class keeps the lesson as it was: %.200s", why);
         return;
     }
-    t->class_closed = 0;
-    t->class_reveal = 0;
-    tui_class_sync(t);
-    t->class_dirty = 1;
+    c->closed = 0;
+    c->reveal = 0;
+    sync_class(c, ls);
+    c->dirty = 1;
 }
 
-void tui_class_student_after_key(Tui *t)
+static int student_after(ClassPlug *c, LessonScreen *ls, unsigned changed)
 {
-    Session *ses = t->lv.ses;
-    if (!t->student || !ses)
-        return;
-    /* looking around: the screen left the class's step */
-    if (session_screen(ses) != screen_of_step(t, t->class_step))
-        t->class_follow = 0;
+    Session *ses = ls->lv.ses;
+    if (!c->student || !ses)
+        return 0;
+    /* looking around: a key took the screen off the class's step */
+    int was = c->follow;
+    if ((changed & SESSION_SCREEN) && session_screen(ses) != screen_of_step(ls, c->step))
+        c->follow = 0;
     /* an answer to the open exercise, judged here, goes to the class */
-    for (int k = 0; t->class_open > 0 && k < session_n_exercises(ses); k++) {
-        if (session_exercise_number(ses, k) != t->class_open)
+    for (int k = 0; c->open > 0 && k < session_n_exercises(ses); k++) {
+        if (session_exercise_number(ses, k) != c->open)
             continue;
         const ExerciseState *es = session_exercise_state(ses, k);
-        if (t->class_sent < 0)
-            t->class_sent = es->attempts;
-        else if (es->attempts > t->class_sent) {
-            t->class_sent = es->attempts;
-            class_client_answer(t->student, t->class_open, es->last, t->lv.decimals_shown);
+        if (c->sent < 0)
+            c->sent = es->attempts;
+        else if (es->attempts > c->sent) {
+            c->sent = es->attempts;
+            class_client_answer(c->student, c->open, es->last, ls->lv.decimals_shown);
         }
     }
+    return c->follow != was;   /* the bar says so */
 }
 
-int tui_class_key(Tui *t, int ch)
+static int class_key(void *self, TuiTerm *term, LessonScreen *ls, int ch)
 {
-    /* a key typed into an answer or an edit, or on a help screen, is theirs:
-     * "-inf" keeps its f */
-    if (t->prompt != PROMPT_NONE || tui_screen(t) != &tui_screen_lesson)
-        return 0;
-    if (t->student && ch == 'f') {
-        t->class_follow = 1;
-        follow(t);
+    ClassPlug *c = self;
+    (void)term;
+    /* (a key typed into an answer or an edit is theirs, "-inf" keeps its f:
+     * the lesson screen asks only outside its prompt) */
+    if (c->student && ch == 'f') {
+        c->follow = 1;
+        follow(c, ls);
         return 1;
     }
-    if (!t->cls)
+    if (!c->cls)
         return 0;
     /* q, or Esc (outside a zoom), ends the class for everyone who joined:
      * asked once, done on the same key again */
-    int ends = ch == 'q' || (ch == 27 && !t->lv.zoom);
-    if (ends && t->class_end_asked == ch) {
-        t->quit = 1;    /* the class ends with attn; never the menu with students left waiting */
+    int ends = ch == 'q' || (ch == 27 && !ls->lv.zoom);
+    if (ends && c->end_asked == ch) {
+        c->plug.quit = 1;    /* the class ends with attn; never the menu with students left waiting */
         return 1;
     }
-    t->class_end_asked = 0;
+    c->end_asked = 0;
     if (ends) {
-        t->class_end_asked = ch;    /* asked on the class's own bar */
+        c->end_asked = ch;    /* asked on the class's own bar */
         return 1;
     }
     if (ch == 'S') {
-        t->class_reveal = !t->class_reveal;
+        c->reveal = !c->reveal;
         return 1;
     }
     if (ch == 'X') {
         ClassTally tally;
-        class_server_tally(t->cls, &tally);
+        class_server_tally(c->cls, &tally);
         if (tally.exercise > 0) {
-            t->class_closed = tally.exercise;
-            class_server_close_question(t->cls);
+            c->closed = tally.exercise;
+            class_server_close_question(c->cls);
         }
         return 1;
     }
     return 0;
 }
 
-const char *tui_class_help(const Tui *t)
+static const char *class_help(void *self)
 {
-    if (t->student)
+    const ClassPlug *c = self;
+    if (c->student)
         return "In class: f follows the instructor's step again after you look around.";
-    if (t->cls)
+    if (c->cls)
         return "In class: S shows or hides the answers' spread; X closes the open exercise.";
     return NULL;
 }
 
-static void student_bar(Tui *t)
+static void student_bar(const ClassPlug *c, TuiTerm *term, const LessonScreen *ls)
 {
     char bar[600];
-    const char *sep = ui_glyph(&t->cv, "│", "|");
+    const char *sep = ui_glyph(&term->cv, "│", "|");
     int n;
-    if (t->class_ended)
+    if (c->ended)
         n = snprintf(bar, sizeof bar, " class ended %s your answers stay in your progress", sep);
-    else if (t->class_follow)
-        n = snprintf(bar, sizeof bar, " class: step %d %s following", t->class_step, sep);
+    else if (c->follow)
+        n = snprintf(bar, sizeof bar, " class: step %d %s following", c->step, sep);
     else
-        n = snprintf(bar, sizeof bar, " class: step %d%s%s %s you are looking around: f follows", t->class_step,
-                     t->class_title[0] ? ", " : "", t->class_title, sep);
-    if (t->class_open && !t->class_ended && n >= 0 && (size_t)n < sizeof bar)
-        snprintf(bar + n, sizeof bar - (size_t)n, " %s exercise %d is open%s", sep, t->class_open,
-                 t->class_follow ? ": a answers it" : "");
+        n = snprintf(bar, sizeof bar, " class: step %d%s%s %s you are looking around: f follows", c->step,
+                     c->title[0] ? ", " : "", c->title, sep);
+    if (c->open && !c->ended && n >= 0 && (size_t)n < sizeof bar)
+        snprintf(bar + n, sizeof bar - (size_t)n, " %s exercise %d is open%s", sep, c->open,
+                 c->follow ? ": a answers it" : "");
     /* under the title and the bars beside it; with no row to spare, the key bar's */
-    Rect kb = t->layout.keybar;
-    int y = t->class_h ? t->layout.title.y + t->title_h + t->banner_h + t->knob_h : kb.y;
-    ui_fill(&t->cv, y, 0, t->cols, t->attr[C_TITLE]);
-    ui_put(&t->cv, y, 0, t->cols, t->attr[C_TITLE], bar);
+    Rect kb = ls->layout.keybar;
+    int y = ls->bar_h ? ls->layout.title.y + ls->title_h + ls->banner_h + ls->knob_h : kb.y;
+    ui_fill(&term->cv, y, 0, term->cols, term->attr[C_TITLE]);
+    ui_put(&term->cv, y, 0, term->cols, term->attr[C_TITLE], bar);
 }
 
-void tui_class_draw(Tui *t)
+static void class_draw(void *self, TuiTerm *term, const LessonScreen *ls)
 {
-    if (t->student || t->class_ended) {
-        student_bar(t);
+    ClassPlug *c = self;
+    if (c->student || c->ended) {
+        student_bar(c, term, ls);
         return;
     }
-    if (!t->cls)
+    if (!c->cls)
         return;
     ClassTally tally;
-    class_server_tally(t->cls, &tally);
+    class_server_tally(c->cls, &tally);
     char bar[1024];
-    int n = snprintf(bar, sizeof bar, " %s %s %d joined", class_server_join_line(t->cls), ui_glyph(&t->cv, "│", "|"),
+    int n = snprintf(bar, sizeof bar, " %s %s %d joined", class_server_join_line(c->cls), ui_glyph(&term->cv, "│", "|"),
                      tally.joined);
     if (tally.exercise > 0)
-        n += snprintf(bar + n, sizeof bar - (size_t)n, " %s exercise %d: %d answered%s", ui_glyph(&t->cv, "│", "|"),
-                      tally.exercise, tally.answered, t->class_reveal ? "" : " (S: the spread, X: close)");
-    else if (t->class_closed > 0)
-        n += snprintf(bar + n, sizeof bar - (size_t)n, " %s exercise %d closed", ui_glyph(&t->cv, "│", "|"),
-                      t->class_closed);
-    if (t->class_end_asked)
+        n += snprintf(bar + n, sizeof bar - (size_t)n, " %s exercise %d: %d answered%s", ui_glyph(&term->cv, "│", "|"),
+                      tally.exercise, tally.answered, c->reveal ? "" : " (S: the spread, X: close)");
+    else if (c->closed > 0)
+        n += snprintf(bar + n, sizeof bar - (size_t)n, " %s exercise %d closed", ui_glyph(&term->cv, "│", "|"),
+                      c->closed);
+    if (c->end_asked)
         snprintf(bar, sizeof bar, " %s again ends the class for the %d who joined; any other key keeps it going",
-                 t->class_end_asked == 'q' ? "q" : "Esc", tally.joined);
-    const char *log_error = class_server_log_error(t->cls);
-    Rect kb = t->layout.keybar;
-    ui_fill(&t->cv, kb.y, kb.x, kb.w, t->attr[C_TITLE]);
-    ui_put(&t->cv, kb.y, kb.x, kb.w, t->attr[C_TITLE], bar);
-    Rect st = t->layout.status;
+                 c->end_asked == 'q' ? "q" : "Esc", tally.joined);
+    const char *log_error = class_server_log_error(c->cls);
+    Rect kb = ls->layout.keybar;
+    ui_fill(&term->cv, kb.y, kb.x, kb.w, term->attr[C_TITLE]);
+    ui_put(&term->cv, kb.y, kb.x, kb.w, term->attr[C_TITLE], bar);
+    Rect st = ls->layout.status;
     if (log_error && st.h > 0) {
-        ui_fill(&t->cv, st.y, st.x, st.w, t->attr[C_ERROR]);
-        ui_put(&t->cv, st.y, st.x + 1, st.w - 2, t->attr[C_ERROR], log_error);
+        ui_fill(&term->cv, st.y, st.x, st.w, term->attr[C_ERROR]);
+        ui_put(&term->cv, st.y, st.x + 1, st.w - 2, term->attr[C_ERROR], log_error);
         return;
     }
-    if (!t->class_reveal || tally.exercise <= 0 || st.h <= 0)
+    if (!c->reveal || tally.exercise <= 0 || st.h <= 0)
         return;
     /* the spread: right first, then each diagnosis, most common first */
     char spread[2048];
@@ -309,6 +296,119 @@ void tui_class_draw(Tui *t)
         m += snprintf(spread + m, sizeof spread - (size_t)m, ", %d %s", tally.spread[i].count,
                       words ? words : "wrong, no mistake named");
     }
-    ui_fill(&t->cv, st.y, st.x, st.w, t->attr[C_STATUS]);
-    ui_put(&t->cv, st.y, st.x + 1, st.w - 2, t->attr[C_STATUS] | A_BOLD, spread);
+    ui_fill(&term->cv, st.y, st.x, st.w, term->attr[C_STATUS]);
+    ui_put(&term->cv, st.y, st.x + 1, st.w - 2, term->attr[C_STATUS] | A_BOLD, spread);
+}
+
+/* What the loop polls beside the keyboard, and how long it waits. */
+static int class_fds(void *self, struct pollfd *fds, int max, int *wait_ms)
+{
+    ClassPlug *c = self;
+    if (c->student) {
+        if (max < 1)
+            return 0;
+        fds[0] = (struct pollfd){ .fd = class_client_fd(c->student), .events = POLLIN };
+        return 1;
+    }
+    if (!c->cls)
+        return 0;
+    if (c->pending) {
+        int wait = (int)(TALLY_MS - (now_ms() - c->drawn_at));
+        *wait_ms = wait < 0 ? 0 : wait;
+    }
+    return class_server_fds(c->cls, fds, max);
+}
+
+/* What poll found (fds NULL: before waiting, what the last read brought). */
+static int class_pump(void *self, TuiTerm *term, LessonScreen *ls, const struct pollfd *fds, int n)
+{
+    ClassPlug *c = self;
+    if (c->student || c->ended) {
+        if (!fds) {
+            if (c->student)
+                student_messages(c, term, ls);
+            int dirty = c->dirty;
+            c->dirty = 0;
+            return dirty;
+        }
+        if (c->student && n > 0 && fds[0].revents)
+            class_client_read(c->student);
+        return 0;
+    }
+    if (!fds || !c->cls)
+        return 0;
+    if (class_server_pump(c->cls, fds, n, PUMP_MS))
+        c->pending = 1;
+    /* the room's numbers change with every answer: redrawn TALLY_MS apart */
+    double now = now_ms();
+    if (c->pending && now - c->drawn_at >= TALLY_MS) {
+        c->pending = 0;
+        c->drawn_at = now;
+        return 1;
+    }
+    return 0;
+}
+
+/* After an action: the instructor's class told what the screen shows now
+ * (the lesson too when it was reloaded); a student's answer sent. */
+static int class_after(void *self, TuiTerm *term, LessonScreen *ls, unsigned changed)
+{
+    ClassPlug *c = self;
+    if (c->cls) {
+        if (changed & SESSION_LESSON)
+            lesson_changed(c, term, ls);
+        return sync_class(c, ls);
+    }
+    return student_after(c, ls, changed);
+}
+
+static int class_bar_rows(void *self)
+{
+    const ClassPlug *c = self;
+    return c->student || c->ended;
+}
+
+static ClassPlug *class_new(void)
+{
+    ClassPlug *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->plug = (TuiPlugin){ c, class_fds, class_pump, class_key, class_after, class_bar_rows, class_draw, class_help, 0 };
+    return c;
+}
+
+TuiPlugin *tui_class_instructor(ClassServer *server)
+{
+    ClassPlug *c = class_new();
+    if (!c)
+        return NULL;
+    c->cls = server;
+    return &c->plug;
+}
+
+TuiPlugin *tui_class_student(ClassClient *client, ClassPack *pack)
+{
+    ClassPlug *c = class_new();
+    if (!c)
+        return NULL;
+    c->student = client;
+    c->pack = pack;
+    c->follow = 1;
+    return &c->plug;
+}
+
+void tui_class_free(TuiPlugin *p)
+{
+    if (!p)
+        return;
+    ClassPlug *c = p->self;
+    if (c->cls) {
+        class_server_end(c->cls);   /* the students see that the class ended */
+        class_server_free(c->cls);
+    }
+    class_client_free(c->student);
+    if (c->pack)
+        class_pack_free(c->pack);
+    free(c->pack);
+    free(c);
 }

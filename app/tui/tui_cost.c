@@ -17,9 +17,8 @@
 #include "format.h"
 #include "tui_put.h"
 #include "tui_screen.h"
-#include "tui_chrome.h"
+#include "tui_keybar.h"
 #include "text.h"
-#include "tui_state.h"
 
 #include "minmax.h"
 
@@ -31,6 +30,7 @@ struct CostView {
     Sweep s;
     int done;           /* the sweep has finished (or failed: err)          */
     char err[128];
+    int blas_threads;   /* BLAS's threads, given back while the view is open */
 };
 
 static void cost_restart(CostView *c, int causal)
@@ -44,43 +44,44 @@ static void cost_restart(CostView *c, int causal)
     c->err[0] = '\0';
 }
 
-void cost_open(Tui *t)
+CostView *cost_new(int blas_threads)
 {
-    if (!t->cost && !(t->cost = calloc(1, sizeof *t->cost)))
-        tui_fatal("out of memory");
-    cost_restart(t->cost, 0);
-    tui_push(t, &tui_screen_cost);
+    CostView *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->blas_threads = blas_threads;
+    cost_restart(c, 0);
     /* the sweep times BLAS as `attn bench` does: with all its threads */
-    if (t->blas_threads > 1)
-        blas_set_threads(t->blas_threads);
+    if (c->blas_threads > 1)
+        blas_set_threads(c->blas_threads);
+    return c;
 }
 
-void cost_close(Tui *t)
+void cost_free(CostView *c)
 {
-    tui_pop(t, &tui_screen_cost);
-    free(t->cost);
-    t->cost = NULL;
-    if (t->blas_threads > 1)
+    if (!c)
+        return;
+    if (c->blas_threads > 1)
         blas_set_threads(1);
+    free(c);
 }
 
-static TuiAction cost_key(Tui *t, int ch)
+static TuiAction cost_key(TuiTerm *term, CostView *c, int ch)
 {
-    t->message[0] = '\0';
+    term->message[0] = '\0';
     TuiAction a = tui_key_action(ch, KEYS_LESSON);
     if (ch == 'r')
-        cost_restart(t->cost, t->cost->o.causal);
+        cost_restart(c, c->o.causal);
     else if (ch == 'c')
-        cost_restart(t->cost, !t->cost->o.causal);
+        cost_restart(c, !c->o.causal);
     else if (a == ACT_BACK || a == ACT_QUIT || a == ACT_COST)
-        cost_close(t);
+        return ACT_CLOSE;   /* the loop frees the view */
     return ACT_NONE;
 }
 
 /* The next size, between keys. Returns 1 when the screen changed. */
-static int cost_idle(Tui *t)
+static int cost_idle(CostView *c)
 {
-    CostView *c = t->cost;
     if (c->done)
         return 0;
     int ran;
@@ -89,19 +90,13 @@ static int cost_idle(Tui *t)
     return 1;
 }
 
-static void cost_prepare(Tui *t)
+static void cost_draw(TuiTerm *term, CostView *c)
 {
-    tui_prepare_min_size(t);
-}
-
-static void cost_draw(Tui *t)
-{
-    const CostView *c = t->cost;
     const Sweep *s = &c->s;
-    int w = t->cols;
-    ui_fill(&t->cv, 0, 0, w, t->attr[C_TITLE]);
-    ui_putf(&t->cv, 0, 1, w - 2, t->attr[C_TITLE], "attn %s the cost of attention on this machine: d=%d, %d heads%s",
-            ui_glyph(&t->cv, "·", "-"), c->o.d, c->o.heads, c->o.causal ? ", causal" : "");
+    int w = term->cols;
+    ui_fill(&term->cv, 0, 0, w, term->attr[C_TITLE]);
+    ui_putf(&term->cv, 0, 1, w - 2, term->attr[C_TITLE], "attn %s the cost of attention on this machine: d=%d, %d heads%s",
+            ui_glyph(&term->cv, "·", "-"), c->o.d, c->o.heads, c->o.causal ? ", causal" : "");
     /* progress: sizes done, the one being timed */
     int bar_w = imin(30, w / 3), filled = imin(bar_w, s->count * bar_w / 8);
     char bar[128];
@@ -109,52 +104,61 @@ static void cost_draw(Tui *t)
         bar[k] = k < filled || c->done ? '#' : '.';
     bar[bar_w] = '\0';
     if (c->err[0])
-        ui_putf(&t->cv, 1, 1, w - 2, t->attr[C_ERROR], "stopped: %s", c->err);
+        ui_putf(&term->cv, 1, 1, w - 2, term->attr[C_ERROR], "stopped: %s", c->err);
     else if (c->done)
-        ui_putf(&t->cv, 1, 1, w - 2, t->attr[C_RIGHT], "[%s] done: %d sizes, up to n = %.0f", bar, s->count,
+        ui_putf(&term->cv, 1, 1, w - 2, term->attr[C_RIGHT], "[%s] done: %d sizes, up to n = %.0f", bar, s->count,
                 s->count ? s->n[s->count - 1] : 0.0);
     else
-        ui_putf(&t->cv, 1, 1, w - 2, t->attr[C_STEP], "[%s] timing n = %ld (fused, then naive: the n x n matrices)...",
+        ui_putf(&term->cv, 1, 1, w - 2, term->attr[C_STEP], "[%s] timing n = %ld (fused, then naive: the n x n matrices)...",
                 bar, s->next_n ? s->next_n : 64);
     /* the sizes so far, one line each, beside the plot when there is room,
      * else the last few above it */
-    int beside = w >= 110, shown = beside ? s->count : imin(s->count, imax(2, t->rows - 20));
+    int beside = w >= 110, shown = beside ? s->count : imin(s->count, imax(2, term->rows - 20));
     int y = 3;
-    ui_putf(&t->cv, y++, 1, w - 2, t->attr[C_LABEL], "%7s %10s %10s %9s", "n", "fused ms", "naive ms", "n x n MB");
-    for (int i = s->count - shown; i < s->count && y < t->rows - 2; i++, y++) {
+    ui_putf(&term->cv, y++, 1, w - 2, term->attr[C_LABEL], "%7s %10s %10s %9s", "n", "fused ms", "naive ms", "n x n MB");
+    for (int i = s->count - shown; i < s->count && y < term->rows - 2; i++, y++) {
         char naive[24] = "-";
         if (s->naive[i] > 0)
             snprintf(naive, sizeof naive, "%.2f", s->naive[i]);
-        ui_putf(&t->cv, y, 1, w - 2, A_NORMAL, "%7.0f %10.2f %10s %9.1f", s->n[i], s->fused[i], naive,
+        ui_putf(&term->cv, y, 1, w - 2, A_NORMAL, "%7.0f %10.2f %10s %9.1f", s->n[i], s->fused[i], naive,
                 s->nn[i] / 1e6);
     }
     /* the plot and what it shows, once two sizes are in */
     if (s->count >= 2) {
         int top = 3 + (beside ? 0 : shown + 2);
         int left = beside ? 44 : 1;
-        int plot_h = imax(4, t->rows - top - 9), plot_w = imax(8, w - left - 16);
+        int plot_h = imax(4, term->rows - top - 9), plot_w = imax(8, w - left - 16);
         char *text = NULL;
         size_t len = 0;
         FILE *f = open_memstream(&text, &len);
         if (f) {
-            sweep_report(f, &c->o, s, plot_w, plot_h, t->utf8);
+            sweep_report(f, &c->o, s, plot_w, plot_h, term->utf8);
             fclose(f);
             /* the plot's lines fit; the sentences under it wrap */
             char line[1024], wrapped[2048], part[1024];
             int yy = top, room = w - left - 1;
-            for (const char *p = text; (p = text_line(p, line, sizeof line)) && yy < t->rows - 1;) {
+            for (const char *p = text; (p = text_line(p, line, sizeof line)) && yy < term->rows - 1;) {
                 if (fmt_display_width(line) <= room)
                     snprintf(wrapped, sizeof wrapped, "%s", line);
                 else
                     text_wrap(wrapped, sizeof wrapped, line, room);
-                for (const char *q = wrapped; (q = text_line(q, part, sizeof part)) && yy < t->rows - 1; yy++)
-                    ui_put_fit(&t->cv, yy, left, room, A_NORMAL, part);
+                for (const char *q = wrapped; (q = text_line(q, part, sizeof part)) && yy < term->rows - 1; yy++)
+                    ui_put_fit(&term->cv, yy, left, room, A_NORMAL, part);
             }
         }
         free(text);
     }
-    ui_fill(&t->cv, t->rows - 1, 0, w, t->attr[C_KEYBAR]);
-    ui_put(&t->cv, t->rows - 1, 1, w - 2, t->attr[C_KEYBAR], "Esc back  r time again  c causal on/off");
+    ui_fill(&term->cv, term->rows - 1, 0, w, term->attr[C_KEYBAR]);
+    ui_put(&term->cv, term->rows - 1, 1, w - 2, term->attr[C_KEYBAR], "Esc back  r time again  c causal on/off");
 }
 
-const TuiScreen tui_screen_cost = { "cost", cost_key, cost_prepare, cost_draw, cost_idle };
+/* The screen object (self: the CostView). */
+static TuiAction cost_screen_key(TuiTerm *term, void *self, int ch) { return cost_key(term, self, ch); }
+static void cost_screen_draw(TuiTerm *term, void *self) { cost_draw(term, self); }
+static int cost_screen_idle(TuiTerm *term, void *self)
+{
+    (void)term;
+    return cost_idle(self);
+}
+
+const TuiScreen tui_screen_cost = { "cost", cost_screen_key, tui_prepare_min_size, cost_screen_draw, cost_screen_idle };

@@ -15,20 +15,20 @@
 #include "tui_bug.h"
 #include "tui_exercise.h"
 #include "tui_put.h"
-#include "tui_state.h"
+#include "tui_lesson.h"
 
 /* The worked answer of a revealed exercise: the value, and the arithmetic
  * of its cell when the answer is one cell. */
-static size_t worked_answer(const Tui *t, const LessonExercise *ex, char *raw, size_t len, size_t size)
+static size_t worked_answer(const TuiTerm *term, const LessonScreen *ls, const LessonExercise *ex, char *raw, size_t len, size_t size)
 {
-    const LessonView *lv = &t->lv;
+    const LessonView *lv = &ls->lv;
     /* what the exercise asks: the lesson as written, whatever the knobs */
     const LessonState *st = session_asked_state(lv->ses);
     LessonError err;
     Mat *v = lesson_eval_expr(st, ex->answer, &err);
     char num[48] = "?";
     if (v && v->rows == 1 && v->cols == 1)
-        num_format(num, sizeof num, mat_get(v, 0, 0), num_decimals_for(ex->within, lv->decimals), t->utf8);
+        num_format(num, sizeof num, mat_get(v, 0, 0), num_decimals_for(ex->within, lv->decimals), term->utf8);
     mat_free(v);
     len += (size_t)snprintf(raw + len, size - len, "  Answer (revealed): %s = %s\n", ex->answer, num);
     LessonCell cell;
@@ -46,19 +46,19 @@ static size_t worked_answer(const Tui *t, const LessonExercise *ex, char *raw, s
     return len < size ? len : size - 1;
 }
 
-int lv_exercise_lines(const Tui *t, char *buf, size_t size, int width, unsigned char *roles)
+int lv_exercise_lines(const TuiTerm *term, const LessonScreen *ls, char *buf, size_t size, int width, unsigned char *roles)
 {
-    const LessonView *lv = &t->lv;
+    const LessonView *lv = &ls->lv;
     const LessonStep *st = session_step(lv->ses);
     buf[0] = '\0';
     ExLines x = { buf, size, 0, 0, roles, width };
     if (session_bug(lv->ses))
-        return bug_exercise_lines(t, &x);
+        return bug_exercise_lines(term, ls, &x);
     if (!st || st->n_exercises == 0)
         return 0;
     const LessonExercise *ex = &st->exercises[lv->ex_index];
     const ExerciseState *es = session_exercise_state(lv->ses, lv->ex_index);
-    const char *mark = es->status == EX_RIGHT ? ui_glyph(&t->cv, " ✓", " (done)")
+    const char *mark = es->status == EX_RIGHT ? ui_glyph(&term->cv, " ✓", " (done)")
                      : es->status == EX_REVEALED ? " (revealed)" : "";
     char of[32] = "";
     if (st->n_exercises > 1)
@@ -73,7 +73,7 @@ int lv_exercise_lines(const Tui *t, char *buf, size_t size, int width, unsigned 
     if (es->status == EX_REVEALED) {
         char worked[4096];
         worked[0] = '\0';
-        worked_answer(t, ex, worked, 0, sizeof worked);
+        worked_answer(term, ls, ex, worked, 0, sizeof worked);
         char line[1024];
         for (const char *q = worked; (q = text_line(q, line, sizeof line));)
             ex_add(&x, EXL_HINT, "%s", line);
@@ -81,11 +81,11 @@ int lv_exercise_lines(const Tui *t, char *buf, size_t size, int width, unsigned 
     /* the verdict as the session keeps it (and saved it) */
     const Judgement *j = &es->judged;
     if (j->verdict == VERDICT_RIGHT || j->verdict == VERDICT_REVEALED) {
-        ex_add(&x, EXL_RIGHT, "  %s %s: %s", ui_glyph(&t->cv, "✓", "OK"), es->last, j->msg);
+        ex_add(&x, EXL_RIGHT, "  %s %s: %s", ui_glyph(&term->cv, "✓", "OK"), es->last, j->msg);
     } else if (j->verdict == VERDICT_WRONG) {
         const char *more = es->status == EX_REVEALED ? ""
                          : es->hints_shown < ex->n_hints ? " (i: a hint)" : " (v: the worked answer)";
-        ex_add(&x, EXL_WRONG, "  %s %s: %s.%s", ui_glyph(&t->cv, "✗", "X"), es->last, j->msg, more);
+        ex_add(&x, EXL_WRONG, "  %s %s: %s.%s", ui_glyph(&term->cv, "✗", "X"), es->last, j->msg, more);
     }
     if (lv->feedback[0])    /* what could not be judged: not a number */
         ex_add(&x, EXL_WRONG, "  %s", lv->feedback);

@@ -9,10 +9,11 @@
 
 #include "tui_exlines.h"
 
-typedef struct Tui Tui;
+typedef struct TuiTerm TuiTerm;
+typedef struct LessonScreen LessonScreen;
 
 /* The area for the step shown, wrapped to width into buf; roles (when not
  * NULL) gets each line's role. Returns the lines. */
-int lv_exercise_lines(const Tui *t, char *buf, size_t size, int width, unsigned char *roles);
+int lv_exercise_lines(const TuiTerm *term, const LessonScreen *ls, char *buf, size_t size, int width, unsigned char *roles);
 
 #endif

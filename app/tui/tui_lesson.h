@@ -16,38 +16,95 @@
 #include "tui_keys.h"
 #include "tui_layout.h"
 #include "tui_put.h"
+#include "tui_exlines.h"
+#include "tui_term.h"
 
-typedef struct Tui Tui;
+/* What the lesson screen is typing: an answer or an edit, with its label. */
+typedef struct {
+    PromptKind kind;    /* PROMPT_NONE: nothing is typed                    */
+    char input[INPUT_MAX];
+    int len;
+    char label[160];
+} LessonPrompt;
 
+struct TuiPlugin;
 
+/* The lesson screen's state, all of it (its functions take the terminal and
+ * this): the view of the session, the prompt, the frame's layout and what
+ * the last frame computed, the presenter's settings, the bars' heights.
+ * Ownership: the view's session and the frame's text and explanation. */
+typedef struct LessonScreen {
+    LessonView lv;
+    LessonPrompt prompt;
+    ScreenLayout layout;
+    /* what the last prepare computed for the frame: the explanation of
+     * the focused cell (ex_ok), or why there is none (ex_err) */
+    struct {
+        Explanation ex;
+        int ex_ok;
+        Mat *as_written;    /* a bug hunt's cell as the lesson writes it (owned) */
+        char ex_err[256];
+        /* the lesson's prose and exercise area, wrapped once by its
+         * prepare and drawn from here (owned): each exercise line with
+         * its role (tui_exlines.h's ExLineRole), so no colour is chosen by
+         * reading the text back */
+        char *text, *exercise;
+        int text_n, exercise_n;
+        unsigned char roles[EX_ROLES_MAX];
+    } frame;
+    /* presenter mode (--present): a big step title, no key bar, the
+     * panes revealed one at a time */
+    int present;
+    int big_numbers;    /* B: grown cells show their numbers in the block font */
+    int heat_numbers_off; /* N: heatmaps show colour (or shade) only       */
+    int title_h;        /* rows of the step title (1, or the big one's)   */
+    int banner_h;       /* rows of the reload error under the title (0: none) */
+    int knob_h;         /* rows of the knob bar under it (0: none)          */
+    int bar_h;          /* rows of the plug-in's bar under them (0 or 1)    */
+    /* a plug-in beside the lesson (class mode, tui_plugin.h): its bar, its
+     * keys, its help; NULL: none. Not owned. */
+    struct TuiPlugin *plug;
+    /* what the last action changed (SessionChange bits), for the plug-in */
+    unsigned changed;
+    /* a screen the main loop is asked to open or close (ACT_TEXT, ACT_BLANK,
+     * ACT_BUG_KINDS, ACT_BUG_FIX, ACT_CLOSE), handed back by the key */
+    TuiAction asks;
+} LessonScreen;
 
 /* tui_lesson.c: the lesson view's life and actions. */
-/* Open the lesson at path into t->lv. Returns 0, or -1 with the error
- * text in msg (the view is left empty). */
-int lv_open(Tui *t, const char *path, char *msg, size_t size);
+/* Open the lesson at path into ls. Returns 0, or -1 with the error text
+ * in msg (the view is left empty). */
+int lv_open(TuiTerm *term, LessonScreen *ls, const char *path, char *msg, size_t size);
 /* Adopt an opened session (ownership passes to the view). */
-void lv_adopt(Tui *t, Session *ses);
+void lv_adopt(TuiTerm *term, LessonScreen *ls, Session *ses);
 void lv_close(LessonView *lv);
 /* Go to a screen of the lesson. */
-void lv_go(Tui *t, int screen);
+void lv_go(LessonScreen *ls, int screen);
 /* Build the panes of the session's current screen; where prev (n_prev
  * panes of the screen shown before) has a pane of the same name, it keeps
  * its cursor, scroll and view. */
-void lv_build_panes(Tui *t, const Pane *prev, int n_prev);
+void lv_build_panes(LessonScreen *ls, const Pane *prev, int n_prev);
 /* Handle one action of the lesson view. */
-void lv_action(Tui *t, TuiAction a);
+void lv_action(TuiTerm *term, LessonScreen *ls, TuiAction a);
 /* tui_lesson_draw.c: the lesson screen's frame, laid out then drawn (the
  * screen object, tui_screen_lesson, is tui_lesson.c's). */
-void lv_prepare(Tui *t);
-void lv_draw(Tui *t);
+void lv_prepare(TuiTerm *term, LessonScreen *ls);
+void lv_draw(TuiTerm *term, LessonScreen *ls);
+/* Release what the last frame kept (its text, its explanation). */
+void lv_frame_free(LessonScreen *ls);
 /* tui_lesson_draw.c: the step's prose and then its exercise as it
  * stands, wrapped to width (what t shows whole). Returns the lines. */
-int lv_whole_text(const Tui *t, char *buf, size_t size, int width);
+int lv_whole_text(const TuiTerm *term, const LessonScreen *ls, char *buf, size_t size, int width);
+/* The screen the lesson asked the loop for (ls->asks), now taken. */
+TuiAction lv_asked(LessonScreen *ls);
 /* Finish the prompt with the typed text. */
-void lv_submit(Tui *t);
+void lv_submit(TuiTerm *term, LessonScreen *ls);
 /* The key after "y shows the worked answer": y reveals it. */
-void lv_confirm_reveal(Tui *t, int ch);
+void lv_confirm_reveal(TuiTerm *term, LessonScreen *ls, int ch);
 /* Mouse: select the cell at screen (x, y) if there is one. */
-void lv_click(Tui *t, int x, int y);
-
+void lv_click(LessonScreen *ls, int x, int y);
+/* A presenter on a projector (PROJECTOR_COLS x PROJECTOR_ROWS or more):
+ * the knobs, the panes' names and labels in the block font too. The one
+ * test of it. */
+int lv_on_projector(const TuiTerm *term, const LessonScreen *ls);
 #endif

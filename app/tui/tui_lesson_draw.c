@@ -17,32 +17,31 @@
 #include "format.h"
 #include "tui_put.h"
 #include "tui_bug.h"
-#include "tui_class.h"
+#include "tui_plugin.h"
 #include "tui_exercise.h"
-#include "tui_screen.h"
-#include "tui_chrome.h"
+#include "tui_keybar.h"
 #include "tui_knobs.h"
 #include "tui_pane.h"
 #include "tui_live.h"
 #include "text.h"
-#include "tui_state.h"
+#include "tui_lesson.h"
 
 #include "minmax.h"
 
-void tui_frame_free(Tui *t)
+void lv_frame_free(LessonScreen *ls)
 {
-    explain_free(&t->frame.ex);
-    mat_free(t->frame.as_written);
-    free(t->frame.text);
-    free(t->frame.exercise);
-    memset(&t->frame, 0, sizeof t->frame);
+    explain_free(&ls->frame.ex);
+    mat_free(ls->frame.as_written);
+    free(ls->frame.text);
+    free(ls->frame.exercise);
+    memset(&ls->frame, 0, sizeof ls->frame);
 }
 
 /* ---- per-frame layout -------------------------------------------------- */
 
-static int step_text(const Tui *t, char *buf, size_t size, int width)
+static int step_text(const LessonScreen *ls, char *buf, size_t size, int width)
 {
-    const LessonView *lv = &t->lv;
+    const LessonView *lv = &ls->lv;
     const LessonStep *st = session_step(lv->ses);
     char intro[600];
     const char *text;
@@ -71,48 +70,48 @@ static int step_text(const Tui *t, char *buf, size_t size, int width)
  * the panes would like (0: all of them, one shelf under another). Returns
  * the number of pages the panes take (0 when none or the screen is too
  * small). */
-static int plan_frame(Tui *t, int decimals, int text_n, int ex_n, int panes_want, PaneNeed *need, PanePlace *place)
+static int plan_frame(TuiTerm *term, LessonScreen *ls, int decimals, int text_n, int ex_n, int panes_want, PaneNeed *need, PanePlace *place)
 {
-    LessonView *lv = &t->lv;
+    LessonView *lv = &ls->lv;
     int panes_min = 0;
     for (int i = 0; i < lv->n_panes; i++) {
-        pane_need(t, i, decimals, &need[i]);
+        pane_need(term, ls, i, decimals, &need[i]);
         panes_min = imax(panes_min, need[i].min_h);
     }
     if (panes_want <= 0)
-        panes_want = lv->n_panes ? imax(1, layout_panes_height(need, lv->n_panes, t->cols)) : 0;
+        panes_want = lv->n_panes ? imax(1, layout_panes_height(need, lv->n_panes, term->cols)) : 0;
     /* under the title (taller in presenter mode), the reload error and
      * the knob bar; the regions below move down */
-    int top = t->title_h - 1 + t->banner_h + t->knob_h + t->class_h;
-    t->layout_ok = layout_screen(t->cols, t->rows - top, text_n, ex_n, panes_want, panes_min, &t->layout);
-    if (t->layout_ok && top > 0) {
-        Rect *moved[] = { &t->layout.text, &t->layout.panes, &t->layout.exercise, &t->layout.status,
-                          &t->layout.keybar };
+    int top = ls->title_h - 1 + ls->banner_h + ls->knob_h + ls->bar_h;
+    term->layout_ok = layout_screen(term->cols, term->rows - top, text_n, ex_n, panes_want, panes_min, &ls->layout);
+    if (term->layout_ok && top > 0) {
+        Rect *moved[] = { &ls->layout.text, &ls->layout.panes, &ls->layout.exercise, &ls->layout.status,
+                          &ls->layout.keybar };
         for (size_t k = 0; k < sizeof moved / sizeof *moved; k++)
             moved[k]->y += top;
-        t->layout.title.h = t->title_h;
+        ls->layout.title.h = ls->title_h;
     }
-    if (!t->layout_ok || lv->n_panes == 0)
+    if (!term->layout_ok || lv->n_panes == 0)
         return 0;
     if (lv->zoom) {
         /* the focused pane alone, in all the room, its cells as large as fit */
         int f = lv->focus;
-        GridScale scale = layout_zoom_scale(&need[f], t->layout.panes);
+        GridScale scale = layout_zoom_scale(&need[f], ls->layout.panes);
         lv->views[f].grid = grid_scaled(&lv->views[f].grid, scale);
         lv->views[f].scaled = scale.rows > 1 || scale.cols > 1;
         need[f] = pane_need_scaled(&need[f], scale);
         for (int i = 0; i < lv->n_panes; i++)
-            place[i] = (PanePlace){ t->layout.panes, i == f, 0 };
+            place[i] = (PanePlace){ ls->layout.panes, i == f, 0 };
         return 1;
     }
     /* room to spare (a projector): scale the cells up, all alike, then
      * each level of panes into the room that leaves */
-    GridScale scale = layout_pick_scale(need, lv->n_panes, t->layout.panes, t->cols, t->rows);
+    GridScale scale = layout_pick_scale(need, lv->n_panes, ls->layout.panes, term->cols, term->rows);
     if ((scale.rows > 1 || scale.cols > 1) && lv->n_panes <= LAYOUT_SCALE_MAX_PANES) {
         GridScale each[LAYOUT_SCALE_MAX_PANES];
         for (int i = 0; i < lv->n_panes; i++)
             each[i] = scale;
-        layout_fill(need, lv->n_panes, t->layout.panes, each);
+        layout_fill(need, lv->n_panes, ls->layout.panes, each);
         for (int i = 0; i < lv->n_panes; i++)
             if (need[i].grow_rows > 0) {
                 lv->views[i].grid = grid_scaled(&lv->views[i].grid, each[i]);
@@ -120,14 +119,14 @@ static int plan_frame(Tui *t, int decimals, int text_n, int ex_n, int panes_want
                 need[i] = pane_need_scaled(&need[i], each[i]);
             }
     }
-    return layout_panes(need, lv->n_panes, t->layout.panes, lv->focus, place);
+    return layout_panes(need, lv->n_panes, ls->layout.panes, lv->focus, place);
 }
 
-int lv_whole_text(const Tui *t, char *buf, size_t size, int width)
+int lv_whole_text(const TuiTerm *term, const LessonScreen *ls, char *buf, size_t size, int width)
 {
-    int n = step_text(t, buf, size, width);
+    int n = step_text(ls, buf, size, width);
     char ex[8192];
-    int n_ex = t->lv.ses ? lv_exercise_lines(t, ex, sizeof ex, width, NULL) : 0;
+    int n_ex = ls->lv.ses ? lv_exercise_lines(term, ls, ex, sizeof ex, width, NULL) : 0;
     size_t len = strlen(buf);
     if (n_ex > 0 && len + 3 < size) {
         /* a blank line between them */
@@ -137,73 +136,74 @@ int lv_whole_text(const Tui *t, char *buf, size_t size, int width)
     return n;
 }
 
-void lv_prepare(Tui *t)
+void lv_prepare(TuiTerm *term, LessonScreen *ls)
 {
-    t->frame.ex_err[0] = '\0';
-    t->banner_h = 0;
-    LessonView *lv = &t->lv;
+    lv_frame_free(ls);      /* the last frame's text and explanation */
+    ls->frame.ex_err[0] = '\0';
+    ls->banner_h = 0;
+    LessonView *lv = &ls->lv;
     /* the prose and the exercise, wrapped once: the plan counts their
      * lines, the draw puts them on the screen */
     size_t size = 65536;
-    t->frame.text = malloc(size);
-    t->frame.exercise = malloc(size);
-    if (!t->frame.text || !t->frame.exercise)
+    ls->frame.text = malloc(size);
+    ls->frame.exercise = malloc(size);
+    if (!ls->frame.text || !ls->frame.exercise)
         tui_fatal("out of memory");
-    t->frame.text_n = step_text(t, t->frame.text, size, text_measure(t->cols));
-    t->frame.exercise_n = lv_exercise_lines(t, t->frame.exercise, size, text_measure(t->cols), t->frame.roles);
+    ls->frame.text_n = step_text(ls, ls->frame.text, size, text_measure(term->cols));
+    ls->frame.exercise_n = lv_exercise_lines(term, ls, ls->frame.exercise, size, text_measure(term->cols), ls->frame.roles);
     /* zoomed, the pane has the screen: no prose, no exercise */
-    int text_n = lv->zoom ? 0 : t->frame.text_n;
-    int ex_n = lv->zoom ? 0 : t->frame.exercise_n;
+    int text_n = lv->zoom ? 0 : ls->frame.text_n;
+    int ex_n = lv->zoom ? 0 : ls->frame.exercise_n;
     PaneNeed *need = calloc((size_t)imax(lv->n_panes, 1), sizeof *need);
     PanePlace *place = calloc((size_t)imax(lv->n_panes, 1), sizeof *place);
     if (!need || !place)
         tui_fatal("out of memory");
     /* a failed reload's error goes under the title, the rest moves down;
      * with no rows to spare it goes to the key bar instead */
-    t->banner_h = imin(lv_banner_want(t), t->rows - TUI_MIN_ROWS);
-    if (t->banner_h < 2)
-        t->banner_h = 0;
+    ls->banner_h = imin(lv_banner_want(term, ls), term->rows - TUI_MIN_ROWS);
+    if (ls->banner_h < 2)
+        ls->banner_h = 0;
     /* the knob bar goes under them when the rows are there */
-    t->knob_h = knobs_bar_want(t) && t->rows - t->banner_h - 1 >= TUI_MIN_ROWS ? 1 : 0;
+    ls->knob_h = knobs_bar_want(ls) && term->rows - ls->banner_h - 1 >= TUI_MIN_ROWS ? 1 : 0;
     /* on a projector, the knobs in the block font: read from the back */
-    int big_knob_h = big_rows(t->utf8 ? BIG_HALF : BIG_FULL);
-    if (t->knob_h && tui_on_projector(t))
-        t->knob_h = big_knob_h;
+    int big_knob_h = big_rows(term->utf8 ? BIG_HALF : BIG_FULL);
+    if (ls->knob_h && lv_on_projector(term, ls))
+        ls->knob_h = big_knob_h;
     /* a student in a class: where the class is, under them */
-    t->class_h = (t->student || t->class_ended) && t->rows - t->banner_h - t->knob_h - 1 >= TUI_MIN_ROWS ? 1 : 0;
+    ls->bar_h = ls->plug && ls->plug->bar_rows(ls->plug->self) && term->rows - ls->banner_h - ls->knob_h - 1 >= TUI_MIN_ROWS ? 1 : 0;
     /* presenter mode: the step's number in the block font, when the rows
      * are there */
-    int big_h = big_rows(t->utf8 ? BIG_HALF : BIG_FULL);
-    t->title_h = t->present && t->rows - t->banner_h - t->knob_h - (big_h - 1) >= 30 ? big_h : 1;
+    int big_h = big_rows(term->utf8 ? BIG_HALF : BIG_FULL);
+    ls->title_h = ls->present && term->rows - ls->banner_h - ls->knob_h - (big_h - 1) >= 30 ? big_h : 1;
     /* the panes with the decimals asked for; when they would need more
      * than one page, with up to FIT_DECIMALS fewer if that puts them all
      * on one (unless the person chose the decimals with + or -) */
     int dec = lv->decimals;
-    int pages = plan_frame(t, dec, text_n, ex_n, 0, need, place);
+    int pages = plan_frame(term, ls, dec, text_n, ex_n, 0, need, place);
     if (pages > 1 && !lv->decimals_chosen) {
         /* a room's numbers keep the digits that tell them apart */
-        int least = t->present ? dec : imax(dec - FIT_DECIMALS, 1), d = dec - 1;
-        while (d >= least && plan_frame(t, d, text_n, ex_n, 0, need, place) != 1)
+        int least = ls->present ? dec : imax(dec - FIT_DECIMALS, 1), d = dec - 1;
+        while (d >= least && plan_frame(term, ls, d, text_n, ex_n, 0, need, place) != 1)
             d--;
         if (d >= least)
             dec = d, pages = 1;
         else    /* fewer decimals do not help: the pages, at those asked for */
-            plan_frame(t, dec, text_n, ex_n, 0, need, place);
+            plan_frame(term, ls, dec, text_n, ex_n, 0, need, place);
     }
     if (pages > 1) {
         /* the panes want the tallest page (and its note), not all of
          * them stacked: the prose gets the rest */
         int tallest = 0;
         for (int f = 0; f < lv->n_panes; f++) {
-            layout_panes(need, lv->n_panes, t->layout.panes, f, place);
+            layout_panes(need, lv->n_panes, ls->layout.panes, f, place);
             for (int i = 0; i < lv->n_panes; i++)
                 if (place[i].visible)
-                    tallest = imax(tallest, place[i].r.y + place[i].r.h - t->layout.panes.y + 1);
+                    tallest = imax(tallest, place[i].r.y + place[i].r.h - ls->layout.panes.y + 1);
         }
-        plan_frame(t, dec, text_n, ex_n, tallest, need, place);
+        plan_frame(term, ls, dec, text_n, ex_n, tallest, need, place);
     }
-    lv->decimals_shown = t->layout_ok ? dec : lv->decimals;
-    if (!t->layout_ok || lv->n_panes == 0) {
+    lv->decimals_shown = term->layout_ok ? dec : lv->decimals;
+    if (!term->layout_ok || lv->n_panes == 0) {
         free(need);
         free(place);
         return;
@@ -211,30 +211,30 @@ void lv_prepare(Tui *t)
     for (int i = 0; i < lv->n_panes; i++) {
         lv->views[i].place = place[i];
         if (place[i].visible)
-            pane_fit(t, i);
+            pane_fit(term, ls, i);
     }
     free(need);
     free(place);
     /* the exercise and the explanation follow the panes closely; the
      * space left over goes to the bottom, above the key bar */
-    int bottom = t->layout.panes.y;
+    int bottom = ls->layout.panes.y;
     for (int i = 0; i < lv->n_panes; i++)
         if (lv->views[i].place.visible)
             bottom = imax(bottom, lv->views[i].place.r.y + lv->views[i].place.r.h);
-    int spare = t->layout.panes.y + t->layout.panes.h - bottom - 1;
+    int spare = ls->layout.panes.y + ls->layout.panes.h - bottom - 1;
     if (spare > 0) {
-        t->layout.panes.h -= spare;
-        t->layout.exercise.y -= spare;
-        t->layout.status.y -= spare;
-        t->layout.status.h += spare;    /* room for a long explanation to wrap */
+        ls->layout.panes.h -= spare;
+        ls->layout.exercise.y -= spare;
+        ls->layout.status.y -= spare;
+        ls->layout.status.h += spare;    /* room for a long explanation to wrap */
     }
     /* the explanation of the focused cell */
     Pane *p = &lv->panes[lv->focus];
     const Mat *m = lv->views[lv->focus].m;
-    if (m && !lv_pane_shown(t, lv->focus)) {
-        snprintf(t->frame.ex_err, sizeof t->frame.ex_err, "%s", "not shown yet: what will it be? (Space shows it)");
+    if (m && !lv_pane_shown(ls, lv->focus)) {
+        snprintf(ls->frame.ex_err, sizeof ls->frame.ex_err, "%s", "not shown yet: what will it be? (Space shows it)");
     } else if (m && !p->overview && session_cell_hidden(lv->ses, lv->ex_index, p->name, p->cur_r, p->cur_c)) {
-        snprintf(t->frame.ex_err, sizeof t->frame.ex_err, "%s",
+        snprintf(ls->frame.ex_err, sizeof ls->frame.ex_err, "%s",
                  "kept hidden until the exercise is answered: work it out (a answers, i for a hint)");
     } else if (m && !p->overview) {
         AttnError err;
@@ -242,17 +242,17 @@ void lv_prepare(Tui *t)
         /* in a bug hunt, the arithmetic the lesson writes, from the numbers
          * shown, its result left to the student (session_bug_explain) */
         if (session_bug(lv->ses)) {
-            t->frame.as_written = session_bug_explain(lv->ses, p->name, p->cur_r, p->cur_c, lv->decimals,
-                                                      &t->frame.ex, &err);
-            if (t->frame.as_written)
-                t->frame.ex_ok = 1;
+            ls->frame.as_written = session_bug_explain(lv->ses, p->name, p->cur_r, p->cur_c, lv->decimals,
+                                                      &ls->frame.ex, &err);
+            if (ls->frame.as_written)
+                ls->frame.ex_ok = 1;
             else
-                snprintf(t->frame.ex_err, sizeof t->frame.ex_err, "%s", err.msg);
-        } else if (explain_cell_digits(&t->frame.ex, m, p->cur_r, p->cur_c, lv->decimals, &err) == ATTN_OK
-                   && t->frame.ex.text) {
-            t->frame.ex_ok = 1;
+                snprintf(ls->frame.ex_err, sizeof ls->frame.ex_err, "%s", err.msg);
+        } else if (explain_cell_digits(&ls->frame.ex, m, p->cur_r, p->cur_c, lv->decimals, &err) == ATTN_OK
+                   && ls->frame.ex.text) {
+            ls->frame.ex_ok = 1;
         } else {
-            snprintf(t->frame.ex_err, sizeof t->frame.ex_err, "%s", err.msg);
+            snprintf(ls->frame.ex_err, sizeof ls->frame.ex_err, "%s", err.msg);
         }
     }
 }
@@ -261,20 +261,20 @@ void lv_prepare(Tui *t)
 
 /* Presenter mode's title: the step's number in the block font, its title
  * beside it, the lesson's above that. */
-static void draw_big_title(const Tui *t)
+static void draw_big_title(const TuiTerm *term, const LessonScreen *ls)
 {
-    const LessonView *lv = &t->lv;
-    Rect r = t->layout.title;
+    const LessonView *lv = &ls->lv;
+    Rect r = ls->layout.title;
     BigSize size = r.h >= 5 ? BIG_FULL : BIG_HALF;
     for (int y = r.y; y < r.y + r.h; y++)
-        ui_fill(&t->cv, y, 0, r.w, t->attr[C_TITLE]);
+        ui_fill(&term->cv, y, 0, r.w, term->attr[C_TITLE]);
     const LessonStep *st = session_step(lv->ses);
     char num[32] = "";
     if (st)
         snprintf(num, sizeof num, "%d/%d", session_step_number(lv->ses), lesson_n_steps(session_lesson(lv->ses)));
     int x = 2;
     if (num[0]) {
-        ui_put_big(&t->cv, r.y, x, r.w - x, t->attr[C_STEP], num, size);
+        ui_put_big(&term->cv, r.y, x, r.w - x, term->attr[C_STEP], num, size);
         x += big_width(num, size) + 3;
     }
     const char *step_title = st ? st->title : "Set-up: the lesson's inputs";
@@ -288,22 +288,22 @@ static void draw_big_title(const Tui *t)
             *c = (char)(*c - 'a' + 'A');
     int bw = big_width(caps, size);
     if (r.w >= PROJECTOR_COLS && bw >= 0 && bw <= r.w - x - 1) {
-        ui_put_big(&t->cv, r.y, x, r.w - x, t->attr[C_STEP] | A_BOLD, caps, size);
+        ui_put_big(&term->cv, r.y, x, r.w - x, term->attr[C_STEP] | A_BOLD, caps, size);
         return;
     }
-    ui_put_fit(&t->cv, r.y, x, r.w - x - 1, t->attr[C_TITLE], lesson_title(session_lesson(lv->ses)));
-    ui_put_fit(&t->cv, r.y + r.h / 2 + (r.h > 3), x, r.w - x - 1, t->attr[C_STEP] | A_BOLD, step_title);
+    ui_put_fit(&term->cv, r.y, x, r.w - x - 1, term->attr[C_TITLE], lesson_title(session_lesson(lv->ses)));
+    ui_put_fit(&term->cv, r.y + r.h / 2 + (r.h > 3), x, r.w - x - 1, term->attr[C_STEP] | A_BOLD, step_title);
 }
 
-static void draw_title(const Tui *t)
+static void draw_title(const TuiTerm *term, const LessonScreen *ls)
 {
-    const LessonView *lv = &t->lv;
-    Rect r = t->layout.title;
+    const LessonView *lv = &ls->lv;
+    Rect r = ls->layout.title;
     if (r.h > 1) {
-        draw_big_title(t);
+        draw_big_title(term, ls);
         return;
     }
-    ui_fill(&t->cv, r.y, 0, r.w, t->attr[C_TITLE]);
+    ui_fill(&term->cv, r.y, 0, r.w, term->attr[C_TITLE]);
     const LessonStep *st = session_step(lv->ses);
     int n_edits = session_n_edits(lv->ses);
     char right[256];
@@ -313,25 +313,25 @@ static void draw_title(const Tui *t)
         : st ? snprintf(right, sizeof right, " step %d/%d: %s ", session_step_number(lv->ses), n_steps, st->title)
              : snprintf(right, sizeof right, " Set-up, then %d step%s ", n_steps, n_steps == 1 ? "" : "s");
     if (n_edits > 0)
-        rl += snprintf(right + rl, sizeof right - (size_t)rl, "%s %d edit%s ", ui_glyph(&t->cv, "│", "|"), n_edits,
+        rl += snprintf(right + rl, sizeof right - (size_t)rl, "%s %d edit%s ", ui_glyph(&term->cv, "│", "|"), n_edits,
                        n_edits == 1 ? "" : "s");
     if (session_reload_error(lv->ses) && lv->reload_error_hidden && rl < (int)sizeof right)
-        snprintf(right + rl, sizeof right - (size_t)rl, "%s file has an error ", ui_glyph(&t->cv, "│", "|"));
+        snprintf(right + rl, sizeof right - (size_t)rl, "%s file has an error ", ui_glyph(&term->cv, "│", "|"));
     char clean[256];
-    text_clean(clean, sizeof clean, right, 0, t->utf8);
+    text_clean(clean, sizeof clean, right, 0, term->utf8);
     int rw = imin(fmt_display_width(clean), r.w * 2 / 3);
     char left[300];
-    snprintf(left, sizeof left, " attn %s %s", ui_glyph(&t->cv, "·", "-"), lesson_title(session_lesson(lv->ses)));
-    ui_put_fit(&t->cv, r.y, 0, r.w - rw - 1, t->attr[C_TITLE], left);
-    ui_put(&t->cv, r.y, r.w - rw, rw, t->attr[C_STEP], clean);
+    snprintf(left, sizeof left, " attn %s %s", ui_glyph(&term->cv, "·", "-"), lesson_title(session_lesson(lv->ses)));
+    ui_put_fit(&term->cv, r.y, 0, r.w - rw - 1, term->attr[C_TITLE], left);
+    ui_put(&term->cv, r.y, r.w - rw, rw, term->attr[C_STEP], clean);
 }
 
-static void draw_status(const Tui *t)
+static void draw_status(const TuiTerm *term, const LessonScreen *ls)
 {
-    const LessonView *lv = &t->lv;
-    Rect r = t->layout.status;
+    const LessonView *lv = &ls->lv;
+    Rect r = ls->layout.status;
     if (lv->n_panes == 0) {
-        ui_put(&t->cv, r.y, 1, r.w - 2, t->attr[C_DIM], "(this step shows no matrices)");
+        ui_put(&term->cv, r.y, 1, r.w - 2, term->attr[C_DIM], "(this step shows no matrices)");
         return;
     }
     const Pane *p = &lv->panes[lv->focus];
@@ -342,31 +342,31 @@ static void draw_status(const Tui *t)
         int r1 = p->cur_r + 1, c1 = p->cur_c + 1;
         float val = v->pooled ? v->pooled[(p->cur_r / v->br) * v->cols + p->cur_c / v->bc] : 0;
         char num[48];
-        num_format(num, sizeof num, val, lv->decimals, t->utf8);
-        ui_putf(&t->cv, r.y, 1, r.w - 2, t->attr[C_STATUS], "%s rows %d-%d, cols %d-%d: %s %s", p->name, r1,
+        num_format(num, sizeof num, val, lv->decimals, term->utf8);
+        ui_putf(&term->cv, r.y, 1, r.w - 2, term->attr[C_STATUS], "%s rows %d-%d, cols %d-%d: %s %s", p->name, r1,
              imin(r1 + v->br - 1, v->m->rows), c1, imin(c1 + v->bc - 1, v->m->cols),
              p->overview == 2 ? "max" : "mean", num);
-        ui_put(&t->cv, r.y + 1, 1, r.w - 2, t->attr[C_DIM], "Enter opens this block cell by cell; o: max / off");
+        ui_put(&term->cv, r.y + 1, 1, r.w - 2, term->attr[C_DIM], "Enter opens this block cell by cell; o: max / off");
         return;
     }
-    if (!t->frame.ex_ok) {
+    if (!ls->frame.ex_ok) {
         char name[64], num[48];
         explain_cell_name(v->m, p->cur_r, p->cur_c, name, sizeof name);
-        num_format(num, sizeof num, mat_get(v->m, p->cur_r, p->cur_c), lv->decimals, t->utf8);
-        if (!lv_pane_shown(t, lv->focus) || session_cell_hidden(lv->ses, lv->ex_index, p->name, p->cur_r, p->cur_c))
+        num_format(num, sizeof num, mat_get(v->m, p->cur_r, p->cur_c), lv->decimals, term->utf8);
+        if (!lv_pane_shown(ls, lv->focus) || session_cell_hidden(lv->ses, lv->ex_index, p->name, p->cur_r, p->cur_c))
             snprintf(num, sizeof num, "?");
-        ui_putf(&t->cv, r.y, 1, r.w - 2, t->attr[C_STATUS], "%s = %s", name, num);
-        if (t->frame.ex_err[0])
-            ui_put(&t->cv, r.y + 1, 1, r.w - 2, t->attr[C_DIM], t->frame.ex_err);
+        ui_putf(&term->cv, r.y, 1, r.w - 2, term->attr[C_STATUS], "%s = %s", name, num);
+        if (ls->frame.ex_err[0])
+            ui_put(&term->cv, r.y + 1, 1, r.w - 2, term->attr[C_DIM], ls->frame.ex_err);
         return;
     }
     /* long arithmetic wraps when the rows are there, else it is cut */
     char buf[4096];
-    if (text_wrap_lines(buf, sizeof buf, t->frame.ex.text, r.w - 2, 4) > r.h)
-        snprintf(buf, sizeof buf, "%s", t->frame.ex.text);
+    if (text_wrap_lines(buf, sizeof buf, ls->frame.ex.text, r.w - 2, 4) > r.h)
+        snprintf(buf, sizeof buf, "%s", ls->frame.ex.text);
     Rect lines = { r.x, r.y, r.w, r.h };
     const char *tag = lv->explain_on ? "operands marked (Enter: off)" : "Enter: mark its operands";
-    ui_lines(&t->cv, buf, lines, t->attr[C_STATUS], t->attr[C_DIM], NULL);
+    ui_lines(&term->cv, buf, lines, term->attr[C_STATUS], term->attr[C_DIM], NULL);
     /* the hint goes after the shortest of the explanation's lines (the
      * result, usually), a few columns from its end */
     int tw = fmt_display_width(tag), best_row = -1, best_w = 0, row = 0;
@@ -383,29 +383,33 @@ static void draw_status(const Tui *t)
         best_w = -3;
     }
     if (best_row >= 0 && 1 + best_w + 4 + tw < r.w)
-        ui_put(&t->cv, r.y + best_row, 1 + best_w + 4, tw, t->attr[C_DIM], tag);
+        ui_put(&term->cv, r.y + best_row, 1 + best_w + 4, tw, term->attr[C_DIM], tag);
 }
 
 /* What the lesson asks of the key bar: its keys, which of them apply now,
  * and the first line of a reload error with no room under the title. */
-static void draw_keybar(const Tui *t)
+static void draw_keybar(const TuiTerm *term, const LessonScreen *ls)
 {
-    KeyBarWant want = { .where = KEYS_LESSON, .rect = t->layout.keybar, .quiet = t->present };
-    const LessonStep *st = session_step(t->lv.ses);
-    want.has_exercise = (st && st->n_exercises > 0) || session_bug(t->lv.ses);
-    if (session_bug(t->lv.ses))
-        want.answer_label = tui_bug_answer_label(t);
-    for (int i = 0; i < t->lv.n_panes; i++) {
-        const PaneView *v = &t->lv.views[i];
-        want.scrolls |= v->m && (v->fit_r < v->rows || v->fit_c < v->cols || t->lv.panes[i].overview);
+    KeyBarWant want = { .where = KEYS_LESSON, .rect = ls->layout.keybar, .quiet = ls->present };
+    if (ls->prompt.kind != PROMPT_NONE) {
+        want.prompt_label = ls->prompt.label;
+        want.prompt_input = ls->prompt.input;
+    }
+    const LessonStep *st = session_step(ls->lv.ses);
+    want.has_exercise = (st && st->n_exercises > 0) || session_bug(ls->lv.ses);
+    if (session_bug(ls->lv.ses))
+        want.answer_label = tui_bug_answer_label(ls);
+    for (int i = 0; i < ls->lv.n_panes; i++) {
+        const PaneView *v = &ls->lv.views[i];
+        want.scrolls |= v->m && (v->fit_r < v->rows || v->fit_c < v->cols || ls->lv.panes[i].overview);
     }
     char first[512];
-    if (t->banner_h == 0 && lv_banner_want(t) > 0) {
-        const char *e = session_reload_error(t->lv.ses);
+    if (ls->banner_h == 0 && lv_banner_want(term, ls) > 0) {
+        const char *e = session_reload_error(ls->lv.ses);
         snprintf(first, sizeof first, "reload failed (c hides): %.*s", (int)strcspn(e, "\n"), e);
         want.alert = first;
     }
-    tui_keybar_draw(t, &want);
+    tui_keybar_draw(term, &want);
 }
 
 /* The lowest row of the panes' area where [x, x + w) crosses no pane on
@@ -425,19 +429,19 @@ static int note_row(const LessonView *lv, Rect pr, int x, int w)
     return -1;
 }
 
-void lv_draw(Tui *t)
+void lv_draw(TuiTerm *term, LessonScreen *ls)
 {
-    LessonView *lv = &t->lv;
-    draw_title(t);
-    int under = t->layout.title.y + t->layout.title.h;
-    if (t->banner_h > 0)
-        lv_banner_draw(t, (Rect){ 0, under, t->cols, t->banner_h });
-    if (t->knob_h > 0)
-        knobs_bar_draw(t, (Rect){ 0, under + t->banner_h, t->cols, t->knob_h });
-    ui_lines(&t->cv, t->frame.text, t->layout.text, t->attr[C_TEXT], t->attr[C_DIM], ui_glyph(&t->cv, "… t: all", "... t: all"));
+    LessonView *lv = &ls->lv;
+    draw_title(term, ls);
+    int under = ls->layout.title.y + ls->layout.title.h;
+    if (ls->banner_h > 0)
+        lv_banner_draw(term, ls, (Rect){ 0, under, term->cols, ls->banner_h });
+    if (ls->knob_h > 0)
+        knobs_bar_draw(term, ls, (Rect){ 0, under + ls->banner_h, term->cols, ls->knob_h });
+    ui_lines(&term->cv, ls->frame.text, ls->layout.text, term->attr[C_TEXT], term->attr[C_DIM], ui_glyph(&term->cv, "… t: all", "... t: all"));
     for (int i = 0; i < lv->n_panes; i++)
         if (lv->views[i].place.visible)
-            pane_draw(t, i, lv->explain_on && t->frame.ex_ok ? &t->frame.ex : NULL);
+            pane_draw(term, ls, i, lv->explain_on && ls->frame.ex_ok ? &ls->frame.ex : NULL);
     int pages = 0, page = lv->n_panes ? lv->views[lv->focus].place.page : 0;
     for (int i = 0; i < lv->n_panes; i++)
         pages = imax(pages, lv->views[i].place.page + 1);
@@ -451,41 +455,47 @@ void lv_draw(Tui *t)
         snprintf(note, sizeof note, " %d decimals to fit (+: more) ", lv->decimals_shown);
     int note_y = -1, note_x = 0, nw = (int)strlen(note);
     if (note[0]) {
-        Rect pr = t->layout.panes;
+        Rect pr = ls->layout.panes;
         note_x = pr.x + pr.w - nw;
         note_y = note_row(lv, pr, note_x, nw);
         if (note_y < 0) {   /* no row free of numbers: over the key bar's end, after it is drawn */
-            note_y = t->layout.keybar.y;
-            note_x = t->layout.keybar.x + t->layout.keybar.w - nw;
+            note_y = ls->layout.keybar.y;
+            note_x = ls->layout.keybar.x + ls->layout.keybar.w - nw;
         }
-        if (note_y != t->layout.keybar.y)
-            ui_put(&t->cv, note_y, note_x, nw, t->attr[C_DIM] | A_REVERSE, note);
+        if (note_y != ls->layout.keybar.y)
+            ui_put(&term->cv, note_y, note_x, nw, term->attr[C_DIM] | A_REVERSE, note);
     }
-    if (t->layout.exercise.h > 0) {
-        const unsigned char *roles = t->frame.roles;
-        int n_ex = t->frame.exercise_n;
-        Rect er = t->layout.exercise;
-        const char *p = t->frame.exercise;
+    if (ls->layout.exercise.h > 0) {
+        const unsigned char *roles = ls->frame.roles;
+        int n_ex = ls->frame.exercise_n;
+        Rect er = ls->layout.exercise;
+        const char *p = ls->frame.exercise;
         char line[1024];
-        const char *more = ui_glyph(&t->cv, "… t: all", "... t: all");
+        const char *more = ui_glyph(&term->cv, "… t: all", "... t: all");
         int more_w = fmt_display_width(more);
         for (int k = 0; k < er.h && (p = text_line(p, line, sizeof line)); k++) {
             if (k == er.h - 1 && n_ex > er.h) {
                 /* the rest (more hints, the verdict) is under t */
-                ui_put(&t->cv, er.y + k, 1, er.w - 3 - more_w, t->attr[C_HINT], line);
-                ui_put(&t->cv, er.y + k, er.w - more_w - 1, more_w, t->attr[C_DIM], more);
+                ui_put(&term->cv, er.y + k, 1, er.w - 3 - more_w, term->attr[C_HINT], line);
+                ui_put(&term->cv, er.y + k, er.w - more_w - 1, more_w, term->attr[C_DIM], more);
                 break;
             }
             static const int role_colour[] = { [EXL_TITLE] = C_PANE_TITLE, [EXL_HINT] = C_HINT,
                                                [EXL_RIGHT] = C_RIGHT, [EXL_WRONG] = C_WRONG, [EXL_NOTE] = C_DIM };
-            int a = t->attr[role_colour[k < EX_ROLES_MAX ? roles[k] : EXL_HINT]];
-            ui_put(&t->cv, er.y + k, 1, er.w - 2, a, line);
+            int a = term->attr[role_colour[k < EX_ROLES_MAX ? roles[k] : EXL_HINT]];
+            ui_put(&term->cv, er.y + k, 1, er.w - 2, a, line);
         }
     }
-    draw_status(t);
-    draw_keybar(t);
-    if (note[0] && note_y == t->layout.keybar.y)
-        ui_put(&t->cv, note_y, note_x, nw, t->attr[C_DIM] | A_REVERSE, note);
-    tui_class_draw(t);
+    draw_status(term, ls);
+    draw_keybar(term, ls);
+    if (note[0] && note_y == ls->layout.keybar.y)
+        ui_put(&term->cv, note_y, note_x, nw, term->attr[C_DIM] | A_REVERSE, note);
+    if (ls->plug)
+        ls->plug->draw(ls->plug->self, term, ls);
 }
 
+
+int lv_on_projector(const TuiTerm *term, const LessonScreen *ls)
+{
+    return ls->present && term->cols >= PROJECTOR_COLS && term->rows >= PROJECTOR_ROWS;
+}

@@ -14,18 +14,16 @@
 #include <string.h>
 
 #include "tui_put.h"
-#include "tui_chrome.h"
 #include "tui_live.h"
 #include "tui_pane.h"
 #include "text.h"
-#include "tui_class.h"
-#include "tui_state.h"
+#include "tui_lesson.h"
 
 #include "minmax.h"
 
-int lv_reload_if_changed(Tui *t, int by_hand)
+int lv_reload_if_changed(TuiTerm *term, LessonScreen *ls, int by_hand)
 {
-    LessonView *lv = &t->lv;
+    LessonView *lv = &ls->lv;
     if (!lv->ses)
         return 0;
     /* where the person was, for the panes that are still there */
@@ -36,9 +34,9 @@ int lv_reload_if_changed(Tui *t, int by_hand)
     unsigned c = session_reload(lv->ses, by_hand);
     if (c & SESSION_RELOAD_FAILED) {
         lv->reload_error_hidden = 0;
-        t->message[0] = '\0';     /* an older "reloaded" is not true any more */
+        term->message[0] = '\0';     /* an older "reloaded" is not true any more */
         if (by_hand)
-            tui_message(t, 1, "%s", session_message(lv->ses));
+            tui_message(term, 1, "%s", session_message(lv->ses));
         return 1;
     }
     if (!(c & SESSION_LESSON))
@@ -48,7 +46,7 @@ int lv_reload_if_changed(Tui *t, int by_hand)
         tui_fatal("out of memory");
     if (n_old > 0)
         memcpy(old, lv->panes, (size_t)n_old * sizeof *old);
-    lv_build_panes(t, old, n_old);
+    lv_build_panes(ls, old, n_old);
     free(old);
     st = session_step(lv->ses);
     if (st && strcmp(st->title, old_title) == 0) {
@@ -60,19 +58,19 @@ int lv_reload_if_changed(Tui *t, int by_hand)
     }
     lv->reload_error_hidden = 0;
     /* a dropped edit stays until the next key: it says what was lost */
-    tui_message(t, 0, "%s", session_message(lv->ses));
-    tui_class_lesson_changed(t);    /* a class follows the lesson as it is now */
-    t->message_brief = session_reload_dropped(lv->ses) == 0;
+    tui_message(term, 0, "%s", session_message(lv->ses));
+    ls->changed |= SESSION_LESSON;  /* what runs beside follows the lesson as it is now */
+    term->message_brief = session_reload_dropped(lv->ses) == 0;
     return 1;
 }
 
-void lv_hide_reload_error(Tui *t)
+void lv_hide_reload_error(TuiTerm *term, LessonScreen *ls)
 {
-    if (!session_reload_error(t->lv.ses) || t->lv.reload_error_hidden) {
-        tui_message(t, 0, "no reload error to hide");
+    if (!session_reload_error(ls->lv.ses) || ls->lv.reload_error_hidden) {
+        tui_message(term, 0, "no reload error to hide");
         return;
     }
-    t->lv.reload_error_hidden = 1;
+    ls->lv.reload_error_hidden = 1;
 }
 
 /* The banner: a marked heading, the error's first line wrapped, then the
@@ -83,13 +81,13 @@ void lv_hide_reload_error(Tui *t)
 
 /* The error as banner lines into buf, its first line after prefix and
  * wrapped (*first_rows rows). Returns the number of lines. */
-static int banner_text(const Tui *t, const char *prefix, char *buf, size_t size, int *first_rows)
+static int banner_text(const TuiTerm *term, const LessonScreen *ls, const char *prefix, char *buf, size_t size, int *first_rows)
 {
-    const char *e = session_reload_error(t->lv.ses);
+    const char *e = session_reload_error(ls->lv.ses);
     const char *nl = strchr(e, '\n');
     char first[1200];
     snprintf(first, sizeof first, "%s%.*s", prefix, nl ? (int)(nl - e) : (int)strlen(e), e);
-    int n = text_wrap_lines(buf, size, first, imax(t->cols - 2, 10), 4);
+    int n = text_wrap_lines(buf, size, first, imax(term->cols - 2, 10), 4);
     *first_rows = n;
     if (nl) {
         size_t len = strlen(buf);
@@ -100,40 +98,40 @@ static int banner_text(const Tui *t, const char *prefix, char *buf, size_t size,
     return n;
 }
 
-int lv_banner_want(const Tui *t)
+int lv_banner_want(const TuiTerm *term, const LessonScreen *ls)
 {
-    const LessonView *lv = &t->lv;
+    const LessonView *lv = &ls->lv;
     if (!lv->ses || !session_reload_error(lv->ses) || lv->reload_error_hidden)
         return 0;
     char buf[4096];
     int first;
-    return 1 + banner_text(t, "", buf, sizeof buf, &first);
+    return 1 + banner_text(term, ls, "", buf, sizeof buf, &first);
 }
 
-void lv_banner_draw(const Tui *t, Rect r)
+void lv_banner_draw(const TuiTerm *term, const LessonScreen *ls, Rect r)
 {
     if (r.h <= 0)
         return;
-    int err = t->attr[C_ERROR], marked = (int)(t->attr[C_ERROR] | A_REVERSE);
+    int err = term->attr[C_ERROR], marked = (int)(term->attr[C_ERROR] | A_REVERSE);
     char buf[4096], line[1024];
     int first, k = 0;
-    if (r.h >= lv_banner_want(t)) {
-        ui_fill(&t->cv, r.y, 0, t->cols, marked);
-        ui_putf(&t->cv, r.y, 1, r.w - 2, marked, "%s %s", ui_glyph(&t->cv, "✗", "X"), t->cv.utf8 ? BANNER_HEADING : "reload failed, the "
+    if (r.h >= lv_banner_want(term, ls)) {
+        ui_fill(&term->cv, r.y, 0, term->cols, marked);
+        ui_putf(&term->cv, r.y, 1, r.w - 2, marked, "%s %s", ui_glyph(&term->cv, "✗", "X"), term->cv.utf8 ? BANNER_HEADING : "reload failed, the "
                 "last good version stays - R retry - c hide");
-        banner_text(t, "", buf, sizeof buf, &first);
+        banner_text(term, ls, "", buf, sizeof buf, &first);
         k = 1;
         first += 1;
     } else {
-        banner_text(t, ui_glyph(&t->cv, "✗ reload failed (c hides): ", "X reload failed (c hides): "), buf, sizeof buf, &first);
+        banner_text(term, ls, ui_glyph(&term->cv, "✗ reload failed (c hides): ", "X reload failed (c hides): "), buf, sizeof buf, &first);
     }
     const char *p = buf;
     for (int row = k; row < r.h && (p = text_line(p, line, sizeof line)); row++) {
-        int a = row < first || line[strspn(line, " ")] == '^' ? err : t->attr[C_TEXT];
+        int a = row < first || line[strspn(line, " ")] == '^' ? err : term->attr[C_TEXT];
         if (row == 0) {
-            ui_fill(&t->cv, r.y, 0, t->cols, marked);
+            ui_fill(&term->cv, r.y, 0, term->cols, marked);
             a = marked;
         }
-        ui_put(&t->cv, r.y + row, 1, r.w - 2, a, line);
+        ui_put(&term->cv, r.y + row, 1, r.w - 2, a, line);
     }
 }

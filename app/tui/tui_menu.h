@@ -7,7 +7,7 @@
 
 #include "catalogue.h"
 
-typedef struct Tui Tui;
+typedef struct TuiTerm TuiTerm;
 
 /* The menu: the lessons of a folder and the student's progress in each
  * (app/session/catalogue.h), the one selected, the digits typed. */
@@ -16,13 +16,14 @@ typedef struct {
     int sel;
     int typed;          /* digits typed so far of a lesson's number (0: none) */
     char dir[1024];
+    int open_asked;     /* the selected lesson is to open (ACT_OPEN_LESSON) */
 } MenuView;
 
 /* tui_menu.c */
-void menu_load(Tui *t, const char *dir);
+void menu_load(MenuView *m, const char *dir);
 /* List the menu's directory again (lessons added, removed or changed),
  * keeping the selected lesson selected when it is still there. */
-void menu_reload(Tui *t);
-void menu_free(Tui *t);
+void menu_reload(MenuView *m);
+void menu_free(MenuView *m);
 
 #endif

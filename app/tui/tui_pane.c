@@ -1,7 +1,9 @@
 /*
- * tui_pane.c - one matrix in its pane: what size it would like, how it
- * fits the room it got (scrolling, compact heat cells, the pooled
- * overview, cells scaled up on a big screen); its drawing is
+ * tui_pane.c - the panes of a step: which matrices it shows and which
+ * are shown yet (a presenter reveals them one at a time), the decimals
+ * that tell their numbers apart; and one matrix in its pane: what size it
+ * would like, how it fits the room it got (scrolling, compact heat cells,
+ * the pooled overview, cells scaled up on a big screen); its drawing is
  * tui_pane_draw.c's. The title spells out how the matrix was made, in the
  * engine's words (explain_how).
  */
@@ -15,12 +17,160 @@
 #include "tui_put.h"
 #include "heat.h"
 #include "ramp.h"
-#include "tui_chrome.h"
 #include "tui_pane.h"
 #include "text.h"
-#include "tui_state.h"
+#include "tui_lesson.h"
 
 #include "minmax.h"
+
+/* ---- the panes of a step ------------------------------------------------ */
+
+static void add_pane(LessonView *lv, const char *name, int heat)
+{
+    for (int i = 0; i < lv->n_panes; i++)
+        if (strcmp(lv->panes[i].name, name) == 0)
+            return;
+    Pane *p = &lv->panes[lv->n_panes++];
+    memset(p, 0, sizeof *p);
+    snprintf(p->name, sizeof p->name, "%s", name);
+    p->heat = p->heat_file = heat;
+}
+
+/* The largest pane whose numbers are compared pair by pair. */
+#define TELL_APART_CELLS 256
+
+/* Do two numbers of m that differ read the same at d decimals, or does one
+ * too small for them need an exponent (-5.0e-3 beside -0.01 in a column)? */
+static int numbers_clash(const Mat *m, int d)
+{
+    int n = m->rows * m->cols;
+    for (int a = 0; a < n; a++) {
+        float x = mat_get(m, a / m->cols, a % m->cols);
+        char fx[64];
+        if (!isfinite(x))
+            continue;
+        if (x != 0 && fabs((double)x) < 0.5 * pow(10.0, -d))    /* as num_format decides */
+            return 1;
+        snprintf(fx, sizeof fx, "%.*f", d, x);
+        for (int b = a + 1; b < n; b++) {
+            float y = mat_get(m, b / m->cols, b % m->cols);
+            char fy[64];
+            /* float noise is one number, not two */
+            if (!isfinite(y) || fabsf(x - y) <= 1e-6f * fmaxf(1.0f, fabsf(x)))
+                continue;
+            snprintf(fy, sizeof fy, "%.*f", d, y);
+            if (strcmp(fx, fy) == 0)
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* Presenter mode: the fewest decimals, from PRESENT_DECIMALS up to
+ * NUM_DECIMALS_DEFAULT, at which no two different numbers of a pane read
+ * the same (at 2, 0.3577 and 0.3622 would both be 0.36). */
+static int decimals_to_tell_apart(const LessonView *lv)
+{
+    for (int d = PRESENT_DECIMALS; d < NUM_DECIMALS_DEFAULT; d++) {
+        int clash = 0;
+        for (int i = 0; i < lv->n_panes && !clash; i++) {
+            const Mat *m = lv_pane_mat(lv, i);
+            clash = m && m->rows * m->cols <= TELL_APART_CELLS && numbers_clash(m, d);
+        }
+        if (!clash)
+            return d;
+    }
+    return NUM_DECIMALS_DEFAULT;
+}
+
+/* Is pane i a given matrix (a literal, a knob, a file's, randn's), with
+ * nothing to predict? */
+static int pane_given(const LessonView *lv, int i)
+{
+    const Mat *m = i >= 0 && i < lv->n_panes ? lv_pane_mat(lv, i) : NULL;
+    return m && (m->prov.op == OP_INPUT || m->prov.op == OP_RANDN);
+}
+
+int lv_pane_shown(const LessonScreen *ls, int i)
+{
+    /* a room predicts what is computed; what is given is shown */
+    return !ls->present || i < ls->lv.revealed || pane_given(&ls->lv, i);
+}
+
+int lv_pane_next_hidden(const LessonScreen *ls)
+{
+    const LessonView *lv = &ls->lv;
+    for (int i = lv->revealed; i < lv->n_panes; i++)
+        if (!lv_pane_shown(ls, i))
+            return i;
+    return -1;
+}
+
+/* The step's panes and what they ask of the numbers. */
+static void build_panes(LessonScreen *ls, const Pane *prev, int n_prev);
+
+void lv_build_panes(LessonScreen *ls, const Pane *prev, int n_prev)
+{
+    build_panes(ls, prev, n_prev);
+    LessonView *lv = &ls->lv;
+    if (ls->present && !lv->decimals_chosen)
+        lv->decimals = lv->decimals_shown = decimals_to_tell_apart(lv);
+}
+
+static void build_panes(LessonScreen *ls, const Pane *prev, int n_prev)
+{
+    LessonView *lv = &ls->lv;
+    char focus_name[MAT_NAME_MAX] = "";
+    if (prev && lv->n_panes > 0)
+        snprintf(focus_name, sizeof focus_name, "%s", prev[lv->focus].name);
+    int old_focus = lv->focus;
+    tui_views_free(lv);
+    free(lv->panes);
+    lv->panes = NULL;
+    lv->n_panes = lv->focus = 0;
+    const Lesson *l = session_lesson(lv->ses);
+    const LessonStep *st = session_step(lv->ses);
+    int want = st ? (st->n_show > 0 ? st->n_show : st->n_defines) : lesson_n_setup(l);
+    lv->panes = calloc((size_t)imax(want, 1), sizeof *lv->panes);
+    lv->views = calloc((size_t)imax(want, 1), sizeof *lv->views);
+    if (!lv->panes || !lv->views)
+        tui_fatal("out of memory");
+    for (int i = 0; i < want; i++) {
+        const char *name;
+        if (!st)
+            name = lesson_setup_name(l, i);
+        else
+            name = st->n_show > 0 ? st->show[i] : st->defines[i];
+        int heat = 0;
+        for (int k = 0; st && k < st->n_heatmap; k++)
+            heat |= strcmp(st->heatmap[k], name) == 0;
+        add_pane(lv, name, heat);
+    }
+    if (!prev)
+        return;
+    /* the panes that are still there keep their cursor, scroll and view */
+    lv->focus = imin(old_focus, imax(lv->n_panes - 1, 0));
+    for (int i = 0; i < lv->n_panes; i++) {
+        Pane *p = &lv->panes[i];
+        if (strcmp(p->name, focus_name) == 0)
+            lv->focus = i;
+        const Mat *m = lv_pane_mat(lv, i);
+        for (int k = 0; k < n_prev && m; k++) {
+            if (strcmp(prev[k].name, p->name) != 0)
+                continue;
+            /* a heat toggle by hand stays; otherwise the file decides */
+            if (prev[k].heat != prev[k].heat_file)
+                p->heat = prev[k].heat;
+            p->overview = prev[k].overview;
+            p->cur_r = imin(prev[k].cur_r, m->rows - 1);
+            p->cur_c = imin(prev[k].cur_c, m->cols - 1);
+            p->first_r = prev[k].first_r;
+            p->first_c = prev[k].first_c;
+        }
+    }
+}
+
+/* ---- one matrix in its pane ---------------------------------------------- */
 
 void tui_views_free(LessonView *lv)
 {
@@ -36,9 +186,9 @@ void tui_views_free(LessonView *lv)
 #define ROOM_LABEL_MAX_W 40
 
 /* A presenter's projector: pane names and labels in the block font. */
-static int room_labels(const Tui *t)
+static int room_labels(const TuiTerm *term, const LessonScreen *ls)
 {
-    return t->utf8 && tui_on_projector(t);
+    return term->utf8 && lv_on_projector(term, ls);
 }
 
 static int label_width(const Labels *l, int n)
@@ -101,9 +251,9 @@ static void find_heat(Pane *p, const Mat *m)
     p->memo_heat_ok = 1;
 }
 
-void pane_need(Tui *t, int i, int decimals, PaneNeed *need)
+void pane_need(TuiTerm *term, LessonScreen *ls, int i, int decimals, PaneNeed *need)
 {
-    LessonView *lv = &t->lv;
+    LessonView *lv = &ls->lv;
     PaneView *v = &lv->views[i];
     Pane *p = &lv->panes[i];
     free(v->pooled);
@@ -119,32 +269,32 @@ void pane_need(Tui *t, int i, int decimals, PaneNeed *need)
         p->memo_extremes = values_extremes(m);
         p->memo_heat_ok = 0;
     }
-    if (p->memo_frame != t->frame_no || p->memo_m != m) {
+    if (p->memo_frame != term->frame_no || p->memo_m != m) {
         /* how it was made: in a bug hunt as the lesson writes it (the
          * planted formula would give the bug away), which evaluates the
          * statement again: once a frame */
         p->memo_how[0] = '\0';
-        if (session_bug(t->lv.ses)) {
-            Mat *written = session_bug_as_written(t->lv.ses, p->name);
+        if (session_bug(ls->lv.ses)) {
+            Mat *written = session_bug_as_written(ls->lv.ses, p->name);
             if (written)
                 explain_how(written, p->memo_how, sizeof p->memo_how);
             mat_free(written);
         } else {
             explain_how(m, p->memo_how, sizeof p->memo_how);
         }
-        p->memo_frame = t->frame_no;
+        p->memo_frame = term->frame_no;
         p->memo_m = m;
     }
     v->decimals = decimals;
-    v->num_w = fmt_width_of(&p->memo_extremes, decimals, t->utf8);
+    v->num_w = fmt_width_of(&p->memo_extremes, decimals, term->utf8);
     int col_w = imin(label_width(m->col_labels, m->cols), 10);
-    int heat_mono = p->heat && t->color == COLORS_NONE;
+    int heat_mono = p->heat && term->color == COLORS_NONE;
     v->grid.cell_w = imax(v->num_w + (heat_mono ? 2 : 0), col_w);
     v->grid.label_w = label_width(m->row_labels, m->rows);
     v->grid.footer_h = p->heat ? 1 : 0;
     /* a room's projector: the name and the labels in the block font too,
      * in three more rows above the cells and a wider label column */
-    if (room_labels(t)) {
+    if (room_labels(term, ls)) {
         v->grid.header_h = 1 + big_rows(BIG_HALF);
         int w = big_width(p->name, BIG_HALF);
         for (int i = 0; i < m->rows; i++) {
@@ -191,7 +341,7 @@ void pane_need(Tui *t, int i, int decimals, PaneNeed *need)
 /* The largest block-font size in which every number of a scaled pane
  * fits its cell with a column to spare either side (one size for the
  * whole pane, so the numbers line up). */
-static BigSize big_size(const Tui *t, const PaneView *v)
+static BigSize big_size(const TuiTerm *term, const PaneView *v)
 {
     const Mat *m = v->m;
     int w = v->grid.cell_w - 2, h = grid_cell_h(&v->grid);
@@ -199,10 +349,10 @@ static BigSize big_size(const Tui *t, const PaneView *v)
     for (int i = 0; i < m->rows && best != BIG_NONE; i++)
         for (int j = 0; j < m->cols && best != BIG_NONE; j++) {
             char num[48];
-            num_format(num, sizeof num, mat_get(m, i, j), v->decimals, t->utf8);
+            num_format(num, sizeof num, mat_get(m, i, j), v->decimals, term->utf8);
             if (!isfinite(mat_get(m, i, j)))
                 continue;   /* shown as plain text in its cell */
-            BigSize s = big_fit(num, w, h, t->utf8);
+            BigSize s = big_fit(num, w, h, term->utf8);
             if (s < best)
                 best = s;
         }
@@ -210,9 +360,9 @@ static BigSize big_size(const Tui *t, const PaneView *v)
 }
 
 /* After placement: compact heat cells, the overview, what fits, scrolling. */
-void pane_fit(Tui *t, int i)
+void pane_fit(TuiTerm *term, LessonScreen *ls, int i)
 {
-    LessonView *lv = &t->lv;
+    LessonView *lv = &ls->lv;
     PaneView *v = &lv->views[i];
     Pane *p = &lv->panes[i];
     const Mat *m = v->m;
@@ -244,7 +394,7 @@ void pane_fit(Tui *t, int i)
     v->fit_r = imin(grid_fit_rows(&v->grid, r.h), v->rows);
     v->fit_c = imin(grid_fit_cols(&v->grid, r.w), v->cols);
     /* grown cells (and a zoomed pane's) show their numbers in the block font */
-    v->big = (t->big_numbers || lv->zoom) && v->scaled && !v->compact ? big_size(t, v) : BIG_NONE;
+    v->big = (ls->big_numbers || lv->zoom) && v->scaled && !v->compact ? big_size(term, v) : BIG_NONE;
     p->first_r = layout_scroll(p->cur_r / v->br, p->first_r, v->fit_r, v->rows);
     p->first_c = layout_scroll(p->cur_c / v->bc, p->first_c, v->fit_c, v->cols);
 }

@@ -9,26 +9,27 @@
 #include "tui_layout.h"
 #include "tui_view.h"
 
-typedef struct Tui Tui;
+typedef struct TuiTerm TuiTerm;
+typedef struct LessonScreen LessonScreen;
 
 /* tui_pane.c: one matrix in its pane. */
 /* What pane i would like (its whole matrix, its numbers with the given
  * decimals) and the least it can use: all of it for a matrix of up to
  * PANE_WHOLE_MAX x PANE_WHOLE_MAX, which goes to a page of its own rather
  * than scroll. */
-void pane_need(Tui *t, int i, int decimals, PaneNeed *need);
+void pane_need(TuiTerm *term, LessonScreen *ls, int i, int decimals, PaneNeed *need);
 /* Fit pane i to the rectangle it was placed in: compact heat cells, the
  * overview's pooling, what is visible, the scroll that keeps the cursor in
  * view. */
-void pane_fit(Tui *t, int i);
+void pane_fit(TuiTerm *term, LessonScreen *ls, int i);
 /* Draw pane i; ex (or NULL) has the operand cells to mark. */
-void pane_draw(const Tui *t, int i, const Explanation *ex);
+void pane_draw(const TuiTerm *term, const LessonScreen *ls, int i, const Explanation *ex);
 void tui_views_free(LessonView *lv);
 /* Whether pane i's numbers are shown: always, but in presenter mode a
  * computed matrix only once revealed (a given one has nothing to predict). */
-int lv_pane_shown(const Tui *t, int i);
+int lv_pane_shown(const LessonScreen *ls, int i);
 /* The next pane presenter mode still hides, or -1 when all show. */
-int lv_pane_next_hidden(const Tui *t);
+int lv_pane_next_hidden(const LessonScreen *ls);
 /* The matrix of pane i in the current state (NULL when undefined). */
 const Mat *lv_pane_mat(const LessonView *lv, int i);
 

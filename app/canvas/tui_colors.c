@@ -8,9 +8,9 @@
 #include <stdlib.h>
 
 #include "ramp.h"
-#include "tui_state.h"
+#include "tui_term.h"
 
-int tui_attr(const Tui *t, TuiColor c)
+int tui_attr(const TuiTerm *t, TuiColor c)
 {
     return t->attr[c];
 }
@@ -67,7 +67,7 @@ static int mono_attr(TuiColor c)
     }
 }
 
-void tui_colors_init(Tui *t, int no_color)
+void tui_colors_init(TuiTerm *t, int no_color)
 {
     const char *nc = getenv("NO_COLOR");
     if (no_color || (nc && *nc) || !has_colors()) {
@@ -156,7 +156,7 @@ void tui_colors_init(Tui *t, int no_color)
     }
 }
 
-int tui_heat_fill(const Tui *t, int attr)
+int tui_heat_fill(const TuiTerm *t, int attr)
 {
     int p = PAIR_NUMBER(attr);
     if (t->color == COLORS_NONE)

@@ -6,7 +6,7 @@
 #define ATTN_TUI_COLORS_H
 
 
-typedef struct Tui Tui;
+typedef struct TuiTerm TuiTerm;
 
 /* Semantic colours: each indexes the attribute table set up for the
  * terminal (256 colours, 8 colours or none). */
@@ -29,11 +29,11 @@ typedef enum { COLORS_NONE, COLORS_8, COLORS_256 } ColorMode;
 #define HEAT_DIV_HALF 8
 
 /* tui_colors.c */
-void tui_colors_init(Tui *t, int no_color);
+void tui_colors_init(TuiTerm *t, int no_color);
 /* For the blank rows of a tall heat cell: attr's twin with the terminal's
  * own foreground (the same to the eye, fewer bytes to send); attr itself
  * when it is not a plain heat colour (a cursor, a mark) or there is none. */
-int tui_heat_fill(const Tui *t, int attr);
-int tui_attr(const Tui *t, TuiColor c);
+int tui_heat_fill(const TuiTerm *t, int attr);
+int tui_attr(const TuiTerm *t, TuiColor c);
 
 #endif

@@ -1,0 +1,34 @@
+/*
+ * tui_keybar.h - the bottom row every screen draws (tui_keybar.c): the
+ * prompt, the message, an alert or the screen's keys; and the notice of a
+ * terminal too small.
+ */
+#ifndef ATTN_TUI_KEYBAR_H
+#define ATTN_TUI_KEYBAR_H
+
+#include "tui_keys.h"
+#include "tui_layout.h"
+#include "tui_term.h"
+
+/* What a screen asks of the key bar. */
+typedef struct {
+    int where;          /* KEYS_MENU or KEYS_LESSON: whose keys            */
+    Rect rect;          /* where (w 0: the terminal's last row)            */
+    int has_exercise;   /* hint and answer apply                           */
+    int scrolls;        /* overview applies                                */
+    int quiet;          /* presenter mode: no keys on the class's screen   */
+    const char *alert;  /* shown in place of the keys (NULL: none)          */
+    const char *answer_label; /* a's word (NULL: "answer")                  */
+    const char *prompt_label, *prompt_input; /* what is typed (NULL: nothing) */
+} KeyBarWant;
+
+/* The prompt as it is typed, else the message, else want->alert, else the
+ * screen's keys (read from the key table), help and quit at the right. */
+void tui_keybar_draw(const TuiTerm *term, const KeyBarWant *want);
+/* The terminal is below TUI_MIN_COLS x TUI_MIN_ROWS: say so. */
+void tui_draw_too_small(const TuiTerm *term);
+/* The layout of a screen that only needs that much: term->layout_ok says
+ * whether the terminal has it (a screen object's prepare; self unused). */
+void tui_prepare_min_size(TuiTerm *term, void *self);
+
+#endif
