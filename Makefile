@@ -37,14 +37,15 @@ CHECK_LIBS    := $(call pc_libs,check,-lcheck -lsubunit -lrt -lpthread)
 # lines (make layers) and also refuses another folder's *_internal.h and
 # curses or printing in the engine.
 ENGINE_DIRS := engine/base engine/io engine/attention engine/ops engine/explain engine/lesson engine/teach
-APP_DIRS    := app/session app/present app/measure app/class app/cli app/canvas app/tui
+APP_DIRS    := app/session app/present app/measure app/class app/cli app/canvas app/lessonscreen app/tui
 SEES_session := app/session
 SEES_present := app/present
 SEES_measure := app/present app/measure
 SEES_class   := app/session app/present app/class
 SEES_cli     := app/session app/present app/measure app/class app/cli
 SEES_canvas  := app/present app/canvas
-SEES_tui     := app/session app/present app/measure app/class app/canvas app/tui
+SEES_lessonscreen := app/session app/present app/canvas app/lessonscreen
+SEES_tui     := app/session app/present app/measure app/class app/canvas app/lessonscreen app/tui
 SEES_main    := app/cli app/tui
 ENGINE_INC  := $(addprefix -I,$(ENGINE_DIRS))
 APP_INC     := $(ENGINE_INC) $(addprefix -I,$(APP_DIRS))

@@ -32,6 +32,7 @@
 #include "class_server.h"
 #include "class_wire.h"
 #include "lesson.h"
+#include "session.h"
 #include "teach.h"
 #include "testutil.h"
 
@@ -92,6 +93,17 @@ END_TEST
 
 static char dir[64];
 static ClassServer *server;
+static Session *instructor;     /* the session the server judges with */
+
+/* The instructor's session of the lesson at path, which a class judges with. */
+static Session *instructor_of(const char *path)
+{
+    LessonError err;
+    Session *ses = session_open(path, &err);
+    ck_assert_msg(ses != NULL, "%s", err.msg);
+    return ses;
+}
+
 
 static char *lesson_path(const char *name)
 {
@@ -107,7 +119,8 @@ static void open_class(const char *listen)
     char log[128], why[1200];
     snprintf(log, sizeof log, "%s/answers.jsonl", dir);
     ClassOptions o = { listen, "4242", log, 1.0 };
-    server = class_server_open(lesson_path("02-sky-is-blue.lesson"), &o, why, sizeof why);
+    instructor = instructor_of(lesson_path("02-sky-is-blue.lesson"));
+    server = class_server_open(instructor, &o, why, sizeof why);
     ck_assert_msg(server != NULL, "%s", why);
 }
 
@@ -115,6 +128,8 @@ static void close_class(void)
 {
     class_server_free(server);
     server = NULL;
+    session_free(instructor);
+    instructor = NULL;
     CmdResult r = cmd_runf("rm -rf %s", dir);
     cmd_free(&r);
 }
@@ -442,6 +457,46 @@ static int closed_by_server(int fd)
     return 0;
 }
 
+/* One parse, one judge: the class sends the lesson as the instructor's
+ * session parsed it (not the file as it is on disk since), and judges with
+ * that session: the answer right in the session's lesson is counted right,
+ * though the file now says otherwise. */
+START_TEST(the_class_is_the_instructors_session)
+{
+    snprintf(dir, sizeof dir, "/tmp/attn-class-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char path[200], why[1200];
+    snprintf(path, sizeof path, "%s/two.lesson", dir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("lesson As parsed\nlet A = [1 2; 3 4]\nstep S\n  show A\n  exercise What is A[2,1]?\n    answer A[2,1]\n  end\n", f);
+    fclose(f);
+    instructor = instructor_of(path);
+    f = fopen(path, "w");      /* the file changes; the session was not reloaded */
+    ck_assert_ptr_nonnull(f);
+    fputs("lesson As on disk\nlet A = [9 9; 9 9]\nstep S\n  show A\n  exercise What is A[2,1]?\n    answer A[2,1]\n  end\n", f);
+    fclose(f);
+    ClassOptions o = { "127.0.0.1:0", "4242", NULL, 30.0 };
+    server = class_server_open(instructor, &o, why, sizeof why);
+    ck_assert_msg(server != NULL, "%s", why);
+    class_server_show(server, 1, 1, "S", 1);
+    int raw = raw_connect();
+    raw_send(raw, "HELLO 1 4242 Raw\n");
+    static char got[8192];
+    fcntl(raw, F_SETFL, O_NONBLOCK);
+    raw_until(raw, got, sizeof got, "\nREADY\n");
+    ck_assert_msg(strstr(got, "lesson As parsed\n") && !strstr(got, "As on disk"), "%s", got);
+    raw_send(raw, "ANSWER 1 3\n");
+    raw_until(raw, got, sizeof got, "COUNTED 1\n");
+    ClassTally t;
+    class_server_tally(server, &t);
+    ck_assert_int_eq(t.answered, 1);
+    ck_assert_int_eq(t.right, 1);
+    close(raw);
+    close_class();
+}
+END_TEST
+
 START_TEST(hostile_peers_are_dropped_and_nobody_stalls)
 {
     open_class("127.0.0.1:0");
@@ -737,7 +792,8 @@ START_TEST(students_who_never_read_are_bounded_in_total)
     fputs("lesson Big\nlet W = load(\"big.npy\")\nstep S\n  let C = rows(cols(W, 1, 2), 1, 2)\n  show C\n", f);
     fclose(f);
     ClassOptions o = { "127.0.0.1:0", "4242", NULL, 30.0 };
-    server = class_server_open(path, &o, why, sizeof why);
+    instructor = instructor_of(path);
+    server = class_server_open(instructor, &o, why, sizeof why);
     ck_assert_msg(server != NULL, "%s", why);
     int fds[80], refused = 0;
     static char got[4096];
@@ -904,6 +960,7 @@ Suite *class_suite(void)
     tcase_add_test(c, a_class_follows_answers_and_ends);
     tcase_add_test(c, the_report_names_a_bad_line);
     tcase_add_test(c, a_full_disk_never_tears_the_log);
+    tcase_add_test(c, the_class_is_the_instructors_session);
     tcase_add_test(c, hostile_peers_are_dropped_and_nobody_stalls);
     tcase_add_test(c, a_class_on_a_unix_socket);
     tcase_add_test(c, a_class_on_ipv6_loopback);

@@ -1,9 +1,11 @@
 /*
  * check_house.c - the house rules, measured on the tree: no source file of
  * the program (engine/, app/) over 600 lines, no folder of it with more
- * than 15 .c files, and ARCHITECTURE.md naming every top-level folder. The
- * project as it stands passes; a planted tree with one of each breach
- * fails with each named. (The walls between folders are check_layers.c's.)
+ * than 15 .c files, no screen header (app/tui, app/lessonscreen) included
+ * by more than 8 files of the program, and ARCHITECTURE.md naming every
+ * top-level folder. The project as it stands passes; a planted tree with
+ * one of each breach fails with each named. (The walls between folders
+ * are check_layers.c's.)
  */
 #include <check.h>
 #include <dirent.h>
@@ -17,6 +19,9 @@
 
 #define HOUSE_MAX_LINES 600
 #define HOUSE_MAX_C_FILES 15
+#define HOUSE_MAX_INCLUDERS 8
+
+static const char *const screen_folders[] = { "app/tui", "app/lessonscreen" };
 
 static int is_dir(const char *path)
 {
@@ -69,6 +74,63 @@ static void check_folder(const char *root, const char *folder, StrBuf *out)
         strbuf_add(out, "%s: %d .c files, over %d\n", folder, c_files, HOUSE_MAX_C_FILES);
 }
 
+/* Does the file at path include "header"? */
+static int includes(const char *path, const char *header)
+{
+    char *text = slurp(path), want[300];
+    snprintf(want, sizeof want, "#include \"%s\"", header);
+    int yes = text && strstr(text, want) != NULL;
+    free(text);
+    return yes;
+}
+
+/* How many files of the program (the .c and .h of each folder of app/) include header. */
+static int includers(const char *root, const char *header)
+{
+    int n = 0;
+    char app[2048];
+    snprintf(app, sizeof app, "%s/app", root);
+    DIR *d = opendir(app);
+    ck_assert_ptr_nonnull(d);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%s/%s", app, e->d_name);
+        DIR *f = e->d_name[0] != '.' && is_dir(dir) ? opendir(dir) : NULL;
+        struct dirent *g;
+        while (f && (g = readdir(f))) {
+            char path[8192];
+            snprintf(path, sizeof path, "%s/%s", dir, g->d_name);
+            if ((ends_with(g->d_name, ".c") || ends_with(g->d_name, ".h")) && includes(path, header))
+                n++;
+        }
+        if (f)
+            closedir(f);
+    }
+    closedir(d);
+    return n;
+}
+
+/* A screen header included by more files than the house allows. */
+static void check_screen_headers(const char *root, StrBuf *out)
+{
+    for (size_t i = 0; i < sizeof screen_folders / sizeof *screen_folders; i++) {
+        char path[2048];
+        snprintf(path, sizeof path, "%s/%s", root, screen_folders[i]);
+        DIR *d = opendir(path);
+        if (!d)
+            continue;
+        struct dirent *e;
+        while ((e = readdir(d))) {
+            int n = ends_with(e->d_name, ".h") ? includers(root, e->d_name) : 0;
+            if (n > HOUSE_MAX_INCLUDERS)
+                strbuf_add(out, "%s/%s: included by %d files, over %d\n", screen_folders[i], e->d_name, n,
+                           HOUSE_MAX_INCLUDERS);
+        }
+        closedir(d);
+    }
+}
+
 static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 /* Every breach of the house rules under root, one line each, sorted;
@@ -92,6 +154,7 @@ static char *house_breaches(const char *root)
         }
         closedir(d);
     }
+    check_screen_headers(root, &lines);
     /* the top-level folders (not hidden, not a build's output) */
     char arch_path[2048];
     snprintf(arch_path, sizeof arch_path, "%s/ARCHITECTURE.md", root);
@@ -138,6 +201,8 @@ START_TEST(a_planted_breach_of_each_rule_is_named)
     ck_assert_ptr_nonnull(mkdtemp(dir));
     CmdResult r = cmd_runf("cd %s && mkdir -p engine/base app/tui lessons tests && "
                            "for i in $(seq 16); do echo 'int x;' > app/tui/f$i.c; done && "
+                           "echo 'int s;' > app/tui/tui_state.h && "
+                           "for i in $(seq 9); do echo '#include \"tui_state.h\"' >> app/tui/f$i.c; done && "
                            "seq 601 > engine/base/long.c && seq 600 > engine/base/full.h && "
                            "printf '`engine/` `app/` `tests/`\\n' > ARCHITECTURE.md && mkdir build-asan",
                            dir);
@@ -145,6 +210,7 @@ START_TEST(a_planted_breach_of_each_rule_is_named)
     cmd_free(&r);
     char *b = house_breaches(dir);
     ck_assert_str_eq(b, "ARCHITECTURE.md: names no `lessons/`\n"
+                        "app/tui/tui_state.h: included by 9 files, over 8\n"
                         "app/tui: 16 .c files, over 15\n"
                         "engine/base/long.c: 601 lines, over 600\n");
     free(b);

@@ -23,7 +23,7 @@ static void send_state(ClassServer *s, int c)
     if (s->step >= 0)
         class_peer_line(s, c, "STEP %d %d %s", s->step, s->n_steps, s->title);
     if (s->exercise > 0)
-        class_peer_line(s, c, "EXERCISE %d %s", s->exercise, lesson_exercise_at(s->lesson, s->exercise - 1)->question);
+        class_peer_line(s, c, "EXERCISE %d %s", s->exercise, lesson_exercise_at(session_lesson(s->ses), s->exercise - 1)->question);
 }
 
 static int student_named(ClassServer *s, const char *name)

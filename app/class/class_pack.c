@@ -25,37 +25,37 @@ int class_pack_add(ClassPack *p, const char *path, char *bytes, size_t len)
     return 0;
 }
 
-int class_pack_file(const char *path, ClassPack *p, char *why, size_t size)
+int class_pack_of(const Lesson *l, ClassPack *p, char *why, size_t size)
 {
     memset(p, 0, sizeof *p);
-    char reason[300];
-    if (lessonfile_read_text(path, LESSON_MAX_BYTES, &p->text, &p->len, reason, sizeof reason) != 0) {
-        snprintf(why, size, "%s: %s", path, reason);
-        return -1;
-    }
+    const char *path = lesson_file(l);
+    size_t len;
+    const char *text = lesson_source(l, &len);
     const char *base = strrchr(path, '/');
     p->name = strdup(base ? base + 1 : path);
-    LessonError err;
-    Lesson *l = p->name ? lessonfile_load(path, &err) : NULL;
-    if (!l) {
-        lesson_error_format(&err, why, size);
+    p->text = malloc(len + 1);
+    if (!p->name || !p->text) {
+        snprintf(why, size, "out of memory");
         class_pack_free(p);
         return -1;
     }
+    memcpy(p->text, text, len);
+    p->text[len] = '\0';
+    p->len = len;
+    char reason[300];
     int rc = 0;
     for (int i = 0; rc == 0 && i < lesson_n_loads(l); i++) {
         char *bytes;
-        size_t len;
-        if (!lessonfile_read_data(NULL, path, lesson_load_path(l, i), &bytes, &len, reason, sizeof reason)) {
+        size_t n;
+        if (!lessonfile_read_data(NULL, path, lesson_load_path(l, i), &bytes, &n, reason, sizeof reason)) {
             snprintf(why, size, "%s: load(\"%s\"): %s", path, lesson_load_path(l, i), reason);
             rc = -1;
-        } else if (len > CLASS_FILE_MAX || class_pack_add(p, lesson_load_path(l, i), bytes, len) != 0) {
+        } else if (n > CLASS_FILE_MAX || class_pack_add(p, lesson_load_path(l, i), bytes, n) != 0) {
             free(bytes);
             snprintf(why, size, "%s: load(\"%s\"): too large to send to a class", path, lesson_load_path(l, i));
             rc = -1;
         }
     }
-    lesson_free(l);
     if (rc != 0)
         class_pack_free(p);
     return rc;

@@ -1,7 +1,7 @@
 /*
  * class_pack.h - a lesson as it travels to the students of a class: its
  * text and the files its load() lines read, so a student needs no files of
- * their own. The instructor packs the lesson file; a student opens the pack
+ * their own. The instructor packs the lesson its session parsed; a student opens the pack
  * as a lesson whose load() reads from the pack, never from their disk.
  *
  * Ownership: a ClassPack owns its name, text and files; class_pack_free
@@ -29,8 +29,10 @@ typedef struct ClassPack {
     int n_files;
 } ClassPack;
 
-/* Pack the lesson at path with the files it loads. 0, or -1 with why. */
-int class_pack_file(const char *path, ClassPack *p, char *why, size_t size);
+/* Pack lesson l as it was parsed (its text) with the files its load()
+ * lines read, beside its file: what the instructor's session holds, sent
+ * as it is, never parsed again. 0, or -1 with why. */
+int class_pack_of(const Lesson *l, ClassPack *p, char *why, size_t size);
 /* Add a file received (path as the lesson writes it; bytes taken over). 0,
  * or -1 when out of memory. */
 int class_pack_add(ClassPack *p, const char *path, char *bytes, size_t len);

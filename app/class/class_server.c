@@ -27,39 +27,7 @@
 #define RATE_BURST 20.0             /* lines a student may send at once          */
 #define RATE_PER_SECOND 10.0        /* and then per second                       */
 
-/* Let go of a lesson open_lesson opened (any part of it NULL). */
-static void close_lesson(ClassPack *pack, Lesson *l, LessonState *st, LessonJudge *j)
-{
-    lesson_judge_free(j);
-    lesson_state_free(st);
-    lesson_free(l);
-    class_pack_free(pack);
-}
-
-/* The lesson at lesson_path as a class holds it: packed to send, parsed,
- * evaluated and ready to judge. 0, or -1 with why and nothing held. */
-static int open_lesson(const char *lesson_path, ClassPack *pack, Lesson **l, LessonState **st, LessonJudge **j,
-                       char *why, size_t size)
-{
-    LessonError err;
-    *l = NULL;
-    *st = NULL;
-    *j = NULL;
-    if (class_pack_file(lesson_path, pack, why, size) != 0)
-        return -1;
-    if (!(*l = class_pack_lesson(pack, &err)) || !(*st = lesson_eval(*l, NULL, 0, &err)))
-        lesson_error_format(&err, why, size);
-    else if (!(*j = lesson_judge_new(*l, *st)))
-        snprintf(why, size, "out of memory");
-    else
-        return 0;
-    close_lesson(pack, *l, *st, NULL);
-    *l = NULL;
-    *st = NULL;
-    return -1;
-}
-
-ClassServer *class_server_open(const char *lesson_path, const ClassOptions *o, char *why, size_t size)
+ClassServer *class_server_open(Session *ses, const ClassOptions *o, char *why, size_t size)
 {
     ClassServer *s = calloc(1, sizeof *s);
     if (!s) {
@@ -70,9 +38,10 @@ ClassServer *class_server_open(const char *lesson_path, const ClassOptions *o, c
     s->exercise = 0;
     s->hello_seconds = o->hello_seconds > 0 ? o->hello_seconds : HELLO_SECONDS;
     s->step = -1;
-    if (open_lesson(lesson_path, &s->pack, &s->lesson, &s->state, &s->judge, why, size) != 0)
+    s->ses = ses;
+    if (class_pack_of(session_lesson(ses), &s->pack, why, size) != 0)
         goto fail;
-    s->n_ex = lesson_n_exercises(s->lesson);
+    s->n_ex = lesson_n_exercises(session_lesson(ses));
     if (class_pick_code(s, o->code, why, size) != 0 ||
         class_addr_parse(o->listen ? o->listen : CLASS_DEFAULT_ADDR, &s->addr, why, size) != 0)
         goto fail;
@@ -95,13 +64,14 @@ static int answer(ClassServer *s, int c, ClassMsg *m)
     if (st < 0 || m->n < 2 || class_field_int(m->field[0], 1, s->n_ex, &k) || k != s->exercise)
         return 0;       /* not the open exercise: it does not count */
     Judgement j;
-    /* the judging context the student's screen used (the decimals it
-     * showed): an answer its screen called right from the rounded numbers
-     * on screen is counted right, not judged again at 4 decimals */
-    JudgeContext ctx = { .decimals = s->conns[c].shown };
-    lesson_judge(s->judge, lesson_exercise_at(s->lesson, (int)k - 1), m->field[1], s->conns[c].shown ? &ctx : NULL,
-                 &j);
+    /* the instructor's session judges, in the context the student's screen
+     * used (the decimals it showed): an answer its screen called right from
+     * the rounded numbers on screen is counted right, not judged again at 4
+     * decimals */
+    int judged = session_judge_number(s->ses, (int)k, m->field[1], s->conns[c].shown, &j);
     s->conns[c].shown = 0;      /* for the one answer it came with */
+    if (judged != 0)
+        return 0;
     if (j.verdict == VERDICT_INVALID) {
         /* not a number: nothing counted, the answer before it stays */
         class_peer_line(s, c, "UNCOUNTED %ld not one number", k);
@@ -109,7 +79,7 @@ static int answer(ClassServer *s, int c, ClassMsg *m)
     }
     Student *who = &s->students[st];
     /* the log first: an answer counts once it is written down */
-    if (s->log && class_log_answer(s->log, who->name, lesson_title(s->lesson), (int)k, m->field[1],
+    if (s->log && class_log_answer(s->log, who->name, lesson_title(session_lesson(s->ses)), (int)k, m->field[1],
                                    verdict_word(j.verdict), j.diagnosis, s->log_error, sizeof s->log_error) != 0)
         return 1;
     s->log_error[0] = '\0';   /* recording again: the banner goes */
@@ -329,7 +299,7 @@ int class_server_show(ClassServer *s, int step, int n_steps, const char *title, 
         class_server_close_question(s);
         s->exercise = exercise;
         if (exercise > 0)
-            class_peer_broadcast(s, "EXERCISE %d %s", exercise, lesson_exercise_at(s->lesson, exercise - 1)->question);
+            class_peer_broadcast(s, "EXERCISE %d %s", exercise, lesson_exercise_at(session_lesson(s->ses), exercise - 1)->question);
     }
     class_peer_uncork(s);
     return s->exercise != was;
@@ -395,13 +365,11 @@ void class_server_end(ClassServer *s)
     }
 }
 
-int class_server_reload(ClassServer *s, const char *lesson_path, char *why, size_t size)
+int class_server_reload(ClassServer *s, char *why, size_t size)
 {
     ClassPack pack = { 0 };
-    Lesson *l;
-    LessonState *st;
-    LessonJudge *j;
-    if (open_lesson(lesson_path, &pack, &l, &st, &j, why, size) != 0)
+    const Lesson *l = session_lesson(s->ses);
+    if (class_pack_of(l, &pack, why, size) != 0)
         return -1;
     int n_ex = lesson_n_exercises(l);
     Answer **fresh = calloc((size_t)(s->n_students ? s->n_students : 1), sizeof *fresh);
@@ -413,7 +381,7 @@ int class_server_reload(ClassServer *s, const char *lesson_path, char *why, size
             free(fresh[i]);
         free(fresh);
         snprintf(why, size, "out of memory");
-        close_lesson(&pack, l, st, j);
+        class_pack_free(&pack);
         return -1;
     }
     /* the students hold the lesson as it was: they are told to join again
@@ -429,11 +397,8 @@ int class_server_reload(ClassServer *s, const char *lesson_path, char *why, size
         s->students[i].answers = fresh[i];
     }
     free(fresh);
-    close_lesson(&s->pack, s->lesson, s->state, s->judge);
+    class_pack_free(&s->pack);
     s->pack = pack;
-    s->lesson = l;
-    s->state = st;
-    s->judge = j;
     s->n_ex = n_ex;
     s->step = -1;           /* told again at the next class_server_show */
     s->exercise = 0;
@@ -454,6 +419,6 @@ void class_server_free(ClassServer *s)
     free(s->students);
     free(s->conns);
     class_log_close(s->log);
-    close_lesson(&s->pack, s->lesson, s->state, s->judge);
+    class_pack_free(&s->pack);
     free(s);
 }

@@ -11,8 +11,9 @@
  * draws or blocks: a slow student's bytes wait in their own buffer, a
  * student too slow or silent is dropped, and nobody waits for anybody.
  *
- * Ownership: the server owns its sockets, students, lesson and log;
- * class_server_free (after class_server_end) releases them all.
+ * Ownership: the server owns its sockets, students, the packed lesson and
+ * the log; class_server_free (after class_server_end) releases them all.
+ * The lesson, its parse and its judge are the instructor's Session's.
  */
 #ifndef ATTN_CLASS_SERVER_H
 #define ATTN_CLASS_SERVER_H
@@ -42,9 +43,13 @@ typedef struct {
     int n_spread;
 } ClassTally;
 
-/* Open the class for the lesson at lesson_path: listen, pack the lesson.
- * NULL with why (the address in use, a bad code, the log not writable). */
-ClassServer *class_server_open(const char *lesson_path, const ClassOptions *o, char *why, size_t size);
+/* Open the class for the lesson of the instructor's session ses: listen,
+ * pack the lesson as ses parsed it. ses judges every answer (the one
+ * parse, the one judge) and must outlive every call but class_server_end
+ * and class_server_free. NULL with why (the address in use, a bad code,
+ * the log not writable, a file the lesson loads unreadable). */
+struct Session;
+ClassServer *class_server_open(struct Session *ses, const ClassOptions *o, char *why, size_t size);
 
 /* "attn join 127.0.0.1:7411 123456": what students type. */
 const char *class_server_join_line(const ClassServer *s);
@@ -68,11 +73,11 @@ int class_server_show(ClassServer *s, int step, int n_steps, const char *title, 
 void class_server_close_question(ClassServer *s);
 
 void class_server_tally(const ClassServer *s, ClassTally *t);
-/* The lesson at lesson_path changed on disk and the instructor's screen
- * reloaded it: the class takes it too (its exercises, its steps, the
- * judge), the students who joined are told to join again for it, and the
- * answers start afresh. 0, or -1 with why (the class keeps the old one). */
-int class_server_reload(ClassServer *s, const char *lesson_path, char *why, size_t size);
+/* The instructor's session took in a new version of its lesson (reload):
+ * the class packs it too, the students who joined are told to join again
+ * for it, and the answers start afresh. 0, or -1 with why (the students
+ * keep the lesson they have; the session judges as it now stands). */
+int class_server_reload(ClassServer *s, char *why, size_t size);
 /* Why the log could not be written, or NULL. */
 const char *class_server_log_error(const ClassServer *s);
 

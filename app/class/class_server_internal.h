@@ -16,6 +16,7 @@
 #include "class_server.h"
 #include "class_wire.h"
 #include "lesson.h"
+#include "session.h"
 #include "teach.h"
 
 #define OUT_SLACK (256 * 1024)      /* bytes waiting for a slow peer, past the lesson's */
@@ -62,10 +63,9 @@ struct ClassServer {
     ClassAddr addr;
     char code[17];
     char join[400];
-    ClassPack pack;
-    Lesson *lesson;
-    LessonState *state;
-    LessonJudge *judge;
+    ClassPack pack;                 /* the lesson as it travels                 */
+    Session *ses;                   /* the instructor's (borrowed): its lesson,
+                                       its judge                                 */
     int n_ex;
     Conn *conns;
     int n_conns;                    /* slots used (some may be free)           */

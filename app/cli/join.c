@@ -9,10 +9,11 @@
  *   closed K                 it closes
  *   ended                    the class ended (exit 0)
  *
- * and reads lines `K: ANSWER` from stdin: each is judged here by the
- * lesson's own judge and printed as `attn grade` prints it (`K ✓ ANSWER:
- * right`, `K ✗ ANSWER: MESSAGE`), then sent to the instructor, who judges
- * it again for the tally. A refusal (a wrong code, a full class) prints
+ * and reads lines `K: ANSWER` from stdin: each is judged here through a
+ * session of the class's lesson, the one judging path (session_judge_number)
+ * the instructor's server uses too, and printed as `attn grade` prints it
+ * (`K ✓ ANSWER: right`, `K ✗ ANSWER: MESSAGE`), then sent to the
+ * instructor, who counts it for the tally. A refusal (a wrong code, a full class) prints
  * one line on stderr and exits 1; so does a connection lost.
  */
 #include "cli.h"
@@ -25,6 +26,7 @@
 #include <unistd.h>
 
 #include "class_client.h"
+#include "session.h"
 #include "lesson.h"
 #include "teach.h"
 
@@ -40,9 +42,7 @@ static int join_usage(const char *why)
 typedef struct {
     ClassClient *c;
     ClassPack *pack;        /* what the class sent: the lesson reads its files (owned) */
-    Lesson *lesson;
-    LessonState *state;
-    LessonJudge *judge;
+    Session *ses;           /* the class's lesson, judging the answers (owned) */
     int open;               /* the exercise open now (0: none) */
 } Joined;
 
@@ -54,21 +54,16 @@ static int ready(Joined *jn)
         fprintf(stderr, "attn: out of memory\n");
         return -1;
     }
-    jn->lesson = class_pack_lesson(jn->pack, &err);
-    if (jn->lesson)
-        jn->state = lesson_eval(jn->lesson, NULL, 0, &err);
-    if (!jn->lesson || !jn->state) {
+    Lesson *l = class_pack_lesson(jn->pack, &err);
+    if (l)
+        jn->ses = session_open_lesson(l, &err);     /* takes l */
+    if (!jn->ses) {
         char buf[1024];
         fprintf(stderr, "attn: the class's lesson does not open here: %s", lesson_error_format(&err, buf, sizeof buf));
         return -1;
     }
-    jn->judge = lesson_judge_new(jn->lesson, jn->state);
-    if (!jn->judge) {
-        fprintf(stderr, "attn: out of memory\n");
-        return -1;
-    }
     char t[600], n[200];
-    printf("joined %s as %s\n", lesson_escape(lesson_title(jn->lesson), t, sizeof t),
+    printf("joined %s as %s\n", lesson_escape(lesson_title(session_lesson(jn->ses)), t, sizeof t),
            lesson_escape(class_client_name(jn->c), n, sizeof n));
     return 0;
 }
@@ -92,12 +87,12 @@ static void answer_line(Joined *jn, char *line)
     while (*ans == ' ' || *ans == '\t')
         ans++;
     char shown[400];
-    if (!jn->judge || k < 1 || k > lesson_n_exercises(jn->lesson)) {
-        fprintf(stderr, "attn: there is no exercise %ld%s\n", k, jn->judge ? "" : " yet: the lesson has not arrived");
+    Judgement j;
+    if (!jn->ses || k < 1 || k > lesson_n_exercises(session_lesson(jn->ses))
+        || session_judge_number(jn->ses, (int)k, ans, 0, &j) != 0) {
+        fprintf(stderr, "attn: there is no exercise %ld%s\n", k, jn->ses ? "" : " yet: the lesson has not arrived");
         return;
     }
-    Judgement j;
-    lesson_judge(jn->judge, lesson_exercise_at(jn->lesson, (int)k - 1), ans, NULL, &j);
     printf("%ld %s %s: %s\n", k, j.verdict == VERDICT_RIGHT ? "✓" : "✗", lesson_escape(ans, shown, sizeof shown),
            j.msg);
     if (k != jn->open)
@@ -188,7 +183,7 @@ int cli_join(int argc, char **argv)
         struct pollfd fds[2] = { { class_client_fd(jn.c), POLLIN, 0 }, { STDIN_FILENO, POLLIN, 0 } };
         /* answers wait in stdin until the lesson that judges them is here */
         int wait_ms = -1;
-        if (!jn.judge) {
+        if (!jn.ses) {
             double left = ready_by - class_now_seconds();
             if (left <= 0) {
                 fprintf(stderr, "attn: the class sent no lesson within %d seconds\n", CLASS_READY_SECONDS);
@@ -196,7 +191,7 @@ int cli_join(int argc, char **argv)
             }
             wait_ms = (int)(left * 1e3) + 1;
         }
-        int ready_n = poll(fds, stdin_open && jn.judge ? 2 : 1, wait_ms);
+        int ready_n = poll(fds, stdin_open && jn.ses ? 2 : 1, wait_ms);
         if (ready_n < 0) {
             if (errno == EINTR)
                 continue;
@@ -206,7 +201,7 @@ int cli_join(int argc, char **argv)
             continue;
         if (fds[0].revents)
             class_client_read(jn.c);
-        if (stdin_open && jn.judge && fds[1].revents) {
+        if (stdin_open && jn.ses && fds[1].revents) {
             /* read(2), not stdio: poll must see every line stdin still holds */
             ssize_t n = read(STDIN_FILENO, typed + held, sizeof typed - 1 - held);
             if (n <= 0) {
@@ -232,9 +227,7 @@ int cli_join(int argc, char **argv)
             }
         }
     }
-    lesson_judge_free(jn.judge);
-    lesson_state_free(jn.state);
-    lesson_free(jn.lesson);
+    session_free(jn.ses);     /* before the pack its lesson reads */
     if (jn.pack)
         class_pack_free(jn.pack);
     free(jn.pack);

@@ -116,6 +116,17 @@ static void remember(ExerciseState *e, const char *typed, const Judgement *j)
 
 unsigned session_answer(Session *s, int k, const char *typed) { return session_answer_shown(s, k, typed, 0); }
 
+int session_judge_number(Session *s, int n, const char *typed, int decimals, Judgement *out)
+{
+    const LessonExercise *ex = lesson_exercise_at(s->lesson, n - 1);
+    LessonJudge *judge = ex ? judge_of(s) : NULL;
+    if (!judge)
+        return -1;
+    JudgeContext ctx = { .decimals = decimals };
+    lesson_judge(judge, ex, typed, decimals ? &ctx : NULL, out);
+    return 0;
+}
+
 unsigned session_answer_shown(Session *s, int k, const char *typed, int decimals)
 {
     ExerciseState *e = acted_on(s, k);

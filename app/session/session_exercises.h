@@ -51,6 +51,13 @@ const ExerciseState *session_exercise_state(const Session *s, int k);
  * the verdict, which is kept and saved as it was given. decimals: what the
  * screen shows (0: 4), for answers worked from the rounded numbers. */
 unsigned session_answer(Session *s, int k, const char *typed);
+/* Judge typed as an answer to exercise number n (1-based over the whole
+ * lesson, as attn grade numbers them) the way a screen showing `decimals`
+ * decimals judges it (0: 4), against the lesson as written, with the
+ * session's one judge; nothing of the session changes (a class's answers,
+ * judged by the instructor's session). 0, or -1 when there is no such
+ * exercise or no memory to judge. */
+int session_judge_number(Session *s, int n, const char *typed, int decimals, Judgement *out);
 unsigned session_answer_shown(Session *s, int k, const char *typed, int decimals);
 /* Show the next hint of exercise k (a solved one shows its hints too; a
  * revealed one has its worked answer, and refuses). */

@@ -477,7 +477,7 @@ int tui_main(const char *file, const TuiOptions *opt)
         /* the class is open before the terminal changes: its errors print plainly */
         ClassOptions co = { opt->listen, opt->code, opt->log, 0 };
         char why[1200];
-        ClassServer *server = class_server_open(file, &co, why, sizeof why);
+        ClassServer *server = class_server_open(ses, &co, why, sizeof why);
         if (!server || !(t.plug = tui_class_instructor(server))) {
             char shown[4800];   /* --listen, --log and the file, as typed */
             fprintf(stderr, "attn: %s\n", server ? "out of memory" : lesson_escape(why, shown, sizeof shown));

@@ -145,9 +145,8 @@ static void lesson_changed(ClassPlug *c, TuiTerm *term, LessonScreen *ls)
     if (!c->cls || !ls->lv.ses)
         return;
     char why[1200];
-    const char *file = lesson_file(session_lesson(ls->lv.ses));
-    if (class_server_reload(c->cls, file, why, sizeof why) != 0) {
-        tui_message(term, 1, "the class keeps the lesson as it was: %.200s", why);
+    if (class_server_reload(c->cls, why, sizeof why) != 0) {
+        tui_message(term, 1, "the students keep the lesson they have: %.200s", why);
         return;
     }
     c->closed = 0;

@@ -16,6 +16,7 @@
 #include "blas.h"
 #include "format.h"
 #include "tui_put.h"
+#include "tui_cost.h"
 #include "tui_screen.h"
 #include "tui_keybar.h"
 #include "text.h"

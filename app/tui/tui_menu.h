@@ -26,4 +26,8 @@ void menu_load(MenuView *m, const char *dir);
 void menu_reload(MenuView *m);
 void menu_free(MenuView *m);
 
+/* The screen object (self: the MenuView). */
+struct TuiScreen;
+extern const struct TuiScreen tui_screen_menu;
+
 #endif

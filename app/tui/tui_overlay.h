@@ -14,4 +14,9 @@ typedef struct {
     const LessonScreen *ls;     /* the lesson under it; NULL over the menu  */
 } OverlayView;
 
+/* The screen objects (self: an OverlayView). */
+struct TuiScreen;
+extern const struct TuiScreen tui_screen_help;
+extern const struct TuiScreen tui_screen_text;
+
 #endif

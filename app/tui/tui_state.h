@@ -12,6 +12,7 @@
 #include "tui_term.h"
 #include "tui_lesson.h"
 #include "tui_menu.h"
+#include "tui_cost.h"
 #include "tui_overlay.h"
 #include "tui_screen.h"
 
@@ -51,6 +52,9 @@ struct Tui {
     char save_warning[600];
     int quit;
 };
+
+/* tui.c: the blank screen (b; self: none). */
+extern const TuiScreen tui_screen_blank;
 
 /* tui.c: after newterm, before the first frame: put curses in the state
  * in which a frame leaves in one write rather than one per cursor move. */

@@ -145,6 +145,8 @@ void lesson_free(Lesson *l);
 const char *lesson_title(const Lesson *l);
 const char *lesson_about(const Lesson *l);          /* "" when absent */
 const char *lesson_file(const Lesson *l);
+/* The text l was parsed from (l's own copy), its length in *len. */
+const char *lesson_source(const Lesson *l, size_t *len);
 LessonLayout lesson_layout(const Lesson *l);
 int lesson_n_tokens(const Lesson *l);               /* 0 when no 'tokens' */
 const char *lesson_token(const Lesson *l, int i);

@@ -71,6 +71,12 @@ void lesson_free(Lesson *l)
 const char *lesson_title(const Lesson *l) { return l->title; }
 const char *lesson_about(const Lesson *l) { return l->about ? l->about : ""; }
 const char *lesson_file(const Lesson *l) { return l->file; }
+
+const char *lesson_source(const Lesson *l, size_t *len)
+{
+    *len = l->src.len;
+    return l->src.text;
+}
 LessonLayout lesson_layout(const Lesson *l) { return l->layout; }
 int lesson_n_tokens(const Lesson *l) { return l->n_tokens; }
 const char *lesson_token(const Lesson *l, int i) { return i >= 0 && i < l->n_tokens ? l->tokens[i] : NULL; }

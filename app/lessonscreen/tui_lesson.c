@@ -9,14 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tui_plugin.h"
-#include "tui_screen.h"
 #include "tui_bug.h"
 #include "tui_knobs.h"
 #include "tui_pane.h"
 #include "tui_live.h"
 #include "text.h"
-#include "tui_lesson.h"
+#include "tui_lesson_internal.h"
 
 
 #include "minmax.h"

@@ -17,7 +17,7 @@
 #include "tui_live.h"
 #include "tui_pane.h"
 #include "text.h"
-#include "tui_lesson.h"
+#include "tui_lesson_internal.h"
 
 #include "minmax.h"
 

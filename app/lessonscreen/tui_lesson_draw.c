@@ -17,14 +17,13 @@
 #include "format.h"
 #include "tui_put.h"
 #include "tui_bug.h"
-#include "tui_plugin.h"
 #include "tui_exercise.h"
 #include "tui_keybar.h"
 #include "tui_knobs.h"
 #include "tui_pane.h"
 #include "tui_live.h"
 #include "text.h"
-#include "tui_lesson.h"
+#include "tui_lesson_internal.h"
 
 #include "minmax.h"
 

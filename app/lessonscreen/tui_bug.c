@@ -18,8 +18,7 @@
 #include "tui_keybar.h"
 #include "tui_pane.h"
 #include "tui_put.h"
-#include "tui_screen.h"
-#include "tui_lesson.h"
+#include "tui_lesson_internal.h"
 
 #include "minmax.h"
 

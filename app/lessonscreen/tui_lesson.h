@@ -1,8 +1,9 @@
 /*
- * tui_lesson.h - the lesson screen's own state: the open session, its panes
- * and what the last frame computed for each, the cursor, the decimals, the
- * exercise shown; and its life and actions (tui_lesson.c), its whole text
- * (tui_lesson_draw.c).
+ * tui_lesson.h - the lesson screen as the main loop and the screens over it
+ * see it: its state (LessonScreen: the open session, its panes and what the
+ * last frame computed for each, the cursor, the decimals, the exercise
+ * shown, the prompt, the bars), its life, its whole text and its screen
+ * objects. What its parts share beyond this is tui_lesson_internal.h's.
  */
 #ifndef ATTN_TUI_LESSON_H
 #define ATTN_TUI_LESSON_H
@@ -71,40 +72,28 @@ typedef struct LessonScreen {
     TuiAction asks;
 } LessonScreen;
 
-/* tui_lesson.c: the lesson view's life and actions. */
-/* Open the lesson at path into ls. Returns 0, or -1 with the error text
- * in msg (the view is left empty). */
+/* tui_lesson.c: the lesson screen's life, as the loop and the screens over
+ * it see it. Open the lesson at path into ls. Returns 0, or -1 with the
+ * error text in msg (the view is left empty). */
 int lv_open(TuiTerm *term, LessonScreen *ls, const char *path, char *msg, size_t size);
 /* Adopt an opened session (ownership passes to the view). */
 void lv_adopt(TuiTerm *term, LessonScreen *ls, Session *ses);
 void lv_close(LessonView *lv);
 /* Go to a screen of the lesson. */
 void lv_go(LessonScreen *ls, int screen);
-/* Build the panes of the session's current screen; where prev (n_prev
- * panes of the screen shown before) has a pane of the same name, it keeps
- * its cursor, scroll and view. */
-void lv_build_panes(LessonScreen *ls, const Pane *prev, int n_prev);
 /* Handle one action of the lesson view. */
 void lv_action(TuiTerm *term, LessonScreen *ls, TuiAction a);
-/* tui_lesson_draw.c: the lesson screen's frame, laid out then drawn (the
- * screen object, tui_screen_lesson, is tui_lesson.c's). */
-void lv_prepare(TuiTerm *term, LessonScreen *ls);
-void lv_draw(TuiTerm *term, LessonScreen *ls);
-/* Release what the last frame kept (its text, its explanation). */
+/* tui_lesson_draw.c: release what the last frame kept (its text, its
+ * explanation). */
 void lv_frame_free(LessonScreen *ls);
-/* tui_lesson_draw.c: the step's prose and then its exercise as it
- * stands, wrapped to width (what t shows whole). Returns the lines. */
+/* The step's prose and then its exercise as it stands, wrapped to width
+ * (what t shows whole). Returns the lines. */
 int lv_whole_text(const TuiTerm *term, const LessonScreen *ls, char *buf, size_t size, int width);
-/* The screen the lesson asked the loop for (ls->asks), now taken. */
-TuiAction lv_asked(LessonScreen *ls);
-/* Finish the prompt with the typed text. */
-void lv_submit(TuiTerm *term, LessonScreen *ls);
-/* The key after "y shows the worked answer": y reveals it. */
-void lv_confirm_reveal(TuiTerm *term, LessonScreen *ls, int ch);
-/* Mouse: select the cell at screen (x, y) if there is one. */
-void lv_click(LessonScreen *ls, int x, int y);
-/* A presenter on a projector (PROJECTOR_COLS x PROJECTOR_ROWS or more):
- * the knobs, the panes' names and labels in the block font too. The one
- * test of it. */
-int lv_on_projector(const TuiTerm *term, const LessonScreen *ls);
+
+/* The screen objects (self: the LessonScreen): the lesson, and a bug
+ * hunt's list of kinds and its fix (tui_bug.c). */
+struct TuiScreen;
+extern const struct TuiScreen tui_screen_lesson;
+extern const struct TuiScreen tui_screen_bug_kinds;
+extern const struct TuiScreen tui_screen_bug_fix;
 #endif

@@ -1,0 +1,19 @@
+/*
+ * tui_cost.h - the cost of attention on the screen (C; tui_cost.c): its
+ * state and its screen object.
+ */
+#ifndef ATTN_TUI_COST_H
+#define ATTN_TUI_COST_H
+
+/* A new view (timing from the start, BLAS given back its blas_threads
+ * threads), NULL on no memory; freed, BLAS back on one thread, with
+ * cost_free (NULL is fine). */
+typedef struct CostView CostView;
+CostView *cost_new(int blas_threads);
+void cost_free(CostView *c);
+
+/* The screen object (self: the CostView). */
+struct TuiScreen;
+extern const struct TuiScreen tui_screen_cost;
+
+#endif
