@@ -65,17 +65,16 @@ int class_log_answer(ClassLog *log, const char *name, const char *lesson, int ex
                  log->path);
         return -1;
     }
-    fprintf(f, "{\"time\": %lld, \"name\": ", (long long)time(NULL));
-    jw_string(f, name);
-    fputs(", \"lesson\": ", f);
-    jw_string(f, lesson);
-    fprintf(f, ", \"exercise\": %d, \"answer\": ", exercise);
-    jw_string(f, answer);
-    fputs(", \"verdict\": ", f);
-    jw_string(f, verdict);
-    fputs(", \"diagnosis\": ", f);
-    jw_string(f, diagnosis && diagnosis[0] ? diagnosis : NULL);
-    fputs("}\n", f);
+    JsonWriter w;
+    jw_begin(&w, f);
+    jw_int(&w, "time", (long long)time(NULL));
+    jw_str(&w, "name", name);
+    jw_str(&w, "lesson", lesson);
+    jw_int(&w, "exercise", exercise);
+    jw_str(&w, "answer", answer);
+    jw_str(&w, "verdict", verdict);
+    jw_str(&w, "diagnosis", diagnosis && diagnosis[0] ? diagnosis : NULL);
+    jw_end(&w);
     int failed = fclose(f) != 0 || !line || lessonfile_append_whole(log->fd, line, len) != 0;
     int err = errno;
     free(line);

@@ -307,64 +307,68 @@ static void print_summary(const Lesson *l, const Sheet *sheets, int n)
     }
 }
 
-/* The sheet's bug: "bug": {...} (null when not answered). */
-static void json_bug(const LessonBug *bug, const Sheet *sh)
+/* The sheet's bug: "bug": {...}, what was answered of it (null when not). */
+static void json_bug(JsonWriter *w, const LessonBug *bug, const Sheet *sh)
 {
-    printf(", \"bug\": {\"seed\": %u, \"matrix\": ", bug->seed);
-    jw_string(stdout, sh->bug_matrix);
-    fputs(", \"kind\": ", stdout);
-    jw_string(stdout, sh->bug_matrix ? (lesson_bug_kind_named(sh->bug_kind) ? lesson_bug_kind_named(sh->bug_kind)
-                                                                             : sh->bug_kind) : NULL);
-    printf(", \"verdict\": \"%s\"", !sh->bug_matrix ? "unanswered"
-                                    : sh->on_matrix.right == 1 && sh->on_kind.right == 1 ? "right" : "wrong");
-    printf(", \"matrix_right\": %s, \"matrix_message\": ", sh->bug_matrix && sh->on_matrix.right == 1 ? "true" : "false");
-    jw_string(stdout, sh->bug_matrix ? sh->on_matrix.msg : NULL);
-    printf(", \"kind_right\": %s, \"kind_message\": ", sh->bug_matrix && sh->on_kind.right == 1 ? "true" : "false");
-    jw_string(stdout, sh->bug_matrix ? sh->on_kind.msg : NULL);
-    fputc('}', stdout);
+    const char *kind = sh->bug_kind && lesson_bug_kind_named(sh->bug_kind) ? lesson_bug_kind_named(sh->bug_kind)
+                                                                           : sh->bug_kind;
+    jw_object(w, "bug");
+    jw_int(w, "seed", bug->seed);
+    jw_str(w, "matrix", sh->bug_matrix);
+    jw_str(w, "kind", sh->bug_matrix ? kind : NULL);
+    jw_str(w, "verdict", !sh->bug_matrix ? "unanswered"
+                         : sh->on_matrix.right == 1 && sh->on_kind.right == 1 ? "right" : "wrong");
+    jw_bool(w, "matrix_right", sh->bug_matrix && sh->on_matrix.right == 1);
+    jw_str(w, "matrix_message", sh->bug_matrix ? sh->on_matrix.msg : NULL);
+    jw_bool(w, "kind_right", sh->bug_matrix && sh->on_kind.right == 1);
+    jw_str(w, "kind_message", sh->bug_matrix ? sh->on_kind.msg : NULL);
+    jw_close(w, '}');
 }
 
-static void json_exercises(const Lesson *l, const Sheet *sh)
+/* "exercises": [...] of a sheet, then its counts. */
+static void json_exercises(JsonWriter *w, const Lesson *l, const Sheet *sh)
 {
-    fputs("\"exercises\": [", stdout);
+    jw_array(w, "exercises");
     for (int i = 0; i < lesson_n_exercises(l); i++) {
         const Graded *g = &sh->g[i];
-        printf("%s\n  {\"number\": %d, \"question\": ", i ? "," : "", i + 1);
-        jw_string(stdout, lesson_exercise_at(l, i)->question);
-        fputs(", \"answer\": ", stdout);
-        jw_string(stdout, g->answer);
-        printf(", \"verdict\": \"%s\", \"diagnosis\": ", g->answer ? verdict_word(g->j.verdict) : "unanswered");
-        jw_string(stdout, g->answer && g->j.diagnosis[0] ? g->j.diagnosis : NULL);
-        fputs(", \"message\": ", stdout);
-        jw_string(stdout, g->answer ? g->j.msg : "unanswered");
-        fputc('}', stdout);
+        jw_object(w, NULL);
+        jw_int(w, "number", i + 1);
+        jw_str(w, "question", lesson_exercise_at(l, i)->question);
+        jw_str(w, "answer", g->answer);
+        jw_str(w, "verdict", g->answer ? verdict_word(g->j.verdict) : "unanswered");
+        jw_str(w, "diagnosis", g->answer && g->j.diagnosis[0] ? g->j.diagnosis : NULL);
+        jw_str(w, "message", g->answer ? g->j.msg : "unanswered");
+        jw_close(w, '}');
     }
-    printf("\n], \"right\": %d, \"wrong\": %d, \"unanswered\": %d", sh->right, sh->wrong, sh->unanswered);
+    jw_close(w, ']');
+    jw_int(w, "right", sh->right);
+    jw_int(w, "wrong", sh->wrong);
+    jw_int(w, "unanswered", sh->unanswered);
 }
 
 static void print_json(const Lesson *l, const Sheet *sheets, int n, const LessonBug *bug)
 {
-    fputs("{\"lesson\": ", stdout);
-    jw_string(stdout, lesson_title(l));
+    JsonWriter w;
+    jw_begin(&w, stdout);
+    jw_str(&w, "lesson", lesson_title(l));
     if (n == 1) {
-        fputs(", ", stdout);
-        json_exercises(l, &sheets[0]);
+        json_exercises(&w, l, &sheets[0]);
         if (bug)
-            json_bug(bug, &sheets[0]);
-        fputs("}\n", stdout);
+            json_bug(&w, bug, &sheets[0]);
+        jw_end(&w);
         return;
     }
-    fputs(", \"sheets\": [", stdout);
+    jw_array(&w, "sheets");
     for (int s = 0; s < n; s++) {
-        fputs(s ? ",\n{\"sheet\": " : "\n{\"sheet\": ", stdout);
-        jw_string(stdout, sheets[s].path);
-        fputs(", ", stdout);
-        json_exercises(l, &sheets[s]);
+        jw_object(&w, NULL);
+        jw_str(&w, "sheet", sheets[s].path);
+        json_exercises(&w, l, &sheets[s]);
         if (bug)
-            json_bug(bug, &sheets[s]);
-        fputc('}', stdout);
+            json_bug(&w, bug, &sheets[s]);
+        jw_close(&w, '}');
     }
-    fputs("]}\n", stdout);
+    jw_close(&w, ']');
+    jw_end(&w);
 }
 
 /* One TAP test point per exercise of each sheet. */

@@ -29,197 +29,193 @@ static int hidden(const Hiding *h, const char *name, int i, int j)
 }
 
 /* "data": [[...], ...] of m, a hidden cell as "?". */
-static void put_data(FILE *out, const Mat *m, const Hiding *h)
+static void put_data(JsonWriter *w, const Mat *m, const Hiding *h)
 {
-    fputs("\"data\": [", out);
+    jw_inline(w, "data");
     for (int r = 0; r < m->rows; r++) {
-        fputs(r ? ", [" : "[", out);
+        jw_inline(w, NULL);
         for (int c = 0; c < m->cols; c++) {
-            if (c)
-                fputs(", ", out);
             if (hidden(h, m->name, r, c))
-                fputs("\"?\"", out);
+                jw_str(w, NULL, "?");
             else
-                jw_number(out, mat_get(m, r, c));
+                jw_num(w, NULL, mat_get(m, r, c), -1);
         }
-        fputc(']', out);
+        jw_close(w, ']');
     }
-    fputc(']', out);
+    jw_close(w, ']');
 }
 
-/* The labels of one axis of m, or null when it has none. */
-static void put_labels(FILE *out, const Mat *m, int rows)
+/* The labels of one axis of m under key, or null when it has none. */
+static void put_labels(JsonWriter *w, const char *key, const Mat *m, int rows)
 {
     int n = rows ? m->rows : m->cols, any = 0;
     for (int k = 0; k < n; k++)
         any |= (rows ? mat_row_label(m, k) : mat_col_label(m, k)) != NULL;
     if (!any) {
-        fputs("null", out);
+        jw_null(w, key);
         return;
     }
-    fputc('[', out);
-    for (int k = 0; k < n; k++) {
-        if (k)
-            fputs(", ", out);
-        jw_string(out, rows ? mat_row_label(m, k) : mat_col_label(m, k));
-    }
-    fputc(']', out);
+    jw_inline(w, key);
+    for (int k = 0; k < n; k++)
+        jw_str(w, NULL, rows ? mat_row_label(m, k) : mat_col_label(m, k));
+    jw_close(w, ']');
+}
+
+/* A list of strings on one line under key. */
+static void put_strings(JsonWriter *w, const char *key, char *const *names, int n)
+{
+    jw_inline(w, key);
+    for (int i = 0; i < n; i++)
+        jw_str(w, NULL, names[i]);
+    jw_close(w, ']');
 }
 
 /* [{"name", "heatmap", "rows", "cols", "row_labels", "col_labels",
- * "data"}, ...] of the names[0..n) that s defines; st says which are
- * heatmaps (none when NULL). */
-static void put_panes(FILE *out, const LessonState *s, const char *const *names, int n, const LessonStep *st,
-                      const Hiding *h)
+ * "data"}, ...] of the names[0..n) that s defines, under key; st says
+ * which are heatmaps (none when NULL). */
+static void put_panes(JsonWriter *w, const char *key, const LessonState *s, const char *const *names, int n,
+                      const LessonStep *st, const Hiding *h)
 {
-    fputc('[', out);
-    for (int i = 0, put = 0; i < n; i++) {
+    jw_array(w, key);
+    for (int i = 0; i < n; i++) {
         const Mat *m = lesson_state_get(s, names[i]);
         if (!m)
             continue;
-        fputs(put++ ? ",\n    {\"name\": " : "\n    {\"name\": ", out);
-        jw_string(out, names[i]);
-        fprintf(out, ", \"heatmap\": %s, \"rows\": %d, \"cols\": %d, \"row_labels\": ",
-                st && sheet_is_heatmap(st, names[i]) ? "true" : "false", m->rows, m->cols);
-        put_labels(out, m, 1);
-        fputs(", \"col_labels\": ", out);
-        put_labels(out, m, 0);
-        fputs(", ", out);
-        put_data(out, m, h);
-        fputc('}', out);
+        jw_object(w, NULL);
+        jw_str(w, "name", names[i]);
+        jw_bool(w, "heatmap", st && sheet_is_heatmap(st, names[i]));
+        jw_int(w, "rows", m->rows);
+        jw_int(w, "cols", m->cols);
+        put_labels(w, "row_labels", m, 1);
+        put_labels(w, "col_labels", m, 0);
+        put_data(w, m, h);
+        jw_close(w, '}');
     }
-    fputc(']', out);
+    jw_close(w, ']');
 }
 
-static void put_exercise(FILE *out, const SheetView *v, const LessonExercise *ex, int number)
+static void put_exercise(JsonWriter *w, const SheetView *v, const LessonExercise *ex, int number)
 {
-    fprintf(out, "{\"number\": %d, \"line\": %d, \"question\": ", number, ex->line);
-    jw_string(out, ex->question);
-    fputs(", \"hints\": [", out);
+    jw_object(w, NULL);
+    jw_int(w, "number", number);
+    jw_int(w, "line", ex->line);
+    jw_str(w, "question", ex->question);
+    jw_inline(w, "hints");
     for (int h = 0; h < ex->n_hints; h++) {
         char *hint = sheet_text(v, ex->hints[h]);
-        fputs(h ? ", " : "", out);
-        jw_string(out, hint ? hint : "");
+        jw_str(w, NULL, hint ? hint : "");
         free(hint);
     }
-    fputc(']', out);
-    fputs(", \"hides\": [", out);
+    jw_close(w, ']');
+    jw_inline(w, "hides");
     for (int i = 0; i < ex->n_hides; i++) {
         char cell[MAT_NAME_MAX + 32];
         snprintf(cell, sizeof cell, "%s[%d,%d]", ex->hides[i].name, ex->hides[i].row + 1, ex->hides[i].col + 1);
-        fputs(i ? ", " : "", out);
-        jw_string(out, cell);
+        jw_str(w, NULL, cell);
     }
-    fputc(']', out);
+    jw_close(w, ']');
     if (v->with_answers) {
         double value;
-        fputs(", \"answer\": ", out);
-        jw_string(out, ex->answer);
-        fputs(", \"expected\": ", out);
+        jw_str(w, "answer", ex->answer);
         if (sheet_answer_value(v->asked, ex, &value))
-            jw_number(out, (float)value);
+            jw_num(w, "expected", (float)value, -1);
         else
-            fputs("null", out);
-        fputs(", \"within\": ", out);
-        jw_number(out, ex->within);
+            jw_null(w, "expected");
+        jw_num(w, "within", ex->within, -1);
     }
-    fputc('}', out);
+    jw_close(w, '}');
 }
 
-static void put_step(FILE *out, const Lesson *l, const SheetView *v, const LessonStep *st)
+static void put_step(JsonWriter *w, const Lesson *l, const SheetView *v, const LessonStep *st)
 {
-    const LessonState *s = v->shown;
-    int with_answers = v->with_answers;
-    fputs("{\"title\": ", out);
-    jw_string(out, st->title);
-    fputs(", \"show\": ", out);
-    jw_strings(out, st->show, st->n_show);
-    fputs(", \"heatmap\": ", out);
-    jw_strings(out, st->heatmap, st->n_heatmap);
-    fputs(",\n   \"text\": ", out);
+    jw_object(w, NULL);
+    jw_str(w, "title", st->title);
+    put_strings(w, "show", st->show, st->n_show);
+    put_strings(w, "heatmap", st->heatmap, st->n_heatmap);
     char *text = sheet_text(v, st->text);
-    jw_string(out, text ? text : "");
+    jw_newline(w);
+    jw_str(w, "text", text ? text : "");
     free(text);
-    fputs(",\n   \"panes\": ", out);
-    Hiding h = { with_answers ? NULL : st, NULL };
-    put_panes(out, s, (const char *const *)st->show, st->n_show, st, &h);
-    fputs(",\n   \"exercises\": [", out);
-    for (int e = 0; e < st->n_exercises; e++) {
-        fputs(e ? ",\n    " : "\n    ", out);
-        put_exercise(out, v, &st->exercises[e], lesson_exercise_number(l, &st->exercises[e]));
-    }
-    fputs("]}", out);
+    Hiding h = { v->with_answers ? NULL : st, NULL };
+    jw_newline(w);
+    put_panes(w, "panes", v->shown, (const char *const *)st->show, st->n_show, st, &h);
+    jw_newline(w);
+    jw_array(w, "exercises");
+    for (int e = 0; e < st->n_exercises; e++)
+        put_exercise(w, v, &st->exercises[e], lesson_exercise_number(l, &st->exercises[e]));
+    jw_close(w, ']');
+    jw_close(w, '}');
 }
 
 /* Knob k: its value as this document was computed (after --set), the
  * lesson's own, and its range; a switch's values are 0 (off) and 1 (on). */
-static void put_knob(FILE *out, const LessonState *s, const LessonKnob *k, int i)
+static void put_knob(JsonWriter *w, const LessonState *s, const LessonKnob *k)
 {
-    fputs(i ? ", {\"name\": " : "{\"name\": ", out);
-    jw_string(out, k->name);
-    fprintf(out, ", \"switch\": %s, \"value\": ", k->is_switch ? "true" : "false");
-    jw_number(out, lesson_knob_now(s, k));
-    const char *key[] = { ", \"default\": ", ", \"from\": ", ", \"to\": ", ", \"step\": " };
-    double v[] = { k->value, k->lo, k->hi, k->step };
-    for (int j = 0; j < 4; j++) {
-        fputs(key[j], out);
-        jw_number(out, v[j]);
-    }
-    fputc('}', out);
+    jw_object(w, NULL);
+    jw_str(w, "name", k->name);
+    jw_bool(w, "switch", k->is_switch);
+    jw_num(w, "value", lesson_knob_now(s, k), -1);
+    jw_num(w, "default", k->value, -1);
+    jw_num(w, "from", k->lo, -1);
+    jw_num(w, "to", k->hi, -1);
+    jw_num(w, "step", k->step, -1);
+    jw_close(w, '}');
 }
 
 void json_print(FILE *out, const Lesson *l, const SheetView *v, int with_bug)
 {
     const LessonState *s = v->shown;
-    int with_answers = v->with_answers;
     const LessonBug *bug = with_bug ? v->bug : NULL;
-    fputs("{\"lesson\": ", out);
-    jw_string(out, lesson_title(l));
-    fprintf(out, ", \"layout\": \"%s\",\n \"steps\": [", lesson_layout(l) == LAYOUT_ROWS ? "rows" : "columns");
-    for (int k = 0; k < lesson_n_steps(l); k++) {
-        fputs(k ? ",\n  " : "\n  ", out);
-        put_step(out, l, v, lesson_step(l, k));
-    }
-    fputs("],\n \"matrices\": {", out);
-    Hiding everywhere = { NULL, with_answers ? NULL : l };
+    JsonWriter w;
+    jw_begin(&w, out);
+    jw_str(&w, "lesson", lesson_title(l));
+    jw_str(&w, "layout", lesson_layout(l) == LAYOUT_ROWS ? "rows" : "columns");
+    jw_newline(&w);
+    jw_array(&w, "steps");
+    for (int k = 0; k < lesson_n_steps(l); k++)
+        put_step(&w, l, v, lesson_step(l, k));
+    jw_close(&w, ']');
+    jw_newline(&w);
+    jw_object_lines(&w, "matrices");
+    Hiding everywhere = { NULL, v->with_answers ? NULL : l };
     for (int i = 0; i < lesson_state_count(s); i++) {
         const Mat *m = lesson_state_at(s, i);
-        fputs(i ? ",\n  " : "\n  ", out);
-        jw_string(out, m->name);
-        fprintf(out, ": {\"rows\": %d, \"cols\": %d, ", m->rows, m->cols);
-        put_data(out, m, &everywhere);
-        fputc('}', out);
+        jw_object(&w, m->name);
+        jw_int(&w, "rows", m->rows);
+        jw_int(&w, "cols", m->cols);
+        put_data(&w, m, &everywhere);
+        jw_close(&w, '}');
     }
-    fputs("},\n \"about\": ", out);
-    jw_string(out, lesson_about(l));
-    fputs(", \"tokens\": [", out);
-    for (int i = 0; i < lesson_n_tokens(l); i++) {
-        fputs(i ? ", " : "", out);
-        jw_string(out, lesson_token(l, i));
-    }
-    fputs("], \"knobs\": [", out);
+    jw_close(&w, '}');
+    jw_newline(&w);
+    jw_str(&w, "about", lesson_about(l));
+    jw_inline(&w, "tokens");
+    for (int i = 0; i < lesson_n_tokens(l); i++)
+        jw_str(&w, NULL, lesson_token(l, i));
+    jw_close(&w, ']');
+    jw_inline(&w, "knobs");
     for (int i = 0; i < lesson_n_knobs(l); i++)
-        put_knob(out, s, lesson_knob(l, i), i);
-    fprintf(out, "], \"answers\": %s,\n \"setup\": ", with_answers ? "true" : "false");
+        put_knob(&w, s, lesson_knob(l, i));
+    jw_close(&w, ']');
+    jw_bool(&w, "answers", v->with_answers);
     int n_setup = lesson_n_setup(l);
     const char **setup = calloc(n_setup > 0 ? (size_t)n_setup : 1, sizeof *setup);
     for (int i = 0; setup && i < n_setup; i++)
         setup[i] = lesson_setup_name(l, i);
     Hiding none = { NULL, NULL };
-    put_panes(out, s, setup, setup ? n_setup : 0, NULL, &none);
+    jw_newline(&w);
+    put_panes(&w, "setup", s, setup, setup ? n_setup : 0, NULL, &none);
     free(setup);
     if (bug) {
-        fprintf(out, ",\n \"bug\": {\"seed\": %u, \"step\": ", bug->seed);
-        jw_string(out, lesson_step(l, bug->step) ? lesson_step(l, bug->step)->title : NULL);
-        fputs(", \"matrix\": ", out);
-        jw_string(out, bug->matrix);
-        fputs(", \"kind\": ", out);
-        jw_string(out, bug->kind);
-        fputs(", \"statement\": ", out);
-        jw_string(out, bug->planted);
-        fputs(", \"fixed\": ", out);
-        jw_string(out, bug->written);
-        fputs("}", out);
+        jw_newline(&w);
+        jw_object(&w, "bug");
+        jw_int(&w, "seed", bug->seed);
+        jw_str(&w, "step", lesson_step(l, bug->step) ? lesson_step(l, bug->step)->title : NULL);
+        jw_str(&w, "matrix", bug->matrix);
+        jw_str(&w, "kind", bug->kind);
+        jw_str(&w, "statement", bug->planted);
+        jw_str(&w, "fixed", bug->written);
+        jw_close(&w, '}');
     }
-    fputs("}\n", out);
+    jw_end(&w);
 }

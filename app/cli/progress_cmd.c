@@ -154,97 +154,107 @@ static void course_totals(const Catalogue *c, int *finished, int *lessons, int *
 }
 
 /* "course": its parts with their lessons (files) and completion, or null. */
-static void json_course(const Catalogue *c)
+static void json_course(JsonWriter *w, const Catalogue *c)
 {
-    fputs(",\n\"course\": ", stdout);
+    jw_newline(w);
     if (c->n_parts == 0) {
-        fputs("null", stdout);
+        jw_null(w, "course");
         return;
     }
     int finished, lessons, solved, total;
     course_totals(c, &finished, &lessons, &solved, &total);
-    printf("{\"lessons\": %d, \"finished\": %d, \"solved\": %d, \"total\": %d, \"parts\": [", lessons, finished,
-           solved, total);
+    jw_object(w, "course");
+    jw_int(w, "lessons", lessons);
+    jw_int(w, "finished", finished);
+    jw_int(w, "solved", solved);
+    jw_int(w, "total", total);
+    jw_array(w, "parts");
     for (int p = 0; p < c->n_parts; p++) {
         const CataloguePart *cp = &c->parts[p];
-        fputs(p ? ",\n  {\"title\": " : "\n  {\"title\": ", stdout);
-        jw_string(stdout, cp->title);
-        fputs(", \"files\": [", stdout);
-        for (int i = cp->first; i < cp->first + cp->n; i++) {
-            fputs(i > cp->first ? ", " : "", stdout);
-            jw_string(stdout, c->entries[i].path);
-        }
-        printf("], \"lessons\": %d, \"finished\": %d, \"solved\": %d, \"total\": %d}", cp->n, cp->finished,
-               cp->solved, cp->n_exercises);
+        jw_object(w, NULL);
+        jw_str(w, "title", cp->title);
+        jw_inline(w, "files");
+        for (int i = cp->first; i < cp->first + cp->n; i++)
+            jw_str(w, NULL, c->entries[i].path);
+        jw_close(w, ']');
+        jw_int(w, "lessons", cp->n);
+        jw_int(w, "finished", cp->finished);
+        jw_int(w, "solved", cp->solved);
+        jw_int(w, "total", cp->n_exercises);
+        jw_close(w, '}');
     }
-    fputs("]}", stdout);
+    jw_close(w, ']');
+    jw_close(w, '}');
 }
 
 static const char *const status_json[] = { "unanswered", "tried", "revealed", "right" };
 
 /* The bugs hunted in rec (attn bug), as "bugs": [...]. */
-static void json_bugs(const ProgressLesson *rec)
+static void json_bugs(JsonWriter *w, const ProgressLesson *rec)
 {
-    fputs(", \"bugs\": [", stdout);
+    jw_inline(w, "bugs");
     for (int k = 0; rec && k < rec->n_bugs; k++) {
         const ProgressBug *b = &rec->bugs[k];
-        printf("%s{\"seed\": %u, \"status\": \"%s\", \"kind\": ", k ? ", " : "", b->seed,
-               progress_bug_word(b->status));
-        jw_string(stdout, b->kind);
-        fputs(", \"matrix\": ", stdout);
-        jw_string(stdout, b->matrix);
-        printf(", \"matrix_tries\": %d, \"kind_tries\": %d, \"time\": %lld}", b->matrix_tries, b->kind_tries,
-               b->when);
+        jw_object(w, NULL);
+        jw_int(w, "seed", b->seed);
+        jw_str(w, "status", progress_bug_word(b->status));
+        jw_str(w, "kind", b->kind);
+        jw_str(w, "matrix", b->matrix);
+        jw_int(w, "matrix_tries", b->matrix_tries);
+        jw_int(w, "kind_tries", b->kind_tries);
+        jw_int(w, "time", b->when);
+        jw_close(w, '}');
     }
-    fputs("]", stdout);
+    jw_close(w, ']');
 }
 
 /* A lesson of the set (l), or one the store knows outside it (rec). */
-static void json_record(const ProgressLesson *rec, const CatalogueEntry *l)
+static void json_record(JsonWriter *w, const ProgressLesson *rec, const CatalogueEntry *l)
 {
     if (l)
         rec = l->rec;
-    fputs("{\"lesson\": ", stdout);
-    jw_string(stdout, rec ? rec->lesson : l->title);
-    fputs(", \"file\": ", stdout);
-    jw_string(stdout, l ? l->path : NULL);
+    jw_object(w, NULL);
+    jw_str(w, "lesson", rec ? rec->lesson : l->title);
+    jw_str(w, "file", l ? l->path : NULL);
     int solved = l ? l->solved : 0, total = l ? l->n_exercises : 0;
     for (int k = 0; !l && rec && k < rec->n_ex; k++)
         solved += rec->ex[k].status == PROG_RIGHT;
-    printf(", \"in_lesson_set\": %s, \"begun\": %s, \"solved\": %d, \"total\": ", l ? "true" : "false",
-           rec ? "true" : "false", solved);
+    jw_bool(w, "in_lesson_set", l != NULL);
+    jw_bool(w, "begun", rec != NULL);
+    jw_int(w, "solved", solved);
     if (l)
-        printf("%d", total);
+        jw_int(w, "total", total);
     else
-        fputs("null", stdout);
-    fputs(", \"last_step\": ", stdout);
-    jw_string(stdout, rec ? rec->last_step : NULL);
-    printf(", \"finished\": %s, \"exercises\": [", rec && rec->finished ? "true" : "false");
+        jw_null(w, "total");
+    jw_str(w, "last_step", rec ? rec->last_step : NULL);
+    jw_bool(w, "finished", rec && rec->finished);
+    jw_array(w, "exercises");
     for (int k = 0; rec && k < rec->n_ex; k++) {
         const ProgressExercise *e = &rec->ex[k];
-        fputs(k ? ",\n  {\"key\": " : "\n  {\"key\": ", stdout);
-        jw_string(stdout, e->key);
-        fputs(", \"question\": ", stdout);
-        jw_string(stdout, e->question[0] ? e->question : NULL);
-        printf(", \"status\": \"%s\", \"attempts\": %d, \"hints\": %d, \"first_try\": %s, \"answers\": [",
-               status_json[e->status], e->attempts, e->hints, e->first_try ? "true" : "false");
+        jw_object(w, NULL);
+        jw_str(w, "key", e->key);
+        jw_str(w, "question", e->question[0] ? e->question : NULL);
+        jw_str(w, "status", status_json[e->status]);
+        jw_int(w, "attempts", e->attempts);
+        jw_int(w, "hints", e->hints);
+        jw_bool(w, "first_try", e->first_try);
+        jw_inline(w, "answers");
         for (int h = 0; h < e->n_hist; h++) {
             const ProgressAnswer *a = &e->hist[h];
-            fputs(h ? ", {\"answer\": " : "{\"answer\": ", stdout);
-            jw_string(stdout, a->typed);
-            fputs(", \"verdict\": ", stdout);
-            jw_string(stdout, a->verdict);
-            fputs(", \"diagnosis\": ", stdout);
-            jw_string(stdout, a->diagnosis[0] ? a->diagnosis : NULL);
-            fputs(", \"message\": ", stdout);
-            jw_string(stdout, a->msg);
-            printf(", \"time\": %lld}", a->when);
+            jw_object(w, NULL);
+            jw_str(w, "answer", a->typed);
+            jw_str(w, "verdict", a->verdict);
+            jw_str(w, "diagnosis", a->diagnosis[0] ? a->diagnosis : NULL);
+            jw_str(w, "message", a->msg);
+            jw_int(w, "time", a->when);
+            jw_close(w, '}');
         }
-        fputs("]}", stdout);
+        jw_close(w, ']');
+        jw_close(w, '}');
     }
-    fputs("]", stdout);
-    json_bugs(rec);
-    fputs("}", stdout);
+    jw_close(w, ']');
+    json_bugs(w, rec);
+    jw_close(w, '}');
 }
 
 int cli_progress(int argc, char **argv)
@@ -284,47 +294,43 @@ int cli_progress(int argc, char **argv)
     if (cat.course_error[0])
         fprintf(stderr, "attn: the course is not shown, its COURSE file is refused: %s\n", cat.course_error);
     char safe[4200];
+    JsonWriter w;
     if (json) {
-        fputs("{\"store\": ", stdout);
         char where[1100];
         snprintf(where, sizeof where, "%s/progress", cat.store);
-        jw_string(stdout, where);
-        fputs(", \"lessons\": [", stdout);
+        jw_begin(&w, stdout);
+        jw_str(&w, "store", where);
+        jw_array(&w, "lessons");
     } else {
         printf("Progress kept in %s/progress\n\n", lesson_escape(cat.store, safe, sizeof safe));
         printf("%-40s  %-9s  %-36s  %s\n", "lesson", "exercises", "last step", "");
     }
-    int first = 1;
     for (int i = 0; i < cat.n; i++) {
         const CatalogueEntry *e = &cat.entries[i];
         if (!e->title)
             continue;
         if (json) {
-            fputs(first ? "\n" : ",\n", stdout);
-            json_record(NULL, e);
+            json_record(&w, NULL, e);
         } else {
             if (cat.n_parts > 0 && e->part >= 0 && cat.parts[e->part].first == i)
                 part_heading(&cat.parts[e->part]);
             row(e);
         }
-        first = 0;
     }
     /* what the store keeps of lessons outside the set (a course's own) */
     for (int i = 0; i < cat.n_recs; i++) {
         if (cat.in_set[i])
             continue;
         if (json) {
-            fputs(first ? "\n" : ",\n", stdout);
-            json_record(&cat.recs[i], NULL);
+            json_record(&w, &cat.recs[i], NULL);
         } else {
             row_unknown(&cat.recs[i]);
         }
-        first = 0;
     }
     if (json) {
-        fputs("\n]", stdout);
-        json_course(&cat);
-        fputs("}\n", stdout);
+        jw_close(&w, ']');
+        json_course(&w, &cat);
+        jw_end(&w);
     } else if (cat.n_parts > 0) {
         int finished, lessons, solved, total;
         course_totals(&cat, &finished, &lessons, &solved, &total);

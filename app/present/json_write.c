@@ -6,6 +6,7 @@
 #include "json_write.h"
 
 #include <math.h>
+#include <string.h>
 
 /* The length of the valid UTF-8 sequence at p and its code point in *cp,
  * or 0 when p does not start one (overlong forms and surrogates included). */
@@ -69,50 +70,48 @@ void jw_number(FILE *out, double v)
         fprintf(out, "%.9g", v);
 }
 
-void jw_strings(FILE *out, char **names, int n)
-{
-    fputc('[', out);
-    for (int i = 0; i < n; i++) {
-        if (i)
-            fputs(", ", out);
-        jw_string(out, names[i]);
-    }
-    fputc(']', out);
-}
-
 /* ---- documents ------------------------------------------------------------ */
 
-/* The comma and the key before an item at the current level. */
+/* The comma, the break or the blank, and the key before an item at the
+ * current level. */
 static void item(JsonWriter *w, const char *key)
 {
     int first = w->count[w->depth]++ == 0;
     if (!first)
         fputc(',', w->f);
-    if (!key && w->depth > 0)
-        fputs("\n  ", w->f);
-    else if (!first)
+    int brk = w->next_line || w->lines[w->depth] || (!key && w->depth > 0 && !w->inl[w->depth]);
+    w->next_line = 0;
+    if (brk) {
+        fputc('\n', w->f);
+        for (int i = 0; i < w->depth; i++)
+            fputc(' ', w->f);
+    } else if (!first) {
         fputc(' ', w->f);
+    }
     if (key) {
         jw_string(w->f, key);
         fputs(": ", w->f);
     }
 }
 
-static void open_level(JsonWriter *w, const char *key, char bracket)
+static void open_level(JsonWriter *w, const char *key, char bracket, int inl, int lines)
 {
     item(w, key);
     fputc(bracket, w->f);
-    if (w->depth + 1 < JW_DEPTH_MAX)
+    if (w->depth + 1 < JW_DEPTH_MAX) {
+        int parent = w->inl[w->depth];
         w->count[++w->depth] = 0;
+        w->inl[w->depth] = (unsigned char)(parent || inl);
+        w->lines[w->depth] = (unsigned char)lines;
+    }
 }
 
 void jw_begin(JsonWriter *w, FILE *f)
 {
+    memset(w, 0, sizeof *w);
     w->f = f;
-    w->depth = 0;
-    w->count[0] = 0;
     fputc('{', f);
-    w->count[++w->depth] = 0;
+    w->depth = 1;
 }
 
 void jw_end(JsonWriter *w)
@@ -121,8 +120,11 @@ void jw_end(JsonWriter *w)
     fputc('\n', w->f);
 }
 
-void jw_object(JsonWriter *w, const char *key) { open_level(w, key, '{'); }
-void jw_array(JsonWriter *w, const char *key) { open_level(w, key, '['); }
+void jw_object(JsonWriter *w, const char *key) { open_level(w, key, '{', 0, 0); }
+void jw_object_lines(JsonWriter *w, const char *key) { open_level(w, key, '{', 0, 1); }
+void jw_array(JsonWriter *w, const char *key) { open_level(w, key, '[', 0, 0); }
+void jw_inline(JsonWriter *w, const char *key) { open_level(w, key, '[', 1, 0); }
+void jw_newline(JsonWriter *w) { w->next_line = 1; }
 
 void jw_close(JsonWriter *w, char bracket)
 {

@@ -1,5 +1,6 @@
 /*
- * json_write.h - the one JSON writer of attn (every --json output): strings
+ * json_write.h - the one JSON writer of attn (every --json output and the
+ * class log's lines; no printer spells JSON punctuation by hand): strings
  * escaped so that no control byte ever reaches the output, numbers with 9
  * significant digits (enough to read every float back exactly), non-finite
  * values as the strings "inf", "-inf" and "nan".
@@ -18,25 +19,32 @@ void jw_string(FILE *out, const char *s);
 /* v as a JSON number with 9 significant digits, or "inf", "-inf", "nan". */
 void jw_number(FILE *out, double v);
 
-/* ["a", "b", ...] of names[0..n). */
-void jw_strings(FILE *out, char **names, int n);
 
 /* A document written field by field: the writer puts the commas, the
- * keys (escaped as strings) and a line break before each element of an
- * array of objects, so no printer spells JSON punctuation by hand. key is
- * NULL for an element of an array (and for the document itself). */
+ * keys (escaped as strings) and the line breaks, so no printer spells JSON
+ * punctuation by hand. key is NULL for an element of an array (and for the
+ * document itself). Each element of an array starts a line indented by its
+ * depth, unless the array is written on one line (jw_inline: numbers, a
+ * matrix's rows, short lists); a key's item follows the one before it on
+ * its line, unless its object breaks each (jw_object_lines) or jw_newline
+ * asked for a break. */
 #define JW_DEPTH_MAX 8
 typedef struct {
     FILE *f;
     int depth;
-    int count[JW_DEPTH_MAX];   /* items written at each open level */
+    int count[JW_DEPTH_MAX];            /* items written at each open level  */
+    unsigned char inl[JW_DEPTH_MAX];    /* the level stays on one line       */
+    unsigned char lines[JW_DEPTH_MAX];  /* each item of the level on a line  */
+    int next_line;                      /* the next item starts a line       */
 } JsonWriter;
-
 void jw_begin(JsonWriter *w, FILE *f);             /* the document: an object */
 void jw_end(JsonWriter *w);                        /* closes it, and a newline */
 void jw_object(JsonWriter *w, const char *key);
+void jw_object_lines(JsonWriter *w, const char *key); /* each item on its own line */
 void jw_array(JsonWriter *w, const char *key);
+void jw_inline(JsonWriter *w, const char *key);    /* an array on one line   */
 void jw_close(JsonWriter *w, char bracket);        /* '}' or ']' */
+void jw_newline(JsonWriter *w);                    /* the next item starts a line */
 void jw_int(JsonWriter *w, const char *key, long long v);
 /* v with the given decimals (-1: 9 significant digits); not finite: as
  * jw_number writes it. */
@@ -44,5 +52,4 @@ void jw_num(JsonWriter *w, const char *key, double v, int decimals);
 void jw_bool(JsonWriter *w, const char *key, int v);
 void jw_str(JsonWriter *w, const char *key, const char *s);     /* NULL: null */
 void jw_null(JsonWriter *w, const char *key);
-
 #endif
