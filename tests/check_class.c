@@ -487,7 +487,8 @@ START_TEST(the_class_is_the_instructors_session)
     raw_until(raw, got, sizeof got, "\nREADY\n");
     ck_assert_msg(strstr(got, "lesson As parsed\n") && !strstr(got, "As on disk"), "%s", got);
     raw_send(raw, "ANSWER 1 3\n");
-    raw_until(raw, got, sizeof got, "COUNTED 1\n");
+    raw_until(raw, got, sizeof got, "COUNTED 1 right\n");
+    ck_assert_msg(strstr(got, "COUNTED 1 right\n"), "%s", got);
     ClassTally t;
     class_server_tally(server, &t);
     ck_assert_int_eq(t.answered, 1);
@@ -554,8 +555,8 @@ START_TEST(hostile_peers_are_dropped_and_nobody_stalls)
                               "embedding of 'blue'?\nREADY\n"), "%s", got);
     const char *ans = "ANSWER 1 0.36\n";
     raw_send(raw, ans);
-    raw_until(raw, got, sizeof got, "COUNTED 1\n");
-    ck_assert_msg(strstr(got, "COUNTED 1\n"), "no COUNTED: %s", got);
+    raw_until(raw, got, sizeof got, "COUNTED 1 wrong\n");
+    ck_assert_msg(strstr(got, "COUNTED 1 wrong\n"), "no COUNTED: %s", got);
     /* an answer that is no number is not counted and replaces nothing */
     const char *junk_answer = "ANSWER 1 abc\n";
     raw_send(raw, junk_answer);
@@ -890,14 +891,16 @@ START_TEST(the_tally_counts_what_the_screen_said)
     ck_assert_msg(strstr(got, "\nJUDGES shown\n"), "%.300s", got);
     n = snprintf(lines, sizeof lines, "SHOWN 2\nANSWER 3 %s\n", typed);
     ck_assert(write(fd, lines, (size_t)n) == n);
-    raw_until(fd, got, sizeof got, "COUNTED 3\n");
+    raw_until(fd, got, sizeof got, "COUNTED 3 right\n");
+    ck_assert_msg(strstr(got, "COUNTED 3 right\n"), "the student was not told the count: %.300s", got);
     ClassTally t;
     class_server_tally(server, &t);
     ck_assert_msg(t.answered == 1 && t.right == 1, "%s counted %d right of %d", typed, t.right, t.answered);
     /* the same number without the screen's decimals: judged as written */
     n = snprintf(lines, sizeof lines, "ANSWER 3 %s\n", typed);
     ck_assert(write(fd, lines, (size_t)n) == n);
-    raw_until(fd, got, sizeof got, "COUNTED 3\n");
+    raw_until(fd, got, sizeof got, "COUNTED 3 wrong\n");
+    ck_assert_msg(strstr(got, "COUNTED 3 wrong\n"), "%.300s", got);
     serve(20);
     class_server_tally(server, &t);
     ck_assert_int_eq(t.right, 0);

@@ -149,6 +149,8 @@ START_TEST(a_student_follows_on_a_terminal)
     tmux_keys(&stu, "Enter");
     WAIT_FOR(&stu, "✗ 0.5321: the sign is the wrong way round");
     WAIT_FOR(&inst, "exercise 1: 1 answered");
+    /* the student's bar says what the class counted (the instructor's judge) */
+    WAIT_FOR(&stu, "exercise 1: the class counted your answer wrong");
     /* typed into the answer, f is a letter, not "follow" */
     tmux_keys(&stu, "a");
     tmux_type(&stu, "inf");

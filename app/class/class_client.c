@@ -356,6 +356,12 @@ void class_client_next(ClassClient *c, ClientMsg *m)
             m->what = CLIENT_CLOSED;
             m->n = a;
             return;
+        } else if (strcmp(msg.verb, "COUNTED") == 0 && msg.n == 2 && !class_field_int(msg.field[0], 1, 1 << 20, &a)
+                   && (strcmp(msg.field[1], "right") == 0 || strcmp(msg.field[1], "wrong") == 0)) {
+            m->what = CLIENT_COUNTED;
+            m->n = a;
+            snprintf(m->text, sizeof m->text, "%s", msg.field[1]);
+            return;
         } else if (strcmp(msg.verb, "ENDED") == 0) {
             m->what = CLIENT_ENDED;
             return;

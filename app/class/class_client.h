@@ -24,6 +24,7 @@ typedef enum {
     CLIENT_STEP,        /* n, m, text (the step's title)                     */
     CLIENT_EXERCISE,    /* n, text (the question)                            */
     CLIENT_CLOSED,      /* n                                                 */
+    CLIENT_COUNTED,     /* n, text: the verdict the class counted ("right")  */
     CLIENT_ENDED,
     CLIENT_REFUSED,     /* text: why                                         */
     CLIENT_LOST,        /* the connection is gone (text: why)                */

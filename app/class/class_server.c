@@ -91,7 +91,7 @@ static int answer(ClassServer *s, int c, ClassMsg *m)
     a->typed = typed;
     a->verdict = j.verdict;
     snprintf(a->diag, sizeof a->diag, "%s", j.verdict == VERDICT_RIGHT ? "" : j.diagnosis);
-    class_peer_line(s, c, "COUNTED %ld", k);
+    class_peer_line(s, c, "COUNTED %ld %s", k, verdict_word(j.verdict));
     return 1;
 }
 

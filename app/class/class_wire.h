@@ -17,7 +17,8 @@
  *                                    EXERCISE K QUESTION    (where the class is)
  *                                    READY
  *                                    STEP, EXERCISE, CLOSED K, ENDED (later)
- *                                    COUNTED K              (an answer logged and counted)
+ *                                    COUNTED K VERDICT      (an answer logged and counted, right or
+ *                                                            wrong as the instructor's session judged it)
  *
  * Nothing here allocates or does I/O: the reader works in a buffer its
  * owner embeds.

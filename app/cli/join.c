@@ -124,6 +124,8 @@ static int from_class(Joined *jn, const ClientMsg *m)
             jn->open = 0;
         printf("closed %ld\n", m->n);
         break;
+    case CLIENT_COUNTED:
+        break;      /* judged here already, by the same judge */
     case CLIENT_ENDED:
         printf("ended\n");
         fflush(stdout);

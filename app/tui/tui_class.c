@@ -52,6 +52,7 @@ typedef struct {
      * open exercise's answers already sent, whether the class ended; a
      * redraw the class asks for */
     int step, open, follow, sent, ended, dirty;
+    int counted, counted_right;     /* the open exercise's answer the class counted, and how */
     char title[256];
 } ClassPlug;
 
@@ -99,6 +100,14 @@ static void student_messages(ClassPlug *c, TuiTerm *term, LessonScreen *ls)
         case CLIENT_EXERCISE:
             c->open = (int)m.n;
             c->sent = -1;     /* what is there already was not an answer to the class */
+            c->counted = 0;
+            break;
+        case CLIENT_COUNTED:
+            /* the verdict the class counted for the open exercise: the bar says it */
+            if (m.n == c->open) {
+                c->counted = (int)m.n;
+                c->counted_right = strcmp(m.text, "right") == 0;
+            }
             break;
         case CLIENT_CLOSED:
             if (c->open == m.n)
@@ -242,7 +251,10 @@ static void student_bar(const ClassPlug *c, TuiTerm *term, const LessonScreen *l
     else
         n = snprintf(bar, sizeof bar, " class: step %d%s%s %s you are looking around: f follows", c->step,
                      c->title[0] ? ", " : "", c->title, sep);
-    if (c->open && !c->ended && n >= 0 && (size_t)n < sizeof bar)
+    if (c->open && !c->ended && n >= 0 && (size_t)n < sizeof bar && c->counted == c->open)
+        snprintf(bar + n, sizeof bar - (size_t)n, " %s exercise %d: the class counted your answer %s", sep, c->open,
+                 c->counted_right ? "right" : "wrong");
+    else if (c->open && !c->ended && n >= 0 && (size_t)n < sizeof bar)
         snprintf(bar + n, sizeof bar - (size_t)n, " %s exercise %d is open%s", sep, c->open,
                  c->follow ? ": a answers it" : "");
     /* under the title and the bars beside it; with no row to spare, the key bar's */
