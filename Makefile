@@ -210,7 +210,8 @@ clean:
 # round trip), seeded with tests/fuzz/progress; the .npy and CSV readers,
 # seeded with tests/data, the CSV with lines of up to 64 KB; the class
 # server's reader of a peer's bytes, seeded with tests/fuzz/class; a
-# student's reader of a server's bytes, seeded with tests/fuzz/client.
+# student's reader of a server's bytes, seeded with tests/fuzz/client; the
+# safetensors reader, seeded with tests/fuzz/safetensors.
 # FUZZ_SECONDS bounds each run (CI: 60 each).
 FUZZ_SECONDS ?= 60
 FUZZ_CC := clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
@@ -243,6 +244,11 @@ fuzz: deps
 	  app/class/class_pack.c $(wildcard app/session/*.c) $(wildcard app/present/*.c) $(ENGINE_SRC) $(BLAS_LIBS) -lm
 	cp tests/fuzz/client/* build-fuzz/corpus-client/
 	build-fuzz/fuzz_client -max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=10 build-fuzz/corpus-client
+	@mkdir -p build-fuzz/corpus-safetensors
+	$(FUZZ_CC) $(ATTN_CPPFLAGS) $(ENGINE_INC) -o build-fuzz/fuzz_safetensors tests/fuzz/fuzz_safetensors.c \
+	  engine/io/safetensors.c engine/io/json_read.c engine/base/status.c engine/base/alloc.c -lm
+	cp tests/fuzz/safetensors/* build-fuzz/corpus-safetensors/
+	build-fuzz/fuzz_safetensors -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 build-fuzz/corpus-safetensors
 	for r in npy csv; do \
 	  $(FUZZ_CC) $(ATTN_CPPFLAGS) $(ENGINE_INC) -o build-fuzz/fuzz_$$r tests/fuzz/fuzz_$$r.c engine/io/$$r.c engine/base/mat.c engine/base/numfmt.c engine/base/strbuf.c \
 	    engine/base/status.c engine/base/alloc.c -lm || exit 1; \
