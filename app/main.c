@@ -53,6 +53,10 @@ static void usage(FILE *out)
           "                                         with --bug N, 'bug: MATRIX KIND')\n"
           "       attn progress [--json | --reset [FILE]]\n"
           "                                         your progress, lesson by lesson\n"
+          "       attn model PATH --tokens ID,... [--json] [--top K] [--attention-out FILE]\n"
+          "                                         a trained GPT-2 (config.json,\n"
+          "                                         model.safetensors): every head's kind,\n"
+          "                                         the next token; its attention as .npy\n"
           "       attn --help | --version\n"
           "\n"
           "Exit status: 0 success, 1 a check failed (or a save of progress failed),\n"
@@ -115,6 +119,8 @@ int main(int argc, char **argv)
         return cli_grade(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "progress") == 0)
         return cli_progress(argc - 1, argv + 1);
+    if (argc >= 2 && strcmp(argv[1], "model") == 0)
+        return cli_model(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "bench") == 0)
         return cli_bench(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "join") == 0) {

@@ -13,6 +13,7 @@ int cli_check(int argc, char **argv);   /* argv[0] is "check" */
 /* `attn progress [--reset [FILE]]` (progress_cmd.c): the student's progress
  * lesson by lesson, or forget it. */
 int cli_progress(int argc, char **argv); /* argv[0] is "progress" */
+int cli_model(int argc, char **argv);    /* argv[0] is "model" (model_cmd.c) */
 /* `attn grade [--json | --tap] LESSON SHEET...` (grade.c): judge answer
  * sheets with the screen's judge; nothing is saved. */
 int cli_grade(int argc, char **argv);   /* argv[0] is "grade" */

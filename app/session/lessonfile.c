@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -134,6 +135,45 @@ int lessonfile_read_text(const char *path, size_t limit, char **text, size_t *le
         break;
     }
     return -1;
+}
+
+int lessonfile_map(const char *path, const unsigned char **bytes, size_t *len, char *why, size_t size)
+{
+    *bytes = NULL;
+    *len = 0;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(why, size, "cannot open it: %s", strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(why, size, S_ISDIR(st.st_mode) ? "it is a directory, not a file" : "it is %s, not a regular file",
+                 file_kind(st.st_mode));
+        close(fd);
+        return -1;
+    }
+    if (st.st_size == 0) {
+        close(fd);
+        *bytes = (const unsigned char *)"";
+        return 0;
+    }
+    void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    int e = errno;
+    close(fd);
+    if (p == MAP_FAILED) {
+        snprintf(why, size, "it could not be mapped: %s", strerror(e));
+        return -1;
+    }
+    *bytes = p;
+    *len = (size_t)st.st_size;
+    return 0;
+}
+
+void lessonfile_unmap(const unsigned char *bytes, size_t len)
+{
+    if (bytes && len > 0)
+        munmap((void *)bytes, len);
 }
 
 Lesson *lessonfile_load(const char *path, LessonError *err)

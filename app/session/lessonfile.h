@@ -25,6 +25,11 @@ Lesson *lessonfile_load(const char *path, LessonError *err);
  * never waited on. 0, or -1 with why ("it is a FIFO, not a regular file"). */
 int lessonfile_read_text(const char *path, size_t limit, char **text, size_t *len, char *why, size_t size);
 
+/* Map the regular file path read-only (a model's weights, read where they
+ * lie): *bytes and *len until lessonfile_unmap. A FIFO, a device or a
+ * directory is refused at once. 0, or -1 with why. */
+int lessonfile_map(const char *path, const unsigned char **bytes, size_t *len, char *why, size_t size);
+void lessonfile_unmap(const unsigned char *bytes, size_t len);
 /* Open path to write a file attn makes (a report, a handout, a dump),
  * the one way it writes a file a person names: a lesson (a name ending in
  * .lesson) is never overwritten, and a FIFO, a device or a directory is

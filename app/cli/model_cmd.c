@@ -1,0 +1,407 @@
+/*
+ * model_cmd.c - `attn model PATH --tokens ID,... [--json] [--top K]
+ * [--attention-out FILE.npy]`: a checkpoint as the Hugging Face hub lays
+ * it out (PATH/config.json, PATH/model.safetensors, PATH/vocab.json for the
+ * tokens' text), one forward pass over the tokens (engine/model), and what
+ * it shows: the model's sizes, the tokens, every head's kind and score, and
+ * the next token's top K; every head's attention as one float32 .npy of
+ * shape (layers, heads, n, n). The weights are mapped read-only, never
+ * copied whole. Anything unreadable: `FILE: message`, exit 2.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_read.h"
+#include "json_write.h"
+#include "lesson.h"
+#include "lessonfile.h"
+#include "model.h"
+#include "safetensors.h"
+
+#define CONFIG_MAX_BYTES (1L << 20)
+#define VOCAB_MAX_BYTES (64L << 20)
+#define TOKENS_MAX 4096
+#define INDUCTION_REP 32        /* the random sequence shown twice, per showing */
+#define INDUCTION_SEED 1234u
+
+static int model_usage(const char *why)
+{
+    char shown[1024];
+    fprintf(stderr, "attn: %s\nusage: attn model PATH --tokens ID,... [--json] [--top K] [--attention-out FILE.npy]\n",
+            lesson_escape(why, shown, sizeof shown));
+    return 2;
+}
+
+/* "FILE: message" on stderr; 2. */
+static int unreadable(const char *file, const char *msg)
+{
+    char f[1200], m[1200];
+    fprintf(stderr, "attn: %s: %s\n", lesson_escape(file, f, sizeof f), lesson_escape(msg, m, sizeof m));
+    return 2;
+}
+
+/* "ID,ID,..." into ids; how many, or -1. */
+static int parse_tokens(const char *text, int *ids, int max)
+{
+    int n = 0;
+    const char *p = text;
+    while (*p) {
+        char *end;
+        errno = 0;
+        long v = strtol(p, &end, 10);
+        if (end == p || errno || v < 0 || v > INT32_MAX || n == max || (*end && *end != ','))
+            return -1;
+        ids[n++] = (int)v;
+        p = *end ? end + 1 : end;
+        if (*end && !*p)
+            return -1;
+    }
+    return n;
+}
+
+/* GPT-2's byte-level alphabet: the code point standing for each byte. */
+static unsigned byte_char(int b)
+{
+    if ((b >= 33 && b <= 126) || (b >= 161 && b <= 172) || (b >= 174 && b <= 255))
+        return (unsigned)b;
+    int k = 0;
+    for (int c = 0; c < b; c++)
+        k += !((c >= 33 && c <= 126) || (c >= 161 && c <= 172) || (c >= 174 && c <= 255));
+    return 256u + (unsigned)k;
+}
+
+/* The vocabulary's token strings as bytes (GPT-2's alphabet undone), by
+ * id: NULL where vocab.json names none. */
+typedef struct {
+    char **text;
+    int n;
+} Vocab;
+
+static void vocab_free(Vocab *v)
+{
+    for (int i = 0; i < v->n; i++)
+        free(v->text[i]);
+    free(v->text);
+}
+
+/* A token's string (UTF-8 of the byte alphabet) as the bytes it stands for. */
+static char *token_bytes(const char *s)
+{
+    unsigned from[512] = { 0 };
+    for (int b = 0; b < 256; b++)
+        from[byte_char(b)] = (unsigned)b + 1;
+    size_t n = strlen(s), k = 0;
+    char *out = malloc(n + 1);
+    if (!out)
+        return NULL;
+    for (size_t i = 0; i < n;) {
+        unsigned char c = (unsigned char)s[i];
+        unsigned cp = c;
+        int len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : 4;
+        if (len > 1 && i + (size_t)len <= n) {
+            cp = c & (0x7f >> len);
+            for (int j = 1; j < len; j++)
+                cp = cp << 6 | ((unsigned char)s[i + (size_t)j] & 0x3f);
+        }
+        if (cp < 512 && from[cp]) {
+            out[k++] = (char)(from[cp] - 1);
+        } else {
+            for (int j = 0; j < len && i + (size_t)j < n; j++)
+                out[k++] = s[i + (size_t)j];
+        }
+        i += (size_t)len;
+    }
+    out[k] = '\0';
+    return out;
+}
+
+/* PATH/vocab.json, when there is one: 0 (v->n 0 when absent), or -1 with why. */
+static int vocab_load(const char *path, int size, Vocab *v, char *why, size_t why_size)
+{
+    memset(v, 0, sizeof *v);
+    char *text;
+    size_t len;
+    FILE *probe = fopen(path, "r");
+    if (!probe)
+        return 0;
+    fclose(probe);
+    if (lessonfile_read_text(path, VOCAB_MAX_BYTES, &text, &len, why, why_size) != 0)
+        return -1;
+    char *z = realloc(text, len + 1);
+    if (!z) {
+        free(text);
+        snprintf(why, why_size, "out of memory");
+        return -1;
+    }
+    z[len] = '\0';
+    JVal root;
+    char jerr[160];
+    int rc = json_parse(z, &root, jerr, sizeof jerr);
+    free(z);
+    if (rc != 0 || root.type != J_OBJ) {
+        snprintf(why, why_size, "not a JSON object of token -> id%s%s", rc ? ": " : "", rc ? jerr : "");
+        if (rc == 0)
+            json_free(&root);
+        return -1;
+    }
+    v->text = calloc((size_t)size, sizeof *v->text);
+    v->n = v->text ? size : 0;
+    for (int i = 0; v->text && i < root.n; i++) {
+        const JVal *id = &root.items[i];
+        if (id->type == J_NUM && id->num >= 0 && id->num < size && !v->text[(int)id->num])
+            v->text[(int)id->num] = token_bytes(root.keys[i]);
+    }
+    json_free(&root);
+    return 0;
+}
+
+static const char *token_text(const Vocab *v, int id) { return id >= 0 && id < v->n ? v->text[id] : NULL; }
+
+/* Every head's attention as float32, shape (layers, heads, n, n). */
+static int write_attention(const char *path, const ModelRun *run, char *why, size_t size)
+{
+    FILE *f = lessonfile_create(path, why, size);
+    if (!f)
+        return -1;
+    char dict[160];
+    int n = snprintf(dict, sizeof dict, "{'descr': '<f4', 'fortran_order': False, 'shape': (%d, %d, %d, %d), }",
+                     run->layers, run->heads, run->n, run->n);
+    int total = 10 + n + 1, pad = (64 - total % 64) % 64;
+    unsigned short hlen = (unsigned short)(n + pad + 1);
+    unsigned char pre[10] = { 0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)(hlen & 0xff),
+                              (unsigned char)(hlen >> 8) };
+    size_t count = (size_t)run->layers * run->heads * run->n * run->n;
+    int ok = fwrite(pre, 1, sizeof pre, f) == sizeof pre && fwrite(dict, 1, (size_t)n, f) == (size_t)n;
+    for (int i = 0; ok && i < pad; i++)
+        ok = fputc(' ', f) != EOF;
+    ok = ok && fputc('\n', f) != EOF && fwrite(run->attention, sizeof *run->attention, count, f) == count;
+    if (fclose(f) != 0 || !ok) {
+        snprintf(why, size, "could not be written: %s", strerror(errno ? errno : EIO));
+        return -1;
+    }
+    return 0;
+}
+
+/* The k highest of logits (k <= vocab), highest first. */
+static void top_k(const float *logits, int vocab, int k, int *best)
+{
+    for (int j = 0; j < k; j++)
+        best[j] = -1;
+    for (int i = 0; i < vocab; i++) {
+        int at = k;
+        while (at > 0 && (best[at - 1] < 0 || logits[i] > logits[best[at - 1]]))
+            at--;
+        if (at < k) {
+            memmove(&best[at + 1], &best[at], (size_t)(k - at - 1) * sizeof *best);
+            best[at] = i;
+        }
+    }
+}
+
+static void print_json(const Model *m, const Vocab *v, const int *ids, int n, const ModelRun *run,
+                       const HeadScores *hs, int k)
+{
+    const ModelConfig *c = model_config(m);
+    JsonWriter w;
+    jw_begin(&w, stdout);
+    jw_object(&w, "model");
+    jw_str(&w, "family", c->family);
+    jw_int(&w, "layers", c->layers);
+    jw_int(&w, "heads", c->heads);
+    jw_int(&w, "kv_heads", c->kv_heads);
+    jw_int(&w, "d_model", c->d_model);
+    jw_int(&w, "vocab", c->vocab);
+    jw_int(&w, "context", c->context);
+    jw_int(&w, "params", model_params(m));
+    jw_close(&w, '}');
+    jw_newline(&w);
+    jw_inline(&w, "tokens");
+    for (int i = 0; i < n; i++) {
+        jw_object(&w, NULL);
+        jw_int(&w, "id", ids[i]);
+        jw_str(&w, "text", token_text(v, ids[i]));
+        jw_close(&w, '}');
+    }
+    jw_close(&w, ']');
+    jw_newline(&w);
+    jw_array(&w, "heads");
+    for (int l = 0; l < c->layers; l++)
+        for (int h = 0; h < c->heads; h++) {
+            double score;
+            const char *kind = model_head_kind(&hs[l * c->heads + h], &score);
+            jw_object(&w, NULL);
+            jw_int(&w, "layer", l + 1);
+            jw_int(&w, "head", h + 1);
+            jw_str(&w, "kind", kind);
+            jw_num(&w, "score", score, 4);
+            jw_close(&w, '}');
+        }
+    jw_close(&w, ']');
+    /* the next token: softmax of the logits, the top k */
+    double mx = run->logits[0], sum = 0;
+    for (int i = 1; i < c->vocab; i++)
+        mx = run->logits[i] > mx ? run->logits[i] : mx;
+    for (int i = 0; i < c->vocab; i++)
+        sum += exp(run->logits[i] - mx);
+    int *best = malloc((size_t)k * sizeof *best);
+    jw_newline(&w);
+    jw_array(&w, "next");
+    if (best) {
+        top_k(run->logits, c->vocab, k, best);
+        for (int j = 0; j < k; j++) {
+            jw_object(&w, NULL);
+            jw_int(&w, "id", best[j]);
+            jw_str(&w, "text", token_text(v, best[j]));
+            jw_num(&w, "logit", run->logits[best[j]], -1);
+            jw_num(&w, "p", exp(run->logits[best[j]] - mx) / sum, -1);
+            jw_close(&w, '}');
+        }
+    }
+    free(best);
+    jw_close(&w, ']');
+    jw_end(&w);
+}
+
+static void print_plain(const Model *m, const Vocab *v, const int *ids, int n, const ModelRun *run,
+                        const HeadScores *hs, int k)
+{
+    const ModelConfig *c = model_config(m);
+    char shown[400];
+    printf("%s: %d layers x %d heads, width %d, vocabulary %d, context %d, %lld parameters\n", c->family, c->layers,
+           c->heads, c->d_model, c->vocab, c->context, (long long)model_params(m));
+    printf("%d tokens:", n);
+    for (int i = 0; i < n; i++)
+        printf(" %d%s%s%s", ids[i], token_text(v, ids[i]) ? "=\"" : "",
+               token_text(v, ids[i]) ? lesson_escape(token_text(v, ids[i]), shown, sizeof shown) : "",
+               token_text(v, ids[i]) ? "\"" : "");
+    printf("\n\nlayer head  kind            score\n");
+    for (int l = 0; l < c->layers; l++)
+        for (int h = 0; h < c->heads; h++) {
+            double score;
+            const char *kind = model_head_kind(&hs[l * c->heads + h], &score);
+            printf("%5d %4d  %-15s %.4f\n", l + 1, h + 1, kind, score);
+        }
+    int *best = malloc((size_t)k * sizeof *best);
+    if (!best)
+        return;
+    top_k(run->logits, c->vocab, k, best);
+    printf("\nnext token:");
+    for (int j = 0; j < k; j++)
+        printf(" %d%s%s%s (logit %.4f)", best[j], token_text(v, best[j]) ? "=\"" : "",
+               token_text(v, best[j]) ? lesson_escape(token_text(v, best[j]), shown, sizeof shown) : "",
+               token_text(v, best[j]) ? "\"" : "", run->logits[best[j]]);
+    printf("\n");
+    free(best);
+}
+
+int cli_model(int argc, char **argv)
+{
+    const char *dir = NULL, *tokens = NULL, *att_out = NULL;
+    int json = 0, k = 5;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--json") == 0)
+            json = 1;
+        else if (strcmp(argv[i], "--tokens") == 0 && i + 1 < argc)
+            tokens = argv[++i];
+        else if (strcmp(argv[i], "--text") == 0)
+            return model_usage("--text needs the model's tokenizer, which attn does not read yet: give --tokens "
+                               "ID,...");
+        else if (strcmp(argv[i], "--top") == 0 && i + 1 < argc) {
+            char *end;
+            long v = strtol(argv[++i], &end, 10);
+            if (*end || v < 1 || v > 1000)
+                return model_usage("--top takes a number from 1 to 1000");
+            k = (int)v;
+        } else if (strcmp(argv[i], "--attention-out") == 0 && i + 1 < argc)
+            att_out = argv[++i];
+        else if (argv[i][0] == '-')
+            return model_usage("unknown option, or an option without its value");
+        else if (dir)
+            return model_usage("one model directory only");
+        else
+            dir = argv[i];
+    }
+    if (!dir)
+        return model_usage("which model? give its directory (config.json, model.safetensors)");
+    if (!tokens)
+        return model_usage("give the tokens: --tokens ID,ID,...");
+    static int ids[TOKENS_MAX];
+    int n = parse_tokens(tokens, ids, TOKENS_MAX);
+    if (n < 1)
+        return model_usage("--tokens takes ids separated by commas: --tokens 464,3290,318");
+    char path[4096], why[1024];
+    size_t len;
+    char *text;
+    snprintf(path, sizeof path, "%s/config.json", dir);
+    if (lessonfile_read_text(path, CONFIG_MAX_BYTES, &text, &len, why, sizeof why) != 0)
+        return unreadable(path, why);
+    char *cfg_text = realloc(text, len + 1);
+    if (!cfg_text) {
+        free(text);
+        return unreadable(path, "out of memory");
+    }
+    cfg_text[len] = '\0';
+    ModelConfig cfg;
+    AttnError err = { 0 };
+    attn_status rc = model_config_parse(cfg_text, &cfg, &err);
+    free(cfg_text);
+    if (rc != ATTN_OK)
+        return unreadable(path, err.msg);
+    snprintf(path, sizeof path, "%s/model.safetensors", dir);
+    const unsigned char *bytes;
+    size_t size;
+    if (lessonfile_map(path, &bytes, &size, why, sizeof why) != 0) {
+        char index[4200];
+        snprintf(index, sizeof index, "%s/model.safetensors.index.json", dir);
+        FILE *probe = fopen(index, "r");
+        if (probe) {
+            fclose(probe);
+            return unreadable(index, "a checkpoint in shards, which attn does not read yet");
+        }
+        return unreadable(path, why);
+    }
+    SafeTensors st;
+    if (safetensors_parse(bytes, size, &st, &err) != ATTN_OK) {
+        lessonfile_unmap(bytes, size);
+        return unreadable(path, err.msg);
+    }
+    int status = 0;
+    Model *m = model_open(&cfg, &st, &err);
+    Vocab v = { 0 };
+    ModelRun run = { 0 };
+    HeadScores *hs = NULL;
+    if (!m) {
+        status = unreadable(path, err.msg);
+    } else {
+        char vpath[4200];
+        snprintf(vpath, sizeof vpath, "%s/vocab.json", dir);
+        if (vocab_load(vpath, cfg.vocab, &v, why, sizeof why) != 0)
+            status = unreadable(vpath, why);
+        else if (model_forward(m, ids, n, &run, &err) != ATTN_OK)
+            status = model_usage(err.msg);
+        else if (!(hs = calloc((size_t)cfg.layers * cfg.heads, sizeof *hs))
+                 || model_head_scores(m, &run, INDUCTION_REP, INDUCTION_SEED, hs, &err) != ATTN_OK)
+            status = unreadable(path, hs ? err.msg : "out of memory");
+        else if (att_out && write_attention(att_out, &run, why, sizeof why) != 0)
+            status = unreadable(att_out, why);
+        else if (json)
+            print_json(m, &v, ids, n, &run, hs, k < cfg.vocab ? k : cfg.vocab);
+        else
+            print_plain(m, &v, ids, n, &run, hs, k < cfg.vocab ? k : cfg.vocab);
+    }
+    free(hs);
+    model_run_free(&run);
+    vocab_free(&v);
+    model_free(m);
+    safetensors_free(&st);
+    lessonfile_unmap(bytes, size);
+    if (status == 0 && fflush(stdout) != 0)
+        status = 2;
+    return status;
+}

@@ -1,0 +1,87 @@
+/*
+ * model.h - a trained transformer's forward pass, on the weights of a
+ * checkpoint (engine/io/safetensors.h) and its config.json, as Hugging
+ * Face lays them out. The family read so far is GPT-2's (model_type
+ * "gpt2": learned positions, pre-norm LayerNorm, GELU with the tanh
+ * approximation, Conv1D weights stored (in, out), the output embedding
+ * tied to the input's); others are refused by name.
+ *
+ * The forward pass keeps what the screens and `attn model` show: every
+ * layer's and head's attention probabilities over the tokens, and the
+ * next-token logits at the last position.
+ *
+ * No files, no printing: the app reads config.json and maps the weights.
+ * Ownership: a Model borrows the SafeTensors (and through it the mapped
+ * bytes) it was opened on, which must outlive it, and owns only what it
+ * converted from F16 or BF16; model_free releases that. A ModelRun owns its
+ * arrays (model_run_free).
+ */
+#ifndef ATTN_MODEL_H
+#define ATTN_MODEL_H
+
+#include <stdint.h>
+
+#include "safetensors.h"
+#include "status.h"
+
+/* Sizes a config may claim, checked before anything is allocated. */
+#define MODEL_MAX_LAYERS 256
+#define MODEL_MAX_WIDTH 16384
+#define MODEL_MAX_VOCAB (1 << 20)
+#define MODEL_MAX_CONTEXT (1 << 17)
+
+typedef struct {
+    char family[16];    /* "gpt2"                                        */
+    int layers, heads, kv_heads, d_model, d_ff, vocab, context;
+    double ln_eps;
+} ModelConfig;
+
+typedef struct Model Model;
+
+/* Read config.json's text into *cfg. ATTN_OK, or a code with err->msg:
+ * not JSON, a family attn does not read (named), a size missing or absurd,
+ * heads that do not divide the width. */
+attn_status model_config_parse(const char *json, ModelConfig *cfg, AttnError *err);
+
+/* A model of cfg on the tensors of st (names with or without GPT-2's
+ * "transformer." prefix; the buffers attn.bias and attn.masked_bias are
+ * not needed). NULL with err: a tensor missing (named) or of the wrong
+ * shape (named, with both shapes). */
+Model *model_open(const ModelConfig *cfg, const SafeTensors *st, AttnError *err);
+void model_free(Model *m);
+const ModelConfig *model_config(const Model *m);
+/* The weights' count (the parameters, the tied output counted once). */
+int64_t model_params(const Model *m);
+
+/* What one forward pass over n tokens computed. */
+typedef struct {
+    int n, layers, heads;
+    float *attention;   /* layers x heads x n x n, row i the query's weights */
+    float *logits;      /* vocab: the next token's logits after the last    */
+} ModelRun;
+
+/* The forward pass over tokens[0..n) (1 <= n <= context, each id < vocab).
+ * ATTN_OK with *run filled, or a code with err->msg. */
+attn_status model_forward(const Model *m, const int *tokens, int n, ModelRun *run, AttnError *err);
+void model_run_free(ModelRun *run);
+
+/* What a head does, measured (model_head_kinds): the share of each query's
+ * weight on the token before it, on the first token, on itself, and the
+ * induction score (on a repeated random sequence, the weight from each
+ * token of the repeat to the token after its earlier occurrence). */
+typedef struct {
+    double previous, first, self, induction;
+} HeadScores;
+
+/* The kind a head's scores name: "previous-token", "first-token", "self",
+ * "induction" (the highest at 0.4 or more), else "broad"; and the score
+ * that named it (broad's: 1 minus the highest). */
+const char *model_head_kind(const HeadScores *s, double *score);
+
+/* Every head's scores: previous, first and self from run (over its
+ * tokens), induction from a forward pass over a random sequence of rep
+ * tokens (seeded) shown twice. scores has layers x heads entries. */
+attn_status model_head_scores(const Model *m, const ModelRun *run, int rep, unsigned seed, HeadScores *scores,
+                              AttnError *err);
+
+#endif
