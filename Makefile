@@ -28,6 +28,11 @@ CURSES_CFLAGS := $(call pc_cflags,ncursesw)
 CURSES_LIBS   := $(call pc_libs,ncursesw,-lncursesw -ltinfo)
 BLAS_CFLAGS   := $(or $(call pc_cflags,openblas),$(call pc_cflags,cblas))
 BLAS_LIBS     := $(call pc_libs,openblas,$(call pc_libs,cblas,-lopenblas))
+PCRE_CFLAGS   := $(call pc_cflags,libpcre2-8)
+PCRE_LIBS     := $(call pc_libs,libpcre2-8,-lpcre2-8)
+# the engine's libraries: BLAS for the products, PCRE2 for a tokenizer's pattern
+ENGINE_CFLAGS := $(BLAS_CFLAGS) $(PCRE_CFLAGS)
+ENGINE_LIBS   := $(BLAS_LIBS) $(PCRE_LIBS)
 CHECK_CFLAGS  := $(call pc_cflags,check)
 CHECK_LIBS    := $(call pc_libs,check,-lcheck -lsubunit -lrt -lpthread)
 
@@ -69,7 +74,7 @@ TEST_OBJ   := $(TEST_SRC:%.c=$(BUILD)/%.o)
 ENGINE_LIB := $(BUILD)/libattn-engine.a
 APP_LIB    := $(BUILD)/libattn-app.a
 TEST_BIN   := $(BUILD)/run_tests
-LIBS       := $(CURSES_LIBS) $(BLAS_LIBS) -lm
+LIBS       := $(CURSES_LIBS) $(ENGINE_LIBS) -lm
 
 .PHONY: all layers run test test-only check-lessons asan asan-run valgrind fuzz install uninstall clean deps bench bench-screen class-load
 
@@ -89,7 +94,7 @@ $(APP_LIB): $(APP_OBJ)
 # The engine knows nothing of curses; only app/ sees its headers.
 $(BUILD)/engine/%.o: engine/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ATTN_CPPFLAGS) $(ENGINE_INC) $(BLAS_CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(CFLAGS) $(ATTN_CPPFLAGS) $(ENGINE_INC) $(ENGINE_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(BUILD)/app/%.o: app/%.c
 	@mkdir -p $(@D)
@@ -109,7 +114,7 @@ $(BUILD)/tests/suites.h: $(wildcard tests/check_*.c)
 
 $(BUILD)/tests/%.o: tests/%.c $(BUILD)/tests/suites.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ATTN_CPPFLAGS) $(APP_INC) -I$(BUILD)/tests $(CURSES_CFLAGS) $(BLAS_CFLAGS) $(CHECK_CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(CFLAGS) $(ATTN_CPPFLAGS) $(APP_INC) -I$(BUILD)/tests $(CURSES_CFLAGS) $(ENGINE_CFLAGS) $(CHECK_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(TEST_BIN): $(TEST_OBJ) $(APP_LIB) $(ENGINE_LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(LIBS)
@@ -218,13 +223,13 @@ FUZZ_CC := clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-saniti
 fuzz: deps
 	@scripts/install-deps --fuzz
 	@mkdir -p build-fuzz/corpus build-fuzz/corpus-answer build-fuzz/corpus-npy build-fuzz/corpus-csv
-	$(FUZZ_CC) $(ATTN_CPPFLAGS) $(ENGINE_INC) $(BLAS_CFLAGS) -o build-fuzz/fuzz_lesson tests/fuzz/fuzz_lesson.c \
-	  $(ENGINE_SRC) $(BLAS_LIBS) -lm
+	$(FUZZ_CC) $(ATTN_CPPFLAGS) $(ENGINE_INC) $(ENGINE_CFLAGS) -o build-fuzz/fuzz_lesson tests/fuzz/fuzz_lesson.c \
+	  $(ENGINE_SRC) $(ENGINE_LIBS) -lm
 	cp lessons/*.lesson tests/broken/*.lesson build-fuzz/corpus/ 2>/dev/null || true
 	build-fuzz/fuzz_lesson -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
 	  -dict=tests/fuzz/lesson.dict build-fuzz/corpus
-	$(FUZZ_CC) $(ATTN_CPPFLAGS) $(ENGINE_INC) $(BLAS_CFLAGS) -o build-fuzz/fuzz_answer tests/fuzz/fuzz_answer.c \
-	  $(ENGINE_SRC) $(BLAS_LIBS) -lm
+	$(FUZZ_CC) $(ATTN_CPPFLAGS) $(ENGINE_INC) $(ENGINE_CFLAGS) -o build-fuzz/fuzz_answer tests/fuzz/fuzz_answer.c \
+	  $(ENGINE_SRC) $(ENGINE_LIBS) -lm
 	cp tests/fuzz/answers/* build-fuzz/corpus-answer/
 	build-fuzz/fuzz_answer -max_total_time=$(FUZZ_SECONDS) -max_len=256 -timeout=10 \
 	  -dict=tests/fuzz/answer.dict build-fuzz/corpus-answer
@@ -239,9 +244,9 @@ fuzz: deps
 	cp tests/fuzz/class/* build-fuzz/corpus-class/
 	build-fuzz/fuzz_class -max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=10 build-fuzz/corpus-class
 	@mkdir -p build-fuzz/corpus-client
-	$(FUZZ_CC) $(ATTN_CPPFLAGS) $(ENGINE_INC) -Iapp/session -Iapp/present -Iapp/class $(BLAS_CFLAGS) \
+	$(FUZZ_CC) $(ATTN_CPPFLAGS) $(ENGINE_INC) -Iapp/session -Iapp/present -Iapp/class $(ENGINE_CFLAGS) \
 	  -o build-fuzz/fuzz_client tests/fuzz/fuzz_client.c app/class/class_client.c app/class/class_wire.c \
-	  app/class/class_pack.c $(wildcard app/session/*.c) $(wildcard app/present/*.c) $(ENGINE_SRC) $(BLAS_LIBS) -lm
+	  app/class/class_pack.c $(wildcard app/session/*.c) $(wildcard app/present/*.c) $(ENGINE_SRC) $(ENGINE_LIBS) -lm
 	cp tests/fuzz/client/* build-fuzz/corpus-client/
 	build-fuzz/fuzz_client -max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=10 build-fuzz/corpus-client
 	@mkdir -p build-fuzz/corpus-safetensors

@@ -312,6 +312,15 @@ START_TEST(a_tiny_gpt2_equals_pytorch)
     write_vocab(dir);
     write_safetensors(dir, 0, "transformer.", NULL, NULL);
     matches_reference(dir, "f32");
+    /* the text through the byte-level BPE (no merges: a token a byte) gives
+     * the very same document as its tokens */
+    write_text(dir, "merges.txt", "#version: 0.2\n");
+    CmdResult by_text = cmd_runf("%s model %s --text 'Hello, hello!' --json", attn_bin(), dir);
+    CmdResult by_ids = cmd_runf("%s model %s --tokens %s --json", attn_bin(), dir, tokens);
+    ck_assert_msg(by_text.status == 0, "%s", by_text.err);
+    ck_assert_str_eq(by_text.out, by_ids.out);
+    cmd_free(&by_text);
+    cmd_free(&by_ids);
     /* BF16, under GPT2Model's names (no prefix) */
     write_safetensors(dir, 1, "", NULL, NULL);
     matches_reference(dir, "bf16");
@@ -361,7 +370,9 @@ START_TEST(a_model_that_cannot_be_read_says_why)
     write_text(dir, "config.json", config_json);
     refused(dir, "--tokens 1,256", "token 2 is 256; the vocabulary has 0 to 255");
     refused(dir, "--tokens 1,,2", "--tokens takes ids separated by commas");
-    refused(dir, "--text hello", "--text needs the model's tokenizer, which attn does not read yet");
+    snprintf(want, sizeof want, "attn: %s/vocab.json: cannot open it", dir);
+    refused(dir, "--text hello", want);
+    refused(dir, "--text hello --tokens 1", "give the text (--text TEXT) or its tokens (--tokens ID,ID,...), one of them");
     /* a file that lies about its header */
     CmdResult w = cmd_runf("printf '\\377\\377\\377\\377\\000\\000\\000\\000{}' > %s/model.safetensors", dir);
     cmd_free(&w);

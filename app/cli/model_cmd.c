@@ -1,8 +1,9 @@
 /*
- * model_cmd.c - `attn model PATH --tokens ID,... [--json] [--top K]
- * [--attention-out FILE.npy]`: a checkpoint as the Hugging Face hub lays
- * it out (PATH/config.json, PATH/model.safetensors, PATH/vocab.json for the
- * tokens' text), one forward pass over the tokens (engine/model), and what
+ * model_cmd.c - `attn model PATH (--text TEXT | --tokens ID,...) [--json]
+ * [--top K] [--attention-out FILE.npy]`: a checkpoint as the Hugging Face
+ * hub lays it out (PATH/config.json, PATH/model.safetensors, PATH/vocab.json
+ * and merges.txt for the text's tokens and their text: GPT-2's byte-level
+ * BPE), one forward pass over the tokens (engine/model), and what
  * it shows: the model's sizes, the tokens, every head's kind and score, and
  * the next token's top K; every head's attention as one float32 .npy of
  * shape (layers, heads, n, n). The weights are mapped read-only, never
@@ -21,6 +22,7 @@
 #include "json_write.h"
 #include "lesson.h"
 #include "lessonfile.h"
+#include "bpe.h"
 #include "model.h"
 #include "safetensors.h"
 
@@ -33,7 +35,8 @@
 static int model_usage(const char *why)
 {
     char shown[1024];
-    fprintf(stderr, "attn: %s\nusage: attn model PATH --tokens ID,... [--json] [--top K] [--attention-out FILE.npy]\n",
+    fprintf(stderr, "attn: %s\nusage: attn model PATH (--text TEXT | --tokens ID,...) [--json] [--top K] "
+                    "[--attention-out FILE.npy]\n",
             lesson_escape(why, shown, sizeof shown));
     return 2;
 }
@@ -300,18 +303,59 @@ static void print_plain(const Model *m, const Vocab *v, const int *ids, int n, c
     free(best);
 }
 
+/* A file of dir read whole and NUL-terminated into *text. 0, or 2 having
+ * said why. */
+static int read_beside(const char *dir, const char *name, size_t limit, char **text, size_t *len)
+{
+    char path[4200], why[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (lessonfile_read_text(path, limit, text, len, why, sizeof why) != 0)
+        return unreadable(path, why);
+    char *z = realloc(*text, *len + 1);
+    if (!z) {
+        free(*text);
+        return unreadable(path, "out of memory");
+    }
+    z[*len] = '\0';
+    *text = z;
+    return 0;
+}
+
+/* words as the model's tokens: GPT-2's byte-level BPE of dir's vocab.json
+ * and merges.txt. 0 with ids[0..*n), or 2 having said why. */
+static int tokenize(const char *dir, int vocab_size, const char *words, int *ids, int *n)
+{
+    char *vocab = NULL, *merges = NULL;
+    size_t vlen, mlen;
+    int status = read_beside(dir, "vocab.json", VOCAB_MAX_BYTES, &vocab, &vlen);
+    if (!status)
+        status = read_beside(dir, "merges.txt", VOCAB_MAX_BYTES, &merges, &mlen);
+    AttnError err = { 0 };
+    Bpe *b = status ? NULL : bpe_open(vocab, merges, mlen, vocab_size, &err);
+    if (!status && !b) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s/%s", dir, strstr(err.msg, "merges.txt") ? "merges.txt" : "vocab.json");
+        status = unreadable(path, err.msg);
+    }
+    if (b && (*n = bpe_encode(b, words, strlen(words), ids, TOKENS_MAX, &err)) < 1)
+        status = *n == 0 ? model_usage("the text is empty") : model_usage(err.msg);
+    bpe_free(b);
+    free(vocab);
+    free(merges);
+    return status;
+}
+
 int cli_model(int argc, char **argv)
 {
-    const char *dir = NULL, *tokens = NULL, *att_out = NULL;
+    const char *dir = NULL, *tokens = NULL, *words = NULL, *att_out = NULL;
     int json = 0, k = 5;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--json") == 0)
             json = 1;
         else if (strcmp(argv[i], "--tokens") == 0 && i + 1 < argc)
             tokens = argv[++i];
-        else if (strcmp(argv[i], "--text") == 0)
-            return model_usage("--text needs the model's tokenizer, which attn does not read yet: give --tokens "
-                               "ID,...");
+        else if (strcmp(argv[i], "--text") == 0 && i + 1 < argc)
+            words = argv[++i];
         else if (strcmp(argv[i], "--top") == 0 && i + 1 < argc) {
             char *end;
             long v = strtol(argv[++i], &end, 10);
@@ -329,11 +373,11 @@ int cli_model(int argc, char **argv)
     }
     if (!dir)
         return model_usage("which model? give its directory (config.json, model.safetensors)");
-    if (!tokens)
-        return model_usage("give the tokens: --tokens ID,ID,...");
+    if (!tokens == !words)
+        return model_usage("give the text (--text TEXT) or its tokens (--tokens ID,ID,...), one of them");
     static int ids[TOKENS_MAX];
-    int n = parse_tokens(tokens, ids, TOKENS_MAX);
-    if (n < 1)
+    int n = tokens ? parse_tokens(tokens, ids, TOKENS_MAX) : 0;
+    if (tokens && n < 1)
         return model_usage("--tokens takes ids separated by commas: --tokens 464,3290,318");
     char path[4096], why[1024];
     size_t len;
@@ -353,6 +397,11 @@ int cli_model(int argc, char **argv)
     free(cfg_text);
     if (rc != ATTN_OK)
         return unreadable(path, err.msg);
+    if (words) {
+        int status = tokenize(dir, cfg.vocab, words, ids, &n);
+        if (status)
+            return status;
+    }
     snprintf(path, sizeof path, "%s/model.safetensors", dir);
     const unsigned char *bytes;
     size_t size;

@@ -1,0 +1,38 @@
+/*
+ * bpe.h - GPT-2's byte-level BPE tokenizer, from the text of vocab.json
+ * and merges.txt as a checkpoint ships them: the text split by GPT-2's
+ * pre-tokenizer pattern (contractions, letters, digits, other symbols,
+ * runs of spaces; Unicode classes from PCRE2), each piece's bytes written
+ * in the 256-character byte alphabet, then merged pair by pair, the pair of
+ * lowest rank first, and the pieces looked up in the vocabulary.
+ *
+ * No files: the app reads them and hands over their text. Refused at once,
+ * with where: a vocabulary that is not a JSON object of token -> id (or an
+ * id out of range), a merge line that is not two tokens, a merge naming a
+ * token the vocabulary lacks or making one it lacks.
+ *
+ * Ownership: bpe_open's Bpe is the caller's (bpe_free).
+ */
+#ifndef ATTN_BPE_H
+#define ATTN_BPE_H
+
+#include <stddef.h>
+
+#include "status.h"
+
+typedef struct Bpe Bpe;
+
+/* The tokenizer of vocab (vocab.json's text, NUL-terminated) and merges
+ * (merges.txt, len bytes; a first line "#version..." is skipped), for ids
+ * below vocab_size. NULL with err. */
+Bpe *bpe_open(const char *vocab, const char *merges, size_t len, int vocab_size, AttnError *err);
+void bpe_free(Bpe *b);
+
+/* text[0..len) as token ids into ids (at most max): how many, or -1 with
+ * err (more than max tokens, a piece the vocabulary lacks, no memory). */
+int bpe_encode(const Bpe *b, const char *text, size_t len, int *ids, int max, AttnError *err);
+
+/* The code point GPT-2's byte alphabet writes byte b (0..255) as. */
+unsigned bpe_byte_char(int b);
+
+#endif
