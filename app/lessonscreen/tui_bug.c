@@ -183,7 +183,7 @@ static TuiAction kinds_key(TuiTerm *term, LessonScreen *ls, int ch)
     int n = lesson_bug_n_kinds();
     term->message[0] = '\0';
     if (ch == KEY_ESC) {
-        ls->asks = ACT_CLOSE;
+        return ACT_CLOSE;
     } else if (ch == KEY_UP || ch == KEY_DOWN) {
         lv->hunt.pick = lv->hunt.pick < 1 ? 1 : (lv->hunt.pick - 1 + (ch == KEY_UP ? n - 1 : 1)) % n + 1;
         lv->hunt.typed[0] = '\0';
@@ -201,7 +201,7 @@ static TuiAction kinds_key(TuiTerm *term, LessonScreen *ls, int ch)
             return ACT_NONE;    /* the list stays: try again */
         }
         lv->hunt.hints = 0;
-        ls->asks = ACT_CLOSE;
+        return ACT_CLOSE;
     } else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
         if (len > 0)
             lv->hunt.typed[len - 1] = '\0';
@@ -221,11 +221,7 @@ static void kinds_draw(TuiTerm *term, LessonScreen *ls)
                                                                      : term->attr[C_KEYBAR], term->message);
 }
 
-static TuiAction kinds_screen_key(TuiTerm *term, void *self, int ch)
-{
-    TuiAction a = kinds_key(term, self, ch);
-    return a != ACT_NONE ? a : lv_asked(self);
-}
+static TuiAction kinds_screen_key(TuiTerm *term, void *self, int ch) { return kinds_key(term, self, ch); }
 
 static void kinds_screen_draw(TuiTerm *term, void *self) { kinds_draw(term, self); }
 
@@ -381,18 +377,13 @@ static void fix_draw(TuiTerm *term, LessonScreen *ls)
 static TuiAction fix_key(TuiTerm *term, LessonScreen *ls, int ch)
 {
     term->message[0] = '\0';
-    if (ch == '\t' || ch == KEY_BTAB)
-        ls->lv.hunt.fix_at += ch == '\t' ? 1 : -1;
-    else
-        ls->asks = ACT_CLOSE;
+    if (ch != '\t' && ch != KEY_BTAB)
+        return ACT_CLOSE;
+    ls->lv.hunt.fix_at += ch == '\t' ? 1 : -1;
     return ACT_NONE;
 }
 
-static TuiAction fix_screen_key(TuiTerm *term, void *self, int ch)
-{
-    TuiAction a = fix_key(term, self, ch);
-    return a != ACT_NONE ? a : lv_asked(self);
-}
+static TuiAction fix_screen_key(TuiTerm *term, void *self, int ch) { return fix_key(term, self, ch); }
 
 static void fix_screen_draw(TuiTerm *term, void *self) { fix_draw(term, self); }
 

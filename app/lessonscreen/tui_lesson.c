@@ -433,7 +433,8 @@ static TuiAction lv_key(TuiTerm *term, LessonScreen *ls, int ch)
     return ACT_NONE;
 }
 
-TuiAction lv_asked(LessonScreen *ls)
+/* The screen the lesson asked the loop for (ls->asks), now taken. */
+static TuiAction lv_asked(LessonScreen *ls)
 {
     TuiAction a = ls->asks;
     ls->asks = ACT_NONE;

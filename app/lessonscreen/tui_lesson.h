@@ -67,8 +67,8 @@ typedef struct LessonScreen {
     struct TuiPlugin *plug;
     /* what the last action changed (SessionChange bits), for the plug-in */
     unsigned changed;
-    /* a screen the main loop is asked to open or close (ACT_TEXT, ACT_BLANK,
-     * ACT_BUG_KINDS, ACT_BUG_FIX, ACT_CLOSE), handed back by the key */
+    /* a screen the main loop is asked to open (ACT_TEXT, ACT_BLANK,
+     * ACT_BUG_KINDS, ACT_BUG_FIX), handed back by the key */
     TuiAction asks;
 } LessonScreen;
 

@@ -492,9 +492,3 @@ void lv_draw(TuiTerm *term, LessonScreen *ls)
     if (ls->plug)
         ls->plug->draw(ls->plug->self, term, ls);
 }
-
-
-int lv_on_projector(const TuiTerm *term, const LessonScreen *ls)
-{
-    return ls->present && term->cols >= PROJECTOR_COLS && term->rows >= PROJECTOR_ROWS;
-}

@@ -20,8 +20,6 @@ void lv_build_panes(LessonScreen *ls, const Pane *prev, int n_prev);
  * screen object, tui_screen_lesson, is tui_lesson.c's). */
 void lv_prepare(TuiTerm *term, LessonScreen *ls);
 void lv_draw(TuiTerm *term, LessonScreen *ls);
-/* The screen the lesson asked the loop for (ls->asks), now taken. */
-TuiAction lv_asked(LessonScreen *ls);
 /* Finish the prompt with the typed text. */
 void lv_submit(TuiTerm *term, LessonScreen *ls);
 /* The key after "y shows the worked answer": y reveals it. */

@@ -170,6 +170,11 @@ static void build_panes(LessonScreen *ls, const Pane *prev, int n_prev)
     }
 }
 
+int lv_on_projector(const TuiTerm *term, const LessonScreen *ls)
+{
+    return ls->present && term->cols >= PROJECTOR_COLS && term->rows >= PROJECTOR_ROWS;
+}
+
 /* ---- one matrix in its pane ---------------------------------------------- */
 
 void tui_views_free(LessonView *lv)
