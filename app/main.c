@@ -55,7 +55,7 @@ static void usage(FILE *out)
           "                                         your progress, lesson by lesson\n"
           "       attn model PATH (--text TEXT | --tokens ID,...) [--json] [--top K]\n"
           "                  [--attention-out FILE]\n"
-          "                                         a trained GPT-2 (config.json,\n"
+          "                                         a trained GPT-2 or Llama (config.json,\n"
           "                                         model.safetensors, vocab.json, merges.txt):\n"
           "                                         every head's kind, the next token; its\n"
           "                                         attention as .npy\n"

@@ -1,10 +1,14 @@
 /*
  * model.h - a trained transformer's forward pass, on the weights of a
  * checkpoint (engine/io/safetensors.h) and its config.json, as Hugging
- * Face lays them out. The family read so far is GPT-2's (model_type
- * "gpt2": learned positions, pre-norm LayerNorm, GELU with the tanh
- * approximation, Conv1D weights stored (in, out), the output embedding
- * tied to the input's); others are refused by name.
+ * Face lays them out. Two families: GPT-2's (model_type "gpt2": learned
+ * positions, pre-norm LayerNorm, GELU with the tanh approximation, Conv1D
+ * weights stored (in, out), the output embedding tied to the input's;
+ * model_gpt2.c) and Llama's ("llama", "mistral", "qwen2": RMSNorm, rotary
+ * positions in the rotate-half pairing with rope_theta, grouped-query
+ * attention, SwiGLU, q/k/v biases where the checkpoint has them, the
+ * output embedding tied or its own; model_llama.c); others are refused by
+ * name.
  *
  * The forward pass keeps what the screens and `attn model` show: every
  * layer's and head's attention probabilities over the tokens, and the
@@ -30,10 +34,16 @@
 #define MODEL_MAX_VOCAB (1 << 20)
 #define MODEL_MAX_CONTEXT (1 << 17)
 
+typedef enum { FAMILY_GPT2, FAMILY_LLAMA } ModelFamily;
+
 typedef struct {
-    char family[16];    /* "gpt2"                                        */
-    int layers, heads, kv_heads, d_model, d_ff, vocab, context;
-    double ln_eps;
+    ModelFamily kind;
+    char family[16];    /* model_type as config.json names it            */
+    int layers, heads, kv_heads, d_model, head_dim, d_ff, vocab, context;
+    double ln_eps;      /* LayerNorm's or RMSNorm's epsilon               */
+    double rope_theta;  /* Llama: the rotary base                         */
+    int tied;           /* the output embedding is the input's            */
+    int sliding_window; /* Mistral: keys at most this far back (0: all)   */
 } ModelConfig;
 
 typedef struct Model Model;

@@ -1,0 +1,56 @@
+/*
+ * model_internal.h - what the modules of engine/model share: the Model
+ * (its config and the weights of its family), finding a weight by name and
+ * shape, the causal softmax, and each family's open and forward pass
+ * (model_gpt2.c, model_llama.c); model.c reads the config, dispatches, and
+ * scores the heads.
+ */
+#ifndef ATTN_MODEL_INTERNAL_H
+#define ATTN_MODEL_INTERNAL_H
+
+#include "model.h"
+
+/* The most attention probabilities a run keeps (layers x heads x n x n). */
+#define MODEL_MAX_ATTENTION (1L << 27)
+
+typedef struct {
+    const float *ln1_g, *ln1_b, *qkv_w, *qkv_b, *proj_w, *proj_b, *ln2_g, *ln2_b, *fc_w, *fc_b, *out_w, *out_b;
+} Gpt2Layer;
+
+typedef struct {
+    const float *in_norm, *q_w, *q_b, *k_w, *k_b, *v_w, *v_b, *o_w, *post_norm, *gate_w, *up_w, *down_w;
+} LlamaLayer;
+
+struct Model {
+    ModelConfig cfg;
+    const float *embed;         /* vocab x d: the tokens' embedding         */
+    const float *pos;           /* GPT-2: context x d, the learned positions */
+    const float *norm_g, *norm_b; /* the final norm (b NULL: RMSNorm)        */
+    const float *out;           /* vocab x d: the output embedding (embed when tied) */
+    Gpt2Layer *gpt2;            /* layers, by family                         */
+    LlamaLayer *llama;
+    float **owned;              /* the weights converted from F16/BF16       */
+    int n_owned;
+    int64_t params;
+};
+
+/* The tensor prefix+name (or name alone) of shape rows x cols (cols 0: a
+ * vector of rows), as float32: read where it lies or converted into a
+ * buffer m owns; counted in m->params. NULL with err (missing, named; of
+ * another shape, both named), or NULL without an error when optional and
+ * absent. */
+const float *model_weight(Model *m, const SafeTensors *st, const char *prefix, const char *name, int64_t rows,
+                          int64_t cols, int optional, AttnError *err);
+
+/* Row i of a (n x n): softmax of the scores of keys max(0, i - window + 1)
+ * .. i (window 0: from 0), zeros elsewhere. */
+void model_causal_softmax(float *a, int n, int window);
+
+/* Each family's weights found (0, or -1 with err) and its forward pass
+ * (run's arrays allocated by the caller, model_forward). */
+int model_open_gpt2(Model *m, const SafeTensors *st, AttnError *err);
+attn_status model_forward_gpt2(const Model *m, const int *tokens, int n, ModelRun *run, AttnError *err);
+int model_open_llama(Model *m, const SafeTensors *st, AttnError *err);
+attn_status model_forward_llama(const Model *m, const int *tokens, int n, ModelRun *run, AttnError *err);
+
+#endif
