@@ -236,7 +236,8 @@ static void byte_token(int b, char *out)
         snprintf(out, 8, "%c%c", (char)(0xc0 | cp >> 6), (char)(0x80 | (cp & 0x3f)));
 }
 
-static void write_vocab(const char *dir)
+/* The 256 byte tokens as a JSON object of token -> id. */
+static char *vocab_text(void)
 {
     static char text[8192];
     int n = snprintf(text, sizeof text, "{");
@@ -245,7 +246,14 @@ static void write_vocab(const char *dir)
         byte_token(b, t);
         n += snprintf(text + n, sizeof text - (size_t)n, "%s\"%s\": %d", b ? ", " : "", t, b);
     }
-    snprintf(text + n, sizeof text - (size_t)n, "}\n");
+    snprintf(text + n, sizeof text - (size_t)n, "}");
+    return text;
+}
+
+static void write_vocab(const char *dir)
+{
+    char text[8400];
+    snprintf(text, sizeof text, "%s\n", vocab_text());
     write_text(dir, "vocab.json", text);
 }
 
@@ -414,6 +422,23 @@ START_TEST(tiny_llamas_equal_pytorch)
         write_text(dir, "config.json", v->config);
         write_safetensors(dir, 0, "", NULL, NULL);
         matches_reference(dir, v->name, v->name, v->kv);
+        if (k == 0) {
+            /* tokenizer.json (a byte-level BPE, no merges): --text gives
+             * the document --tokens gives, the tokens' text included */
+            static char tj[8192];
+            char *vocab = vocab_text();
+            snprintf(tj, sizeof tj, "{\"version\": \"1.0\", \"added_tokens\": [], \"normalizer\": null, "
+                     "\"pre_tokenizer\": {\"type\": \"ByteLevel\", \"add_prefix_space\": false}, \"model\": "
+                     "{\"type\": \"BPE\", \"vocab\": %s, \"merges\": []}}", vocab);
+            write_text(dir, "tokenizer.json", tj);
+            CmdResult by_text = cmd_runf("%s model %s --text 'Hello, hello!' --json", attn_bin(), dir);
+            CmdResult by_ids = cmd_runf("%s model %s --tokens %s --json", attn_bin(), dir, tokens);
+            ck_assert_msg(by_text.status == 0, "%s", by_text.err);
+            ck_assert_str_eq(by_text.out, by_ids.out);
+            ck_assert_msg(strstr(by_ids.out, "{\"id\": 72, \"text\": \"H\"}"), "%s", by_ids.out);
+            cmd_free(&by_text);
+            cmd_free(&by_ids);
+        }
         remove_dir(dir);
     }
 }

@@ -1,9 +1,10 @@
 /*
  * model_cmd.c - `attn model PATH (--text TEXT | --tokens ID,...) [--json]
  * [--top K] [--attention-out FILE.npy]`: a checkpoint as the Hugging Face
- * hub lays it out (PATH/config.json, PATH/model.safetensors, PATH/vocab.json
- * and merges.txt for the text's tokens and their text: GPT-2's byte-level
- * BPE), one forward pass over the tokens (engine/model), and what
+ * hub lays it out (PATH/config.json, PATH/model.safetensors; for the text's
+ * tokens and their text the byte-level BPE of PATH/tokenizer.json, or of
+ * vocab.json and merges.txt), one forward pass over the tokens
+ * (engine/model), and what
  * it shows: the model's sizes, the tokens, every head's kind and score, and
  * the next token's top K; every head's attention as one float32 .npy of
  * shape (layers, heads, n, n). The weights are mapped read-only, never
@@ -124,8 +125,9 @@ static char *token_bytes(const char *s)
     return out;
 }
 
-/* PATH/vocab.json, when there is one: 0 (v->n 0 when absent), or -1 with why. */
-static int vocab_load(const char *path, int size, Vocab *v, char *why, size_t why_size)
+/* The tokens' text from path (vocab.json, or tokenizer.json's model.vocab
+ * when in_model), when there is one: 0 (v->n 0 when absent), or -1 with why. */
+static int vocab_load(const char *path, int in_model, int size, Vocab *v, char *why, size_t why_size)
 {
     memset(v, 0, sizeof *v);
     char *text;
@@ -147,6 +149,20 @@ static int vocab_load(const char *path, int size, Vocab *v, char *why, size_t wh
     char jerr[160];
     int rc = json_parse(z, &root, jerr, sizeof jerr);
     free(z);
+    if (rc == 0 && in_model) {
+        /* tokenizer.json: the vocabulary is model.vocab */
+        const JVal *vocab = json_get(json_get(&root, "model"), "vocab");
+        JVal keep = { 0 };
+        if (vocab && vocab->type == J_OBJ) {
+            keep = *vocab;
+            ((JVal *)vocab)->type = J_NULL;   /* taken out of root, freed as keep */
+            ((JVal *)vocab)->n = 0;
+            ((JVal *)vocab)->items = NULL;
+            ((JVal *)vocab)->keys = NULL;
+        }
+        json_free(&root);
+        root = keep;
+    }
     if (rc != 0 || root.type != J_OBJ) {
         snprintf(why, why_size, "not a JSON object of token -> id%s%s", rc ? ": " : "", rc ? jerr : "");
         if (rc == 0)
@@ -321,26 +337,40 @@ static int read_beside(const char *dir, const char *name, size_t limit, char **t
     return 0;
 }
 
-/* words as the model's tokens: GPT-2's byte-level BPE of dir's vocab.json
- * and merges.txt. 0 with ids[0..*n), or 2 having said why. */
+/* Does dir hold the file name? */
+static int has_file(const char *dir, const char *name)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "r");
+    if (f)
+        fclose(f);
+    return f != NULL;
+}
+
+/* words as the model's tokens: the byte-level BPE of dir's tokenizer.json,
+ * or of its vocab.json and merges.txt. 0 with ids[0..*n), or 2 having said
+ * why. */
 static int tokenize(const char *dir, int vocab_size, const char *words, int *ids, int *n)
 {
-    char *vocab = NULL, *merges = NULL;
-    size_t vlen, mlen;
-    int status = read_beside(dir, "vocab.json", VOCAB_MAX_BYTES, &vocab, &vlen);
-    if (!status)
+    char *first = NULL, *merges = NULL;
+    size_t flen, mlen = 0;
+    int json = has_file(dir, "tokenizer.json");
+    int status = read_beside(dir, json ? "tokenizer.json" : "vocab.json", VOCAB_MAX_BYTES, &first, &flen);
+    if (!status && !json)
         status = read_beside(dir, "merges.txt", VOCAB_MAX_BYTES, &merges, &mlen);
     AttnError err = { 0 };
-    Bpe *b = status ? NULL : bpe_open(vocab, merges, mlen, vocab_size, &err);
+    Bpe *b = status ? NULL : json ? bpe_open_json(first, vocab_size, &err) : bpe_open(first, merges, mlen, vocab_size, &err);
     if (!status && !b) {
         char path[4200];
-        snprintf(path, sizeof path, "%s/%s", dir, strstr(err.msg, "merges.txt") ? "merges.txt" : "vocab.json");
+        snprintf(path, sizeof path, "%s/%s", dir,
+                 json ? "tokenizer.json" : strstr(err.msg, "merges.txt") ? "merges.txt" : "vocab.json");
         status = unreadable(path, err.msg);
     }
     if (b && (*n = bpe_encode(b, words, strlen(words), ids, TOKENS_MAX, &err)) < 1)
         status = *n == 0 ? model_usage("the text is empty") : model_usage(err.msg);
     bpe_free(b);
-    free(vocab);
+    free(first);
     free(merges);
     return status;
 }
@@ -429,8 +459,9 @@ int cli_model(int argc, char **argv)
         status = unreadable(path, err.msg);
     } else {
         char vpath[4200];
-        snprintf(vpath, sizeof vpath, "%s/vocab.json", dir);
-        if (vocab_load(vpath, cfg.vocab, &v, why, sizeof why) != 0)
+        int in_model = !has_file(dir, "vocab.json") && has_file(dir, "tokenizer.json");
+        snprintf(vpath, sizeof vpath, "%s/%s", dir, in_model ? "tokenizer.json" : "vocab.json");
+        if (vocab_load(vpath, in_model, cfg.vocab, &v, why, sizeof why) != 0)
             status = unreadable(vpath, why);
         else if (model_forward(m, ids, n, &run, &err) != ATTN_OK)
             status = model_usage(err.msg);

@@ -3,7 +3,7 @@
  * ranks in hash tables of their own, the pre-tokenizer's pattern compiled
  * once by PCRE2, and each piece merged by rank.
  */
-#include "bpe.h"
+#include "bpe_internal.h"
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
@@ -99,9 +99,27 @@ static void table_free(Table *t)
 
 /* ---- the tokenizer ---- */
 
+#define BPE_MAX_SPLITS 4
+#define BPE_MAX_ADDED 4096
+
+/* An added token (tokenizer.json's added_tokens): matched in the text as
+ * it is written, before any splitting. */
+typedef struct {
+    char *text;
+    size_t len;
+    int id;
+} Added;
+
 struct Bpe {
     Table vocab, ranks;
-    pcre2_code *re;
+    /* the pre-tokenizer: patterns applied in turn, each piece of one split
+     * by the next, every match and every gap between matches a piece */
+    pcre2_code *split[BPE_MAX_SPLITS];
+    int n_split;
+    int prefix_space;           /* ByteLevel's add_prefix_space              */
+    int ascii_only;             /* an NFC normalizer: attn reads ASCII text   */
+    Added *added;
+    int n_added;
     char alphabet[256][4];      /* each byte's character, as UTF-8 */
 };
 
@@ -123,11 +141,15 @@ void bpe_free(Bpe *b)
         return;
     table_free(&b->vocab);
     table_free(&b->ranks);
-    pcre2_code_free(b->re);
+    for (int i = 0; i < b->n_split; i++)
+        pcre2_code_free(b->split[i]);
+    for (int i = 0; i < b->n_added; i++)
+        free(b->added[i].text);
+    free(b->added);
     free(b);
 }
 
-Bpe *bpe_open(const char *vocab, const char *merges, size_t len, int vocab_size, AttnError *err)
+Bpe *bpe_new(AttnError *err)
 {
     Bpe *b = attn_calloc(1, sizeof *b);
     if (!b) {
@@ -143,6 +165,77 @@ Bpe *bpe_open(const char *vocab, const char *merges, size_t len, int vocab_size,
             b->alphabet[c][1] = (char)(0x80 | (cp & 0x3f));
         }
     }
+    return b;
+}
+
+int bpe_add_token(Bpe *b, const char *s, size_t n, int id, AttnError *err)
+{
+    if (table_put(&b->vocab, s, n, id) != 0)
+        return attn_fail(err, ATTN_E_NOMEM, "out of memory"), -1;
+    return 0;
+}
+
+int bpe_add_merge(Bpe *b, const char *a, size_t na, const char *c, size_t nc, const char *where, AttnError *err)
+{
+    char joined[512];
+    if (na + nc + 1 >= sizeof joined || table_get(&b->vocab, a, na) < 0 || table_get(&b->vocab, c, nc) < 0)
+        return attn_fail(err, ATTN_E_ARG, "%s: \"%.*s %.*s\" names a token the vocabulary lacks", where,
+                         (int)(na < 40 ? na : 40), a, (int)(nc < 40 ? nc : 40), c), -1;
+    memcpy(joined, a, na);
+    memcpy(joined + na, c, nc);
+    if (table_get(&b->vocab, joined, na + nc) < 0)
+        return attn_fail(err, ATTN_E_ARG, "%s: \"%.*s %.*s\" makes a token the vocabulary lacks", where,
+                         (int)(na < 40 ? na : 40), a, (int)(nc < 40 ? nc : 40), c), -1;
+    joined[na] = ' ';
+    memcpy(joined + na + 1, c, nc);
+    if (table_put(&b->ranks, joined, na + nc + 1, (int)b->ranks.n) != 0)
+        return attn_fail(err, ATTN_E_NOMEM, "out of memory"), -1;
+    return 0;
+}
+
+int bpe_add_split(Bpe *b, const char *regex, AttnError *err)
+{
+    if (b->n_split == BPE_MAX_SPLITS)
+        return attn_fail(err, ATTN_E_ARG, "more than %d pre-tokenizers", BPE_MAX_SPLITS), -1;
+    int code;
+    PCRE2_SIZE off;
+    pcre2_code *re = pcre2_compile((PCRE2_SPTR)regex, PCRE2_ZERO_TERMINATED,
+                                   PCRE2_UTF | PCRE2_UCP | PCRE2_MATCH_INVALID_UTF, &code, &off, NULL);
+    if (!re) {
+        PCRE2_UCHAR msg[120];
+        pcre2_get_error_message(code, msg, sizeof msg);
+        return attn_fail(err, ATTN_E_ARG, "the pre-tokenizer's pattern does not compile at %zu: %s", (size_t)off,
+                         (const char *)msg), -1;
+    }
+    b->split[b->n_split++] = re;
+    return 0;
+}
+
+int bpe_split_gpt2(Bpe *b, AttnError *err) { return bpe_add_split(b, pattern, err); }
+
+int bpe_add_special(Bpe *b, const char *s, int id, AttnError *err)
+{
+    size_t n = strlen(s);
+    if (n == 0)
+        return 0;
+    Added *more = b->n_added < BPE_MAX_ADDED ? attn_realloc(b->added, (size_t)(b->n_added + 1) * sizeof *more) : NULL;
+    char *copy = more ? strdup(s) : NULL;
+    if (more)
+        b->added = more;
+    if (!copy)
+        return attn_fail(err, ATTN_E_NOMEM, "out of memory (or more than %d added tokens)", BPE_MAX_ADDED), -1;
+    b->added[b->n_added++] = (Added){ copy, n, id };
+    return 0;
+}
+
+void bpe_set_prefix_space(Bpe *b, int on) { b->prefix_space = on; }
+void bpe_set_ascii_only(Bpe *b, int on) { b->ascii_only = on; }
+
+Bpe *bpe_open(const char *vocab, const char *merges, size_t len, int vocab_size, AttnError *err)
+{
+    Bpe *b = bpe_new(err);
+    if (!b)
+        return NULL;
     JVal root;
     char why[160];
     if (json_parse(vocab, &root, why, sizeof why) != 0) {
@@ -150,24 +243,11 @@ Bpe *bpe_open(const char *vocab, const char *merges, size_t len, int vocab_size,
         bpe_free(b);
         return NULL;
     }
-    int ok = root.type == J_OBJ;
-    if (!ok)
-        attn_fail(err, ATTN_E_ARG, "vocab.json is not an object of token -> id");
-    for (int i = 0; ok && i < root.n; i++) {
-        const JVal *id = &root.items[i];
-        if (id->type != J_NUM || id->num < 0 || id->num >= vocab_size || id->num != (double)(int)id->num) {
-            attn_fail(err, ATTN_E_ARG, "vocab.json: the id of token %.60s is not one of 0 to %d", root.keys[i],
-                      vocab_size - 1);
-            ok = 0;
-        } else if (table_put(&b->vocab, root.keys[i], strlen(root.keys[i]), (int)id->num) != 0) {
-            attn_fail(err, ATTN_E_NOMEM, "out of memory");
-            ok = 0;
-        }
-    }
+    int ok = bpe_vocab_of(b, &root, "vocab.json", vocab_size, err) == 0;
     json_free(&root);
     /* merges.txt: one "a b" a line, rank by line */
     size_t at = 0;
-    int line = 0, rank = 0;
+    int line = 0;
     while (ok && at < len) {
         size_t end = at;
         while (end < len && merges[end] != '\n')
@@ -186,40 +266,31 @@ Bpe *bpe_open(const char *vocab, const char *merges, size_t len, int vocab_size,
             ok = 0;
             break;
         }
-        size_t na = (size_t)(sp - s), nb = n - na - 1;
-        char joined[512];
-        if (na + nb >= sizeof joined || table_get(&b->vocab, s, na) < 0 || table_get(&b->vocab, sp + 1, nb) < 0) {
-            attn_fail(err, ATTN_E_ARG, "merges.txt line %d: \"%.*s\" names a token the vocabulary lacks", line,
-                      (int)(n < 80 ? n : 80), s);
-            ok = 0;
-            break;
-        }
-        memcpy(joined, s, na);
-        memcpy(joined + na, sp + 1, nb);
-        if (table_get(&b->vocab, joined, na + nb) < 0) {
-            attn_fail(err, ATTN_E_ARG, "merges.txt line %d: \"%.*s\" makes a token the vocabulary lacks", line,
-                      (int)(n < 80 ? n : 80), s);
-            ok = 0;
-        } else if (table_put(&b->ranks, s, n, rank++) != 0) {
-            attn_fail(err, ATTN_E_NOMEM, "out of memory");
-            ok = 0;
-        }
+        char where[40];
+        snprintf(where, sizeof where, "merges.txt line %d", line);
+        ok = bpe_add_merge(b, s, (size_t)(sp - s), sp + 1, n - (size_t)(sp - s) - 1, where, err) == 0;
     }
-    if (ok) {
-        int code;
-        PCRE2_SIZE off;
-        b->re = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED, PCRE2_UTF | PCRE2_UCP | PCRE2_MATCH_INVALID_UTF,
-                              &code, &off, NULL);
-        if (!b->re) {
-            attn_fail(err, ATTN_E_ARG, "the pre-tokenizer's pattern does not compile (PCRE2 error %d)", code);
-            ok = 0;
-        }
-    }
+    ok = ok && bpe_split_gpt2(b, err) == 0;
     if (!ok) {
         bpe_free(b);
         return NULL;
     }
     return b;
+}
+
+int bpe_vocab_of(Bpe *b, const JVal *v, const char *what, int vocab_size, AttnError *err)
+{
+    if (v->type != J_OBJ)
+        return attn_fail(err, ATTN_E_ARG, "%s is not an object of token -> id", what), -1;
+    for (int i = 0; i < v->n; i++) {
+        const JVal *id = &v->items[i];
+        if (id->type != J_NUM || id->num < 0 || id->num >= vocab_size || id->num != (double)(int)id->num)
+            return attn_fail(err, ATTN_E_ARG, "%s: the id of token %.60s is not one of 0 to %d", what, v->keys[i],
+                             vocab_size - 1), -1;
+        if (bpe_add_token(b, v->keys[i], strlen(v->keys[i]), (int)id->num, err) != 0)
+            return -1;
+    }
+    return 0;
 }
 
 /* One piece's bytes, merged by rank, appended as ids. */
@@ -299,30 +370,98 @@ static int encode_piece(const Bpe *b, const unsigned char *p, size_t n, int *ids
     return rc;
 }
 
-int bpe_encode(const Bpe *b, const char *text, size_t len, int *ids, int max, AttnError *err)
+/* text[0..len) split by pattern `level` and on (each match and each gap a
+ * piece), and each piece of the last encoded. 0, or -1 with err. */
+static int split_piece(const Bpe *b, int level, pcre2_match_data **md, const char *text, size_t len, int *ids,
+                       int *count, int max, AttnError *err)
 {
-    pcre2_match_data *md = pcre2_match_data_create_from_pattern(b->re, NULL);
-    if (!md)
-        return (attn_fail(err, ATTN_E_NOMEM, "out of memory"), -1);
-    int count = 0;
+    if (len == 0)
+        return 0;
+    if (level == b->n_split)
+        return encode_piece(b, (const unsigned char *)text, len, ids, count, max, err);
     size_t at = 0;
     while (at < len) {
-        int r = pcre2_match(b->re, (PCRE2_SPTR)text, len, at, 0, md, NULL);
+        int r = pcre2_match(b->split[level], (PCRE2_SPTR)text, len, at, 0, md[level], NULL);
         size_t from = len, to = len;
         if (r > 0) {
-            PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+            PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md[level]);
             from = ov[0];
             to = ov[1] > ov[0] ? ov[1] : ov[0] + 1;
+            if (to > len)
+                to = len;
         }
-        /* bytes no alternative takes (not UTF-8): a piece of their own */
-        if (from > at && encode_piece(b, (const unsigned char *)text + at, from - at, ids, &count, max, err) != 0)
-            break;
-        if (to > from && from < len
-            && encode_piece(b, (const unsigned char *)text + from, (to < len ? to : len) - from, ids, &count, max,
-                            err) != 0)
-            break;
+        /* a gap (bytes no alternative takes, or between matches): a piece too */
+        if (from > at && split_piece(b, level + 1, md, text + at, from - at, ids, count, max, err) != 0)
+            return -1;
+        if (to > from && split_piece(b, level + 1, md, text + from, to - from, ids, count, max, err) != 0)
+            return -1;
         at = to;
     }
-    pcre2_match_data_free(md);
-    return at >= len ? count : -1;
+    return 0;
+}
+
+/* The first added token in text[0..len) (leftmost, then longest): its
+ * index and where, or -1. */
+static int next_added(const Bpe *b, const char *text, size_t len, size_t *where)
+{
+    int best = -1;
+    for (int i = 0; i < b->n_added; i++) {
+        const Added *a = &b->added[i];
+        for (size_t at = 0; a->len <= len && at + a->len <= len && (best < 0 || at <= *where); at++)
+            if (memcmp(text + at, a->text, a->len) == 0) {
+                if (best < 0 || at < *where || a->len > b->added[best].len) {
+                    best = i;
+                    *where = at;
+                }
+                break;
+            }
+    }
+    return best;
+}
+
+int bpe_encode(const Bpe *b, const char *text, size_t len, int *ids, int max, AttnError *err)
+{
+    for (size_t i = 0; b->ascii_only && i < len; i++)
+        if ((unsigned char)text[i] >= 0x80)
+            return (attn_fail(err, ATTN_E_ARG, "the tokenizer normalizes the text to NFC, which attn does only "
+                                               "for ASCII text: byte %zu is not ASCII", i + 1), -1);
+    pcre2_match_data *md[BPE_MAX_SPLITS] = { 0 };
+    for (int i = 0; i < b->n_split; i++)
+        if (!(md[i] = pcre2_match_data_create_from_pattern(b->split[i], NULL))) {
+            for (int k = 0; k < i; k++)
+                pcre2_match_data_free(md[k]);
+            return (attn_fail(err, ATTN_E_NOMEM, "out of memory"), -1);
+        }
+    int count = 0, rc = 0;
+    char *spaced = NULL;
+    if (b->prefix_space && len > 0 && text[0] != ' ') {
+        /* ByteLevel's add_prefix_space: the text as if a word came before */
+        if (!(spaced = attn_malloc(len + 1)))
+            rc = (attn_fail(err, ATTN_E_NOMEM, "out of memory"), -1);
+        else {
+            spaced[0] = ' ';
+            memcpy(spaced + 1, text, len);
+            text = spaced;
+            len++;
+        }
+    }
+    size_t at = 0;
+    while (rc == 0 && at < len) {
+        size_t where = 0;
+        int k = next_added(b, text + at, len - at, &where);
+        size_t plain = k < 0 ? len - at : where;
+        rc = split_piece(b, 0, md, text + at, plain, ids, &count, max, err);
+        at += plain;
+        if (rc == 0 && k >= 0) {
+            if (count >= max)
+                rc = (attn_fail(err, ATTN_E_TOO_BIG, "the text makes more than %d tokens", max), -1);
+            else
+                ids[count++] = b->added[k].id;
+            at += b->added[k].len;
+        }
+    }
+    free(spaced);
+    for (int i = 0; i < b->n_split; i++)
+        pcre2_match_data_free(md[i]);
+    return rc == 0 ? count : -1;
 }

@@ -6,7 +6,8 @@
  * in the 256-character byte alphabet, then merged pair by pair, the pair of
  * lowest rank first, and the pieces looked up in the vocabulary.
  *
- * No files: the app reads them and hands over their text. Refused at once,
+ * The same from a tokenizer.json (bpe_json.c). No files: the app reads
+ * them and hands over their text. Refused at once,
  * with where: a vocabulary that is not a JSON object of token -> id (or an
  * id out of range), a merge line that is not two tokens, a merge naming a
  * token the vocabulary lacks or making one it lacks.
@@ -27,6 +28,15 @@ typedef struct Bpe Bpe;
  * below vocab_size. NULL with err. */
 Bpe *bpe_open(const char *vocab, const char *merges, size_t len, int vocab_size, AttnError *err);
 void bpe_free(Bpe *b);
+
+/* The tokenizer of a tokenizer.json (its text, NUL-terminated) whose
+ * model is a byte-level BPE: the vocabulary and merges (as "a b" strings
+ * or as pairs) from "model", the added tokens, and the pre-tokenizer from
+ * what the file says (ByteLevel, with or without its regex and prefix
+ * space; Split by the file's own regex; Digits; a Sequence of them); a
+ * normalizer of NFC is taken for ASCII text. Anything else is refused by
+ * name. NULL with err. */
+Bpe *bpe_open_json(const char *json, int vocab_size, AttnError *err);
 
 /* text[0..len) as token ids into ids (at most max): how many, or -1 with
  * err (more than max tokens, a piece the vocabulary lacks, no memory). */
