@@ -48,6 +48,8 @@ static void usage(FILE *out)
           "                  [--kernels auto|blas|avx512|avx2|scalar]\n"
           "                  [--fused-only] [--standard | --sweep [--max-n N]]\n"
           "                                         time attention: fused, naive (n x n), sgemm\n"
+          "       attn bench --model PATH|gpt2-small [--n N] [--reps R] [--json]\n"
+          "                                         time a model's forward pass\n"
           "       attn grade [--json | --tap] [--bug N] LESSON SHEET...\n"
           "                                         judge answer sheets ('N: ANSWER' lines;\n"
           "                                         with --bug N, 'bug: MATRIX KIND')\n"

@@ -52,8 +52,17 @@ static void add(const char *name, int rows, int cols, double scale, double offse
     }
 }
 
+/* Let go of the weights made before. */
+static void free_weights(void)
+{
+    for (int i = 0; i < n_ws; i++)
+        free(ws[i].v);
+    n_ws = 0;
+}
+
 static void make_weights(void)
 {
+    free_weights();
     n_ws = seed_base = 0;
     add("wte.weight", VOCAB, D, 1.0, 0);
     add("wpe.weight", CONTEXT, D, 0.5, 0);
@@ -103,7 +112,7 @@ static const Variant variants[] = {
 
 static void make_llama_weights(const Variant *v)
 {
-    n_ws = 0;
+    free_weights();
     seed_base = 100;
     int q = v->heads * 4, kv = v->kv * 4;
     add("model.embed_tokens.weight", VOCAB, 16, 1.0, 0);
@@ -392,6 +401,26 @@ START_TEST(a_tiny_gpt2_equals_pytorch)
     /* BF16, under GPT2Model's names (no prefix) */
     write_safetensors(dir, 1, "", NULL, NULL);
     matches_reference(dir, "bf16", "gpt2", HEADS);
+    /* attn bench --model times its forward pass (the keys, never the speed) */
+    CmdResult b = cmd_runf("%s bench --model %s --n 8 --reps 1 --json", attn_bin(), dir);
+    ck_assert_msg(b.status == 0, "%s", b.err);
+    JVal doc;
+    char jerr[200];
+    ck_assert_msg(json_parse(b.out, &doc, jerr, sizeof jerr) == 0, "%s: %s", jerr, b.out);
+    static const char *const keys[] = { "model", "params", "n", "reps", "threads", "median_ms", "min_ms", "max_ms",
+                                        "tokens_per_s", "gflops", "peak_gflops", "peak_share" };
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+        ck_assert_msg(json_get(&doc, keys[i]) != NULL, "no %s in %s", keys[i], b.out);
+    ck_assert_int_eq((int)json_get(&doc, "n")->num, 8);
+    json_free(&doc);
+    cmd_free(&b);
+    b = cmd_runf("%s bench --model %s --n 33", attn_bin(), dir);
+    ck_assert_msg(b.status == 2 && strstr(b.err, "--n is past the model's context"), "%s", b.err);
+    cmd_free(&b);
+    /* GPT-2 small's shape with random weights: its parameters, no download */
+    b = cmd_runf("%s bench --model gpt2-small --n 4 --reps 1 --json", attn_bin());
+    ck_assert_msg(b.status == 0 && strstr(b.out, "\"params\": 124439808"), "%s%s", b.out, b.err);
+    cmd_free(&b);
     /* the plain report names the kinds */
     CmdResult r = cmd_runf("%s model %s --tokens %s", attn_bin(), dir, tokens);
     ck_assert_msg(r.status == 0 && strstr(r.out, "gpt2: 2 layers x 4 heads, width 16, vocabulary 256, context 32")
@@ -441,6 +470,7 @@ START_TEST(tiny_llamas_equal_pytorch)
         }
         remove_dir(dir);
     }
+    free_weights();
 }
 END_TEST
 
@@ -490,6 +520,7 @@ START_TEST(a_model_that_cannot_be_read_says_why)
     refused(dir, "--tokens 1", "model.safetensors.index.json: a checkpoint in shards, which attn does not read yet");
     refused("/nonexistent/model", "--tokens 1", "attn: /nonexistent/model/config.json: cannot open it");
     remove_dir(dir);
+    free_weights();
 }
 END_TEST
 

@@ -4,6 +4,7 @@
  * cost as text or JSON.
  */
 #include "bench.h"
+#include "cli.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -33,7 +34,8 @@ static int usage_error(const char *fmt, const char *arg)
     fprintf(stderr, fmt, lesson_escape(arg, shown, sizeof shown));   /* an argument may hold anything */
     fputs("\nusage: attn bench [--n N] [--d D] [--heads H] [--causal] [--reps R] [--json]\n"
           "                  [--kernels auto|blas|avx512|avx2|scalar]\n"
-          "                  [--fused-only] [--standard | --sweep [--max-n N]]\n", stderr);
+          "                  [--fused-only] [--standard | --sweep [--max-n N]]\n"
+          "       attn bench --model PATH|gpt2-small [--n N] [--reps R] [--json]\n", stderr);
     return 2;
 }
 
@@ -338,6 +340,9 @@ static int standard(const BenchOpts *given)
 
 int cli_bench(int argc, char **argv)
 {
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--model") == 0)
+            return cli_model_bench(argc, argv);     /* a whole model's forward pass */
     BenchOpts o;
     if (parse_options(argc, argv, &o) != 0)
         return 2;

@@ -140,6 +140,25 @@ attn_status model_config_parse(const char *json, ModelConfig *cfg, AttnError *er
 const float *model_weight(Model *m, const SafeTensors *st, const char *prefix, const char *name, int64_t rows,
                           int64_t cols, int optional, AttnError *err)
 {
+    if (m->draw) {
+        /* a random model: every weight drawn, whatever it is for */
+        int64_t count = rows * (cols ? cols : 1);
+        float **grown = attn_realloc(m->owned, (size_t)(m->n_owned + 1) * sizeof *grown);
+        float *buf = grown ? attn_malloc((size_t)count * sizeof *buf) : NULL;
+        if (grown)
+            m->owned = grown;
+        if (!buf) {
+            if (!optional)
+                attn_fail(err, ATTN_E_NOMEM, "out of memory for %s", name);
+            return NULL;
+        }
+        rng_randn_fill(m->draw, buf, (long)count);
+        for (int64_t i = 0; i < count; i++)
+            buf[i] *= 0.02f;
+        m->owned[m->n_owned++] = buf;
+        m->params += count;
+        return buf;
+    }
     char prefixed[200];
     snprintf(prefixed, sizeof prefixed, "%s%s", prefix, name);
     const StTensor *t = safetensors_find(st, prefixed);
@@ -196,6 +215,26 @@ Model *model_open(const ModelConfig *cfg, const SafeTensors *st, AttnError *err)
     return m;
 }
 
+Model *model_random(const ModelConfig *cfg, unsigned seed, AttnError *err)
+{
+    Rng g;
+    rng_seed(&g, seed);
+    Model *m = attn_calloc(1, sizeof *m);
+    if (!m) {
+        attn_fail(err, ATTN_E_NOMEM, "out of memory");
+        return NULL;
+    }
+    m->cfg = *cfg;
+    m->draw = &g;
+    SafeTensors none = { 0 };
+    if ((cfg->kind == FAMILY_GPT2 ? model_open_gpt2 : model_open_llama)(m, &none, err) != 0) {
+        model_free(m);
+        return NULL;
+    }
+    m->draw = NULL;
+    return m;
+}
+
 void model_free(Model *m)
 {
     if (!m)
@@ -230,7 +269,8 @@ void model_causal_softmax(float *a, int n, int window)
     }
 }
 
-attn_status model_forward(const Model *m, const int *tokens, int n, ModelRun *run, AttnError *err)
+/* The pass over tokens, keeping every layer's attention or one's. */
+static attn_status forward(const Model *m, const int *tokens, int n, int keep, ModelRun *run, AttnError *err)
 {
     memset(run, 0, sizeof *run);
     const ModelConfig *c = &m->cfg;
@@ -240,10 +280,11 @@ attn_status model_forward(const Model *m, const int *tokens, int n, ModelRun *ru
         if (tokens[i] < 0 || tokens[i] >= c->vocab)
             return attn_fail(err, ATTN_E_ARG, "token %d is %d; the vocabulary has 0 to %d", i + 1, tokens[i],
                              c->vocab - 1);
-    if ((double)c->layers * c->heads * n * n > (double)MODEL_MAX_ATTENTION)
+    int layers = keep ? c->layers : 1;
+    if ((double)layers * c->heads * n * n > (double)MODEL_MAX_ATTENTION)
         return attn_fail(err, ATTN_E_TOO_BIG, "%d tokens make %.0f attention weights to keep, over the %ld attn keeps",
-                         n, (double)c->layers * c->heads * n * n, MODEL_MAX_ATTENTION);
-    run->attention = attn_malloc((size_t)c->layers * c->heads * n * n * sizeof *run->attention);
+                         n, (double)layers * c->heads * n * n, MODEL_MAX_ATTENTION);
+    run->attention = attn_malloc((size_t)layers * c->heads * n * n * sizeof *run->attention);
     run->logits = attn_malloc((size_t)c->vocab * sizeof *run->logits);
     if (!run->attention || !run->logits) {
         model_run_free(run);
@@ -252,10 +293,31 @@ attn_status model_forward(const Model *m, const int *tokens, int n, ModelRun *ru
     run->n = n;
     run->layers = c->layers;
     run->heads = c->heads;
+    run->kept = keep;
     attn_status rc = (c->kind == FAMILY_GPT2 ? model_forward_gpt2 : model_forward_llama)(m, tokens, n, run, err);
     if (rc != ATTN_OK)
         model_run_free(run);
     return rc;
+}
+
+attn_status model_forward(const Model *m, const int *tokens, int n, ModelRun *run, AttnError *err)
+{
+    return forward(m, tokens, n, 1, run, err);
+}
+
+attn_status model_forward_timed(const Model *m, const int *tokens, int n, ModelRun *run, AttnError *err)
+{
+    return forward(m, tokens, n, 0, run, err);
+}
+
+double model_forward_flops(const ModelConfig *c, int n)
+{
+    double d = c->d_model, q = (double)c->heads * c->head_dim, kv = (double)c->kv_heads * c->head_dim, f = c->d_ff;
+    double proj = c->kind == FAMILY_GPT2 ? 2.0 * n * d * 3 * d + 2.0 * n * d * d
+                                         : 2.0 * n * d * (q + 2 * kv) + 2.0 * n * q * d;
+    double mlp = (c->kind == FAMILY_GPT2 ? 2 : 3) * 2.0 * n * d * f;
+    double att = 2 * 2.0 * n * n * c->head_dim * c->heads;     /* the scores and the weighted sum */
+    return c->layers * (proj + mlp + att) + 2.0 * d * c->vocab;
 }
 
 void model_run_free(ModelRun *run)

@@ -58,6 +58,9 @@ attn_status model_config_parse(const char *json, ModelConfig *cfg, AttnError *er
  * not needed). NULL with err: a tensor missing (named) or of the wrong
  * shape (named, with both shapes). */
 Model *model_open(const ModelConfig *cfg, const SafeTensors *st, AttnError *err);
+/* A model of cfg with random weights (normal, 0.02; seeded): what `attn
+ * bench --model` times without a download. NULL with err (no memory). */
+Model *model_random(const ModelConfig *cfg, unsigned seed, AttnError *err);
 void model_free(Model *m);
 const ModelConfig *model_config(const Model *m);
 /* The weights' count (the parameters, the tied output counted once). */
@@ -66,13 +69,20 @@ int64_t model_params(const Model *m);
 /* What one forward pass over n tokens computed. */
 typedef struct {
     int n, layers, heads;
-    float *attention;   /* layers x heads x n x n, row i the query's weights */
+    float *attention;   /* layers x heads x n x n, row i the query's weights
+                           (model_forward_timed: one layer's, reused)       */
     float *logits;      /* vocab: the next token's logits after the last    */
+    int kept;           /* every layer's attention is kept                  */
 } ModelRun;
 
 /* The forward pass over tokens[0..n) (1 <= n <= context, each id < vocab).
  * ATTN_OK with *run filled, or a code with err->msg. */
 attn_status model_forward(const Model *m, const int *tokens, int n, ModelRun *run, AttnError *err);
+/* The same pass keeping only the logits (one layer's attention at a time):
+ * what a benchmark times; n up to the context, as far as memory goes. */
+attn_status model_forward_timed(const Model *m, const int *tokens, int n, ModelRun *run, AttnError *err);
+/* The floating-point operations of a forward pass over n tokens. */
+double model_forward_flops(const ModelConfig *cfg, int n);
 void model_run_free(ModelRun *run);
 
 /* What a head does, measured (model_head_kinds): the share of each query's

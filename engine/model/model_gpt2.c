@@ -112,7 +112,7 @@ attn_status model_forward_gpt2(const Model *m, const int *tokens, int n, ModelRu
         layer_norm(h, a, n, d, y->ln1_g, y->ln1_b, c->ln_eps);
         affine(a, n, d, y->qkv_w, y->qkv_b, 3 * d, qkv, 0);
         for (int k = 0; k < H; k++) {
-            float *A = run->attention + ((size_t)l * H + k) * n * n;
+            float *A = model_head_attention(run, l, k);
             blas_sgemm(0, 1, n, n, hd, scale, qkv + k * hd, 3 * d, qkv + d + k * hd, 3 * d, 0.0f, A, n);
             model_causal_softmax(A, n, 0);
             blas_sgemm(0, 0, n, hd, n, 1.0f, A, n, qkv + 2 * d + k * hd, 3 * d, 0.0f, o + k * hd, d);

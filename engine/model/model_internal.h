@@ -9,6 +9,7 @@
 #define ATTN_MODEL_INTERNAL_H
 
 #include "model.h"
+#include "rng.h"
 
 /* The most attention probabilities a run keeps (layers x heads x n x n). */
 #define MODEL_MAX_ATTENTION (1L << 27)
@@ -29,7 +30,8 @@ struct Model {
     const float *out;           /* vocab x d: the output embedding (embed when tied) */
     Gpt2Layer *gpt2;            /* layers, by family                         */
     LlamaLayer *llama;
-    float **owned;              /* the weights converted from F16/BF16       */
+    float **owned;              /* the weights converted from F16/BF16 (or drawn) */
+    Rng *draw;                  /* model_random: weights drawn, not read     */
     int n_owned;
     int64_t params;
 };
@@ -41,6 +43,13 @@ struct Model {
  * absent. */
 const float *model_weight(Model *m, const SafeTensors *st, const char *prefix, const char *name, int64_t rows,
                           int64_t cols, int optional, AttnError *err);
+
+/* Head k of layer l's attention in run: its own when kept, else the
+ * one layer's buffer reused. */
+static inline float *model_head_attention(const ModelRun *run, int l, int k)
+{
+    return run->attention + ((size_t)(run->kept ? l : 0) * run->heads + k) * run->n * run->n;
+}
 
 /* Row i of a (n x n): softmax of the scores of keys max(0, i - window + 1)
  * .. i (window 0: from 0), zeros elsewhere. */

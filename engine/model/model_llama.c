@@ -142,7 +142,7 @@ attn_status model_forward_llama(const Model *m, const int *tokens, int n, ModelR
         rotate(K, n, KV, hd, c->rope_theta);
         for (int k = 0; k < H; k++) {
             int kh = k / (H / KV);      /* the key/value head this query head reads */
-            float *A = run->attention + ((size_t)l * H + k) * n * n;
+            float *A = model_head_attention(run, l, k);
             blas_sgemm(0, 1, n, n, hd, scale, Q + k * hd, q, K + kh * hd, kv, 0.0f, A, n);
             model_causal_softmax(A, n, c->sliding_window);
             blas_sgemm(0, 0, n, hd, n, 1.0f, A, n, V + kh * hd, kv, 0.0f, o + k * hd, q);
