@@ -69,17 +69,6 @@ static int parse_tokens(const char *text, int *ids, int max)
     return n;
 }
 
-/* GPT-2's byte-level alphabet: the code point standing for each byte. */
-static unsigned byte_char(int b)
-{
-    if ((b >= 33 && b <= 126) || (b >= 161 && b <= 172) || (b >= 174 && b <= 255))
-        return (unsigned)b;
-    int k = 0;
-    for (int c = 0; c < b; c++)
-        k += !((c >= 33 && c <= 126) || (c >= 161 && c <= 172) || (c >= 174 && c <= 255));
-    return 256u + (unsigned)k;
-}
-
 /* The vocabulary's token strings as bytes (GPT-2's alphabet undone), by
  * id: NULL where vocab.json names none. */
 typedef struct {
@@ -99,7 +88,7 @@ static char *token_bytes(const char *s)
 {
     unsigned from[512] = { 0 };
     for (int b = 0; b < 256; b++)
-        from[byte_char(b)] = (unsigned)b + 1;
+        from[bpe_byte_char(b)] = (unsigned)b + 1;
     size_t n = strlen(s), k = 0;
     char *out = malloc(n + 1);
     if (!out)
@@ -125,56 +114,70 @@ static char *token_bytes(const char *s)
     return out;
 }
 
-/* The tokens' text from path (vocab.json, or tokenizer.json's model.vocab
- * when in_model), when there is one: 0 (v->n 0 when absent), or -1 with why. */
-static int vocab_load(const char *path, int in_model, int size, Vocab *v, char *why, size_t why_size)
+/* A file of dir read whole and NUL-terminated into *text. 0, or 2 having
+ * said why. */
+static int read_beside(const char *dir, const char *name, size_t limit, char **text, size_t *len)
+{
+    char path[4200], why[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (lessonfile_read_text(path, limit, text, len, why, sizeof why) != 0)
+        return unreadable(path, why);
+    char *z = realloc(*text, *len + 1);
+    if (!z) {
+        free(*text);
+        return unreadable(path, "out of memory");
+    }
+    z[*len] = '\0';
+    *text = z;
+    return 0;
+}
+
+/* Does dir hold the file name? */
+static int has_file(const char *dir, const char *name)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "r");
+    if (f)
+        fclose(f);
+    return f != NULL;
+}
+
+/* The tokens' text from dir's vocab.json, or its tokenizer.json's
+ * model.vocab, when it has either: 0 (v->n 0 when neither), or 2 having
+ * said why. */
+static int vocab_load(const char *dir, int size, Vocab *v)
 {
     memset(v, 0, sizeof *v);
+    int in_model = !has_file(dir, "vocab.json");
+    const char *name = in_model ? "tokenizer.json" : "vocab.json";
+    if (in_model && !has_file(dir, name))
+        return 0;
     char *text;
     size_t len;
-    FILE *probe = fopen(path, "r");
-    if (!probe)
-        return 0;
-    fclose(probe);
-    if (lessonfile_read_text(path, VOCAB_MAX_BYTES, &text, &len, why, why_size) != 0)
-        return -1;
-    char *z = realloc(text, len + 1);
-    if (!z) {
-        free(text);
-        snprintf(why, why_size, "out of memory");
-        return -1;
-    }
-    z[len] = '\0';
+    int status = read_beside(dir, name, VOCAB_MAX_BYTES, &text, &len);
+    if (status)
+        return status;
     JVal root;
     char jerr[160];
-    int rc = json_parse(z, &root, jerr, sizeof jerr);
-    free(z);
-    if (rc == 0 && in_model) {
-        /* tokenizer.json: the vocabulary is model.vocab */
-        const JVal *vocab = json_get(json_get(&root, "model"), "vocab");
-        JVal keep = { 0 };
-        if (vocab && vocab->type == J_OBJ) {
-            keep = *vocab;
-            ((JVal *)vocab)->type = J_NULL;   /* taken out of root, freed as keep */
-            ((JVal *)vocab)->n = 0;
-            ((JVal *)vocab)->items = NULL;
-            ((JVal *)vocab)->keys = NULL;
-        }
-        json_free(&root);
-        root = keep;
-    }
-    if (rc != 0 || root.type != J_OBJ) {
-        snprintf(why, why_size, "not a JSON object of token -> id%s%s", rc ? ": " : "", rc ? jerr : "");
+    int rc = json_parse(text, &root, jerr, sizeof jerr);
+    free(text);
+    /* tokenizer.json keeps the vocabulary under model.vocab */
+    const JVal *vocab = rc != 0 ? NULL : in_model ? json_get(json_get(&root, "model"), "vocab") : &root;
+    if (!vocab || vocab->type != J_OBJ) {
+        char path[4200], why[300];
+        snprintf(path, sizeof path, "%s/%s", dir, name);
+        snprintf(why, sizeof why, "no JSON object of token -> id%s%s", rc ? ": " : "", rc ? jerr : "");
         if (rc == 0)
             json_free(&root);
-        return -1;
+        return unreadable(path, why);
     }
     v->text = calloc((size_t)size, sizeof *v->text);
     v->n = v->text ? size : 0;
-    for (int i = 0; v->text && i < root.n; i++) {
-        const JVal *id = &root.items[i];
+    for (int i = 0; v->text && i < vocab->n; i++) {
+        const JVal *id = &vocab->items[i];
         if (id->type == J_NUM && id->num >= 0 && id->num < size && !v->text[(int)id->num])
-            v->text[(int)id->num] = token_bytes(root.keys[i]);
+            v->text[(int)id->num] = token_bytes(vocab->keys[i]);
     }
     json_free(&root);
     return 0;
@@ -319,35 +322,6 @@ static void print_plain(const Model *m, const Vocab *v, const int *ids, int n, c
     free(best);
 }
 
-/* A file of dir read whole and NUL-terminated into *text. 0, or 2 having
- * said why. */
-static int read_beside(const char *dir, const char *name, size_t limit, char **text, size_t *len)
-{
-    char path[4200], why[1024];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    if (lessonfile_read_text(path, limit, text, len, why, sizeof why) != 0)
-        return unreadable(path, why);
-    char *z = realloc(*text, *len + 1);
-    if (!z) {
-        free(*text);
-        return unreadable(path, "out of memory");
-    }
-    z[*len] = '\0';
-    *text = z;
-    return 0;
-}
-
-/* Does dir hold the file name? */
-static int has_file(const char *dir, const char *name)
-{
-    char path[4200];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "r");
-    if (f)
-        fclose(f);
-    return f != NULL;
-}
-
 /* words as the model's tokens: the byte-level BPE of dir's tokenizer.json,
  * or of its vocab.json and merges.txt. 0 with ids[0..*n), or 2 having said
  * why. */
@@ -411,16 +385,10 @@ int cli_model(int argc, char **argv)
         return model_usage("--tokens takes ids separated by commas: --tokens 464,3290,318");
     char path[4096], why[1024];
     size_t len;
-    char *text;
+    char *cfg_text;
     snprintf(path, sizeof path, "%s/config.json", dir);
-    if (lessonfile_read_text(path, CONFIG_MAX_BYTES, &text, &len, why, sizeof why) != 0)
-        return unreadable(path, why);
-    char *cfg_text = realloc(text, len + 1);
-    if (!cfg_text) {
-        free(text);
-        return unreadable(path, "out of memory");
-    }
-    cfg_text[len] = '\0';
+    if (read_beside(dir, "config.json", CONFIG_MAX_BYTES, &cfg_text, &len) != 0)
+        return 2;
     ModelConfig cfg;
     AttnError err = { 0 };
     attn_status rc = model_config_parse(cfg_text, &cfg, &err);
@@ -458,11 +426,8 @@ int cli_model(int argc, char **argv)
     if (!m) {
         status = unreadable(path, err.msg);
     } else {
-        char vpath[4200];
-        int in_model = !has_file(dir, "vocab.json") && has_file(dir, "tokenizer.json");
-        snprintf(vpath, sizeof vpath, "%s/%s", dir, in_model ? "tokenizer.json" : "vocab.json");
-        if (vocab_load(vpath, in_model, cfg.vocab, &v, why, sizeof why) != 0)
-            status = unreadable(vpath, why);
+        if ((status = vocab_load(dir, cfg.vocab, &v)) != 0)
+            ;
         else if (model_forward(m, ids, n, &run, &err) != ATTN_OK)
             status = model_usage(err.msg);
         else if (!(hs = calloc((size_t)cfg.layers * cfg.heads, sizeof *hs))
