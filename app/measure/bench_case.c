@@ -141,7 +141,7 @@ static int by_value(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static double median_of(double *t, int n)
+double bench_median(double *t, int n)
 {
     qsort(t, (size_t)n, sizeof *t, by_value);
     return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
@@ -151,8 +151,8 @@ static double median_of(double *t, int n)
  * t[n..2n-1] (both sorted in place). */
 static Spread spread_of(double *t, int n)
 {
-    double median = median_of(t, n);
-    return (Spread){ median, t[0], t[n - 1], median_of(t + n, n) };
+    double median = bench_median(t, n);
+    return (Spread){ median, t[0], t[n - 1], bench_median(t + n, n) };
 }
 
 static void count_bytes(size_t size, void *ctx)

@@ -62,6 +62,8 @@ double bench_fma_peak(int threads, AttnIsa *isa);
 int bench_case(const BenchOpts *o, const BenchInputs *in, BenchResult *r, float *out);
 
 double bench_now_ms(void);
+/* The median of t[0..n-1], sorting t in place (t[0] the least, t[n-1] the most). */
+double bench_median(double *t, int n);
 
 /* The options of a plain `attn bench`: n 2048, d 512, 8 heads, 5 reps. */
 void bench_opts_default(BenchOpts *o);
