@@ -14,23 +14,14 @@
 
 #include "blas.h"
 #include "json_write.h"
-#include "lessonfile.h"
 #include "measure.h"
 #include "model.h"
-#include "safetensors.h"
-
-#define CONFIG_MAX_BYTES (1L << 20)
+#include "model_dir.h"
 
 static int bench_model_usage(const char *why)
 {
     fprintf(stderr, "attn: %s\nusage: attn bench --model PATH|gpt2-small [--n N] [--reps R] [--json]\n", why);
     return 2;
-}
-
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
 }
 
 int cli_model_bench(int argc, char **argv)
@@ -54,45 +45,23 @@ int cli_model_bench(int argc, char **argv)
         return bench_model_usage("which model?");
     if (n < 1 || reps < 1 || reps > 100)
         return bench_model_usage("--n is at least 1, --reps from 1 to 100");
-    ModelConfig cfg;
+    ModelDir md = { 0 };
     AttnError err = { 0 };
-    Model *m = NULL;
-    SafeTensors st = { 0 };
-    const unsigned char *bytes = NULL;
-    size_t size = 0;
-    char path[4200], why[1024];
-    int random = strcmp(which, "gpt2-small") == 0;
+    int random = strcmp(which, "gpt2-small") == 0, status = 0;
     if (random) {
         if (model_config_parse("{\"model_type\": \"gpt2\", \"n_layer\": 12, \"n_head\": 12, \"n_embd\": 768, "
-                               "\"vocab_size\": 50257, \"n_positions\": 1024}", &cfg, &err) == ATTN_OK)
-            m = model_random(&cfg, 1, &err);
-    } else {
-        char *text;
-        size_t len;
-        snprintf(path, sizeof path, "%s/config.json", which);
-        if (lessonfile_read_text(path, CONFIG_MAX_BYTES, &text, &len, why, sizeof why) != 0) {
-            fprintf(stderr, "attn: %s: %s\n", path, why);
-            return 2;
+                               "\"vocab_size\": 50257, \"n_positions\": 1024}", &md.cfg, &err) != ATTN_OK
+            || !(md.model = model_random(&md.cfg, 1, &err))) {
+            fprintf(stderr, "attn: %s\n", err.msg);
+            status = 2;
         }
-        char *z = realloc(text, len + 1);
-        if (z) {
-            z[len] = '\0';
-            if (model_config_parse(z, &cfg, &err) == ATTN_OK) {
-                snprintf(path, sizeof path, "%s/model.safetensors", which);
-                if (lessonfile_map(path, &bytes, &size, why, sizeof why) != 0)
-                    snprintf(err.msg, sizeof err.msg, "%.120s: %.120s", path, why);
-                else if (safetensors_parse(bytes, size, &st, &err) == ATTN_OK)
-                    m = model_open(&cfg, &st, &err);
-            }
-            free(z);
-        } else {
-            free(text);
-        }
+    } else if (!(status = model_dir_config(which, &md))) {
+        status = model_dir_weights(which, &md);
     }
-    int status = 0;
-    if (!m) {
-        fprintf(stderr, "attn: %s\n", err.msg[0] ? err.msg : "out of memory");
-        status = 2;
+    const ModelConfig cfg = md.cfg;
+    const Model *m = md.model;
+    if (status) {
+        ;
     } else if (n > cfg.context) {
         status = bench_model_usage("--n is past the model's context");
     } else {
@@ -117,8 +86,7 @@ int cli_model_bench(int argc, char **argv)
             status = 2;
         }
         if (status == 0) {
-            qsort(ms, (size_t)reps, sizeof *ms, by_value);
-            double median = reps % 2 ? ms[reps / 2] : (ms[reps / 2 - 1] + ms[reps / 2]) / 2;
+            double median = bench_median(ms, reps);
             double gflops = model_forward_flops(&cfg, n) / (median * 1e6);
             int threads = blas_threads();
             double peak = bench_fma_peak(threads, NULL);
@@ -148,8 +116,6 @@ int cli_model_bench(int argc, char **argv)
         free(tokens);
         free(ms);
     }
-    model_free(m);
-    safetensors_free(&st);
-    lessonfile_unmap(bytes, size);
+    model_dir_close(&md);
     return status;
 }

@@ -25,9 +25,9 @@
 #include "lessonfile.h"
 #include "bpe.h"
 #include "model.h"
+#include "model_dir.h"
 #include "safetensors.h"
 
-#define CONFIG_MAX_BYTES (1L << 20)
 #define VOCAB_MAX_BYTES (64L << 20)
 #define TOKENS_MAX 4096
 #define INDUCTION_REP 32        /* the random sequence shown twice, per showing */
@@ -39,14 +39,6 @@ static int model_usage(const char *why)
     fprintf(stderr, "attn: %s\nusage: attn model PATH (--text TEXT | --tokens ID,...) [--json] [--top K] "
                     "[--attention-out FILE.npy]\n",
             lesson_escape(why, shown, sizeof shown));
-    return 2;
-}
-
-/* "FILE: message" on stderr; 2. */
-static int unreadable(const char *file, const char *msg)
-{
-    char f[1200], m[1200];
-    fprintf(stderr, "attn: %s: %s\n", lesson_escape(file, f, sizeof f), lesson_escape(msg, m, sizeof m));
     return 2;
 }
 
@@ -114,48 +106,19 @@ static char *token_bytes(const char *s)
     return out;
 }
 
-/* A file of dir read whole and NUL-terminated into *text. 0, or 2 having
- * said why. */
-static int read_beside(const char *dir, const char *name, size_t limit, char **text, size_t *len)
-{
-    char path[4200], why[1024];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    if (lessonfile_read_text(path, limit, text, len, why, sizeof why) != 0)
-        return unreadable(path, why);
-    char *z = realloc(*text, *len + 1);
-    if (!z) {
-        free(*text);
-        return unreadable(path, "out of memory");
-    }
-    z[*len] = '\0';
-    *text = z;
-    return 0;
-}
-
-/* Does dir hold the file name? */
-static int has_file(const char *dir, const char *name)
-{
-    char path[4200];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "r");
-    if (f)
-        fclose(f);
-    return f != NULL;
-}
-
 /* The tokens' text from dir's vocab.json, or its tokenizer.json's
  * model.vocab, when it has either: 0 (v->n 0 when neither), or 2 having
  * said why. */
 static int vocab_load(const char *dir, int size, Vocab *v)
 {
     memset(v, 0, sizeof *v);
-    int in_model = !has_file(dir, "vocab.json");
+    int in_model = !model_dir_has(dir, "vocab.json");
     const char *name = in_model ? "tokenizer.json" : "vocab.json";
-    if (in_model && !has_file(dir, name))
+    if (in_model && !model_dir_has(dir, name))
         return 0;
     char *text;
     size_t len;
-    int status = read_beside(dir, name, VOCAB_MAX_BYTES, &text, &len);
+    int status = model_dir_read(dir, name, VOCAB_MAX_BYTES, &text, &len);
     if (status)
         return status;
     JVal root;
@@ -170,7 +133,7 @@ static int vocab_load(const char *dir, int size, Vocab *v)
         snprintf(why, sizeof why, "no JSON object of token -> id%s%s", rc ? ": " : "", rc ? jerr : "");
         if (rc == 0)
             json_free(&root);
-        return unreadable(path, why);
+        return model_dir_unreadable(path, why);
     }
     v->text = calloc((size_t)size, sizeof *v->text);
     v->n = v->text ? size : 0;
@@ -329,17 +292,17 @@ static int tokenize(const char *dir, int vocab_size, const char *words, int *ids
 {
     char *first = NULL, *merges = NULL;
     size_t flen, mlen = 0;
-    int json = has_file(dir, "tokenizer.json");
-    int status = read_beside(dir, json ? "tokenizer.json" : "vocab.json", VOCAB_MAX_BYTES, &first, &flen);
+    int json = model_dir_has(dir, "tokenizer.json");
+    int status = model_dir_read(dir, json ? "tokenizer.json" : "vocab.json", VOCAB_MAX_BYTES, &first, &flen);
     if (!status && !json)
-        status = read_beside(dir, "merges.txt", VOCAB_MAX_BYTES, &merges, &mlen);
+        status = model_dir_read(dir, "merges.txt", VOCAB_MAX_BYTES, &merges, &mlen);
     AttnError err = { 0 };
     Bpe *b = status ? NULL : json ? bpe_open_json(first, vocab_size, &err) : bpe_open(first, merges, mlen, vocab_size, &err);
     if (!status && !b) {
         char path[4200];
         snprintf(path, sizeof path, "%s/%s", dir,
                  json ? "tokenizer.json" : strstr(err.msg, "merges.txt") ? "merges.txt" : "vocab.json");
-        status = unreadable(path, err.msg);
+        status = model_dir_unreadable(path, err.msg);
     }
     if (b && (*n = bpe_encode(b, words, strlen(words), ids, TOKENS_MAX, &err)) < 1)
         status = *n == 0 ? model_usage("the text is empty") : model_usage(err.msg);
@@ -383,69 +346,41 @@ int cli_model(int argc, char **argv)
     int n = tokens ? parse_tokens(tokens, ids, TOKENS_MAX) : 0;
     if (tokens && n < 1)
         return model_usage("--tokens takes ids separated by commas: --tokens 464,3290,318");
-    char path[4096], why[1024];
-    size_t len;
-    char *cfg_text;
-    snprintf(path, sizeof path, "%s/config.json", dir);
-    if (read_beside(dir, "config.json", CONFIG_MAX_BYTES, &cfg_text, &len) != 0)
-        return 2;
-    ModelConfig cfg;
-    AttnError err = { 0 };
-    attn_status rc = model_config_parse(cfg_text, &cfg, &err);
-    free(cfg_text);
-    if (rc != ATTN_OK)
-        return unreadable(path, err.msg);
-    if (words) {
-        int status = tokenize(dir, cfg.vocab, words, ids, &n);
-        if (status)
-            return status;
+    ModelDir md;
+    int status = model_dir_config(dir, &md);
+    if (!status && words)
+        status = tokenize(dir, md.cfg.vocab, words, ids, &n);
+    if (!status)
+        status = model_dir_weights(dir, &md);
+    if (status) {
+        model_dir_close(&md);
+        return status;
     }
+    char path[4200], why[1024];
     snprintf(path, sizeof path, "%s/model.safetensors", dir);
-    const unsigned char *bytes;
-    size_t size;
-    if (lessonfile_map(path, &bytes, &size, why, sizeof why) != 0) {
-        char index[4200];
-        snprintf(index, sizeof index, "%s/model.safetensors.index.json", dir);
-        FILE *probe = fopen(index, "r");
-        if (probe) {
-            fclose(probe);
-            return unreadable(index, "a checkpoint in shards, which attn does not read yet");
-        }
-        return unreadable(path, why);
-    }
-    SafeTensors st;
-    if (safetensors_parse(bytes, size, &st, &err) != ATTN_OK) {
-        lessonfile_unmap(bytes, size);
-        return unreadable(path, err.msg);
-    }
-    int status = 0;
-    Model *m = model_open(&cfg, &st, &err);
+    const ModelConfig cfg = md.cfg;
+    const Model *m = md.model;
+    AttnError err = { 0 };
     Vocab v = { 0 };
     ModelRun run = { 0 };
     HeadScores *hs = NULL;
-    if (!m) {
-        status = unreadable(path, err.msg);
-    } else {
-        if ((status = vocab_load(dir, cfg.vocab, &v)) != 0)
-            ;
-        else if (model_forward(m, ids, n, &run, &err) != ATTN_OK)
-            status = model_usage(err.msg);
-        else if (!(hs = calloc((size_t)cfg.layers * cfg.heads, sizeof *hs))
-                 || model_head_scores(m, &run, INDUCTION_REP, INDUCTION_SEED, hs, &err) != ATTN_OK)
-            status = unreadable(path, hs ? err.msg : "out of memory");
-        else if (att_out && write_attention(att_out, &run, why, sizeof why) != 0)
-            status = unreadable(att_out, why);
-        else if (json)
-            print_json(m, &v, ids, n, &run, hs, k < cfg.vocab ? k : cfg.vocab);
-        else
-            print_plain(m, &v, ids, n, &run, hs, k < cfg.vocab ? k : cfg.vocab);
-    }
+    if ((status = vocab_load(dir, cfg.vocab, &v)) != 0)
+        ;
+    else if (model_forward(m, ids, n, &run, &err) != ATTN_OK)
+        status = model_usage(err.msg);
+    else if (!(hs = calloc((size_t)cfg.layers * cfg.heads, sizeof *hs))
+             || model_head_scores(m, &run, INDUCTION_REP, INDUCTION_SEED, hs, &err) != ATTN_OK)
+        status = model_dir_unreadable(path, hs ? err.msg : "out of memory");
+    else if (att_out && write_attention(att_out, &run, why, sizeof why) != 0)
+        status = model_dir_unreadable(att_out, why);
+    else if (json)
+        print_json(m, &v, ids, n, &run, hs, k < cfg.vocab ? k : cfg.vocab);
+    else
+        print_plain(m, &v, ids, n, &run, hs, k < cfg.vocab ? k : cfg.vocab);
     free(hs);
     model_run_free(&run);
     vocab_free(&v);
-    model_free(m);
-    safetensors_free(&st);
-    lessonfile_unmap(bytes, size);
+    model_dir_close(&md);
     if (status == 0 && fflush(stdout) != 0)
         status = 2;
     return status;
