@@ -137,25 +137,34 @@ attn_status model_config_parse(const char *json, ModelConfig *cfg, AttnError *er
 
 /* ---- the weights ---- */
 
+/* A buffer of count floats m owns (a weight converted or drawn), or NULL
+ * with err naming the weight. */
+static float *owned_buffer(Model *m, int64_t count, const char *name, AttnError *err)
+{
+    float **grown = attn_realloc(m->owned, (size_t)(m->n_owned + 1) * sizeof *grown);
+    float *buf = grown ? attn_malloc((size_t)count * sizeof *buf) : NULL;
+    if (grown)
+        m->owned = grown;
+    if (!buf) {
+        attn_fail(err, ATTN_E_NOMEM, "out of memory for %s as float32", name);
+        return NULL;
+    }
+    m->owned[m->n_owned++] = buf;
+    return buf;
+}
+
 const float *model_weight(Model *m, const SafeTensors *st, const char *prefix, const char *name, int64_t rows,
                           int64_t cols, int optional, AttnError *err)
 {
     if (m->draw) {
         /* a random model: every weight drawn, whatever it is for */
         int64_t count = rows * (cols ? cols : 1);
-        float **grown = attn_realloc(m->owned, (size_t)(m->n_owned + 1) * sizeof *grown);
-        float *buf = grown ? attn_malloc((size_t)count * sizeof *buf) : NULL;
-        if (grown)
-            m->owned = grown;
-        if (!buf) {
-            if (!optional)
-                attn_fail(err, ATTN_E_NOMEM, "out of memory for %s", name);
+        float *buf = owned_buffer(m, count, name, err);
+        if (!buf)
             return NULL;
-        }
         rng_randn_fill(m->draw, buf, (long)count);
         for (int64_t i = 0; i < count; i++)
             buf[i] *= 0.02f;
-        m->owned[m->n_owned++] = buf;
         m->params += count;
         return buf;
     }
@@ -187,16 +196,9 @@ const float *model_weight(Model *m, const SafeTensors *st, const char *prefix, c
     const float *in_place = safetensors_f32_in_place(t);
     if (in_place)
         return in_place;
-    float **grown = attn_realloc(m->owned, (size_t)(m->n_owned + 1) * sizeof *grown);
-    float *buf = grown ? attn_malloc((size_t)t->count * sizeof *buf) : NULL;
-    if (grown)
-        m->owned = grown;
-    if (!buf) {
-        attn_fail(err, ATTN_E_NOMEM, "out of memory converting %s to float32", name);
-        return NULL;
-    }
-    safetensors_to_f32(t, 0, t->count, buf);
-    m->owned[m->n_owned++] = buf;
+    float *buf = owned_buffer(m, t->count, name, err);
+    if (buf)
+        safetensors_to_f32(t, 0, t->count, buf);
     return buf;
 }
 
