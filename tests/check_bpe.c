@@ -12,26 +12,15 @@
 #include <string.h>
 
 #include "bpe.h"
+#include "testutil.h"
 
 /* vocab.json: each byte b as GPT-2's alphabet writes it -> b, and the merged
  * tokens 256.. */
 static char *vocab_json(void)
 {
     static char text[8192];
-    int n = snprintf(text, sizeof text, "{");
-    for (int b = 0; b < 256; b++) {
-        unsigned cp = bpe_byte_char(b);
-        char t[8];
-        if (cp == '"' || cp == '\\')
-            snprintf(t, sizeof t, "\\%c", (char)cp);
-        else if (cp < 0x80)
-            snprintf(t, sizeof t, "%c", (char)cp);
-        else
-            snprintf(t, sizeof t, "%c%c", (char)(0xc0 | cp >> 6), (char)(0x80 | (cp & 0x3f)));
-        n += snprintf(text + n, sizeof text - (size_t)n, "%s\"%s\": %d", b ? ", " : "", t, b);
-    }
-    snprintf(text + n, sizeof text - (size_t)n,
-             ", \"ll\": 256, \"he\": 257, \"hell\": 258, \"\xc4\xa0hell\": 259, \"'t\": 260}");
+    snprintf(text, sizeof text, "{%s, \"ll\": 256, \"he\": 257, \"hell\": 258, \"\xc4\xa0hell\": 259, \"'t\": 260}",
+             byte_tokens_json());
     return text;
 }
 

@@ -2,6 +2,7 @@
  * testutil.c - running commands and handling files for the test suites.
  */
 #include "testutil.h"
+#include "bpe.h"
 #include "json_read.h"
 
 #include <stdarg.h>
@@ -194,4 +195,22 @@ int write_npy_f32(const char *path, int rows, int cols)
         fwrite(&v, sizeof v, 1, f);
     }
     return fclose(f) == 0 ? 0 : -1;
+}
+
+const char *byte_tokens_json(void)
+{
+    static char text[8192];
+    int n = 0;
+    for (int b = 0; b < 256; b++) {
+        unsigned cp = bpe_byte_char(b);
+        char t[8];
+        if (cp == '"' || cp == '\\')
+            snprintf(t, sizeof t, "\\%c", (char)cp);
+        else if (cp < 0x80)
+            snprintf(t, sizeof t, "%c", (char)cp);
+        else
+            snprintf(t, sizeof t, "%c%c", (char)(0xc0 | cp >> 6), (char)(0x80 | (cp & 0x3f)));
+        n += snprintf(text + n, sizeof text - (size_t)n, "%s\"%s\": %d", b ? ", " : "", t, b);
+    }
+    return text;
 }

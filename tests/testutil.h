@@ -34,6 +34,11 @@ const char *write_temp(const char *suffix, const char *text);
 /* The whole contents of a file (malloc'd), or NULL. */
 char *slurp(const char *path);
 
+/* The 256 byte tokens of GPT-2's byte alphabet as JSON members, "TOKEN": b
+ * for each byte b, comma-separated, without braces (a static buffer), for
+ * the tests' vocab.json and tokenizer.json. */
+const char *byte_tokens_json(void);
+
 /* Append printf-style text to buf (always NUL-terminated). */
 void appendf(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
