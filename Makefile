@@ -42,15 +42,19 @@ CHECK_LIBS    := $(call pc_libs,check,-lcheck -lsubunit -lrt -lpthread)
 # lines (make layers) and also refuses another folder's *_internal.h and
 # curses or printing in the engine.
 ENGINE_DIRS := engine/base engine/io engine/attention engine/ops engine/explain engine/lesson engine/teach engine/model
-APP_DIRS    := app/session app/present app/measure app/class app/cli app/canvas app/lessonscreen app/tui
+APP_DIRS    := app/session app/present app/measure app/class app/models app/cli app/canvas app/lessonscreen \
+               app/modelscreen app/tui
 SEES_session := app/session
 SEES_present := app/present
 SEES_measure := app/present app/measure
 SEES_class   := app/session app/present app/class
-SEES_cli     := app/session app/present app/measure app/class app/cli
+SEES_models  := app/session app/present app/models
+SEES_cli     := app/session app/present app/measure app/class app/models app/cli
 SEES_canvas  := app/present app/canvas
 SEES_lessonscreen := app/session app/present app/canvas app/lessonscreen
-SEES_tui     := app/session app/present app/measure app/class app/canvas app/lessonscreen app/tui
+SEES_modelscreen := app/session app/present app/canvas app/models app/modelscreen
+SEES_tui     := app/session app/present app/measure app/class app/models app/canvas app/lessonscreen \
+                app/modelscreen app/tui
 SEES_main    := app/cli app/tui
 ENGINE_INC  := $(addprefix -I,$(ENGINE_DIRS))
 APP_INC     := $(ENGINE_INC) $(addprefix -I,$(APP_DIRS))

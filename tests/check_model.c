@@ -156,12 +156,18 @@ static uint16_t bf16_of(float f)
 /* dir/model.safetensors of the weights: F32 or BF16, each name after
  * prefix, and a buffer the forward does not need (GPT-2's attn.bias);
  * skip names a tensor to leave out, shape_off one to give a wrong shape. */
-static void write_safetensors(const char *dir, int bf16, const char *prefix, const char *skip, const char *wrong)
+static void write_text(const char *dir, const char *name, const char *text);
+static void refused(const char *dir, const char *args, const char *want);
+
+/* The tensors ws[from, to) as the file dir/file (with GPT-2's mask buffer
+ * when mask is set). */
+static void write_part(const char *dir, const char *file, int bf16, const char *prefix, const char *skip,
+                       const char *wrong, int from, int to, int mask)
 {
     size_t size = bf16 ? 2 : 4, at = 0;
     static char header[65536];
     int n = snprintf(header, sizeof header, "{\"__metadata__\": {\"format\": \"pt\"}");
-    for (int i = 0; i < n_ws; i++) {
+    for (int i = from; i < to; i++) {
         const W *w = &ws[i];
         if (skip && strcmp(w->name, skip) == 0)
             continue;
@@ -179,12 +185,14 @@ static void write_safetensors(const char *dir, int bf16, const char *prefix, con
         at += count * size;
     }
     size_t mask_at = at;
-    n += snprintf(header + n, sizeof header - (size_t)n, ", \"%sh.0.attn.bias\": {\"dtype\": \"F32\", \"shape\": [1, "
-                  "1, 2, 2], \"data_offsets\": [%zu, %zu]}}", prefix, mask_at, mask_at + 16);
+    if (mask)
+        n += snprintf(header + n, sizeof header - (size_t)n, ", \"%sh.0.attn.bias\": {\"dtype\": \"F32\", \"shape\": "
+                      "[1, 1, 2, 2], \"data_offsets\": [%zu, %zu]}", prefix, mask_at, mask_at + 16);
+    header[n++] = '}';
     while (n % 8)
         header[n++] = ' ';      /* as the format's writer pads it */
     char path[600];
-    snprintf(path, sizeof path, "%s/model.safetensors", dir);
+    snprintf(path, sizeof path, "%s/%s", dir, file);
     FILE *f = fopen(path, "wb");
     ck_assert_ptr_nonnull(f);
     uint64_t len = (uint64_t)n;
@@ -193,7 +201,7 @@ static void write_safetensors(const char *dir, int bf16, const char *prefix, con
         le[i] = (unsigned char)(len >> (8 * i));
     fwrite(le, 1, 8, f);
     fwrite(header, 1, (size_t)n, f);
-    for (int i = 0; i < n_ws; i++) {
+    for (int i = from; i < to; i++) {
         const W *w = &ws[i];
         if (skip && strcmp(w->name, skip) == 0)
             continue;
@@ -208,8 +216,36 @@ static void write_safetensors(const char *dir, int bf16, const char *prefix, con
         }
     }
     float tril[4] = { 1, 0, 1, 1 };
-    fwrite(tril, 4, 4, f);
+    if (mask)
+        fwrite(tril, 4, 4, f);
     ck_assert_int_eq(fclose(f), 0);
+}
+
+static void write_safetensors(const char *dir, int bf16, const char *prefix, const char *skip, const char *wrong)
+{
+    write_part(dir, "model.safetensors", bf16, prefix, skip, wrong, 0, n_ws, 1);
+}
+
+/* The weights in two shards and the index listing them (no
+ * model.safetensors); the index names tensor `lie` in the wrong shard
+ * when set. */
+static void write_shards(const char *dir, const char *lie)
+{
+    int half = n_ws / 2;
+    write_part(dir, "model-00001-of-00002.safetensors", 0, "", NULL, NULL, 0, half, 0);
+    write_part(dir, "model-00002-of-00002.safetensors", 0, "", NULL, NULL, half, n_ws, 0);
+    static char index[65536];
+    int n = snprintf(index, sizeof index, "{\"metadata\": {\"total_size\": 0}, \"weight_map\": {");
+    for (int i = 0; i < n_ws; i++) {
+        int second = (i >= half) != (lie && strcmp(ws[i].name, lie) == 0);
+        n += snprintf(index + n, sizeof index - (size_t)n, "%s\"%s\": \"model-0000%d-of-00002.safetensors\"",
+                      i ? ", " : "", ws[i].name, second ? 2 : 1);
+    }
+    snprintf(index + n, sizeof index - (size_t)n, "}}");
+    char path[600];
+    snprintf(path, sizeof path, "%s/model.safetensors", dir);
+    unlink(path);
+    write_text(dir, "model.safetensors.index.json", index);
 }
 
 static void write_text(const char *dir, const char *name, const char *text)
@@ -376,6 +412,19 @@ START_TEST(a_tiny_gpt2_equals_pytorch)
     /* BF16, under GPT2Model's names (no prefix) */
     write_safetensors(dir, 1, "", NULL, NULL);
     matches_reference(dir, "bf16", "gpt2", HEADS);
+    /* in two shards, as the hub splits a large checkpoint */
+    write_shards(dir, NULL);
+    matches_reference(dir, "f32", "gpt2", HEADS);
+    char want[800];
+    write_shards(dir, "h.0.ln_1.weight");
+    refused(dir, "--tokens 1", "model.safetensors.index.json: tensor h.0.ln_1.weight is listed in "
+                               "model-00002-of-00002.safetensors, which does not hold it");
+    write_text(dir, "model.safetensors.index.json", "{\"weight_map\": {\"wte.weight\": \"../model.safetensors\"}}");
+    refused(dir, "--tokens 1", "tensor wte.weight: its shard is not a file name in the directory");
+    write_text(dir, "model.safetensors.index.json", "{\"weight_map\": {\"wte.weight\": \"gone.safetensors\"}}");
+    snprintf(want, sizeof want, "attn: %s/gone.safetensors: cannot open it", dir);
+    refused(dir, "--tokens 1", want);
+    write_safetensors(dir, 0, "", NULL, NULL);
     /* attn bench --model times its forward pass (the keys, never the speed) */
     CmdResult b = cmd_runf("%s bench --model %s --n 8 --reps 1 --json", attn_bin(), dir);
     ck_assert_msg(b.status == 0, "%s", b.err);
@@ -482,7 +531,8 @@ START_TEST(a_model_that_cannot_be_read_says_why)
     write_text(dir, "config.json", config_json);
     refused(dir, "--tokens 1,256", "token 2 is 256; the vocabulary has 0 to 255");
     refused(dir, "--tokens 1,,2", "--tokens takes ids separated by commas");
-    snprintf(want, sizeof want, "attn: %s/vocab.json: cannot open it", dir);
+    snprintf(want, sizeof want, "attn: %s has no tokenizer (tokenizer.json, or vocab.json and merges.txt); give the "
+             "tokens", dir);
     refused(dir, "--text hello", want);
     refused(dir, "--text hello --tokens 1", "give the text (--text TEXT) or its tokens (--tokens ID,ID,...), one of them");
     /* a file that lies about its header */
@@ -492,7 +542,7 @@ START_TEST(a_model_that_cannot_be_read_says_why)
     /* a checkpoint in shards, and none at all */
     CmdResult r = cmd_runf("rm %s/model.safetensors && echo '{}' > %s/model.safetensors.index.json", dir, dir);
     cmd_free(&r);
-    refused(dir, "--tokens 1", "model.safetensors.index.json: a checkpoint in shards, which attn does not read yet");
+    refused(dir, "--tokens 1", "model.safetensors.index.json: no \"weight_map\" of tensor -> shard file");
     refused("/nonexistent/model", "--tokens 1", "attn: /nonexistent/model/config.json: cannot open it");
     remove_dir(dir);
     free_weights();

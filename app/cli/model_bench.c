@@ -14,6 +14,7 @@
 
 #include "blas.h"
 #include "json_write.h"
+#include "lesson.h"
 #include "measure.h"
 #include "model.h"
 #include "model_dir.h"
@@ -55,8 +56,12 @@ int cli_model_bench(int argc, char **argv)
             fprintf(stderr, "attn: %s\n", err.msg);
             status = 2;
         }
-    } else if (!(status = model_dir_config(which, &md))) {
-        status = model_dir_weights(which, &md);
+    } else {
+        char why[2048], shown[4200];
+        if (model_dir_config(which, &md, why, sizeof why) != 0 || model_dir_weights(&md, why, sizeof why) != 0) {
+            fprintf(stderr, "attn: %s\n", lesson_escape(why, shown, sizeof shown));
+            status = 2;
+        }
     }
     const ModelConfig cfg = md.cfg;
     const Model *m = md.model;

@@ -121,6 +121,12 @@ struct Bpe {
     Added *added;
     int n_added;
     char alphabet[256][4];      /* each byte's character, as UTF-8 */
+    short byte_of[512];         /* and back: a character's byte + 1 (0: none) */
+    /* each id's bytes (the alphabet undone; an added token as written),
+     * NUL-terminated: what a screen shows of a token; NULL where the
+     * files name no token */
+    char **text;
+    int n_text;
 };
 
 unsigned bpe_byte_char(int b)
@@ -146,6 +152,9 @@ void bpe_free(Bpe *b)
     for (int i = 0; i < b->n_added; i++)
         free(b->added[i].text);
     free(b->added);
+    for (int i = 0; i < b->n_text; i++)
+        free(b->text[i]);
+    free(b->text);
     free(b);
 }
 
@@ -158,6 +167,7 @@ Bpe *bpe_new(AttnError *err)
     }
     for (int c = 0; c < 256; c++) {
         unsigned cp = bpe_byte_char(c);
+        b->byte_of[cp] = (short)(c + 1);
         if (cp < 0x80)
             b->alphabet[c][0] = (char)cp;
         else {
@@ -168,11 +178,53 @@ Bpe *bpe_new(AttnError *err)
     return b;
 }
 
+/* id's text as s[0..n): its bytes, the byte alphabet undone when
+ * alphabet is set (an added token is its own bytes). */
+static int set_text(Bpe *b, const char *s, size_t n, int id, int alphabet)
+{
+    if (id >= b->n_text) {
+        int want = id + 1 > 2 * b->n_text ? id + 1 : 2 * b->n_text;
+        char **more = attn_realloc(b->text, (size_t)want * sizeof *more);
+        if (!more)
+            return -1;
+        memset(more + b->n_text, 0, (size_t)(want - b->n_text) * sizeof *more);
+        b->text = more;
+        b->n_text = want;
+    }
+    char *out = attn_malloc(n + 1);
+    if (!out)
+        return -1;
+    size_t k = 0;
+    for (size_t i = 0; i < n;) {
+        unsigned char c = (unsigned char)s[i];
+        size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : 4;
+        unsigned cp = len == 1 ? c : c & (0x7fu >> len);
+        for (size_t j = 1; j < len && i + j < n; j++)
+            cp = cp << 6 | ((unsigned char)s[i + j] & 0x3f);
+        int byte = alphabet && cp < 512 ? b->byte_of[cp] - 1 : -1;
+        if (byte >= 0)
+            out[k++] = (char)byte;
+        else
+            for (size_t j = 0; j < len && i + j < n; j++)
+                out[k++] = s[i + j];
+        i += len;
+    }
+    out[k] = '\0';
+    free(b->text[id]);
+    b->text[id] = out;
+    return 0;
+}
+
 int bpe_add_token(Bpe *b, const char *s, size_t n, int id, AttnError *err)
 {
-    if (table_put(&b->vocab, s, n, id) != 0)
+    if (table_put(&b->vocab, s, n, id) != 0 || set_text(b, s, n, id, 1) != 0)
         return attn_fail(err, ATTN_E_NOMEM, "out of memory"), -1;
     return 0;
+}
+
+const char *bpe_token_text(const Bpe *b, int id)
+{
+    return b && id >= 0 && id < b->n_text ? b->text[id] : NULL;
 }
 
 int bpe_add_merge(Bpe *b, const char *a, size_t na, const char *c, size_t nc, const char *where, AttnError *err)
@@ -225,6 +277,8 @@ int bpe_add_special(Bpe *b, const char *s, int id, AttnError *err)
     if (!copy)
         return attn_fail(err, ATTN_E_NOMEM, "out of memory (or more than %d added tokens)", BPE_MAX_ADDED), -1;
     b->added[b->n_added++] = (Added){ copy, n, id };
+    if (set_text(b, s, n, id, 0) != 0)
+        return attn_fail(err, ATTN_E_NOMEM, "out of memory"), -1;
     return 0;
 }
 

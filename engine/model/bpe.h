@@ -42,6 +42,11 @@ Bpe *bpe_open_json(const char *json, int vocab_size, AttnError *err);
  * err (more than max tokens, a piece the vocabulary lacks, no memory). */
 int bpe_encode(const Bpe *b, const char *text, size_t len, int *ids, int max, AttnError *err);
 
+/* Token id's text: the bytes it stands for (the byte alphabet undone; an
+ * added token as written), NUL-terminated, owned by b; NULL where the
+ * vocabulary names no token id. */
+const char *bpe_token_text(const Bpe *b, int id);
+
 /* The code point GPT-2's byte alphabet writes byte b (0..255) as. */
 unsigned bpe_byte_char(int b);
 

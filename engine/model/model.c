@@ -271,8 +271,10 @@ void model_causal_softmax(float *a, int n, int window)
     }
 }
 
-/* The pass over tokens, keeping every layer's attention or one's. */
-static attn_status forward(const Model *m, const int *tokens, int n, int keep, ModelRun *run, AttnError *err)
+/* The pass over tokens, keeping every layer's attention or one's, and
+ * what ask asks for. */
+static attn_status forward(const Model *m, const int *tokens, int n, int keep, const ModelAsk *ask, ModelRun *run,
+                           AttnError *err)
 {
     memset(run, 0, sizeof *run);
     const ModelConfig *c = &m->cfg;
@@ -286,15 +288,22 @@ static attn_status forward(const Model *m, const int *tokens, int n, int keep, M
     if ((double)layers * c->heads * n * n > (double)MODEL_MAX_ATTENTION)
         return attn_fail(err, ATTN_E_TOO_BIG, "%d tokens make %.0f attention weights to keep, over the %ld attn keeps",
                          n, (double)layers * c->heads * n * n, MODEL_MAX_ATTENTION);
+    if (ask->input_layer < 0 || ask->input_layer > c->layers)
+        return attn_fail(err, ATTN_E_ARG, "layer %d; the model has 1 to %d", ask->input_layer, c->layers);
+    run->logit_rows = ask->every_position ? n : 1;
     run->attention = attn_malloc((size_t)layers * c->heads * n * n * sizeof *run->attention);
-    run->logits = attn_malloc((size_t)c->vocab * sizeof *run->logits);
-    if (!run->attention || !run->logits) {
+    run->logits = attn_malloc((size_t)run->logit_rows * c->vocab * sizeof *run->logits);
+    run->input_layer = ask->input_layer;
+    if (run->input_layer)
+        run->layer_input = attn_malloc((size_t)n * c->d_model * sizeof *run->layer_input);
+    if (!run->attention || !run->logits || (run->input_layer && !run->layer_input)) {
         model_run_free(run);
         return attn_fail(err, ATTN_E_NOMEM, "out of memory for a forward pass of %d tokens", n);
     }
     run->n = n;
     run->layers = c->layers;
     run->heads = c->heads;
+    run->vocab = c->vocab;
     run->kept = keep;
     attn_status rc = (c->kind == FAMILY_GPT2 ? model_forward_gpt2 : model_forward_llama)(m, tokens, n, run, err);
     if (rc != ATTN_OK)
@@ -302,14 +311,22 @@ static attn_status forward(const Model *m, const int *tokens, int n, int keep, M
     return rc;
 }
 
+static const ModelAsk ask_nothing;
+
 attn_status model_forward(const Model *m, const int *tokens, int n, ModelRun *run, AttnError *err)
 {
-    return forward(m, tokens, n, 1, run, err);
+    return forward(m, tokens, n, 1, &ask_nothing, run, err);
+}
+
+attn_status model_forward_asked(const Model *m, const int *tokens, int n, const ModelAsk *ask, ModelRun *run,
+                                AttnError *err)
+{
+    return forward(m, tokens, n, 1, ask, run, err);
 }
 
 attn_status model_forward_timed(const Model *m, const int *tokens, int n, ModelRun *run, AttnError *err)
 {
-    return forward(m, tokens, n, 0, run, err);
+    return forward(m, tokens, n, 0, &ask_nothing, run, err);
 }
 
 double model_forward_flops(const ModelConfig *c, int n)
@@ -326,75 +343,6 @@ void model_run_free(ModelRun *run)
 {
     free(run->attention);
     free(run->logits);
+    free(run->layer_input);
     memset(run, 0, sizeof *run);
-}
-
-/* ---- what each head does ---- */
-
-const char *model_head_kind(const HeadScores *s, double *score)
-{
-    static const char *const names[4] = { "previous-token", "first-token", "self", "induction" };
-    double v[4] = { s->previous, s->first, s->self, s->induction };
-    int best = 0;
-    for (int k = 1; k < 4; k++)
-        if (v[k] > v[best])
-            best = k;
-    if (v[best] >= 0.4) {
-        *score = v[best];
-        return names[best];
-    }
-    *score = 1 - v[best];
-    return "broad";
-}
-
-attn_status model_head_scores(const Model *m, const ModelRun *run, int rep, unsigned seed, HeadScores *scores,
-                              AttnError *err)
-{
-    const ModelConfig *c = &m->cfg;
-    int n = run->n, H = run->heads;
-    for (int l = 0; l < run->layers; l++)
-        for (int k = 0; k < H; k++) {
-            const float *A = run->attention + ((size_t)l * H + k) * n * n;
-            HeadScores *s = &scores[l * H + k];
-            memset(s, 0, sizeof *s);
-            for (int i = 1; i < n; i++) {
-                s->previous += A[(size_t)i * n + i - 1];
-                s->first += A[(size_t)i * n];
-                s->self += A[(size_t)i * n + i];
-            }
-            if (n > 1) {
-                s->previous /= n - 1;
-                s->first /= n - 1;
-                s->self /= n - 1;
-            }
-        }
-    /* induction: a random sequence shown twice; from each token of the
-     * repeat, the weight on the token after its first showing */
-    if (rep < 2 || 2 * rep > c->context)
-        rep = c->context / 2 < 2 ? 0 : (c->context / 2 < rep ? c->context / 2 : rep);
-    if (rep < 2)
-        return ATTN_OK;
-    int *seq = attn_malloc((size_t)2 * rep * sizeof *seq);
-    if (!seq)
-        return attn_fail(err, ATTN_E_NOMEM, "out of memory");
-    Rng g;
-    rng_seed(&g, seed);
-    for (int i = 0; i < rep; i++)
-        seq[i] = seq[i + rep] = (int)(rng_u32(&g) % (uint32_t)c->vocab);
-    ModelRun twice;
-    attn_status rc = model_forward(m, seq, 2 * rep, &twice, err);
-    free(seq);
-    if (rc != ATTN_OK)
-        return rc;
-    int t = 2 * rep;
-    for (int l = 0; l < twice.layers; l++)
-        for (int k = 0; k < H; k++) {
-            const float *A = twice.attention + ((size_t)l * H + k) * t * t;
-            double sum = 0;
-            for (int i = rep; i < t - 1; i++)
-                sum += A[(size_t)i * t + (i - rep + 1)];
-            scores[l * H + k].induction = sum / (rep - 1);
-        }
-    model_run_free(&twice);
-    return ATTN_OK;
 }

@@ -68,16 +68,37 @@ int64_t model_params(const Model *m);
 
 /* What one forward pass over n tokens computed. */
 typedef struct {
-    int n, layers, heads;
+    int n, layers, heads, vocab;
     float *attention;   /* layers x heads x n x n, row i the query's weights
                            (model_forward_timed: one layer's, reused)       */
-    float *logits;      /* vocab: the next token's logits after the last    */
+    float *logits;      /* logit_rows x vocab: the next token's logits after
+                           the last position (1 row) or after each (n)      */
+    int logit_rows;
     int kept;           /* every layer's attention is kept                  */
+    int input_layer;    /* 1..layers: layer_input holds that layer's input  */
+    float *layer_input; /* n x d_model, after the layer's norm; or NULL      */
 } ModelRun;
+
+/* What a pass is asked to keep beyond the attention and the last logits. */
+typedef struct {
+    int every_position; /* the logits after every position (the screen's
+                           next token at any token)                         */
+    int input_layer;    /* 1..layers: that layer's normalized input (the
+                           head shown as a lesson); 0: none                 */
+} ModelAsk;
+
+/* The logits after the last position. */
+static inline const float *model_last_logits(const ModelRun *run)
+{
+    return run->logits + (size_t)(run->logit_rows - 1) * run->vocab;
+}
 
 /* The forward pass over tokens[0..n) (1 <= n <= context, each id < vocab).
  * ATTN_OK with *run filled, or a code with err->msg. */
 attn_status model_forward(const Model *m, const int *tokens, int n, ModelRun *run, AttnError *err);
+/* The same, keeping what ask asks for too. */
+attn_status model_forward_asked(const Model *m, const int *tokens, int n, const ModelAsk *ask, ModelRun *run,
+                                AttnError *err);
 /* The same pass keeping only the logits (one layer's attention at a time):
  * what a benchmark times; n up to the context, as far as memory goes. */
 attn_status model_forward_timed(const Model *m, const int *tokens, int n, ModelRun *run, AttnError *err);
@@ -103,5 +124,24 @@ const char *model_head_kind(const HeadScores *s, double *score);
  * tokens (seeded) shown twice. scores has layers x heads entries. */
 attn_status model_head_scores(const Model *m, const ModelRun *run, int rep, unsigned seed, HeadScores *scores,
                               AttnError *err);
+
+/* One head's own share of its layer's weights, as the lessons write them
+ * (tokens as rows): Q = X @ wq + bq, K = X @ wk + bk, V = X @ wv + bv
+ * (Llama: then the rotary positions), and what the head adds back to the
+ * stream, Z @ wo (GPT-2's output bias is the layer's, added once, not a
+ * head's). */
+typedef struct {
+    int d_model, head_dim;
+    int kv_head;        /* the key/value head it reads, from 1 (GQA shares) */
+    int has_bias;       /* the checkpoint has q/k/v biases                  */
+    float *wq, *wk, *wv; /* d_model x head_dim                              */
+    float *bq, *bk, *bv; /* head_dim (zeros without biases)                 */
+    float *wo;          /* head_dim x d_model                               */
+} ModelHeadWeights;
+
+/* Head head of layer layer (both from 1) into *w (model_head_weights_free).
+ * ATTN_OK, or a code with err->msg. */
+attn_status model_head_weights(const Model *m, int layer, int head, ModelHeadWeights *w, AttnError *err);
+void model_head_weights_free(ModelHeadWeights *w);
 
 #endif

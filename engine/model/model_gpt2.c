@@ -110,6 +110,8 @@ attn_status model_forward_gpt2(const Model *m, const int *tokens, int n, ModelRu
     for (int l = 0; l < c->layers; l++) {
         const Gpt2Layer *y = &m->gpt2[l];
         layer_norm(h, a, n, d, y->ln1_g, y->ln1_b, c->ln_eps);
+        if (run->input_layer == l + 1)
+            memcpy(run->layer_input, a, (size_t)n * d * sizeof *a);
         affine(a, n, d, y->qkv_w, y->qkv_b, 3 * d, qkv, 0);
         for (int k = 0; k < H; k++) {
             float *A = model_head_attention(run, l, k);
@@ -124,10 +126,11 @@ attn_status model_forward_gpt2(const Model *m, const int *tokens, int n, ModelRu
             ff[i] = gelu_tanh(ff[i]);
         affine(ff, n, f, y->out_w, y->out_b, d, h, 1);
     }
-    /* the next token: the last position through the final norm, against
-     * the input embedding (tied) */
-    layer_norm(h + (size_t)(n - 1) * d, a, 1, d, m->norm_g, m->norm_b, c->ln_eps);
-    blas_sgemm(0, 1, 1, c->vocab, d, 1.0f, a, d, m->out, d, 0.0f, run->logits, c->vocab);
+    /* the next token: the last position (or every one) through the final
+     * norm, against the input embedding (tied) */
+    int rows = run->logit_rows;
+    layer_norm(h + (size_t)(n - rows) * d, a, rows, d, m->norm_g, m->norm_b, c->ln_eps);
+    blas_sgemm(0, 1, rows, c->vocab, d, 1.0f, a, d, m->out, d, 0.0f, run->logits, c->vocab);
 done:
     free(h), free(a), free(qkv), free(o), free(ff);
     return rc;

@@ -135,6 +135,8 @@ attn_status model_forward_llama(const Model *m, const int *tokens, int n, ModelR
     for (int l = 0; l < c->layers; l++) {
         const LlamaLayer *y = &m->llama[l];
         rms_norm(h, a, n, d, y->in_norm, c->ln_eps);
+        if (run->input_layer == l + 1)
+            memcpy(run->layer_input, a, (size_t)n * d * sizeof *a);
         linear(a, n, d, y->q_w, y->q_b, q, Q, 0);
         linear(a, n, d, y->k_w, y->k_b, kv, K, 0);
         linear(a, n, d, y->v_w, y->v_b, kv, V, 0);
@@ -155,8 +157,9 @@ attn_status model_forward_llama(const Model *m, const int *tokens, int n, ModelR
             g[i] = silu(g[i]) * u[i];
         linear(g, n, f, y->down_w, NULL, d, h, 1);
     }
-    rms_norm(h + (size_t)(n - 1) * d, a, 1, d, m->norm_g, c->ln_eps);
-    blas_sgemm(0, 1, 1, c->vocab, d, 1.0f, a, d, m->out, d, 0.0f, run->logits, c->vocab);
+        int rows = run->logit_rows;     /* the last position, or every one */
+    rms_norm(h + (size_t)(n - rows) * d, a, rows, d, m->norm_g, c->ln_eps);
+    blas_sgemm(0, 1, rows, c->vocab, d, 1.0f, a, d, m->out, d, 0.0f, run->logits, c->vocab);
 done:
     free(h), free(a), free(Q), free(K), free(V), free(o), free(g), free(u);
     return rc;

@@ -1,0 +1,63 @@
+/*
+ * model_dir.h - a model directory as the Hugging Face hub lays it out,
+ * opened the one way every part of attn opens it (model_dir.c): `attn
+ * model`, `attn bench --model` and the model screens. config.json read and
+ * checked; the weights mapped read-only and checked, from model.safetensors
+ * or from the shards model.safetensors.index.json lists; the model on
+ * them; the tokenizer from tokenizer.json, or vocab.json and merges.txt.
+ *
+ * Every failure is said in why as "FILE: message" (the caller shows it:
+ * stderr for a command, the message line for a screen).
+ *
+ * Ownership: the ModelDir owns the mappings, the tensors' table, the model
+ * and the tokenizer; model_dir_close releases them (a ModelDir zeroed is
+ * fine).
+ */
+#ifndef ATTN_MODEL_DIR_H
+#define ATTN_MODEL_DIR_H
+
+#include <stddef.h>
+
+#include "bpe.h"
+#include "model.h"
+#include "safetensors.h"
+
+/* The most shards a checkpoint may come in. */
+#define MODEL_DIR_MAX_SHARDS 64
+
+typedef struct {
+    char name[256];
+    const unsigned char *bytes;
+    size_t size;
+    int first, count;   /* its tensors in the ModelDir's table */
+} ModelShard;
+
+typedef struct {
+    char dir[1024];
+    ModelConfig cfg;
+    ModelShard shard[MODEL_DIR_MAX_SHARDS];     /* each mapped file */
+    int n_shards;
+    SafeTensors st;     /* every shard's tensors in one table */
+    Model *model;
+    Bpe *bpe;           /* NULL: the directory has no tokenizer, or one that
+                           could not be read (tokenizer_why says why)      */
+    char tokenizer_why[1200];
+} ModelDir;
+
+/* dir's config.json into md->cfg: 0, or -1 with why. */
+int model_dir_config(const char *dir, ModelDir *md, char *why, size_t size);
+/* Then its weights and the model on them: 0, or -1 with why. */
+int model_dir_weights(ModelDir *md, char *why, size_t size);
+/* Then its tokenizer, when it has one (md->bpe stays NULL when it has
+ * none): 0, or -1 with why. */
+int model_dir_tokenizer(ModelDir *md, char *why, size_t size);
+/* All three; a tokenizer that cannot be read does not stop the model
+ * (tokens given as ids need none): it is left NULL, and tokenizer_why
+ * says why. */
+int model_dir_open(const char *dir, ModelDir *md, char *why, size_t size);
+void model_dir_close(ModelDir *md);
+
+/* Does dir hold the file name? */
+int model_dir_has(const char *dir, const char *name);
+
+#endif

@@ -1,0 +1,126 @@
+/*
+ * model_look.c - a model looked at on a text (model_look.h).
+ */
+#include "model_look.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int model_look_open(ModelLook *lk, const char *dir, char *why, size_t size)
+{
+    memset(lk, 0, sizeof *lk);
+    if (model_dir_open(dir, &lk->md, why, size) != 0)
+        return -1;
+    /* the name: the directory's last part that is not empty */
+    size_t end = strlen(dir);
+    while (end > 1 && dir[end - 1] == '/')
+        end--;
+    size_t start = end;
+    while (start > 0 && dir[start - 1] != '/')
+        start--;
+    snprintf(lk->name, sizeof lk->name, "%.*s", (int)(end - start), dir + start);
+    return 0;
+}
+
+void model_look_close(ModelLook *lk)
+{
+    free(lk->ids);
+    free(lk->scores);
+    model_run_free(&lk->run);
+    model_dir_close(&lk->md);
+    memset(lk, 0, sizeof *lk);
+}
+
+int model_look_tokens(ModelLook *lk, const int *ids, int n, char *why, size_t size)
+{
+    const ModelConfig *c = &lk->md.cfg;
+    AttnError err = { 0 };
+    ModelRun run;
+    ModelAsk ask = { .every_position = 1 };
+    int *copy = malloc((size_t)(n > 0 ? n : 1) * sizeof *copy);
+    HeadScores *hs = calloc((size_t)c->layers * c->heads, sizeof *hs);
+    if (!copy || !hs) {
+        free(copy), free(hs);
+        snprintf(why, size, "out of memory");
+        return -1;
+    }
+    if (n > c->context) {
+        snprintf(why, size, "%d tokens, past the model's context of %d", n, c->context);
+    } else if (model_forward_asked(lk->md.model, ids, n, &ask, &run, &err) != ATTN_OK) {
+        snprintf(why, size, "%s", err.msg);
+    } else if (model_head_scores(lk->md.model, &run, MODEL_LOOK_INDUCTION_REP, MODEL_LOOK_INDUCTION_SEED, hs, &err)
+               != ATTN_OK) {
+        model_run_free(&run);
+        snprintf(why, size, "%s", err.msg);
+    } else {
+        memcpy(copy, ids, (size_t)n * sizeof *copy);
+        free(lk->ids), free(lk->scores);
+        model_run_free(&lk->run);
+        lk->ids = copy, lk->n = n, lk->scores = hs, lk->run = run;
+        return 0;
+    }
+    free(copy), free(hs);
+    return -1;
+}
+
+int model_look_text(ModelLook *lk, const char *text, char *why, size_t size)
+{
+    const ModelConfig *c = &lk->md.cfg;
+    if (!lk->md.bpe) {
+        snprintf(why, size, "%s", lk->md.tokenizer_why);
+        return -1;
+    }
+    int max = c->context < MODEL_LOOK_MAX_TOKENS ? c->context : MODEL_LOOK_MAX_TOKENS;
+    int *ids = malloc((size_t)max * sizeof *ids);
+    AttnError err = { 0 };
+    int n = ids ? bpe_encode(lk->md.bpe, text, strlen(text), ids, max, &err) : -1;
+    int rc = -1;
+    if (!ids)
+        snprintf(why, size, "out of memory");
+    else if (n == 0)
+        snprintf(why, size, "the text is empty");
+    else if (n < 0 && err.code == ATTN_E_TOO_BIG)
+        snprintf(why, size, "%s: the model reads at most %d", err.msg, max);
+    else if (n < 0)
+        snprintf(why, size, "%s", err.msg);
+    else
+        rc = model_look_tokens(lk, ids, n, why, size);
+    free(ids);
+    return rc;
+}
+
+const char *model_look_token(const ModelLook *lk, int id) { return bpe_token_text(lk->md.bpe, id); }
+
+const float *model_look_attention(const ModelLook *lk, int layer, int head)
+{
+    return lk->run.attention + ((size_t)layer * lk->run.heads + head) * lk->n * lk->n;
+}
+
+const float *model_look_logits(const ModelLook *lk, int pos)
+{
+    return lk->run.logits + (size_t)pos * lk->run.vocab;
+}
+
+void model_look_next(const ModelLook *lk, int pos, double t, int k, int *ids, double *p)
+{
+    const float *z = model_look_logits(lk, pos);
+    int vocab = lk->run.vocab;
+    for (int j = 0; j < k; j++)
+        ids[j] = -1;
+    for (int i = 0; i < vocab; i++) {
+        int at = k;
+        while (at > 0 && (ids[at - 1] < 0 || z[i] > z[ids[at - 1]]))
+            at--;
+        if (at < k) {
+            memmove(&ids[at + 1], &ids[at], (size_t)(k - at - 1) * sizeof *ids);
+            ids[at] = i;
+        }
+    }
+    double mx = z[ids[0]], sum = 0;
+    for (int i = 0; i < vocab; i++)
+        sum += exp((z[i] - mx) / t);
+    for (int j = 0; j < k; j++)
+        p[j] = exp((z[ids[j]] - mx) / t) / sum;
+}

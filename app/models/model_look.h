@@ -1,0 +1,56 @@
+/*
+ * model_look.h - a model looked at on a text (model_look.c): the model
+ * directory opened, the text's tokens, one forward pass keeping every
+ * head's attention and the next token's logits after every position, and
+ * each head's kind. What `attn model` prints and the model screens show
+ * come from here, the one way.
+ *
+ * Ownership: a ModelLook owns its ModelDir, its tokens, its run and its
+ * scores; model_look_close releases them (a ModelLook zeroed is fine).
+ */
+#ifndef ATTN_MODEL_LOOK_H
+#define ATTN_MODEL_LOOK_H
+
+#include <stddef.h>
+
+#include "model.h"
+#include "model_dir.h"
+
+/* The induction score's random sequence: its length and seed. */
+#define MODEL_LOOK_INDUCTION_REP 32
+#define MODEL_LOOK_INDUCTION_SEED 1234u
+/* The most tokens a text may make (beside the model's own context). */
+#define MODEL_LOOK_MAX_TOKENS 4096
+
+typedef struct {
+    ModelDir md;
+    int *ids;           /* the tokens looked at */
+    int n;
+    ModelRun run;       /* their pass: every head's attention, every position's logits */
+    HeadScores *scores; /* layers x heads */
+    char name[128];     /* the directory's last part, for titles */
+} ModelLook;
+
+/* Open the model directory dir (config, weights, tokenizer): 0, or -1 with
+ * why ("FILE: message"). */
+int model_look_open(ModelLook *lk, const char *dir, char *why, size_t size);
+void model_look_close(ModelLook *lk);
+
+/* Look at text (through the model's tokenizer) or at the tokens ids[0..n):
+ * the pass and the heads' scores. 0, or -1 with why (no tokenizer, too
+ * many tokens for the context, named); what was looked at before stays. */
+int model_look_text(ModelLook *lk, const char *text, char *why, size_t size);
+int model_look_tokens(ModelLook *lk, const int *ids, int n, char *why, size_t size);
+
+/* Token id's text (its bytes), or NULL without a tokenizer. */
+const char *model_look_token(const ModelLook *lk, int id);
+/* Head head of layer layer's attention (from 0): n x n, row i the query's. */
+const float *model_look_attention(const ModelLook *lk, int layer, int head);
+/* The k most likely next tokens after position pos (from 0) at
+ * temperature t > 0: ids and probabilities (of the softmax of logits / t),
+ * highest first; k at most the vocabulary. */
+void model_look_next(const ModelLook *lk, int pos, double t, int k, int *ids, double *p);
+/* The logits after position pos. */
+const float *model_look_logits(const ModelLook *lk, int pos);
+
+#endif

@@ -1,0 +1,148 @@
+/*
+ * model_head.c - one head of a model: what it does, measured (the share of
+ * each query's weight on the token before it, on the first, on itself, and
+ * the induction score on a repeated random sequence), and its own share of
+ * its layer's weights, as the lessons write them (tokens as rows), for the
+ * head shown as a lesson.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "model_internal.h"
+
+const char *model_head_kind(const HeadScores *s, double *score)
+{
+    static const char *const names[4] = { "previous-token", "first-token", "self", "induction" };
+    double v[4] = { s->previous, s->first, s->self, s->induction };
+    int best = 0;
+    for (int k = 1; k < 4; k++)
+        if (v[k] > v[best])
+            best = k;
+    if (v[best] >= 0.4) {
+        *score = v[best];
+        return names[best];
+    }
+    *score = 1 - v[best];
+    return "broad";
+}
+
+attn_status model_head_scores(const Model *m, const ModelRun *run, int rep, unsigned seed, HeadScores *scores,
+                              AttnError *err)
+{
+    const ModelConfig *c = &m->cfg;
+    int n = run->n, H = run->heads;
+    for (int l = 0; l < run->layers; l++)
+        for (int k = 0; k < H; k++) {
+            const float *A = run->attention + ((size_t)l * H + k) * n * n;
+            HeadScores *s = &scores[l * H + k];
+            memset(s, 0, sizeof *s);
+            for (int i = 1; i < n; i++) {
+                s->previous += A[(size_t)i * n + i - 1];
+                s->first += A[(size_t)i * n];
+                s->self += A[(size_t)i * n + i];
+            }
+            if (n > 1) {
+                s->previous /= n - 1;
+                s->first /= n - 1;
+                s->self /= n - 1;
+            }
+        }
+    /* induction: a random sequence shown twice; from each token of the
+     * repeat, the weight on the token after its first showing */
+    if (rep < 2 || 2 * rep > c->context)
+        rep = c->context / 2 < 2 ? 0 : (c->context / 2 < rep ? c->context / 2 : rep);
+    if (rep < 2)
+        return ATTN_OK;
+    int *seq = attn_malloc((size_t)2 * rep * sizeof *seq);
+    if (!seq)
+        return attn_fail(err, ATTN_E_NOMEM, "out of memory");
+    Rng g;
+    rng_seed(&g, seed);
+    for (int i = 0; i < rep; i++)
+        seq[i] = seq[i + rep] = (int)(rng_u32(&g) % (uint32_t)c->vocab);
+    ModelRun twice;
+    attn_status rc = model_forward(m, seq, 2 * rep, &twice, err);
+    free(seq);
+    if (rc != ATTN_OK)
+        return rc;
+    int t = 2 * rep;
+    for (int l = 0; l < twice.layers; l++)
+        for (int k = 0; k < H; k++) {
+            const float *A = twice.attention + ((size_t)l * H + k) * t * t;
+            double sum = 0;
+            for (int i = rep; i < t - 1; i++)
+                sum += A[(size_t)i * t + (i - rep + 1)];
+            scores[l * H + k].induction = sum / (rep - 1);
+        }
+    model_run_free(&twice);
+    return ATTN_OK;
+}
+
+void model_head_weights_free(ModelHeadWeights *w)
+{
+    free(w->wq), free(w->wk), free(w->wv), free(w->bq), free(w->bk), free(w->bv), free(w->wo);
+    memset(w, 0, sizeof *w);
+}
+
+attn_status model_head_weights(const Model *m, int layer, int head, ModelHeadWeights *w, AttnError *err)
+{
+    const ModelConfig *c = &m->cfg;
+    memset(w, 0, sizeof *w);
+    if (layer < 1 || layer > c->layers || head < 1 || head > c->heads)
+        return attn_fail(err, ATTN_E_ARG, "layer %d head %d; the model has layers 1 to %d, heads 1 to %d", layer, head,
+                         c->layers, c->heads);
+    int d = c->d_model, hd = c->head_dim, k = head - 1;
+    size_t dh = (size_t)d * hd;
+    w->d_model = d;
+    w->head_dim = hd;
+    w->wq = attn_malloc(dh * sizeof *w->wq), w->wk = attn_malloc(dh * sizeof *w->wk);
+    w->wv = attn_malloc(dh * sizeof *w->wv), w->wo = attn_malloc(dh * sizeof *w->wo);
+    w->bq = attn_calloc((size_t)hd, sizeof *w->bq), w->bk = attn_calloc((size_t)hd, sizeof *w->bk);
+    w->bv = attn_calloc((size_t)hd, sizeof *w->bv);
+    if (!w->wq || !w->wk || !w->wv || !w->wo || !w->bq || !w->bk || !w->bv) {
+        model_head_weights_free(w);
+        return attn_fail(err, ATTN_E_NOMEM, "out of memory");
+    }
+    if (c->kind == FAMILY_GPT2) {
+        /* c_attn (d, 3d) as (in, out): the head's columns of Q, K and V;
+         * c_proj (d, d): its rows */
+        const Gpt2Layer *y = &m->gpt2[layer - 1];
+        w->kv_head = head;
+        w->has_bias = 1;
+        for (int i = 0; i < d; i++)
+            for (int j = 0; j < hd; j++) {
+                const float *row = y->qkv_w + (size_t)i * 3 * d;
+                w->wq[(size_t)i * hd + j] = row[k * hd + j];
+                w->wk[(size_t)i * hd + j] = row[d + k * hd + j];
+                w->wv[(size_t)i * hd + j] = row[2 * d + k * hd + j];
+                w->wo[(size_t)j * d + i] = y->proj_w[(size_t)(k * hd + j) * d + i];
+            }
+        for (int j = 0; j < hd; j++) {
+            w->bq[j] = y->qkv_b[k * hd + j];
+            w->bk[j] = y->qkv_b[d + k * hd + j];
+            w->bv[j] = y->qkv_b[2 * d + k * hd + j];
+        }
+    } else {
+        /* q/k/v_proj (out, in): the head's rows, transposed; the key and
+         * value head it shares (GQA); o_proj (d, heads x hd): its columns */
+        const LlamaLayer *y = &m->llama[layer - 1];
+        int g = k / (c->heads / c->kv_heads), q = c->heads * hd;
+        w->kv_head = g + 1;
+        w->has_bias = y->q_b != NULL;
+        for (int i = 0; i < d; i++)
+            for (int j = 0; j < hd; j++) {
+                w->wq[(size_t)i * hd + j] = y->q_w[(size_t)(k * hd + j) * d + i];
+                w->wk[(size_t)i * hd + j] = y->k_w[(size_t)(g * hd + j) * d + i];
+                w->wv[(size_t)i * hd + j] = y->v_w[(size_t)(g * hd + j) * d + i];
+                w->wo[(size_t)j * d + i] = y->o_w[(size_t)i * q + k * hd + j];
+            }
+        for (int j = 0; j < hd; j++) {
+            w->bq[j] = y->q_b ? y->q_b[k * hd + j] : 0.0f;
+            w->bk[j] = y->k_b ? y->k_b[g * hd + j] : 0.0f;
+            w->bv[j] = y->v_b ? y->v_b[g * hd + j] : 0.0f;
+        }
+    }
+    return ATTN_OK;
+}
