@@ -25,7 +25,9 @@
 #include "lessonfile.h"
 #include "bpe.h"
 #include "model.h"
+#include "head_lesson.h"
 #include "model_look.h"
+#include "npy.h"
 #include "safetensors.h"
 
 #define TOKENS_MAX MODEL_LOOK_MAX_TOKENS
@@ -42,7 +44,7 @@ static int model_usage(const char *why)
 {
     char shown[1024];
     fprintf(stderr, "attn: %s\nusage: attn model PATH (--text TEXT | --tokens ID,...) [--json] [--top K] "
-                    "[--attention-out FILE.npy]\n",
+                    "[--attention-out FILE.npy] [--head-lesson LAYER,HEAD DIR]\n",
             lesson_escape(why, shown, sizeof shown));
     return 2;
 }
@@ -72,18 +74,11 @@ static int write_attention(const char *path, const ModelRun *run, char *why, siz
     FILE *f = lessonfile_create(path, why, size);
     if (!f)
         return -1;
-    char dict[160];
-    int n = snprintf(dict, sizeof dict, "{'descr': '<f4', 'fortran_order': False, 'shape': (%d, %d, %d, %d), }",
-                     run->layers, run->heads, run->n, run->n);
-    int total = 10 + n + 1, pad = (64 - total % 64) % 64;
-    unsigned short hlen = (unsigned short)(n + pad + 1);
-    unsigned char pre[10] = { 0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)(hlen & 0xff),
-                              (unsigned char)(hlen >> 8) };
+    char head[128];
+    int64_t shape[4] = { run->layers, run->heads, run->n, run->n };
+    size_t hlen = npy_header_f32(head, sizeof head, shape, 4);
     size_t count = (size_t)run->layers * run->heads * run->n * run->n;
-    int ok = fwrite(pre, 1, sizeof pre, f) == sizeof pre && fwrite(dict, 1, (size_t)n, f) == (size_t)n;
-    for (int i = 0; ok && i < pad; i++)
-        ok = fputc(' ', f) != EOF;
-    ok = ok && fputc('\n', f) != EOF && fwrite(run->attention, sizeof *run->attention, count, f) == count;
+    int ok = hlen > 0 && fwrite(head, 1, hlen, f) == hlen && fwrite(run->attention, sizeof *run->attention, count, f) == count;
     if (fclose(f) != 0 || !ok) {
         snprintf(why, size, "could not be written: %s", strerror(errno ? errno : EIO));
         return -1;
@@ -192,8 +187,8 @@ static void print_plain(const ModelLook *lk, int k)
 
 int cli_model(int argc, char **argv)
 {
-    const char *dir = NULL, *tokens = NULL, *words = NULL, *att_out = NULL;
-    int json = 0, k = 5;
+    const char *dir = NULL, *tokens = NULL, *words = NULL, *att_out = NULL, *lesson_dir = NULL;
+    int json = 0, k = 5, lesson_layer = 0, lesson_head = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--json") == 0)
             json = 1;
@@ -207,6 +202,12 @@ int cli_model(int argc, char **argv)
             if (*end || v < 1 || v > 1000)
                 return model_usage("--top takes a number from 1 to 1000");
             k = (int)v;
+        } else if (strcmp(argv[i], "--head-lesson") == 0 && i + 2 < argc) {
+            char tail;
+            if (sscanf(argv[++i], "%d,%d%c", &lesson_layer, &lesson_head, &tail) != 2 || lesson_layer < 1
+                || lesson_head < 1)
+                return model_usage("--head-lesson takes LAYER,HEAD (from 1) and a folder: --head-lesson 5,1 DIR");
+            lesson_dir = argv[++i];
         } else if (strcmp(argv[i], "--attention-out") == 0 && i + 1 < argc)
             att_out = argv[++i];
         else if (argv[i][0] == '-')
@@ -224,7 +225,7 @@ int cli_model(int argc, char **argv)
     int n = tokens ? parse_tokens(tokens, ids, TOKENS_MAX) : 0;
     if (tokens && n < 1)
         return model_usage("--tokens takes ids separated by commas: --tokens 464,3290,318");
-    char why[2048], shown[4200];
+    char why[2048], shown[4200], path[1400];
     ModelLook lk;
     int status = 0;
     if (model_look_open(&lk, dir, why, sizeof why) != 0) {
@@ -240,9 +241,17 @@ int cli_model(int argc, char **argv)
         status = model_usage(why);
     else if (att_out && write_attention(att_out, &lk.run, why, sizeof why) != 0)
         status = model_dir_unreadable(att_out, why);
+    else if (lesson_dir && (lesson_layer > c->layers || lesson_head > c->heads))
+        status = model_usage("--head-lesson: the model has no such layer or head");
+    else if (lesson_dir && head_lesson_write(&lk, lesson_layer, lesson_head, words, lesson_dir, path, sizeof path, why,
+                                             sizeof why) != 0) {
+        fprintf(stderr, "attn: %s\n", lesson_escape(why, shown, sizeof shown));
+        status = 2;
+    } else if (lesson_dir && !json)
+        printf("%s\n", path);
     else if (json)
         print_json(&lk, k < c->vocab ? k : c->vocab);
-    else
+    else if (!lesson_dir)
         print_plain(&lk, k < c->vocab ? k : c->vocab);
     model_look_close(&lk);
     if (status == 0 && fflush(stdout) != 0)

@@ -67,15 +67,23 @@ int model_look_tokens(ModelLook *lk, const int *ids, int n, char *why, size_t si
 
 int model_look_text(ModelLook *lk, const char *text, char *why, size_t size)
 {
+    return model_look_text_cut(lk, text, 0, why, size);
+}
+
+int model_look_text_cut(ModelLook *lk, const char *text, int cut, char *why, size_t size)
+{
     const ModelConfig *c = &lk->md.cfg;
     if (!lk->md.bpe) {
         snprintf(why, size, "%s", lk->md.tokenizer_why);
         return -1;
     }
     int max = c->context < MODEL_LOOK_MAX_TOKENS ? c->context : MODEL_LOOK_MAX_TOKENS;
-    int *ids = malloc((size_t)max * sizeof *ids);
+    int room = cut ? MODEL_LOOK_MAX_TOKENS : max;
+    int *ids = malloc((size_t)room * sizeof *ids);
     AttnError err = { 0 };
-    int n = ids ? bpe_encode(lk->md.bpe, text, strlen(text), ids, max, &err) : -1;
+    int n = ids ? bpe_encode(lk->md.bpe, text, strlen(text), ids, room, &err) : -1;
+    if (cut && n > max)
+        n = max;
     int rc = -1;
     if (!ids)
         snprintf(why, size, "out of memory");
@@ -123,4 +131,20 @@ void model_look_next(const ModelLook *lk, int pos, double t, int k, int *ids, do
         sum += exp((z[i] - mx) / t);
     for (int j = 0; j < k; j++)
         p[j] = exp((z[ids[j]] - mx) / t) / sum;
+}
+
+const char *model_look_joined(const ModelLook *lk, char *buf, size_t size)
+{
+    size_t k = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < lk->n; i++) {
+        const char *t = model_look_token(lk, lk->ids[i]);
+        size_t len = t ? strlen(t) : 0;
+        if (k + len + 1 > size)
+            break;
+        memcpy(buf + k, t ? t : "", len);
+        k += len;
+        buf[k] = '\0';
+    }
+    return buf;
 }

@@ -41,6 +41,11 @@ void model_look_close(ModelLook *lk);
  * many tokens for the context, named); what was looked at before stays. */
 int model_look_text(ModelLook *lk, const char *text, char *why, size_t size);
 int model_look_tokens(ModelLook *lk, const int *ids, int n, char *why, size_t size);
+/* The same, keeping the text's first tokens that fit the model's context
+ * (cut) rather than refusing a longer text. */
+int model_look_text_cut(ModelLook *lk, const char *text, int cut, char *why, size_t size);
+/* The tokens looked at, as text (their bytes joined) into buf. */
+const char *model_look_joined(const ModelLook *lk, char *buf, size_t size);
 
 /* Token id's text (its bytes), or NULL without a tokenizer. */
 const char *model_look_token(const ModelLook *lk, int id);

@@ -257,12 +257,15 @@ static int is_dir(const char *p)
     return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-const char *lessonfile_default_dir(void)
+/* The folder name that ships beside attn: $env when it names a folder,
+ * else name beside the running binary or one level up (a build tree),
+ * ../share/attn/name from the binary (an install under any PREFIX), the
+ * PREFIX compiled in; NULL when none exists. found holds it. */
+static const char *shipped_dir(const char *env_name, const char *name, char *found, size_t size)
 {
-    static char found[PATH_MAX + 32];
-    const char *env = getenv("ATTN_LESSONS");
+    const char *env = env_name ? getenv(env_name) : NULL;
     if (env && *env && is_dir(env)) {
-        snprintf(found, sizeof found, "%s", env);
+        snprintf(found, size, "%s", env);
         return found;
     }
     char exe[PATH_MAX];
@@ -274,22 +277,32 @@ const char *lessonfile_default_dir(void)
             *slash = '\0';
             /* the binary at the top of a build tree, in build-asan/, or
              * installed as PREFIX/bin/attn whatever PREFIX it was built with */
-            const char *tries[] = { "/lessons", "/../lessons", "/../share/attn/lessons" };
+            const char *tries[] = { "/", "/../", "/../share/attn/" };
             for (size_t i = 0; i < sizeof tries / sizeof *tries; i++) {
-                char candidate[PATH_MAX + 32];
-                snprintf(candidate, sizeof candidate, "%s%s", exe, tries[i]);
+                char candidate[PATH_MAX + 64];
+                snprintf(candidate, sizeof candidate, "%s%s%s", exe, tries[i], name);
                 if (is_dir(candidate)) {
                     if (!realpath(candidate, found))
-                        snprintf(found, sizeof found, "%s", candidate);
+                        snprintf(found, size, "%s", candidate);
                     return found;
                 }
             }
         }
     }
-    snprintf(found, sizeof found, "%s/lessons", ATTN_DATADIR);
-    if (is_dir(found))
-        return found;
-    return NULL;
+    snprintf(found, size, "%s/%s", ATTN_DATADIR, name);
+    return is_dir(found) ? found : NULL;
+}
+
+const char *lessonfile_default_dir(void)
+{
+    static char found[PATH_MAX + 64];
+    return shipped_dir("ATTN_LESSONS", "lessons", found, sizeof found);
+}
+
+const char *lessonfile_shipped_models(void)
+{
+    static char found[PATH_MAX + 64];
+    return shipped_dir(NULL, "models", found, sizeof found);
 }
 
 static int compare_paths(const void *a, const void *b)
@@ -388,4 +401,43 @@ FILE *lessonfile_create(const char *path, char *why, size_t size)
         close(fd);
     }
     return f;
+}
+
+int lessonfile_make_dirs(const char *dir)
+{
+    char p[PATH_MAX];
+    snprintf(p, sizeof p, "%s", dir);
+    for (char *s = p + 1; *s; s++)
+        if (*s == '/') {
+            *s = '\0';
+            if (mkdir(p, 0700) != 0 && errno != EEXIST)
+                return -1;
+            *s = '/';
+        }
+    return mkdir(p, 0700) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+int lessonfile_replace(const char *path, const void *bytes, size_t len, char *why, size_t size)
+{
+    char tmp[PATH_MAX + 16];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "wb");
+    if (!f) {
+        snprintf(why, size, "cannot write it: %s", strerror(errno));
+        return -1;
+    }
+    int ok = fwrite(bytes, 1, len, f) == len && fflush(f) == 0 && fsync(fileno(f)) == 0;
+    int err = errno;
+    if (fclose(f) != 0 && ok) {
+        ok = 0;
+        err = errno;
+    }
+    if (!ok || rename(tmp, path) != 0) {
+        if (ok)
+            err = errno;
+        unlink(tmp);
+        snprintf(why, size, "cannot write it: %s", strerror(err ? err : EIO));
+        return -1;
+    }
+    return 0;
 }

@@ -16,6 +16,7 @@
  * first, after its E line.
  */
 #include "progress.h"
+#include "lessonfile.h"
 #include "progress_file.h"
 #include "progress_lines.h"
 #include "strbuf.h"
@@ -252,26 +253,12 @@ static int write_store(const char *dir, const char *path, const ProgressLesson *
 }
 
 /* mkdir -p dir. */
-static int make_dirs(const char *dir)
-{
-    char p[1100];
-    snprintf(p, sizeof p, "%s", dir);
-    for (char *s = p + 1; *s; s++)
-        if (*s == '/') {
-            *s = '\0';
-            if (mkdir(p, 0700) != 0 && errno != EEXIST)
-                return -1;
-            *s = '/';
-        }
-    return mkdir(p, 0700) != 0 && errno != EEXIST ? -1 : 0;
-}
-
 /* Run change on the store in dir under its lock: read, change, write. */
 static int with_store(const char *dir, int (*change)(ProgressLesson **, int *, const void *), const void *arg,
                       int durable, char *warn, size_t size)
 {
     warn[0] = '\0';
-    if (make_dirs(dir) != 0) {
+    if (lessonfile_make_dirs(dir) != 0) {
         snprintf(warn, size, "attn: progress is not kept: cannot create %s: %s", dir, strerror(errno));
         return -1;
     }

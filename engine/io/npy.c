@@ -297,3 +297,24 @@ attn_status npy_read(Mat **out, const char *bytes, size_t len, long max_elems, A
     *out = mat;
     return ATTN_OK;
 }
+
+size_t npy_header_f32(char *buf, size_t size, const int64_t *shape, int ndim)
+{
+    char dict[160], dims[100] = "";
+    size_t at = 0;
+    for (int i = 0; i < ndim && i < 4; i++)
+        at += (size_t)snprintf(dims + at, sizeof dims - at, "%lld%s", (long long)shape[i],
+                               ndim == 1 ? "," : i + 1 < ndim ? ", " : "");
+    int n = snprintf(dict, sizeof dict, "{'descr': '<f4', 'fortran_order': False, 'shape': (%s), }", dims);
+    size_t total = 10 + (size_t)n + 1, pad = (64 - total % 64) % 64, len = total + pad;
+    if (len > size || len - 10 > 0xffff)
+        return 0;
+    unsigned hlen = (unsigned)(len - 10);
+    memcpy(buf, "\x93NUMPY\x01\x00", 8);
+    buf[8] = (char)(hlen & 0xff);
+    buf[9] = (char)(hlen >> 8);
+    memcpy(buf + 10, dict, (size_t)n);
+    memset(buf + 10 + n, ' ', pad);
+    buf[len - 1] = '\n';
+    return len;
+}

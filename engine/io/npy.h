@@ -15,6 +15,7 @@
 #define ATTN_NPY_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "mat.h"
 
@@ -28,5 +29,12 @@
  * wrong ("truncated: the header says 4x4 float32 (64 bytes) but 60
  * follow"), *out NULL. */
 attn_status npy_read(Mat **out, const char *bytes, size_t len, long max_elems, AttnError *err);
+
+/* The header of a little-endian float32 .npy (version 1.0, C order) of
+ * the given shape (ndim 1 to 4) into buf: the magic, the version, the
+ * length, the dict, padded with spaces to a multiple of 64 bytes and ended
+ * by a newline, as NumPy writes it. Its length, or 0 when buf is too
+ * small (128 bytes always suffice). The caller writes the data after it. */
+size_t npy_header_f32(char *buf, size_t size, const int64_t *shape, int ndim);
 
 #endif

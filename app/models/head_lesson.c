@@ -1,0 +1,341 @@
+/*
+ * head_lesson.c - one head of a real model written as a lesson
+ * (head_lesson.h). The lesson is written twice: once to evaluate it (the
+ * engine computes the exercises' answers from the very matrices the
+ * student will see), then with those answers stated, so `attn check
+ * --strict` holds it to them.
+ */
+#include "head_lesson.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lessonfile.h"
+#include "npy.h"
+#include "progress.h"
+#include "strbuf.h"
+
+/* The exercises: the cells they ask for (from 0) and the answers they
+ * state (NAN: not known yet, the lesson's first writing). */
+typedef struct {
+    int si, sj, ai, aj;
+    double scaled, weight;
+} Stated;
+
+/* rows x cols floats (row-major) as dir/name, a float32 .npy. */
+static int write_npy(const char *dir, const char *name, const float *v, int rows, int cols, char *why, size_t size)
+{
+    char path[1400], head[128];
+    int64_t shape[2] = { rows, cols };
+    size_t hlen = npy_header_f32(head, sizeof head, shape, 2), bytes = (size_t)rows * cols * sizeof *v;
+    char *all = malloc(hlen + bytes);
+    if (!all) {
+        snprintf(why, size, "out of memory");
+        return -1;
+    }
+    memcpy(all, head, hlen);
+    memcpy(all + hlen, v, bytes);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    char msg[600];
+    int rc = lessonfile_replace(path, all, hlen + bytes, msg, sizeof msg);
+    free(all);
+    if (rc != 0)
+        snprintf(why, size, "%s: %s", path, msg);
+    return rc;
+}
+
+/* s made fit for one line of a lesson: no newline, no '#' (a comment),
+ * control bytes as spaces, at most max bytes (cut at a character's start). */
+static void one_line(const char *s, char *out, size_t size, size_t max)
+{
+    size_t k = 0;
+    for (size_t i = 0; s && s[i] && k + 1 < size && k < max; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (k + 4 >= max && (c & 0xc0) != 0x80 && c >= 0x80)
+            break;      /* no character cut in two */
+        out[k++] = c < 0x20 || c == 0x7f || c == '#' ? ' ' : (char)c;
+    }
+    out[k] = '\0';
+}
+
+/* A token as a label of the lesson's `tokens` line: no spaces (they
+ * separate labels), at most 10 bytes; "_" for one of spaces alone. */
+static void token_label(const ModelLook *lk, int i, char *out, size_t size)
+{
+    const char *t = model_look_token(lk, lk->ids[i]);
+    char line[64];
+    one_line(t, line, sizeof line, 10);
+    size_t k = 0;
+    for (size_t j = 0; line[j] && k + 1 < size; j++)
+        if (line[j] != ' ')
+            out[k++] = line[j];
+    out[k] = '\0';
+    if (!out[0] || !t)
+        snprintf(out, size, t ? "_" : "t%d", i + 1);
+}
+
+/* The lesson's text. */
+static char *lesson_text(const ModelLook *lk, int layer, int head, const char *text, const Stated *st)
+{
+    const ModelConfig *c = &lk->md.cfg;
+    int n = lk->n, hd = c->head_dim, llama = c->kind == FAMILY_LLAMA;
+    double kind_score;
+    const char *kind = model_head_kind(&lk->scores[(layer - 1) * c->heads + head - 1], &kind_score);
+    int window = c->sliding_window > 0 && c->sliding_window < n ? c->sliding_window : 0;
+    char mask[64];
+    if (window)
+        snprintf(mask, sizeof mask, "window_mask(%d, %d)", n, window);
+    else
+        snprintf(mask, sizeof mask, "causal_mask(%d)", n);
+    char quoted[200], name[200];
+    one_line(text && *text ? text : "", quoted, sizeof quoted, 80);
+    one_line(lk->name, name, sizeof name, 60);
+    StrBuf b = { 0 };
+    strbuf_add(&b, "# Written by attn from the model in %s: layer %d, head %d, on its own weights and\n"
+                   "# the text's %d tokens. Written again each time the head is asked for.\n",
+               lk->md.dir, layer, head, n);
+    strbuf_add(&b, "lesson %s: layer %d, head %d\n", name, layer, head);
+    if (quoted[0])
+        strbuf_add(&b, "about  One head of a real model, step by step, on \"%s\".\n", quoted);
+    else
+        strbuf_add(&b, "about  One head of a real model, step by step, on %d tokens.\n", n);
+    strbuf_add(&b, "tokens");
+    for (int i = 0; i < n; i++) {
+        char label[32];
+        token_label(lk, i, label, sizeof label);
+        strbuf_add(&b, " %s", label);
+    }
+    strbuf_add(&b, "\n\nlet X  = load(\"x.npy\")\nlet Wq = load(\"wq.npy\")\nlet Wk = load(\"wk.npy\")\n"
+                   "let Wv = load(\"wv.npy\")\nlet Wo = load(\"wo.npy\")\n");
+    strbuf_add(&b, "let bq = load(\"bq.npy\")\nlet bk = load(\"bk.npy\")\nlet bv = load(\"bv.npy\")\n");
+    strbuf_add(&b, "# the attention the model's own forward pass computed, for the check at the end\n"
+                   "let A_model = load(\"attention.npy\")\n\n");
+
+    strbuf_add(&b, "step What the layer reads\n  text\n"
+                   "    Each row of X is one token of the text as layer %d of %s receives it: the model's\n"
+                   "    running sum for that token, passed through the layer's\n"
+                   "    %s.\n"
+                   "    A row has %d numbers, the model's width. Everything on the next screens is computed\n"
+                   "    from these rows and this head's own weights, read from the checkpoint.\n"
+                   "  end\n  show X\n\n",
+               layer, name, llama ? "RMSNorm (each row divided by its root mean square, times a gain)"
+                                  : "LayerNorm (each row to mean 0 and variance 1, times a gain, plus a bias)",
+               c->d_model);
+
+    strbuf_add(&b, "step Queries, keys and values\n  text\n"
+                   "    The head owns %d columns of each projection: Wq, Wk and Wv are %d x %d, cut out of\n"
+                   "    the layer's weights. Each token's row of X becomes a query (what it looks for), a\n"
+                   "    key (what it offers to be found by) and a value (what it hands over), %d numbers\n"
+                   "    each.%s\n  end\n"
+                   "  let Q = X @ Wq + bq\n  let K = X @ Wk + bk\n  let V = X @ Wv + bv\n  show Q K V\n\n",
+               hd, c->d_model, hd, hd,
+               llama ? (c->kv_heads < c->heads ? " This model shares keys and values between heads (grouped-query\n"
+                                                 "    attention): this head reads the keys and values of a group.\n"
+                                                 "    Its biases are zero where the checkpoint has none."
+                                               : " Its biases are zero where the checkpoint has none.")
+                     : " The biases come from the checkpoint too.");
+    const char *q = "Q", *k = "K";
+    if (llama) {
+        strbuf_add(&b, "step Rotary positions\n  text\n"
+                       "    This model has no position table. Instead it turns each query and key by an angle\n"
+                       "    that grows with the token's position: column j is paired with column j + %d and\n"
+                       "    the pair is rotated by position x %g^(-2(j-1)/%d). A score then depends on how far\n"
+                       "    apart two tokens are, not on where they stand.\n  end\n"
+                       "  let Qr = rope_half(Q, %g)\n  let Kr = rope_half(K, %g)\n  show Q Qr Kr\n\n",
+                   hd / 2, c->rope_theta, hd, c->rope_theta, c->rope_theta);
+        q = "Qr", k = "Kr";
+    }
+    strbuf_add(&b, "step Scores\n  text\n"
+                   "    Row i of S holds query i's dot product with every key: how well what token i looks\n"
+                   "    for matches what each token offers. Rows are queries, columns keys.\n  end\n"
+                   "  let S = %s @ %s^T\n  show S\n  heatmap S\n\n", q, k);
+    strbuf_add(&b, "step Scale\n  text\n"
+                   "    Dot products of %d numbers grow with %d, so the scores are divided by sqrt(%d) = %g\n"
+                   "    before the softmax, which would otherwise pick one key and starve the rest.\n  end\n"
+                   "  let scaled = S / sqrt(%d)\n  show S scaled\n",
+               hd, hd, hd, sqrt(hd), hd);
+    if (n >= 2) {
+        int i = st->si + 1, j = st->sj + 1;
+        strbuf_add(&b, "  exercise What is scaled[%d,%d], query %d's scaled score for key %d?\n", i, j, i, j);
+        if (isnan(st->scaled))
+            strbuf_add(&b, "    answer scaled[%d,%d] within 0.001\n", i, j);
+        else
+            strbuf_add(&b, "    answer scaled[%d,%d] = %.6f within 0.001\n", i, j, st->scaled);
+        strbuf_add(&b, "    hint   Take S[%d,%d] and divide it by sqrt(%d).\n  end\n", i, j, hd);
+    }
+    strbuf_add(&b, "\nstep The causal mask\n  text\n"
+                   "    A token may not look at the tokens after it: the model is trained to guess the next\n"
+                   "    token, and they would give it away. Adding -inf above the diagonal makes their\n"
+                   "    weights exactly zero after the softmax.%s\n  end\n"
+                   "  let masked = scaled + %s\n  show masked\n\n",
+               window ? " This model also sees only the last few tokens (a sliding window)." : "", mask);
+    strbuf_add(&b, "step Softmax\n  text\n"
+                   "    Each row becomes weights that are positive and sum to 1. attn measured this head on\n"
+                   "    the text and on a repeated random sequence: it reads as %s (score %.2f).\n  end\n"
+                   "  let A = softmax_rows(masked)\n  show masked A\n  heatmap A\n",
+               kind, kind_score);
+    if (n >= 2) {
+        int i = st->ai + 1, j = st->aj + 1;
+        strbuf_add(&b, "  exercise How much of token %d's attention goes to token %d?\n", i, j);
+        if (isnan(st->weight))
+            strbuf_add(&b, "    answer A[%d,%d] within 0.001\n", i, j);
+        else
+            strbuf_add(&b, "    answer A[%d,%d] = %.6f within 0.001\n", i, j, st->weight);
+        strbuf_add(&b, "    hint   Row %d keeps keys 1 to %d after the mask; the others weigh nothing.\n"
+                       "    hint   exp(masked[%d,%d]) divided by the sum of exp(masked[%d,k]) over those keys.\n"
+                       "    hide  ", i, i, i, j, i);
+        for (int k = 1; k <= i; k++)
+            strbuf_add(&b, " A[%d,%d]", i, k);     /* the row's sum would give the cell away */
+        strbuf_add(&b, "\n  end\n");
+    }
+    strbuf_add(&b, "\nstep The weighted sum\n  text\n"
+                   "    Each token's output is the values averaged with its row of weights: the head hands\n"
+                   "    token i a blend of what the tokens it attends to offer.\n  end\n"
+                   "  let Z = A @ V\n  show A V Z\n\n");
+    strbuf_add(&b, "step Back into the stream\n  text\n"
+                   "    The head's %d numbers per token go back to the model's width through its rows of the\n"
+                   "    output projection, and are added to the running sum with every other head's.%s\n"
+                   "  end\n  let out = Z @ Wo\n  show Z out\n\n",
+               hd, llama ? "" : " (GPT-2 adds the output's bias once for the layer, not per head.)");
+    strbuf_add(&b, "# the lesson's softmax is the one the model's own forward pass computed\n"
+                   "check A = A_model within 1e-4\n");
+    return b.failed ? (strbuf_free(&b), NULL) : strbuf_take(&b);
+}
+
+/* The folder: dir, or the state directory's heads/NAME-layerL-headH. */
+static int folder(const ModelLook *lk, int layer, int head, const char *dir, char *out, size_t size, char *why,
+                  size_t why_size)
+{
+    if (dir) {
+        snprintf(out, size, "%s", dir);
+    } else {
+        char state[1024];
+        if (!progress_dir(state, sizeof state)) {
+            snprintf(why, why_size, "no place for it: set HOME, XDG_STATE_HOME or ATTN_STATE_DIR");
+            return -1;
+        }
+        char name[130];
+        snprintf(name, sizeof name, "%s", lk->name);
+        for (char *p = name; *p; p++)
+            if (*p == '/' || *p == ' ' || (unsigned char)*p < 0x20)
+                *p = '_';
+        snprintf(out, size, "%s/heads/%s-layer%d-head%d", state, name[0] && name[0] != '.' ? name : "model", layer,
+                 head);
+    }
+    if (lessonfile_make_dirs(out) != 0) {
+        snprintf(why, why_size, "%s: cannot make the folder: %s", out, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* The matrices beside the lesson. */
+static int write_matrices(const ModelLook *lk, int layer, int head, const char *dir, char *why, size_t size)
+{
+    const ModelConfig *c = &lk->md.cfg;
+    ModelHeadWeights w;
+    ModelRun run;
+    ModelAsk ask = { .input_layer = layer };
+    AttnError err = { 0 };
+    if (model_head_weights(lk->md.model, layer, head, &w, &err) != ATTN_OK) {
+        snprintf(why, size, "%s", err.msg);
+        return -1;
+    }
+    if (model_forward_asked(lk->md.model, lk->ids, lk->n, &ask, &run, &err) != ATTN_OK) {
+        model_head_weights_free(&w);
+        snprintf(why, size, "%s", err.msg);
+        return -1;
+    }
+    int d = c->d_model, hd = c->head_dim, n = lk->n;
+    int rc = write_npy(dir, "x.npy", run.layer_input, n, d, why, size) || write_npy(dir, "wq.npy", w.wq, d, hd, why, size)
+             || write_npy(dir, "wk.npy", w.wk, d, hd, why, size) || write_npy(dir, "wv.npy", w.wv, d, hd, why, size)
+             || write_npy(dir, "wo.npy", w.wo, hd, d, why, size) || write_npy(dir, "bq.npy", w.bq, 1, hd, why, size)
+             || write_npy(dir, "bk.npy", w.bk, 1, hd, why, size) || write_npy(dir, "bv.npy", w.bv, 1, hd, why, size)
+             || write_npy(dir, "attention.npy", model_look_attention(lk, layer - 1, head - 1), n, n, why, size);
+    model_run_free(&run);
+    model_head_weights_free(&w);
+    return rc ? -1 : 0;
+}
+
+/* How far v is from every finite cell of a and b but (skip_i, skip_j)'s
+ * cells and the row skip_row of a (the cells the exercise hides): the
+ * nearest a student could mistake it for, or read it off. */
+static double apart(double v, const Mat *a, const Mat *b, int skip_i, int skip_j, int skip_row)
+{
+    double best = INFINITY;
+    const Mat *both[2] = { a, b };
+    for (int m = 0; m < 2; m++)
+        for (int r = 0; both[m] && r < both[m]->rows; r++)
+            for (int c = 0; c < both[m]->cols; c++) {
+                double x = mat_get(both[m], r, c);
+                if (!isfinite(x) || (m == 0 && ((r == skip_i && c == skip_j) || r == skip_row)))
+                    continue;
+                best = fmin(best, fabs(x - v));
+            }
+    return best;
+}
+
+/* The lesson at path evaluated: each exercise asks for the cell of the
+ * first rows (worked by hand: a few keys) that stands furthest from every
+ * other number on its screen, so no other cell gives it away. */
+static int evaluate(const char *path, Stated *st, char *why, size_t size)
+{
+    LessonError err;
+    Lesson *l = lessonfile_load(path, &err);
+    LessonState *s = l ? lesson_eval(l, NULL, 0, &err) : NULL;
+    if (!s) {
+        char buf[2048];
+        snprintf(why, size, "the head's lesson does not evaluate: %s", lesson_error_format(&err, buf, sizeof buf));
+        lesson_free(l);
+        return -1;
+    }
+    const Mat *scaled = lesson_state_get(s, "scaled"), *S = lesson_state_get(s, "S");
+    const Mat *a = lesson_state_get(s, "A"), *masked = lesson_state_get(s, "masked");
+    double far = -1;
+    for (int i = 1; scaled && i < scaled->rows && i < 6; i++)
+        for (int j = 0; j < i; j++) {
+            double d = apart(mat_get(scaled, i, j), scaled, S, i, j, -1);
+            if (d > far)
+                far = d, st->si = i, st->sj = j, st->scaled = mat_get(scaled, i, j);
+        }
+    far = -1;
+    for (int i = 1; a && i < a->rows && i < 3; i++)
+        for (int j = 0; j <= i; j++) {
+            double d = apart(mat_get(a, i, j), a, masked, i, j, i);
+            if (d > far)
+                far = d, st->ai = i, st->aj = j, st->weight = mat_get(a, i, j);
+        }
+    lesson_state_free(s);
+    lesson_free(l);
+    return 0;
+}
+
+int head_lesson_write(const ModelLook *lk, int layer, int head, const char *text, const char *dir, char *path,
+                      size_t path_size, char *why, size_t why_size)
+{
+    char where[1200];
+    if (folder(lk, layer, head, dir, where, sizeof where, why, why_size) != 0
+        || write_matrices(lk, layer, head, where, why, why_size) != 0)
+        return -1;
+    snprintf(path, path_size, "%s/head.lesson", where);
+    Stated st = { 1, 0, 1, 0, NAN, NAN };
+    for (int pass = 0; pass < 2; pass++) {
+        char *t = lesson_text(lk, layer, head, text, &st), msg[600];
+        if (!t) {
+            snprintf(why, why_size, "out of memory");
+            return -1;
+        }
+        int rc = lessonfile_replace(path, t, strlen(t), msg, sizeof msg);
+        free(t);
+        if (rc != 0) {
+            snprintf(why, why_size, "%s: %s", path, msg);
+            return -1;
+        }
+        if (pass == 0 && evaluate(path, &st, why, why_size) != 0)
+            return -1;
+    }
+    return 0;
+}
