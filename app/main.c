@@ -55,12 +55,14 @@ static void usage(FILE *out)
           "                                         with --bug N, 'bug: MATRIX KIND')\n"
           "       attn progress [--json | --reset [FILE]]\n"
           "                                         your progress, lesson by lesson\n"
+          "       attn model PATH [--text TEXT]      a trained GPT-2 or Llama on the screen:\n"
+          "                                         every head, one head, the next token\n"
           "       attn model PATH (--text TEXT | --tokens ID,...) [--json] [--top K]\n"
-          "                  [--attention-out FILE]\n"
-          "                                         a trained GPT-2 or Llama (config.json,\n"
+          "                  [--attention-out FILE] [--head-lesson LAYER,HEAD DIR]\n"
+          "                                         the same printed (config.json,\n"
           "                                         model.safetensors, vocab.json, merges.txt):\n"
           "                                         every head's kind, the next token; its\n"
-          "                                         attention as .npy\n"
+          "                                         attention as .npy; a head as a lesson\n"
           "       attn --help | --version\n"
           "\n"
           "Exit status: 0 success, 1 a check failed (or a save of progress failed),\n"
@@ -123,8 +125,26 @@ int main(int argc, char **argv)
         return cli_grade(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "progress") == 0)
         return cli_progress(argc - 1, argv + 1);
-    if (argc >= 2 && strcmp(argv[1], "model") == 0)
-        return cli_model(argc - 1, argv + 1);
+    if (argc >= 2 && strcmp(argv[1], "model") == 0) {
+        /* on a terminal, PATH [--text TEXT] opens the model's screen; with
+         * anything for a script (--json, --tokens, --top, --attention-out,
+         * --head-lesson), or not on a terminal, it prints */
+        TuiOptions mo = { 0 };
+        for (int i = 2; i < argc && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO); i++) {
+            if (strcmp(argv[i], "--text") == 0 && i + 1 < argc)
+                mo.model_text = argv[++i];
+            else if (strcmp(argv[i], "--no-color") == 0)
+                mo.no_color = 1;
+            else if (argv[i][0] == '-' || mo.model_dir)
+                return cli_model(argc - 1, argv + 1);
+            else
+                mo.model_dir = argv[i];
+        }
+        if (!mo.model_dir)
+            return cli_model(argc - 1, argv + 1);
+        mo.no_color |= getenv("NO_COLOR") != NULL;
+        return tui_main(NULL, &mo);
+    }
     if (argc >= 2 && strcmp(argv[1], "bench") == 0)
         return cli_bench(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "join") == 0) {

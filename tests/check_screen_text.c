@@ -107,7 +107,7 @@ static void every_screen(int cols, int rows, int utf8)
     tui_set_base(&t, &tui_screen_menu, &t.menu);
     snprintf(w.where, sizeof w.where, "the menu at %dx%d", cols, rows);
     frame(&t);
-    t.overlay = (OverlayView){ 0, 0, NULL };
+    t.overlay = (OverlayView){ 0, 0, NULL, 0 };
     tui_push(&t, &tui_screen_help, &t.overlay);
     snprintf(w.where, sizeof w.where, "help at %dx%d", cols, rows);
     frame(&t);
@@ -134,7 +134,7 @@ static void every_screen(int cols, int rows, int utf8)
                     lv_action(&t.term, &t.ls, ACT_HINT);
                 frame(&t);
             }
-            t.overlay = (OverlayView){ 0, 0, &t.ls };
+            t.overlay = (OverlayView){ 0, 0, &t.ls, 0 };
             tui_push(&t, &tui_screen_text, &t.overlay);
             frame(&t);
             tui_pop(&t, &tui_screen_text);

@@ -139,6 +139,20 @@ void tui_colors_init(TuiTerm *t, int no_color)
         t->heat_fill = pair;
         pair = (short)(pair + t->heat_n);
     }
+    /* half-block pixels: the upper one the glyph's colour, the lower one
+     * its background */
+    if (pair + HALF_LEVELS * HALF_LEVELS <= COLOR_PAIRS && pair + HALF_LEVELS * HALF_LEVELS < 256) {
+        int level[HALF_LEVELS];
+        if (c256)
+            ramp_xterm256_sequential(level, HALF_LEVELS);
+        for (int k = 0; !c256 && k < HALF_LEVELS; k++)
+            level[k] = ramp8_sequential(((float)k + 0.5f) / HALF_LEVELS);
+        for (int up = 0; up < HALF_LEVELS; up++)
+            for (int down = 0; down < HALF_LEVELS; down++) {
+                init_pair(pair, (short)level[up], (short)level[down]);
+                t->half[up * HALF_LEVELS + down] = (int)COLOR_PAIR(pair++);
+            }
+    }
     /* and the twin of the masked (-inf) cells' colour */
     t->heat_inf_fill = t->attr[C_HEAT_INF];
     if (pair < COLOR_PAIRS && PAIR_NUMBER(t->attr[C_HEAT_INF]) > 0) {

@@ -26,6 +26,9 @@ typedef enum {
 typedef enum { COLORS_NONE, COLORS_8, COLORS_256 } ColorMode;
 
 #define HEAT_SEQ_LEVELS 16
+/* the levels of a half-block pixel (two a cell): a pair for each upper and
+ * lower level */
+#define HALF_LEVELS 8
 #define HEAT_DIV_HALF 8
 
 /* tui_colors.c */

@@ -50,21 +50,31 @@ void tui_keybar_draw(const TuiTerm *term, const KeyBarWant *want)
         { ACT_UP, "move" }, { ACT_PANE_NEXT, "pane" }, { ACT_SELECT, "explain" }, { ACT_HEAT, "heat" },
         { ACT_EDIT, "edit" }, { ACT_OVERVIEW, "overview" }, { ACT_MORE, "digits" },
     }, menu_keys[] = {
-        { ACT_UP, "move" }, { ACT_SELECT, "open" },
+        { ACT_UP, "move" }, { ACT_SELECT, "open" }, { ACT_MODELS, "real models" },
+    }, model_keys[] = {
+        { ACT_UP, "move" }, { ACT_SELECT, "open" }, { ACT_TYPE, "new text" }, { ACT_HEAD_LESSON, "as a lesson" },
+        { ACT_KNOB_UP, "temperature" }, { ACT_BACK, "back" },
     }, tail[] = {
         { ACT_HELP, "help" }, { ACT_QUIT, "quit" },
     };
     int has_ex = want->has_exercise, scrolls = want->scrolls;
+    const struct {
+        TuiAction a;
+        const char *label;
+    } *list = where == KEYS_MENU ? (const void *)menu_keys : where == KEYS_MODEL ? (const void *)model_keys
+                                                                                  : (const void *)lesson_keys;
     int n = where == KEYS_MENU ? (int)(sizeof menu_keys / sizeof *menu_keys)
-                               : (int)(sizeof lesson_keys / sizeof *lesson_keys);
+          : where == KEYS_MODEL ? (int)(sizeof model_keys / sizeof *model_keys)
+                                : (int)(sizeof lesson_keys / sizeof *lesson_keys);
     int n_tail = (int)(sizeof tail / sizeof *tail);
     char keys[16][64];
     const char *labels[16];
     int n_shown = 0, tail_w = 0;
     for (int i = 0; i < n + n_tail; i++) {
-        TuiAction a = i >= n ? tail[i - n].a : where == KEYS_MENU ? menu_keys[i].a : lesson_keys[i].a;
-        labels[n_shown] = i >= n ? tail[i - n].label : where == KEYS_MENU ? menu_keys[i].label : lesson_keys[i].label;
-        if (((a == ACT_HINT || a == ACT_ANSWER) && !has_ex) || (a == ACT_OVERVIEW && !scrolls))
+        TuiAction a = i >= n ? tail[i - n].a : list[i].a;
+        labels[n_shown] = i >= n ? tail[i - n].label : list[i].label;
+        if (((a == ACT_HINT || a == ACT_ANSWER) && !has_ex) || (a == ACT_OVERVIEW && !scrolls)
+            || (where == KEYS_MODEL && !(want->model_keys & (1u << (i < n ? i : 0))) && i < n))
             continue;
         if (a == ACT_ANSWER && want->answer_label)
             labels[n_shown] = want->answer_label;
@@ -75,6 +85,8 @@ void tui_keybar_draw(const TuiTerm *term, const KeyBarWant *want)
             *comma = '\0';
         if (a == ACT_MORE)
             snprintf(k, sizeof keys[0], "+/-");
+        else if (a == ACT_KNOB_UP)
+            snprintf(k, sizeof keys[0], "<>");
         else if (a == ACT_UP)   /* the arrows, as one entry */
             snprintf(k, sizeof keys[0], "%s", where == KEYS_MENU ? ui_glyph(&term->cv, "↑↓", "Up/Down") : ui_glyph(&term->cv, "←↑↓→", "arrows"));
         if (i >= n)

@@ -12,7 +12,7 @@
 
 /* What a screen asks of the key bar. */
 typedef struct {
-    int where;          /* KEYS_MENU or KEYS_LESSON: whose keys            */
+    int where;          /* KEYS_MENU, KEYS_LESSON or KEYS_MODEL: whose keys */
     Rect rect;          /* where (w 0: the terminal's last row)            */
     int has_exercise;   /* hint and answer apply                           */
     int scrolls;        /* overview applies                                */
@@ -20,6 +20,9 @@ typedef struct {
     const char *alert;  /* shown in place of the keys (NULL: none)          */
     const char *answer_label; /* a's word (NULL: "answer")                  */
     const char *prompt_label, *prompt_input; /* what is typed (NULL: nothing) */
+    unsigned model_keys; /* KEYS_MODEL: bit i offers the model bar's key i
+                            (move, open, new text, as a lesson, temperature,
+                            back)                                          */
 } KeyBarWant;
 
 /* The prompt as it is typed, else the message, else want->alert, else the

@@ -11,6 +11,8 @@
 #define KEY_ESC 27
 #define CTRL_L 12
 #define BOTH (KEYS_MENU | KEYS_LESSON)
+#define ALL (KEYS_MENU | KEYS_LESSON | KEYS_MODEL)
+#define LESSON_MODEL (KEYS_LESSON | KEYS_MODEL)
 
 const TuiBinding tui_bindings[] = {
     { 'n',           ACT_NEXT,      KEYS_LESSON },
@@ -18,21 +20,21 @@ const TuiBinding tui_bindings[] = {
     { KEY_NPAGE,     ACT_NEXT,      KEYS_LESSON },
     { 'p',           ACT_PREV,      KEYS_LESSON },
     { KEY_PPAGE,     ACT_PREV,      KEYS_LESSON },
-    { KEY_HOME,      ACT_FIRST,     BOTH },
-    { 'g',           ACT_FIRST,     BOTH },
-    { KEY_END,       ACT_LAST,      BOTH },
-    { 'G',           ACT_LAST,      BOTH },
-    { KEY_UP,        ACT_UP,        BOTH },
-    { 'k',           ACT_UP,        BOTH },
-    { KEY_DOWN,      ACT_DOWN,      BOTH },
-    { 'j',           ACT_DOWN,      BOTH },
-    { KEY_LEFT,      ACT_LEFT,      KEYS_LESSON },
-    { KEY_RIGHT,     ACT_RIGHT,     KEYS_LESSON },
+    { KEY_HOME,      ACT_FIRST,     ALL },
+    { 'g',           ACT_FIRST,     ALL },
+    { KEY_END,       ACT_LAST,      ALL },
+    { 'G',           ACT_LAST,      ALL },
+    { KEY_UP,        ACT_UP,        ALL },
+    { 'k',           ACT_UP,        ALL },
+    { KEY_DOWN,      ACT_DOWN,      ALL },
+    { 'j',           ACT_DOWN,      ALL },
+    { KEY_LEFT,      ACT_LEFT,      LESSON_MODEL },
+    { KEY_RIGHT,     ACT_RIGHT,     LESSON_MODEL },
     { '\t',          ACT_PANE_NEXT, KEYS_LESSON },
     { KEY_BTAB,      ACT_PANE_PREV, KEYS_LESSON },
-    { '\n',          ACT_SELECT,    BOTH },
-    { '\r',          ACT_SELECT,    BOTH },
-    { KEY_ENTER,     ACT_SELECT,    BOTH },
+    { '\n',          ACT_SELECT,    ALL },
+    { '\r',          ACT_SELECT,    ALL },
+    { KEY_ENTER,     ACT_SELECT,    ALL },
     { '+',           ACT_MORE,      KEYS_LESSON },
     { '=',           ACT_MORE,      KEYS_LESSON },
     { '-',           ACT_LESS,      KEYS_LESSON },
@@ -46,20 +48,22 @@ const TuiBinding tui_bindings[] = {
     { 'a',           ACT_ANSWER,    KEYS_LESSON },
     { 'x',           ACT_EXERCISE,  KEYS_LESSON },
     { 't',           ACT_TEXT,      KEYS_LESSON },
+    { 't',           ACT_TYPE,      KEYS_MODEL },
+    { 'l',           ACT_HEAD_LESSON, KEYS_MODEL },
     { 'z',           ACT_ZOOM,      KEYS_LESSON },
     { 'B',           ACT_BIG,       KEYS_LESSON },
     { 'N',           ACT_HEAT_NUMBERS, KEYS_LESSON },
-    { 'b',           ACT_BLANK,     KEYS_LESSON },
+    { 'b',           ACT_BLANK,     LESSON_MODEL },
     { 'K',           ACT_KNOB_NEXT, KEYS_LESSON },
-    { '<',           ACT_KNOB_DOWN, KEYS_LESSON },
-    { '[',           ACT_KNOB_DOWN, KEYS_LESSON },
-    { '>',           ACT_KNOB_UP,   KEYS_LESSON },
-    { ']',           ACT_KNOB_UP,   KEYS_LESSON },
+    { '<',           ACT_KNOB_DOWN, LESSON_MODEL },
+    { '[',           ACT_KNOB_DOWN, LESSON_MODEL },
+    { '>',           ACT_KNOB_UP,   LESSON_MODEL },
+    { ']',           ACT_KNOB_UP,   LESSON_MODEL },
     { '{',           ACT_KNOB_DOWN_BIG, KEYS_LESSON },
     { '}',           ACT_KNOB_UP_BIG, KEYS_LESSON },
     { 's',           ACT_KNOB_TOGGLE, KEYS_LESSON },
-    { 'R',           ACT_RELOAD,    BOTH },
-    { CTRL_L,        ACT_RELOAD,    BOTH },
+    { 'R',           ACT_RELOAD,    ALL },
+    { CTRL_L,        ACT_RELOAD,    ALL },
     { 'c',           ACT_HIDE_ERROR, KEYS_LESSON },
     { '1',           ACT_OPEN_NUMBER, KEYS_MENU },
     { '2',           ACT_OPEN_NUMBER, KEYS_MENU },
@@ -72,10 +76,11 @@ const TuiBinding tui_bindings[] = {
     { '9',           ACT_OPEN_NUMBER, KEYS_MENU },
     { '0',           ACT_OPEN_NUMBER, KEYS_MENU },
     { 'C',           ACT_COST,      BOTH },
-    { '?',           ACT_HELP,      BOTH },
-    { KEY_F(1),      ACT_HELP,      BOTH },
-    { KEY_ESC,       ACT_BACK,      KEYS_LESSON },
-    { 'q',           ACT_QUIT,      BOTH },
+    { 'm',           ACT_MODELS,    KEYS_MENU },
+    { '?',           ACT_HELP,      ALL },
+    { KEY_F(1),      ACT_HELP,      ALL },
+    { KEY_ESC,       ACT_BACK,      LESSON_MODEL },
+    { 'q',           ACT_QUIT,      ALL },
     { KEY_ESC,       ACT_QUIT,      KEYS_MENU },
     { 0,             ACT_NONE,      0 },
 };
@@ -100,6 +105,23 @@ const char *tui_action_help_in(TuiAction a, int where)
         case ACT_SELECT: return "open the lesson";
         case ACT_RELOAD: return "list the lessons again, redraw";
         case ACT_BACK: case ACT_QUIT: return "quit";
+        default: break;
+        }
+    }
+    /* the model screens' (app/modelscreen) */
+    if (where == KEYS_MODEL) {
+        switch (a) {
+        case ACT_FIRST: return "the first model, head or token";
+        case ACT_LAST: return "the last model, head or token";
+        case ACT_UP: return "the model, layer or query above";
+        case ACT_DOWN: return "the model, layer or query below";
+        case ACT_LEFT: return "the head or key to the left";
+        case ACT_RIGHT: return "the head or key to the right";
+        case ACT_SELECT: return "open the model, the head; explain the weight";
+        case ACT_KNOB_DOWN: return "next token: temperature down";
+        case ACT_KNOB_UP: return "next token: temperature up";
+        case ACT_RELOAD: return "list the models again, redraw";
+        case ACT_BACK: return "back: head, heads, models, menu";
         default: break;
         }
     }
@@ -181,5 +203,6 @@ const char *tui_action_keys(TuiAction a, int where, char *buf, size_t size)
 
 int tui_action_shared(TuiAction a)
 {
-    return a == ACT_QUIT || a == ACT_HELP || a == ACT_BACK || a == ACT_RELOAD || a == ACT_HIDE_ERROR || a == ACT_COST;
+    return a == ACT_QUIT || a == ACT_HELP || a == ACT_BACK || a == ACT_RELOAD || a == ACT_HIDE_ERROR || a == ACT_COST
+           || a == ACT_MODELS;
 }

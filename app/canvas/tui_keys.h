@@ -50,12 +50,16 @@
     X(ACT_HELP,      "this help")                        \
     X(ACT_OPEN_NUMBER, "open the lesson of that number") \
     X(ACT_COST,      "the cost of attention")            \
+    X(ACT_MODELS,    "real models: every head of a trained transformer") \
+    X(ACT_TYPE,      "type a new text")                  \
+    X(ACT_HEAD_LESSON, "walk the head through the lesson's steps") \
     X(ACT_BACK,      "back to the menu")                 \
     X(ACT_QUIT,      "quit")                             \
     X(ACT_BUG_KINDS, "")    /* a screen asks: the list of bug kinds on top */ \
     X(ACT_BUG_FIX,   "")    /* the fix of a found bug on top                  */ \
     X(ACT_CLOSE,     "")    /* the screen on top closes                       */ \
-    X(ACT_OPEN_LESSON, "")  /* the menu's chosen lesson opens                 */
+    X(ACT_OPEN_LESSON, "")  /* the menu's chosen lesson opens                 */ \
+    X(ACT_OPEN_HEAD_LESSON, "") /* a model's head, written as a lesson, opens */
 
 typedef enum {
 #define TUI_ACTION_ENUM(name, help) name,
@@ -66,12 +70,12 @@ typedef enum {
 
 /* Where a binding applies. KEYS_HUNT is no place of its own: the lesson
  * screen's keys in a bug hunt, for their words (tui_action_help_in). */
-enum { KEYS_MENU = 1, KEYS_LESSON = 2, KEYS_HUNT = 4 };
+enum { KEYS_MENU = 1, KEYS_LESSON = 2, KEYS_HUNT = 4, KEYS_MODEL = 8 };
 
 typedef struct {
     int key;            /* a character or a curses KEY_* code */
     TuiAction action;
-    int where;          /* KEYS_MENU | KEYS_LESSON */
+    int where;          /* KEYS_MENU | KEYS_LESSON | KEYS_MODEL */
 } TuiBinding;
 
 /* The table, ended by an entry with action ACT_NONE. */

@@ -27,6 +27,9 @@ typedef struct TuiTerm {
      * own foreground, for the blank rows of a tall cell (tui_heat_fill) */
     int heat_first, heat_n, heat_fill;
     int heat_inf_fill;  /* the same for the colour of -inf */
+    /* two pixels a cell (tui_pixels.c): the pair of each upper and lower
+     * level of the sequential ramp, 0 where the terminal has too few pairs */
+    int half[HALF_LEVELS * HALF_LEVELS];
     int rows, cols;
     unsigned frame_no;  /* frames laid out so far (tui_prepare)            */
     int layout_ok;      /* the frame laid out fits the terminal            */

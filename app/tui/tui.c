@@ -1,6 +1,6 @@
 /*
  * tui.c - the terminal screen's entry point and its one input loop: check
- * a lesson before the terminal is touched, set up curses, read a key, give
+ * a lesson before the terminal is touched, set up curses (tui_start.c), read a key, give
  * it to the screen on top (tui_screen.h), then have that screen lay out
  * and draw one frame from the state; the blank screen, and the actions
  * the menu and the lesson share, are here too. Resizes arrive as
@@ -16,15 +16,12 @@
 #include "tui_class.h"
 
 #include <curses.h>
-#include <term.h>
-#include <errno.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <termios.h>
 #include <unistd.h>
 
 #include "blas.h"
@@ -37,7 +34,6 @@
 #include "tui_live.h"
 #include "tui_state.h"
 
-#define TICK_MS 200     /* the loop's tick: getch's timeout, the plug-in's poll */
 #define BRIEF_TICKS 20  /* ticks: 4 s */
 
 /* The only file-scope state of the screen, and it is the process's, not a
@@ -49,103 +45,6 @@ static volatile sig_atomic_t got_signal;
 static void on_signal(int sig)
 {
     got_signal = sig;   /* the loop notices within one getch timeout */
-}
-
-/* The terminal as it was before curses, for a crash: a signal that cannot
- * return to the loop (SIGSEGV, SIGABRT, ...) puts it back with what is
- * safe in a handler (tcsetattr, write), then dies of the signal as it
- * would have. */
-static struct termios saved_tty;
-static int saved_tty_ok;
-
-static void on_crash(int sig)
-{
-    static const char leave[] = "\033[0m\033[?1000l\033[?1002l\033[?1006l\033[?25h\033[?1049l\r\n";
-    if (saved_tty_ok)
-        tcsetattr(STDIN_FILENO, TCSANOW, &saved_tty);
-    ssize_t w = write(STDOUT_FILENO, leave, sizeof leave - 1);
-    (void)w;
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
-
-/* True when the terminal has gone away (hung up, closed, or stdin at end of
- * file): getch() then returns ERR at once, forever, and the loop must end
- * rather than spin. */
-static int terminal_gone(void)
-{
-    struct pollfd in = { .fd = STDIN_FILENO, .events = POLLIN };
-    if (poll(&in, 1, 0) < 0)
-        return errno != EINTR;
-    return (in.revents & (POLLHUP | POLLERR | POLLNVAL)) != 0 || !isatty(STDIN_FILENO);
-}
-
-/* ncurses 6.4 flushes the terminal after every cursor move until the
- * screen has once been left and resumed (newterm leaves it in its
- * "initial" state, which is meant for terminfo-only programs), so a large
- * frame went out in some 300 writes; one endwin and refresh before the
- * first frame put it in its running state, and a frame leaves in one write
- * (strace). */
-void tui_curses_running(void)
-{
-    endwin();
-    refresh();
-}
-
-static void start_curses(Tui *t, int no_color)
-{
-    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-        fputs("attn: the lesson screen needs a terminal; to print a lesson, use 'attn run FILE'\n", stderr);
-        exit(2);
-    }
-    char term[200];
-    lesson_escape(getenv("TERM") ? getenv("TERM") : "", term, sizeof term);
-    saved_tty_ok = tcgetattr(STDIN_FILENO, &saved_tty) == 0;
-    if (!newterm(NULL, stdout, stdin)) {
-        fprintf(stderr, "attn: cannot open the terminal (TERM=%s)\n", term);
-        exit(2);
-    }
-    /* a terminal that cannot place the cursor (TERM=dumb) would get an
-     * unusable screen: refused, as an unknown terminal is */
-    char *cup = tigetstr("cup"), *clear = tigetstr("clear");
-    if (!cup || cup == (char *)-1 || !clear || clear == (char *)-1) {
-        endwin();
-        fprintf(stderr, "attn: this terminal (TERM=%s) cannot move the cursor, which the lesson screen needs; "
-                        "set TERM to your terminal's (e.g. xterm-256color), or print the lesson with 'attn run "
-                        "FILE'\n", term);
-        exit(2);
-    }
-    tui_curses_began();
-    cbreak();
-    noecho();
-    keypad(stdscr, TRUE);
-    t->term.cv.win = stdscr;
-    t->term.cv.utf8 = t->term.utf8;
-    set_escdelay(25);
-    curs_set(0);
-    timeout(TICK_MS);
-    mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
-    mouseinterval(0);
-    tui_colors_init(&t->term, no_color);
-    tui_curses_running();
-    /* every signal that would end the process ends the loop instead, which
-     * restores the terminal; SIGPIPE too (a terminal gone mid-write) */
-    static const int ending[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE,
-                                  SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGPOLL };
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    for (size_t i = 0; i < sizeof ending / sizeof *ending; i++)
-        sigaction(ending[i], &sa, NULL);
-    static const int crashing[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS };
-    struct sigaction ca;
-    memset(&ca, 0, sizeof ca);
-    ca.sa_handler = on_crash;
-    sigemptyset(&ca.sa_mask);
-    ca.sa_flags = SA_RESETHAND;
-    for (size_t i = 0; i < sizeof crashing / sizeof *crashing; i++)
-        sigaction(crashing[i], &ca, NULL);
 }
 
 /* ---- the screens: which is on top, what they share ------------------- */
@@ -218,7 +117,13 @@ static void show_menu(Tui *t)
  * folder of a lesson opened by name (with it selected). */
 static void back_to_menu(Tui *t)
 {
-    if (t->direct) {
+    if (t->lesson_of_model && t->models) {
+        /* a model's head as a lesson: back to the model, on that head */
+        close_lesson(t);
+        t->lesson_of_model = 0;
+        show_menu(t);
+        tui_push(t, &tui_screen_models, t->models);
+    } else if (t->direct) {
         char dir[1024];
         const char *path = session_path(t->ls.lv.ses);
         const char *slash = path ? strrchr(path, '/') : NULL;
@@ -261,14 +166,36 @@ static void open_chosen(Tui *t)
     show_lesson(t);
 }
 
-/* The screen on top closes (the cost view is let go with its screen). */
+/* The screen on top closes (the cost view and the models are let go with
+ * their screens). */
 static void close_top(Tui *t)
 {
     if (tui_screen(t) == &tui_screen_cost) {
         cost_free(t->cost);
         t->cost = NULL;
     }
+    if (tui_screen(t) == &tui_screen_models) {
+        model_screen_free(t->models);
+        t->models = NULL;
+    }
     tui_pop_top(t);
+}
+
+/* The model's head, written as a lesson, on the lesson screen; the model
+ * waits under it for Esc. */
+static void open_head_lesson(Tui *t)
+{
+    char msg[1024];
+    if (lv_open(&t->term, &t->ls, t->models->lesson, msg, sizeof msg) < 0) {
+        char *nl = strchr(msg, '\n');
+        if (nl)
+            *nl = '\0';
+        tui_message(&t->term, 1, "%s", msg);
+        return;
+    }
+    tui_pop_top(t);
+    t->lesson_of_model = 1;
+    show_lesson(t);
 }
 
 /* An action a screen hands back: the ones every screen shares
@@ -282,7 +209,9 @@ static void shared_action(Tui *t, TuiAction a)
         break;
     case ACT_HELP:
     case ACT_TEXT:
-        t->overlay = (OverlayView){ 0, 0, on_lesson ? &t->ls : NULL };
+        t->overlay = (OverlayView){ 0, 0, on_lesson ? &t->ls : NULL, 0 };
+        if (tui_screen(t) == &tui_screen_models)
+            t->overlay = (OverlayView){ 0, 0, NULL, KEYS_MODEL };
         tui_push(t, a == ACT_HELP ? &tui_screen_help : &tui_screen_text, &t->overlay);
         break;
     case ACT_BLANK:
@@ -299,6 +228,15 @@ static void shared_action(Tui *t, TuiAction a)
         break;
     case ACT_OPEN_LESSON:
         open_chosen(t);
+        break;
+    case ACT_MODELS:
+        if (!t->models && !(t->models = model_screen_new()))
+            tui_fatal("out of memory");
+        tui_push(t, &tui_screen_models, t->models);
+        break;
+    case ACT_OPEN_HEAD_LESSON:
+        if (t->models)
+            open_head_lesson(t);
         break;
     case ACT_BACK:
         if (t->ls.lv.zoom)     /* Esc leaves the zoom first */
@@ -382,7 +320,7 @@ static int next_key(Tui *t, int *redraw)
     }
     static struct pollfd fds[1 + TUI_PLUGIN_POLL_MAX];
     fds[0] = (struct pollfd){ .fd = STDIN_FILENO, .events = POLLIN };
-    int wait = TICK_MS;
+    int wait = TUI_TICK_MS;
     int n = p->fds(p->self, fds + 1, TUI_PLUGIN_POLL_MAX, &wait);
     int ready = poll(fds, (nfds_t)(1 + n), wait);
     if (ready > 0 && fds[0].revents && (ch = getch()) != ERR)
@@ -486,7 +424,20 @@ int tui_main(const char *file, const TuiOptions *opt)
             return 2;
         }
     }
-    start_curses(&t, opt->no_color);
+    if (opt->model_dir) {
+        /* a model named on the command line opens before the terminal
+         * changes, so its error prints plainly */
+        char why[2048], shown[4200];
+        if (!(t.models = model_screen_new())
+            || model_screen_open(t.models, opt->model_dir, opt->model_text, why, sizeof why) != 0) {
+            fprintf(stderr, "attn: %s\n", t.models ? lesson_escape(why, shown, sizeof shown) : "out of memory");
+            model_screen_free(t.models);
+            session_free(ses);
+            return 2;
+        }
+        t.models->direct = 1;
+    }
+    tui_start_curses(&t.term, opt->no_color, on_signal);
     if (t.plug)
         timeout(0);     /* the plug-in's poll waits, for keys and it alike */
     if (file) {
@@ -496,6 +447,8 @@ int tui_main(const char *file, const TuiOptions *opt)
     } else {
         menu_load(&t.menu, lessonfile_default_dir());
         show_menu(&t);
+        if (t.models)
+            tui_push(&t, &tui_screen_models, t.models);
     }
     tell_plugin(&t);
     frame(&t);
@@ -506,7 +459,7 @@ int tui_main(const char *file, const TuiOptions *opt)
         if (ch == ERR) {
             /* a timeout or an interrupted read: check the flag; a
              * terminal that is gone ends the session */
-            if (terminal_gone())
+            if (tui_terminal_gone())
                 break;
             /* the lesson's file saved in another window: show it; a
              * screen that works in steps takes the next one */
@@ -548,6 +501,7 @@ int tui_main(const char *file, const TuiOptions *opt)
     tui_class_free(t.plug);     /* after the lesson that reads its pack */
     tui_curses_end();
     cost_free(t.cost);
+    model_screen_free(t.models);
     menu_free(&t.menu);
     if (got_signal)
         return 128 + (int)got_signal;

@@ -14,6 +14,9 @@ typedef struct {
     /* a student joining a class on a terminal (attn join): its address,
      * code and name; the lesson comes from the class */
     const char *join_addr, *join_code, *join_name;
+    /* a real model (attn model PATH on a terminal): its directory, and the
+     * text to look at (NULL: attn's sentence) */
+    const char *model_dir, *model_text;
     /* find the bug (attn bug): a classic mistake planted by bug_seed */
     int bug;
     unsigned bug_seed;

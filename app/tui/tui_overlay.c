@@ -49,7 +49,7 @@ typedef struct {
 /* Whose words the help uses: the menu's, the lesson's, or a hunt's. */
 static int help_words(const OverlayView *o)
 {
-    return !under(o) ? KEYS_MENU : session_bug(under(o)) ? KEYS_HUNT : KEYS_LESSON;
+    return o->where ? o->where : !under(o) ? KEYS_MENU : session_bug(under(o)) ? KEYS_HUNT : KEYS_LESSON;
 }
 
 /* The help's notes under the lesson screen's keys: what no key says,
@@ -71,7 +71,7 @@ static void help_note(const TuiTerm *term, const OverlayView *o, int i, char *bu
 
 static void help_layout(const TuiTerm *term, const OverlayView *o, HelpLayout *h)
 {
-    int where = under(o) ? KEYS_LESSON : KEYS_MENU;
+    int where = o->where ? o->where : under(o) ? KEYS_LESSON : KEYS_MENU;
     h->n = h->key_w = h->help_w = 0;
     for (int a = ACT_NONE + 1; a < ACT_COUNT; a++) {
         tui_action_keys((TuiAction)a, where, h->keys[h->n], sizeof h->keys[h->n]);
@@ -106,9 +106,10 @@ static void prepare_help(TuiTerm *term, OverlayView *o)
 
 static void draw_help(TuiTerm *term, OverlayView *o)
 {
-    int where = under(o) ? KEYS_LESSON : KEYS_MENU;
+    int where = o->where ? o->where : under(o) ? KEYS_LESSON : KEYS_MENU;
     ui_fill(&term->cv, 0, 0, term->cols, term->attr[C_TITLE]);
     ui_put(&term->cv, 0, 1, term->cols - 2, term->attr[C_TITLE], where == KEYS_MENU ? "attn: keys of the lesson menu"
+                                                       : where == KEYS_MODEL ? "attn: keys of the real models"
                                                        : help_words(o) == KEYS_HUNT ? "attn: keys of a bug hunt"
                                                                                      : "attn: keys of the lesson screen");
     HelpLayout h;

@@ -12,6 +12,7 @@ typedef struct LessonScreen LessonScreen;
 typedef struct {
     int first, max;             /* the first line shown, the most there is  */
     const LessonScreen *ls;     /* the lesson under it; NULL over the menu  */
+    int where;                  /* KEYS_MODEL over the models; 0: as ls says */
 } OverlayView;
 
 /* The screen objects (self: an OverlayView). */

@@ -14,9 +14,11 @@
 #include "tui_menu.h"
 #include "tui_cost.h"
 #include "tui_overlay.h"
+#include "tui_model.h"
 #include "tui_screen.h"
 
 #define TUI_STACK_MAX 8
+#define TUI_TICK_MS 200     /* the loop's tick: getch's timeout, the plug-in's poll */
 
 typedef struct Tui Tui;
 
@@ -41,6 +43,9 @@ struct Tui {
     LessonScreen ls;    /* the lesson screen: its view, frame, prompt, bars */
     OverlayView overlay; /* the help's or the text's scroll              */
     CostView *cost;     /* the cost of attention (C), owned; NULL: closed   */
+    ModelScreen *models; /* the real models (m), owned; NULL: closed        */
+    int lesson_of_model; /* the lesson open is a model's head: Esc goes back
+                            to the model                                   */
     int blas_threads;   /* BLAS's threads before the screen set them to one */
     /* what runs beside the lesson in the same loop (class mode), owned by
      * tui_main; NULL: none */
@@ -56,6 +61,12 @@ struct Tui {
 /* tui.c: the blank screen (b; self: none). */
 extern const TuiScreen tui_screen_blank;
 
+/* tui_start.c: curses set up for term (leaves with a message when there is
+ * no terminal or it cannot place the cursor); on_signal gets every signal
+ * that would end the process. */
+void tui_start_curses(TuiTerm *term, int no_color, void (*on_signal)(int));
+/* The terminal has gone away (hung up, closed, stdin at its end). */
+int tui_terminal_gone(void);
 /* tui.c: after newterm, before the first frame: put curses in the state
  * in which a frame leaves in one write rather than one per cursor move. */
 void tui_curses_running(void);

@@ -1,0 +1,63 @@
+/*
+ * tui_pixels.c - pictures two pixels a cell (tui_pixels.h).
+ */
+#include "tui_pixels.h"
+
+#include <curses.h>
+#include <math.h>
+
+#include "ramp.h"
+
+void tui_pixel_pair(const TuiTerm *term, int y, int x, float up, float down)
+{
+    int has_up = !isnan(up), has_down = !isnan(down);
+    if (!has_up && !has_down) {
+        mvwaddch(term->cv.win, y, x, ' ');
+        return;
+    }
+    int u = ramp_level(has_up ? up : 0, HALF_LEVELS), d = ramp_level(has_down ? down : 0, HALF_LEVELS);
+    if (term->utf8 && term->color != COLORS_NONE && term->half[0]) {
+        wattrset(term->cv.win, term->half[u * HALF_LEVELS + d]);
+        mvwaddstr(term->cv.win, y, x, has_up ? "▀" : " ");
+        wattrset(term->cv.win, A_NORMAL);
+        return;
+    }
+    /* one shade for the two: the larger */
+    float v = has_up && (!has_down || up >= down) ? up : down;
+    int attr = term->color != COLORS_NONE ? term->heat_seq[ramp_level(v, HEAT_SEQ_LEVELS)] : (int)A_NORMAL;
+    wattrset(term->cv.win, attr);
+    mvwaddstr(term->cv.win, y, x, term->color != COLORS_NONE ? " " : ramp_shade(v, term->utf8));
+    wattrset(term->cv.win, A_NORMAL);
+}
+
+/* The largest of a's rows [r0, r1) and columns [c0, c1) on and below the
+ * diagonal (above it a causal head never looks); NaN when none is. */
+static float pool(const float *a, int n, int r0, int r1, int c0, int c1)
+{
+    float best = NAN;
+    for (int i = r0; i < r1 && i < n; i++)
+        for (int j = c0; j < c1 && j <= i; j++)
+            if (isnan(best) || a[(size_t)i * n + j] > best)
+                best = a[(size_t)i * n + j];
+    return best;
+}
+
+void tui_pixels_matrix(const TuiTerm *term, int y, int x, int rows, int cols, const float *a, int n)
+{
+    int py = 2 * rows < n ? 2 * rows : n, px = cols < n ? cols : n;
+    for (int r = 0; r < rows; r++)
+        for (int c = 0; c < px; c++) {
+            float v[2];
+            for (int h = 0; h < 2; h++) {
+                int p = 2 * r + h;
+                if (p >= py) {
+                    v[h] = NAN;
+                    continue;
+                }
+                /* pixel p of py stands for rows [p n / py, (p + 1) n / py) */
+                v[h] = pool(a, n, p * n / py, (p + 1) * n / py, c * n / px, (c + 1) * n / px);
+            }
+            if (2 * r < py)
+                tui_pixel_pair(term, y + r, x + c, v[0], v[1]);
+        }
+}

@@ -1,0 +1,329 @@
+/*
+ * tui_model.c - the real models' screen (tui_model.h): its life, its keys
+ * (the shelf, the heads, one head; typing a new text; the head as a
+ * lesson), and the shelf drawn.
+ */
+#include "tui_model.h"
+
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format.h"
+#include "head_lesson.h"
+#include "minmax.h"
+#include "tui_keybar.h"
+#include "tui_screen.h"
+
+#define KEY_ESC 27
+#define DEFAULT_TEXT "When Mary and John went to the store, John gave a drink to Mary. When Mary and John"
+
+static const double temperatures[] = { 0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 5.0, 10.0 };
+#define N_TEMPERATURES ((int)(sizeof temperatures / sizeof *temperatures))
+
+ModelScreen *model_screen_new(void)
+{
+    ModelScreen *m = calloc(1, sizeof *m);
+    if (!m)
+        return NULL;
+    m->temperature = 1.0;
+    model_shelf_find(&m->shelf);
+    return m;
+}
+
+void model_screen_free(ModelScreen *m)
+{
+    if (!m)
+        return;
+    model_look_close(&m->look);
+    model_shelf_free(&m->shelf);
+    free(m);
+}
+
+void model_screen_reload(ModelScreen *m)
+{
+    model_shelf_free(&m->shelf);
+    model_shelf_find(&m->shelf);
+    m->sel = imin(m->sel, imax(0, m->shelf.n - 1));
+}
+
+/* The cursor on the token the text ends with, on the key it weighs most. */
+static void cursor_to_end(ModelScreen *m)
+{
+    m->query = m->look.n - 1;
+    const float *a = model_look_attention(&m->look, m->layer, m->head) + (size_t)m->query * m->look.n;
+    m->key = 0;
+    for (int j = 1; j <= m->query; j++)
+        if (a[j] > a[m->key])
+            m->key = j;
+}
+
+int model_screen_open(ModelScreen *m, const char *dir, const char *text, char *why, size_t size)
+{
+    ModelLook look;
+    if (model_look_open(&look, dir, why, size) != 0)
+        return -1;
+    /* attn's sentence is cut to a small model's context; a text given is
+     * the person's, and refused whole when it does not fit */
+    if (model_look_text_cut(&look, text ? text : DEFAULT_TEXT, !text, why, size) != 0) {
+        model_look_close(&look);
+        return -1;
+    }
+    model_look_close(&m->look);
+    m->look = look;
+    m->look_open = 1;
+    model_look_joined(&m->look, m->text, sizeof m->text);
+    m->layer = m->head = m->top_layer = m->left_head = m->first_query = 0;
+    cursor_to_end(m);
+    m->view = MODEL_HEADS;
+    return 0;
+}
+
+const char *model_token_label(const ModelScreen *m, int id, int utf8, char *buf, size_t size)
+{
+    const char *t = model_look_token(&m->look, id);
+    if (!t) {
+        snprintf(buf, size, "#%d", id);
+        return buf;
+    }
+    size_t k = 0;
+    for (size_t i = 0; t[i] && k + 4 < size; i++) {
+        unsigned char c = (unsigned char)t[i];
+        const char *with = c == ' ' ? (utf8 ? "·" : "_") : c == '\n' ? (utf8 ? "↵" : "/") : NULL;
+        if (with) {
+            memcpy(buf + k, with, strlen(with));
+            k += strlen(with);
+        } else if (c >= 0x80) {
+            /* a whole UTF-8 character as it is (on a UTF-8 terminal), a
+             * byte that is not one as \xNN */
+            size_t len = (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0, ok = len > 0;
+            for (size_t j = 1; ok && j < len; j++)
+                ok = ((unsigned char)t[i + j] & 0xc0) == 0x80;
+            if (ok && utf8 && k + len + 1 < size) {
+                memcpy(buf + k, t + i, len);
+                k += len;
+                i += len - 1;
+            } else if (k + 5 < size) {
+                k += (size_t)snprintf(buf + k, size - k, "\\x%02x", c);
+            }
+        } else {
+            buf[k++] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+        }
+    }
+    buf[k] = '\0';
+    return buf;
+}
+
+const char *model_kind_short(const ModelScreen *m, int layer, int head, double *score)
+{
+    const char *kind = model_head_kind(&m->look.scores[layer * m->look.md.cfg.heads + head], score);
+    return strcmp(kind, "previous-token") == 0 ? "prev" : strcmp(kind, "first-token") == 0 ? "sink"
+         : strcmp(kind, "induction") == 0      ? "ind"  : kind;
+}
+
+/* ---- typing a new text -------------------------------------------------- */
+
+static void typing_key(TuiTerm *term, ModelScreen *m, int ch)
+{
+    size_t len = strlen(m->typed);
+    if (ch == KEY_ESC) {
+        m->typing = 0;
+    } else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
+        char why[1200];
+        m->typing = 0;
+        if (!m->typed[0]) {
+            tui_message(term, 1, "the text is empty: nothing changed");
+        } else if (model_look_text(&m->look, m->typed, why, sizeof why) != 0) {
+            tui_message(term, 1, "%s", why);
+        } else {
+            snprintf(m->text, sizeof m->text, "%s", m->typed);
+            m->first_query = 0;
+            cursor_to_end(m);
+            tui_message(term, 0, "%d tokens", m->look.n);
+        }
+    } else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
+        while (len > 0 && ((unsigned char)m->typed[len - 1] & 0xc0) == 0x80)
+            len--;      /* a whole character */
+        if (len > 0)
+            len--;
+        m->typed[len] = '\0';
+    } else if (ch >= 0x20 && ch < 0x100 && ch != 0x7f && len + 1 < sizeof m->typed) {
+        m->typed[len] = (char)ch;
+        m->typed[len + 1] = '\0';
+    }
+}
+
+/* ---- keys ----------------------------------------------------------------- */
+
+static void open_chosen(TuiTerm *term, ModelScreen *m)
+{
+    if (m->sel >= m->shelf.n)
+        return;
+    char why[2048];
+    if (model_screen_open(m, m->shelf.path[m->sel], NULL, why, sizeof why) != 0)
+        tui_message(term, 1, "%s", why);
+}
+
+static void head_as_lesson(TuiTerm *term, ModelScreen *m)
+{
+    char why[2048];
+    if (head_lesson_write(&m->look, m->layer + 1, m->head + 1, m->text, NULL, m->lesson, sizeof m->lesson, why,
+                          sizeof why) != 0) {
+        tui_message(term, 1, "the head could not be written as a lesson: %s", why);
+        m->lesson[0] = '\0';
+    }
+}
+
+static void temperature(ModelScreen *m, int up)
+{
+    int at = 0;
+    for (int i = 0; i < N_TEMPERATURES; i++)
+        if (temperatures[i] <= m->temperature + 1e-9)
+            at = i;
+    at = imax(0, imin(N_TEMPERATURES - 1, at + (up ? 1 : -1)));
+    m->temperature = temperatures[at];
+}
+
+static TuiAction models_key(TuiTerm *term, void *self, int ch)
+{
+    ModelScreen *m = self;
+    term->message[0] = '\0';
+    if (m->typing) {
+        typing_key(term, m, ch);
+        return ACT_NONE;
+    }
+    TuiAction a = tui_key_action(ch, KEYS_MODEL);
+    if (a == ACT_QUIT || a == ACT_HELP)
+        return a;
+    if (a == ACT_RELOAD) {
+        clearok(curscr, TRUE);
+        model_screen_reload(m);
+        return ACT_NONE;
+    }
+    if (a == ACT_BACK) {
+        if (m->view == MODEL_HEAD)
+            m->view = MODEL_HEADS;
+        else if (m->view == MODEL_HEADS && !m->direct)
+            m->view = MODEL_SHELF;
+        else
+            return ACT_CLOSE;
+        return ACT_NONE;
+    }
+    if (!term->layout_ok)
+        return ACT_NONE;
+    if (m->view == MODEL_SHELF) {
+        if (a == ACT_UP || a == ACT_DOWN)
+            m->sel = imax(0, imin(m->shelf.n - 1, m->sel + (a == ACT_UP ? -1 : 1)));
+        else if (a == ACT_FIRST || a == ACT_LAST)
+            m->sel = a == ACT_FIRST ? 0 : imax(0, m->shelf.n - 1);
+        else if (a == ACT_SELECT)
+            open_chosen(term, m);
+        return ACT_NONE;
+    }
+    switch (a) {
+    case ACT_TYPE:
+        m->typing = 1;
+        snprintf(m->typed, sizeof m->typed, "%s", m->text);
+        break;
+    case ACT_HEAD_LESSON:
+        head_as_lesson(term, m);
+        return m->lesson[0] ? ACT_OPEN_HEAD_LESSON : ACT_NONE;
+    case ACT_KNOB_DOWN:
+    case ACT_KNOB_UP:
+        temperature(m, a == ACT_KNOB_UP);
+        if (m->view == MODEL_HEADS)
+            tui_message(term, 0, "temperature %g: the next token shows in a head (Enter)", m->temperature);
+        break;
+    case ACT_UP: case ACT_DOWN: case ACT_LEFT: case ACT_RIGHT: {
+        int dy = a == ACT_UP ? -1 : a == ACT_DOWN ? 1 : 0, dx = a == ACT_LEFT ? -1 : a == ACT_RIGHT ? 1 : 0;
+        if (m->view == MODEL_HEADS)
+            model_heads_move(m, dy, dx);
+        else
+            model_head_move(m, dy, dx);
+        break;
+    }
+    case ACT_FIRST: case ACT_LAST:
+        if (m->view == MODEL_HEADS)
+            model_heads_move(m, a == ACT_FIRST ? -m->look.md.cfg.layers : m->look.md.cfg.layers,
+                             a == ACT_FIRST ? -m->look.md.cfg.heads : m->look.md.cfg.heads);
+        else if (a == ACT_FIRST)
+            m->query = m->key = 0;      /* the first token, on itself */
+        else
+            cursor_to_end(m);
+        break;
+    case ACT_SELECT:
+        if (m->view == MODEL_HEADS) {
+            m->view = MODEL_HEAD;
+            cursor_to_end(m);
+        } else {
+            model_head_explain(term, m);
+        }
+        break;
+    default:
+        break;
+    }
+    return ACT_NONE;
+}
+
+/* ---- the shelf ------------------------------------------------------------ */
+
+static void shelf_draw(TuiTerm *term, ModelScreen *m)
+{
+    int w = term->cols;
+    ui_fill(&term->cv, 0, 0, w, tui_attr(term, C_TITLE));
+    ui_put(&term->cv, 0, 1, w - 2, tui_attr(term, C_TITLE), "attn: real models, every head of a trained transformer");
+    if (m->shelf.n == 0) {
+        ui_lines(&term->cv, model_shelf_how, (Rect){ 1, 2, w - 2, term->rows - 3 }, A_NORMAL, tui_attr(term, C_DIM),
+                 NULL);
+        return;
+    }
+    ui_put(&term->cv, 1, 2, w - 4, tui_attr(term, C_DIM),
+           "from $ATTN_MODELS and attn's own; Enter opens one on a sentence, t then types your own");
+    int room = term->rows - 4, first = imax(0, imin(m->sel - room / 2, m->shelf.n - room));
+    for (int i = first, y = 3; i < m->shelf.n && y < term->rows - 1; i++, y++) {
+        int sel = i == m->sel;
+        if (sel)
+            ui_fill(&term->cv, y, 0, w, tui_attr(term, C_SELECTED));
+        ui_putf(&term->cv, y, 1, w - 2, sel ? tui_attr(term, C_SELECTED) : tui_attr(term, C_PANE_TITLE), "%s%s%s",
+                sel ? ui_glyph(&term->cv, "▶ ", "> ") : "  ", m->shelf.path[i],
+                m->shelf.shipped[i] ? "   (ships with attn)" : "");
+    }
+}
+
+/* ---- the screen object ---------------------------------------------------- */
+
+static void models_prepare(TuiTerm *term, void *self)
+{
+    ModelScreen *m = self;
+    tui_prepare_min_size(term, self);
+    if (!term->layout_ok)
+        return;
+    if (m->view == MODEL_HEADS)
+        model_heads_prepare(term, m);
+    else if (m->view == MODEL_HEAD)
+        model_head_prepare(term, m);
+}
+
+static void models_draw(TuiTerm *term, void *self)
+{
+    ModelScreen *m = self;
+    if (m->view == MODEL_SHELF)
+        shelf_draw(term, m);
+    else if (m->view == MODEL_HEADS)
+        model_heads_draw(term, m);
+    else
+        model_head_draw(term, m);
+    /* the keys this view offers: move, open, new text, as a lesson,
+     * temperature, back */
+    unsigned offer = m->view == MODEL_SHELF ? (m->shelf.n ? 0x3u : 0x0u) | 0x20u
+                   : m->view == MODEL_HEADS ? 0x2fu : 0x3du;
+    KeyBarWant want = { .where = KEYS_MODEL, .model_keys = offer };
+    if (m->typing) {
+        want.prompt_label = "text (Enter: look, Esc: leave it): ";
+        want.prompt_input = m->typed;
+    }
+    tui_keybar_draw(term, &want);
+}
+
+const TuiScreen tui_screen_models = { "models", models_key, models_prepare, models_draw, NULL };

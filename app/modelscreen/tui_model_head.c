@@ -1,0 +1,236 @@
+/*
+ * tui_model_head.c - one head of the model (tui_model.h): its attention as
+ * the lessons draw a weights matrix (rows the queries, columns the keys,
+ * the tokens as labels, the cursor on one weight; past the pane's size a
+ * pooled overview two pixels a cell), where the query under the cursor
+ * looks as bars beside it (BertViz's view, in text), and the model's next
+ * token after that query at a temperature. Enter explains the weight.
+ */
+#include "tui_model.h"
+
+#include <curses.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format.h"
+#include "minmax.h"
+#include "ramp.h"
+#include "tui_pixels.h"
+
+#define HEAT_TOP 3          /* title, the cursor's weight, key numbers */
+#define NEXT_ROWS 7         /* the next token: a title, five, a blank */
+#define NEXT_K 5
+#define LABEL_MAX 12
+
+typedef struct {
+    int label_w;            /* the rows' labels: "12 token" */
+    int heat_x, heat_w, heat_rows;
+    int cell_w;             /* columns a weight; 0: the pooled overview */
+    int panel_x, panel_w;   /* where the query looks */
+    int next_y;
+} HeadLayout;
+
+static HeadLayout layout_of(const TuiTerm *term, const ModelScreen *m)
+{
+    HeadLayout h;
+    int n = m->look.n;
+    h.label_w = 4 + LABEL_MAX;
+    h.panel_w = term->cols >= 120 ? 44 : 30;
+    h.heat_x = h.label_w + 1;
+    h.heat_w = imax(8, term->cols - h.heat_x - h.panel_w - 2);
+    h.panel_x = h.heat_x + h.heat_w + 2;
+    h.panel_w = term->cols - h.panel_x - 1;
+    h.next_y = term->rows - 1 - NEXT_ROWS;
+    h.heat_rows = h.next_y - HEAT_TOP;
+    h.cell_w = n <= h.heat_rows && 2 * n <= h.heat_w ? imin(6, h.heat_w / n) : 0;
+    return h;
+}
+
+void model_head_move(ModelScreen *m, int dquery, int dkey)
+{
+    int n = m->look.n;
+    m->query = imax(0, imin(n - 1, m->query + dquery));
+    m->key = imax(0, imin(n - 1, m->key + dkey));
+}
+
+void model_head_prepare(TuiTerm *term, ModelScreen *m)
+{
+    (void)term;
+    m->query = imax(0, imin(m->look.n - 1, m->query));
+    m->key = imax(0, imin(m->look.n - 1, m->key));
+}
+
+/* The weight of query i on key j. */
+static float weight(const ModelScreen *m, int i, int j)
+{
+    return model_look_attention(&m->look, m->layer, m->head)[(size_t)i * m->look.n + j];
+}
+
+static const char *label_of(const TuiTerm *term, const ModelScreen *m, int i, char *buf, size_t size)
+{
+    char t[96];
+    model_token_label(m, m->look.ids[i], term->utf8, t, sizeof t);
+    snprintf(buf, size, "%d %s", i + 1, t);
+    return buf;
+}
+
+/* A bar of v (0..1) in w columns: eighths of a block with UTF-8, '#' without. */
+static void draw_bar(const TuiTerm *term, int y, int x, int w, double v, int attr)
+{
+    static const char *const eighth[8] = { "", "▏", "▎", "▍", "▌", "▋", "▊", "▉" };
+    int units = (int)lround(fmin(1, fmax(0, v)) * w * (term->utf8 ? 8 : 1));
+    char buf[512] = "";
+    size_t k = 0;
+    for (int c = 0; c < w && k + 4 < sizeof buf; c++) {
+        int here = imin(units, term->utf8 ? 8 : 1);
+        units -= here;
+        const char *g = term->utf8 ? (here == 8 ? "█" : eighth[here]) : (here ? "#" : "");
+        memcpy(buf + k, g, strlen(g));
+        k += strlen(g);
+        if (!here)
+            break;
+    }
+    buf[k] = '\0';
+    ui_put(&term->cv, y, x, w, attr, buf);
+}
+
+/* The weights one a cell, the cursor's marked, above the diagonal blank. */
+static void draw_cells(TuiTerm *term, const ModelScreen *m, const HeadLayout *h)
+{
+    int n = m->look.n, cw = h->cell_w;
+    for (int j = 0; j < n; j++)
+        if (cw >= 3 || j % 5 == 4 || j == 0)
+            ui_putf(&term->cv, HEAT_TOP - 1, h->heat_x + j * cw, imax(cw, 3), j == m->key ? tui_attr(term, C_SELECTED)
+                    : tui_attr(term, C_DIM), "%d", j + 1);
+    for (int i = 0; i < n; i++) {
+        char label[128];
+        ui_put(&term->cv, HEAT_TOP + i, 0, h->label_w, i == m->query ? tui_attr(term, C_SELECTED)
+               : tui_attr(term, C_LABEL), label_of(term, m, i, label, sizeof label));
+        for (int j = 0; j <= i; j++) {
+            float v = weight(m, i, j);
+            int cursor = i == m->query && j == m->key;
+            int attr = cursor ? tui_attr(term, C_CURSOR) : term->color != COLORS_NONE
+                     ? term->heat_seq[ramp_level(v, HEAT_SEQ_LEVELS)] : (int)A_NORMAL;
+            char cell[16] = "";
+            if (cw >= 4)
+                snprintf(cell, sizeof cell, v >= 0.995f ? "%*s1" : "%*s.%02d", cw - (v >= 0.995f ? 2 : 4), "",
+                         (int)lroundf(v * 100));
+            else if (term->color == COLORS_NONE || cursor)
+                snprintf(cell, sizeof cell, "%s", cursor ? "[]" : ramp_shade(v, term->utf8));
+            ui_fill(&term->cv, HEAT_TOP + i, h->heat_x + j * cw, cw, attr);
+            if (cell[0])
+                ui_put(&term->cv, HEAT_TOP + i, h->heat_x + j * cw, cw, attr, cell);
+        }
+    }
+}
+
+/* Past the pane: every weight pooled two pixels a cell, the cursor's
+ * query marked beside it. */
+static void draw_pooled(TuiTerm *term, const ModelScreen *m, const HeadLayout *h)
+{
+    int n = m->look.n, rows = h->heat_rows, cols = imin(h->heat_w, n);
+    ui_putf(&term->cv, HEAT_TOP - 1, h->heat_x, h->heat_w, tui_attr(term, C_DIM), "%d x %d, pooled (max)", n, n);
+    tui_pixels_matrix(term, HEAT_TOP, h->heat_x, rows, cols, model_look_attention(&m->look, m->layer, m->head), n);
+    int py = imin(2 * rows, n), y = HEAT_TOP + (m->query * py / n) / 2;
+    char label[128];
+    ui_put(&term->cv, y, 0, h->label_w, tui_attr(term, C_SELECTED), label_of(term, m, m->query, label, sizeof label));
+}
+
+/* Where the cursor's query looks: each key it can see, a bar for its
+ * weight; the largest ones when they do not all fit. */
+static void draw_looks(TuiTerm *term, const ModelScreen *m, const HeadLayout *h)
+{
+    int i = m->query, room = h->heat_rows - 1, x = h->panel_x, w = h->panel_w;
+    char label[128];
+    ui_putf(&term->cv, HEAT_TOP - 1, x, w, tui_attr(term, C_PANE_TITLE), "where %s looks",
+            label_of(term, m, i, label, sizeof label));
+    int *show = calloc((size_t)i + 1, sizeof *show), shown = i + 1;
+    if (!show)
+        return;
+    for (int j = 0; j <= i; j++)
+        show[j] = 1;
+    while (shown > room) {     /* drop the smallest until they fit */
+        int low = -1;
+        for (int j = 0; j <= i; j++)
+            if (show[j] && (low < 0 || weight(m, i, j) < weight(m, i, low)))
+                low = j;
+        show[low] = 0;
+        shown--;
+    }
+    int y = HEAT_TOP, lw = imin(LABEL_MAX + 4, w / 2), bw = imax(4, w - lw - 7);
+    for (int j = 0; j <= i && y < HEAT_TOP + room; j++) {
+        if (!show[j])
+            continue;
+        int chosen = j == m->key;
+        ui_put(&term->cv, y, x, lw, chosen ? tui_attr(term, C_SELECTED) : tui_attr(term, C_LABEL),
+               label_of(term, m, j, label, sizeof label));
+        draw_bar(term, y, x + lw + 1, bw, weight(m, i, j), tui_attr(term, C_HINT));
+        ui_putf(&term->cv, y, x + lw + 1 + bw + 1, 5, A_NORMAL, "%.2f", weight(m, i, j));
+        y++;
+    }
+    if (shown < i + 1)
+        ui_putf(&term->cv, y, x, w, tui_attr(term, C_DIM), "and %d keys of smaller weight", i + 1 - shown);
+    free(show);
+}
+
+/* The model's next token after the cursor's query. */
+static void draw_next(TuiTerm *term, const ModelScreen *m, const HeadLayout *h)
+{
+    int k = imin(NEXT_K, m->look.run.vocab), ids[NEXT_K];
+    double p[NEXT_K];
+    model_look_next(&m->look, m->query, m->temperature, k, ids, p);
+    char label[128], tok[96];
+    ui_putf(&term->cv, h->next_y, 1, term->cols - 2, tui_attr(term, C_PANE_TITLE),
+            "the model's next token after %s, at temperature %g (< and > change it)",
+            label_of(term, m, m->query, label, sizeof label), m->temperature);
+    int bw = imax(8, imin(40, term->cols - 40));
+    for (int r = 0; r < k; r++) {
+        int y = h->next_y + 1 + r;
+        model_token_label(m, ids[r], term->utf8, tok, sizeof tok);
+        ui_putf(&term->cv, y, 3, 18, tui_attr(term, C_LABEL), "%s", tok);
+        draw_bar(term, y, 22, bw, p[r], tui_attr(term, C_HINT));
+        ui_putf(&term->cv, y, 23 + bw, 24, A_NORMAL, "%5.1f%%  (id %d)", 100 * p[r], ids[r]);
+    }
+}
+
+void model_head_draw(TuiTerm *term, ModelScreen *m)
+{
+    const ModelConfig *c = &m->look.md.cfg;
+    HeadLayout h = layout_of(term, m);
+    double score;
+    const char *kind = model_head_kind(&m->look.scores[m->layer * c->heads + m->head], &score);
+    ui_fill(&term->cv, 0, 0, term->cols, tui_attr(term, C_TITLE));
+    ui_putf(&term->cv, 0, 1, term->cols - 2, tui_attr(term, C_TITLE), "attn: %s %s layer %d, head %d %s %s %.2f %s %d "
+            "tokens", m->look.name, ui_glyph(&term->cv, "·", "-"), m->layer + 1, m->head + 1,
+            ui_glyph(&term->cv, "·", "-"), kind, score, ui_glyph(&term->cv, "·", "-"), m->look.n);
+    char q[128], k[128];
+    ui_putf(&term->cv, 1, 1, term->cols - 2, tui_attr(term, C_HINT), "query %s puts %.4f on key %s; Enter explains, "
+            "l walks this head as a lesson", label_of(term, m, m->query, q, sizeof q),
+            m->key <= m->query ? weight(m, m->query, m->key) : 0.0, label_of(term, m, m->key, k, sizeof k));
+    if (h.cell_w)
+        draw_cells(term, m, &h);
+    else
+        draw_pooled(term, m, &h);
+    draw_looks(term, m, &h);
+    draw_next(term, m, &h);
+}
+
+void model_head_explain(TuiTerm *term, ModelScreen *m)
+{
+    int i = m->query, j = m->key;
+    char q[128], k[128];
+    label_of(term, m, i, q, sizeof q);
+    label_of(term, m, j, k, sizeof k);
+    if (j > i) {
+        tui_message(term, 0, "key %s comes after query %s: masked to -inf, so its weight is 0", k, q);
+        return;
+    }
+    double sum = 0;
+    for (int c = 0; c <= i; c++)
+        sum += weight(m, i, c);
+    tui_message(term, 0, "A[%d,%d] = %.4f: %.1f%% of query %s's attention goes to key %s; its %d weights sum to "
+                "%.4f (l: the scores behind them)", i + 1, j + 1, weight(m, i, j), 100 * weight(m, i, j), q, k, i + 1,
+                sum);
+}

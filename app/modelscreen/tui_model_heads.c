@@ -1,0 +1,133 @@
+/*
+ * tui_model_heads.c - every head of the model at once (tui_model.h): a
+ * grid of layers (rows) by heads (columns), each head its attention as a
+ * small heatmap two pixels a cell (tui_pixels.h), under a label with the
+ * kind attn measured and its score; the text's tokens above. The tiles
+ * grow to the terminal: at 250x70 GPT-2 small's 144 heads fit for a
+ * sentence; on a small terminal the grid scrolls to keep the chosen head
+ * in view.
+ */
+#include "tui_model.h"
+
+#include <curses.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "format.h"
+#include "minmax.h"
+#include "tui_pixels.h"
+
+#define GRID_TOP 4          /* title, tokens, the chosen head, head numbers */
+#define ROW_LABEL 4         /* "L12 " */
+#define TILE_MIN 7          /* columns: room for "prev 93" */
+#define TILE_MAX 24
+#define PIXEL_ROWS_MAX 12
+
+typedef struct {
+    int tile_w, pixel_rows;     /* a tile's columns (its gap aside) and rows of pixels */
+    int shown_heads, shown_layers;
+} Grid;
+
+static Grid grid_of(const TuiTerm *term, const ModelScreen *m)
+{
+    const ModelConfig *c = &m->look.md.cfg;
+    int n = m->look.n, width = term->cols - ROW_LABEL - 1, rows = term->rows - GRID_TOP - 1;
+    Grid g;
+    g.tile_w = imax(TILE_MIN, imin(TILE_MAX, n));
+    if (c->heads * (g.tile_w + 1) > width)
+        g.tile_w = imax(TILE_MIN, width / c->heads - 1);
+    g.shown_heads = imax(1, imin(c->heads, width / (g.tile_w + 1)));
+    int want = imin(PIXEL_ROWS_MAX, (n + 1) / 2);
+    g.pixel_rows = imax(1, imin(want, rows / c->layers - 1));
+    if (g.pixel_rows < 2)
+        g.pixel_rows = imin(want, 2);
+    g.shown_layers = imax(1, imin(c->layers, rows / (g.pixel_rows + 1)));
+    return g;
+}
+
+void model_heads_move(ModelScreen *m, int dlayer, int dhead)
+{
+    const ModelConfig *c = &m->look.md.cfg;
+    m->layer = imax(0, imin(c->layers - 1, m->layer + dlayer));
+    m->head = imax(0, imin(c->heads - 1, m->head + dhead));
+}
+
+void model_heads_prepare(TuiTerm *term, ModelScreen *m)
+{
+    Grid g = grid_of(term, m);
+    const ModelConfig *c = &m->look.md.cfg;
+    /* the chosen head in view */
+    if (m->layer < m->top_layer)
+        m->top_layer = m->layer;
+    if (m->layer >= m->top_layer + g.shown_layers)
+        m->top_layer = m->layer - g.shown_layers + 1;
+    if (m->head < m->left_head)
+        m->left_head = m->head;
+    if (m->head >= m->left_head + g.shown_heads)
+        m->left_head = m->head - g.shown_heads + 1;
+    m->top_layer = imax(0, imin(m->top_layer, c->layers - g.shown_layers));
+    m->left_head = imax(0, imin(m->left_head, c->heads - g.shown_heads));
+}
+
+/* The text's tokens on row y, each set apart by its shade, the ones that
+ * do not fit left out with a count. */
+static void draw_tokens(TuiTerm *term, const ModelScreen *m, int y)
+{
+    int x = 1, w = term->cols - 1;
+    char label[96], more[40];
+    for (int i = 0; i < m->look.n; i++) {
+        model_token_label(m, m->look.ids[i], term->utf8, label, sizeof label);
+        int lw = fmt_display_width(label);
+        snprintf(more, sizeof more, " +%d", m->look.n - i);
+        if (x + lw + (i + 1 < m->look.n ? (int)strlen(more) : 0) > w) {
+            ui_put(&term->cv, y, x, w - x, tui_attr(term, C_DIM), more);
+            return;
+        }
+        ui_put(&term->cv, y, x, lw, i % 2 ? tui_attr(term, C_LABEL) : tui_attr(term, C_PANE_TITLE), label);
+        x += lw + 1;
+    }
+}
+
+void model_heads_draw(TuiTerm *term, ModelScreen *m)
+{
+    const ModelConfig *c = &m->look.md.cfg;
+    Grid g = grid_of(term, m);
+    ui_fill(&term->cv, 0, 0, term->cols, tui_attr(term, C_TITLE));
+    ui_putf(&term->cv, 0, 1, term->cols - 2, tui_attr(term, C_TITLE),
+            "attn: %s (%s) %s %d layers x %d heads %s %d tokens", m->look.name, c->family,
+            ui_glyph(&term->cv, "·", "-"), c->layers, c->heads, ui_glyph(&term->cv, "·", "-"), m->look.n);
+    draw_tokens(term, m, 1);
+    double score;
+    const char *kind = model_head_kind(&m->look.scores[m->layer * c->heads + m->head], &score);
+    const HeadScores *s = &m->look.scores[m->layer * c->heads + m->head];
+    ui_putf(&term->cv, 2, 1, term->cols - 2, tui_attr(term, C_HINT),
+            "layer %d head %d: %s %.2f (previous %.2f, first %.2f, self %.2f, induction %.2f); Enter opens it",
+            m->layer + 1, m->head + 1, kind, score, s->previous, s->first, s->self, s->induction);
+    for (int h = m->left_head; h < m->left_head + g.shown_heads; h++) {
+        int x = ROW_LABEL + (h - m->left_head) * (g.tile_w + 1);
+        ui_putf(&term->cv, GRID_TOP - 1, x, g.tile_w, h == m->head ? tui_attr(term, C_SELECTED) : tui_attr(term, C_DIM),
+                "H%d", h + 1);
+    }
+    for (int l = m->top_layer; l < m->top_layer + g.shown_layers; l++) {
+        int y = GRID_TOP + (l - m->top_layer) * (g.pixel_rows + 1);
+        ui_putf(&term->cv, y, 0, ROW_LABEL - 1, l == m->layer ? tui_attr(term, C_SELECTED) : tui_attr(term, C_DIM),
+                "L%d", l + 1);
+        for (int h = m->left_head; h < m->left_head + g.shown_heads; h++) {
+            int x = ROW_LABEL + (h - m->left_head) * (g.tile_w + 1), chosen = l == m->layer && h == m->head;
+            double sc;
+            const char *k = model_kind_short(m, l, h, &sc);
+            char label[32];
+            if (g.tile_w >= 9)
+                snprintf(label, sizeof label, "%s %.2f", k, sc);
+            else
+                snprintf(label, sizeof label, "%s %02d", k, (int)(sc * 100 + 0.5) > 99 ? 99 : (int)(sc * 100 + 0.5));
+            ui_put(&term->cv, y, x, g.tile_w, chosen ? tui_attr(term, C_SELECTED) : tui_attr(term, C_LABEL), label);
+            tui_pixels_matrix(term, y + 1, x, g.pixel_rows, g.tile_w, model_look_attention(&m->look, l, h), m->look.n);
+        }
+    }
+    /* where the grid goes on past the screen */
+    if (g.shown_layers < c->layers || g.shown_heads < c->heads)
+        ui_putf(&term->cv, GRID_TOP - 1, term->cols - 24, 23, tui_attr(term, C_DIM), "%s layers %d-%d, heads %d-%d",
+                ui_glyph(&term->cv, "↕", "|"), m->top_layer + 1, m->top_layer + g.shown_layers, m->left_head + 1,
+                m->left_head + g.shown_heads);
+}

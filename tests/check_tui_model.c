@@ -1,0 +1,201 @@
+/*
+ * check_tui_model.c - the real models' screens in tmux, as a student uses
+ * them, on the tiny GPT-2 the tests make (tiny_model.h): every head at
+ * 80x24 and at 250x70, their labels the kinds `attn model --json` names;
+ * one head, its bars and the next token the JSON gives; Enter explaining a
+ * weight; the temperature; a new text typed; the head as a lesson and back;
+ * the menu's "Real models" from $ATTN_MODELS, and what it says when there
+ * is none; a model that does not open.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_read.h"
+#include "testutil.h"
+#include "tiny_model.h"
+#include "tmux.h"
+
+/* The JSON of `attn model DIR --text TEXT`. */
+static void model_json(const char *dir, const char *text, JVal *doc)
+{
+    CmdResult r = cmd_runf("%s model %s --text '%s' --json", attn_bin(), dir, text);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    char why[200];
+    ck_assert_msg(json_parse(r.out, doc, why, sizeof why) == 0, "%s", why);
+    cmd_free(&r);
+}
+
+/* The screen's few letters for a kind. */
+static const char *short_kind(const char *kind)
+{
+    return strcmp(kind, "previous-token") == 0 ? "prev" : strcmp(kind, "first-token") == 0 ? "sink"
+         : strcmp(kind, "induction") == 0      ? "ind"  : kind;
+}
+
+START_TEST(every_head_one_head_and_the_head_as_a_lesson)
+{
+    if (!have_tmux())
+        return;
+    char *dir = make_dir(), args[700], want[200];
+    tiny_gpt2_dir(dir);
+    JVal doc;
+    model_json(dir, "Hello, hello!", &doc);
+    Tmux t;
+    snprintf(args, sizeof args, "model %s --text \"Hello, hello!\"", dir);
+    tmux_start(&t, 80, 24, NULL, args);
+    WAIT_FOR(&t, "(gpt2) · 2 layers x 4 heads · 13 tokens");
+    WAIT_FOR(&t, "H e l l o , · h e l l o !");   /* the tokens, a space as a dot */
+    /* each head's label is the kind the JSON names, with its score */
+    const JVal *heads = json_get(&doc, "heads");
+    ck_assert_int_eq(heads->n, LAYERS * HEADS);
+    for (int i = 0; i < heads->n; i++) {
+        snprintf(want, sizeof want, "%s %.2f", short_kind(json_get(&heads->items[i], "kind")->str),
+                 json_get(&heads->items[i], "score")->num);
+        ck_assert_msg(strstr(t.last, want), "head %d's label \"%s\" is not on the screen:\n%s", i + 1, want, t.last);
+    }
+    ck_assert_msg(strstr(t.last, "L1") && strstr(t.last, "L2") && strstr(t.last, "H4"), "%s", t.last);
+    /* the chosen head moves: layer 2, head 3 */
+    tmux_keys(&t, "Down Right Right");
+    WAIT_FOR(&t, "layer 2 head 3:");
+    /* Enter: that head, the cursor on the last token */
+    tmux_keys(&t, "Enter");
+    WAIT_FOR(&t, "layer 2, head 3");
+    WAIT_FOR(&t, "where 13 ! looks");
+    WAIT_FOR(&t, "the model's next token after 13 !, at temperature 1");
+    /* the next token: the JSON's first, with its probability */
+    const JVal *next = json_get(&doc, "next");
+    snprintf(want, sizeof want, "%5.1f%%  (id %d)", 100 * json_get(&next->items[0], "p")->num,
+             (int)json_get(&next->items[0], "id")->num);
+    ck_assert_msg(strstr(t.last, want), "the next token \"%s\" is not shown:\n%s", want, t.last);
+    /* Enter explains the weight under the cursor */
+    tmux_keys(&t, "g");
+    WAIT_FOR(&t, "query 1 H puts 1.0000 on key");
+    tmux_keys(&t, "Enter");
+    WAIT_FOR(&t, "A[1,");
+    ck_assert_msg(strstr(t.last, "of query 1 H's attention goes to key"), "%s", t.last);
+    /* a key after the query is masked, and said so */
+    tmux_keys(&t, "Right Right Enter");
+    WAIT_FOR(&t, "comes after query 1 H: masked to -inf, so its weight is 0");
+    /* the temperature */
+    tmux_keys(&t, "G '>'");
+    WAIT_FOR(&t, "at temperature 1.5");
+    /* a new text */
+    tmux_keys(&t, "t");
+    WAIT_FOR(&t, "text (Enter: look, Esc: leave it): Hello, hello!");
+    tmux_type(&t, " Hi");
+    tmux_keys(&t, "Enter");
+    WAIT_FOR(&t, "16 tokens");
+    WAIT_FOR(&t, "where 16 i looks");
+    /* the head as a lesson: the lesson screen on its real numbers */
+    tmux_keys(&t, "l");
+    WAIT_FOR(&t, ": layer 2, head 3");
+    WAIT_FOR(&t, "Set-up, then 8 steps");
+    WAIT_FOR(&t, "One head of a real model, step by step, on \"Hello, hello! Hi\".");
+    tmux_keys(&t, "n n n n n n");
+    WAIT_FOR(&t, "step 6/8: Softmax");
+    WAIT_FOR(&t, "Exercise 2: How much of token");
+    /* Esc: back to the model, on the head */
+    tmux_keys(&t, "Escape");
+    WAIT_FOR(&t, "where 16 i looks");
+    /* Esc twice: every head, then (opened on one model) the menu */
+    tmux_keys(&t, "Escape");
+    WAIT_FOR(&t, "layer 2 head 3:");
+    tmux_keys(&t, "Escape");
+    WAIT_FOR(&t, "self-attention, step by step");
+    tmux_quit_and_check(&t, "q", "EXITED 0");
+    /* the lesson written stays beside the student's progress, and checks */
+    CmdResult r = cmd_runf("%s check --strict %s/heads/*-layer2-head3/head.lesson", attn_bin(), t.state);
+    ck_assert_msg(r.status == 0 && strstr(r.out, "3 passed, 0 failed"), "%s%s", r.out, r.err);
+    cmd_free(&r);
+    tmux_stop(&t);
+    json_free(&doc);
+    free_weights();
+    remove_dir(dir);
+}
+END_TEST
+
+/* A projector: every head at once, and without colour the shades. */
+START_TEST(a_projector_shows_every_head)
+{
+    if (!have_tmux())
+        return;
+    char *dir = make_dir(), args[700];
+    tiny_gpt2_dir(dir);
+    Tmux t;
+    snprintf(args, sizeof args, "model %s --text \"Hello, hello!\"", dir);
+    tmux_start(&t, 250, 70, NULL, args);
+    WAIT_FOR(&t, "2 layers x 4 heads");
+    tmux_capture(&t, 1);
+    ck_assert_msg(has_colour_codes(t.last), "no colour on the heads:\n%s", t.last);
+    ck_assert_msg(strstr(t.last, "▀"), "the heads are not drawn two pixels a cell:\n%s", t.last);
+    tmux_quit_and_check(&t, "q", "EXITED 0");
+    tmux_stop(&t);
+    tmux_start(&t, 250, 70, "NO_COLOR=1", args);
+    WAIT_FOR(&t, "2 layers x 4 heads");
+    tmux_capture(&t, 1);
+    ck_assert_msg(!has_colour_codes(t.last), "colour with NO_COLOR:\n%s", t.last);
+    ck_assert_msg(strstr(t.last, "█") || strstr(t.last, "▓"), "no shades without colour:\n%s", t.last);
+    tmux_keys(&t, "Enter");
+    WAIT_FOR(&t, "where 13 ! looks");
+    tmux_quit_and_check(&t, "q", "EXITED 0");
+    tmux_stop(&t);
+    free_weights();
+    remove_dir(dir);
+}
+END_TEST
+
+/* The menu's real models: from $ATTN_MODELS, and how to get one. */
+START_TEST(the_menu_lists_the_models)
+{
+    if (!have_tmux())
+        return;
+    char *dir = make_dir(), env[800], model[700];
+    snprintf(model, sizeof model, "%s/tiny-gpt2", dir);
+    CmdResult r = cmd_runf("mkdir %s", model);
+    cmd_free(&r);
+    tiny_gpt2_dir(model);
+    Tmux t;
+    snprintf(env, sizeof env, "ATTN_MODELS=/nonexistent:%s", dir);
+    tmux_start(&t, 80, 24, env, NULL);
+    WAIT_FOR(&t, "m real models");
+    tmux_keys(&t, "m");
+    WAIT_FOR(&t, "tiny-gpt2");
+    tmux_keys(&t, "Enter");
+    WAIT_FOR(&t, "attn: tiny-gpt2 (gpt2)");
+    tmux_keys(&t, "Escape");
+    WAIT_FOR(&t, "from $ATTN_MODELS");
+    tmux_keys(&t, "Escape");
+    WAIT_FOR(&t, "self-attention, step by step");
+    tmux_quit_and_check(&t, "q", "EXITED 0");
+    tmux_stop(&t);
+    /* none: how to get GPT-2 or SmolLM2, never a download */
+    tmux_start(&t, 80, 24, "ATTN_MODELS=/nonexistent", NULL);
+    WAIT_FOR(&t, "m real models");
+    tmux_keys(&t, "m");
+    WAIT_FOR(&t, "No model found.");
+    WAIT_FOR(&t, "openai-community/gpt2");
+    tmux_quit_and_check(&t, "q", "EXITED 0");
+    tmux_stop(&t);
+    /* a model that does not open says why before the screen */
+    tmux_start(&t, 80, 24, NULL, "model /nonexistent/model");
+    WAIT_FOR(&t, "attn: /nonexistent/model/config.json: cannot open it");
+    WAIT_FOR(&t, "EXITED 2");
+    tmux_stop(&t);
+    free_weights();
+    remove_dir(dir);
+}
+END_TEST
+
+Suite *tui_model_suite(void)
+{
+    Suite *s = suite_create("tui_model");
+    TCase *c = tcase_create("core");
+    tcase_set_timeout(c, 120);
+    tcase_add_test(c, every_head_one_head_and_the_head_as_a_lesson);
+    tcase_add_test(c, a_projector_shows_every_head);
+    tcase_add_test(c, the_menu_lists_the_models);
+    suite_add_tcase(s, c);
+    return s;
+}
