@@ -30,9 +30,10 @@ BLAS_CFLAGS   := $(or $(call pc_cflags,openblas),$(call pc_cflags,cblas))
 BLAS_LIBS     := $(call pc_libs,openblas,$(call pc_libs,cblas,-lopenblas))
 PCRE_CFLAGS   := $(call pc_cflags,libpcre2-8)
 PCRE_LIBS     := $(call pc_libs,libpcre2-8,-lpcre2-8)
-# the engine's libraries: BLAS for the products, PCRE2 for a tokenizer's pattern
+# the engine's libraries: BLAS for the products, PCRE2 for a tokenizer's
+# pattern, libunistring for its NFC
 ENGINE_CFLAGS := $(BLAS_CFLAGS) $(PCRE_CFLAGS)
-ENGINE_LIBS   := $(BLAS_LIBS) $(PCRE_LIBS)
+ENGINE_LIBS   := $(BLAS_LIBS) $(PCRE_LIBS) -lunistring
 CHECK_CFLAGS  := $(call pc_cflags,check)
 CHECK_LIBS    := $(call pc_libs,check,-lcheck -lsubunit -lrt -lpthread)
 

@@ -117,10 +117,16 @@ START_TEST(tokenizer_json_as_the_file_says)
     ck_assert_msg(b != NULL, "%s", err.msg);
     encodes(b, " 2024", (int[]){ 32, 50, 48, 50, 52 }, 5);
     encodes(b, "Hello, hello!", (int[]){ 72, 101, 256, 111, 44, 259, 111, 33 }, 8);
+    /* NFC: "e" and a combining acute accent are the one character "é" */
+    encodes(b, "cafe\xcc\x81", (int[]){ 99, 97, 102, 195, 169 }, 5);
+    encodes(b, "caf\xc3\xa9", (int[]){ 99, 97, 102, 195, 169 }, 5);
     int ids[8];
-    ck_assert_int_eq(bpe_encode(b, "caf\xc3\xa9", 5, ids, 8, &err), -1);   /* NFC: ASCII only */
-    ck_assert_str_eq(err.msg, "the tokenizer normalizes the text to NFC, which attn does only for ASCII text: byte 4 "
-                              "is not ASCII");
+    ck_assert_int_eq(bpe_encode(b, "caf\xff", 4, ids, 8, &err), -1);
+    ck_assert_str_eq(err.msg, "the text is not UTF-8 at byte 4");
+    bpe_free(b);
+    /* without NFC the accent stays a character of its own */
+    b = bpe_open_json(tokenizer_json(merge_pairs, qwen_split, "null", ""), 263, &err);
+    encodes(b, "cafe\xcc\x81", (int[]){ 99, 97, 102, 101, 204, 129 }, 6);
     bpe_free(b);
     /* Digits, one by one, then GPT-2's pattern; a space before the text */
     b = bpe_open_json(tokenizer_json(merge_strings, "{\"type\": \"Sequence\", \"pretokenizers\": [{\"type\": \"Digits\", "
@@ -144,17 +150,88 @@ static void json_refused(const char *json, const char *want)
 START_TEST(tokenizer_json_that_attn_cannot_read_says_what)
 {
     json_refused("{\"model\": {\"type\": \"WordPiece\"}}", "tokenizer.json: the model WordPiece is not a BPE attn reads");
-    json_refused(tokenizer_json(merge_strings, "null", "null", "\"byte_fallback\": true, "),
-                 "tokenizer.json: a BPE with byte fallback (SentencePiece's) is not read yet");
     json_refused(tokenizer_json(merge_strings, "null", "{\"type\": \"Lowercase\"}", ""),
-                 "tokenizer.json: the normalizer Lowercase is not one attn reads yet");
-    json_refused(tokenizer_json(merge_strings, "{\"type\": \"Metaspace\"}", "null", ""),
-                 "tokenizer.json: the pre-tokenizer Metaspace is not one attn reads yet (it reads ByteLevel, Split, "
-                 "Digits and a Sequence of them)");
+                 "tokenizer.json: the normalizer Lowercase is not one attn reads (it reads NFC, and SentencePiece's "
+                 "Prepend and Replace of \"\xe2\x96\x81\")");
+    json_refused(tokenizer_json(merge_strings, "{\"type\": \"WhitespaceSplit\"}", "null", ""),
+                 "tokenizer.json: the pre-tokenizer WhitespaceSplit is not one attn reads yet (it reads ByteLevel, "
+                 "Split, Digits, Metaspace and a Sequence of them)");
+    json_refused(tokenizer_json(merge_strings, "{\"type\": \"Metaspace\", \"replacement\": \"_\"}", "null", ""),
+                 "tokenizer.json: a Metaspace replacing spaces with other than \"\xe2\x96\x81\" is not read yet");
+    json_refused(tokenizer_json(merge_strings, "{\"type\": \"Metaspace\", \"prepend_scheme\": \"sometimes\"}",
+                                "null", ""),
+                 "tokenizer.json: Metaspace's prepend_scheme sometimes is not first, always or never");
+    json_refused(tokenizer_json(merge_strings, "null", "null", "\"unk_token\": \"<unk>\", "),
+                 "tokenizer.json: the unknown token <unk> is not in the vocabulary");
     json_refused(tokenizer_json("[\"l zz\"]", "null", "null", ""),
                  "tokenizer.json: merge 1: \"l zz\" names a token the vocabulary lacks");
     json_refused(tokenizer_json("[7]", "null", "null", ""),
                  "tokenizer.json: merge 1 is neither \"a b\" nor [\"a\", \"b\"]");
+}
+END_TEST
+
+/* SentencePiece's BPE, as Llama 2 and TinyLlama's tokenizer.json write
+ * it: the text's characters (not bytes) merged, each space "▁" and one
+ * before the text, a character the vocabulary lacks as its bytes' tokens
+ * (byte fallback), <s> before the text by the post-processor's template;
+ * worked by hand: "hello é" is ▁hello ▁ <0xC3> <0xA9>. */
+static char *sentencepiece_json(const char *norm, const char *pre, const char *post)
+{
+    static char text[16384];
+    int n = snprintf(text, sizeof text, "{\"added_tokens\": [{\"id\": 0, \"content\": \"<unk>\"}, {\"id\": 1, "
+                     "\"content\": \"<s>\"}, {\"id\": 2, \"content\": \"</s>\"}], \"normalizer\": %s, "
+                     "\"pre_tokenizer\": %s, \"post_processor\": %s, \"model\": {\"type\": \"BPE\", "
+                     "\"unk_token\": \"<unk>\", \"fuse_unk\": true, \"byte_fallback\": true, \"vocab\": "
+                     "{\"<unk>\": 0, \"<s>\": 1, \"</s>\": 2", norm, pre, post);
+    for (int i = 0; i < 256; i++)
+        n += snprintf(text + n, sizeof text - (size_t)n, ", \"<0x%02X>\": %d", i, 3 + i);
+    snprintf(text + n, sizeof text - (size_t)n, ", \"\xe2\x96\x81\": 259, \"h\": 260, \"e\": 261, \"l\": 262, "
+             "\"o\": 263, \"\xe2\x96\x81h\": 264, \"ll\": 265, \"\xe2\x96\x81he\": 266, \"llo\": 267, "
+             "\"\xe2\x96\x81hello\": 268}, \"merges\": [\"\xe2\x96\x81 h\", \"l l\", \"\xe2\x96\x81h e\", \"ll o\", "
+             "\"\xe2\x96\x81he llo\"]}}");
+    return text;
+}
+
+static const char *llama_norm = "{\"type\": \"Sequence\", \"normalizers\": [{\"type\": \"Prepend\", \"prepend\": "
+                                "\"\xe2\x96\x81\"}, {\"type\": \"Replace\", \"pattern\": {\"String\": \" \"}, "
+                                "\"content\": \"\xe2\x96\x81\"}]}";
+static const char *bos_template = "{\"type\": \"TemplateProcessing\", \"single\": [{\"SpecialToken\": {\"id\": "
+                                  "\"<s>\", \"type_id\": 0}}, {\"Sequence\": {\"id\": \"A\", \"type_id\": 0}}], "
+                                  "\"special_tokens\": {\"<s>\": {\"id\": \"<s>\", \"ids\": [1], \"tokens\": [\"<s>\"]}}}";
+
+START_TEST(sentencepiece_bpe_with_byte_fallback)
+{
+    AttnError err = { 0 };
+    /* Llama 2's way: the normalizer prepends and replaces, no pre-tokenizer */
+    Bpe *b = bpe_open_json(sentencepiece_json(llama_norm, "null", bos_template), 269, &err);
+    ck_assert_msg(b != NULL, "%s", err.msg);
+    encodes(b, "hello \xc3\xa9", (int[]){ 1, 268, 259, 3 + 0xc3, 3 + 0xa9 }, 5);
+    encodes(b, "hell", (int[]){ 1, 266, 265 }, 3);        /* ▁he ll: "ll o" never meets */
+    encodes(b, "hello</s>", (int[]){ 1, 268, 2 }, 3);     /* an added token as written */
+    /* a token's text: "▁" a space, a byte's token its byte */
+    ck_assert_str_eq(bpe_token_text(b, 268), " hello");
+    ck_assert_str_eq(bpe_token_text(b, 3 + 'A'), "A");
+    ck_assert_str_eq(bpe_token_text(b, 1), "<s>");
+    bpe_free(b);
+    /* the newer way: Metaspace, split before each "▁", no template */
+    b = bpe_open_json(sentencepiece_json("null", "{\"type\": \"Metaspace\", \"replacement\": \"\xe2\x96\x81\", "
+                                         "\"prepend_scheme\": \"first\", \"split\": true}", "null"), 269, &err);
+    ck_assert_msg(b != NULL, "%s", err.msg);
+    encodes(b, "hello hello", (int[]){ 268, 268 }, 2);
+    encodes(b, " hello", (int[]){ 268 }, 1);              /* already "▁hello": nothing prepended */
+    bpe_free(b);
+    /* without byte fallback, an unknown character is <unk>, a run of them one */
+    char *json = sentencepiece_json(llama_norm, "null", "null");
+    char *fb = strstr(json, "\"byte_fallback\": true");
+    memcpy(fb, "\"byte_fallback\":false", 21);  /* the same length, no NUL */
+    b = bpe_open_json(json, 269, &err);
+    ck_assert_msg(b != NULL, "%s", err.msg);
+    encodes(b, "hello \xc3\xa9\xc3\xa9", (int[]){ 268, 259, 0 }, 3);
+    bpe_free(b);
+    ck_assert_ptr_null(bpe_open_json(sentencepiece_json(llama_norm, "null", "{\"type\": \"RobertaProcessing\"}"),
+                                     269, &err));
+    ck_assert_str_eq(err.msg, "tokenizer.json: the post-processor RobertaProcessing is not one attn reads (it reads "
+                              "ByteLevel and TemplateProcessing)");
 }
 END_TEST
 
@@ -166,6 +243,7 @@ Suite *bpe_suite(void)
     tcase_add_test(tc, a_tokenizer_that_lies_is_refused);
     tcase_add_test(tc, tokenizer_json_as_the_file_says);
     tcase_add_test(tc, tokenizer_json_that_attn_cannot_read_says_what);
+    tcase_add_test(tc, sentencepiece_bpe_with_byte_fallback);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -7,6 +7,9 @@
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
+#include <uninorm.h>
+#include <unistr.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,84 +21,6 @@
 /* GPT-2's pre-tokenizer (its encoder.py), as the tokenizer.json of its
  * checkpoints writes it too. */
 static const char pattern[] = "'s|'t|'re|'ve|'m|'ll|'d| ?\\p{L}+| ?\\p{N}+| ?[^\\s\\p{L}\\p{N}]+|\\s+(?!\\S)|\\s+";
-
-/* ---- a table of strings ---- */
-
-typedef struct {
-    char **keys;
-    int *vals;
-    size_t cap, n;
-} Table;
-
-static uint64_t hash(const char *s, size_t n)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-    return h;
-}
-
-static int table_get(const Table *t, const char *s, size_t n)
-{
-    if (!t->cap)
-        return -1;
-    for (size_t i = hash(s, n) & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
-        if (!t->keys[i])
-            return -1;
-        if (strlen(t->keys[i]) == n && memcmp(t->keys[i], s, n) == 0)
-            return t->vals[i];
-    }
-}
-
-/* Put s -> v (a key already there keeps its first value). 0, or -1 on no memory. */
-static int table_put(Table *t, const char *s, size_t n, int v)
-{
-    if ((t->n + 1) * 2 > t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 1024;
-        Table g = { attn_calloc(cap, sizeof *g.keys), attn_calloc(cap, sizeof *g.vals), cap, 0 };
-        if (!g.keys || !g.vals) {
-            free(g.keys);
-            free(g.vals);
-            return -1;
-        }
-        for (size_t i = 0; i < t->cap; i++)
-            if (t->keys[i]) {
-                size_t j = hash(t->keys[i], strlen(t->keys[i])) & (cap - 1);
-                while (g.keys[j])
-                    j = (j + 1) & (cap - 1);
-                g.keys[j] = t->keys[i];
-                g.vals[j] = t->vals[i];
-                g.n++;
-            }
-        free(t->keys);
-        free(t->vals);
-        *t = g;
-    }
-    size_t i = hash(s, n) & (t->cap - 1);
-    while (t->keys[i]) {
-        if (strlen(t->keys[i]) == n && memcmp(t->keys[i], s, n) == 0)
-            return 0;
-        i = (i + 1) & (t->cap - 1);
-    }
-    char *k = attn_malloc(n + 1);
-    if (!k)
-        return -1;
-    memcpy(k, s, n);
-    k[n] = '\0';
-    t->keys[i] = k;
-    t->vals[i] = v;
-    t->n++;
-    return 0;
-}
-
-static void table_free(Table *t)
-{
-    for (size_t i = 0; i < t->cap; i++)
-        free(t->keys[i]);
-    free(t->keys);
-    free(t->vals);
-    memset(t, 0, sizeof *t);
-}
 
 /* ---- the tokenizer ---- */
 
@@ -117,7 +42,15 @@ struct Bpe {
     pcre2_code *split[BPE_MAX_SPLITS];
     int n_split;
     int prefix_space;           /* ByteLevel's add_prefix_space              */
-    int ascii_only;             /* an NFC normalizer: attn reads ASCII text   */
+    int nfc;                    /* the text normalized to NFC first (libunistring) */
+    /* SentencePiece's BPE (Llama's, TinyLlama's): the symbols are the
+     * text's characters, not bytes; a space is written "▁" */
+    int metaspace;
+    int prepend;                /* a "▁" before each plain stretch of text: BPE_PREPEND_* */
+    int byte_fallback;          /* a character the vocabulary lacks: its bytes, <0xNN> */
+    int unk, fuse_unk;          /* the unknown token (-1: none); runs of it as one */
+    /* the post-processor's template: tokens before and after the text */
+    int before[BPE_MAX_TEMPLATE], n_before, after[BPE_MAX_TEMPLATE], n_after;
     Added *added;
     int n_added;
     char alphabet[256][4];      /* each byte's character, as UTF-8 */
@@ -145,8 +78,8 @@ void bpe_free(Bpe *b)
 {
     if (!b)
         return;
-    table_free(&b->vocab);
-    table_free(&b->ranks);
+    bpe_table_free(&b->vocab);
+    bpe_table_free(&b->ranks);
     for (int i = 0; i < b->n_split; i++)
         pcre2_code_free(b->split[i]);
     for (int i = 0; i < b->n_added; i++)
@@ -165,6 +98,7 @@ Bpe *bpe_new(AttnError *err)
         attn_fail(err, ATTN_E_NOMEM, "out of memory");
         return NULL;
     }
+    b->unk = -1;
     for (int c = 0; c < 256; c++) {
         unsigned cp = bpe_byte_char(c);
         b->byte_of[cp] = (short)(c + 1);
@@ -195,14 +129,23 @@ static int set_text(Bpe *b, const char *s, size_t n, int id, int alphabet)
     if (!out)
         return -1;
     size_t k = 0;
+    unsigned byte_token;
+    char tail;
+    if (b->metaspace && alphabet && n == 6 && sscanf(s, "<0x%2X>%c", &byte_token, &tail) == 1) {
+        /* byte fallback's token: the byte it stands for */
+        out[k++] = (char)byte_token;
+        n = 0;
+    }
     for (size_t i = 0; i < n;) {
         unsigned char c = (unsigned char)s[i];
         size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : 4;
         unsigned cp = len == 1 ? c : c & (0x7fu >> len);
         for (size_t j = 1; j < len && i + j < n; j++)
             cp = cp << 6 | ((unsigned char)s[i + j] & 0x3f);
-        int byte = alphabet && cp < 512 ? b->byte_of[cp] - 1 : -1;
-        if (byte >= 0)
+        int byte = alphabet && !b->metaspace && cp < 512 ? b->byte_of[cp] - 1 : -1;
+        if (b->metaspace && alphabet && cp == 0x2581)
+            out[k++] = ' ';     /* "▁" is a space */
+        else if (byte >= 0)
             out[k++] = (char)byte;
         else
             for (size_t j = 0; j < len && i + j < n; j++)
@@ -217,7 +160,7 @@ static int set_text(Bpe *b, const char *s, size_t n, int id, int alphabet)
 
 int bpe_add_token(Bpe *b, const char *s, size_t n, int id, AttnError *err)
 {
-    if (table_put(&b->vocab, s, n, id) != 0 || set_text(b, s, n, id, 1) != 0)
+    if (bpe_table_put(&b->vocab, s, n, id) != 0 || set_text(b, s, n, id, 1) != 0)
         return attn_fail(err, ATTN_E_NOMEM, "out of memory"), -1;
     return 0;
 }
@@ -230,17 +173,17 @@ const char *bpe_token_text(const Bpe *b, int id)
 int bpe_add_merge(Bpe *b, const char *a, size_t na, const char *c, size_t nc, const char *where, AttnError *err)
 {
     char joined[512];
-    if (na + nc + 1 >= sizeof joined || table_get(&b->vocab, a, na) < 0 || table_get(&b->vocab, c, nc) < 0)
+    if (na + nc + 1 >= sizeof joined || bpe_table_get(&b->vocab, a, na) < 0 || bpe_table_get(&b->vocab, c, nc) < 0)
         return attn_fail(err, ATTN_E_ARG, "%s: \"%.*s %.*s\" names a token the vocabulary lacks", where,
                          (int)(na < 40 ? na : 40), a, (int)(nc < 40 ? nc : 40), c), -1;
     memcpy(joined, a, na);
     memcpy(joined + na, c, nc);
-    if (table_get(&b->vocab, joined, na + nc) < 0)
+    if (bpe_table_get(&b->vocab, joined, na + nc) < 0)
         return attn_fail(err, ATTN_E_ARG, "%s: \"%.*s %.*s\" makes a token the vocabulary lacks", where,
                          (int)(na < 40 ? na : 40), a, (int)(nc < 40 ? nc : 40), c), -1;
     joined[na] = ' ';
     memcpy(joined + na + 1, c, nc);
-    if (table_put(&b->ranks, joined, na + nc + 1, (int)b->ranks.n) != 0)
+    if (bpe_table_put(&b->ranks, joined, na + nc + 1, (int)b->ranks.n) != 0)
         return attn_fail(err, ATTN_E_NOMEM, "out of memory"), -1;
     return 0;
 }
@@ -283,7 +226,30 @@ int bpe_add_special(Bpe *b, const char *s, int id, AttnError *err)
 }
 
 void bpe_set_prefix_space(Bpe *b, int on) { b->prefix_space = on; }
-void bpe_set_ascii_only(Bpe *b, int on) { b->ascii_only = on; }
+void bpe_set_nfc(Bpe *b, int on) { b->nfc = on; }
+void bpe_set_metaspace(Bpe *b, int prepend)
+{
+    b->metaspace = 1;
+    if (prepend != BPE_PREPEND_NONE)
+        b->prepend = prepend;
+}
+void bpe_set_byte_fallback(Bpe *b, int on, int unk, int fuse_unk)
+{
+    b->byte_fallback = on;
+    b->unk = unk;
+    b->fuse_unk = fuse_unk;
+}
+int bpe_token_id(const Bpe *b, const char *s) { return bpe_table_get(&b->vocab, s, strlen(s)); }
+int bpe_set_template(Bpe *b, const int *before, int n_before, const int *after, int n_after)
+{
+    if (n_before > BPE_MAX_TEMPLATE || n_after > BPE_MAX_TEMPLATE)
+        return -1;
+    memcpy(b->before, before, (size_t)n_before * sizeof *before);
+    memcpy(b->after, after, (size_t)n_after * sizeof *after);
+    b->n_before = n_before;
+    b->n_after = n_after;
+    return 0;
+}
 
 Bpe *bpe_open(const char *vocab, const char *merges, size_t len, int vocab_size, AttnError *err)
 {
@@ -356,7 +322,30 @@ static int encode_piece(const Bpe *b, const unsigned char *p, size_t n, int *ids
         return (attn_fail(err, ATTN_E_NOMEM, "out of memory"), -1);
     size_t m = n;
     int rc = 0;
-    for (size_t i = 0; i < n && rc == 0; i++)
+    if (b->metaspace) {
+        /* SentencePiece's: a symbol a character; one the vocabulary lacks
+         * as its bytes (byte fallback), or as itself, unknown */
+        m = 0;
+        for (size_t i = 0; i < n && rc == 0;) {
+            size_t len = p[i] < 0x80 ? 1 : (p[i] >> 5) == 6 ? 2 : (p[i] >> 4) == 14 ? 3 : 4;
+            len = len > n - i ? n - i : len;
+            if (bpe_table_get(&b->vocab, (const char *)p + i, len) >= 0 || !b->byte_fallback) {
+                if (!(sym[m] = attn_malloc(len + 1)))
+                    rc = (attn_fail(err, ATTN_E_NOMEM, "out of memory"), -1);
+                else
+                    memcpy(sym[m], p + i, len), sym[m][len] = '\0', m++;
+            } else {
+                for (size_t j = 0; j < len && rc == 0; j++) {
+                    char hex[8];
+                    snprintf(hex, sizeof hex, "<0x%02X>", p[i + j]);
+                    if (!(sym[m++] = strdup(hex)))
+                        rc = (attn_fail(err, ATTN_E_NOMEM, "out of memory"), -1);
+                }
+            }
+            i += len;
+        }
+    }
+    for (size_t i = 0; !b->metaspace && i < n && rc == 0; i++)
         if (!(sym[i] = strdup(b->alphabet[p[i]])))
             rc = (attn_fail(err, ATTN_E_NOMEM, "out of memory"), -1);
     while (rc == 0 && m > 1) {
@@ -371,7 +360,7 @@ static int encode_piece(const Bpe *b, const unsigned char *p, size_t n, int *ids
             memcpy(key, sym[i], la);
             key[la] = ' ';
             memcpy(key + la + 1, sym[i + 1], lb);
-            int r = table_get(&b->ranks, key, la + lb + 1);
+            int r = bpe_table_get(&b->ranks, key, la + lb + 1);
             if (r >= 0 && (best < 0 || r < best)) {
                 best = r;
                 at = i;
@@ -410,7 +399,11 @@ static int encode_piece(const Bpe *b, const unsigned char *p, size_t n, int *ids
             m = w;
     }
     for (size_t i = 0; i < m && rc == 0; i++) {
-        int id = table_get(&b->vocab, sym[i], strlen(sym[i]));
+        int id = bpe_table_get(&b->vocab, sym[i], strlen(sym[i]));
+        if (id < 0 && b->unk >= 0 && b->fuse_unk && *count > 0 && ids[*count - 1] == b->unk)
+            continue;   /* a run of unknowns is one */
+        if (id < 0 && b->unk >= 0)
+            id = b->unk;
         if (id < 0)
             rc = (attn_fail(err, ATTN_E_ARG, "the vocabulary has no token %.60s", sym[i]), -1);
         else if (*count >= max)
@@ -473,22 +466,73 @@ static int next_added(const Bpe *b, const char *text, size_t len, size_t *where)
     return best;
 }
 
+/* A plain stretch of text as SentencePiece writes it: each space "▁",
+ * and a "▁" before it as the tokenizer says (first: the text's first
+ * stretch). NUL-terminated, the caller's; NULL on no memory. */
+static char *metaspace_text(const Bpe *b, const char *text, size_t len, int first, size_t *out_len)
+{
+    static const char bar[] = "\xe2\x96\x81";   /* U+2581 */
+    char *out = attn_malloc(3 * len + 4);
+    if (!out)
+        return NULL;
+    size_t k = 0;
+    int starts = len > 0 && (text[0] == ' ' || (len >= 3 && memcmp(text, bar, 3) == 0));
+    if (len > 0 && (b->prepend == BPE_PREPEND_UNCONDITIONAL || (b->prepend == BPE_PREPEND_ALWAYS && !starts)
+                    || (b->prepend == BPE_PREPEND_FIRST && first && !starts))) {
+        memcpy(out, bar, 3);
+        k = 3;
+    }
+    for (size_t i = 0; i < len; i++) {
+        if (text[i] == ' ') {
+            memcpy(out + k, bar, 3);
+            k += 3;
+        } else {
+            out[k++] = text[i];
+        }
+    }
+    out[k] = '\0';
+    *out_len = k;
+    return out;
+}
+
+/* ids[*count..) += the n ids of list, within max. */
+static int put_ids(const int *list, int n, int *ids, int *count, int max, AttnError *err)
+{
+    for (int i = 0; i < n; i++) {
+        if (*count >= max)
+            return (attn_fail(err, ATTN_E_TOO_BIG, "the text makes more than %d tokens", max), -1);
+        ids[(*count)++] = list[i];
+    }
+    return 0;
+}
+
 int bpe_encode(const Bpe *b, const char *text, size_t len, int *ids, int max, AttnError *err)
 {
-    for (size_t i = 0; b->ascii_only && i < len; i++)
-        if ((unsigned char)text[i] >= 0x80)
-            return (attn_fail(err, ATTN_E_ARG, "the tokenizer normalizes the text to NFC, which attn does only "
-                                               "for ASCII text: byte %zu is not ASCII", i + 1), -1);
+    uint8_t *normal = NULL;
+    if (b->nfc) {
+        /* the tokenizer's NFC normalizer, by libunistring */
+        size_t normal_len = 0;
+        const uint8_t *bad = u8_check((const uint8_t *)text, len);
+        if (bad)
+            return (attn_fail(err, ATTN_E_ARG, "the text is not UTF-8 at byte %zu", (size_t)(bad - (const uint8_t *)text) + 1),
+                    -1);
+        if (!(normal = u8_normalize(UNINORM_NFC, (const uint8_t *)text, len, NULL, &normal_len)))
+            return (attn_fail(err, errno == ENOMEM ? ATTN_E_NOMEM : ATTN_E_ARG, "%s",
+                              errno == ENOMEM ? "out of memory" : "the text is not UTF-8"), -1);
+        text = (const char *)normal;
+        len = normal_len;
+    }
     pcre2_match_data *md[BPE_MAX_SPLITS] = { 0 };
     for (int i = 0; i < b->n_split; i++)
         if (!(md[i] = pcre2_match_data_create_from_pattern(b->split[i], NULL))) {
             for (int k = 0; k < i; k++)
                 pcre2_match_data_free(md[k]);
+            free(normal);
             return (attn_fail(err, ATTN_E_NOMEM, "out of memory"), -1);
         }
-    int count = 0, rc = 0;
+    int count = 0, rc = put_ids(b->before, b->n_before, ids, &count, max, err);
     char *spaced = NULL;
-    if (b->prefix_space && len > 0 && text[0] != ' ') {
+    if (rc == 0 && b->prefix_space && len > 0 && text[0] != ' ') {
         /* ByteLevel's add_prefix_space: the text as if a word came before */
         if (!(spaced = attn_malloc(len + 1)))
             rc = (attn_fail(err, ATTN_E_NOMEM, "out of memory"), -1);
@@ -504,17 +548,25 @@ int bpe_encode(const Bpe *b, const char *text, size_t len, int *ids, int max, At
         size_t where = 0;
         int k = next_added(b, text + at, len - at, &where);
         size_t plain = k < 0 ? len - at : where;
-        rc = split_piece(b, 0, md, text + at, plain, ids, &count, max, err);
+        if (b->metaspace && plain > 0) {
+            size_t n_meta;
+            char *meta = metaspace_text(b, text + at, plain, at == 0, &n_meta);
+            rc = meta ? split_piece(b, 0, md, meta, n_meta, ids, &count, max, err)
+                      : (attn_fail(err, ATTN_E_NOMEM, "out of memory"), -1);
+            free(meta);
+        } else {
+            rc = split_piece(b, 0, md, text + at, plain, ids, &count, max, err);
+        }
         at += plain;
         if (rc == 0 && k >= 0) {
-            if (count >= max)
-                rc = (attn_fail(err, ATTN_E_TOO_BIG, "the text makes more than %d tokens", max), -1);
-            else
-                ids[count++] = b->added[k].id;
+            rc = put_ids(&b->added[k].id, 1, ids, &count, max, err);
             at += b->added[k].len;
         }
     }
+    if (rc == 0)
+        rc = put_ids(b->after, b->n_after, ids, &count, max, err);
     free(spaced);
+    free(normal);
     for (int i = 0; i < b->n_split; i++)
         pcre2_match_data_free(md[i]);
     return rc == 0 ? count : -1;

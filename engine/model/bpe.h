@@ -1,10 +1,11 @@
 /*
- * bpe.h - GPT-2's byte-level BPE tokenizer, from the text of vocab.json
- * and merges.txt as a checkpoint ships them: the text split by GPT-2's
- * pre-tokenizer pattern (contractions, letters, digits, other symbols,
- * runs of spaces; Unicode classes from PCRE2), each piece's bytes written
- * in the 256-character byte alphabet, then merged pair by pair, the pair of
- * lowest rank first, and the pieces looked up in the vocabulary.
+ * bpe.h - the BPE tokenizers of the checkpoints attn reads. GPT-2's
+ * byte-level BPE from the text of vocab.json and merges.txt: the text
+ * split by GPT-2's pre-tokenizer pattern (contractions, letters, digits,
+ * other symbols, runs of spaces; Unicode classes from PCRE2), each piece's
+ * bytes written in the 256-character byte alphabet, then merged pair by
+ * pair, the pair of lowest rank first, and the pieces looked up in the
+ * vocabulary.
  *
  * The same from a tokenizer.json (bpe_json.c). No files: the app reads
  * them and hands over their text. Refused at once,
@@ -30,12 +31,15 @@ Bpe *bpe_open(const char *vocab, const char *merges, size_t len, int vocab_size,
 void bpe_free(Bpe *b);
 
 /* The tokenizer of a tokenizer.json (its text, NUL-terminated) whose
- * model is a byte-level BPE: the vocabulary and merges (as "a b" strings
- * or as pairs) from "model", the added tokens, and the pre-tokenizer from
- * what the file says (ByteLevel, with or without its regex and prefix
- * space; Split by the file's own regex; Digits; a Sequence of them); a
- * normalizer of NFC is taken for ASCII text. Anything else is refused by
- * name. NULL with err. */
+ * model is a BPE, from what the file says (bpe_json.c): the vocabulary and
+ * merges (as "a b" strings or as pairs), the added tokens; GPT-2's
+ * byte-level BPE (ByteLevel, with or without its regex and prefix space;
+ * Split by the file's own regex; Digits) or SentencePiece's (the text's
+ * characters merged, a space written "▁" by Metaspace or by the Prepend
+ * and Replace normalizers, byte fallback, the unknown token); an NFC
+ * normalizer (libunistring); the post-processor's template of special
+ * tokens around the text. Anything else is refused by name. NULL with
+ * err. */
 Bpe *bpe_open_json(const char *json, int vocab_size, AttnError *err);
 
 /* text[0..len) as token ids into ids (at most max): how many, or -1 with

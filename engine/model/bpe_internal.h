@@ -9,6 +9,19 @@
 #include "bpe.h"
 #include "json_read.h"
 
+/* A table of strings to ints (bpe_table.c). */
+typedef struct {
+    char **keys;
+    int *vals;
+    size_t cap, n;
+} Table;
+/* The value of s[0..n), or -1. */
+int bpe_table_get(const Table *t, const char *s, size_t n);
+/* Put s -> v (a key already there keeps its first value). 0, or -1 on no
+ * memory. */
+int bpe_table_put(Table *t, const char *s, size_t n, int v);
+void bpe_table_free(Table *t);
+
 Bpe *bpe_new(AttnError *err);
 /* The vocabulary: token (as the byte alphabet writes it) -> id. */
 int bpe_add_token(Bpe *b, const char *s, size_t n, int id, AttnError *err);
@@ -25,6 +38,20 @@ int bpe_split_gpt2(Bpe *b, AttnError *err);
 /* An added token, matched in the text as written before any splitting. */
 int bpe_add_special(Bpe *b, const char *s, int id, AttnError *err);
 void bpe_set_prefix_space(Bpe *b, int on);
-void bpe_set_ascii_only(Bpe *b, int on);
+/* The text normalized to NFC before anything else. */
+void bpe_set_nfc(Bpe *b, int on);
+/* SentencePiece's BPE: symbols are characters, a space "▁", and a "▁"
+ * before the text as prepend says (BPE_PREPEND_NONE keeps the one set). */
+enum { BPE_PREPEND_NONE, BPE_PREPEND_FIRST, BPE_PREPEND_ALWAYS, BPE_PREPEND_UNCONDITIONAL };
+void bpe_set_metaspace(Bpe *b, int prepend);
+/* A character the vocabulary lacks as its bytes' tokens <0xNN> (on), the
+ * unknown token's id (-1: none), runs of unknowns as one (fuse_unk). */
+void bpe_set_byte_fallback(Bpe *b, int on, int unk, int fuse_unk);
+/* A token's id, or -1. */
+int bpe_token_id(const Bpe *b, const char *s);
+/* The post-processor's template: ids before and after the text's (at most
+ * BPE_MAX_TEMPLATE each). 0, or -1. */
+#define BPE_MAX_TEMPLATE 4
+int bpe_set_template(Bpe *b, const int *before, int n_before, const int *after, int n_after);
 
 #endif

@@ -1,12 +1,14 @@
 /*
- * bpe_json.c - a byte-level BPE from Hugging Face's tokenizer.json
- * (bpe.h's bpe_open_json): "model" (type BPE: its vocab and its merges,
- * written "a b" or ["a", "b"]), "added_tokens", "normalizer" (none, or NFC
- * for ASCII text) and "pre_tokenizer" read from the file, not assumed:
- * ByteLevel (GPT-2's pattern when use_regex, a space before the text when
- * add_prefix_space), Split by the file's own regex (behaviour Isolated),
- * Digits (each digit, or runs of them), and a Sequence of these. Byte
- * fallback, Metaspace and the other models are refused by name.
+ * bpe_json.c - a BPE from Hugging Face's tokenizer.json (bpe.h's
+ * bpe_open_json): "model" (type BPE: its vocab and its merges, written
+ * "a b" or ["a", "b"], byte_fallback, unk_token, fuse_unk),
+ * "added_tokens", "normalizer" (none, NFC, SentencePiece's Prepend and
+ * Replace of "▁", a Sequence of these), "pre_tokenizer" (ByteLevel: GPT-2's
+ * pattern when use_regex, a space before the text when add_prefix_space;
+ * Split by the file's own regex, behaviour Isolated; Digits; Metaspace;
+ * a Sequence of these) and "post_processor" (ByteLevel, or
+ * TemplateProcessing's special tokens around the text), read from the
+ * file, not assumed. Anything else is refused by name.
  */
 #include "bpe_internal.h"
 
@@ -39,6 +41,26 @@ static int pre_one(Bpe *b, const JVal *p, AttnError *err)
         bpe_set_prefix_space(b, flag(p, "add_prefix_space", 0));
         return flag(p, "use_regex", 1) ? bpe_split_gpt2(b, err) : 0;
     }
+    if (is_type(p, "Metaspace")) {
+        /* SentencePiece's spaces: "▁", one before the text as the scheme
+         * says (older files: add_prefix_space), pieces split before each
+         * "▁" when split */
+        const JVal *rep = json_get(p, "replacement"), *scheme = json_get(p, "prepend_scheme");
+        if (rep && (rep->type != J_STR || strcmp(rep->str, "\xe2\x96\x81") != 0))
+            return attn_fail(err, ATTN_E_ARG, "tokenizer.json: a Metaspace replacing spaces with other than \"▁\" is "
+                                              "not read yet"), -1;
+        int prepend = flag(p, "add_prefix_space", 1) ? BPE_PREPEND_ALWAYS : BPE_PREPEND_NONE;
+        if (scheme && scheme->type == J_STR)
+            prepend = strcmp(scheme->str, "first") == 0    ? BPE_PREPEND_FIRST
+                    : strcmp(scheme->str, "always") == 0   ? BPE_PREPEND_ALWAYS
+                    : strcmp(scheme->str, "never") == 0    ? BPE_PREPEND_NONE
+                                                           : -1;
+        if (prepend < 0)
+            return attn_fail(err, ATTN_E_ARG, "tokenizer.json: Metaspace's prepend_scheme %.20s is not first, always "
+                                              "or never", scheme->str), -1;
+        bpe_set_metaspace(b, prepend);
+        return flag(p, "split", 1) ? bpe_add_split(b, "\xe2\x96\x81?[^\xe2\x96\x81]+|\xe2\x96\x81", err) : 0;
+    }
     if (is_type(p, "Digits"))
         return bpe_add_split(b, flag(p, "individual_digits", 0) ? "\\p{N}" : "\\p{N}+", err);
     if (is_type(p, "Split")) {
@@ -58,7 +80,65 @@ static int pre_one(Bpe *b, const JVal *p, AttnError *err)
         return attn_fail(err, ATTN_E_ARG, "tokenizer.json: a Split without its pattern"), -1;
     }
     return attn_fail(err, ATTN_E_ARG, "tokenizer.json: the pre-tokenizer %.40s is not one attn reads yet (it reads "
-                                      "ByteLevel, Split, Digits and a Sequence of them)", type_of(p)), -1;
+                                      "ByteLevel, Split, Digits, Metaspace and a Sequence of them)", type_of(p)), -1;
+}
+
+/* One normalizer (not a Sequence) onto b: NFC; SentencePiece's Prepend of
+ * "▁" and Replace of " " by "▁". 0, or -1 with err. */
+static int normalizer_one(Bpe *b, const JVal *n, AttnError *err)
+{
+    static const char bar[] = "\xe2\x96\x81";
+    if (is_type(n, "NFC")) {
+        bpe_set_nfc(b, 1);
+        return 0;
+    }
+    const JVal *pre = json_get(n, "prepend"), *from = json_get(json_get(n, "pattern"), "String");
+    const JVal *to = json_get(n, "content");
+    if (is_type(n, "Prepend") && pre && pre->type == J_STR && strcmp(pre->str, bar) == 0) {
+        bpe_set_metaspace(b, BPE_PREPEND_UNCONDITIONAL);
+        return 0;
+    }
+    if (is_type(n, "Replace") && from && from->type == J_STR && strcmp(from->str, " ") == 0 && to
+        && to->type == J_STR && strcmp(to->str, bar) == 0) {
+        bpe_set_metaspace(b, BPE_PREPEND_NONE);
+        return 0;
+    }
+    return attn_fail(err, ATTN_E_ARG, "tokenizer.json: the normalizer %.40s is not one attn reads (it reads NFC, and "
+                                      "SentencePiece's Prepend and Replace of \"▁\")", type_of(n)), -1;
+}
+
+/* The post-processor's template for a single text: the ids of the special
+ * tokens before and after "A". ByteLevel's changes no id. 0, or -1. */
+static int post_processor(Bpe *b, const JVal *p, AttnError *err)
+{
+    if (!p || p->type == J_NULL || is_type(p, "ByteLevel"))
+        return 0;
+    if (!is_type(p, "TemplateProcessing"))
+        return attn_fail(err, ATTN_E_ARG, "tokenizer.json: the post-processor %.40s is not one attn reads (it reads "
+                                          "ByteLevel and TemplateProcessing)", type_of(p)), -1;
+    const JVal *single = json_get(p, "single"), *specials = json_get(p, "special_tokens");
+    int before[BPE_MAX_TEMPLATE], after[BPE_MAX_TEMPLATE], nb = 0, na = 0, seen_a = 0;
+    for (int i = 0; single && single->type == J_ARR && i < single->n; i++) {
+        const JVal *tok = json_get(&single->items[i], "SpecialToken");
+        if (json_get(&single->items[i], "Sequence")) {
+            seen_a = 1;
+            continue;
+        }
+        const JVal *name = json_get(tok, "id"), *ids = json_get(json_get(specials, name ? name->str : ""), "ids");
+        if (!name || name->type != J_STR || !ids || ids->type != J_ARR)
+            return attn_fail(err, ATTN_E_ARG, "tokenizer.json: the template names a special token it does not "
+                                              "define"), -1;
+        for (int k = 0; k < ids->n; k++) {
+            if (ids->items[k].type != J_NUM || (seen_a ? na : nb) == BPE_MAX_TEMPLATE)
+                return attn_fail(err, ATTN_E_ARG, "tokenizer.json: the template's special tokens are not ids, or "
+                                                  "more than %d", BPE_MAX_TEMPLATE), -1;
+            if (seen_a)
+                after[na++] = (int)ids->items[k].num;
+            else
+                before[nb++] = (int)ids->items[k].num;
+        }
+    }
+    return bpe_set_template(b, before, nb, after, na);
 }
 
 static int read_merges(Bpe *b, const JVal *merges, AttnError *err)
@@ -103,17 +183,24 @@ Bpe *bpe_open_json(const char *json, int vocab_size, AttnError *err)
                   model ? type_of(model) : "(none)");
         ok = 0;
     }
-    if (ok && flag(model, "byte_fallback", 0)) {
-        attn_fail(err, ATTN_E_ARG, "tokenizer.json: a BPE with byte fallback (SentencePiece's) is not read yet");
-        ok = 0;
-    }
+    /* what says how the text is cut comes first: a SentencePiece
+     * tokenizer's tokens are read as it writes them */
     if (ok && norm && norm->type != J_NULL) {
-        if (is_type(norm, "NFC")) {
-            bpe_set_ascii_only(b, 1);
+        if (is_type(norm, "Sequence")) {
+            const JVal *list = json_get(norm, "normalizers");
+            for (int i = 0; ok && list && list->type == J_ARR && i < list->n; i++)
+                ok = normalizer_one(b, &list->items[i], err) == 0;
         } else {
-            attn_fail(err, ATTN_E_ARG, "tokenizer.json: the normalizer %.40s is not one attn reads yet",
-                      type_of(norm));
-            ok = 0;
+            ok = normalizer_one(b, norm, err) == 0;
+        }
+    }
+    if (ok && pre && pre->type != J_NULL) {
+        if (is_type(pre, "Sequence")) {
+            const JVal *list = json_get(pre, "pretokenizers");
+            for (int i = 0; ok && list && list->type == J_ARR && i < list->n; i++)
+                ok = pre_one(b, &list->items[i], err) == 0;
+        } else {
+            ok = pre_one(b, pre, err) == 0;
         }
     }
     ok = ok && bpe_vocab_of(b, json_get(model, "vocab") ? json_get(model, "vocab") : &root, "tokenizer.json's vocab",
@@ -129,15 +216,16 @@ Bpe *bpe_open_json(const char *json, int vocab_size, AttnError *err)
             ok = bpe_add_special(b, content->str, (int)id->num, err) == 0;
         }
     }
-    if (ok && pre && pre->type != J_NULL) {
-        if (is_type(pre, "Sequence")) {
-            const JVal *list = json_get(pre, "pretokenizers");
-            for (int i = 0; ok && list && list->type == J_ARR && i < list->n; i++)
-                ok = pre_one(b, &list->items[i], err) == 0;
-        } else {
-            ok = pre_one(b, pre, err) == 0;
+    if (ok) {
+        const JVal *unk = json_get(model, "unk_token");
+        int unk_id = unk && unk->type == J_STR ? bpe_token_id(b, unk->str) : -1;
+        if (unk && unk->type == J_STR && unk_id < 0) {
+            attn_fail(err, ATTN_E_ARG, "tokenizer.json: the unknown token %.40s is not in the vocabulary", unk->str);
+            ok = 0;
         }
+        bpe_set_byte_fallback(b, flag(model, "byte_fallback", 0), unk_id, flag(model, "fuse_unk", 0));
     }
+    ok = ok && post_processor(b, json_get(&root, "post_processor"), err) == 0;
     json_free(&root);
     if (!ok) {
         bpe_free(b);
