@@ -36,9 +36,11 @@ static float pool(const float *a, int n, int r0, int r1, int c0, int c1)
 {
     float best = NAN;
     for (int i = r0; i < r1 && i < n; i++)
-        for (int j = c0; j < c1 && j <= i; j++)
-            if (isnan(best) || a[(size_t)i * n + j] > best)
-                best = a[(size_t)i * n + j];
+        for (int j = c0; j < c1 && j <= i; j++) {
+            float v = a[(size_t)i * n + j];
+            if (!isnan(v) && (isnan(best) || v > best))
+                best = v;
+        }
     return best;
 }
 

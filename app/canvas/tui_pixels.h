@@ -19,7 +19,8 @@ void tui_pixel_pair(const TuiTerm *term, int y, int x, float up, float down);
  * keys 1..i) in a box of rows x cols cells at (y, x): each pixel the
  * largest weight of the rows and columns it stands for (2 x rows pixels
  * down, cols across; fewer when n is smaller: one pixel a row and a
- * column, from the top left); above the diagonal, nothing. */
+ * column, from the top left); above the diagonal, and where a is NaN,
+ * nothing. */
 void tui_pixels_matrix(const TuiTerm *term, int y, int x, int rows, int cols, const float *a, int n);
 
 #endif

@@ -68,17 +68,23 @@ static int parse_tokens(const char *text, int *ids, int max)
     return n;
 }
 
-/* Every head's attention as float32, shape (layers, heads, n, n). */
-static int write_attention(const char *path, const ModelRun *run, char *why, size_t size)
+/* Every head's attention as float32, shape (layers, heads, n, n), each
+ * head made again from the queries and keys the pass kept. */
+static int write_attention(const char *path, ModelLook *lk, char *why, size_t size)
 {
     FILE *f = lessonfile_create(path, why, size);
     if (!f)
         return -1;
+    const ModelRun *run = &lk->run;
     char head[128];
     int64_t shape[4] = { run->layers, run->heads, run->n, run->n };
-    size_t hlen = npy_header_f32(head, sizeof head, shape, 4);
-    size_t count = (size_t)run->layers * run->heads * run->n * run->n;
-    int ok = hlen > 0 && fwrite(head, 1, hlen, f) == hlen && fwrite(run->attention, sizeof *run->attention, count, f) == count;
+    size_t hlen = npy_header_f32(head, sizeof head, shape, 4), count = (size_t)run->n * run->n;
+    int ok = hlen > 0 && fwrite(head, 1, hlen, f) == hlen;
+    for (int l = 0; ok && l < run->layers; l++)
+        for (int h = 0; ok && h < run->heads; h++) {
+            const float *a = model_look_attention(lk, l, h);
+            ok = a && fwrite(a, sizeof *a, count, f) == count;
+        }
     if (fclose(f) != 0 || !ok) {
         snprintf(why, size, "could not be written: %s", strerror(errno ? errno : EIO));
         return -1;
@@ -86,7 +92,7 @@ static int write_attention(const char *path, const ModelRun *run, char *why, siz
     return 0;
 }
 
-static void print_json(const ModelLook *lk, int k)
+static void print_json(ModelLook *lk, int k)
 {
     const ModelConfig *c = &lk->md.cfg;
     const int *ids = lk->ids, n = lk->n;
@@ -148,7 +154,7 @@ static void print_json(const ModelLook *lk, int k)
     jw_end(&w);
 }
 
-static void print_plain(const ModelLook *lk, int k)
+static void print_plain(ModelLook *lk, int k)
 {
     const ModelConfig *c = &lk->md.cfg;
     const int *ids = lk->ids, n = lk->n;
@@ -239,7 +245,7 @@ int cli_model(int argc, char **argv)
     } else if ((words ? model_look_text(&lk, words, why, sizeof why)
                       : model_look_tokens(&lk, ids, n, why, sizeof why)) != 0)
         status = model_usage(why);
-    else if (att_out && write_attention(att_out, &lk.run, why, sizeof why) != 0)
+    else if (att_out && write_attention(att_out, &lk, why, sizeof why) != 0)
         status = model_dir_unreadable(att_out, why);
     else if (lesson_dir && (lesson_layer > c->layers || lesson_head > c->heads))
         status = model_usage("--head-lesson: the model has no such layer or head");

@@ -233,7 +233,7 @@ static int folder(const ModelLook *lk, int layer, int head, const char *dir, cha
 }
 
 /* The matrices beside the lesson. */
-static int write_matrices(const ModelLook *lk, int layer, int head, const char *dir, char *why, size_t size)
+static int write_matrices(ModelLook *lk, int layer, int head, const char *dir, char *why, size_t size)
 {
     const ModelConfig *c = &lk->md.cfg;
     ModelHeadWeights w;
@@ -313,7 +313,7 @@ static int evaluate(const char *path, Stated *st, char *why, size_t size)
     return 0;
 }
 
-int head_lesson_write(const ModelLook *lk, int layer, int head, const char *text, const char *dir, char *path,
+int head_lesson_write(ModelLook *lk, int layer, int head, const char *text, const char *dir, char *path,
                       size_t path_size, char *why, size_t why_size)
 {
     char where[1200];

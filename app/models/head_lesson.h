@@ -24,7 +24,7 @@
  * its text (for the lesson's words; NULL or "" when tokens were given), in
  * dir (NULL: the state directory's). 0 with the lesson's path in path, or
  * -1 with why. */
-int head_lesson_write(const ModelLook *lk, int layer, int head, const char *text, const char *dir, char *path,
+int head_lesson_write(ModelLook *lk, int layer, int head, const char *text, const char *dir, char *path,
                       size_t path_size, char *why, size_t why_size);
 
 #endif

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+static int make_thumbs(ModelLook *lk);
+
 int model_look_open(ModelLook *lk, const char *dir, char *why, size_t size)
 {
     memset(lk, 0, sizeof *lk);
@@ -28,6 +30,9 @@ void model_look_close(ModelLook *lk)
 {
     free(lk->ids);
     free(lk->scores);
+    free(lk->head);
+    free(lk->thumbs);
+    free(lk->logits);
     model_run_free(&lk->run);
     model_dir_close(&lk->md);
     memset(lk, 0, sizeof *lk);
@@ -56,9 +61,11 @@ int model_look_tokens(ModelLook *lk, const int *ids, int n, char *why, size_t si
         snprintf(why, size, "%s", err.msg);
     } else {
         memcpy(copy, ids, (size_t)n * sizeof *copy);
-        free(lk->ids), free(lk->scores);
+        free(lk->ids), free(lk->scores), free(lk->head);
         model_run_free(&lk->run);
-        lk->ids = copy, lk->n = n, lk->scores = hs, lk->run = run;
+        lk->ids = copy, lk->n = n, lk->scores = hs, lk->run = run, lk->head = NULL, lk->logits_pos = 0;
+        free(lk->thumbs);
+        lk->thumbs = NULL;      /* made when first asked for */
         return 0;
     }
     free(copy), free(hs);
@@ -101,19 +108,81 @@ int model_look_text_cut(ModelLook *lk, const char *text, int cut, char *why, siz
 
 const char *model_look_token(const ModelLook *lk, int id) { return bpe_token_text(lk->md.bpe, id); }
 
-const float *model_look_attention(const ModelLook *lk, int layer, int head)
+const float *model_look_attention(ModelLook *lk, int layer, int head)
 {
-    return lk->run.attention + ((size_t)layer * lk->run.heads + head) * lk->n * lk->n;
+    if (lk->head && lk->head_layer == layer && lk->head_index == head)
+        return lk->head;
+    AttnError err = { 0 };
+    if (!lk->head && !(lk->head = malloc((size_t)lk->n * lk->n * sizeof *lk->head)))
+        return NULL;
+    if (model_attention(lk->md.model, &lk->run, layer, head, lk->head, &err) != ATTN_OK) {
+        free(lk->head);
+        lk->head = NULL;
+        return NULL;
+    }
+    lk->head_layer = layer;
+    lk->head_index = head;
+    return lk->head;
 }
 
-const float *model_look_logits(const ModelLook *lk, int pos)
+const float *model_look_thumb(ModelLook *lk, int layer, int head)
 {
-    return lk->run.logits + (size_t)pos * lk->run.vocab;
+    if (!lk->thumbs && make_thumbs(lk) != 0) {
+        free(lk->thumbs);
+        lk->thumbs = NULL;
+        return NULL;
+    }
+    return lk->thumbs + ((size_t)layer * lk->run.heads + head) * lk->thumb * lk->thumb;
 }
 
-void model_look_next(const ModelLook *lk, int pos, double t, int k, int *ids, double *p)
+/* Every head made once and pooled to its thumbnail. */
+static int make_thumbs(ModelLook *lk)
+{
+    int n = lk->n, t = n < MODEL_LOOK_THUMB ? n : MODEL_LOOK_THUMB, L = lk->run.layers, H = lk->run.heads;
+    free(lk->thumbs);
+    lk->thumb = t;
+    if (!(lk->thumbs = malloc((size_t)L * H * t * t * sizeof *lk->thumbs)))
+        return -1;
+    for (int l = 0; l < L; l++)
+        for (int h = 0; h < H; h++) {
+            const float *a = model_look_attention(lk, l, h);
+            float *out = lk->thumbs + ((size_t)l * H + h) * t * t;
+            if (!a)
+                return -1;
+            for (int r = 0; r < t; r++)
+                for (int c = 0; c < t; c++) {
+                    float best = NAN;
+                    for (int i = r * n / t; i < (r + 1) * n / t; i++)
+                        for (int j = c * n / t; j < (c + 1) * n / t && j <= i; j++)
+                            if (isnan(best) || a[(size_t)i * n + j] > best)
+                                best = a[(size_t)i * n + j];
+                    out[r * t + c] = best;
+                }
+        }
+    return 0;
+}
+
+const float *model_look_logits(ModelLook *lk, int pos)
+{
+    AttnError err = { 0 };
+    if (lk->logits_pos == pos + 1)
+        return lk->logits;
+    if (!lk->logits && !(lk->logits = malloc((size_t)lk->run.vocab * sizeof *lk->logits)))
+        return NULL;
+    if (model_logits_at(lk->md.model, &lk->run, pos, lk->logits, &err) != ATTN_OK)
+        return NULL;
+    lk->logits_pos = pos + 1;
+    return lk->logits;
+}
+
+void model_look_next(ModelLook *lk, int pos, double t, int k, int *ids, double *p)
 {
     const float *z = model_look_logits(lk, pos);
+    if (!z) {
+        for (int j = 0; j < k; j++)
+            ids[j] = 0, p[j] = 0;
+        return;
+    }
     int vocab = lk->run.vocab;
     for (int j = 0; j < k; j++)
         ids[j] = -1;

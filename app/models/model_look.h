@@ -22,13 +22,28 @@
 /* The most tokens a text may make (beside the model's own context). */
 #define MODEL_LOOK_MAX_TOKENS 4096
 
+/* The side of a head's thumbnail: its attention pooled to at most this
+ * many rows and columns, for the screen's every-head view. */
+#define MODEL_LOOK_THUMB 48
+
 typedef struct {
     ModelDir md;
     int *ids;           /* the tokens looked at */
     int n;
-    ModelRun run;       /* their pass: every head's attention, every position's logits */
+    ModelRun run;       /* their pass: each layer's queries and keys, every
+                           position's logits */
     HeadScores *scores; /* layers x heads */
     char name[128];     /* the directory's last part, for titles */
+    /* one head's attention made again (model_look_attention), and which */
+    float *head;
+    int head_layer, head_index;
+    /* every head pooled (largest weight) to thumb x thumb, made when first
+     * asked for */
+    float *thumbs;
+    int thumb;
+    /* the logits after one position, and which (from 1; 0: none) */
+    float *logits;
+    int logits_pos;
 } ModelLook;
 
 /* Open the model directory dir (config, weights, tokenizer): 0, or -1 with
@@ -49,13 +64,21 @@ const char *model_look_joined(const ModelLook *lk, char *buf, size_t size);
 
 /* Token id's text (its bytes), or NULL without a tokenizer. */
 const char *model_look_token(const ModelLook *lk, int id);
-/* Head head of layer layer's attention (from 0): n x n, row i the query's. */
-const float *model_look_attention(const ModelLook *lk, int layer, int head);
+/* Head head of layer layer's attention (from 0): n x n, row i the query's,
+ * made again from the kept queries and keys when it is not the head made
+ * last (the pointer holds until another head is asked for). NULL on no
+ * memory. */
+const float *model_look_attention(ModelLook *lk, int layer, int head);
+/* The same pooled to lk->thumb x lk->thumb: each cell the largest weight of
+ * the rows and columns it stands for, NAN above the diagonal; every head's
+ * made at the first call for a text. NULL on no memory. */
+const float *model_look_thumb(ModelLook *lk, int layer, int head);
 /* The k most likely next tokens after position pos (from 0) at
  * temperature t > 0: ids and probabilities (of the softmax of logits / t),
  * highest first; k at most the vocabulary. */
-void model_look_next(const ModelLook *lk, int pos, double t, int k, int *ids, double *p);
-/* The logits after position pos. */
-const float *model_look_logits(const ModelLook *lk, int pos);
+void model_look_next(ModelLook *lk, int pos, double t, int k, int *ids, double *p);
+/* The logits after position pos (the pointer holds until another
+ * position is asked for); NULL on no memory. */
+const float *model_look_logits(ModelLook *lk, int pos);
 
 #endif

@@ -52,10 +52,10 @@ void model_screen_reload(ModelScreen *m)
 static void cursor_to_end(ModelScreen *m)
 {
     m->query = m->look.n - 1;
-    const float *a = model_look_attention(&m->look, m->layer, m->head) + (size_t)m->query * m->look.n;
+    const float *a = model_look_attention(&m->look, m->layer, m->head);
     m->key = 0;
-    for (int j = 1; j <= m->query; j++)
-        if (a[j] > a[m->key])
+    for (int j = 1; a && j <= m->query; j++)
+        if (a[(size_t)m->query * m->look.n + j] > a[(size_t)m->query * m->look.n + m->key])
             m->key = j;
 }
 

@@ -63,9 +63,10 @@ void model_head_prepare(TuiTerm *term, ModelScreen *m)
 }
 
 /* The weight of query i on key j. */
-static float weight(const ModelScreen *m, int i, int j)
+static float weight(ModelScreen *m, int i, int j)
 {
-    return model_look_attention(&m->look, m->layer, m->head)[(size_t)i * m->look.n + j];
+    const float *a = model_look_attention(&m->look, m->layer, m->head);
+    return a ? a[(size_t)i * m->look.n + j] : 0.0f;
 }
 
 static const char *label_of(const TuiTerm *term, const ModelScreen *m, int i, char *buf, size_t size)
@@ -97,7 +98,7 @@ static void draw_bar(const TuiTerm *term, int y, int x, int w, double v, int att
 }
 
 /* The weights one a cell, the cursor's marked, above the diagonal blank. */
-static void draw_cells(TuiTerm *term, const ModelScreen *m, const HeadLayout *h)
+static void draw_cells(TuiTerm *term, ModelScreen *m, const HeadLayout *h)
 {
     int n = m->look.n, cw = h->cell_w;
     for (int j = 0; j < n; j++)
@@ -128,11 +129,13 @@ static void draw_cells(TuiTerm *term, const ModelScreen *m, const HeadLayout *h)
 
 /* Past the pane: every weight pooled two pixels a cell, the cursor's
  * query marked beside it. */
-static void draw_pooled(TuiTerm *term, const ModelScreen *m, const HeadLayout *h)
+static void draw_pooled(TuiTerm *term, ModelScreen *m, const HeadLayout *h)
 {
     int n = m->look.n, rows = h->heat_rows, cols = imin(h->heat_w, n);
     ui_putf(&term->cv, HEAT_TOP - 1, h->heat_x, h->heat_w, tui_attr(term, C_DIM), "%d x %d, pooled (max)", n, n);
-    tui_pixels_matrix(term, HEAT_TOP, h->heat_x, rows, cols, model_look_attention(&m->look, m->layer, m->head), n);
+    const float *a = model_look_attention(&m->look, m->layer, m->head);
+    if (a)
+        tui_pixels_matrix(term, HEAT_TOP, h->heat_x, rows, cols, a, n);
     int py = imin(2 * rows, n), y = HEAT_TOP + (m->query * py / n) / 2;
     char label[128];
     ui_put(&term->cv, y, 0, h->label_w, tui_attr(term, C_SELECTED), label_of(term, m, m->query, label, sizeof label));
@@ -140,7 +143,7 @@ static void draw_pooled(TuiTerm *term, const ModelScreen *m, const HeadLayout *h
 
 /* Where the cursor's query looks: each key it can see, a bar for its
  * weight; the largest ones when they do not all fit. */
-static void draw_looks(TuiTerm *term, const ModelScreen *m, const HeadLayout *h)
+static void draw_looks(TuiTerm *term, ModelScreen *m, const HeadLayout *h)
 {
     int i = m->query, room = h->heat_rows - 1, x = h->panel_x, w = h->panel_w;
     char label[128];
@@ -176,7 +179,7 @@ static void draw_looks(TuiTerm *term, const ModelScreen *m, const HeadLayout *h)
 }
 
 /* The model's next token after the cursor's query. */
-static void draw_next(TuiTerm *term, const ModelScreen *m, const HeadLayout *h)
+static void draw_next(TuiTerm *term, ModelScreen *m, const HeadLayout *h)
 {
     int k = imin(NEXT_K, m->look.run.vocab), ids[NEXT_K];
     double p[NEXT_K];

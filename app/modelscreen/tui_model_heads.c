@@ -122,7 +122,9 @@ void model_heads_draw(TuiTerm *term, ModelScreen *m)
             else
                 snprintf(label, sizeof label, "%s %02d", k, (int)(sc * 100 + 0.5) > 99 ? 99 : (int)(sc * 100 + 0.5));
             ui_put(&term->cv, y, x, g.tile_w, chosen ? tui_attr(term, C_SELECTED) : tui_attr(term, C_LABEL), label);
-            tui_pixels_matrix(term, y + 1, x, g.pixel_rows, g.tile_w, model_look_attention(&m->look, l, h), m->look.n);
+            const float *thumb = model_look_thumb(&m->look, l, h);
+            if (thumb)
+                tui_pixels_matrix(term, y + 1, x, g.pixel_rows, g.tile_w, thumb, m->look.thumb);
         }
     }
     /* where the grid goes on past the screen */

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "blas.h"
 #include "json_read.h"
 #include "rng.h"
 
@@ -271,8 +272,8 @@ void model_causal_softmax(float *a, int n, int window)
     }
 }
 
-/* The pass over tokens, keeping every layer's attention or one's, and
- * what ask asks for. */
+/* The pass over tokens, keeping every layer's queries and keys or none,
+ * and what ask asks for. */
 static attn_status forward(const Model *m, const int *tokens, int n, int keep, const ModelAsk *ask, ModelRun *run,
                            AttnError *err)
 {
@@ -284,19 +285,25 @@ static attn_status forward(const Model *m, const int *tokens, int n, int keep, c
         if (tokens[i] < 0 || tokens[i] >= c->vocab)
             return attn_fail(err, ATTN_E_ARG, "token %d is %d; the vocabulary has 0 to %d", i + 1, tokens[i],
                              c->vocab - 1);
-    int layers = keep ? c->layers : 1;
-    if ((double)layers * c->heads * n * n > (double)MODEL_MAX_ATTENTION)
-        return attn_fail(err, ATTN_E_TOO_BIG, "%d tokens make %.0f attention weights to keep, over the %ld attn keeps",
-                         n, (double)layers * c->heads * n * n, MODEL_MAX_ATTENTION);
+    double kept = keep ? (double)c->layers * n * (c->heads + c->kv_heads) * c->head_dim : 0;
+    if (kept > (double)MODEL_MAX_KEPT)
+        return attn_fail(err, ATTN_E_TOO_BIG, "%d tokens make %.0f queries' and keys' numbers to keep, over the %ld "
+                         "attn keeps", n, kept, MODEL_MAX_KEPT);
     if (ask->input_layer < 0 || ask->input_layer > c->layers)
         return attn_fail(err, ATTN_E_ARG, "layer %d; the model has 1 to %d", ask->input_layer, c->layers);
-    run->logit_rows = ask->every_position ? n : 1;
-    run->attention = attn_malloc((size_t)layers * c->heads * n * n * sizeof *run->attention);
-    run->logits = attn_malloc((size_t)run->logit_rows * c->vocab * sizeof *run->logits);
+    run->logits = attn_malloc((size_t)c->vocab * sizeof *run->logits);
+    if (ask->every_position)
+        run->final = attn_malloc((size_t)n * c->d_model * sizeof *run->final);
+    run->scores = attn_calloc((size_t)c->layers * c->heads, sizeof *run->scores);
+    if (keep) {
+        run->q = attn_malloc((size_t)c->layers * n * c->heads * c->head_dim * sizeof *run->q);
+        run->k = attn_malloc((size_t)c->layers * n * c->kv_heads * c->head_dim * sizeof *run->k);
+    }
     run->input_layer = ask->input_layer;
     if (run->input_layer)
         run->layer_input = attn_malloc((size_t)n * c->d_model * sizeof *run->layer_input);
-    if (!run->attention || !run->logits || (run->input_layer && !run->layer_input)) {
+    if (!run->logits || !run->scores || (keep && (!run->q || !run->k)) || (run->input_layer && !run->layer_input)
+        || (ask->every_position && !run->final)) {
         model_run_free(run);
         return attn_fail(err, ATTN_E_NOMEM, "out of memory for a forward pass of %d tokens", n);
     }
@@ -304,11 +311,65 @@ static attn_status forward(const Model *m, const int *tokens, int n, int keep, c
     run->layers = c->layers;
     run->heads = c->heads;
     run->vocab = c->vocab;
-    run->kept = keep;
     attn_status rc = (c->kind == FAMILY_GPT2 ? model_forward_gpt2 : model_forward_llama)(m, tokens, n, run, err);
     if (rc != ATTN_OK)
         model_run_free(run);
     return rc;
+}
+
+void model_head_softmax(const ModelConfig *c, const float *Q, int ldq, const float *K, int ldk, int n, int head,
+                        float *A)
+{
+    int hd = c->head_dim, g = head / (c->heads / c->kv_heads);
+    blas_sgemm(0, 1, n, n, hd, 1.0f / sqrtf((float)hd), Q + (size_t)head * hd, ldq, K + (size_t)g * hd, ldk, 0.0f,
+               A, n);
+    model_causal_softmax(A, n, c->sliding_window);
+}
+
+void model_head_measure(const float *A, int n, HeadScores *s)
+{
+    s->previous = s->first = s->self = 0;
+    for (int i = 1; i < n; i++) {
+        s->previous += A[(size_t)i * n + i - 1];
+        s->first += A[(size_t)i * n];
+        s->self += A[(size_t)i * n + i];
+    }
+    if (n > 1) {
+        s->previous /= n - 1;
+        s->first /= n - 1;
+        s->self /= n - 1;
+    }
+}
+
+void model_keep_qk(const ModelConfig *c, ModelRun *run, int l, const float *Q, int ldq, const float *K, int ldk)
+{
+    if (!run->q)
+        return;
+    int n = run->n, qd = c->heads * c->head_dim, kd = c->kv_heads * c->head_dim;
+    for (int i = 0; i < n; i++) {
+        memcpy(run->q + ((size_t)l * n + i) * qd, Q + (size_t)i * ldq, (size_t)qd * sizeof *Q);
+        memcpy(run->k + ((size_t)l * n + i) * kd, K + (size_t)i * ldk, (size_t)kd * sizeof *K);
+    }
+}
+
+attn_status model_logits_at(const Model *m, const ModelRun *run, int pos, float *out, AttnError *err)
+{
+    const ModelConfig *c = &m->cfg;
+    if (!run->final || pos < 0 || pos >= run->n)
+        return attn_fail(err, ATTN_E_ARG, "no position %d kept", pos + 1);
+    blas_sgemm(0, 1, 1, c->vocab, c->d_model, 1.0f, run->final + (size_t)pos * c->d_model, c->d_model, m->out,
+               c->d_model, 0.0f, out, c->vocab);
+    return ATTN_OK;
+}
+
+attn_status model_attention(const Model *m, const ModelRun *run, int layer, int head, float *out, AttnError *err)
+{
+    const ModelConfig *c = &m->cfg;
+    if (!run->q || layer < 0 || layer >= c->layers || head < 0 || head >= c->heads)
+        return attn_fail(err, ATTN_E_ARG, "no such head kept: layer %d, head %d", layer + 1, head + 1);
+    int n = run->n, qd = c->heads * c->head_dim, kd = c->kv_heads * c->head_dim;
+    model_head_softmax(c, run->q + (size_t)layer * n * qd, qd, run->k + (size_t)layer * n * kd, kd, n, head, out);
+    return ATTN_OK;
 }
 
 static const ModelAsk ask_nothing;
@@ -341,8 +402,11 @@ double model_forward_flops(const ModelConfig *c, int n)
 
 void model_run_free(ModelRun *run)
 {
-    free(run->attention);
+    free(run->q);
+    free(run->k);
+    free(run->scores);
     free(run->logits);
+    free(run->final);
     free(run->layer_input);
     memset(run, 0, sizeof *run);
 }

@@ -11,8 +11,9 @@
  * name.
  *
  * The forward pass keeps what the screens and `attn model` show: every
- * layer's and head's attention probabilities over the tokens, and the
- * next-token logits at the last position.
+ * layer's queries and keys (so any head's attention can be made again
+ * without holding every head's n x n weights), each head's measured
+ * scores, and the next-token logits.
  *
  * No files, no printing: the app reads config.json and maps the weights.
  * Ownership: a Model borrows the SafeTensors (and through it the mapped
@@ -33,6 +34,8 @@
 #define MODEL_MAX_WIDTH 16384
 #define MODEL_MAX_VOCAB (1 << 20)
 #define MODEL_MAX_CONTEXT (1 << 17)
+/* The most query and key numbers a pass keeps (every layer's). */
+#define MODEL_MAX_KEPT (1L << 28)
 
 typedef enum { FAMILY_GPT2, FAMILY_LLAMA } ModelFamily;
 
@@ -66,53 +69,63 @@ const ModelConfig *model_config(const Model *m);
 /* The weights' count (the parameters, the tied output counted once). */
 int64_t model_params(const Model *m);
 
-/* What one forward pass over n tokens computed. */
+/* What a head does, measured (model_head_scores): the share of each
+ * query's weight on the token before it, on the first token, on itself,
+ * and the induction score (on a repeated random sequence, the weight from
+ * each token of the repeat to the token after its earlier occurrence). */
+typedef struct {
+    double previous, first, self, induction;
+} HeadScores;
+
+/* What one forward pass over n tokens computed. Not every head's n x n
+ * weights: each layer's queries and keys (after the rotary positions),
+ * from which model_attention makes any head's again, and each head's
+ * scores measured as it went. */
 typedef struct {
     int n, layers, heads, vocab;
-    float *attention;   /* layers x heads x n x n, row i the query's weights
-                           (model_forward_timed: one layer's, reused)       */
-    float *logits;      /* logit_rows x vocab: the next token's logits after
-                           the last position (1 row) or after each (n)      */
-    int logit_rows;
-    int kept;           /* every layer's attention is kept                  */
+    float *q, *k;       /* layers x n x (heads x head_dim), and x (kv_heads x
+                           head_dim); NULL when the pass kept nothing
+                           (model_forward_timed)                            */
+    HeadScores *scores; /* layers x heads: previous, first, self (the
+                           induction score is model_head_scores')           */
+    float *logits;      /* vocab: the next token's logits after the last     */
+    float *final;       /* n x d_model: every position after the final norm
+                           (ModelAsk's every_position), for model_logits_at */
     int input_layer;    /* 1..layers: layer_input holds that layer's input  */
     float *layer_input; /* n x d_model, after the layer's norm; or NULL      */
 } ModelRun;
 
 /* What a pass is asked to keep beyond the attention and the last logits. */
 typedef struct {
-    int every_position; /* the logits after every position (the screen's
-                           next token at any token)                         */
+    int every_position; /* keep every position's final state, so the logits
+                           after any token can be had (model_logits_at)    */
     int input_layer;    /* 1..layers: that layer's normalized input (the
                            head shown as a lesson); 0: none                 */
 } ModelAsk;
 
-/* The logits after the last position. */
-static inline const float *model_last_logits(const ModelRun *run)
-{
-    return run->logits + (size_t)(run->logit_rows - 1) * run->vocab;
-}
 
 /* The forward pass over tokens[0..n) (1 <= n <= context, each id < vocab).
- * ATTN_OK with *run filled, or a code with err->msg. */
+ * ATTN_OK with *run filled, or a code with err->msg (more queries and
+ * keys to keep than MODEL_MAX_KEPT floats, named). */
 attn_status model_forward(const Model *m, const int *tokens, int n, ModelRun *run, AttnError *err);
 /* The same, keeping what ask asks for too. */
 attn_status model_forward_asked(const Model *m, const int *tokens, int n, const ModelAsk *ask, ModelRun *run,
                                 AttnError *err);
-/* The same pass keeping only the logits (one layer's attention at a time):
- * what a benchmark times; n up to the context, as far as memory goes. */
+/* The same pass keeping only the logits: what a benchmark times; n up to
+ * the context, as far as memory goes. */
 attn_status model_forward_timed(const Model *m, const int *tokens, int n, ModelRun *run, AttnError *err);
+/* The logits after position pos (from 0) into out (vocab), from a run
+ * that kept every position (ModelAsk's every_position): the last's equal
+ * run->logits. ATTN_E_ARG otherwise. */
+attn_status model_logits_at(const Model *m, const ModelRun *run, int pos, float *out, AttnError *err);
+/* Head head of layer layer's attention (both from 0) made again from the
+ * queries and keys run kept, the very arithmetic of the pass: out (n x n),
+ * row i the query's weights, zero above the diagonal (and past a sliding
+ * window). ATTN_E_ARG when run kept none. */
+attn_status model_attention(const Model *m, const ModelRun *run, int layer, int head, float *out, AttnError *err);
 /* The floating-point operations of a forward pass over n tokens. */
 double model_forward_flops(const ModelConfig *cfg, int n);
 void model_run_free(ModelRun *run);
-
-/* What a head does, measured (model_head_kinds): the share of each query's
- * weight on the token before it, on the first token, on itself, and the
- * induction score (on a repeated random sequence, the weight from each
- * token of the repeat to the token after its earlier occurrence). */
-typedef struct {
-    double previous, first, self, induction;
-} HeadScores;
 
 /* The kind a head's scores name: "previous-token", "first-token", "self",
  * "induction" (the highest at 0.4 or more), else "broad"; and the score

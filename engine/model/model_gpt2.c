@@ -97,26 +97,25 @@ attn_status model_forward_gpt2(const Model *m, const int *tokens, int n, ModelRu
     int d = c->d_model, f = c->d_ff, H = c->heads, hd = c->head_dim;
     float *h = attn_malloc((size_t)n * d * sizeof *h), *a = attn_malloc((size_t)n * d * sizeof *a);
     float *qkv = attn_malloc((size_t)n * 3 * d * sizeof *qkv), *o = attn_malloc((size_t)n * d * sizeof *o);
-    float *ff = attn_malloc((size_t)n * f * sizeof *ff);
+    float *ff = attn_malloc((size_t)n * f * sizeof *ff), *A = attn_malloc((size_t)n * n * sizeof *A);
     attn_status rc = ATTN_OK;
-    if (!h || !a || !qkv || !o || !ff) {
+    if (!h || !a || !qkv || !o || !ff || !A) {
         rc = attn_fail(err, ATTN_E_NOMEM, "out of memory for a forward pass of %d tokens", n);
         goto done;
     }
     for (int i = 0; i < n; i++)
         for (int j = 0; j < d; j++)
             h[(size_t)i * d + j] = m->embed[(size_t)tokens[i] * d + j] + m->pos[(size_t)i * d + j];
-    float scale = 1.0f / sqrtf((float)hd);
     for (int l = 0; l < c->layers; l++) {
         const Gpt2Layer *y = &m->gpt2[l];
         layer_norm(h, a, n, d, y->ln1_g, y->ln1_b, c->ln_eps);
         if (run->input_layer == l + 1)
             memcpy(run->layer_input, a, (size_t)n * d * sizeof *a);
         affine(a, n, d, y->qkv_w, y->qkv_b, 3 * d, qkv, 0);
+        model_keep_qk(c, run, l, qkv, 3 * d, qkv + d, 3 * d);
         for (int k = 0; k < H; k++) {
-            float *A = model_head_attention(run, l, k);
-            blas_sgemm(0, 1, n, n, hd, scale, qkv + k * hd, 3 * d, qkv + d + k * hd, 3 * d, 0.0f, A, n);
-            model_causal_softmax(A, n, 0);
+            model_head_softmax(c, qkv, 3 * d, qkv + d, 3 * d, n, k, A);
+            model_head_measure(A, n, &run->scores[l * H + k]);
             blas_sgemm(0, 0, n, hd, n, 1.0f, A, n, qkv + 2 * d + k * hd, 3 * d, 0.0f, o + k * hd, d);
         }
         affine(o, n, d, y->proj_w, y->proj_b, d, h, 1);
@@ -126,12 +125,15 @@ attn_status model_forward_gpt2(const Model *m, const int *tokens, int n, ModelRu
             ff[i] = gelu_tanh(ff[i]);
         affine(ff, n, f, y->out_w, y->out_b, d, h, 1);
     }
-    /* the next token: the last position (or every one) through the final
-     * norm, against the input embedding (tied) */
-    int rows = run->logit_rows;
+    /* the next token: the last position (and every one kept, for
+     * model_logits_at) through the final norm, against the input
+     * embedding (tied) */
+    int rows = run->final ? n : 1;
     layer_norm(h + (size_t)(n - rows) * d, a, rows, d, m->norm_g, m->norm_b, c->ln_eps);
-    blas_sgemm(0, 1, rows, c->vocab, d, 1.0f, a, d, m->out, d, 0.0f, run->logits, c->vocab);
+    if (run->final)
+        memcpy(run->final, a, (size_t)n * d * sizeof *a);
+    blas_sgemm(0, 1, 1, c->vocab, d, 1.0f, a + (size_t)(rows - 1) * d, d, m->out, d, 0.0f, run->logits, c->vocab);
 done:
-    free(h), free(a), free(qkv), free(o), free(ff);
+    free(h), free(a), free(qkv), free(o), free(ff), free(A);
     return rc;
 }

@@ -11,6 +11,7 @@
 
 #include "alloc.h"
 #include "model_internal.h"
+#include "rng.h"
 
 const char *model_head_kind(const HeadScores *s, double *score)
 {
@@ -32,52 +33,40 @@ attn_status model_head_scores(const Model *m, const ModelRun *run, int rep, unsi
                               AttnError *err)
 {
     const ModelConfig *c = &m->cfg;
-    int n = run->n, H = run->heads;
-    for (int l = 0; l < run->layers; l++)
-        for (int k = 0; k < H; k++) {
-            const float *A = run->attention + ((size_t)l * H + k) * n * n;
-            HeadScores *s = &scores[l * H + k];
-            memset(s, 0, sizeof *s);
-            for (int i = 1; i < n; i++) {
-                s->previous += A[(size_t)i * n + i - 1];
-                s->first += A[(size_t)i * n];
-                s->self += A[(size_t)i * n + i];
-            }
-            if (n > 1) {
-                s->previous /= n - 1;
-                s->first /= n - 1;
-                s->self /= n - 1;
-            }
-        }
+    int H = run->heads;
+    /* previous, first and self: measured by the pass itself */
+    memcpy(scores, run->scores, (size_t)run->layers * H * sizeof *scores);
     /* induction: a random sequence shown twice; from each token of the
      * repeat, the weight on the token after its first showing */
     if (rep < 2 || 2 * rep > c->context)
         rep = c->context / 2 < 2 ? 0 : (c->context / 2 < rep ? c->context / 2 : rep);
     if (rep < 2)
         return ATTN_OK;
-    int *seq = attn_malloc((size_t)2 * rep * sizeof *seq);
-    if (!seq)
+    int t = 2 * rep;
+    int *seq = attn_malloc((size_t)t * sizeof *seq);
+    float *A = attn_malloc((size_t)t * t * sizeof *A);
+    if (!seq || !A) {
+        free(seq), free(A);
         return attn_fail(err, ATTN_E_NOMEM, "out of memory");
+    }
     Rng g;
     rng_seed(&g, seed);
     for (int i = 0; i < rep; i++)
         seq[i] = seq[i + rep] = (int)(rng_u32(&g) % (uint32_t)c->vocab);
     ModelRun twice;
-    attn_status rc = model_forward(m, seq, 2 * rep, &twice, err);
+    attn_status rc = model_forward(m, seq, t, &twice, err);
     free(seq);
-    if (rc != ATTN_OK)
-        return rc;
-    int t = 2 * rep;
-    for (int l = 0; l < twice.layers; l++)
-        for (int k = 0; k < H; k++) {
-            const float *A = twice.attention + ((size_t)l * H + k) * t * t;
+    for (int l = 0; rc == ATTN_OK && l < twice.layers; l++)
+        for (int k = 0; rc == ATTN_OK && k < H; k++) {
+            rc = model_attention(m, &twice, l, k, A, err);
             double sum = 0;
             for (int i = rep; i < t - 1; i++)
                 sum += A[(size_t)i * t + (i - rep + 1)];
             scores[l * H + k].induction = sum / (rep - 1);
         }
-    model_run_free(&twice);
-    return ATTN_OK;
+    model_run_free(&twice);    /* zeroed by a pass that failed: fine */
+    free(A);
+    return rc;
 }
 
 void model_head_weights_free(ModelHeadWeights *w)

@@ -11,9 +11,6 @@
 #include "model.h"
 #include "rng.h"
 
-/* The most attention probabilities a run keeps (layers x heads x n x n). */
-#define MODEL_MAX_ATTENTION (1L << 27)
-
 typedef struct {
     const float *ln1_g, *ln1_b, *qkv_w, *qkv_b, *proj_w, *proj_b, *ln2_g, *ln2_b, *fc_w, *fc_b, *out_w, *out_b;
 } Gpt2Layer;
@@ -44,12 +41,18 @@ struct Model {
 const float *model_weight(Model *m, const SafeTensors *st, const char *prefix, const char *name, int64_t rows,
                           int64_t cols, int optional, AttnError *err);
 
-/* Head k of layer l's attention in run: its own when kept, else the
- * one layer's buffer reused. */
-static inline float *model_head_attention(const ModelRun *run, int l, int k)
-{
-    return run->attention + ((size_t)(run->kept ? l : 0) * run->heads + k) * run->n * run->n;
-}
+/* A (n x n) = head's causal softmax of its queries against its keys,
+ * scaled by 1/sqrt(head_dim): Q's rows ldq apart (the head's numbers at
+ * head x head_dim), K's ldk apart (its key/value head's). The one
+ * arithmetic of a head's weights, for the pass and for model_attention. */
+void model_head_softmax(const ModelConfig *c, const float *Q, int ldq, const float *K, int ldk, int n, int head,
+                        float *A);
+/* What head's weights A (n x n) do: the share on the token before, the
+ * first, itself (HeadScores' previous, first, self). */
+void model_head_measure(const float *A, int n, HeadScores *s);
+/* Layer l's queries and keys kept in run (when it keeps them): rows of Q
+ * ldq apart, of K ldk apart. */
+void model_keep_qk(const ModelConfig *c, ModelRun *run, int l, const float *Q, int ldq, const float *K, int ldk);
 
 /* Row i of a (n x n): softmax of the scores of keys max(0, i - window + 1)
  * .. i (window 0: from 0), zeros elsewhere. */

@@ -124,14 +124,14 @@ attn_status model_forward_llama(const Model *m, const int *tokens, int n, ModelR
     float *Q = attn_malloc((size_t)n * q * sizeof *Q), *K = attn_malloc((size_t)n * kv * sizeof *K);
     float *V = attn_malloc((size_t)n * kv * sizeof *V), *o = attn_malloc((size_t)n * q * sizeof *o);
     float *g = attn_malloc((size_t)n * f * sizeof *g), *u = attn_malloc((size_t)n * f * sizeof *u);
+    float *A = attn_malloc((size_t)n * n * sizeof *A);
     attn_status rc = ATTN_OK;
-    if (!h || !a || !Q || !K || !V || !o || !g || !u) {
+    if (!h || !a || !Q || !K || !V || !o || !g || !u || !A) {
         rc = attn_fail(err, ATTN_E_NOMEM, "out of memory for a forward pass of %d tokens", n);
         goto done;
     }
     for (int i = 0; i < n; i++)
         memcpy(h + (size_t)i * d, m->embed + (size_t)tokens[i] * d, (size_t)d * sizeof *h);
-    float scale = 1.0f / sqrtf((float)hd);
     for (int l = 0; l < c->layers; l++) {
         const LlamaLayer *y = &m->llama[l];
         rms_norm(h, a, n, d, y->in_norm, c->ln_eps);
@@ -142,11 +142,11 @@ attn_status model_forward_llama(const Model *m, const int *tokens, int n, ModelR
         linear(a, n, d, y->v_w, y->v_b, kv, V, 0);
         rotate(Q, n, H, hd, c->rope_theta);
         rotate(K, n, KV, hd, c->rope_theta);
+        model_keep_qk(c, run, l, Q, q, K, kv);
         for (int k = 0; k < H; k++) {
             int kh = k / (H / KV);      /* the key/value head this query head reads */
-            float *A = model_head_attention(run, l, k);
-            blas_sgemm(0, 1, n, n, hd, scale, Q + k * hd, q, K + kh * hd, kv, 0.0f, A, n);
-            model_causal_softmax(A, n, c->sliding_window);
+            model_head_softmax(c, Q, q, K, kv, n, k, A);
+            model_head_measure(A, n, &run->scores[l * H + k]);
             blas_sgemm(0, 0, n, hd, n, 1.0f, A, n, V + kh * hd, kv, 0.0f, o + k * hd, q);
         }
         linear(o, n, q, y->o_w, NULL, d, h, 1);
@@ -157,10 +157,12 @@ attn_status model_forward_llama(const Model *m, const int *tokens, int n, ModelR
             g[i] = silu(g[i]) * u[i];
         linear(g, n, f, y->down_w, NULL, d, h, 1);
     }
-        int rows = run->logit_rows;     /* the last position, or every one */
+    int rows = run->final ? n : 1;  /* the last position (and every one kept) */
     rms_norm(h + (size_t)(n - rows) * d, a, rows, d, m->norm_g, c->ln_eps);
-    blas_sgemm(0, 1, rows, c->vocab, d, 1.0f, a, d, m->out, d, 0.0f, run->logits, c->vocab);
+    if (run->final)
+        memcpy(run->final, a, (size_t)n * d * sizeof *a);
+    blas_sgemm(0, 1, 1, c->vocab, d, 1.0f, a + (size_t)(rows - 1) * d, d, m->out, d, 0.0f, run->logits, c->vocab);
 done:
-    free(h), free(a), free(Q), free(K), free(V), free(o), free(g), free(u);
+    free(h), free(a), free(Q), free(K), free(V), free(o), free(g), free(u), free(A);
     return rc;
 }
