@@ -259,6 +259,12 @@ fuzz: deps
 	  engine/io/safetensors.c engine/io/json_read.c engine/base/status.c engine/base/alloc.c -lm
 	cp tests/fuzz/safetensors/* build-fuzz/corpus-safetensors/
 	build-fuzz/fuzz_safetensors -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 build-fuzz/corpus-safetensors
+	@mkdir -p build-fuzz/corpus-tokenizer
+	$(FUZZ_CC) $(ATTN_CPPFLAGS) $(ENGINE_INC) $(ENGINE_CFLAGS) -o build-fuzz/fuzz_tokenizer tests/fuzz/fuzz_tokenizer.c \
+	  engine/model/bpe.c engine/model/bpe_json.c engine/model/bpe_table.c engine/io/json_read.c engine/base/status.c \
+	  engine/base/alloc.c $(ENGINE_LIBS) -lm
+	cp tests/fuzz/tokenizer/* build-fuzz/corpus-tokenizer/
+	build-fuzz/fuzz_tokenizer -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 build-fuzz/corpus-tokenizer
 	for r in npy csv; do \
 	  $(FUZZ_CC) $(ATTN_CPPFLAGS) $(ENGINE_INC) -o build-fuzz/fuzz_$$r tests/fuzz/fuzz_$$r.c engine/io/$$r.c engine/base/mat.c engine/base/numfmt.c engine/base/strbuf.c \
 	    engine/base/status.c engine/base/alloc.c -lm || exit 1; \

@@ -146,6 +146,12 @@ START_TEST(a_tiny_gpt2_equals_pytorch)
     /* BF16, under GPT2Model's names (no prefix) */
     write_safetensors(dir, 1, "", NULL, NULL);
     matches_reference(dir, "bf16", "gpt2", HEADS);
+    /* a token's bytes as UTF-8: the byte 0 is U+0000, a byte alone is not
+     * UTF-8 and reads U+FFFD */
+    CmdResult bytes = cmd_runf("%s model %s --tokens 0,200,65 --json", attn_bin(), dir);
+    ck_assert_msg(strstr(bytes.out, "\"tokens\": [{\"id\": 0, \"text\": \"\\u0000\"}, {\"id\": 200, \"text\": "
+                                    "\"\\ufffd\"}, {\"id\": 65, \"text\": \"A\"}]"), "%s%s", bytes.out, bytes.err);
+    cmd_free(&bytes);
     /* in two shards, as the hub splits a large checkpoint */
     write_shards(dir, NULL);
     matches_reference(dir, "f32", "gpt2", HEADS);

@@ -113,7 +113,10 @@ static void print_json(ModelLook *lk, int k)
     for (int i = 0; i < n; i++) {
         jw_object(&w, NULL);
         jw_int(&w, "id", ids[i]);
-        jw_str(&w, "text", model_look_token(lk, ids[i]));
+        if (model_look_token(lk, ids[i]))
+            jw_str_n(&w, "text", model_look_token(lk, ids[i]), model_look_token_size(lk, ids[i]));
+        else
+            jw_null(&w, "text");
         jw_close(&w, '}');
     }
     jw_close(&w, ']');
@@ -142,7 +145,10 @@ static void print_json(ModelLook *lk, int k)
         for (int j = 0; j < k; j++) {
             jw_object(&w, NULL);
             jw_int(&w, "id", best[j]);
-            jw_str(&w, "text", model_look_token(lk, best[j]));
+            if (model_look_token(lk, best[j]))
+                jw_str_n(&w, "text", model_look_token(lk, best[j]), model_look_token_size(lk, best[j]));
+            else
+                jw_null(&w, "text");
             jw_num(&w, "logit", z[best[j]], -1);
             jw_num(&w, "p", p[j], -1);
             jw_close(&w, '}');

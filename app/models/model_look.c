@@ -107,6 +107,7 @@ int model_look_text_cut(ModelLook *lk, const char *text, int cut, char *why, siz
 }
 
 const char *model_look_token(const ModelLook *lk, int id) { return bpe_token_text(lk->md.bpe, id); }
+size_t model_look_token_size(const ModelLook *lk, int id) { return bpe_token_size(lk->md.bpe, id); }
 
 const float *model_look_attention(ModelLook *lk, int layer, int head)
 {

@@ -62,8 +62,10 @@ int model_look_text_cut(ModelLook *lk, const char *text, int cut, char *why, siz
 /* The tokens looked at, as text (their bytes joined) into buf. */
 const char *model_look_joined(const ModelLook *lk, char *buf, size_t size);
 
-/* Token id's text (its bytes), or NULL without a tokenizer. */
+/* Token id's text (its bytes, NUL-terminated), or NULL without a
+ * tokenizer; and its length (a NUL byte may be one of them). */
 const char *model_look_token(const ModelLook *lk, int id);
+size_t model_look_token_size(const ModelLook *lk, int id);
 /* Head head of layer layer's attention (from 0): n x n, row i the query's,
  * made again from the kept queries and keys when it is not the head made
  * last (the pointer holds until another head is asked for). NULL on no

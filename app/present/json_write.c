@@ -30,15 +30,22 @@ static int utf8_decode(const unsigned char *p, unsigned *cp)
 
 void jw_string(FILE *out, const char *s)
 {
-    if (!s) {
+    if (!s)
         fputs("null", out);
-        return;
-    }
+    else
+        jw_string_n(out, s, strlen(s));
+}
+
+void jw_string_n(FILE *out, const char *s, size_t n)
+{
     fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+    const unsigned char *end = (const unsigned char *)s + n;
+    for (const unsigned char *p = (const unsigned char *)s; p < end;) {
         unsigned cp;
-        int len = utf8_decode(p, &cp);
-        if (len == 0) {
+        int len = *p ? utf8_decode(p, &cp) : 1;
+        if (!*p)
+            cp = 0;             /* a NUL byte of the text: a character too */
+        if (len == 0 || p + len > end) {
             fputs("\\ufffd", out);
             p++;
             continue;
@@ -158,6 +165,12 @@ void jw_str(JsonWriter *w, const char *key, const char *s)
 {
     item(w, key);
     jw_string(w->f, s);
+}
+
+void jw_str_n(JsonWriter *w, const char *key, const char *s, size_t n)
+{
+    item(w, key);
+    jw_string_n(w->f, s, n);
 }
 
 void jw_null(JsonWriter *w, const char *key)

@@ -15,6 +15,8 @@
  * other UTF-8 passed through as it is; a byte that is not valid UTF-8 as
  * \ufffd. NULL is written as null. */
 void jw_string(FILE *out, const char *s);
+/* The same of s[0..n), which may hold NUL bytes (\u0000). */
+void jw_string_n(FILE *out, const char *s, size_t n);
 
 /* v as a JSON number with 9 significant digits, or "inf", "-inf", "nan". */
 void jw_number(FILE *out, double v);
@@ -51,5 +53,6 @@ void jw_int(JsonWriter *w, const char *key, long long v);
 void jw_num(JsonWriter *w, const char *key, double v, int decimals);
 void jw_bool(JsonWriter *w, const char *key, int v);
 void jw_str(JsonWriter *w, const char *key, const char *s);     /* NULL: null */
+void jw_str_n(JsonWriter *w, const char *key, const char *s, size_t n);
 void jw_null(JsonWriter *w, const char *key);
 #endif

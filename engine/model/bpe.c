@@ -59,6 +59,7 @@ struct Bpe {
      * NUL-terminated: what a screen shows of a token; NULL where the
      * files name no token */
     char **text;
+    size_t *text_len;           /* its bytes (a token may hold a NUL byte) */
     int n_text;
 };
 
@@ -88,6 +89,7 @@ void bpe_free(Bpe *b)
     for (int i = 0; i < b->n_text; i++)
         free(b->text[i]);
     free(b->text);
+    free(b->text_len);
     free(b);
 }
 
@@ -119,10 +121,14 @@ static int set_text(Bpe *b, const char *s, size_t n, int id, int alphabet)
     if (id >= b->n_text) {
         int want = id + 1 > 2 * b->n_text ? id + 1 : 2 * b->n_text;
         char **more = attn_realloc(b->text, (size_t)want * sizeof *more);
-        if (!more)
+        if (more)
+            b->text = more;
+        size_t *lens = more ? attn_realloc(b->text_len, (size_t)want * sizeof *lens) : NULL;
+        if (!lens)
             return -1;
+        b->text_len = lens;
         memset(more + b->n_text, 0, (size_t)(want - b->n_text) * sizeof *more);
-        b->text = more;
+        memset(lens + b->n_text, 0, (size_t)(want - b->n_text) * sizeof *lens);
         b->n_text = want;
     }
     char *out = attn_malloc(n + 1);
@@ -155,6 +161,7 @@ static int set_text(Bpe *b, const char *s, size_t n, int id, int alphabet)
     out[k] = '\0';
     free(b->text[id]);
     b->text[id] = out;
+    b->text_len[id] = k;
     return 0;
 }
 
@@ -168,6 +175,11 @@ int bpe_add_token(Bpe *b, const char *s, size_t n, int id, AttnError *err)
 const char *bpe_token_text(const Bpe *b, int id)
 {
     return b && id >= 0 && id < b->n_text ? b->text[id] : NULL;
+}
+
+size_t bpe_token_size(const Bpe *b, int id)
+{
+    return b && id >= 0 && id < b->n_text && b->text[id] ? b->text_len[id] : 0;
 }
 
 int bpe_add_merge(Bpe *b, const char *a, size_t na, const char *c, size_t nc, const char *where, AttnError *err)

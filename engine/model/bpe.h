@@ -50,6 +50,8 @@ int bpe_encode(const Bpe *b, const char *text, size_t len, int *ids, int max, At
  * added token as written), NUL-terminated, owned by b; NULL where the
  * vocabulary names no token id. */
 const char *bpe_token_text(const Bpe *b, int id);
+/* Its length in bytes (GPT-2's token for the byte 0 holds a NUL). */
+size_t bpe_token_size(const Bpe *b, int id);
 
 /* The code point GPT-2's byte alphabet writes byte b (0..255) as. */
 unsigned bpe_byte_char(int b);

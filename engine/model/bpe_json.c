@@ -109,7 +109,7 @@ static int normalizer_one(Bpe *b, const JVal *n, AttnError *err)
 
 /* The post-processor's template for a single text: the ids of the special
  * tokens before and after "A". ByteLevel's changes no id. 0, or -1. */
-static int post_processor(Bpe *b, const JVal *p, AttnError *err)
+static int post_processor(Bpe *b, const JVal *p, int vocab_size, AttnError *err)
 {
     if (!p || p->type == J_NULL || is_type(p, "ByteLevel"))
         return 0;
@@ -129,13 +129,15 @@ static int post_processor(Bpe *b, const JVal *p, AttnError *err)
             return attn_fail(err, ATTN_E_ARG, "tokenizer.json: the template names a special token it does not "
                                               "define"), -1;
         for (int k = 0; k < ids->n; k++) {
-            if (ids->items[k].type != J_NUM || (seen_a ? na : nb) == BPE_MAX_TEMPLATE)
-                return attn_fail(err, ATTN_E_ARG, "tokenizer.json: the template's special tokens are not ids, or "
-                                                  "more than %d", BPE_MAX_TEMPLATE), -1;
+            const JVal *id = &ids->items[k];
+            if (id->type != J_NUM || id->num < 0 || id->num >= vocab_size || id->num != (double)(int)id->num
+                || (seen_a ? na : nb) == BPE_MAX_TEMPLATE)
+                return attn_fail(err, ATTN_E_ARG, "tokenizer.json: the template's special tokens are not ids of 0 to "
+                                                  "%d, or more than %d", vocab_size - 1, BPE_MAX_TEMPLATE), -1;
             if (seen_a)
-                after[na++] = (int)ids->items[k].num;
+                after[na++] = (int)id->num;
             else
-                before[nb++] = (int)ids->items[k].num;
+                before[nb++] = (int)id->num;
         }
     }
     return bpe_set_template(b, before, nb, after, na);
@@ -225,7 +227,7 @@ Bpe *bpe_open_json(const char *json, int vocab_size, AttnError *err)
         }
         bpe_set_byte_fallback(b, flag(model, "byte_fallback", 0), unk_id, flag(model, "fuse_unk", 0));
     }
-    ok = ok && post_processor(b, json_get(&root, "post_processor"), err) == 0;
+    ok = ok && post_processor(b, json_get(&root, "post_processor"), vocab_size, err) == 0;
     json_free(&root);
     if (!ok) {
         bpe_free(b);
