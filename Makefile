@@ -42,7 +42,8 @@ CHECK_LIBS    := $(call pc_libs,check,-lcheck -lsubunit -lrt -lpthread)
 # (SEES_folder), the tests everything. scripts/check-layers reads these
 # lines (make layers) and also refuses another folder's *_internal.h and
 # curses or printing in the engine.
-ENGINE_DIRS := engine/base engine/io engine/attention engine/ops engine/explain engine/lesson engine/teach engine/model
+ENGINE_DIRS := engine/base engine/io engine/attention engine/ops engine/explain engine/lesson engine/teach engine/model \
+               engine/train
 APP_DIRS    := app/session app/present app/measure app/class app/models app/cli app/canvas app/lessonscreen \
                app/modelscreen app/tui
 SEES_session := app/session

@@ -1,0 +1,152 @@
+/*
+ * check_train.c - the training engine (engine/train) against PyTorch's
+ * autograd and torch.optim.AdamW (tests/reference/train/one-step.json,
+ * made by scripts/make-train-reference): the tiny GPT-2 of the model tests
+ * on tests/data/train-33.txt, its loss, the gradient of every weight (so
+ * the backward pass of every layer: the embeddings, LayerNorm, the
+ * products, the causal attention, GELU, the tied output and the
+ * cross-entropy), and every weight after one AdamW step.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpt_train.h"
+#include "json_read.h"
+#include "testutil.h"
+#include "tiny_model.h"
+
+static JVal reference;
+static int tokens[CONTEXT + 1];
+
+static void load_reference(void)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/train/one-step.json", getenv("ATTN_REF") ? getenv("ATTN_REF") : "tests/reference");
+    char *text = slurp(path);
+    ck_assert_msg(text != NULL, "no %s", path);
+    char why[200];
+    ck_assert_msg(json_parse(text, &reference, why, sizeof why) == 0, "%s", why);
+    free(text);
+    snprintf(path, sizeof path, "%s/../data/train-33.txt", getenv("ATTN_REF") ? getenv("ATTN_REF") : "tests/reference");
+    text = slurp(path);
+    ck_assert_msg(text && strlen(text) == CONTEXT + 1, "%s is not %d bytes", path, CONTEXT + 1);
+    for (int i = 0; i <= CONTEXT; i++)
+        tokens[i] = (unsigned char)text[i];
+    free(text);
+}
+
+/* The tiny GPT-2 with the model tests' weights, by name. */
+static GptTrain *tiny(void)
+{
+    GptShape s = { LAYERS, HEADS, D, CONTEXT, VOCAB };
+    AttnError err = { 0 };
+    GptTrain *g = gpt_train_new(&s, 1, &err);
+    ck_assert_msg(g != NULL, "%s", err.msg);
+    make_weights();
+    int n;
+    size_t count;
+    const GptTensor *t = gpt_train_tensors(g, &n);
+    float *w = gpt_train_weights(g, &count);
+    ck_assert_int_eq(n, n_ws);
+    for (int i = 0; i < n; i++) {
+        ck_assert_str_eq(t[i].name, ws[i].name);
+        ck_assert_int_eq((int)t[i].count, ws[i].rows * (ws[i].cols ? ws[i].cols : 1));
+        memcpy(w + t[i].offset, ws[i].v, t[i].count * sizeof *w);
+    }
+    free_weights();
+    return g;
+}
+
+/* Every tensor of block (laid out as g's) against the reference's object
+ * key, within tol of max(|want|, floor) relative. After a step, a weight
+ * whose true gradient is zero (the key bias: a softmax does not see a
+ * constant added to a query's every score) moves by Adam's step in the
+ * direction of rounding noise, on either side: it is held to within two
+ * steps (lr) instead. */
+static void same_as(GptTrain *g, const float *block, const char *key, double tol, double floor)
+{
+    const JVal *grads = json_get(&reference, "grads");
+    double lr = json_get(&reference, "lr")->num;
+    int n;
+    const GptTensor *t = gpt_train_tensors(g, &n);
+    const JVal *ref = json_get(&reference, key);
+    double worst = 0;
+    const char *where = "";
+    for (int i = 0; i < n; i++) {
+        const JVal *want = json_get(ref, t[i].name);
+        ck_assert_msg(want && want->n == (int)t[i].count, "%s: no %s of %zu in the reference", key, t[i].name,
+                      t[i].count);
+        const JVal *grad = json_get(grads, t[i].name);
+        for (size_t k = 0; k < t[i].count; k++) {
+            double w = want->items[k].num, got = block[t[i].offset + k];
+            double err = fabs(got - w) / fmax(fabs(w), floor);
+            if (strcmp(key, "after") == 0 && fabs(grad->items[k].num) < 1e-6) {
+                ck_assert_msg(fabs(got - w) <= 2 * lr, "%s[%zu], of no gradient, moved %.9g from PyTorch's", t[i].name,
+                              k, got - w);
+                continue;
+            }
+            if (err > worst)
+                worst = err, where = t[i].name;
+            ck_assert_msg(err <= tol, "%s of %s[%zu]: %.9g, PyTorch %.9g", key, t[i].name, k, got, w);
+        }
+    }
+    (void)where;
+}
+
+START_TEST(one_step_equals_pytorch)
+{
+    load_reference();
+    GptTrain *g = tiny();
+    double loss = gpt_train_forward(g, tokens, tokens + 1, 1, CONTEXT);
+    double want = json_get(&reference, "loss")->num;
+    ck_assert_msg(fabs(loss - want) <= 1e-5 * want, "loss %.9g, PyTorch %.9g", loss, want);
+    gpt_train_backward(g);
+    same_as(g, gpt_train_grads(g), "grads", 1e-3, 1e-3);
+    GptAdamW a = { 1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f };
+    gpt_train_adamw(g, &a, 1);
+    size_t count;
+    same_as(g, gpt_train_weights(g, &count), "after", 1e-5, 1e-2);
+    gpt_train_free(g);
+    json_free(&reference);
+}
+END_TEST
+
+/* A second pass over the same batch keeps no state from the first: the
+ * loss and the gradients are the same again. */
+START_TEST(passes_are_repeatable)
+{
+    GptTrain *g = tiny();
+    load_reference();
+    double first = gpt_train_forward(g, tokens, tokens + 1, 1, CONTEXT);
+    gpt_train_backward(g);
+    size_t count;
+    gpt_train_weights(g, &count);
+    float *grads = malloc(count * sizeof *grads);
+    memcpy(grads, gpt_train_grads(g), count * sizeof *grads);
+    ck_assert(first == gpt_train_forward(g, tokens, tokens + 1, 1, CONTEXT));
+    gpt_train_backward(g);
+    ck_assert(memcmp(grads, gpt_train_grads(g), count * sizeof *grads) == 0);
+    free(grads);
+    gpt_train_free(g);
+    json_free(&reference);
+    /* a shape that does not divide is refused with what is wrong */
+    AttnError err = { 0 };
+    GptShape bad = { 2, 3, 16, 32, 256 };
+    ck_assert_ptr_null(gpt_train_new(&bad, 1, &err));
+    ck_assert_str_eq(err.msg, "a model of 2 layers, 3 heads, width 16, context 32, vocabulary 256, batch 1: each at "
+                              "least 1, at most 64 layers, and the heads dividing the width");
+}
+END_TEST
+
+Suite *train_suite(void)
+{
+    Suite *s = suite_create("train");
+    TCase *tc = tcase_create("train");
+    tcase_add_test(tc, one_step_equals_pytorch);
+    tcase_add_test(tc, passes_are_repeatable);
+    suite_add_tcase(s, tc);
+    return s;
+}
