@@ -241,7 +241,8 @@ fuzz: deps
 	  -dict=tests/fuzz/answer.dict build-fuzz/corpus-answer
 	@mkdir -p build-fuzz/corpus-progress
 	$(FUZZ_CC) $(ATTN_CPPFLAGS) -Iapp/session -Iengine/base -Iengine/lesson -o build-fuzz/fuzz_progress tests/fuzz/fuzz_progress.c \
-	  app/session/progress.c app/session/progress_file.c app/session/progress_lines.c engine/base/strbuf.c \
+	  app/session/progress.c app/session/progress_file.c app/session/progress_lines.c app/session/filewrite.c \
+	  engine/base/strbuf.c \
 	  engine/base/alloc.c
 	cp tests/fuzz/progress/* build-fuzz/corpus-progress/
 	build-fuzz/fuzz_progress -max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=10 build-fuzz/corpus-progress

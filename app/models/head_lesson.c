@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "filewrite.h"
 #include "lessonfile.h"
 #include "npy.h"
 #include "progress.h"
@@ -40,7 +41,7 @@ static int write_npy(const char *dir, const char *name, const float *v, int rows
     memcpy(all + hlen, v, bytes);
     snprintf(path, sizeof path, "%s/%s", dir, name);
     char msg[600];
-    int rc = lessonfile_replace(path, all, hlen + bytes, msg, sizeof msg);
+    int rc = filewrite_replace(path, all, hlen + bytes, msg, sizeof msg);
     free(all);
     if (rc != 0)
         snprintf(why, size, "%s: %s", path, msg);
@@ -225,7 +226,7 @@ static int folder(const ModelLook *lk, int layer, int head, const char *dir, cha
         snprintf(out, size, "%s/heads/%s-layer%d-head%d", state, name[0] && name[0] != '.' ? name : "model", layer,
                  head);
     }
-    if (lessonfile_make_dirs(out) != 0) {
+    if (filewrite_dirs(out) != 0) {
         snprintf(why, why_size, "%s: cannot make the folder: %s", out, strerror(errno));
         return -1;
     }
@@ -328,7 +329,7 @@ int head_lesson_write(ModelLook *lk, int layer, int head, const char *text, cons
             snprintf(why, why_size, "out of memory");
             return -1;
         }
-        int rc = lessonfile_replace(path, t, strlen(t), msg, sizeof msg);
+        int rc = filewrite_replace(path, t, strlen(t), msg, sizeof msg);
         free(t);
         if (rc != 0) {
             snprintf(why, why_size, "%s: %s", path, msg);

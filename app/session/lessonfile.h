@@ -57,13 +57,6 @@ int lessonfile_read_data(void *ctx, const char *lesson_path, const char *path, c
 /* The directory of the default lesson set, or NULL when none exists.
  * Returns a static buffer. */
 const char *lessonfile_default_dir(void);
-/* Make dir and the folders above it (0700): 0, or -1 with errno. */
-int lessonfile_make_dirs(const char *dir);
-/* Write path whole, atomically (a temporary file beside it, synced, then
- * renamed over it): a reader sees the old file or the new, never part. 0,
- * or -1 with why. For files attn makes itself (a head written as a
- * lesson), not for a person's. */
-int lessonfile_replace(const char *path, const void *bytes, size_t len, char *why, size_t size);
 /* The folder of the models attn ships (models/, found as the lessons
  * are, without an environment variable), or NULL. A static buffer. */
 const char *lessonfile_shipped_models(void);

@@ -16,7 +16,7 @@
  * first, after its E line.
  */
 #include "progress.h"
-#include "lessonfile.h"
+#include "filewrite.h"
 #include "progress_file.h"
 #include "progress_lines.h"
 #include "strbuf.h"
@@ -258,7 +258,7 @@ static int with_store(const char *dir, int (*change)(ProgressLesson **, int *, c
                       int durable, char *warn, size_t size)
 {
     warn[0] = '\0';
-    if (lessonfile_make_dirs(dir) != 0) {
+    if (filewrite_dirs(dir) != 0) {
         snprintf(warn, size, "attn: progress is not kept: cannot create %s: %s", dir, strerror(errno));
         return -1;
     }
