@@ -50,6 +50,12 @@ static void usage(FILE *out)
           "                                         time attention: fused, naive (n x n), sgemm\n"
           "       attn bench --model PATH|gpt2-small [--n N] [--reps R] [--json]\n"
           "                                         time a model's forward pass\n"
+          "       attn train [--data FILE] [--out DIR] [--layers L] [--heads H] [--d D]\n"
+          "                  [--context C] [--batch B] [--steps N] [--lr X] [--wd X]\n"
+          "                  [--warmup K] [--schedule cosine|constant] [--seed S]\n"
+          "                  [--init DIR] [--resume] [--json] [--eval-every N] [--threads N]\n"
+          "                                         train a GPT-2 of the 256 bytes on a text,\n"
+          "                                         checkpointed; saves a model to open\n"
           "       attn grade [--json | --tap] [--bug N] LESSON SHEET...\n"
           "                                         judge answer sheets ('N: ANSWER' lines;\n"
           "                                         with --bug N, 'bug: MATRIX KIND')\n"
@@ -145,6 +151,8 @@ int main(int argc, char **argv)
         mo.no_color |= getenv("NO_COLOR") != NULL;
         return tui_main(NULL, &mo);
     }
+    if (argc >= 2 && strcmp(argv[1], "train") == 0)
+        return cli_train(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "bench") == 0)
         return cli_bench(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "join") == 0) {

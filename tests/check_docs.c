@@ -15,7 +15,8 @@
 
 #include "testutil.h"
 
-static const char *const commands[] = { "run", "check", "grade", "progress", "bench", "join", "class-report", "model" };
+static const char *const commands[] = { "run", "check", "grade", "progress", "bench", "join", "class-report", "model",
+                                         "train" };
 #define N_COMMANDS (sizeof commands / sizeof *commands)
 
 /* Does text hold the option opt as a word ("--json", not "--json-x")? */

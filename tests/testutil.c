@@ -12,7 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-char *slurp(const char *path)
+char *slurp_n(const char *path, size_t *out_len)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -36,7 +36,14 @@ char *slurp(const char *path)
     fclose(f);
     if (buf)
         buf[len] = '\0';
+    if (out_len)
+        *out_len = len;
     return buf;
+}
+
+char *slurp(const char *path)
+{
+    return slurp_n(path, NULL);
 }
 
 CmdResult cmd_run(const char *cmd)

@@ -33,6 +33,8 @@ const char *write_temp(const char *suffix, const char *text);
 
 /* The whole contents of a file (malloc'd), or NULL. */
 char *slurp(const char *path);
+/* The same, with its length (the bytes may hold NULs). */
+char *slurp_n(const char *path, size_t *out_len);
 
 /* The 256 byte tokens of GPT-2's byte alphabet as JSON members, "TOKEN": b
  * for each byte b, comma-separated, without braces (a static buffer), for

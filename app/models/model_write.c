@@ -1,0 +1,106 @@
+/*
+ * model_write.c - a trained model saved in the real-models layout
+ * (model_write.h).
+ */
+#include "model_write.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bpe.h"
+#include "filewrite.h"
+#include "strbuf.h"
+
+/* dir/name whole from b (a StrBuf's text or bytes): 0, or -1 with why. */
+static int put(const char *dir, const char *name, const void *bytes, size_t len, char *why, size_t size)
+{
+    char path[1200], msg[600];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (!bytes) {
+        snprintf(why, size, "%s: out of memory", path);
+        return -1;
+    }
+    if (filewrite_replace(path, bytes, len, msg, sizeof msg) != 0) {
+        snprintf(why, size, "%s: %s", path, msg);
+        return -1;
+    }
+    return 0;
+}
+
+/* The weights as safetensors: the header (8-byte length, JSON padded with
+ * spaces to a multiple of 8) and the F32 bytes in the table's order. */
+static unsigned char *safetensors_of(GptTrain *g, size_t *len)
+{
+    int n;
+    size_t count;
+    const GptTensor *t = gpt_train_tensors(g, &n);
+    const float *w = gpt_train_weights(g, &count);
+    StrBuf h = { 0 };
+    strbuf_add(&h, "{\"__metadata__\": {\"format\": \"pt\"}");
+    for (int i = 0; i < n; i++) {
+        if (t[i].cols)
+            strbuf_add(&h, ", \"%s\": {\"dtype\": \"F32\", \"shape\": [%d, %d], \"data_offsets\": [%zu, %zu]}",
+                       t[i].name, t[i].rows, t[i].cols, t[i].offset * 4, (t[i].offset + t[i].count) * 4);
+        else
+            strbuf_add(&h, ", \"%s\": {\"dtype\": \"F32\", \"shape\": [%d], \"data_offsets\": [%zu, %zu]}", t[i].name,
+                       t[i].rows, t[i].offset * 4, (t[i].offset + t[i].count) * 4);
+    }
+    strbuf_add(&h, "}");
+    while (!h.failed && h.len % 8)
+        strbuf_add(&h, " ");
+    if (h.failed) {
+        strbuf_free(&h);
+        return NULL;
+    }
+    *len = 8 + h.len + count * 4;
+    unsigned char *out = malloc(*len);
+    if (out) {
+        for (int i = 0; i < 8; i++)
+            out[i] = (unsigned char)((uint64_t)h.len >> (8 * i));
+        memcpy(out + 8, h.s, h.len);
+        memcpy(out + 8 + h.len, w, count * 4);     /* little-endian, as x86 holds them */
+    }
+    strbuf_free(&h);
+    return out;
+}
+
+int model_write_gpt2(const char *dir, GptTrain *g, char *why, size_t size)
+{
+    if (filewrite_dirs(dir) != 0) {
+        snprintf(why, size, "%s: cannot make the folder: %s", dir, strerror(errno));
+        return -1;
+    }
+    const GptShape *s = gpt_train_shape(g);
+    StrBuf cfg = { 0 }, vocab = { 0 };
+    strbuf_add(&cfg, "{\"model_type\": \"gpt2\", \"architectures\": [\"GPT2LMHeadModel\"], \"n_layer\": %d, "
+                     "\"n_head\": %d, \"n_embd\": %d, \"n_positions\": %d, \"n_ctx\": %d, \"vocab_size\": %d, "
+                     "\"n_inner\": null, \"activation_function\": \"gelu_new\", \"layer_norm_epsilon\": 1e-05, "
+                     "\"tie_word_embeddings\": true, \"bos_token_id\": 10, \"eos_token_id\": 10}\n",
+               s->layers, s->heads, s->d, s->context, s->context, s->vocab);
+    /* the 256 bytes in GPT-2's byte alphabet, no merges: a token a byte */
+    strbuf_add(&vocab, "{");
+    for (int b = 0; b < 256; b++) {
+        unsigned cp = bpe_byte_char(b);
+        char ch[4] = { 0 };
+        if (cp < 0x80)
+            ch[0] = (char)cp;
+        else
+            ch[0] = (char)(0xc0 | cp >> 6), ch[1] = (char)(0x80 | (cp & 0x3f));
+        strbuf_add(&vocab, "%s\"%s%s\": %d", b ? ", " : "", cp == '"' || cp == '\\' ? "\\" : "", ch, b);
+    }
+    strbuf_add(&vocab, "}\n");
+    size_t st_len = 0;
+    unsigned char *st = safetensors_of(g, &st_len);
+    static const char merges[] = "#version: 0.2\n";
+    int rc = put(dir, "config.json", cfg.failed ? NULL : cfg.s, cfg.len, why, size) != 0
+             || put(dir, "vocab.json", vocab.failed ? NULL : vocab.s, vocab.len, why, size) != 0
+             || put(dir, "merges.txt", merges, sizeof merges - 1, why, size) != 0
+             || put(dir, "model.safetensors", st, st_len, why, size) != 0;
+    strbuf_free(&cfg);
+    strbuf_free(&vocab);
+    free(st);
+    return rc ? -1 : 0;
+}

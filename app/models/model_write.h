@@ -1,0 +1,20 @@
+/*
+ * model_write.h - a model trained by attn saved as an ordinary checkpoint
+ * in the real-models layout (model_write.c): config.json (model_type gpt2),
+ * model.safetensors (F32, GPT-2's tensor names), and the byte-level
+ * tokenizer of the 256 bytes with no merges (vocab.json, merges.txt), so
+ * `attn model` opens it, and so would other tools. Each file is written
+ * atomically.
+ */
+#ifndef ATTN_MODEL_WRITE_H
+#define ATTN_MODEL_WRITE_H
+
+#include <stddef.h>
+
+#include "gpt_train.h"
+
+/* g's weights as a model directory dir (made if missing): 0, or -1 with
+ * why ("FILE: message"). */
+int model_write_gpt2(const char *dir, GptTrain *g, char *why, size_t size);
+
+#endif

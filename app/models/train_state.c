@@ -1,0 +1,227 @@
+/*
+ * train_state.c - a training run's data and checkpoint (train_state.h).
+ *
+ * The checkpoint is one binary file, little-endian as the machine holds
+ * it: the magic "ATTNCKPT", a version, the settings, the step, the
+ * generator, the loss since the last evaluation, the data's length and
+ * hash, the curve, then the weights, AdamW's first and second moments;
+ * and at the end an FNV-1a of everything before it, so a file cut short or
+ * changed is refused rather than trained on.
+ */
+#include "train_state.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "filewrite.h"
+#include "lessonfile.h"
+
+#define CKPT_MAGIC "ATTNCKPT"
+#define CKPT_VERSION 1u
+#define DATA_MAX_BYTES (1L << 31)
+#define CKPT_MAX_BYTES (1L << 33)
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 1099511628211ull;
+    return h;
+}
+
+#define FNV_START 1469598103934665603ull
+
+int train_data_load(const char *path, int context, TrainData *d, char *why, size_t size)
+{
+    memset(d, 0, sizeof *d);
+    char *text;
+    size_t len;
+    char msg[600];
+    if (lessonfile_read_text(path, DATA_MAX_BYTES, &text, &len, msg, sizeof msg) != 0) {
+        snprintf(why, size, "%s: %s", path, msg);
+        return -1;
+    }
+    if (len < (size_t)context + 1) {
+        snprintf(why, size, "%s: %zu bytes, fewer than a sequence of %d and the byte after it", path, len, context);
+        free(text);
+        return -1;
+    }
+    d->bytes = (unsigned char *)text;
+    d->len = len;
+    size_t least = (size_t)context + 1;
+    d->train_len = len * 9 / 10 < least ? least : len * 9 / 10;
+    d->val_at = len - (len - len * 9 / 10 < least ? least : len - len * 9 / 10);
+    d->hash = fnv(FNV_START, d->bytes, d->len);
+    return 0;
+}
+
+void train_data_free(TrainData *d)
+{
+    free(d->bytes);
+    memset(d, 0, sizeof *d);
+}
+
+int train_run_add_point(TrainRun *r, const TrainPoint *p)
+{
+    if (r->n_curve == r->cap_curve) {
+        int cap = r->cap_curve ? 2 * r->cap_curve : 64;
+        TrainPoint *more = realloc(r->curve, (size_t)cap * sizeof *more);
+        if (!more)
+            return -1;
+        r->curve = more;
+        r->cap_curve = cap;
+    }
+    r->curve[r->n_curve++] = *p;
+    return 0;
+}
+
+void train_run_free(TrainRun *r)
+{
+    free(r->curve);
+    r->curve = NULL;
+    r->n_curve = r->cap_curve = 0;
+}
+
+double train_lr(const TrainSettings *s, int64_t step)
+{
+    if (step < s->warmup)
+        return s->lr * (double)(step + 1) / (double)s->warmup;
+    if (!s->cosine)
+        return s->lr;
+    double span = (double)(s->steps - 1 - s->warmup), t = span > 0 ? (double)(step - s->warmup) / span : 1.0;
+    double low = s->lr / 10.0;
+    return low + 0.5 * (s->lr - low) * (1.0 + cos(M_PI * fmin(1.0, t)));
+}
+
+/* ---- the checkpoint ------------------------------------------------------ */
+
+typedef struct {
+    unsigned char *b;
+    size_t len, cap, at;
+    int failed;
+} Bytes;
+
+static void put(Bytes *o, const void *p, size_t n)
+{
+    if (o->failed)
+        return;
+    if (o->len + n > o->cap) {
+        size_t cap = o->cap ? o->cap : 4096;
+        while (cap < o->len + n)
+            cap *= 2;
+        unsigned char *more = realloc(o->b, cap);
+        if (!more) {
+            o->failed = 1;
+            return;
+        }
+        o->b = more;
+        o->cap = cap;
+    }
+    memcpy(o->b + o->len, p, n);
+    o->len += n;
+}
+
+static int take(Bytes *in, void *p, size_t n)
+{
+    if (in->at + n > in->len)
+        return -1;
+    memcpy(p, in->b + in->at, n);
+    in->at += n;
+    return 0;
+}
+
+int train_checkpoint_save(const char *dir, const TrainRun *r, GptTrain *g, char *why, size_t size)
+{
+    char path[1200], msg[600];
+    snprintf(path, sizeof path, "%s/checkpoint.bin", dir);
+    size_t count;
+    float *w = gpt_train_weights(g, &count), *m, *v;
+    gpt_train_moments(g, &m, &v);
+    Bytes o = { 0 };
+    uint32_t version = CKPT_VERSION;
+    uint64_t n_curve = (uint64_t)r->n_curve, n_weights = count;
+    put(&o, CKPT_MAGIC, 8);
+    put(&o, &version, sizeof version);
+    put(&o, &r->set, sizeof r->set);
+    put(&o, &r->step, sizeof r->step);
+    put(&o, &r->rng, sizeof r->rng);
+    put(&o, &r->loss_sum, sizeof r->loss_sum);
+    put(&o, &r->loss_n, sizeof r->loss_n);
+    put(&o, &r->data_len, sizeof r->data_len);
+    put(&o, &r->data_hash, sizeof r->data_hash);
+    put(&o, &n_curve, sizeof n_curve);
+    put(&o, r->curve, (size_t)r->n_curve * sizeof *r->curve);
+    put(&o, &n_weights, sizeof n_weights);
+    put(&o, w, count * sizeof *w);
+    put(&o, m, count * sizeof *m);
+    put(&o, v, count * sizeof *v);
+    uint64_t sum = o.failed ? 0 : fnv(FNV_START, o.b, o.len);
+    put(&o, &sum, sizeof sum);
+    int rc = 0;
+    if (o.failed) {
+        snprintf(why, size, "%s: out of memory", path);
+        rc = -1;
+    } else if (filewrite_dirs(dir) != 0 || filewrite_replace(path, o.b, o.len, msg, sizeof msg) != 0) {
+        snprintf(why, size, "%s: %s; the last checkpoint written is kept", path,
+                 filewrite_dirs(dir) != 0 ? "cannot make its folder" : msg);
+        rc = -1;
+    }
+    free(o.b);
+    return rc;
+}
+
+int train_checkpoint_load(const char *dir, TrainRun *r, GptTrain **g, char *why, size_t size)
+{
+    char path[1200], msg[600];
+    snprintf(path, sizeof path, "%s/checkpoint.bin", dir);
+    memset(r, 0, sizeof *r);
+    *g = NULL;
+    char *text;
+    size_t len;
+    if (lessonfile_read_text(path, CKPT_MAX_BYTES, &text, &len, msg, sizeof msg) != 0) {
+        snprintf(why, size, "%s: %s", path, msg);
+        return -1;
+    }
+    Bytes in = { (unsigned char *)text, len, len, 0, 0 };
+    char magic[8];
+    uint32_t version = 0;
+    uint64_t sum, n_curve = 0, n_weights = 0;
+    const char *bad = NULL;
+    if (len < 8 + sizeof sum || take(&in, magic, 8) || memcmp(magic, CKPT_MAGIC, 8) != 0)
+        bad = "not a checkpoint of attn train";
+    else if (memcpy(&sum, in.b + len - sizeof sum, sizeof sum), sum != fnv(FNV_START, in.b, len - sizeof sum))
+        bad = "damaged: its checksum does not match (cut short, or changed)";
+    else if (take(&in, &version, sizeof version) || version != CKPT_VERSION)
+        bad = "of another version of attn";
+    else if (take(&in, &r->set, sizeof r->set) || take(&in, &r->step, sizeof r->step)
+             || take(&in, &r->rng, sizeof r->rng) || take(&in, &r->loss_sum, sizeof r->loss_sum)
+             || take(&in, &r->loss_n, sizeof r->loss_n) || take(&in, &r->data_len, sizeof r->data_len)
+             || take(&in, &r->data_hash, sizeof r->data_hash) || take(&in, &n_curve, sizeof n_curve)
+             || n_curve > (uint64_t)(len / sizeof(TrainPoint)))
+        bad = "damaged: cut inside its settings";
+    else if (!(r->curve = malloc((size_t)(n_curve ? n_curve : 1) * sizeof *r->curve))
+             || take(&in, r->curve, (size_t)n_curve * sizeof *r->curve))
+        bad = r->curve ? "damaged: cut inside its curve" : "out of memory";
+    r->n_curve = r->cap_curve = (int)n_curve;
+    AttnError err = { 0 };
+    if (!bad && !(*g = gpt_train_new(&r->set.shape, r->set.batch, &err)))
+        bad = err.msg;
+    size_t count = 0;
+    float *w = *g ? gpt_train_weights(*g, &count) : NULL, *m = NULL, *v = NULL;
+    if (*g)
+        gpt_train_moments(*g, &m, &v);
+    if (!bad && (take(&in, &n_weights, sizeof n_weights) || n_weights != count || take(&in, w, count * sizeof *w)
+                 || take(&in, m, count * sizeof *m) || take(&in, v, count * sizeof *v) || in.at + sizeof sum != len))
+        bad = "damaged: its weights do not match its settings";
+    free(text);
+    if (bad) {
+        snprintf(why, size, "%s: %s", path, bad);
+        gpt_train_free(*g);
+        *g = NULL;
+        train_run_free(r);
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,234 @@
+/*
+ * check_train_cli.c - `attn train` as a script uses it: one AdamW step from
+ * --init on a file of context + 1 bytes gives PyTorch's weights (the
+ * reference of check_train.c); its --json lines; what it saves `attn model`
+ * opens; a run killed with SIGKILL at any moment and resumed ends with the
+ * very weights and curve of one never stopped (one thread: bit for bit);
+ * SIGINT keeps everything and says how to go on; what it refuses.
+ */
+#include <check.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "json_read.h"
+#include "safetensors.h"
+#include "testutil.h"
+#include "tiny_model.h"
+
+static const char *ref_dir(void) { return getenv("ATTN_REF") ? getenv("ATTN_REF") : "tests/reference"; }
+
+/* The project's copy of tiny Shakespeare. */
+static const char *corpus(void)
+{
+    static char path[600];
+    snprintf(path, sizeof path, "%s/../models/tinyshakespeare.txt", lessons_dir());
+    return path;
+}
+
+START_TEST(one_step_from_init_is_pytorchs)
+{
+    char *dir = make_dir(), out[700], data[600];
+    tiny_gpt2_dir(dir);
+    free_weights();
+    snprintf(out, sizeof out, "%s/trained", dir);
+    snprintf(data, sizeof data, "%s/../data/train-33.txt", ref_dir());
+    CmdResult r = cmd_runf("%s train --init %s --data %s --steps 1 --batch 1 --warmup 0 --schedule constant --out %s "
+                           "--json --threads 1", attn_bin(), dir, data, out);
+    ck_assert_msg(r.status == 0, "exit %d: %s%s", r.status, r.out, r.err);
+    /* the lines: the one evaluation (its training loss PyTorch's), then done */
+    char *ref_text = NULL, path[800];
+    snprintf(path, sizeof path, "%s/train/one-step.json", ref_dir());
+    ck_assert_ptr_nonnull(ref_text = slurp(path));
+    JVal ref, line;
+    char why[200];
+    ck_assert_int_eq(json_parse(ref_text, &ref, why, sizeof why), 0);
+    char *nl = strchr(r.out, '\n');
+    ck_assert_ptr_nonnull(nl);
+    *nl = '\0';
+    ck_assert_msg(json_parse(r.out, &line, why, sizeof why) == 0, "%s: %s", why, r.out);
+    static const char *const keys[] = { "step", "train_loss", "val_loss", "lr", "tokens_per_s" };
+    ck_assert_int_eq(line.n, 5);
+    for (int i = 0; i < 5; i++)
+        ck_assert_str_eq(line.keys[i], keys[i]);
+    ck_assert_int_eq((int)json_get(&line, "step")->num, 1);
+    ck_assert_msg(fabs(json_get(&line, "train_loss")->num - json_get(&ref, "loss")->num) < 1e-5, "%s", r.out);
+    ck_assert_msg(fabs(json_get(&line, "lr")->num - 1e-3) < 1e-12, "%s", r.out);
+    json_free(&line);
+    char want[800];
+    snprintf(want, sizeof want, "{\"done\": true, \"out\": \"%s\"}\n", out);
+    ck_assert_str_eq(nl + 1, want);
+    cmd_free(&r);
+    /* the weights saved: PyTorch's after its one step */
+    snprintf(path, sizeof path, "%s/model.safetensors", out);
+    size_t len;
+    unsigned char *bytes = (unsigned char *)slurp_n(path, &len);
+    SafeTensors st;
+    AttnError err = { 0 };
+    ck_assert_msg(safetensors_parse(bytes, len, &st, &err) == ATTN_OK, "%s", err.msg);
+    const JVal *after = json_get(&ref, "after"), *grads = json_get(&ref, "grads");
+    ck_assert_int_eq(st.n, after->n);
+    for (int i = 0; i < after->n; i++) {
+        const StTensor *t = safetensors_find(&st, after->keys[i]);
+        ck_assert_msg(t && t->count == after->items[i].n, "no %s", after->keys[i]);
+        float *v = malloc((size_t)t->count * sizeof *v);
+        safetensors_to_f32(t, 0, t->count, v);
+        const JVal *g = json_get(grads, after->keys[i]);
+        for (int k = 0; k < t->count; k++) {
+            double w = after->items[i].items[k].num, d = fabs(v[k] - w);
+            /* a weight of no gradient (the key bias) moves by Adam's step
+             * in the direction of rounding noise: within two steps */
+            double tol = fabs(g->items[k].num) < 1e-6 ? 2e-3 : 1e-5 * fmax(fabs(w), 1e-2);
+            ck_assert_msg(d <= tol, "%s[%d]: %.9g, PyTorch %.9g", after->keys[i], k, v[k], w);
+        }
+        free(v);
+    }
+    safetensors_free(&st);
+    free(bytes);
+    /* attn model opens what attn train saved */
+    r = cmd_runf("%s model %s --text 'First' --json", attn_bin(), out);
+    ck_assert_msg(r.status == 0 && strstr(r.out, "\"family\": \"gpt2\", \"layers\": 2, \"heads\": 4"), "%s%s", r.out,
+                  r.err);
+    cmd_free(&r);
+    json_free(&ref);
+    free(ref_text);
+    remove_dir(dir);
+}
+END_TEST
+
+/* The --json lines of a run, the rate left out (it is the clock's). */
+static char *curve_of(const char *out)
+{
+    static char buf[65536];
+    size_t k = 0;
+    for (const char *p = out; *p && k + 200 < sizeof buf;) {
+        const char *end = strchr(p, '\n');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        const char *rate = strstr(p, ", \"tokens_per_s\"");
+        size_t keep = rate && rate < p + n ? (size_t)(rate - p) : n;
+        memcpy(buf + k, p, keep);
+        k += keep;
+        buf[k++] = '\n';
+        p += n + (end ? 1 : 0);
+    }
+    buf[k] = '\0';
+    return buf;
+}
+
+#define SMALL "--layers 2 --heads 2 --d 16 --context 16 --batch 2 --steps 1500 --eval-every 50 --warmup 20 --threads 1"
+
+START_TEST(killed_and_resumed_is_as_never_stopped)
+{
+    char *dir = make_dir(), cmd[2000];
+    /* never stopped */
+    CmdResult whole = cmd_runf("%s train --data %s --out %s/whole " SMALL " --json", attn_bin(), corpus(), dir);
+    ck_assert_msg(whole.status == 0, "%s", whole.err);
+    /* killed outright part of the way, at a moment of the clock's choosing,
+     * then resumed (as often as it takes) */
+    int kills = 0;
+    for (int tries = 0; tries < 8; tries++) {
+        snprintf(cmd, sizeof cmd, "%s train --data %s --out %s/killed " SMALL " --json %s >> %s/killed.out 2>&1 & "
+                 "pid=$!; sleep 0.%d; kill -9 $pid 2>/dev/null && echo killed; wait $pid; true", attn_bin(), corpus(),
+                 dir, tries ? "--resume" : "", dir, 2 + tries);
+        if (tries > 0) {
+            /* --resume refuses a shape: the run takes it back from the checkpoint */
+            snprintf(cmd, sizeof cmd, "%s train --data %s --out %s/killed --json --resume >> %s/killed.out 2>&1 & "
+                     "pid=$!; sleep 0.%d; kill -9 $pid 2>/dev/null && echo killed; wait $pid; true", attn_bin(),
+                     corpus(), dir, dir, 2 + tries);
+        }
+        CmdResult k = cmd_run(cmd);
+        kills += strstr(k.out, "killed") != NULL;
+        int done = strstr(k.out, "killed") == NULL;
+        cmd_free(&k);
+        if (done)
+            break;
+    }
+    ck_assert_msg(kills > 0, "the run finished before it could be killed");
+    CmdResult last = cmd_runf("%s train --data %s --out %s/killed --json --resume", attn_bin(), corpus(), dir);
+    /* it may have finished in the loop already: then resuming is refused? no: the
+     * run is at its last step and only saves again */
+    ck_assert_msg(last.status == 0, "%s", last.err);
+    CmdResult same = cmd_runf("cmp %s/whole/model.safetensors %s/killed/model.safetensors", dir, dir);
+    ck_assert_msg(same.status == 0, "the resumed run's weights differ: %s", same.out);
+    cmd_free(&same);
+    /* every evaluation the resumed runs printed is the uninterrupted run's */
+    CmdResult all = cmd_runf("cat %s/killed.out; echo; cat /dev/null", dir);
+    char *want = strdup(curve_of(whole.out));
+    char *got = curve_of(all.out);
+    for (char *line = strtok(got, "\n"); line; line = strtok(NULL, "\n"))
+        if (strncmp(line, "{\"step\"", 7) == 0)
+            ck_assert_msg(strstr(want, line), "a resumed run printed %s, which the whole run did not:\n%s", line, want);
+    free(want);
+    cmd_free(&all);
+    cmd_free(&last);
+    cmd_free(&whole);
+    remove_dir(dir);
+}
+END_TEST
+
+START_TEST(interrupted_and_refused)
+{
+    char *dir = make_dir();
+    /* SIGINT: everything kept, and how to go on said */
+    CmdResult r = cmd_runf("%s train --data %s --out %s/run " SMALL " & pid=$!; sleep 0.3; kill -INT $pid; wait $pid; "
+                           "echo status $?", attn_bin(), corpus(), dir);
+    ck_assert_msg(strstr(r.out, "status 130") && strstr(r.err, "attn: stopped at step ")
+                  && strstr(r.err, "; attn train --resume --out "), "%s%s", r.out, r.err);
+    cmd_free(&r);
+    r = cmd_runf("%s train --data %s --out %s/run --resume", attn_bin(), corpus(), dir);
+    ck_assert_msg(r.status == 0 && strstr(r.out, "step 1500/1500"), "%s%s", r.out, r.err);
+    cmd_free(&r);
+    /* what is refused, with why */
+    static const struct {
+        const char *args, *err;
+    } refused[] = {
+        { "--resume --layers 3", "--resume continues the run in --out as it was started" },
+        { "--heads 3 --d 16", "3 heads, width 16" },
+        { "--lr x", "--lr does not take 'x'" },
+        { "--schedule linear", "--schedule does not take 'linear'" },
+        { "--bogus 1", "an unknown option" },
+        { "--steps", "an option without its value, or unknown" },
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+        r = cmd_runf("%s train --data %s --out %s/x %s", attn_bin(), corpus(), dir, refused[i].args);
+        ck_assert_msg(r.status == 2 && strstr(r.err, refused[i].err), "%s: %s", refused[i].args, r.err);
+        cmd_free(&r);
+    }
+    r = cmd_runf("%s train --out %s/none --resume", attn_bin(), dir);
+    ck_assert_msg(r.status == 2 && strstr(r.err, "/none/checkpoint.bin: cannot open it"), "%s", r.err);
+    cmd_free(&r);
+    r = cmd_runf("%s train --data %s/../data/train-33.txt --out %s/run --resume", attn_bin(), ref_dir(), dir);
+    ck_assert_msg(r.status == 2 && strstr(r.err, "not the text the run in"), "%s", r.err);
+    cmd_free(&r);
+    r = cmd_runf("printf 'damaged' > %s/bad.bin; mkdir %s/bad; cp %s/run/checkpoint.bin %s/bad/; "
+                 "printf x | dd of=%s/bad/checkpoint.bin bs=1 seek=100 conv=notrunc 2>/dev/null; "
+                 "%s train --data %s --out %s/bad --resume", dir, dir, dir, dir, dir, attn_bin(), corpus(), dir);
+    ck_assert_msg(r.status == 2 && strstr(r.err, "checkpoint.bin: damaged: its checksum does not match"), "%s", r.err);
+    cmd_free(&r);
+    r = cmd_runf("%s train --data %s/../data/train-33.txt --out %s/y --context 64", attn_bin(), ref_dir(), dir);
+    ck_assert_msg(r.status == 2 && strstr(r.err, "train-33.txt: 33 bytes, fewer than a sequence of 64"), "%s", r.err);
+    cmd_free(&r);
+    r = cmd_runf("touch %s/file; %s train --data %s --out %s/file --steps 2 --layers 1 --d 8 --heads 1 --context 8 "
+                 "--batch 1 --eval-every 1", dir, attn_bin(), corpus(), dir);
+    ck_assert_msg(r.status == 1 && strstr(r.err, "/file/checkpoint.bin: ") && strstr(r.err, "the last checkpoint "
+                  "written is kept"), "%s", r.err);
+    cmd_free(&r);
+    remove_dir(dir);
+}
+END_TEST
+
+Suite *train_cli_suite(void)
+{
+    Suite *s = suite_create("train_cli");
+    TCase *tc = tcase_create("train_cli");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, one_step_from_init_is_pytorchs);
+    tcase_add_test(tc, killed_and_resumed_is_as_never_stopped);
+    tcase_add_test(tc, interrupted_and_refused);
+    suite_add_tcase(s, tc);
+    return s;
+}
