@@ -54,6 +54,7 @@ static void usage(FILE *out)
           "                  [--context C] [--batch B] [--steps N] [--lr X] [--wd X]\n"
           "                  [--warmup K] [--schedule cosine|constant] [--seed S]\n"
           "                  [--init DIR] [--resume] [--json] [--eval-every N] [--threads N]\n"
+          "                  [--validate]\n"
           "                                         train a GPT-2 of the 256 bytes on a text,\n"
           "                                         checkpointed; saves a model to open\n"
           "       attn grade [--json | --tap] [--bug N] LESSON SHEET...\n"
@@ -151,8 +152,20 @@ int main(int argc, char **argv)
         mo.no_color |= getenv("NO_COLOR") != NULL;
         return tui_main(NULL, &mo);
     }
-    if (argc >= 2 && strcmp(argv[1], "train") == 0)
-        return cli_train(argc - 1, argv + 1);
+    if (argc >= 2 && strcmp(argv[1], "train") == 0) {
+        /* on a terminal the screen trains it; for a script, lines */
+        int lines = !isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO);
+        for (int i = 2; i < argc; i++)
+            lines |= strcmp(argv[i], "--json") == 0 || strcmp(argv[i], "--validate") == 0;
+        if (lines)
+            return cli_train(argc - 1, argv + 1);
+        TuiOptions to = { 0 };
+        int status;
+        if (!(to.trainer = cli_train_begin(argc - 1, argv + 1, &status)))
+            return status;
+        to.no_color = getenv("NO_COLOR") != NULL;
+        return tui_main(NULL, &to);
+    }
     if (argc >= 2 && strcmp(argv[1], "bench") == 0)
         return cli_bench(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "join") == 0) {

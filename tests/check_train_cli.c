@@ -176,7 +176,7 @@ START_TEST(interrupted_and_refused)
     /* SIGINT: everything kept, and how to go on said */
     CmdResult r = cmd_runf("%s train --data %s --out %s/run " SMALL " & pid=$!; sleep 0.3; kill -INT $pid; wait $pid; "
                            "echo status $?", attn_bin(), corpus(), dir);
-    ck_assert_msg(strstr(r.out, "status 130") && strstr(r.err, "attn: stopped at step ")
+    ck_assert_msg(strstr(r.out, "status 130") && strstr(r.err, "attn: stopped after ")
                   && strstr(r.err, "; attn train --resume --out "), "%s%s", r.out, r.err);
     cmd_free(&r);
     r = cmd_runf("%s train --data %s --out %s/run --resume", attn_bin(), corpus(), dir);

@@ -188,6 +188,50 @@ START_TEST(the_menu_lists_the_models)
 }
 END_TEST
 
+/* attn train on a terminal: the curves, every head's induction score and
+ * attention, a sample, as it trains; q stops with the checkpoint kept; at
+ * 250x70 and without colour too. */
+START_TEST(training_on_the_screen)
+{
+    if (!have_tmux())
+        return;
+    char *dir = make_dir(), args[900];
+    snprintf(args, sizeof args, "train --data %s/../models/tinyshakespeare.txt --out %s/run --layers 2 --heads 2 --d 16 "
+             "--context 32 --batch 2 --steps 400 --eval-every 20 --warmup 10 --threads 1", lessons_dir(), dir);
+    Tmux t;
+    tmux_start(&t, 80, 24, NULL, args);
+    WAIT_FOR(&t, "attn train · 2 layers x 2 heads x 16 · step ");
+    WAIT_FOR(&t, "loss  · train  ● validation");
+    WAIT_FOR(&t, "induction score, each head");
+    WAIT_FOR(&t, "L2H2");
+    WAIT_FOR(&t, "it writes: ROMEO:");
+    WAIT_FOR(&t, "every head on \"ROMEO: What light");
+    WAIT_FOR(&t, "step 400/400");
+    WAIT_FOR(&t, "done: the model is saved; attn model opens it, and m on the menu lists it");
+    tmux_quit_and_check(&t, "q", "EXITED 0");
+    tmux_stop(&t);
+    CmdResult r = cmd_runf("%s model %s/run --text 'ROMEO:' --json", attn_bin(), dir);
+    ck_assert_msg(r.status == 0 && strstr(r.out, "\"layers\": 2, \"heads\": 2"), "%s%s", r.out, r.err);
+    cmd_free(&r);
+    /* q before the end: the checkpoint kept, and how to go on said */
+    snprintf(args, sizeof args, "train --data %s/../models/tinyshakespeare.txt --out %s/stopped --layers 2 --heads 2 "
+             "--d 16 --context 32 --batch 2 --steps 100000 --eval-every 20 --threads 1", lessons_dir(), dir);
+    tmux_start(&t, 250, 70, "NO_COLOR=1", args);
+    WAIT_FOR(&t, "it writes: ROMEO:");
+    tmux_capture(&t, 1);
+    ck_assert_msg(!has_colour_codes(t.last), "colour with NO_COLOR:\n%s", t.last);
+    tmux_keys(&t, "p");
+    WAIT_FOR(&t, "paused (p)");
+    tmux_quit_and_check(&t, "q", "EXITED 130");
+    ck_assert_msg(strstr(t.last, "attn: stopped after ") && strstr(t.last, "/stopped goes on"), "%s", t.last);
+    tmux_stop(&t);
+    r = cmd_runf("ls %s/stopped/checkpoint.bin", dir);
+    ck_assert_int_eq(r.status, 0);
+    cmd_free(&r);
+    remove_dir(dir);
+}
+END_TEST
+
 Suite *tui_model_suite(void)
 {
     Suite *s = suite_create("tui_model");
@@ -196,6 +240,7 @@ Suite *tui_model_suite(void)
     tcase_add_test(c, every_head_one_head_and_the_head_as_a_lesson);
     tcase_add_test(c, a_projector_shows_every_head);
     tcase_add_test(c, the_menu_lists_the_models);
+    tcase_add_test(c, training_on_the_screen);
     suite_add_tcase(s, c);
     return s;
 }

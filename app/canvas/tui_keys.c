@@ -50,6 +50,7 @@ const TuiBinding tui_bindings[] = {
     { 't',           ACT_TEXT,      KEYS_LESSON },
     { 't',           ACT_TYPE,      KEYS_MODEL },
     { 'l',           ACT_HEAD_LESSON, KEYS_MODEL },
+    { 'p',           ACT_PAUSE,     KEYS_MODEL },
     { 'z',           ACT_ZOOM,      KEYS_LESSON },
     { 'B',           ACT_BIG,       KEYS_LESSON },
     { 'N',           ACT_HEAT_NUMBERS, KEYS_LESSON },

@@ -53,6 +53,7 @@
     X(ACT_MODELS,    "real models: every head of a trained transformer") \
     X(ACT_TYPE,      "type a new text")                  \
     X(ACT_HEAD_LESSON, "walk the head through the lesson's steps") \
+    X(ACT_PAUSE,     "pause the training, or go on")     \
     X(ACT_BACK,      "back to the menu")                 \
     X(ACT_QUIT,      "quit")                             \
     X(ACT_BUG_KINDS, "")    /* a screen asks: the list of bug kinds on top */ \

@@ -16,6 +16,11 @@
 #include "tui_keys.h"
 #include "tui_term.h"
 
+/* The loop's tick: getch's timeout, the plug-in's poll; a screen that
+ * works between keys (idle) may ask for no wait while it works and give
+ * the tick back after. */
+#define TUI_TICK_MS 200
+
 typedef struct TuiScreen {
     const char *name;
     /* one key (a character, a KEY_* code, KEY_MOUSE); returns the action

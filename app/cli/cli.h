@@ -16,6 +16,10 @@ int cli_progress(int argc, char **argv); /* argv[0] is "progress" */
 int cli_model(int argc, char **argv);    /* argv[0] is "model" (model_cmd.c) */
 int cli_model_bench(int argc, char **argv); /* argv[0] is "bench", with --model (model_bench.c) */
 int cli_train(int argc, char **argv);    /* argv[0] is "train" (train_cmd.c) */
+/* The same options, the run begun for the screen: the Trainer, or NULL
+ * with *status (2, having said why). */
+struct Trainer;
+struct Trainer *cli_train_begin(int argc, char **argv, int *status);
 /* `attn grade [--json | --tap] LESSON SHEET...` (grade.c): judge answer
  * sheets with the screen's judge; nothing is saved. */
 int cli_grade(int argc, char **argv);   /* argv[0] is "grade" */

@@ -424,6 +424,11 @@ int tui_main(const char *file, const TuiOptions *opt)
             return 2;
         }
     }
+    if (opt->trainer && !(t.train = train_screen_new(opt->trainer))) {
+        fputs("attn: out of memory\n", stderr);
+        trainer_free(opt->trainer);
+        return 2;
+    }
     if (opt->model_dir) {
         /* a model named on the command line opens before the terminal
          * changes, so its error prints plainly */
@@ -449,6 +454,8 @@ int tui_main(const char *file, const TuiOptions *opt)
         show_menu(&t);
         if (t.models)
             tui_push(&t, &tui_screen_models, t.models);
+        if (t.train)
+            tui_push(&t, &tui_screen_train, t.train);
     }
     tell_plugin(&t);
     frame(&t);
@@ -503,6 +510,11 @@ int tui_main(const char *file, const TuiOptions *opt)
     cost_free(t.cost);
     model_screen_free(t.models);
     menu_free(&t.menu);
+    if (t.train) {
+        /* the run checkpointed and said how to go on, on the shell's screen */
+        int trained = train_screen_free(t.train);
+        return got_signal && trained == 0 ? 128 + (int)got_signal : trained;
+    }
     if (got_signal)
         return 128 + (int)got_signal;
     if (t.save_failed) {

@@ -17,6 +17,9 @@ typedef struct {
     /* a real model (attn model PATH on a terminal): its directory, and the
      * text to look at (NULL: attn's sentence) */
     const char *model_dir, *model_text;
+    /* a training run begun (attn train on a terminal): the screen trains it
+     * and owns it from then on */
+    struct Trainer *trainer;
     /* find the bug (attn bug): a classic mistake planted by bug_seed */
     int bug;
     unsigned bug_seed;
@@ -24,7 +27,8 @@ typedef struct {
 
 /* Open the menu of the default lesson set (file == NULL) or one lesson.
  * Returns the exit status: 0, or 2 when the lesson could not be loaded
- * (the error printed after the terminal is restored). */
+ * (the error printed after the terminal is restored); for a training run,
+ * train_screen_free's. */
 int tui_main(const char *file, const TuiOptions *opt);
 
 #endif

@@ -15,10 +15,10 @@
 #include "tui_cost.h"
 #include "tui_overlay.h"
 #include "tui_model.h"
+#include "tui_train.h"
 #include "tui_screen.h"
 
 #define TUI_STACK_MAX 8
-#define TUI_TICK_MS 200     /* the loop's tick: getch's timeout, the plug-in's poll */
 
 typedef struct Tui Tui;
 
@@ -44,6 +44,7 @@ struct Tui {
     OverlayView overlay; /* the help's or the text's scroll              */
     CostView *cost;     /* the cost of attention (C), owned; NULL: closed   */
     ModelScreen *models; /* the real models (m), owned; NULL: closed        */
+    TrainScreen *train;  /* attn train on the screen, owned; NULL: none     */
     int lesson_of_model; /* the lesson open is a model's head: Esc goes back
                             to the model                                   */
     int blas_threads;   /* BLAS's threads before the screen set them to one */

@@ -317,3 +317,6 @@ double gpt_train_flops(const GptShape *s, int B, int T)
     double forward = s->layers * per_layer + 2 * N * C * s->vocab;
     return 3 * forward;
 }
+
+const float *gpt_train_attention(const GptTrain *g, int layer) { return g->la[layer].att; }
+const float *gpt_train_logits(const GptTrain *g) { return g->logits; }

@@ -70,6 +70,12 @@ void gpt_train_backward(GptTrain *g);
  * on the gradients. */
 void gpt_train_adamw(GptTrain *g, const GptAdamW *a, int t);
 
+/* What the last forward pass computed: layer's attention weights (B, H,
+ * T, T: row t of a head the query's weights) and the logits (B x T,
+ * vocab), for a screen that watches the model learn. */
+const float *gpt_train_attention(const GptTrain *g, int layer);
+const float *gpt_train_logits(const GptTrain *g);
+
 /* The floating-point operations of one training step on B x T tokens
  * (the forward pass and the backward pass, which is twice its products). */
 double gpt_train_flops(const GptShape *s, int B, int T);

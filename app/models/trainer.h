@@ -1,0 +1,62 @@
+/*
+ * trainer.h - a training run as `attn train` and its screen drive it
+ * (trainer.c): begun from scratch, from a model directory or taken back
+ * from a checkpoint; one step at a time (a batch drawn, forward, backward,
+ * AdamW); an evaluation on the validation text every so many steps, with a
+ * checkpoint written; and what the screen shows of the model as it learns:
+ * every head's attention on a probe text, each head's induction score, a
+ * sample of text.
+ *
+ * Ownership: the Trainer owns its model, data and run (trainer_free).
+ */
+#ifndef ATTN_TRAINER_H
+#define ATTN_TRAINER_H
+
+#include <stddef.h>
+
+#include "train_state.h"
+
+/* How a run is begun. */
+typedef struct {
+    TrainSettings set;          /* from scratch or --init (ignored on resume) */
+    const char *data, *out, *init;
+    int resume;
+} TrainerOptions;
+
+typedef struct Trainer Trainer;
+
+/* The run of o, its data read: NULL, having put why. */
+Trainer *trainer_open(const TrainerOptions *o, char *why, size_t size);
+void trainer_free(Trainer *t);
+const TrainRun *trainer_run(const Trainer *t);
+GptTrain *trainer_model(Trainer *t);
+const TrainData *trainer_data(const Trainer *t);
+/* The folder it writes to (--out). */
+const char *trainer_out(const Trainer *t);
+
+/* One step. 1 when it ended in an evaluation (a point more on the curve,
+ * *rate its tokens per second since the one before, the checkpoint
+ * written), 0 when not, -1 with why (the checkpoint could not be written:
+ * the last good one is kept). */
+int trainer_step(Trainer *t, double *rate, char *why, size_t size);
+int trainer_done(const Trainer *t);
+/* The checkpoint now (a stop asked for): 0, or -1 with why. */
+int trainer_checkpoint(Trainer *t, char *why, size_t size);
+/* The model saved in the out folder as an ordinary checkpoint. */
+int trainer_save_model(Trainer *t, char *why, size_t size);
+/* The mean loss on the validation text's evaluation batches. */
+double trainer_validate(Trainer *t);
+
+/* Every head's attention on text's bytes (at most the context): *n
+ * tokens, out layers x heads x n x n (the caller's, context^2 x heads x
+ * layers floats). 0, or -1 (no memory). */
+int trainer_probe(Trainer *t, const char *text, float *out, int *n);
+/* Each head's induction score (layers x heads): a random byte sequence
+ * shown twice, the weight from each token of the repeat to the token after
+ * its first showing. */
+int trainer_induction(Trainer *t, double *scores);
+/* Text the model writes after prompt (its bytes), at most len bytes,
+ * drawn at temperature 0.8 from a generator of its own. */
+void trainer_sample(Trainer *t, const char *prompt, char *out, size_t len);
+
+#endif

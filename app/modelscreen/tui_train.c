@@ -1,0 +1,287 @@
+/*
+ * tui_train.c - `attn train` on the screen (tui_train.h). The model
+ * trains in the screen's idle, a slice of steps at a time, so keys stay
+ * answered; each evaluation adds a point to the curves and measures the
+ * heads again.
+ */
+#include "tui_train.h"
+
+#include <curses.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "format.h"
+#include "minmax.h"
+#include "tui_keybar.h"
+#include "tui_pixels.h"
+#include "tui_screen.h"
+
+#define SLICE_S 0.15        /* training between two looks at the keys */
+#define FRAME_S 0.5         /* the step counter redrawn at least this often */
+
+/* Repeated, so a head that has learnt to copy shows it on the screen. */
+static const char probe_text[] = "ROMEO: What light through yonder window breaks? "
+                                 "ROMEO: What light through yonder window breaks?";
+
+struct TrainScreen {
+    Trainer *t;
+    double *induction;          /* each evaluation's scores, layers x heads each */
+    int n_evals, cap_evals;
+    float *probe;               /* layers x heads x probe_n x probe_n */
+    int probe_n;
+    char sample[160];
+    double rate;                /* tokens per second at the last evaluation */
+    int paused, finished, failed;
+    double last_frame;
+};
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* The heads measured again: the induction score, the probe, a sample. */
+static void observe(TrainScreen *s)
+{
+    const GptShape *g = &trainer_run(s->t)->set.shape;
+    int heads = g->layers * g->heads;
+    if (s->n_evals == s->cap_evals) {
+        int cap = s->cap_evals ? 2 * s->cap_evals : 64;
+        double *more = realloc(s->induction, (size_t)cap * heads * sizeof *more);
+        if (!more)
+            return;
+        s->induction = more;
+        s->cap_evals = cap;
+    }
+    if (trainer_induction(s->t, s->induction + (size_t)s->n_evals * heads) == 0)
+        s->n_evals++;
+    trainer_probe(s->t, probe_text, s->probe, &s->probe_n);
+    trainer_sample(s->t, "ROMEO:", s->sample, sizeof s->sample);
+}
+
+TrainScreen *train_screen_new(Trainer *t)
+{
+    TrainScreen *s = calloc(1, sizeof *s);
+    const GptShape *g = &trainer_run(t)->set.shape;
+    if (s)
+        s->probe = malloc((size_t)g->layers * g->heads * g->context * g->context * sizeof *s->probe);
+    if (!s || !s->probe) {
+        free(s);
+        return NULL;
+    }
+    s->t = t;
+    s->finished = trainer_done(t);
+    observe(s);
+    return s;
+}
+
+int train_screen_free(TrainScreen *s)
+{
+    if (!s)
+        return 0;
+    char why[1200];
+    const TrainRun *r = trainer_run(s->t);
+    int status = s->failed ? 1 : 0;
+    if (!s->finished && !s->failed) {
+        if (trainer_checkpoint(s->t, why, sizeof why) != 0) {
+            fprintf(stderr, "attn: %s\n", why);
+            status = 1;
+        } else {
+            fprintf(stderr, "attn: stopped after %lld of %lld steps; attn train --resume --out %s goes on\n",
+                    (long long)r->step, (long long)r->set.steps, trainer_out(s->t));
+            status = 130;
+        }
+    }
+    trainer_free(s->t);
+    free(s->induction);
+    free(s->probe);
+    free(s);
+    return status;
+}
+
+/* ---- between keys: train ------------------------------------------------ */
+
+static int train_idle(TuiTerm *term, void *self)
+{
+    TrainScreen *s = self;
+    if (s->paused || s->finished || s->failed) {
+        timeout(TUI_TICK_MS);
+        return 0;
+    }
+    timeout(0);         /* no wait for keys while there is work */
+    double t0 = now_s();
+    int changed = 0;
+    char why[1200];
+    while (now_s() - t0 < SLICE_S) {
+        double rate = 0;
+        int e = trainer_step(s->t, &rate, why, sizeof why);
+        if (e < 0) {
+            tui_message(term, 1, "%s", why);
+            s->failed = 1;
+            return 1;
+        }
+        if (e > 0) {
+            s->rate = rate;
+            observe(s);
+            changed = 1;
+        }
+        if (trainer_done(s->t)) {
+            s->finished = 1;
+            if (trainer_save_model(s->t, why, sizeof why) != 0) {
+                tui_message(term, 1, "%s", why);
+                s->failed = 1;
+            } else {
+                tui_message(term, 0, "done: the model is saved; attn model opens it, and m on the menu lists it");
+            }
+            return 1;
+        }
+    }
+    if (now_s() - s->last_frame > FRAME_S)
+        changed = 1;
+    return changed;
+}
+
+static TuiAction train_key(TuiTerm *term, void *self, int ch)
+{
+    TrainScreen *s = self;
+    TuiAction a = tui_key_action(ch, KEYS_MODEL);
+    if (a == ACT_QUIT || a == ACT_BACK)
+        return ACT_QUIT;        /* the checkpoint is written as it closes */
+    if (a == ACT_HELP)
+        return a;
+    if (a == ACT_PAUSE && !s->finished) {
+        s->paused = !s->paused;
+        tui_message(term, 0, s->paused ? "paused: p goes on" : "training");
+    }
+    return ACT_NONE;
+}
+
+/* ---- the frame ------------------------------------------------------------- */
+
+/* The curves: training (dots) and validation (discs) loss by step. */
+static void draw_curves(TuiTerm *term, const TrainRun *r, int y0, int x0, int h, int w)
+{
+    ui_put(&term->cv, y0, x0, w, tui_attr(term, C_PANE_TITLE), "loss");
+    ui_putf(&term->cv, y0, x0 + 6, w - 6, tui_attr(term, C_DIM), "%s train  %s validation",
+            ui_glyph(&term->cv, "·", "."), ui_glyph(&term->cv, "●", "o"));
+    if (r->n_curve == 0) {
+        ui_put(&term->cv, y0 + 2, x0, w, tui_attr(term, C_DIM), "the first evaluation is on its way");
+        return;
+    }
+    double lo = INFINITY, hi = -INFINITY;
+    for (int i = 0; i < r->n_curve; i++) {
+        lo = fmin(lo, fmin(r->curve[i].train_loss, r->curve[i].val_loss));
+        hi = fmax(hi, fmax(r->curve[i].train_loss, r->curve[i].val_loss));
+    }
+    if (hi - lo < 1e-6)
+        hi = lo + 1;
+    int top = y0 + 1, rows = h - 2, left = x0 + 7, cols = w - 8;
+    ui_putf(&term->cv, top, x0, 6, tui_attr(term, C_DIM), "%6.2f", hi);
+    ui_putf(&term->cv, top + rows - 1, x0, 6, tui_attr(term, C_DIM), "%6.2f", lo);
+    ui_putf(&term->cv, top + rows, left, cols, tui_attr(term, C_DIM), "0%*lld", cols - 1, (long long)r->set.steps);
+    for (int i = 0; i < r->n_curve; i++) {
+        int x = left + (int)((double)r->curve[i].step / (double)r->set.steps * (cols - 1));
+        int yt = top + (int)lround((hi - r->curve[i].train_loss) / (hi - lo) * (rows - 1));
+        int yv = top + (int)lround((hi - r->curve[i].val_loss) / (hi - lo) * (rows - 1));
+        ui_put(&term->cv, yt, x, 1, tui_attr(term, C_DIM), ui_glyph(&term->cv, "·", "."));
+        ui_put(&term->cv, yv, x, 1, tui_attr(term, C_HINT), ui_glyph(&term->cv, "●", "o"));
+    }
+}
+
+/* Each head's induction score over the evaluations, newest at the right. */
+static void draw_induction(TuiTerm *term, const TrainScreen *s, int y0, int x0, int h, int w)
+{
+    const GptShape *g = &trainer_run(s->t)->set.shape;
+    static const char *const bars[8] = { "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█" };
+    static const char *const ascii = " .:-=+*#";
+    ui_put(&term->cv, y0, x0, w, tui_attr(term, C_PANE_TITLE), "induction score, each head");
+    int heads = g->layers * g->heads, width = imax(4, w - 14);
+    int first = imax(0, s->n_evals - width);
+    for (int k = 0; k < heads && k + 1 < h; k++) {
+        int y = y0 + 1 + k;
+        double now = s->n_evals ? s->induction[(size_t)(s->n_evals - 1) * heads + k] : 0;
+        ui_putf(&term->cv, y, x0, 7, tui_attr(term, C_LABEL), "L%dH%d", k / g->heads + 1, k % g->heads + 1);
+        char line[1024] = "";
+        size_t at = 0;
+        for (int e = first; e < s->n_evals && at + 4 < sizeof line; e++) {
+            double v = fmax(0, fmin(1, s->induction[(size_t)e * heads + k]));
+            int level = (int)(v * 7.999);
+            if (term->utf8) {
+                memcpy(line + at, bars[level], strlen(bars[level]));
+                at += strlen(bars[level]);
+            } else {
+                line[at++] = ascii[level];
+            }
+        }
+        line[at] = '\0';
+        ui_put(&term->cv, y, x0 + 7, width, now >= 0.4 ? tui_attr(term, C_RIGHT) : tui_attr(term, C_HINT), line);
+        ui_putf(&term->cv, y, x0 + 7 + width + 1, 5, now >= 0.4 ? tui_attr(term, C_RIGHT) : (int)A_NORMAL, "%.2f", now);
+    }
+}
+
+/* Every head's attention on the probe text, two pixels a cell. */
+static void draw_probe(TuiTerm *term, const TrainScreen *s, int y0, int h)
+{
+    const GptShape *g = &trainer_run(s->t)->set.shape;
+    int n = s->probe_n;
+    ui_putf(&term->cv, y0, 1, term->cols - 2, tui_attr(term, C_PANE_TITLE), "every head on \"%.22s...\", twice: a "
+            "copying head lights a band", probe_text);
+    int tile = imax(4, imin(n, (term->cols - 5) / g->heads - 1)), rows = imax(1, (h - 1) / g->layers - 1);
+    for (int l = 0; l < g->layers; l++) {
+        int y = y0 + 1 + l * (rows + 1);
+        if (y + rows >= y0 + h)
+            break;
+        ui_putf(&term->cv, y, 0, 4, tui_attr(term, C_DIM), "L%d", l + 1);
+        for (int hd = 0; hd < g->heads; hd++) {
+            int x = 4 + hd * (tile + 1);
+            if (x + tile > term->cols)
+                break;
+            tui_pixels_matrix(term, y, x, rows, tile, s->probe + ((size_t)l * g->heads + hd) * n * n, n);
+        }
+    }
+}
+
+static void train_draw(TuiTerm *term, void *self)
+{
+    TrainScreen *s = self;
+    const TrainRun *r = trainer_run(s->t);
+    const GptShape *g = &r->set.shape;
+    s->last_frame = now_s();
+    double left = s->rate > 0 ? (double)(r->set.steps - r->step) * r->set.batch * g->context / s->rate : 0;
+    ui_fill(&term->cv, 0, 0, term->cols, tui_attr(term, C_TITLE));
+    ui_putf(&term->cv, 0, 1, term->cols - 2, tui_attr(term, C_TITLE),
+            "attn train %s %d layers x %d heads x %d %s step %lld/%lld %s %.0f tokens/s %s %s",
+            ui_glyph(&term->cv, "·", "-"), g->layers, g->heads, g->d, ui_glyph(&term->cv, "·", "-"), (long long)r->step,
+            (long long)r->set.steps, ui_glyph(&term->cv, "·", "-"), s->rate, ui_glyph(&term->cv, "·", "-"),
+            s->finished ? "done" : s->paused ? "paused (p)" : "");
+    if (!s->finished && s->rate > 0)
+        ui_putf(&term->cv, 0, term->cols - 16, 15, tui_attr(term, C_TITLE), "%4.0fm%02.0fs left", floor(left / 60),
+                fmod(left, 60));
+    int top_h = imax(6, (term->rows - 4) / 2), half = term->cols / 2;
+    draw_curves(term, r, 2, 1, top_h, half - 2);
+    draw_induction(term, s, 2, half + 1, top_h, term->cols - half - 2);
+    int probe_y = 2 + top_h + 1;
+    draw_probe(term, s, probe_y, term->rows - probe_y - 2);
+    char shown[200];
+    size_t k = 0;
+    for (size_t i = 0; s->sample[i] && k + 4 < sizeof shown; i++) {
+        unsigned char c = (unsigned char)s->sample[i];
+        if (c == '\n') {
+            const char *arrow = ui_glyph(&term->cv, "↵", "/");
+            memcpy(shown + k, arrow, strlen(arrow));
+            k += strlen(arrow);
+        } else {
+            shown[k++] = c < 0x20 || c >= 0x7f ? '?' : (char)c;
+        }
+    }
+    shown[k] = '\0';
+    ui_putf(&term->cv, term->rows - 2, 1, term->cols - 2, tui_attr(term, C_DIM), "it writes: ROMEO:%s", shown);
+    tui_keybar_draw(term, &(KeyBarWant){ .where = KEYS_MODEL, .alert = NULL, .model_keys = 0 });
+}
+
+const TuiScreen tui_screen_train = { "train", train_key, tui_prepare_min_size, train_draw, train_idle };
