@@ -50,6 +50,8 @@ static void usage(FILE *out)
           "                                         time attention: fused, naive (n x n), sgemm\n"
           "       attn bench --model PATH|gpt2-small [--n N] [--reps R] [--json]\n"
           "                                         time a model's forward pass\n"
+          "       attn bench --train [--steps N] [--json]\n"
+          "                                         time a training step of attn train's model\n"
           "       attn train [--data FILE] [--out DIR] [--layers L] [--heads H] [--d D]\n"
           "                  [--context C] [--batch B] [--steps N] [--lr X] [--wd X]\n"
           "                  [--warmup K] [--schedule cosine|constant] [--seed S]\n"

@@ -221,6 +221,27 @@ START_TEST(interrupted_and_refused)
 }
 END_TEST
 
+/* attn bench --train: the keys a script reads (never the speed) */
+START_TEST(bench_train_gives_its_keys)
+{
+    CmdResult r = cmd_runf("%s bench --train --steps 1 --json", attn_bin());
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    JVal doc;
+    char why[200];
+    ck_assert_msg(json_parse(r.out, &doc, why, sizeof why) == 0, "%s: %s", why, r.out);
+    static const char *const keys[] = { "model", "steps", "threads", "median_ms", "tokens_per_s", "gflops",
+                                        "peak_gflops", "peak_share" };
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+        ck_assert_msg(json_get(&doc, keys[i]) != NULL, "no %s in %s", keys[i], r.out);
+    ck_assert_msg(json_get(&doc, "tokens_per_s")->num > 0, "%s", r.out);
+    json_free(&doc);
+    cmd_free(&r);
+    r = cmd_runf("%s bench --train --steps 0", attn_bin());
+    ck_assert_msg(r.status == 2 && strstr(r.err, "--steps is from 1 to 1000"), "%s", r.err);
+    cmd_free(&r);
+}
+END_TEST
+
 Suite *train_cli_suite(void)
 {
     Suite *s = suite_create("train_cli");
@@ -229,6 +250,7 @@ Suite *train_cli_suite(void)
     tcase_add_test(tc, one_step_from_init_is_pytorchs);
     tcase_add_test(tc, killed_and_resumed_is_as_never_stopped);
     tcase_add_test(tc, interrupted_and_refused);
+    tcase_add_test(tc, bench_train_gives_its_keys);
     suite_add_tcase(s, tc);
     return s;
 }

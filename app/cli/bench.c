@@ -35,7 +35,8 @@ static int usage_error(const char *fmt, const char *arg)
     fputs("\nusage: attn bench [--n N] [--d D] [--heads H] [--causal] [--reps R] [--json]\n"
           "                  [--kernels auto|blas|avx512|avx2|scalar]\n"
           "                  [--fused-only] [--standard | --sweep [--max-n N]]\n"
-          "       attn bench --model PATH|gpt2-small [--n N] [--reps R] [--json]\n", stderr);
+          "       attn bench --model PATH|gpt2-small [--n N] [--reps R] [--json]\n"
+          "       attn bench --train [--steps N] [--json]\n", stderr);
     return 2;
 }
 
@@ -340,9 +341,12 @@ static int standard(const BenchOpts *given)
 
 int cli_bench(int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++)
+    for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--model") == 0)
             return cli_model_bench(argc, argv);     /* a whole model's forward pass */
+        if (strcmp(argv[i], "--train") == 0)
+            return cli_train_bench(argc, argv);     /* a training step of attn train's model */
+    }
     BenchOpts o;
     if (parse_options(argc, argv, &o) != 0)
         return 2;

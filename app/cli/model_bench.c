@@ -5,6 +5,11 @@
  * and as a share of the FMA peak measured in the same run, and tokens per
  * second. gpt2-small is GPT-2 small's shape with random weights, made here,
  * so no download is needed; a PATH is a checkpoint as `attn model` reads it.
+ *
+ * `attn bench --train [--steps N] [--json]`: a training step of attn
+ * train's default model (4 layers, 4 heads, width 128, 128 bytes of
+ * context, batch 16; forward, backward and AdamW) on random bytes, timed
+ * the same way: tokens per second, GFLOP/s and the share of the peak.
  */
 #include "cli.h"
 
@@ -17,6 +22,7 @@
 #include "lesson.h"
 #include "measure.h"
 #include "model.h"
+#include "gpt_train.h"
 #include "model_dir.h"
 
 static int bench_model_usage(const char *why)
@@ -123,4 +129,79 @@ int cli_model_bench(int argc, char **argv)
     }
     model_dir_close(&md);
     return status;
+}
+
+int cli_train_bench(int argc, char **argv)
+{
+    int steps = 10, json = 0;
+    for (int i = 1; i < argc; i++) {
+        char *end = NULL;
+        if (strcmp(argv[i], "--train") == 0)
+            ;
+        else if (strcmp(argv[i], "--steps") == 0 && i + 1 < argc && (steps = (int)strtol(argv[++i], &end, 10), !*end))
+            ;
+        else if (strcmp(argv[i], "--json") == 0)
+            json = 1;
+        else {
+            fprintf(stderr, "attn: bench --train takes --steps N and --json\nusage: attn bench --train [--steps N] "
+                            "[--json]\n");
+            return 2;
+        }
+    }
+    if (steps < 1 || steps > 1000) {
+        fprintf(stderr, "attn: --steps is from 1 to 1000\n");
+        return 2;
+    }
+    GptShape s = { 4, 4, 128, 128, 256 };
+    int B = 16, T = s.context;
+    AttnError err = { 0 };
+    GptTrain *g = gpt_train_new(&s, B, &err);
+    int *tok = malloc((size_t)B * (T + 1) * sizeof *tok), *in = malloc((size_t)B * T * sizeof *in);
+    int *tg = malloc((size_t)B * T * sizeof *tg);
+    double *ms = malloc((size_t)steps * sizeof *ms);
+    if (!g || !tok || !in || !tg || !ms) {
+        fprintf(stderr, "attn: %s\n", g ? "out of memory" : err.msg);
+        gpt_train_free(g), free(tok), free(in), free(tg), free(ms);
+        return 2;
+    }
+    Rng r;
+    rng_seed(&r, 1);
+    gpt_train_init(g, &r);
+    GptAdamW a = { 1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f };
+    for (int k = -1; k < steps; k++) {
+        for (int i = 0; i < B * (T + 1); i++)
+            tok[i] = (int)(rng_u32(&r) % 256u);
+        for (int b = 0; b < B; b++)
+            for (int t = 0; t < T; t++)
+                in[b * T + t] = tok[b * (T + 1) + t], tg[b * T + t] = tok[b * (T + 1) + t + 1];
+        double t0 = bench_now_ms();
+        gpt_train_forward(g, in, tg, B, T);
+        gpt_train_backward(g);
+        gpt_train_adamw(g, &a, k + 2);
+        if (k >= 0)
+            ms[k] = bench_now_ms() - t0;    /* the first step only warms up */
+    }
+    double median = bench_median(ms, steps);
+    double gflops = gpt_train_flops(&s, B, T) / (median * 1e6), tps = B * T / (median / 1e3);
+    int threads = blas_threads();
+    double peak = bench_fma_peak(threads, NULL);
+    if (json) {
+        JsonWriter w;
+        jw_begin(&w, stdout);
+        jw_str(&w, "model", "attn train's default: 4 layers, 4 heads, width 128, context 128, batch 16");
+        jw_int(&w, "steps", steps);
+        jw_int(&w, "threads", threads);
+        jw_num(&w, "median_ms", median, 3);
+        jw_num(&w, "tokens_per_s", tps, 1);
+        jw_num(&w, "gflops", gflops, 2);
+        jw_num(&w, "peak_gflops", peak, 2);
+        jw_num(&w, "peak_share", peak > 0 ? gflops / peak : 0, 4);
+        jw_end(&w);
+    } else {
+        printf("a training step of attn train's default model (batch 16 x 128 bytes), %d threads: median %.1f ms, "
+               "%.0f tokens/s, %.1f GFLOP/s, %.0f%% of the FMA peak (%.1f GFLOP/s)\n", threads, median, tps, gflops,
+               peak > 0 ? 100 * gflops / peak : 0, peak);
+    }
+    gpt_train_free(g), free(tok), free(in), free(tg), free(ms);
+    return 0;
 }
