@@ -33,9 +33,10 @@ void gpt_attention_forward(float *out, float *att, const float *qkv, int B, int 
 void gpt_attention_backward(float *dqkv, float *datt, const float *dout, const float *qkv, const float *att, int B,
                             int T, int C, int H);
 
-/* GELU with the tanh approximation, element by element (n of them). */
-void gpt_gelu_forward(float *out, const float *inp, long n);
-void gpt_gelu_backward(float *dinp, const float *inp, const float *dout, long n);
+/* GELU with the tanh approximation, element by element (n of them); th
+ * keeps each tanh for the backward. */
+void gpt_gelu_forward(float *out, float *th, const float *inp, long n);
+void gpt_gelu_backward(float *dinp, const float *inp, const float *th, const float *dout, long n);
 
 /* probs (N, V) = softmax of logits; the mean over the N rows of
  * -log probs[target]; dlogits = (probs - onehot(target)) / N. */

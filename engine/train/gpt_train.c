@@ -31,7 +31,7 @@ typedef struct {
 
 /* What a layer's forward pass keeps for its backward. */
 typedef struct {
-    float *ln1, *ln1_mean, *ln1_rstd, *qkv, *att, *atty, *res2, *ln2, *ln2_mean, *ln2_rstd, *fch, *fch_gelu, *res3;
+    float *ln1, *ln1_mean, *ln1_rstd, *qkv, *att, *atty, *res2, *ln2, *ln2_mean, *ln2_rstd, *fch, *fch_tanh, *fch_gelu, *res3;
 } LayerActs;
 
 struct GptTrain {
@@ -110,7 +110,8 @@ static size_t acts_layout(GptTrain *g, float *base)
         LayerActs *a = &g->la[l];
         TAKE(a->ln1, N * C), TAKE(a->ln1_mean, N), TAKE(a->ln1_rstd, N), TAKE(a->qkv, N * 3 * C);
         TAKE(a->att, att), TAKE(a->atty, N * C), TAKE(a->res2, N * C), TAKE(a->ln2, N * C);
-        TAKE(a->ln2_mean, N), TAKE(a->ln2_rstd, N), TAKE(a->fch, N * 4 * C), TAKE(a->fch_gelu, N * 4 * C);
+        TAKE(a->ln2_mean, N), TAKE(a->ln2_rstd, N), TAKE(a->fch, N * 4 * C), TAKE(a->fch_tanh, N * 4 * C);
+        TAKE(a->fch_gelu, N * 4 * C);
         TAKE(a->res3, N * C);
     }
     TAKE(g->lnf, N * C), TAKE(g->lnf_mean, N), TAKE(g->lnf_rstd, N), TAKE(g->logits, N * V), TAKE(g->probs, N * V);
@@ -243,7 +244,7 @@ double gpt_train_forward(GptTrain *g, const int *inputs, const int *targets, int
                 a->res2[(size_t)r * C + i] += y->projb[i];
         gpt_norm_forward(a->ln2, a->ln2_mean, a->ln2_rstd, a->res2, y->ln2w, y->ln2b, N, C);
         gpt_linear_forward(a->fch, a->ln2, y->fcw, y->fcb, N, C, 4 * C);
-        gpt_gelu_forward(a->fch_gelu, a->fch, (long)N * 4 * C);
+        gpt_gelu_forward(a->fch_gelu, a->fch_tanh, a->fch, (long)N * 4 * C);
         memcpy(a->res3, a->res2, (size_t)N * C * sizeof *x);
         blas_sgemm(0, 0, N, C, 4 * C, 1.0f, a->fch_gelu, 4 * C, y->fcprojw, C, 1.0f, a->res3, C);
         for (int r = 0; r < N; r++)
@@ -276,7 +277,7 @@ void gpt_train_backward(GptTrain *g)
         memset(g->dfch_gelu, 0, (size_t)N * 4 * C * sizeof *g->dfch_gelu);
         gpt_linear_backward(g->dfch_gelu, dy->fcprojw, dy->fcprojb, g->dres, a->fch_gelu, y->fcprojw, N, 4 * C, C);
         memset(g->dfch, 0, (size_t)N * 4 * C * sizeof *g->dfch);
-        gpt_gelu_backward(g->dfch, a->fch, g->dfch_gelu, (long)N * 4 * C);
+        gpt_gelu_backward(g->dfch, a->fch, a->fch_tanh, g->dfch_gelu, (long)N * 4 * C);
         memset(g->dln, 0, (size_t)N * C * sizeof *g->dln);
         gpt_linear_backward(g->dln, dy->fcw, dy->fcb, g->dfch, a->ln2, y->fcw, N, C, 4 * C);
         gpt_norm_backward(g->dres, dy->ln2w, dy->ln2b, g->dln, a->res2, y->ln2w, a->ln2_mean, a->ln2_rstd, N, C);
