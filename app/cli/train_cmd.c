@@ -72,7 +72,9 @@ static int real(const char *s, double lo, double hi, double *out)
     return 0;
 }
 
-static void say_point(const TrainPoint *p, double tokens_per_s, const TrainRun *r, double left_s, int json)
+/* A line per evaluation; on paper also the head of the highest induction
+ * score, so a log shows when induction heads formed. */
+static void say_point(Trainer *t, const TrainPoint *p, double tokens_per_s, const TrainRun *r, double left_s, int json)
 {
     if (json) {
         JsonWriter w;
@@ -84,8 +86,18 @@ static void say_point(const TrainPoint *p, double tokens_per_s, const TrainRun *
         jw_num(&w, "tokens_per_s", tokens_per_s, 1);
         jw_end(&w);
     } else {
-        printf("step %lld/%lld  train %.4f  val %.4f  lr %.6f  %.0f tokens/s  %.0fs left\n", (long long)p->step,
+        const GptShape *g = &r->set.shape;
+        double *ind = malloc((size_t)g->layers * g->heads * sizeof *ind);
+        int best = 0;
+        if (ind && trainer_induction(t, ind) == 0)
+            for (int k = 1; k < g->layers * g->heads; k++)
+                best = ind[k] > ind[best] ? k : best;
+        printf("step %lld/%lld  train %.4f  val %.4f  lr %.6f  %.0f tokens/s  %.0fs left", (long long)p->step,
                (long long)r->set.steps, p->train_loss, p->val_loss, p->lr, tokens_per_s, left_s);
+        if (ind)
+            printf("  induction L%dH%d %.2f", best / g->heads + 1, best % g->heads + 1, ind[best]);
+        printf("\n");
+        free(ind);
     }
     fflush(stdout);
 }
@@ -240,7 +252,7 @@ int cli_train(int argc, char **argv)
         }
         if (e != 0) {
             double per_step = (now_s() - began) / (double)(run->step - first);
-            say_point(&run->curve[run->n_curve - 1], rate, run, per_step * (double)(run->set.steps - run->step), json);
+            say_point(t, &run->curve[run->n_curve - 1], rate, run, per_step * (double)(run->set.steps - run->step), json);
         }
         if (stop_asked && status == 0) {
             /* stopped: all of it kept, to go on with --resume */
