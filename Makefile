@@ -202,6 +202,13 @@ install: attn
 	install -m 644 lessons/*.lesson lessons/COURSE lessons/README.md $(DESTDIR)$(PREFIX)/share/attn/lessons/
 	install -d $(DESTDIR)$(PREFIX)/share/attn/lessons/data
 	install -m 644 lessons/data/* $(DESTDIR)$(PREFIX)/share/attn/lessons/data/
+	install -d $(DESTDIR)$(PREFIX)/share/attn/models
+	install -m 644 models/README.md models/tinyshakespeare.txt $(DESTDIR)$(PREFIX)/share/attn/models/
+	for m in models/*/; do [ -f $$m/config.json ] || continue; \
+	  install -d $(DESTDIR)$(PREFIX)/share/attn/$$m && \
+	  install -m 644 $$m/config.json $$m/model.safetensors $$m/vocab.json $$m/merges.txt \
+	    $(DESTDIR)$(PREFIX)/share/attn/$$m || exit 1; \
+	done
 	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
 	install -m 644 app/man/attn.1 $(DESTDIR)$(MANDIR)/man1/attn.1
 	install -m 644 app/man/attn-lesson.5 $(DESTDIR)$(MANDIR)/man5/attn-lesson.5

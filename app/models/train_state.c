@@ -105,8 +105,8 @@ typedef struct {
 
 static void put(Bytes *o, const void *p, size_t n)
 {
-    if (o->failed)
-        return;
+    if (o->failed || n == 0)
+        return;     /* (an empty curve is a NULL pointer: nothing to copy) */
     if (o->len + n > o->cap) {
         size_t cap = o->cap ? o->cap : 4096;
         while (cap < o->len + n)
@@ -125,6 +125,8 @@ static void put(Bytes *o, const void *p, size_t n)
 
 static int take(Bytes *in, void *p, size_t n)
 {
+    if (n == 0)
+        return 0;
     if (in->at + n > in->len)
         return -1;
     memcpy(p, in->b + in->at, n);
