@@ -15,6 +15,17 @@ int model_look_open(ModelLook *lk, const char *dir, char *why, size_t size)
     memset(lk, 0, sizeof *lk);
     if (model_dir_open(dir, &lk->md, why, size) != 0)
         return -1;
+    /* the induction score's tokens: those written in printable ASCII alone
+     * (letters, digits, punctuation, spaces), which every model has learnt */
+    lk->pool = malloc((size_t)lk->md.cfg.vocab * sizeof *lk->pool);
+    for (int id = 0; lk->pool && id < lk->md.cfg.vocab; id++) {
+        const char *t = model_look_token(lk, id);
+        int printable = t && *t && model_look_token_size(lk, id) == strlen(t);
+        for (const char *p = t; printable && *p; p++)
+            printable = (unsigned char)*p >= 0x20 && (unsigned char)*p < 0x7f;
+        if (printable)
+            lk->pool[lk->n_pool++] = id;
+    }
     /* the name: the directory's last part that is not empty */
     size_t end = strlen(dir);
     while (end > 1 && dir[end - 1] == '/')
@@ -30,6 +41,7 @@ void model_look_close(ModelLook *lk)
 {
     free(lk->ids);
     free(lk->scores);
+    free(lk->pool);
     free(lk->head);
     free(lk->thumbs);
     free(lk->logits);
@@ -55,8 +67,8 @@ int model_look_tokens(ModelLook *lk, const int *ids, int n, char *why, size_t si
         snprintf(why, size, "%d tokens, past the model's context of %d", n, c->context);
     } else if (model_forward_asked(lk->md.model, ids, n, &ask, &run, &err) != ATTN_OK) {
         snprintf(why, size, "%s", err.msg);
-    } else if (model_head_scores(lk->md.model, &run, MODEL_LOOK_INDUCTION_REP, MODEL_LOOK_INDUCTION_SEED, hs, &err)
-               != ATTN_OK) {
+    } else if (model_head_scores(lk->md.model, &run, MODEL_LOOK_INDUCTION_REP, MODEL_LOOK_INDUCTION_SEED, lk->pool,
+                                 lk->n_pool, hs, &err) != ATTN_OK) {
         model_run_free(&run);
         snprintf(why, size, "%s", err.msg);
     } else {

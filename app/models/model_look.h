@@ -34,6 +34,7 @@ typedef struct {
                            position's logits */
     HeadScores *scores; /* layers x heads */
     char name[128];     /* the directory's last part, for titles */
+    int *pool, n_pool;  /* the induction score's tokens (none: every token) */
     /* one head's attention made again (model_look_attention), and which */
     float *head;
     int head_layer, head_index;

@@ -25,6 +25,7 @@ struct Trainer {
     double t0;                  /* the clock at the last evaluation */
     int64_t since;              /* the step then */
     Rng sampler;                /* the samples' and probes' own generator */
+    unsigned char seen[256];    /* the bytes the training text holds */
 };
 
 static double now_s(void)
@@ -123,6 +124,8 @@ Trainer *trainer_open(const TrainerOptions *o, char *why, size_t size)
     }
     t->run.data_len = t->d.len;
     t->run.data_hash = t->d.hash;
+    for (size_t i = 0; i < t->d.train_len; i++)
+        t->seen[t->d.bytes[i]] = 1;
     t->inputs = malloc((size_t)B * T * sizeof *t->inputs);
     t->targets = malloc((size_t)B * T * sizeof *t->targets);
     t->start = malloc((size_t)B * sizeof *t->start);
@@ -241,10 +244,16 @@ int trainer_induction(Trainer *t, double *scores)
     int rep = INDUCTION_REP < s->context / 2 ? INDUCTION_REP : s->context / 2, n = 2 * rep;
     if (rep < 2)
         return -1;
+    /* from the bytes the text holds: a byte the model never saw is one it
+     * cannot tell from another */
+    int pool[256], n_pool = 0;
+    for (int b = 0; b < 256; b++)
+        if (t->seen[b])
+            pool[n_pool++] = b;
     Rng g;
     rng_seed(&g, 1234);     /* the same sequence every time: a curve of one measure */
     for (int i = 0; i < rep; i++)
-        t->inputs[i] = t->inputs[i + rep] = (int)(rng_u32(&g) % 256u);
+        t->inputs[i] = t->inputs[i + rep] = n_pool ? pool[rng_u32(&g) % (uint32_t)n_pool] : (int)(rng_u32(&g) % 256u);
     gpt_train_forward(t->g, t->inputs, NULL, 1, n);
     for (int l = 0; l < s->layers; l++)
         for (int h = 0; h < s->heads; h++) {

@@ -134,9 +134,12 @@ const char *model_head_kind(const HeadScores *s, double *score);
 
 /* Every head's scores: previous, first and self from run (over its
  * tokens), induction from a forward pass over a random sequence of rep
- * tokens (seeded) shown twice. scores has layers x heads entries. */
-attn_status model_head_scores(const Model *m, const ModelRun *run, int rep, unsigned seed, HeadScores *scores,
-                              AttnError *err);
+ * tokens (seeded) shown twice, drawn from pool[0..n_pool) (the tokens a
+ * model has learnt: a byte-level model never trained on most of its 256
+ * bytes cannot tell them apart) or, with no pool, from the whole
+ * vocabulary. scores has layers x heads entries. */
+attn_status model_head_scores(const Model *m, const ModelRun *run, int rep, unsigned seed, const int *pool, int n_pool,
+                              HeadScores *scores, AttnError *err);
 
 /* One head's own share of its layer's weights, as the lessons write them
  * (tokens as rows): Q = X @ wq + bq, K = X @ wk + bk, V = X @ wv + bv

@@ -29,8 +29,8 @@ const char *model_head_kind(const HeadScores *s, double *score)
     return "broad";
 }
 
-attn_status model_head_scores(const Model *m, const ModelRun *run, int rep, unsigned seed, HeadScores *scores,
-                              AttnError *err)
+attn_status model_head_scores(const Model *m, const ModelRun *run, int rep, unsigned seed, const int *pool, int n_pool,
+                              HeadScores *scores, AttnError *err)
 {
     const ModelConfig *c = &m->cfg;
     int H = run->heads;
@@ -52,7 +52,8 @@ attn_status model_head_scores(const Model *m, const ModelRun *run, int rep, unsi
     Rng g;
     rng_seed(&g, seed);
     for (int i = 0; i < rep; i++)
-        seq[i] = seq[i + rep] = (int)(rng_u32(&g) % (uint32_t)c->vocab);
+        seq[i] = seq[i + rep] = pool && n_pool > 0 ? pool[rng_u32(&g) % (uint32_t)n_pool]
+                                                   : (int)(rng_u32(&g) % (uint32_t)c->vocab);
     ModelRun twice;
     attn_status rc = model_forward(m, seq, t, &twice, err);
     free(seq);
