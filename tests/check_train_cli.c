@@ -242,6 +242,34 @@ START_TEST(bench_train_gives_its_keys)
 }
 END_TEST
 
+/* The model attn ships (models/shakespeare, trained by the command the
+ * README gives): it opens, and its loss on the validation text is the one
+ * models/README.md states. */
+START_TEST(the_shipped_model_is_as_said)
+{
+    char models[600], path[700];
+    snprintf(models, sizeof models, "%s/../models", lessons_dir());
+    snprintf(path, sizeof path, "%s/README.md", models);
+    char *readme = slurp(path);
+    ck_assert_ptr_nonnull(readme);
+    const char *said = strstr(readme, "validation loss ");
+    ck_assert_msg(said, "%s states no validation loss", path);
+    double want = atof(said + strlen("validation loss "));
+    CmdResult r = cmd_runf("%s train --init %s/shakespeare --validate --json", attn_bin(), models);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    const char *got = strstr(r.out, "\"val_loss\": ");
+    ck_assert_ptr_nonnull(got);
+    ck_assert_msg(fabs(atof(got + strlen("\"val_loss\": ")) - want) < 5e-4, "measured %s, the README says %.4f", r.out,
+                  want);
+    cmd_free(&r);
+    r = cmd_runf("%s model %s/shakespeare --text 'ROMEO:' --json", attn_bin(), models);
+    ck_assert_msg(r.status == 0 && strstr(r.out, "\"family\": \"gpt2\", \"layers\": 4, \"heads\": 4"), "%s%s", r.out,
+                  r.err);
+    cmd_free(&r);
+    free(readme);
+}
+END_TEST
+
 Suite *train_cli_suite(void)
 {
     Suite *s = suite_create("train_cli");
@@ -251,6 +279,7 @@ Suite *train_cli_suite(void)
     tcase_add_test(tc, killed_and_resumed_is_as_never_stopped);
     tcase_add_test(tc, interrupted_and_refused);
     tcase_add_test(tc, bench_train_gives_its_keys);
+    tcase_add_test(tc, the_shipped_model_is_as_said);
     suite_add_tcase(s, tc);
     return s;
 }
