@@ -190,19 +190,21 @@ START_TEST(progress_shows_the_parts_and_the_course)
 }
 END_TEST
 
-/* The shipped course lists every shipped lesson: the notebooks' nine, then
- * the six beyond them. */
+/* The shipped course lists every shipped lesson: the notebooks' nine, the
+ * six beyond them, then the model trained here. */
 START_TEST(the_shipped_course)
 {
     Catalogue c;
     ck_assert_int_eq(catalogue_load(&c, lessons_dir()), 0);
     ck_assert_str_eq(c.course_error, "");
-    ck_assert_int_eq(c.n_parts, 2);
+    ck_assert_int_eq(c.n_parts, 3);
     ck_assert_int_eq(c.parts[0].n, 9);
     ck_assert_int_eq(c.parts[1].n, 6);
+    ck_assert_int_eq(c.parts[2].n, 1);
     ck_assert_str_eq(base(c.entries[0].path), "01-key-query.lesson");
     ck_assert_str_eq(base(c.entries[9].path), "10-online-softmax.lesson");
     ck_assert_str_eq(base(c.entries[14].path), "15-gradients.lesson");
+    ck_assert_str_eq(base(c.entries[15].path), "16-a-model-trained-here.lesson");
     for (int i = 0; i < c.n; i++)
         ck_assert_msg(c.entries[i].error == NULL, "%s: %s", c.entries[i].path, c.entries[i].error);
     catalogue_free(&c);

@@ -153,10 +153,11 @@ START_TEST(the_menu_lists_the_models)
         return;
     char *dir = make_dir(), env[800], model[700];
     snprintf(model, sizeof model, "%s/tiny-gpt2", dir);
-    CmdResult r = cmd_runf("mkdir %s", model);
-    cmd_free(&r);
+    CmdResult mk = cmd_runf("mkdir %s", model);
+    cmd_free(&mk);
     tiny_gpt2_dir(model);
     Tmux t;
+    CmdResult r;
     snprintf(env, sizeof env, "ATTN_MODELS=/nonexistent:%s", dir);
     tmux_start(&t, 80, 24, env, NULL);
     WAIT_FOR(&t, "m real models");
@@ -170,8 +171,23 @@ START_TEST(the_menu_lists_the_models)
     WAIT_FOR(&t, "self-attention, step by step");
     tmux_quit_and_check(&t, "q", "EXITED 0");
     tmux_stop(&t);
-    /* none: how to get GPT-2 or SmolLM2, never a download */
+    /* the one attn ships is listed as such */
+    tmux_start(&t, 100, 24, "ATTN_MODELS=/nonexistent", NULL);
+    WAIT_FOR(&t, "m real models");
+    tmux_keys(&t, "m");
+    WAIT_FOR(&t, "models/shakespeare   (ships with attn)");
+    tmux_quit_and_check(&t, "q", "EXITED 0");
+    tmux_stop(&t);
+    /* none (a copy of attn with no models beside it): how to get GPT-2 or
+     * SmolLM2, never a download */
+    char bin[800], *was = strdup(attn_bin());
+    snprintf(bin, sizeof bin, "%s/bin/attn", dir);
+    r = cmd_runf("mkdir -p %s/bin && cp %s %s", dir, was, bin);
+    cmd_free(&r);
+    setenv("ATTN_BIN", bin, 1);
     tmux_start(&t, 80, 24, "ATTN_MODELS=/nonexistent", NULL);
+    setenv("ATTN_BIN", was, 1);
+    free(was);
     WAIT_FOR(&t, "m real models");
     tmux_keys(&t, "m");
     WAIT_FOR(&t, "No model found.");
