@@ -80,6 +80,13 @@ const float *model_look_thumb(ModelLook *lk, int layer, int head);
  * temperature t > 0: ids and probabilities (of the softmax of logits / t),
  * highest first; k at most the vocabulary. */
 void model_look_next(ModelLook *lk, int pos, double t, int k, int *ids, double *p);
+/* A token's text for a label: spaces as middle dots (underscores without
+ * UTF-8), a newline as a return arrow, control bytes as '?', a byte that is
+ * not UTF-8 as \xNN; "#ID" without a tokenizer. */
+const char *model_look_label(const ModelLook *lk, int id, int utf8, char *buf, size_t size);
+/* A head's kind in a few letters ("prev", "sink", "self", "ind", "broad")
+ * and its score (both from 0). */
+const char *model_look_kind_short(const ModelLook *lk, int layer, int head, double *score);
 /* The logits after position pos (the pointer holds until another
  * position is asked for); NULL on no memory. */
 const float *model_look_logits(ModelLook *lk, int pos);

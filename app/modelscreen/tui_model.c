@@ -80,48 +80,6 @@ int model_screen_open(ModelScreen *m, const char *dir, const char *text, char *w
     return 0;
 }
 
-const char *model_token_label(const ModelScreen *m, int id, int utf8, char *buf, size_t size)
-{
-    const char *t = model_look_token(&m->look, id);
-    if (!t) {
-        snprintf(buf, size, "#%d", id);
-        return buf;
-    }
-    size_t k = 0;
-    for (size_t i = 0; t[i] && k + 4 < size; i++) {
-        unsigned char c = (unsigned char)t[i];
-        const char *with = c == ' ' ? (utf8 ? "·" : "_") : c == '\n' ? (utf8 ? "↵" : "/") : NULL;
-        if (with) {
-            memcpy(buf + k, with, strlen(with));
-            k += strlen(with);
-        } else if (c >= 0x80) {
-            /* a whole UTF-8 character as it is (on a UTF-8 terminal), a
-             * byte that is not one as \xNN */
-            size_t len = (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0, ok = len > 0;
-            for (size_t j = 1; ok && j < len; j++)
-                ok = ((unsigned char)t[i + j] & 0xc0) == 0x80;
-            if (ok && utf8 && k + len + 1 < size) {
-                memcpy(buf + k, t + i, len);
-                k += len;
-                i += len - 1;
-            } else if (k + 5 < size) {
-                k += (size_t)snprintf(buf + k, size - k, "\\x%02x", c);
-            }
-        } else {
-            buf[k++] = c < 0x20 || c == 0x7f ? '?' : (char)c;
-        }
-    }
-    buf[k] = '\0';
-    return buf;
-}
-
-const char *model_kind_short(const ModelScreen *m, int layer, int head, double *score)
-{
-    const char *kind = model_head_kind(&m->look.scores[layer * m->look.md.cfg.heads + head], score);
-    return strcmp(kind, "previous-token") == 0 ? "prev" : strcmp(kind, "first-token") == 0 ? "sink"
-         : strcmp(kind, "induction") == 0      ? "ind"  : kind;
-}
-
 /* ---- typing a new text -------------------------------------------------- */
 
 static void typing_key(TuiTerm *term, ModelScreen *m, int ch)

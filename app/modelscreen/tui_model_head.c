@@ -6,7 +6,7 @@
  * looks as bars beside it (BertViz's view, in text), and the model's next
  * token after that query at a temperature. Enter explains the weight.
  */
-#include "tui_model.h"
+#include "tui_model_view.h"
 
 #include <curses.h>
 #include <math.h>
@@ -72,7 +72,7 @@ static float weight(ModelScreen *m, int i, int j)
 static const char *label_of(const TuiTerm *term, const ModelScreen *m, int i, char *buf, size_t size)
 {
     char t[96];
-    model_token_label(m, m->look.ids[i], term->utf8, t, sizeof t);
+    model_look_label(&m->look, m->look.ids[i], term->utf8, t, sizeof t);
     snprintf(buf, size, "%d %s", i + 1, t);
     return buf;
 }
@@ -191,7 +191,7 @@ static void draw_next(TuiTerm *term, ModelScreen *m, const HeadLayout *h)
     int bw = imax(8, imin(40, term->cols - 40));
     for (int r = 0; r < k; r++) {
         int y = h->next_y + 1 + r;
-        model_token_label(m, ids[r], term->utf8, tok, sizeof tok);
+        model_look_label(&m->look, ids[r], term->utf8, tok, sizeof tok);
         ui_putf(&term->cv, y, 3, 18, tui_attr(term, C_LABEL), "%s", tok);
         draw_bar(term, y, 22, bw, p[r], tui_attr(term, C_HINT));
         ui_putf(&term->cv, y, 23 + bw, 24, A_NORMAL, "%5.1f%%  (id %d)", 100 * p[r], ids[r]);

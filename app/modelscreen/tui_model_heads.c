@@ -7,7 +7,7 @@
  * sentence; on a small terminal the grid scrolls to keep the chosen head
  * in view.
  */
-#include "tui_model.h"
+#include "tui_model_view.h"
 
 #include <curses.h>
 #include <stdio.h>
@@ -76,7 +76,7 @@ static void draw_tokens(TuiTerm *term, const ModelScreen *m, int y)
     int x = 1, w = term->cols - 1;
     char label[96], more[40];
     for (int i = 0; i < m->look.n; i++) {
-        model_token_label(m, m->look.ids[i], term->utf8, label, sizeof label);
+        model_look_label(&m->look, m->look.ids[i], term->utf8, label, sizeof label);
         int lw = fmt_display_width(label);
         snprintf(more, sizeof more, " +%d", m->look.n - i);
         if (x + lw + (i + 1 < m->look.n ? (int)strlen(more) : 0) > w) {
@@ -115,7 +115,7 @@ void model_heads_draw(TuiTerm *term, ModelScreen *m)
         for (int h = m->left_head; h < m->left_head + g.shown_heads; h++) {
             int x = ROW_LABEL + (h - m->left_head) * (g.tile_w + 1), chosen = l == m->layer && h == m->head;
             double sc;
-            const char *k = model_kind_short(m, l, h, &sc);
+            const char *k = model_look_kind_short(&m->look, l, h, &sc);
             char label[32];
             if (g.tile_w >= 9)
                 snprintf(label, sizeof label, "%s %.2f", k, sc);
