@@ -351,6 +351,101 @@ START_TEST(a_head_as_a_lesson_checks_against_the_forward)
 }
 END_TEST
 
+/* A GPT-2 built by hand to hold one induction head: no MLP (its weights
+ * zero), one head a layer, and a residual stream of three one-hot parts,
+ * the token (dims 0..63), the position (64..95) and the token before
+ * (96..159, written by layer 1). Layer 1's head looks one position back
+ * (its query is the position, its key the position after) and writes the
+ * token it finds into the token-before part; layer 2's head looks for the
+ * key whose token-before is the query's own token: on a sequence shown
+ * twice, the token after the same token's first showing (its weights 4,
+ * against the scores' division by sqrt(160)). attn must name layer 1
+ * previous-token and layer 2 induction. */
+#define HAND_V 64
+#define HAND_C 32
+#define HAND_D (2 * HAND_V + HAND_C)
+
+static float *hand_tensor(const char *name, int rows, int cols)
+{
+    W *w = &ws[n_ws++];
+    snprintf(w->name, sizeof w->name, "%s", name);
+    w->rows = rows;
+    w->cols = cols;
+    w->v = calloc((size_t)rows * (cols ? cols : 1), sizeof *w->v);
+    return w->v;
+}
+
+START_TEST(an_induction_head_built_by_hand)
+{
+    free_weights();
+    int d = HAND_D, P = HAND_V, TB = HAND_V + HAND_C;   /* where the position and the token before begin */
+    float *wte = hand_tensor("wte.weight", HAND_V, d), *wpe = hand_tensor("wpe.weight", HAND_C, d);
+    for (int t = 0; t < HAND_V; t++)
+        wte[t * d + t] = 1;
+    for (int p = 0; p < HAND_C; p++)
+        wpe[p * d + P + p] = 1;
+    for (int l = 0; l < 2; l++) {
+        char n[64];
+#define T(part, r, c) (snprintf(n, sizeof n, "h.%d.%s", l, part), hand_tensor(n, r, c))
+        float *ln1 = T("ln_1.weight", d, 0);
+        T("ln_1.bias", d, 0);
+        float *qkv = T("attn.c_attn.weight", d, 3 * d);
+        T("attn.c_attn.bias", 3 * d, 0);
+        float *proj = T("attn.c_proj.weight", d, d);
+        T("attn.c_proj.bias", d, 0);
+        float *ln2 = T("ln_2.weight", d, 0);
+        T("ln_2.bias", d, 0);
+        T("mlp.c_fc.weight", d, 4 * d);
+        T("mlp.c_fc.bias", 4 * d, 0);
+        T("mlp.c_proj.weight", 4 * d, d);
+        T("mlp.c_proj.bias", d, 0);
+#undef T
+        for (int i = 0; i < d; i++)
+            ln1[i] = ln2[i] = 1;
+        if (l == 0) {
+            for (int p = 0; p < HAND_C; p++) {
+                qkv[(P + p) * 3 * d + P + p] = 1;                     /* query: my position */
+                if (p + 1 < HAND_C)
+                    qkv[(P + p) * 3 * d + d + P + p + 1] = 1;         /* key: the position after mine */
+            }
+            for (int t = 0; t < HAND_V; t++) {
+                qkv[t * 3 * d + 2 * d + TB + t] = 1;                  /* value: my token, as a token before */
+                proj[(TB + t) * d + TB + t] = 1;
+            }
+        } else {
+            for (int t = 0; t < HAND_V; t++) {
+                qkv[t * 3 * d + t] = 4;                               /* query: my token */
+                qkv[(TB + t) * 3 * d + d + t] = 4;                    /* key: the token before me */
+            }
+        }
+    }
+    float *lnf = hand_tensor("ln_f.weight", d, 0);
+    hand_tensor("ln_f.bias", d, 0);
+    for (int i = 0; i < d; i++)
+        lnf[i] = 1;
+    char *dir = make_dir(), config[400];
+    snprintf(config, sizeof config, "{\"model_type\": \"gpt2\", \"n_layer\": 2, \"n_head\": 1, \"n_embd\": %d, "
+             "\"vocab_size\": %d, \"n_positions\": %d}", d, HAND_V, HAND_C);
+    write_text(dir, "config.json", config);
+    write_safetensors(dir, 0, "", NULL, NULL);
+    CmdResult r = cmd_runf("%s model %s --tokens 1,2,3,4,5,6,1,2,3 --json", attn_bin(), dir);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    JVal doc;
+    char why[200];
+    ck_assert_msg(json_parse(r.out, &doc, why, sizeof why) == 0, "%s", why);
+    const JVal *heads = json_get(&doc, "heads");
+    ck_assert_int_eq(heads->n, 2);
+    ck_assert_str_eq(json_get(&heads->items[0], "kind")->str, "previous-token");
+    ck_assert_msg(json_get(&heads->items[0], "score")->num > 0.95, "%s", r.out);
+    ck_assert_msg(strcmp(json_get(&heads->items[1], "kind")->str, "induction") == 0, "%s", r.out);
+    ck_assert_msg(json_get(&heads->items[1], "score")->num > 0.6, "%s", r.out);
+    json_free(&doc);
+    cmd_free(&r);
+    free_weights();
+    remove_dir(dir);
+}
+END_TEST
+
 Suite *model_suite(void)
 {
     Suite *s = suite_create("model");
@@ -360,6 +455,7 @@ Suite *model_suite(void)
     tcase_add_test(tc, tiny_llamas_equal_pytorch);
     tcase_add_test(tc, a_model_that_cannot_be_read_says_why);
     tcase_add_test(tc, a_head_as_a_lesson_checks_against_the_forward);
+    tcase_add_test(tc, an_induction_head_built_by_hand);
     suite_add_tcase(s, tc);
     return s;
 }
