@@ -228,6 +228,12 @@ START_TEST(sentencepiece_bpe_with_byte_fallback)
     ck_assert_msg(b != NULL, "%s", err.msg);
     encodes(b, "hello \xc3\xa9\xc3\xa9", (int[]){ 268, 259, 0 }, 3);
     bpe_free(b);
+    /* a template's token that no one defines (the fuzzer's find) */
+    char *lone = sentencepiece_json(llama_norm, "null", bos_template);
+    memcpy(strstr(lone, "\"ids\": [1]"), "\"ids\": [9]", 10);
+    memcpy(strstr(lone, "\"<0x06>\": 9"), "\"<0x06>\": 0", 11);     /* the byte 6 is not a token any more */
+    ck_assert_ptr_null(bpe_open_json(lone, 269, &err));
+    ck_assert_str_eq(err.msg, "tokenizer.json: the template's token 9 is neither in the vocabulary nor an added token");
     ck_assert_ptr_null(bpe_open_json(sentencepiece_json(llama_norm, "null", "{\"type\": \"RobertaProcessing\"}"),
                                      269, &err));
     ck_assert_str_eq(err.msg, "tokenizer.json: the post-processor RobertaProcessing is not one attn reads (it reads "

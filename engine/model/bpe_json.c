@@ -134,6 +134,9 @@ static int post_processor(Bpe *b, const JVal *p, int vocab_size, AttnError *err)
                 || (seen_a ? na : nb) == BPE_MAX_TEMPLATE)
                 return attn_fail(err, ATTN_E_ARG, "tokenizer.json: the template's special tokens are not ids of 0 to "
                                                   "%d, or more than %d", vocab_size - 1, BPE_MAX_TEMPLATE), -1;
+            if (!bpe_token_text(b, (int)id->num))
+                return attn_fail(err, ATTN_E_ARG, "tokenizer.json: the template's token %d is neither in the "
+                                                  "vocabulary nor an added token", (int)id->num), -1;
             if (seen_a)
                 after[na++] = (int)id->num;
             else
