@@ -210,14 +210,9 @@ const char *byte_tokens_json(void)
     int n = 0;
     for (int b = 0; b < 256; b++) {
         unsigned cp = bpe_byte_char(b);
-        char t[8];
-        if (cp == '"' || cp == '\\')
-            snprintf(t, sizeof t, "\\%c", (char)cp);
-        else if (cp < 0x80)
-            snprintf(t, sizeof t, "%c", (char)cp);
-        else
-            snprintf(t, sizeof t, "%c%c", (char)(0xc0 | cp >> 6), (char)(0x80 | (cp & 0x3f)));
-        n += snprintf(text + n, sizeof text - (size_t)n, "%s\"%s\": %d", b ? ", " : "", t, b);
+        char t[3];
+        n += snprintf(text + n, sizeof text - (size_t)n, "%s\"%s%s\": %d", b ? ", " : "",
+                      cp == '"' || cp == '\\' ? "\\" : "", bpe_byte_utf8(b, t), b);
     }
     return text;
 }

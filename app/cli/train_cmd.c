@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "blas.h"
 #include "json_write.h"
@@ -41,13 +40,6 @@ static int train_usage(const char *why)
                     "[--seed S] [--init DIR] [--resume] [--json] [--eval-every N] [--threads N] [--validate]\n",
             lesson_escape(why, shown, sizeof shown));
     return 2;
-}
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + t.tv_nsec / 1e9;
 }
 
 /* A whole number option in [lo, hi]: 0, or -1. */
@@ -241,8 +233,6 @@ int cli_train(int argc, char **argv)
     sa.sa_handler = on_stop;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
-    double began = now_s();
-    int64_t first = run->step;
     while (status == 0 && !trainer_done(t)) {
         double rate = 0;
         int e = trainer_step(t, &rate, why, sizeof why);
@@ -251,8 +241,7 @@ int cli_train(int argc, char **argv)
             status = 1;
         }
         if (e != 0) {
-            double per_step = (now_s() - began) / (double)(run->step - first);
-            say_point(t, &run->curve[run->n_curve - 1], rate, run, per_step * (double)(run->set.steps - run->step), json);
+            say_point(t, &run->curve[run->n_curve - 1], rate, run, trainer_seconds_left(t, rate), json);
         }
         if (stop_asked && status == 0) {
             /* stopped: all of it kept, to go on with --resume */

@@ -84,12 +84,8 @@ int model_write_gpt2(const char *dir, GptTrain *g, char *why, size_t size)
     strbuf_add(&vocab, "{");
     for (int b = 0; b < 256; b++) {
         unsigned cp = bpe_byte_char(b);
-        char ch[4] = { 0 };
-        if (cp < 0x80)
-            ch[0] = (char)cp;
-        else
-            ch[0] = (char)(0xc0 | cp >> 6), ch[1] = (char)(0x80 | (cp & 0x3f));
-        strbuf_add(&vocab, "%s\"%s%s\": %d", b ? ", " : "", cp == '"' || cp == '\\' ? "\\" : "", ch, b);
+        char ch[3];
+        strbuf_add(&vocab, "%s\"%s%s\": %d", b ? ", " : "", cp == '"' || cp == '\\' ? "\\" : "", bpe_byte_utf8(b, ch), b);
     }
     strbuf_add(&vocab, "}\n");
     size_t st_len = 0;

@@ -157,6 +157,12 @@ const TrainData *trainer_data(const Trainer *t) { return &t->d; }
 const char *trainer_out(const Trainer *t) { return t->out; }
 int trainer_done(const Trainer *t) { return t->run.step >= t->run.set.steps; }
 
+double trainer_seconds_left(const Trainer *t, double rate)
+{
+    const TrainSettings *s = &t->run.set;
+    return rate > 0 ? (double)(s->steps - t->run.step) * s->batch * s->shape.context / rate : 0;
+}
+
 /* B sequences of T bytes (and the byte after each) from start positions. */
 static void fill(const TrainData *d, const size_t *start, int B, int T, int *inputs, int *targets)
 {

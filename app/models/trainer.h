@@ -40,6 +40,9 @@ const char *trainer_out(const Trainer *t);
  * the last good one is kept). */
 int trainer_step(Trainer *t, double *rate, char *why, size_t size);
 int trainer_done(const Trainer *t);
+/* The seconds the run's steps left take at rate tokens a second (0 with
+ * no rate yet): the time left the lines and the screen say. */
+double trainer_seconds_left(const Trainer *t, double rate);
 /* The checkpoint now (a stop asked for): 0, or -1 with why. */
 int trainer_checkpoint(Trainer *t, char *why, size_t size);
 /* The model saved in the out folder as an ordinary checkpoint. */

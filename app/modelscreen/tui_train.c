@@ -252,7 +252,7 @@ static void train_draw(TuiTerm *term, void *self)
     const TrainRun *r = trainer_run(s->t);
     const GptShape *g = &r->set.shape;
     s->last_frame = now_s();
-    double left = s->rate > 0 ? (double)(r->set.steps - r->step) * r->set.batch * g->context / s->rate : 0;
+    double left = trainer_seconds_left(s->t, s->rate);
     ui_fill(&term->cv, 0, 0, term->cols, tui_attr(term, C_TITLE));
     ui_putf(&term->cv, 0, 1, term->cols - 2, tui_attr(term, C_TITLE),
             "attn train %s %d layers x %d heads x %d %s step %lld/%lld %s %.0f tokens/s %s %s",

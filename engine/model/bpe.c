@@ -75,6 +75,17 @@ unsigned bpe_byte_char(int b)
 #undef SELF
 }
 
+const char *bpe_byte_utf8(int b, char out[3])
+{
+    unsigned cp = bpe_byte_char(b);     /* below 0x144: one or two bytes */
+    if (cp < 0x80) {
+        out[0] = (char)cp, out[1] = '\0';
+    } else {
+        out[0] = (char)(0xc0 | cp >> 6), out[1] = (char)(0x80 | (cp & 0x3f)), out[2] = '\0';
+    }
+    return out;
+}
+
 void bpe_free(Bpe *b)
 {
     if (!b)
@@ -102,14 +113,8 @@ Bpe *bpe_new(AttnError *err)
     }
     b->unk = -1;
     for (int c = 0; c < 256; c++) {
-        unsigned cp = bpe_byte_char(c);
-        b->byte_of[cp] = (short)(c + 1);
-        if (cp < 0x80)
-            b->alphabet[c][0] = (char)cp;
-        else {
-            b->alphabet[c][0] = (char)(0xc0 | cp >> 6);
-            b->alphabet[c][1] = (char)(0x80 | (cp & 0x3f));
-        }
+        b->byte_of[bpe_byte_char(c)] = (short)(c + 1);
+        bpe_byte_utf8(c, b->alphabet[c]);
     }
     return b;
 }

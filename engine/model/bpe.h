@@ -55,5 +55,8 @@ size_t bpe_token_size(const Bpe *b, int id);
 
 /* The code point GPT-2's byte alphabet writes byte b (0..255) as. */
 unsigned bpe_byte_char(int b);
+/* That character as UTF-8 into out (NUL-terminated, at most 2 bytes and
+ * the NUL): what vocab.json writes for the token of byte b. */
+const char *bpe_byte_utf8(int b, char out[3]);
 
 #endif
