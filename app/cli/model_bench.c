@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blas.h"
+#include "pool.h"
 #include "json_write.h"
 #include "lesson.h"
 #include "measure.h"
@@ -99,7 +99,7 @@ int cli_model_bench(int argc, char **argv)
         if (status == 0) {
             double median = bench_median(ms, reps);
             double gflops = model_forward_flops(&cfg, n) / (median * 1e6);
-            int threads = blas_threads();
+            int threads = pool_threads();
             double peak = bench_fma_peak(threads, NULL);
             if (json) {
                 JsonWriter w;
@@ -183,7 +183,7 @@ int cli_train_bench(int argc, char **argv)
     }
     double median = bench_median(ms, steps);
     double gflops = gpt_train_flops(&s, B, T) / (median * 1e6), tps = B * T / (median / 1e3);
-    int threads = blas_threads();
+    int threads = pool_threads();
     double peak = bench_fma_peak(threads, NULL);
     if (json) {
         JsonWriter w;

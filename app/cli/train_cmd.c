@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blas.h"
+#include "pool.h"
 #include "json_write.h"
 #include "lesson.h"
 #include "lessonfile.h"
@@ -171,7 +171,7 @@ static int parse(int argc, char **argv, TrainerOptions *to, int *json_out, int *
     if (validate && (!init || resume))
         return train_usage("--validate measures the model of --init DIR on the validation text, and trains nothing");
     if (threads)
-        blas_set_threads((int)threads);
+        pool_set_threads((int)threads);
     static char path[1200];
     if (!data) {
         const char *shipped = lessonfile_shipped_models();

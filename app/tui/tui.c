@@ -24,7 +24,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "blas.h"
 #include "lessonfile.h"
 #include "text.h"
 #include "tui_screen.h"
@@ -258,7 +257,7 @@ static void shared_action(Tui *t, TuiAction a)
             lv_hide_reload_error(&t->term, &t->ls);
         break;
     case ACT_COST:
-        if (!t->cost && !(t->cost = cost_new(t->blas_threads)))
+        if (!t->cost && !(t->cost = cost_new()))
             tui_fatal("out of memory");
         tui_push(t, &tui_screen_cost, t->cost);
         break;
@@ -351,12 +350,6 @@ int tui_main(const char *file, const TuiOptions *opt)
     t.term.utf8 = text_locale_utf8();
     t.ls.present = opt->present;
     t.ls.big_numbers = opt->present;   /* read from the back of the room */
-    /* a lesson's matrices are small: BLAS on one thread, so no worker
-     * spins waiting for more work while the screen is drawn (on 2 cores
-     * that took a core from the drawing); the cost screen gives them back */
-    t.blas_threads = blas_threads();
-    if (t.blas_threads > 1)
-        blas_set_threads(1);
     /* a lesson named on the command line is checked before the terminal
      * changes, so its error prints plainly */
     Session *ses = NULL;

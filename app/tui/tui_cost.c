@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "measure.h"
-#include "blas.h"
 #include "format.h"
 #include "tui_put.h"
 #include "tui_cost.h"
@@ -31,7 +30,6 @@ struct CostView {
     Sweep s;
     int done;           /* the sweep has finished (or failed: err)          */
     char err[128];
-    int blas_threads;   /* BLAS's threads, given back while the view is open */
 };
 
 static void cost_restart(CostView *c, int causal)
@@ -45,25 +43,17 @@ static void cost_restart(CostView *c, int causal)
     c->err[0] = '\0';
 }
 
-CostView *cost_new(int blas_threads)
+CostView *cost_new(void)
 {
     CostView *c = calloc(1, sizeof *c);
     if (!c)
         return NULL;
-    c->blas_threads = blas_threads;
     cost_restart(c, 0);
-    /* the sweep times BLAS as `attn bench` does: with all its threads */
-    if (c->blas_threads > 1)
-        blas_set_threads(c->blas_threads);
     return c;
 }
 
 void cost_free(CostView *c)
 {
-    if (!c)
-        return;
-    if (c->blas_threads > 1)
-        blas_set_threads(1);
     free(c);
 }
 

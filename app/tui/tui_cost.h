@@ -5,11 +5,10 @@
 #ifndef ATTN_TUI_COST_H
 #define ATTN_TUI_COST_H
 
-/* A new view (timing from the start, BLAS given back its blas_threads
- * threads), NULL on no memory; freed, BLAS back on one thread, with
+/* A new view (timing from the start), NULL on no memory; freed with
  * cost_free (NULL is fine). */
 typedef struct CostView CostView;
-CostView *cost_new(int blas_threads);
+CostView *cost_new(void);
 void cost_free(CostView *c);
 
 /* The screen object (self: the CostView). */

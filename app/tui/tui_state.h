@@ -47,7 +47,6 @@ struct Tui {
     TrainScreen *train;  /* attn train on the screen, owned; NULL: none     */
     int lesson_of_model; /* the lesson open is a model's head: Esc goes back
                             to the model                                   */
-    int blas_threads;   /* BLAS's threads before the screen set them to one */
     /* what runs beside the lesson in the same loop (class mode), owned by
      * tui_main; NULL: none */
     struct TuiPlugin *plug;

@@ -20,28 +20,28 @@
  * The products are attn's own kernels (attention_gemm.c) or BLAS's
  * (cfg->kernels). With its own, the core packs each head's K and V^T once
  * (a phase between 1 and 2, a head an item) and works transposed on
- * blocks of KG_NR query rows (attend_own); the projections use whichever
- * of the two attention_choose.c measured faster on their shape.
+ * blocks of KG_NR query rows (attend_own), and the projections are attn's
+ * kernels too: a rule, not a measurement, so every run takes the same
+ * path (it used to time one band each way at the first call, and a noisy
+ * millisecond chose BLAS half the time; measured on the shapes attn ships,
+ * attn's kernels are as fast as single-threaded BLAS on them, see
+ * README's Benchmark).
  *
- * Parallelism: ATTN_PAR_POOL runs `threads` pthreads with BLAS kept to one
- * thread during the call (measured faster on 2 cores, see README's
- * Benchmark); ATTN_PAR_BLAS runs everything on the caller and lets BLAS's
- * own threads split each product. Never both pools at once.
+ * Parallelism: the phases run on attn's pool (pool.h), BLAS on one thread
+ * inside its items (ATTN_PAR_POOL); or, ATTN_PAR_BLAS, the items on the
+ * caller with each product split over the pool by blas_sgemm.
  */
-#define _GNU_SOURCE         /* sched_getaffinity: the cores this process may use */
 #include "attention.h"
 
 #include <math.h>
-#include <sched.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "alloc.h"
 #include "attention_internal.h"
 #include "blas.h"
+#include "pool.h"
 
 #define MAX_THREADS 64
 
@@ -60,6 +60,7 @@ struct Job {
     const float *x;         /* (n, d)                                     */
     const AttnWeights *w;
     int n, d, heads, dk, causal, block, nblocks, rows_per_item;
+    int split_products;     /* ATTN_PAR_BLAS: items on the caller, products on the pool */
     float scale;            /* 1 / sqrt(dk)                               */
     /* workspace */
     float *qkv;             /* (n, 3d): Q | K | V                          */
@@ -76,44 +77,24 @@ struct Job {
     size_t wpack_floats, kpack_floats, vpack_floats, qo_floats; /* one of each */
     /* the phase being run */
     ItemFn fn;
-    int items;
-    atomic_int next;
 };
 
-typedef struct {
-    Job *job;
-    int worker;
-} Worker;
-
-static void *work(void *arg)
+static void run_item(void *ctx, int item, int worker)
 {
-    Worker *wk = arg;
-    Job *job = wk->job;
-    int item;
-    while ((item = atomic_fetch_add(&job->next, 1)) < job->items)
-        job->fn(job, item, wk->worker);
-    return NULL;
+    Job *job = ctx;
+    job->fn(job, item, worker);
 }
 
-/* Run one phase on `threads` workers (1: on the caller only). */
+/* Run one phase on `threads` workers of the pool (1: on the caller only);
+ * under ATTN_PAR_BLAS on the caller, each product split over the pool. */
 static void run_phase(Job *job, ItemFn fn, int items, int threads)
 {
     job->fn = fn;
-    job->items = items;
-    atomic_store(&job->next, 0);
-    pthread_t tid[MAX_THREADS];
-    Worker wk[MAX_THREADS];
-    int started = 1;
-    for (int t = 1; t < threads; t++) {
-        wk[t] = (Worker){ job, t };
-        if (pthread_create(&tid[t], NULL, work, &wk[t]) != 0)
-            break;          /* fewer workers: the items still all get done */
-        started++;
-    }
-    wk[0] = (Worker){ job, 0 };
-    work(&wk[0]);
-    for (int t = 1; t < started; t++)
-        pthread_join(tid[t], NULL);
+    if (job->split_products)
+        for (int i = 0; i < items; i++)
+            fn(job, i, 0);
+    else
+        pool_run(threads, run_item, job, items);
 }
 
 /* rows [lo, hi) of dst (ld) = bias (cols), or 0 when bias is NULL. */
@@ -292,13 +273,7 @@ static int own_core_isa(const AttnConfig *cfg, AttnIsa *isa)
 
 int attention_cores(void)
 {
-    /* the cores this process may run on: under taskset -c 0 that is one,
-     * though the machine has more */
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
-        return CPU_COUNT(&set);
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : (int)n;
+    return pool_threads();
 }
 
 /* The workers cfg asks for: threads, else the cores (1 under ATTN_PAR_BLAS,
@@ -309,8 +284,8 @@ static int workers(const AttnConfig *cfg)
         return 1;
     if (cfg->threads <= 0 && attention_flops(cfg) < SMALL_FLOPS)
         return 1;
-    long t = cfg->threads > 0 ? cfg->threads : attention_cores();
-    return t < 1 ? 1 : t > MAX_THREADS ? MAX_THREADS : (int)t;
+    int t = cfg->threads > 0 ? cfg->threads : pool_threads();
+    return t > MAX_THREADS ? MAX_THREADS : t;
 }
 
 static int block_of(const AttnConfig *cfg)
@@ -433,6 +408,7 @@ attn_status attention_forward_in(AttnWorkspace *ws, float *out, const float *x, 
     int bands = 2 * threads;
     job.rows_per_item = (job.n + bands - 1) / bands;
     job.own_core = own_core_isa(cfg, &job.isa);
+    job.split_products = cfg->par == ATTN_PAR_BLAS;
     size_t part[PARTS], need = attention_extra_bytes(cfg);
     parts_of(cfg, part);
     if (ws->bytes < need) {
@@ -458,23 +434,16 @@ attn_status attention_forward_in(AttnWorkspace *ws, float *out, const float *x, 
             job.vpack_floats = kg_packed_a_floats(job.isa, job.dk, job.n);
             job.qo_floats = line_up((size_t)job.dk * KG_NR);
         }
-        int blas_before = blas_threads();
-        if (threads > 1)
-            blas_set_threads(1);
         int bands_used = (job.n + job.rows_per_item - 1) / job.rows_per_item;
         if (job.own_core) {
             run_phase(&job, pack_weight, 4, threads);
-            /* the projections: attn's kernels or BLAS, as measured */
-            job.own_proj = cfg->kernels == ATTN_KERNELS_OWN
-                        || attention_choose_own(job.isa, job.d, job.x, job.n, job.wpack, job.w->wq, job.qkv);
+            job.own_proj = 1;
         }
         run_phase(&job, project_in, bands_used, threads);
         if (job.own_core)
             run_phase(&job, pack_head, job.heads, threads);
         run_phase(&job, attend, job.heads * job.nblocks, threads);
         run_phase(&job, project_out, bands_used, threads);
-        if (threads > 1)
-            blas_set_threads(blas_before);
         attn_error_clear(err);
     }
     return st;

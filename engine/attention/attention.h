@@ -20,9 +20,9 @@
 
 #include "status.h"
 
-/* Who runs in parallel: attn's own threads over (head, block) work items
- * with BLAS kept to one thread, or one caller thread and BLAS's threads
- * inside each product. Never both at once. */
+/* How a pass is split over attn's pool (pool.h; BLAS always runs on one
+ * thread): the pool's workers over (head, block) work items, or the items
+ * on the caller with each product split over the pool. */
 typedef enum {
     ATTN_PAR_POOL,
     ATTN_PAR_BLAS,
@@ -34,10 +34,9 @@ typedef enum { ATTN_ISA_SCALAR, ATTN_ISA_AVX2, ATTN_ISA_AVX512 } AttnIsa;
 
 /* Whose products: attn's own kernels (attention_gemm.c) or BLAS's. */
 typedef enum {
-    ATTN_KERNELS_AUTO,  /* the core (scores, softmax, weighted sum) by attn's
-                           kernels where the CPU has AVX2 or AVX-512, else
-                           BLAS; each projection by whichever of the two was
-                           measured faster on its shape in this process   */
+    ATTN_KERNELS_AUTO,  /* attn's kernels where the CPU has AVX2 or AVX-512
+                           (the widest it has), else BLAS: the same choice
+                           in every run                                    */
     ATTN_KERNELS_BLAS,  /* every product by BLAS                             */
     ATTN_KERNELS_OWN,   /* every product by attn's kernels at `isa` (tests)  */
 } AttnKernels;
@@ -96,15 +95,15 @@ size_t attention_extra_bytes(const AttnConfig *cfg);
  * per head; for causal, only the columns up to each block's last row). */
 double attention_flops(const AttnConfig *cfg);
 
-/* c (m, n) = a (m, k) @ b (k, n) by one sgemm on BLAS's own threads: the
+/* c (m, n) = a (m, k) @ b (k, n) by BLAS, split over the pool: the
  * yardstick a benchmark compares the fused path's rate with. */
 void attention_matmul(float *c, const float *a, const float *b, int m, int k, int n);
 
 /* The default number of query rows per block for n tokens (BLAS's
  * products; attn's kernels take blocks whose scores stay in L2). */
 int attention_block(int n);
-/* The cores this process may run on (its CPU affinity: one under taskset
- * -c 0), the threads a pass uses unless told otherwise. */
+/* The threads a pass uses unless told otherwise: pool_threads(), the
+ * cores this process may run on (its CPU affinity: one under taskset -c 0). */
 int attention_cores(void);
 
 /* Does the CPU have isa? The widest it has; a name ("avx512", "avx2",

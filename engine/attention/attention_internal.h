@@ -54,12 +54,6 @@ void kg_pack_a(AttnIsa isa, float *dst, const float *a, int lda, int rows, int k
 void kg_gemm_packed(AttnIsa isa, int m, int n, int k, float alpha, const float *pa, int pa_rows, int pka,
                     const float *pb, int pkb, float beta, float *c, int ldc);
 
-/* Is attn's kernel at isa at least as fast as BLAS for x (n, d) @ W (d, d)
- * (wpack: W packed)? Measured on this shape the first time (scratch: room
- * for (min(n, 192), d) floats), then remembered (attention_choose.c). */
-int attention_choose_own(AttnIsa isa, int d, const float *x, int n, const float *wpack, const float *w,
-                         float *scratch);
-
 /* ATTN_E_ARG and a message when cfg or w cannot be computed (n, d or heads
  * below 1, d not a multiple of heads, a weight matrix missing). */
 attn_status attention_check(const AttnConfig *cfg, const AttnWeights *w, AttnError *err);

@@ -9,6 +9,9 @@
 #include "blas.h"
 
 #include <cblas.h>
+#include <pthread.h>
+
+#include "pool.h"
 
 void blas_matmul(Mat *c, const Mat *a, int trans_a, const Mat *b, int trans_b)
 {
@@ -18,28 +21,67 @@ void blas_matmul(Mat *c, const Mat *a, int trans_a, const Mat *b, int trans_b)
     blas_sgemm(trans_a, trans_b, m, n, k, 1.0f, a->data, a->ld, b->data, b->ld, 0.0f, c->data, c->ld);
 }
 
-void blas_sgemm(int trans_a, int trans_b, int m, int n, int k, float alpha, const float *a, int lda,
-                const float *b, int ldb, float beta, float *c, int ldc)
+/* BLAS's own threads are never woken: attn's pool is the one set of
+ * threads (pool.h). Set before the first product. */
+static pthread_once_t single_once = PTHREAD_ONCE_INIT;
+
+static void blas_single(void)
+{
+#ifdef OPENBLAS_VERSION
+    openblas_set_num_threads(1);
+#endif
+}
+
+static void sgemm_one(int trans_a, int trans_b, int m, int n, int k, float alpha, const float *a, int lda,
+                      const float *b, int ldb, float beta, float *c, int ldc)
 {
     cblas_sgemm(CblasRowMajor, trans_a ? CblasTrans : CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans,
                 m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
-/* OpenBLAS can be told how many threads to use; another cblas cannot. */
-int blas_threads(void)
+/* A product split over the pool: bands of C's rows (or of its columns,
+ * when it has too few rows), each one single-threaded sgemm. Every number
+ * of C is still one sum over the whole depth, as BLAS alone makes it. */
+typedef struct {
+    int trans_a, trans_b, m, n, k, lda, ldb, ldc, by_rows, step;
+    float alpha, beta;
+    const float *a, *b;
+    float *c;
+} Split;
+
+static void split_part(void *ctx, int item, int worker)
 {
-#ifdef OPENBLAS_VERSION
-    return openblas_get_num_threads();
-#else
-    return 1;
-#endif
+    (void)worker;
+    const Split *s = ctx;
+    int lo = item * s->step, len = (s->by_rows ? s->m : s->n) - lo;
+    if (len > s->step)
+        len = s->step;
+    if (s->by_rows)     /* rows lo.. of op(a) and of c */
+        sgemm_one(s->trans_a, s->trans_b, len, s->n, s->k, s->alpha, s->a + (s->trans_a ? (size_t)lo : (size_t)lo * s->lda),
+                  s->lda, s->b, s->ldb, s->beta, s->c + (size_t)lo * s->ldc, s->ldc);
+    else                /* columns lo.. of op(b) and of c */
+        sgemm_one(s->trans_a, s->trans_b, s->m, len, s->k, s->alpha, s->a, s->lda,
+                  s->b + (s->trans_b ? (size_t)lo * s->ldb : (size_t)lo), s->ldb, s->beta, s->c + lo, s->ldc);
 }
 
-void blas_set_threads(int n)
+/* Below this many multiply-adds a product is not worth waking the pool
+ * for (about 40 microseconds of one core's work). */
+#define SPLIT_MIN_MACS (1 << 22)
+#define SPLIT_ALIGN 16
+
+void blas_sgemm(int trans_a, int trans_b, int m, int n, int k, float alpha, const float *a, int lda,
+                const float *b, int ldb, float beta, float *c, int ldc)
 {
-#ifdef OPENBLAS_VERSION
-    openblas_set_num_threads(n);
-#else
-    (void)n;
-#endif
+    pthread_once(&single_once, blas_single);
+    int threads = pool_threads();
+    if (threads < 2 || pool_inside() || (double)m * n * k < SPLIT_MIN_MACS) {
+        sgemm_one(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        return;
+    }
+    Split s = { trans_a, trans_b, m, n, k, lda, ldb, ldc, m >= n || m >= 4 * SPLIT_ALIGN * threads, 0,
+                alpha, beta, a, b, c };
+    int len = s.by_rows ? m : n, parts = 2 * threads;
+    s.step = (len + parts - 1) / parts;
+    s.step = (s.step + SPLIT_ALIGN - 1) / SPLIT_ALIGN * SPLIT_ALIGN;
+    pool_run(threads, split_part, &s, (len + s.step - 1) / s.step);
 }

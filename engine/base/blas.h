@@ -16,13 +16,10 @@ void blas_matmul(Mat *c, const Mat *a, int trans_a, const Mat *b, int trans_b);
 
 /* The raw product for kernels on float buffers (attention.c):
  * c (m x n, ldc) = alpha * op(a) @ op(b) + beta * c, row-major, op(a) m x k,
- * op(b) k x n; trans_* as above (no copy of a transposed operand). */
+ * op(b) k x n; trans_* as above (no copy of a transposed operand).
+ * BLAS itself runs on one thread: a large product is split over attn's
+ * pool (pool.h) when called outside it, and runs whole inside an item. */
 void blas_sgemm(int trans_a, int trans_b, int m, int n, int k, float alpha, const float *a, int lda,
                 const float *b, int ldb, float beta, float *c, int ldc);
-
-/* BLAS's own thread count: get it, or set it (n >= 1) for the calls that
- * follow, so a caller running its own threads can keep BLAS to one. */
-int blas_threads(void);
-void blas_set_threads(int n);
 
 #endif

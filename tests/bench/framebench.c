@@ -17,7 +17,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "blas.h"
 #include "tui_chrome.h"
 #include "tui_screen.h"
 #include "tui_state.h"
@@ -127,8 +126,7 @@ int main(int argc, char **argv)
         sizes[1][0] = 80, sizes[1][1] = 24;
         n_sizes = 2;
     }
-    /* as the screen runs: BLAS on one thread, progress kept aside */
-    blas_set_threads(1);
+    /* progress kept aside */
     char state[] = "/tmp/attn-framebench-XXXXXX";
     if (!mkdtemp(state))
         return 1;
