@@ -393,21 +393,25 @@ START_TEST(test_extra_bytes_and_flops)
     AttnConfig cfg = { 2048, 512, 8, 0, 256, 2, ATTN_PAR_POOL, ATTN_KERNELS_BLAS, ATTN_ISA_SCALAR };
     /* qkv (n, 3d) + cat (n, d) + 2 workers x (256, n) + 2 x 256 */
     ck_assert_uint_eq(attention_extra_bytes(&cfg), (2048u * 2048 + 2u * 256 * 2048 + 512) * 4);
-    /* attn's kernels (here the portable ones: tiles of 4 rows) keep the
-     * scores one panel of 32 wide a worker, and add the four weights packed
-     * (d, d), each head's K and V^T packed (2048 x 64 each), and a block's
-     * Q^T and O^T a worker (64 x 32 each) */
+    /* attn's kernels (here the portable ones: tiles of 4 rows) keep a
+     * worker's scores as one tile of 384 keys (n when fewer), a panel of 32
+     * wide, whatever n, and a running max, sum and rescale per column for
+     * each of a block's 4 panels of 32 queries; and add each head's K and
+     * V^T packed (2048 x 64 each) and each panel's Q^T and O^T a worker
+     * (64 x 32 each); the weights are read where they are (d = 512, a
+     * multiple of 32) */
     AttnConfig own = cfg;
     own.kernels = ATTN_KERNELS_OWN;
-    ck_assert_uint_eq(attention_extra_bytes(&own), (2048u * 2048 + 2u * 32 * 2048 + 64 + 4u * 512 * 512
-                                                    + 8u * 2 * 64 * 2048 + 2u * 2 * 64 * 32) * 4);
-    /* a head one wide: its V^T a tile of 4 rows, K's tiles 40 keys */
+    ck_assert_uint_eq(attention_extra_bytes(&own), (2048u * 2048 + 2u * 32 * 384 + 2u * 4 * 3 * 32
+                                                    + 8u * 2 * 64 * 2048 + 2u * 4 * 2 * 64 * 32) * 4);
+    /* a head one wide: its V^T a tile of 4 rows, K's tiles 40 keys; the
+     * weights packed (d = 8: not a multiple of 32) */
     own.d = 8;
     own.heads = 8;
     own.n = 40;
     own.block = 0;
     ck_assert_uint_eq(attention_extra_bytes(&own),
-                      (40u * 32 + 2 * 32 * 40 + 64 + 4u * 32 * 8 + 8u * 40 + 8u * 4 * 40 + 2 * 2 * 32) * 4);
+                      (40u * 32 + 2 * 32 * 40 + 2 * 4 * 3 * 32 + 4u * 32 * 8 + 8u * 40 + 8u * 4 * 40 + 2 * 4 * 2 * 32) * 4);
     ck_assert_double_eq_tol(attention_flops(&cfg), 8.0 * 2048 * 512 * 512 + 4.0 * 2048 * 2048 * 512, 1.0);
     cfg.causal = 1;
     /* blocks of 256: sum over b = 1..8 of 256 x 256 b scores */
@@ -515,7 +519,8 @@ START_TEST(test_bench_json_keys)
                                   "peak_gflops", "peak_share", "naive_ms",
                                   "naive_min_ms", "naive_max_ms", "naive_gflops", "max_abs_diff", "naive_skipped",
                                   "cpu_ms", "sgemm_cpu_ms", "naive_cpu_ms", "extra_bytes", "naive_bytes",
-                                  "kernels" };
+                                  "kernels", "projections_path", "core_path", "weights_in_place", "online_softmax",
+                                  "key_tile", "block" };
     ck_assert_int_eq(root.n, (int)(sizeof keys / sizeof *keys));
     for (int i = 0; i < root.n; i++)
         ck_assert_str_eq(root.keys[i], keys[i]);
@@ -566,6 +571,48 @@ START_TEST(test_bench_json_keys)
 }
 END_TEST
 
+/* The path each part takes is a rule: two processes on one shape say the
+ * same, and it is the rule's answer (attn's kernels at the widest
+ * instruction set the CPU has, else BLAS; the online softmax over tiles of
+ * ATTN_KEY_TILE keys, blocks of four panels). It used to be a timing at
+ * the first call, which a noisy millisecond could turn either way. */
+START_TEST(test_bench_paths_are_a_rule)
+{
+    static const char *const keys[] = { "projections_path", "core_path", "weights_in_place", "online_softmax",
+                                        "key_tile", "block" };
+    char first[6][32];
+    for (int run = 0; run < 2; run++) {
+        CmdResult r = cmd_runf("%s bench --n 600 --d 64 --heads 1 --reps 1 --fused-only --json", attn_bin());
+        ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
+        JVal root;
+        char jerr[128];
+        ck_assert_msg(json_parse(r.out, &root, jerr, sizeof jerr) == 0, "%s in\n%s", jerr, r.out);
+        const char *isa = json_get(&root, "isa")->str;
+        int own = strcmp(isa, "scalar") != 0;
+        ck_assert_str_eq(json_get(&root, "core_path")->str, own ? isa : "blas");
+        ck_assert_str_eq(json_get(&root, "projections_path")->str, own ? isa : "blas");
+        ck_assert_double_eq(json_get(&root, "online_softmax")->num, own);
+        ck_assert_double_eq(json_get(&root, "weights_in_place")->num, own);
+        ck_assert_double_eq(json_get(&root, "key_tile")->num, own ? ATTN_KEY_TILE : 0);
+        ck_assert_double_eq(json_get(&root, "block")->num, own ? 4 * KG_NR : attention_block(600));
+        for (int i = 0; i < 6; i++) {
+            const JVal *v = json_get(&root, keys[i]);
+            char now[32];
+            if (v->type == J_STR)
+                snprintf(now, sizeof now, "%s", v->str);
+            else
+                snprintf(now, sizeof now, "%g", v->num);
+            if (run == 0)
+                snprintf(first[i], sizeof first[i], "%s", now);
+            else
+                ck_assert_msg(strcmp(first[i], now) == 0, "%s: %s, then %s", keys[i], first[i], now);
+        }
+        json_free(&root);
+        cmd_free(&r);
+    }
+}
+END_TEST
+
 START_TEST(test_bench_fused_only_text)
 {
     CmdResult r = cmd_runf("%s bench --n 24 --d 12 --heads 3 --reps 1 --fused-only", attn_bin());
@@ -574,6 +621,7 @@ START_TEST(test_bench_fused_only_text)
                   "first line: %s", r.out);
     ck_assert_msg(strstr(r.out, "  naive  skipped: --fused-only\n") != NULL, "%s", r.out);
     ck_assert_msg(strstr(r.out, "(24 x 12 x 12, same run)") != NULL, "%s", r.out);
+    ck_assert_msg(strstr(r.out, "  paths: projections on ") && strstr(r.out, "BLAS on one thread\n"), "%s", r.out);
     cmd_free(&r);
 }
 END_TEST
@@ -695,6 +743,7 @@ Suite *attention_suite(void)
     tcase_add_test(bench, test_bench_threads_follow_the_affinity);
     tcase_add_test(bench, test_bench_kernels);
     tcase_add_test(bench, test_bench_fused_only_text);
+    tcase_add_test(bench, test_bench_paths_are_a_rule);
     tcase_add_test(bench, test_bench_sweep_json);
     tcase_add_test(bench, test_plot_ascii);
     tcase_add_test(bench, test_plot_braille);

@@ -2,7 +2,8 @@
  * check_course_text.c - what the course's second part (lessons 10-15)
  * says is true: each sentence a careful reader found false or imprecise
  * stays corrected (the old words gone, the corrected claim there), lesson
- * 10 names the fused path's real block of queries (the engine's KG_NR),
+ * 10 names the fused path's real panel of queries and tile of keys (the
+ * engine's KG_NR and ATTN_KEY_TILE),
  * and lesson 10's demonstration happens as its text says: with the switch
  * swap on alpha is 1 at every b, off it never is.
  */
@@ -49,8 +50,9 @@ typedef struct {
 } Correction;
 
 static const Correction corrections[] = {
-    /* 1: the fused path does not tile keys */
-    { "10-online-softmax.lesson", "works this way on tiles of keys", "does not tile the keys yet" },
+    /* 1: the fused path did not tile keys; since #35 it does, as the lesson teaches */
+    { "10-online-softmax.lesson", "works this way on tiles of keys", "does exactly this" },
+    { "10-online-softmax.lesson", "does not tile the keys yet", "rescaling its output by alpha whenever a max grows" },
     /* 2: the work stays n^2 d; tiling saves memory and traffic */
     { "10-online-softmax.lesson", "made lesson 1's cost grow as n^2", "n^2 d multiply-adds however it is arranged" },
     /* 3: b never makes alpha 1 */
@@ -89,14 +91,17 @@ START_TEST(every_corrected_sentence_stays_corrected)
 }
 END_TEST
 
-/* Lesson 10 names the block of queries the fused path works on. */
+/* Lesson 10 names the panel of queries and the tile of keys the fused
+ * path works on, the engine's own numbers. */
 START_TEST(lesson_10_names_the_engines_block)
 {
     char *text = flat_text("10-online-softmax.lesson");
-    char want[64];
-    snprintf(want, sizeof want, "takes the queries in blocks of %d", KG_NR);
+    char want[96];
+    snprintf(want, sizeof want, "takes the queries %d at a time and the keys in tiles of %d", KG_NR, ATTN_KEY_TILE);
     ck_assert_msg(strstr(text, want) != NULL, "lesson 10 does not say \"%s\"", want);
-    snprintf(want, sizeof want, "(%d x n numbers)", KG_NR);
+    snprintf(want, sizeof want, "(%d x %d numbers)", ATTN_KEY_TILE, KG_NR);
+    ck_assert_msg(strstr(text, want) != NULL, "lesson 10 does not say \"%s\"", want);
+    snprintf(want, sizeof want, "in attn's tiles of %d", ATTN_KEY_TILE);
     ck_assert_msg(strstr(text, want) != NULL, "lesson 10 does not say \"%s\"", want);
     free(text);
 }

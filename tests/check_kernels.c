@@ -3,7 +3,8 @@
  * (engine/attention/attention_gemm.c), each instruction set the CPU has
  * (portable C, AVX2, AVX-512): the packed product against a double
  * reference on odd shapes (rows, columns and depth not multiples of any
- * tile, 1 included; B given as it is and transposed; beta 0, 1 and 0.5),
+ * tile, 1 included, depth past one pass of 512; B packed as it is and
+ * transposed, and read in place; beta 0, 1 and 0.5),
  * then the whole forward pass on attn's kernels against attention_ref for
  * heads of width 1, 7, 16, 64, 96 and 128, n not a multiple of the block,
  * causal and not, one worker and two: max error within 1e-5 of the scale
@@ -49,12 +50,17 @@ static void expect_gemm(int m, int n, int k, int trans, float alpha, float beta)
     float *pb = malloc(kg_packed_floats(k, n) * sizeof *pb), *c = malloc((size_t)m * ldc * sizeof *c);
     ck_assert(pb && c);
     kg_pack_b(pb, b, ldb, k, n, trans);
+    /* packed, and (B as it is, n a multiple of a panel) read in place */
+    for (int raw = 0; raw <= (!trans && n % KG_NR == 0); raw++)
     for (size_t s = 0; s < sizeof isas / sizeof *isas; s++) {
         if (!attention_isa_supported(isas[s]))
             continue;
         for (size_t i = 0; i < (size_t)m * ldc; i++)
             c[i] = c0[i];
-        kg_gemm(isas[s], m, n, k, alpha, a, lda, pb, k, beta, c, ldc);
+        if (raw)
+            kg_gemm_raw(isas[s], m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        else
+            kg_gemm(isas[s], m, n, k, alpha, a, lda, pb, k, beta, c, ldc);
         for (int i = 0; i < m; i++) {
             for (int j = 0; j < n; j++) {
                 double want = 0, mag = 0;
@@ -68,8 +74,8 @@ static void expect_gemm(int m, int n, int k, int trans, float alpha, float beta)
                 mag = fabs(alpha) * mag + fabs(cin);
                 double got = c[(size_t)i * ldc + j];
                 ck_assert_msg(fabs(got - want) <= 1e-5 * (mag > 1e-30 ? mag : 1.0),
-                              "%s m=%d n=%d k=%d trans=%d alpha=%g beta=%g: c[%d,%d] = %.9g, want %.9g",
-                              attention_isa_name(isas[s]), m, n, k, trans, alpha, beta, i, j, got, want);
+                              "%s raw=%d m=%d n=%d k=%d trans=%d alpha=%g beta=%g: c[%d,%d] = %.9g, want %.9g",
+                              attention_isa_name(isas[s]), raw, m, n, k, trans, alpha, beta, i, j, got, want);
             }
             /* the padding past n is never written */
             ck_assert_float_eq(c[(size_t)i * ldc + n], c0[(size_t)i * ldc + n]);
@@ -84,8 +90,8 @@ static void expect_gemm(int m, int n, int k, int trans, float alpha, float beta)
 
 START_TEST(test_gemm_odd_shapes)
 {
-    static const int ms[] = { 1, 5, 12, 13, 25, 97 }, ns[] = { 1, 7, 16, 31, 32, 33, 70 };
-    static const int ks[] = { 1, 7, 64, 255, 256, 300 };
+    static const int ms[] = { 1, 5, 12, 13, 25, 97 }, ns[] = { 1, 7, 16, 31, 32, 33, 64, 70 };
+    static const int ks[] = { 1, 7, 64, 255, 256, 300, 600 };
     for (size_t i = 0; i < sizeof ms / sizeof *ms; i++)
         for (size_t j = 0; j < sizeof ns / sizeof *ns; j++)
             for (size_t p = 0; p < sizeof ks / sizeof *ks; p++)
@@ -161,9 +167,12 @@ static void expect_forward(int n, int dk, int heads, int causal, int threads, At
 
 START_TEST(test_forward_on_own_kernels)
 {
-    /* dk, heads, n: widths of one lane, odd, a tile, and past two tiles */
+    /* dk, heads, n: widths of one lane, odd, a tile, and past two tiles;
+     * n within one tile of keys (384), past it by one key and by many, not
+     * a multiple of it (causal blocks then end inside a tile) */
     static const int shapes[][3] = { { 1, 3, 37 }, { 7, 2, 50 }, { 16, 4, 61 }, { 64, 2, 131 }, { 96, 1, 45 },
-                                     { 128, 2, 77 } };
+                                     { 128, 2, 77 }, { 1, 2, 777 }, { 7, 3, 385 }, { 64, 2, 1000 }, { 96, 1, 401 },
+                                     { 128, 1, 800 } };
     for (size_t s = 0; s < sizeof isas / sizeof *isas; s++) {
         if (!attention_isa_supported(isas[s]))
             continue;
@@ -175,9 +184,13 @@ START_TEST(test_forward_on_own_kernels)
 }
 END_TEST
 
-/* The softmax down columns (attn's kernels' scores are transposed, in
- * base 2): every instruction set against double sums, widths 1 to 32,
- * causal and not, scores far apart (2^-80, 2^-1e30, -inf) included. */
+/* The online softmax down columns (attn's kernels' scores are transposed,
+ * in base 2), over two tiles of keys: every instruction set against double
+ * sums, widths 1 to 32, causal and not, the second tile starting after the
+ * block's first queries (live0 negative: columns with no live key in it),
+ * scores far apart (2^-80, 2^-1e30, -inf) included. After each tile its
+ * numbers are 2^(x - the running max), the rescale is 2^(old max - new),
+ * and after the last the sum is the whole column's. */
 START_TEST(test_softmax_columns)
 {
     static const int widths[] = { 1, 5, 8, 16, 17, 31, 32 };
@@ -185,28 +198,47 @@ START_TEST(test_softmax_columns)
         if (!attention_isa_supported(isas[s]))
             continue;
         for (size_t w = 0; w < sizeof widths / sizeof *widths; w++)
-            for (int live0 = -1; live0 <= 9; live0 += 10) {
-                int width = widths[w], keys = live0 < 0 ? 45 : live0 + width, ld = 32;
-                float *x = random_buf((size_t)keys * ld, 40.0f), *y = malloc((size_t)keys * ld * sizeof *y), sum[32];
+            for (int causal = 0; causal <= 1; causal++) {
+                int width = widths[w], live0 = causal ? 9 : ATTN_ALL_LIVE, keys = causal ? live0 + width : 45, ld = 32;
+                int split = keys - 1 < 12 ? keys - 1 : 12;
+                float *x = random_buf((size_t)keys * ld, 40.0f), *y = malloc((size_t)keys * ld * sizeof *y);
+                float max[32], sum[32], rescale[32];
                 x[ld] = -INFINITY;      /* a score nothing can follow: 0, not NaN */
                 x[2 * ld + width - 1] = -1e30f;
                 for (int i = 0; i < keys * ld; i++)
                     y[i] = x[i];
-                attn_softmax_columns_isa(y, keys, ld, width, live0, sum, isas[s]);
-                for (int c = 0; c < width; c++) {
-                    double max = -INFINITY, total = 0;
-                    for (int p = 0; p < keys && (live0 < 0 || p <= live0 + c); p++)
-                        max = fmax(max, x[p * ld + c]);
-                    for (int p = 0; p < keys; p++) {
-                        int live = live0 < 0 || p <= live0 + c;
-                        double want = live ? exp2((double)x[p * ld + c] - max) : 0.0;
-                        total += want;
-                        ck_assert_msg(fabs(y[p * ld + c] - want) <= 2e-6 * fmax(1.0, want),
-                                      "%s width %d live0 %d: [%d,%d] = %g, want %g", attention_isa_name(isas[s]),
-                                      width, live0, p, c, y[p * ld + c], want);
+                for (int c = 0; c < 32; c++)
+                    max[c] = -INFINITY, sum[c] = 0.0f;
+                double before[32];
+                for (int tile = 0; tile < 2; tile++) {
+                    int t0 = tile ? split : 0, t1 = tile ? keys : split;
+                    int tile_live0 = causal ? live0 - t0 : ATTN_ALL_LIVE;
+                    attn_softmax_columns_isa(y + (size_t)t0 * ld, t1 - t0, ld, width, tile_live0, max, sum, rescale,
+                                             isas[s]);
+                    for (int c = 0; c < width; c++) {
+                        double m = -INFINITY, total = 0;
+                        for (int p = 0; p < t1 && p <= live0 + c; p++)
+                            m = fmax(m, x[p * ld + c]);
+                        ck_assert_msg(max[c] == (float)m, "%s width %d causal %d tile %d: max %d = %g, want %g",
+                                      attention_isa_name(isas[s]), width, causal, tile, c, max[c], m);
+                        double grow = exp2(before[c] - m);
+                        if (tile)
+                            ck_assert_msg(fabs(rescale[c] - grow) <= 2e-6 * fmax(1e-30, grow),
+                                          "%s: rescale %d = %g, want %g", attention_isa_name(isas[s]), c, rescale[c],
+                                          grow);
+                        before[c] = m;
+                        for (int p = 0; p < t1; p++) {
+                            int live = p <= live0 + c;
+                            double want = live ? exp2((double)x[p * ld + c] - m) : 0.0;
+                            total += want;
+                            if (p >= t0)
+                                ck_assert_msg(fabs(y[p * ld + c] - want) <= 2e-6 * fmax(1.0, want),
+                                              "%s width %d causal %d: [%d,%d] = %g, want %g",
+                                              attention_isa_name(isas[s]), width, causal, p, c, y[p * ld + c], want);
+                        }
+                        ck_assert_msg(fabs(sum[c] - total) <= 1e-5 * total, "%s tile %d: sum %d = %g, want %g",
+                                      attention_isa_name(isas[s]), tile, c, sum[c], total);
                     }
-                    ck_assert_msg(fabs(sum[c] - total) <= 1e-5 * total, "%s: sum %d = %g, want %g",
-                                  attention_isa_name(isas[s]), c, sum[c], total);
                 }
                 /* the columns past width are not touched */
                 for (int p = 0; p < keys; p++)

@@ -214,6 +214,14 @@ static void print_json(FILE *f, const BenchOpts *o, const BenchResult *r)
     jw_int(&w, "extra_bytes", (long long)r->extra_bytes);
     jw_int(&w, "naive_bytes", (long long)r->naive_bytes);
     jw_str(&w, "kernels", bench_kernels_name(o->kernels, o->isa));
+    AttnPaths p;
+    attention_paths(&(AttnConfig){ o->n, o->d, o->heads, o->causal, 0, o->threads, o->par, o->kernels, o->isa }, &p);
+    jw_str(&w, "projections_path", p.projections);
+    jw_str(&w, "core_path", p.core);
+    jw_bool(&w, "weights_in_place", p.weights_in_place);
+    jw_bool(&w, "online_softmax", p.online);
+    jw_int(&w, "key_tile", p.key_tile);
+    jw_int(&w, "block", p.block);
     jw_end(&w);
 }
 
@@ -237,6 +245,16 @@ static void print_text(FILE *f, const BenchOpts *o, const BenchResult *r)
             r->sgemm.min, r->sgemm.max, gflops(r->sgemm_flops, r->sgemm.median), r->sgemm.cpu, o->n, o->d, o->d);
     fprintf(f, "  %-6s %41s %9.1f %10s  (FMA in %s, %d threads, same run)\n", "peak", "", r->peak_gflops, "",
             attention_isa_name(r->isa), r->threads);
+    AttnPaths p;
+    attention_paths(&(AttnConfig){ o->n, o->d, o->heads, o->causal, 0, o->threads, o->par, o->kernels, o->isa }, &p);
+    fprintf(f, "  paths: projections on %s%s; core on %s, ", p.projections,
+            strcmp(p.projections, "blas") == 0 ? "" : p.weights_in_place ? " (weights read in place)"
+                                                                          : " (weights packed)", p.core);
+    if (p.online)
+        fprintf(f, "online softmax over tiles of %d keys, blocks of %d queries", p.key_tile, p.block);
+    else
+        fprintf(f, "a block's whole row of scores, blocks of %d queries", p.block);
+    fprintf(f, "; %d worker%s of attn's pool, BLAS on one thread\n", p.threads, p.threads == 1 ? "" : "s");
     fprintf(f, "  fused at %.0f%% of the FMA peak, %.0f%% of the sgemm rate (%.0f%% by CPU time)",
             100.0 * peak_share(r), 100.0 * share(r, 0), 100.0 * share(r, 1));
     if (r->naive_done)

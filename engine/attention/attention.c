@@ -45,6 +45,15 @@
 
 #define MAX_THREADS 64
 
+/* Query rows per block on attn's kernels: PANELS panels of KG_NR, which
+ * share each tile of K and V while it is in L2 (one panel a block read
+ * every key from memory once per 32 queries: 65-73% of the peak at n =
+ * 32768, where a head's K and V are 16 MB). */
+#define PANELS 4
+
+/* The keys a worker's tile of scores holds: ATTN_KEY_TILE, or all n if fewer. */
+static int key_tile(int n) { return n < ATTN_KEY_TILE ? n : ATTN_KEY_TILE; }
+
 /* attn's kernels take the scores in units of log2: the column softmax's
  * 2^(s - max) is then e^(score - max), for a cheaper range reduction. */
 #define LOG2_E 1.44269504088896341f
@@ -65,12 +74,12 @@ struct Job {
     /* workspace */
     float *qkv;             /* (n, 3d): Q | K | V                          */
     float *cat;             /* (n, d): the heads side by side              */
-    float *scores;          /* (threads, block, n)                         */
-    float *inv_sum;         /* (threads, block)                            */
+    float *scores;          /* (threads, block, n); attn's kernels: (threads, key_tile, KG_NR) */
+    float *inv_sum;         /* (threads, block); attn's kernels: (threads, 3, KG_NR) */
     /* attn's own kernels: which, where; their packed operands */
     AttnIsa isa;
     int own_core, own_proj;
-    float *wpack;           /* Wq | Wk | Wv | Wo, each packed (d, d)         */
+    float *wpack;           /* Wq | Wk | Wv | Wo, each packed (d, d), where d % KG_NR != 0; else NULL */
     float *kpack, *vpack;   /* per head: K_h packed as tiles of keys (n, dk),
                                V_h^T as tiles of its columns (dk, n)       */
     float *qo;              /* per worker: a block's Q^T and O^T (dk, KG_NR) */
@@ -119,20 +128,14 @@ static void project_in(Job *job, int item, int worker)
     int d = job->d, ld = 3 * d;
     const float *wt[3] = { job->w->wq, job->w->wk, job->w->wv };
     const float *bias[3] = { job->w->bq, job->w->bk, job->w->bv };
-    if (job->own_proj && d % KG_NR == 0) {
-        /* Wq, Wk and Wv packed one after another are [Wq Wk Wv] packed (no
-         * padding between them): one product, x's band packed once */
-        for (int p = 0; p < 3; p++)
-            fill_bias(job->qkv + p * d, ld, lo, hi, bias[p], d);
-        kg_gemm(job->isa, hi - lo, 3 * d, d, 1.0f, job->x + (size_t)lo * d, d, job->wpack, d, 1.0f,
-                job->qkv + (size_t)lo * ld, ld);
-        return;
-    }
     for (int p = 0; p < 3; p++) {
         float *dst = job->qkv + p * d;
         fill_bias(dst, ld, lo, hi, bias[p], d);
         /* dst[lo:hi] (hi-lo, d) += x[lo:hi] (hi-lo, d) @ W (d, d) */
-        if (job->own_proj)
+        if (job->own_proj && !job->wpack)
+            kg_gemm_raw(job->isa, hi - lo, d, d, 1.0f, job->x + (size_t)lo * d, d, wt[p], d, 1.0f,
+                        dst + (size_t)lo * ld, ld);
+        else if (job->own_proj)
             kg_gemm(job->isa, hi - lo, d, d, 1.0f, job->x + (size_t)lo * d, d, job->wpack + p * job->wpack_floats, d,
                     1.0f, dst + (size_t)lo * ld, ld);
         else
@@ -141,7 +144,8 @@ static void project_in(Job *job, int item, int worker)
     }
 }
 
-/* Before phase 1 (own projections): one weight matrix packed. */
+/* Before phase 1 (own projections of a width KG_NR does not divide): one
+ * weight matrix packed. Otherwise the kernels read the weights in place. */
 static void pack_weight(Job *job, int item, int worker)
 {
     (void)worker;
@@ -159,31 +163,74 @@ static void pack_head(Job *job, int h, int worker)
     kg_pack_a(job->isa, job->vpack + h * job->vpack_floats, job->qkv + 2 * d + h * dk, ld, dk, job->n, 1);
 }
 
-/* Phase 2 on attn's kernels: one head for a block of up to KG_NR query
- * rows, transposed so that nothing is packed per block but the block's
- * queries. S^T (cols, rows) = K_h Q_blk^T / sqrt(dk) comes out as one
- * panel of KG_NR columns, which is what the weighted sum takes as its
- * packed B once softmax has run down each column: O^T (dk, rows) = V_h^T
- * P^T, then each column over its sum into the head's columns of cat. */
+/* The accumulator's columns (dk rows of KG_NR at ld KG_NR), each times its
+ * rescale, where some max grew (most tiles: none did). */
+static void rescale_columns(float *ot, int dk, int rows, const float *rescale)
+{
+    int grew = 0;
+    for (int c = 0; c < rows; c++)
+        grew |= rescale[c] != 1.0f;
+    if (!grew)
+        return;
+    for (int i = 0; i < dk; i++)
+        for (int c = 0; c < KG_NR; c++)
+            ot[(size_t)i * KG_NR + c] *= rescale[c < rows ? c : 0];
+}
+
+/* Phase 2 on attn's kernels: one head for a block of up to PANELS panels
+ * of KG_NR query rows, transposed so that nothing is packed per block but
+ * the block's queries, and FlashAttention's forward over tiles of
+ * ATTN_KEY_TILE keys (the online softmax). Per tile and panel: S^T (keys, KG_NR) =
+ * K_tile Q_panel^T / sqrt(dk); the softmax down each column against its
+ * running max and sum; the panel's accumulator O^T (dk, KG_NR) multiplied
+ * column by column by 2^(old max - new max) where the max grew; O^T +=
+ * V_tile^T P^T. A tile of K and V (96 KB at dk = 64) is read from memory
+ * once for the block's panels, which take it from L2; a causal panel
+ * stops at its last query's key. Then each column over its sum into the
+ * head's columns of cat. */
 static void attend_own(Job *job, int h, int r0, int r1, int worker)
 {
-    int rows = r1 - r0, cols = job->causal ? r1 : job->n;
-    int d = job->d, dk = job->dk, ld = 3 * d;
+    int d = job->d, dk = job->dk, ld = 3 * d, n = job->n;
+    int panels = (r1 - r0 + KG_NR - 1) / KG_NR, cols = job->causal ? r1 : n;
     size_t qo = job->qo_floats;
-    float *st = job->scores + (size_t)worker * KG_NR * job->n;      /* (cols, KG_NR) */
-    float *qt = job->qo + (size_t)worker * 2 * qo, *ot = qt + qo;   /* (dk, KG_NR) each */
-    float *sum = job->inv_sum + (size_t)worker * KG_NR;
-    if (rows < KG_NR)   /* the last block: its missing columns are zeros, not stale numbers */
-        memset(st, 0, (size_t)cols * KG_NR * sizeof *st);
-    kg_pack_b(qt, job->qkv + (size_t)r0 * ld + h * dk, ld, dk, rows, 1);
-    kg_gemm_packed(job->isa, cols, rows, dk, job->scale * LOG2_E, job->kpack + h * job->kpack_floats, job->n, dk, qt,
-                   dk, 0.0f, st, KG_NR);
-    attn_softmax_columns_isa(st, cols, KG_NR, rows, job->causal ? r0 : -1, sum, job->isa);
-    kg_gemm_packed(job->isa, dk, rows, cols, 1.0f, job->vpack + h * job->vpack_floats, dk, job->n, st, cols, 0.0f, ot,
-                   KG_NR);
-    for (int i = 0; i < rows; i++)
-        sum[i] = 1.0f / sum[i];
-    kg_transpose(job->cat + (size_t)r0 * d + h * dk, d, ot, KG_NR, dk, rows, sum);
+    float *st = job->scores + (size_t)worker * KG_NR * key_tile(n);        /* (tile, KG_NR) */
+    float *qo_at = job->qo + (size_t)worker * PANELS * 2 * qo;             /* per panel: Q^T, O^T (dk, KG_NR) */
+    float *stats_at = job->inv_sum + (size_t)worker * PANELS * 3 * KG_NR;  /* per panel: max, sum, rescale */
+    const float *kpack = job->kpack + h * job->kpack_floats, *vpack = job->vpack + h * job->vpack_floats;
+    for (int p = 0; p < panels; p++) {
+        int p0 = r0 + p * KG_NR, rows = r1 - p0 < KG_NR ? r1 - p0 : KG_NR;
+        float *stats = stats_at + (size_t)p * 3 * KG_NR;
+        for (int c = 0; c < KG_NR; c++)
+            stats[c] = -INFINITY, stats[KG_NR + c] = 0.0f;
+        kg_pack_b(qo_at + (size_t)p * 2 * qo, job->qkv + (size_t)p0 * ld + h * dk, ld, dk, rows, 1);
+    }
+    for (int t0 = 0; t0 < cols; t0 += ATTN_KEY_TILE)
+        for (int p = 0; p < panels; p++) {
+            int p0 = r0 + p * KG_NR, p1 = p0 + KG_NR < r1 ? p0 + KG_NR : r1, rows = p1 - p0;
+            int panel_cols = job->causal ? p1 : n;
+            if (t0 >= panel_cols)
+                continue;
+            int keys = panel_cols - t0 < ATTN_KEY_TILE ? panel_cols - t0 : ATTN_KEY_TILE;
+            float *qt = qo_at + (size_t)p * 2 * qo, *ot = qt + qo;
+            float *max = stats_at + (size_t)p * 3 * KG_NR, *sum = max + KG_NR, *rescale = sum + KG_NR;
+            if (rows < KG_NR)   /* a short panel: its missing columns zeros, not stale numbers */
+                memset(st, 0, (size_t)keys * KG_NR * sizeof *st);
+            kg_gemm_packed(job->isa, keys, rows, dk, job->scale * LOG2_E,
+                           kpack + kg_packed_a_at(job->isa, n, dk, t0, 0), n, dk, qt, dk, 0.0f, st, KG_NR);
+            attn_softmax_columns_isa(st, keys, KG_NR, rows, job->causal ? p0 - t0 : ATTN_ALL_LIVE, max, sum,
+                                     rescale, job->isa);
+            if (t0 > 0)
+                rescale_columns(ot, dk, rows, rescale);
+            kg_gemm_packed(job->isa, dk, rows, keys, 1.0f, vpack + kg_packed_a_at(job->isa, dk, n, 0, t0), dk, n, st,
+                           keys, t0 > 0 ? 1.0f : 0.0f, ot, KG_NR);
+        }
+    for (int p = 0; p < panels; p++) {
+        int p0 = r0 + p * KG_NR, rows = r1 - p0 < KG_NR ? r1 - p0 : KG_NR;
+        float *sum = stats_at + (size_t)p * 3 * KG_NR + KG_NR, *ot = qo_at + (size_t)p * 2 * qo + qo;
+        for (int i = 0; i < rows; i++)
+            sum[i] = 1.0f / sum[i];
+        kg_transpose(job->cat + (size_t)p0 * d + h * dk, d, ot, KG_NR, dk, rows, sum);
+    }
 }
 
 /* Phase 2: one head for one block of query rows. */
@@ -233,7 +280,10 @@ static void project_out(Job *job, int item, int worker)
         hi = job->n;
     int d = job->d;
     fill_bias(job->out, d, lo, hi, job->w->bo, d);
-    if (job->own_proj)
+    if (job->own_proj && !job->wpack)
+        kg_gemm_raw(job->isa, hi - lo, d, d, 1.0f, job->cat + (size_t)lo * d, d, job->w->wo, d, 1.0f,
+                    job->out + (size_t)lo * d, d);
+    else if (job->own_proj)
         kg_gemm(job->isa, hi - lo, d, d, 1.0f, job->cat + (size_t)lo * d, d, job->wpack + 3 * job->wpack_floats, d,
                 1.0f, job->out + (size_t)lo * d, d);
     else
@@ -292,8 +342,8 @@ static int block_of(const AttnConfig *cfg)
 {
     AttnIsa isa;
     int b;
-    if (own_core_isa(cfg, &isa))    /* a block's scores are one panel wide */
-        b = cfg->block > 0 && cfg->block < KG_NR ? cfg->block : KG_NR;
+    if (own_core_isa(cfg, &isa))    /* a block is up to PANELS panels of KG_NR */
+        b = cfg->block > 0 && cfg->block < PANELS * KG_NR ? cfg->block : PANELS * KG_NR;
     else
         b = cfg->block > 0 ? cfg->block : attention_block(cfg->n);
     return b > cfg->n ? cfg->n : b;
@@ -314,14 +364,23 @@ static void parts_of(const AttnConfig *cfg, size_t part[PARTS])
     int dk = cfg->heads > 0 ? cfg->d / cfg->heads : 0;
     part[PART_QKV] = line_up(n * 3 * d);
     part[PART_CAT] = line_up(n * d);
-    /* attn's kernels' scores are a panel KG_NR wide, whatever the block */
-    size_t wide = own ? (size_t)KG_NR : b;
-    part[PART_SCORES] = line_up(t * wide * n);
-    part[PART_SUMS] = line_up(t * wide);
-    part[PART_WPACK] = own ? line_up(4 * kg_packed_floats(cfg->d, cfg->d)) : 0;
+    /* attn's kernels: one tile of key_tile keys' scores, a panel KG_NR
+     * wide, and a running max, sum and rescale for each panel's columns */
+    part[PART_SCORES] = line_up(own ? t * KG_NR * (size_t)key_tile(cfg->n) : t * b * n);
+    part[PART_SUMS] = line_up(own ? t * PANELS * 3 * KG_NR : t * b);
+    part[PART_WPACK] = own && cfg->d % KG_NR != 0 ? line_up(4 * kg_packed_floats(cfg->d, cfg->d)) : 0;
     part[PART_KPACK] = own ? line_up((size_t)cfg->heads * kg_packed_a_floats(isa, cfg->n, dk)) : 0;
     part[PART_VPACK] = own ? line_up((size_t)cfg->heads * kg_packed_a_floats(isa, dk, cfg->n)) : 0;
-    part[PART_QO] = own ? t * 2 * line_up((size_t)dk * KG_NR) : 0;
+    part[PART_QO] = own ? t * PANELS * 2 * line_up((size_t)dk * KG_NR) : 0;
+}
+
+void attention_paths(const AttnConfig *cfg, AttnPaths *paths)
+{
+    AttnIsa isa;
+    int own = own_core_isa(cfg, &isa);
+    const char *name = own ? attention_isa_name(isa) : "blas";
+    *paths = (AttnPaths){ name, name, own && cfg->d % KG_NR == 0, own, own ? key_tile(cfg->n) : 0, block_of(cfg),
+                          workers(cfg) };
 }
 
 size_t attention_extra_bytes(const AttnConfig *cfg)
@@ -337,7 +396,11 @@ double attention_flops(const AttnConfig *cfg)
 {
     double n = cfg->n, d = cfg->d, scores = n * n;
     if (cfg->causal) {
+        /* on attn's kernels each panel of a block stops at its own last row */
+        AttnIsa isa;
         int block = block_of(cfg);
+        if (own_core_isa(cfg, &isa) && block > KG_NR)
+            block = KG_NR;
         scores = 0;
         for (int r0 = 0; r0 < cfg->n; r0 += block) {
             int r1 = r0 + block < cfg->n ? r0 + block : cfg->n;
@@ -435,10 +498,9 @@ attn_status attention_forward_in(AttnWorkspace *ws, float *out, const float *x, 
             job.qo_floats = line_up((size_t)job.dk * KG_NR);
         }
         int bands_used = (job.n + job.rows_per_item - 1) / job.rows_per_item;
-        if (job.own_core) {
+        job.own_proj = job.own_core;
+        if (job.wpack)
             run_phase(&job, pack_weight, 4, threads);
-            job.own_proj = 1;
-        }
         run_phase(&job, project_in, bands_used, threads);
         if (job.own_core)
             run_phase(&job, pack_head, job.heads, threads);

@@ -99,6 +99,19 @@ double attention_flops(const AttnConfig *cfg);
  * yardstick a benchmark compares the fused path's rate with. */
 void attention_matmul(float *c, const float *a, const float *b, int m, int k, int n);
 
+/* Which path each part of a pass on cfg takes, by a rule (the same in
+ * every run and every process): for `attn bench` to print. */
+typedef struct {
+    const char *projections;    /* "avx512", "avx2", "scalar": attn's kernels; "blas"                  */
+    const char *core;           /* the same, for the scores, softmax and weighted sum                  */
+    int weights_in_place;       /* attn's kernels read the weights where they are (d a multiple of 32) */
+    int online;                 /* the core is the online softmax over tiles of keys                   */
+    int key_tile;               /* keys per tile (online), else 0: a block's whole row of scores       */
+    int block;                  /* query rows per work item                                            */
+    int threads;                /* workers of attn's pool; BLAS on one thread inside them              */
+} AttnPaths;
+void attention_paths(const AttnConfig *cfg, AttnPaths *paths);
+
 /* The default number of query rows per block for n tokens (BLAS's
  * products; attn's kernels take blocks whose scores stay in L2). */
 int attention_block(int n);

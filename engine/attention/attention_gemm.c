@@ -124,13 +124,13 @@ void kg_pack_b(float *dst, const float *b, int ldb, int k, int n, int trans)
 
 #define PORT_MR 4
 
-static void mk_portable(int k, const float *a, int mv, const float *b, float *c, int ldc, int nv, float alpha,
-                        float beta)
+static void mk_portable(int k, const float *a, int mv, const float *b, int ldb, float *c, int ldc, int nv,
+                        float alpha, float beta)
 {
     float acc[PORT_MR][KG_NR];
     memset(acc, 0, sizeof acc);
     for (int p = 0; p < k; p++) {
-        const float *bp = b + (size_t)p * KG_NR;
+        const float *bp = b + (size_t)p * ldb;
         for (int i = 0; i < PORT_MR; i++) {
             float x = a[(size_t)p * PORT_MR + i];
             for (int j = 0; j < KG_NR; j++)
@@ -151,13 +151,13 @@ static void mk_portable(int k, const float *a, int mv, const float *b, float *c,
 #define AVX2 __attribute__((target("avx2,fma")))
 #define AVX2_MR 6
 
-AVX2 static void mk_avx2_half(int k, const float *a, int mv, const float *b, float *c, int ldc, int nv,
+AVX2 static void mk_avx2_half(int k, const float *a, int mv, const float *b, int ldb, float *c, int ldc, int nv,
                               float alpha, float beta)
 {
     __m256 c00 = _mm256_setzero_ps(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00;
     __m256 c30 = c00, c31 = c00, c40 = c00, c41 = c00, c50 = c00, c51 = c00;
     for (int p = 0; p < k; p++) {
-        __m256 b0 = _mm256_loadu_ps(b + (size_t)p * KG_NR), b1 = _mm256_loadu_ps(b + (size_t)p * KG_NR + 8);
+        __m256 b0 = _mm256_loadu_ps(b + (size_t)p * ldb), b1 = _mm256_loadu_ps(b + (size_t)p * ldb + 8);
         const float *ap = a + (size_t)p * AVX2_MR;
         __m256 x;
         x = _mm256_broadcast_ss(ap + 0), c00 = _mm256_fmadd_ps(x, b0, c00), c01 = _mm256_fmadd_ps(x, b1, c01);
@@ -187,12 +187,12 @@ AVX2 static void mk_avx2_half(int k, const float *a, int mv, const float *b, flo
     }
 }
 
-AVX2 static void mk_avx2(int k, const float *a, int mv, const float *b, float *c, int ldc, int nv, float alpha,
-                         float beta)
+AVX2 static void mk_avx2(int k, const float *a, int mv, const float *b, int ldb, float *c, int ldc, int nv,
+                         float alpha, float beta)
 {
-    mk_avx2_half(k, a, mv, b, c, ldc, nv < 16 ? nv : 16, alpha, beta);
+    mk_avx2_half(k, a, mv, b, ldb, c, ldc, nv < 16 ? nv : 16, alpha, beta);
     if (nv > 16)
-        mk_avx2_half(k, a, mv, b + 16, c + 16, ldc, nv - 16, alpha, beta);
+        mk_avx2_half(k, a, mv, b + 16, ldb, c + 16, ldc, nv - 16, alpha, beta);
 }
 
 /* ---- AVX-512: 12 x 32, and 8 x 32 for A of 8k rows (a head's 64) ---- */
@@ -204,7 +204,7 @@ AVX2 static void mk_avx2(int k, const float *a, int mv, const float *b, float *c
     __m512 acc0[mr], acc1[mr];                                                                                  \
     _Pragma("GCC unroll 12") for (int i = 0; i < (mr); i++) acc0[i] = acc1[i] = _mm512_setzero_ps();            \
     for (int p = 0; p < k; p++) {                                                                               \
-        __m512 b0 = _mm512_loadu_ps(b + (size_t)p * KG_NR), b1 = _mm512_loadu_ps(b + (size_t)p * KG_NR + 16);   \
+        __m512 b0 = _mm512_loadu_ps(b + (size_t)p * ldb), b1 = _mm512_loadu_ps(b + (size_t)p * ldb + 16);       \
         const float *ap = a + (size_t)p * (mr);                                                                 \
         _Pragma("GCC unroll 12") for (int i = 0; i < (mr); i++) {                                               \
             __m512 x = _mm512_set1_ps(ap[i]);                                                                   \
@@ -228,22 +228,24 @@ AVX2 static void mk_avx2(int k, const float *a, int mv, const float *b, float *c
         _mm512_mask_storeu_ps(ci + 16, m1, r1);                                                                 \
     }
 
-AVX512 static void mk_avx512(int k, const float *a, int mv, const float *b, float *c, int ldc, int nv, float alpha,
-                             float beta)
+AVX512 static void mk_avx512(int k, const float *a, int mv, const float *b, int ldb, float *c, int ldc, int nv,
+                             float alpha, float beta)
 {
     MK512_BODY(AVX512_MR)
 }
 
-AVX512 static void mk_avx512_short(int k, const float *a, int mv, const float *b, float *c, int ldc, int nv,
-                                   float alpha, float beta)
+AVX512 static void mk_avx512_short(int k, const float *a, int mv, const float *b, int ldb, float *c, int ldc,
+                                   int nv, float alpha, float beta)
 {
     MK512_BODY(AVX512_MR_SHORT)
 }
 
 #endif
 
-typedef void (*MicroKernel)(int k, const float *a, int mv, const float *b, float *c, int ldc, int nv, float alpha,
-                            float beta);
+/* c (mv, nv) at ldc = alpha a @ b + beta c: a a tile of depth k, b k
+ * rows of a panel of KG_NR columns at ldb (KG_NR when packed). */
+typedef void (*MicroKernel)(int k, const float *a, int mv, const float *b, int ldb, float *c, int ldc, int nv,
+                            float alpha, float beta);
 
 /* A's band, rows [0, rows) and columns [0, kc) at lda (or, with trans,
  * A^T given: element (i, p) at a[p * lda + i]), into tiles of mr rows:
@@ -353,23 +355,32 @@ size_t kg_packed_a_floats(AttnIsa isa, int rows, int k)
     return (size_t)((rows + mr - 1) / mr) * mr * (size_t)k;
 }
 
+size_t kg_packed_a_at(AttnIsa isa, int rows, int pk, int row0, int p0)
+{
+    int mr = rows_for(isa, rows);
+    return (size_t)(row0 / mr) * mr * (size_t)pk + (size_t)p0 * mr;
+}
+
 void kg_pack_a(AttnIsa isa, float *dst, const float *a, int lda, int rows, int k, int trans)
 {
     pack_tiles(dst, a, lda, rows, k, rows_for(isa, rows), k, trans);
 }
 
-/* c = alpha A @ B + beta c, both packed: A's tiles of depth pka, one pass
- * of depth kc from p0 (beta for the first, 1 after). */
+/* c = alpha A @ B + beta c, A packed as tiles of depth pka, one pass of
+ * depth kc from p0 (beta for the first, 1 after). B's panels start
+ * panel_step floats apart and their rows row_step apart: a packing of
+ * depth pk is (pk x KG_NR, KG_NR), B read where it is (KG_NR, ldb). */
 static void tiles_times_panels(MicroKernel mk, int mr, int m, int n, int kc, int p0, float alpha, const float *pa,
-                               int pka, const float *pb, int pkb, float beta, float *c, int ldc)
+                               int pka, const float *pb, size_t panel_step, int row_step, float beta, float *c,
+                               int ldc)
 {
     int panels = (n + KG_NR - 1) / KG_NR;
     for (int j = 0; j < panels; j++) {
-        const float *bp = pb + (size_t)j * pkb * KG_NR + (size_t)p0 * KG_NR;
+        const float *bp = pb + (size_t)j * panel_step + (size_t)p0 * row_step;
         int nv = n - j * KG_NR < KG_NR ? n - j * KG_NR : KG_NR;
         for (int t = 0; t < m; t += mr)
-            mk(kc, pa + (size_t)t * pka + (size_t)p0 * mr, m - t < mr ? m - t : mr, bp, c + (size_t)t * ldc + j * KG_NR,
-               ldc, nv, alpha, beta);
+            mk(kc, pa + (size_t)t * pka + (size_t)p0 * mr, m - t < mr ? m - t : mr, bp, row_step,
+               c + (size_t)t * ldc + j * KG_NR, ldc, nv, alpha, beta);
     }
 }
 
@@ -394,15 +405,17 @@ void kg_gemm_packed(AttnIsa isa, int m, int n, int k, float alpha, const float *
     if (empty_sum(m, n, k, beta, c, ldc))
         return;
     for (int p0 = 0; p0 < k; p0 += KG_KC)
-        tiles_times_panels(mk, mr, m, n, k - p0 < KG_KC ? k - p0 : KG_KC, p0, alpha, pa, pka, pb, pkb,
-                           p0 == 0 ? beta : 1.0f, c, ldc);
+        tiles_times_panels(mk, mr, m, n, k - p0 < KG_KC ? k - p0 : KG_KC, p0, alpha, pa, pka, pb,
+                           (size_t)pkb * KG_NR, KG_NR, p0 == 0 ? beta : 1.0f, c, ldc);
 }
 
 /* Each thread's band of A, packed (KG_MC x KG_KC floats: 192 KB). */
 static _Thread_local float a_band[KG_MC * KG_KC];
 
-void kg_gemm(AttnIsa isa, int m, int n, int k, float alpha, const float *a, int lda, const float *pb, int pk,
-             float beta, float *c, int ldc)
+/* c = alpha a @ B + beta c, a band of A packed at a time; B's panels as
+ * tiles_times_panels takes them. */
+static void bands_times_panels(AttnIsa isa, int m, int n, int k, float alpha, const float *a, int lda,
+                               const float *b, size_t panel_step, int row_step, float beta, float *c, int ldc)
 {
     int mr = 0;
     MicroKernel mk = kernel_of(isa, &mr);
@@ -414,8 +427,20 @@ void kg_gemm(AttnIsa isa, int m, int n, int k, float alpha, const float *a, int 
             int rows = m - i0 < KG_MC ? m - i0 : KG_MC;
             /* the band as tiles of depth kc, read from column 0 of the pass */
             pack_tiles(a_band, a + (size_t)i0 * lda + p0, lda, rows, kc, mr, kc, 0);
-            tiles_times_panels(mk, mr, rows, n, kc, 0, alpha, a_band, kc, pb + (size_t)p0 * KG_NR, pk,
-                               p0 == 0 ? beta : 1.0f, c + (size_t)i0 * ldc, ldc);
+            tiles_times_panels(mk, mr, rows, n, kc, 0, alpha, a_band, kc, b + (size_t)p0 * row_step, panel_step,
+                               row_step, p0 == 0 ? beta : 1.0f, c + (size_t)i0 * ldc, ldc);
         }
     }
+}
+
+void kg_gemm(AttnIsa isa, int m, int n, int k, float alpha, const float *a, int lda, const float *pb, int pk,
+             float beta, float *c, int ldc)
+{
+    bands_times_panels(isa, m, n, k, alpha, a, lda, pb, (size_t)pk * KG_NR, KG_NR, beta, c, ldc);
+}
+
+void kg_gemm_raw(AttnIsa isa, int m, int n, int k, float alpha, const float *a, int lda, const float *b, int ldb,
+                 float beta, float *c, int ldc)
+{
+    bands_times_panels(isa, m, n, k, alpha, a, lda, b, KG_NR, ldb, beta, c, ldc);
 }

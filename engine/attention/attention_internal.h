@@ -20,13 +20,29 @@ float attn_softmax_numerators(float *row, int n);
  * supports must give the same numerators within float rounding. */
 float attn_softmax_numerators_isa(float *row, int n, AttnIsa isa);
 
-/* Softmax numerators down the columns of s (keys rows, width columns at
- * ld; width <= 32) in place, each column shifted by its own max, in base
- * 2: s holds scores times log2(e), and becomes 2^(s - max) = e^(score -
- * max) (at least 2^-125.5 where that is smaller). Column c's live keys are
- * 0 .. live0 + c (causal; every key when live0 < 0), the others 0; sum[c]
- * = the column's sum. */
-void attn_softmax_columns_isa(float *s, int keys, int ld, int width, int live0, float *sum, AttnIsa isa);
+/* The online softmax down the columns of one tile of keys: s (keys rows,
+ * width columns at ld; width <= 32) holds scores times log2(e). Column c
+ * has a running max[c] and sum[c] from the tiles before (-inf and 0 before
+ * the first); here max[c] becomes the larger of it and the column's live
+ * maximum in this tile, rescale[c] = 2^(old max - new max) (what the sum
+ * and any accumulator of the tiles before must be multiplied by), s's
+ * live entries 2^(s - max[c]) = e^(score - max) (at least 2^-125.5 where
+ * that is smaller), its dead ones 0, and sum[c] = sum[c] x rescale[c] +
+ * the column's new numbers. Key p of the tile is live for column c when p
+ * <= live0 + c (a causal block: live0 = the block's first query minus
+ * the tile's first key, which may be negative); ATTN_ALL_LIVE: every key.
+ * Column c must have a live key in this tile or a finite max before it. */
+#define ATTN_ALL_LIVE (1 << 29)
+
+/* Keys per tile of attn's kernels' online softmax (attention.c): a
+ * multiple of every micro-kernel's rows (12, 8, 6, 4), so a tile starts on
+ * a packed tile of K. Measured at n = 2048, 8192 and 32768 (Zen 4, one
+ * panel of queries a block): tiles of 192, 384 and 768 keys within 3% of
+ * each other at 2048 and 8192; 384 the best of them at 2048. Lesson 10
+ * names it (a test holds it to this number). */
+#define ATTN_KEY_TILE 384
+void attn_softmax_columns_isa(float *s, int keys, int ld, int width, int live0, float *max, float *sum,
+                              float *rescale, AttnIsa isa);
 
 /* attn's own products (attention_gemm.c): B packed once into panels of
  * KG_NR columns, then c (m, n) at ldc = alpha a (m, k) at lda @ B + beta c
@@ -38,6 +54,11 @@ size_t kg_packed_floats(int k, int n);
 void kg_pack_b(float *dst, const float *b, int ldb, int k, int n, int trans);
 void kg_gemm(AttnIsa isa, int m, int n, int k, float alpha, const float *a, int lda, const float *pb, int pk,
              float beta, float *c, int ldc);
+/* The same with B as it is, (k, n) at ldb, n a multiple of KG_NR: nothing
+ * packed but A's band (a model's weights are read in place, not copied at
+ * every call: at n = 128 the copy cost a third of a pass). */
+void kg_gemm_raw(AttnIsa isa, int m, int n, int k, float alpha, const float *a, int lda, const float *b, int ldb,
+                 float beta, float *c, int ldc);
 /* dst (cols, rows) at ldd = src (rows, cols) at lds transposed, row j
  * of dst times scale[j] (scale NULL: as it is); by 16 x 16 blocks in
  * registers where the CPU has AVX-512. */
@@ -50,6 +71,9 @@ void kg_transpose(float *dst, int ldd, const float *src, int lds, int rows, int 
  * packing of pa_rows rows and depth pka. */
 int kg_rows(AttnIsa isa);
 size_t kg_packed_a_floats(AttnIsa isa, int rows, int k);
+/* Where row0 (a multiple of the packing's tile rows: of kg_rows, or 24)
+ * and depth p0 of a packing of rows x depth pk begin, in floats. */
+size_t kg_packed_a_at(AttnIsa isa, int rows, int pk, int row0, int p0);
 void kg_pack_a(AttnIsa isa, float *dst, const float *a, int lda, int rows, int k, int trans);
 void kg_gemm_packed(AttnIsa isa, int m, int n, int k, float alpha, const float *pa, int pa_rows, int pka,
                     const float *pb, int pkb, float beta, float *c, int ldc);

@@ -9,8 +9,9 @@
  * it was measured on), else eight with AVX2 and FMA, else plain expf; the
  * CPU is asked at run time (attention_isa, here: the one place that asks).
  * The same down the columns of a transposed block of scores, for attn's
- * own kernels (attn_softmax_columns_isa), causal columns each cut at its
- * own query.
+ * own kernels (attn_softmax_columns_isa), a tile of keys at a time with a
+ * running max and sum per column (the online softmax), causal columns each
+ * cut at its own query.
  */
 #include "attention_internal.h"
 
@@ -33,8 +34,10 @@ static float numerators_scalar(float *row, int n)
     return sum;
 }
 
-/* Is key p live for column c (causal from live0; all when live0 < 0)? */
-static int live_key(int p, int c, int live0) { return live0 < 0 || p <= live0 + c; }
+/* Is key p live for column c (keys 0 .. live0 + c are; ATTN_ALL_LIVE:
+ * every one)? live0 may be negative: a tile of keys that starts after a
+ * block's first queries, whose first columns have no live key in it. */
+static int live_key(int p, int c, int live0) { return p <= live0 + c; }
 
 /* The columns' exponentials are powers of two: attn's kernels fold log2(e)
  * into the scores' scale, so 2^(x - max) here is e^(score - max) there,
@@ -44,18 +47,30 @@ static int live_key(int p, int c, int live0) { return live0 < 0 || p <= live0 + 
  * no sum with the max's 1 can tell from 0; so is -inf. */
 #define COL_LOWEST -125.0f
 
-static void columns_scalar(float *s, int keys, int ld, int width, int live0, float *sum)
+/* Column c's running max and sum taken on past a tile whose live maximum
+ * is tile_max: the new max, and rescale[c] = 2^(old max - new max), by
+ * which the sum so far (and the caller's accumulator) is multiplied. */
+static float fold_max(float old, float tile_max, float *rescale)
+{
+    float max = tile_max > old ? tile_max : old;
+    *rescale = exp2f(fmaxf(old - max, COL_LOWEST));
+    return max;
+}
+
+static void columns_scalar(float *s, int keys, int ld, int width, int live0, float *max, float *sum,
+                           float *rescale)
 {
     for (int c = 0; c < width; c++) {
-        float max = -INFINITY, total = 0.0f;
+        float tile_max = -INFINITY, total = 0.0f;
         for (int p = 0; p < keys && live_key(p, c, live0); p++)
-            max = s[(size_t)p * ld + c] > max ? s[(size_t)p * ld + c] : max;
+            tile_max = s[(size_t)p * ld + c] > tile_max ? s[(size_t)p * ld + c] : tile_max;
+        max[c] = fold_max(max[c], tile_max, &rescale[c]);
         for (int p = 0; p < keys; p++) {
             float *x = &s[(size_t)p * ld + c];
-            *x = live_key(p, c, live0) ? exp2f(fmaxf(*x - max, COL_LOWEST)) : 0.0f;
+            *x = live_key(p, c, live0) ? exp2f(fmaxf(*x - max[c], COL_LOWEST)) : 0.0f;
             total += *x;
         }
-        sum[c] = total;
+        sum[c] = sum[c] * rescale[c] + total;
     }
 }
 
@@ -64,7 +79,8 @@ static void columns_scalar(float *s, int keys, int ld, int width, int live0, flo
 
 /* Which of a block's columns (bit c of a mask) are live at key p: every
  * one before `full`, none from `last`, between them those with c >= p -
- * live0 (live_key's rule, for the vector paths a key at a time). */
+ * live0 (live_key's rule, for the vector paths a key at a time; p - live0
+ * is then in 1 .. 31). */
 typedef struct {
     unsigned in;        /* the columns there are: width bits          */
     int full, last;
@@ -74,9 +90,9 @@ typedef struct {
 static LiveColumns live_columns(int keys, int width, int live0)
 {
     LiveColumns lc = { width >= 32 ? 0xffffffffu : (1u << width) - 1, keys, keys, live0 };
-    if (live0 >= 0) {
-        lc.full = live0 + 1 < keys ? live0 + 1 : keys;
-        lc.last = live0 + width < keys ? live0 + width : keys;
+    if (live0 < keys) {
+        lc.full = live0 + 1 < 0 ? 0 : live0 + 1 < keys ? live0 + 1 : keys;
+        lc.last = live0 + width < 0 ? 0 : live0 + width < keys ? live0 + width : keys;
     }
     return lc;
 }
@@ -246,7 +262,8 @@ AVX2 static __m256i lanes8(unsigned bits)
  * a key, as columns_scalar (columns32's steps with AVX2's masks: a
  * key at a time for every column, where 8 columns at a time took three
  * times as long). */
-AVX2 static void columns32_avx2(float *s, int keys, int ld, int width, int live0, float *sum)
+AVX2 static void columns32_avx2(float *s, int keys, int ld, int width, int live0, float *max_io, float *sum_io,
+                                float *rescale_io)
 {
     LiveColumns lc = live_columns(keys, width, live0);
     int groups = (width + 7) / 8;
@@ -270,6 +287,16 @@ AVX2 static void columns32_avx2(float *s, int keys, int ld, int width, int live0
             max[g] = _mm256_blendv_ps(max[g], _mm256_max_ps(max[g], v), _mm256_castsi256_ps(m));
         }
     }
+    /* the running max taken on past this tile's */
+    float tile_max[32], new_max[32];
+    for (int g = 0; g < groups; g++)
+        _mm256_storeu_ps(tile_max + 8 * g, max[g]);
+    for (int c = 0; c < width; c++)
+        new_max[c] = fold_max(max_io[c], tile_max[c], &rescale_io[c]);
+    for (int c = width; c < 8 * groups; c++)
+        new_max[c] = 0.0f;
+    for (int g = 0; g < groups; g++)
+        max[g] = _mm256_loadu_ps(new_max + 8 * g);
     for (int p = 0; p < keys; p++) {
         float *row = s + (size_t)p * ld;
         unsigned live = live_at(&lc, p);
@@ -287,8 +314,10 @@ AVX2 static void columns32_avx2(float *s, int keys, int ld, int width, int live0
     float t[32];
     for (int g = 0; g < groups; g++)
         _mm256_storeu_ps(t + 8 * g, total[g]);
-    for (int c = 0; c < width; c++)
-        sum[c] = t[c];
+    for (int c = 0; c < width; c++) {
+        sum_io[c] = sum_io[c] * rescale_io[c] + t[c];
+        max_io[c] = new_max[c];
+    }
 }
 
 /* All width (<= 32) columns of s down the keys at once, two vectors a
@@ -310,7 +339,8 @@ AVX512 static void store16(float *at, __mmask16 lanes, int whole, __m512 v)
         _mm512_mask_storeu_ps(at, lanes, v);
 }
 
-AVX512 static void columns32(float *s, int keys, int ld, int width, int live0, float *sum)
+AVX512 static void columns32(float *s, int keys, int ld, int width, int live0, float *max_io, float *sum_io,
+                             float *rescale_io)
 {
     LiveColumns lc = live_columns(keys, width, live0);
     __mmask16 in0 = (__mmask16)lc.in, in1 = (__mmask16)(lc.in >> 16);
@@ -328,6 +358,11 @@ AVX512 static void columns32(float *s, int keys, int ld, int width, int live0, f
         max0 = _mm512_mask_max_ps(max0, l0, max0, _mm512_maskz_loadu_ps(l0, row));
         max1 = _mm512_mask_max_ps(max1, l1, max1, _mm512_maskz_loadu_ps(l1, row + 16));
     }
+    /* the running max taken on past this tile's: rescale = 2^(old - new) */
+    __m512 old0 = _mm512_maskz_loadu_ps(in0, max_io), old1 = _mm512_maskz_loadu_ps(in1, max_io + 16);
+    max0 = _mm512_max_ps(max0, old0);
+    max1 = _mm512_max_ps(max1, old1);
+    __m512 resc0 = exp2_16(_mm512_sub_ps(old0, max0)), resc1 = exp2_16(_mm512_sub_ps(old1, max1));
     __m512 total0 = _mm512_setzero_ps(), total1 = total0;
     for (int p = 0; p < lc.full; p++) {
         float *row = s + (size_t)p * ld;
@@ -349,18 +384,23 @@ AVX512 static void columns32(float *s, int keys, int ld, int width, int live0, f
         total0 = _mm512_add_ps(total0, e0);
         total1 = _mm512_add_ps(total1, e1);
     }
-    _mm512_mask_storeu_ps(sum, in0, total0);
-    _mm512_mask_storeu_ps(sum + 16, in1, total1);
+    _mm512_mask_storeu_ps(sum_io, in0, _mm512_fmadd_ps(_mm512_maskz_loadu_ps(in0, sum_io), resc0, total0));
+    _mm512_mask_storeu_ps(sum_io + 16, in1, _mm512_fmadd_ps(_mm512_maskz_loadu_ps(in1, sum_io + 16), resc1, total1));
+    _mm512_mask_storeu_ps(max_io, in0, max0);
+    _mm512_mask_storeu_ps(max_io + 16, in1, max1);
+    _mm512_mask_storeu_ps(rescale_io, in0, resc0);
+    _mm512_mask_storeu_ps(rescale_io + 16, in1, resc1);
 }
 
-void attn_softmax_columns_isa(float *s, int keys, int ld, int width, int live0, float *sum, AttnIsa isa)
+void attn_softmax_columns_isa(float *s, int keys, int ld, int width, int live0, float *max, float *sum,
+                              float *rescale, AttnIsa isa)
 {
     if (isa == ATTN_ISA_AVX512) {
-        columns32(s, keys, ld, width, live0, sum);
+        columns32(s, keys, ld, width, live0, max, sum, rescale);
     } else if (isa == ATTN_ISA_AVX2) {
-        columns32_avx2(s, keys, ld, width, live0, sum);
+        columns32_avx2(s, keys, ld, width, live0, max, sum, rescale);
     } else {
-        columns_scalar(s, keys, ld, width, live0, sum);
+        columns_scalar(s, keys, ld, width, live0, max, sum, rescale);
     }
 }
 
@@ -399,10 +439,11 @@ float attn_softmax_numerators_isa(float *row, int n, AttnIsa isa)
     return numerators_scalar(row, n);
 }
 
-void attn_softmax_columns_isa(float *s, int keys, int ld, int width, int live0, float *sum, AttnIsa isa)
+void attn_softmax_columns_isa(float *s, int keys, int ld, int width, int live0, float *max, float *sum,
+                              float *rescale, AttnIsa isa)
 {
     (void)isa;
-    columns_scalar(s, keys, ld, width, live0, sum);
+    columns_scalar(s, keys, ld, width, live0, max, sum, rescale);
 }
 
 #endif

@@ -57,8 +57,9 @@ static void split_part(void *ctx, int item, int worker)
     if (len > s->step)
         len = s->step;
     if (s->by_rows)     /* rows lo.. of op(a) and of c */
-        sgemm_one(s->trans_a, s->trans_b, len, s->n, s->k, s->alpha, s->a + (s->trans_a ? (size_t)lo : (size_t)lo * s->lda),
-                  s->lda, s->b, s->ldb, s->beta, s->c + (size_t)lo * s->ldc, s->ldc);
+        sgemm_one(s->trans_a, s->trans_b, len, s->n, s->k, s->alpha,
+                  s->a + (s->trans_a ? (size_t)lo : (size_t)lo * s->lda), s->lda, s->b, s->ldb, s->beta,
+                  s->c + (size_t)lo * s->ldc, s->ldc);
     else                /* columns lo.. of op(b) and of c */
         sgemm_one(s->trans_a, s->trans_b, s->m, len, s->k, s->alpha, s->a, s->lda,
                   s->b + (s->trans_b ? (size_t)lo * s->ldb : (size_t)lo), s->ldb, s->beta, s->c + lo, s->ldc);
