@@ -77,6 +77,13 @@ static void matches_reference(const char *dir, const char *dtype, const char *fa
     }
     const JVal *heads = json_get(&root, "heads");
     ck_assert_int_eq(heads->n, LAYERS * HEADS);
+    /* each head's kind and score, kept past the document for below */
+    char kinds_kept[LAYERS * HEADS][32];
+    double scores_kept[LAYERS * HEADS];
+    for (int h = 0; h < LAYERS * HEADS; h++) {
+        snprintf(kinds_kept[h], sizeof kinds_kept[h], "%s", json_get(&heads->items[h], "kind")->str);
+        scores_kept[h] = json_get(&heads->items[h], "score")->num;
+    }
     ck_assert_int_eq((int)json_get(&heads->items[5], "layer")->num, 2);
     ck_assert_int_eq((int)json_get(&heads->items[5], "head")->num, 2);
     /* the next token: the reference's top 5, highest first */
@@ -124,6 +131,31 @@ static void matches_reference(const char *dir, const char *dtype, const char *fa
             at = (int)i;
         }
     ck_assert_msg(worst <= 1e-4, "%s: attention differs from PyTorch's by %.3g at %d", dtype, worst, at);
+    /* each head's measured kind and score (the pass runs on the fused
+     * kernels and measures from each query's log-sum-exp) against the
+     * shares PyTorch's weights give: on the token before, the first, itself */
+    for (int h = 0; h < LAYERS * HEADS; h++) {
+        const double *A = att + (size_t)h * N_TOKENS * N_TOKENS;
+        double share[3] = { 0, 0, 0 };
+        for (int i = 1; i < N_TOKENS; i++) {
+            share[0] += A[i * N_TOKENS + i - 1] / (N_TOKENS - 1);
+            share[1] += A[i * N_TOKENS] / (N_TOKENS - 1);
+            share[2] += A[i * N_TOKENS + i] / (N_TOKENS - 1);
+        }
+        const char *kind = kinds_kept[h];
+        double score = scores_kept[h], top = fmax(share[0], fmax(share[1], share[2]));
+        static const char *const kinds[3] = { "previous-token", "first-token", "self" };
+        int matched = 0;
+        for (int k = 0; k < 3; k++)
+            if (strcmp(kind, kinds[k]) == 0) {
+                ck_assert_msg(fabs(score - share[k]) <= 1e-4, "%s head %d: %s %.5f, PyTorch's %.5f", dtype, h, kind,
+                              score, share[k]);
+                matched = 1;
+            }
+        if (!matched && strcmp(kind, "broad") == 0)
+            ck_assert_msg(1 - score >= top - 1e-4 && top < 0.4 + 1e-4, "%s head %d: broad %.5f, PyTorch's best %.5f",
+                          dtype, h, score, top);
+    }
 }
 
 START_TEST(a_tiny_gpt2_equals_pytorch)

@@ -45,67 +45,6 @@
 
 #define MAX_THREADS 64
 
-/* Query rows per block on attn's kernels: PANELS panels of KG_NR, which
- * share each tile of K and V while it is in L2 (one panel a block read
- * every key from memory once per 32 queries: 65-73% of the peak at n =
- * 32768, where a head's K and V are 16 MB). */
-#define PANELS 4
-
-/* The keys a worker's tile of scores holds: ATTN_KEY_TILE, or all n if fewer. */
-static int key_tile(int n) { return n < ATTN_KEY_TILE ? n : ATTN_KEY_TILE; }
-
-/* attn's kernels take the scores in units of log2: the column softmax's
- * 2^(s - max) is then e^(score - max), for a cheaper range reduction. */
-#define LOG2_E 1.44269504088896341f
-
-typedef struct Job Job;
-
-/* One phase: `items` work items run by fn(job, item, worker). */
-typedef void (*ItemFn)(Job *job, int item, int worker);
-
-struct Job {
-    /* the problem */
-    float *out;             /* (n, d)                                     */
-    const float *x;         /* (n, d)                                     */
-    const AttnWeights *w;
-    int n, d, heads, dk, causal, block, nblocks, rows_per_item;
-    int split_products;     /* ATTN_PAR_BLAS: items on the caller, products on the pool */
-    float scale;            /* 1 / sqrt(dk)                               */
-    /* workspace */
-    float *qkv;             /* (n, 3d): Q | K | V                          */
-    float *cat;             /* (n, d): the heads side by side              */
-    float *scores;          /* (threads, block, n); attn's kernels: (threads, key_tile, KG_NR) */
-    float *inv_sum;         /* (threads, block); attn's kernels: (threads, 3, KG_NR) */
-    /* attn's own kernels: which, where; their packed operands */
-    AttnIsa isa;
-    int own_core, own_proj;
-    float *wpack;           /* Wq | Wk | Wv | Wo, each packed (d, d), where d % KG_NR != 0; else NULL */
-    float *kpack, *vpack;   /* per head: K_h packed as tiles of keys (n, dk),
-                               V_h^T as tiles of its columns (dk, n)       */
-    float *qo;              /* per worker: a block's Q^T and O^T (dk, KG_NR) */
-    size_t wpack_floats, kpack_floats, vpack_floats, qo_floats; /* one of each */
-    /* the phase being run */
-    ItemFn fn;
-};
-
-static void run_item(void *ctx, int item, int worker)
-{
-    Job *job = ctx;
-    job->fn(job, item, worker);
-}
-
-/* Run one phase on `threads` workers of the pool (1: on the caller only);
- * under ATTN_PAR_BLAS on the caller, each product split over the pool. */
-static void run_phase(Job *job, ItemFn fn, int items, int threads)
-{
-    job->fn = fn;
-    if (job->split_products)
-        for (int i = 0; i < items; i++)
-            fn(job, i, 0);
-    else
-        pool_run(threads, run_item, job, items);
-}
-
 /* rows [lo, hi) of dst (ld) = bias (cols), or 0 when bias is NULL. */
 static void fill_bias(float *dst, int ld, int lo, int hi, const float *bias, int cols)
 {
@@ -119,7 +58,7 @@ static void fill_bias(float *dst, int ld, int lo, int hi, const float *bias, int
 }
 
 /* Phase 1: one band of rows through the three input projections. */
-static void project_in(Job *job, int item, int worker)
+static void project_in(AttnJob *job, int item, int worker)
 {
     (void)worker;
     int lo = item * job->rows_per_item, hi = lo + job->rows_per_item;
@@ -146,133 +85,15 @@ static void project_in(Job *job, int item, int worker)
 
 /* Before phase 1 (own projections of a width KG_NR does not divide): one
  * weight matrix packed. Otherwise the kernels read the weights in place. */
-static void pack_weight(Job *job, int item, int worker)
+static void pack_weight(AttnJob *job, int item, int worker)
 {
     (void)worker;
     const float *w[4] = { job->w->wq, job->w->wk, job->w->wv, job->w->wo };
     kg_pack_b(job->wpack + item * job->wpack_floats, w[item], job->d, job->d, job->d, 0);
 }
 
-/* Between phases 1 and 2 (own core): one head's K^T and V packed. */
-static void pack_head(Job *job, int h, int worker)
-{
-    (void)worker;
-    int d = job->d, dk = job->dk, ld = 3 * d;
-    /* K_h (n, dk) as tiles of keys; V_h^T (dk, n) as tiles of columns */
-    kg_pack_a(job->isa, job->kpack + h * job->kpack_floats, job->qkv + d + h * dk, ld, job->n, dk, 0);
-    kg_pack_a(job->isa, job->vpack + h * job->vpack_floats, job->qkv + 2 * d + h * dk, ld, dk, job->n, 1);
-}
-
-/* The accumulator's columns (dk rows of KG_NR at ld KG_NR), each times its
- * rescale, where some max grew (most tiles: none did). */
-static void rescale_columns(float *ot, int dk, int rows, const float *rescale)
-{
-    int grew = 0;
-    for (int c = 0; c < rows; c++)
-        grew |= rescale[c] != 1.0f;
-    if (!grew)
-        return;
-    for (int i = 0; i < dk; i++)
-        for (int c = 0; c < KG_NR; c++)
-            ot[(size_t)i * KG_NR + c] *= rescale[c < rows ? c : 0];
-}
-
-/* Phase 2 on attn's kernels: one head for a block of up to PANELS panels
- * of KG_NR query rows, transposed so that nothing is packed per block but
- * the block's queries, and FlashAttention's forward over tiles of
- * ATTN_KEY_TILE keys (the online softmax). Per tile and panel: S^T (keys, KG_NR) =
- * K_tile Q_panel^T / sqrt(dk); the softmax down each column against its
- * running max and sum; the panel's accumulator O^T (dk, KG_NR) multiplied
- * column by column by 2^(old max - new max) where the max grew; O^T +=
- * V_tile^T P^T. A tile of K and V (96 KB at dk = 64) is read from memory
- * once for the block's panels, which take it from L2; a causal panel
- * stops at its last query's key. Then each column over its sum into the
- * head's columns of cat. */
-static void attend_own(Job *job, int h, int r0, int r1, int worker)
-{
-    int d = job->d, dk = job->dk, ld = 3 * d, n = job->n;
-    int panels = (r1 - r0 + KG_NR - 1) / KG_NR, cols = job->causal ? r1 : n;
-    size_t qo = job->qo_floats;
-    float *st = job->scores + (size_t)worker * KG_NR * key_tile(n);        /* (tile, KG_NR) */
-    float *qo_at = job->qo + (size_t)worker * PANELS * 2 * qo;             /* per panel: Q^T, O^T (dk, KG_NR) */
-    float *stats_at = job->inv_sum + (size_t)worker * PANELS * 3 * KG_NR;  /* per panel: max, sum, rescale */
-    const float *kpack = job->kpack + h * job->kpack_floats, *vpack = job->vpack + h * job->vpack_floats;
-    for (int p = 0; p < panels; p++) {
-        int p0 = r0 + p * KG_NR, rows = r1 - p0 < KG_NR ? r1 - p0 : KG_NR;
-        float *stats = stats_at + (size_t)p * 3 * KG_NR;
-        for (int c = 0; c < KG_NR; c++)
-            stats[c] = -INFINITY, stats[KG_NR + c] = 0.0f;
-        kg_pack_b(qo_at + (size_t)p * 2 * qo, job->qkv + (size_t)p0 * ld + h * dk, ld, dk, rows, 1);
-    }
-    for (int t0 = 0; t0 < cols; t0 += ATTN_KEY_TILE)
-        for (int p = 0; p < panels; p++) {
-            int p0 = r0 + p * KG_NR, p1 = p0 + KG_NR < r1 ? p0 + KG_NR : r1, rows = p1 - p0;
-            int panel_cols = job->causal ? p1 : n;
-            if (t0 >= panel_cols)
-                continue;
-            int keys = panel_cols - t0 < ATTN_KEY_TILE ? panel_cols - t0 : ATTN_KEY_TILE;
-            float *qt = qo_at + (size_t)p * 2 * qo, *ot = qt + qo;
-            float *max = stats_at + (size_t)p * 3 * KG_NR, *sum = max + KG_NR, *rescale = sum + KG_NR;
-            if (rows < KG_NR)   /* a short panel: its missing columns zeros, not stale numbers */
-                memset(st, 0, (size_t)keys * KG_NR * sizeof *st);
-            kg_gemm_packed(job->isa, keys, rows, dk, job->scale * LOG2_E,
-                           kpack + kg_packed_a_at(job->isa, n, dk, t0, 0), n, dk, qt, dk, 0.0f, st, KG_NR);
-            attn_softmax_columns_isa(st, keys, KG_NR, rows, job->causal ? p0 - t0 : ATTN_ALL_LIVE, max, sum,
-                                     rescale, job->isa);
-            if (t0 > 0)
-                rescale_columns(ot, dk, rows, rescale);
-            kg_gemm_packed(job->isa, dk, rows, keys, 1.0f, vpack + kg_packed_a_at(job->isa, dk, n, 0, t0), dk, n, st,
-                           keys, t0 > 0 ? 1.0f : 0.0f, ot, KG_NR);
-        }
-    for (int p = 0; p < panels; p++) {
-        int p0 = r0 + p * KG_NR, rows = r1 - p0 < KG_NR ? r1 - p0 : KG_NR;
-        float *sum = stats_at + (size_t)p * 3 * KG_NR + KG_NR, *ot = qo_at + (size_t)p * 2 * qo + qo;
-        for (int i = 0; i < rows; i++)
-            sum[i] = 1.0f / sum[i];
-        kg_transpose(job->cat + (size_t)p0 * d + h * dk, d, ot, KG_NR, dk, rows, sum);
-    }
-}
-
-/* Phase 2: one head for one block of query rows. */
-static void attend(Job *job, int item, int worker)
-{
-    /* causal: the largest blocks first; on attn's kernels a head's blocks
-     * one after another, so its packed K and V stay in the cache */
-    int h = job->own_core ? item / job->nblocks : item % job->heads;
-    int b = job->nblocks - 1 - (job->own_core ? item % job->nblocks : item / job->heads);
-    int r0 = b * job->block, r1 = r0 + job->block;
-    if (r1 > job->n)
-        r1 = job->n;
-    if (job->own_core) {
-        attend_own(job, h, r0, r1, worker);
-        return;
-    }
-    int rows = r1 - r0, cols = job->causal ? r1 : job->n;
-    int d = job->d, dk = job->dk, ld = 3 * d;
-    const float *q = job->qkv + (size_t)r0 * ld + h * dk;   /* (rows, dk) at ld */
-    const float *k = job->qkv + d + h * dk;                 /* (cols, dk) at ld */
-    const float *v = job->qkv + 2 * d + h * dk;             /* (cols, dk) at ld */
-    float *s = job->scores + (size_t)worker * job->block * job->n;  /* (rows, cols) */
-    float *inv = job->inv_sum + (size_t)worker * job->block;
-    float *o = job->cat + (size_t)r0 * d + h * dk;          /* (rows, dk) at d  */
-
-    /* s = q @ k^T / sqrt(dk) */
-    blas_sgemm(0, 1, rows, cols, dk, job->scale, q, ld, k, ld, 0.0f, s, cols);
-    for (int i = 0; i < rows; i++) {
-        float *row = s + (size_t)i * cols;
-        int live = job->causal ? r0 + i + 1 : cols;         /* keys 0..r0+i */
-        inv[i] = 1.0f / attn_softmax_numerators(row, live);
-        memset(row + live, 0, (size_t)(cols - live) * sizeof *row);
-    }
-    /* o = s @ v, then each row over its sum */
-    blas_sgemm(0, 0, rows, dk, cols, 1.0f, s, cols, v, ld, 0.0f, o, d);
-    for (int i = 0; i < rows; i++)
-        for (int c = 0; c < dk; c++)
-            o[(size_t)i * d + c] *= inv[i];
-}
-
 /* Phase 3: one band of rows through the output projection. */
-static void project_out(Job *job, int item, int worker)
+static void project_out(AttnJob *job, int item, int worker)
 {
     (void)worker;
     int lo = item * job->rows_per_item, hi = lo + job->rows_per_item;
@@ -366,7 +187,7 @@ static void parts_of(const AttnConfig *cfg, size_t part[PARTS])
     part[PART_CAT] = line_up(n * d);
     /* attn's kernels: one tile of key_tile keys' scores, a panel KG_NR
      * wide, and a running max, sum and rescale for each panel's columns */
-    part[PART_SCORES] = line_up(own ? t * KG_NR * (size_t)key_tile(cfg->n) : t * b * n);
+    part[PART_SCORES] = line_up(own ? t * KG_NR * (size_t)attn_key_tile(cfg->n) : t * b * n);
     part[PART_SUMS] = line_up(own ? t * PANELS * 3 * KG_NR : t * b);
     part[PART_WPACK] = own && cfg->d % KG_NR != 0 ? line_up(4 * kg_packed_floats(cfg->d, cfg->d)) : 0;
     part[PART_KPACK] = own ? line_up((size_t)cfg->heads * kg_packed_a_floats(isa, cfg->n, dk)) : 0;
@@ -379,7 +200,7 @@ void attention_paths(const AttnConfig *cfg, AttnPaths *paths)
     AttnIsa isa;
     int own = own_core_isa(cfg, &isa);
     const char *name = own ? attention_isa_name(isa) : "blas";
-    *paths = (AttnPaths){ name, name, own && cfg->d % KG_NR == 0, own, own ? key_tile(cfg->n) : 0, block_of(cfg),
+    *paths = (AttnPaths){ name, name, own && cfg->d % KG_NR == 0, own, own ? attn_key_tile(cfg->n) : 0, block_of(cfg),
                           workers(cfg) };
 }
 
@@ -446,6 +267,19 @@ void attention_workspace_free(AttnWorkspace *ws)
     free(ws);
 }
 
+float *attn_workspace_take(AttnWorkspace *ws, size_t bytes)
+{
+    if (ws->bytes < bytes) {
+        float *grown = attn_malloc(bytes);  /* the old one kept when refused */
+        if (!grown)
+            return NULL;
+        free(ws->buf);
+        ws->buf = grown;
+        ws->bytes = bytes;
+    }
+    return ws->buf;
+}
+
 attn_status attention_forward(float *out, const float *x, const AttnWeights *w, const AttnConfig *cfg,
                               AttnError *err)
 {
@@ -462,7 +296,7 @@ attn_status attention_forward_in(AttnWorkspace *ws, float *out, const float *x, 
     if (st != ATTN_OK)
         return st;
     int threads = workers(cfg);
-    Job job = {
+    AttnJob job = {
         .out = out, .x = x, .w = w, .n = cfg->n, .d = cfg->d, .heads = cfg->heads,
         .dk = cfg->d / cfg->heads, .causal = cfg->causal, .block = block_of(cfg),
     };
@@ -472,17 +306,12 @@ attn_status attention_forward_in(AttnWorkspace *ws, float *out, const float *x, 
     job.rows_per_item = (job.n + bands - 1) / bands;
     job.own_core = own_core_isa(cfg, &job.isa);
     job.split_products = cfg->par == ATTN_PAR_BLAS;
+    job.kv_heads = job.heads;
+    job.ldq = job.ldk = job.ldv = 3 * job.d;
+    job.ldcat = job.d;
     size_t part[PARTS], need = attention_extra_bytes(cfg);
     parts_of(cfg, part);
-    if (ws->bytes < need) {
-        float *grown = attn_malloc(need);   /* the old one kept when refused */
-        if (grown) {
-            free(ws->buf);
-            ws->buf = grown;
-            ws->bytes = need;
-        }
-    }
-    if (ws->bytes < need) {
+    if (!attn_workspace_take(ws, need)) {
         st = attn_fail(err, ATTN_E_NOMEM, "attention: no memory for the workspace (%zu bytes)", need);
     } else {
         float *at = ws->buf, **slot[PARTS] = { &job.qkv, &job.cat, &job.scores, &job.inv_sum, &job.wpack,
@@ -491,6 +320,7 @@ attn_status attention_forward_in(AttnWorkspace *ws, float *out, const float *x, 
             *slot[i] = part[i] ? at : NULL;
             at += part[i];
         }
+        job.q = job.qkv, job.k = job.qkv + job.d, job.v = job.qkv + 2 * job.d;
         if (job.own_core) {
             job.wpack_floats = kg_packed_floats(job.d, job.d);
             job.kpack_floats = kg_packed_a_floats(job.isa, job.n, job.dk);
@@ -500,12 +330,12 @@ attn_status attention_forward_in(AttnWorkspace *ws, float *out, const float *x, 
         int bands_used = (job.n + job.rows_per_item - 1) / job.rows_per_item;
         job.own_proj = job.own_core;
         if (job.wpack)
-            run_phase(&job, pack_weight, 4, threads);
-        run_phase(&job, project_in, bands_used, threads);
+            attn_run_phase(&job, pack_weight, 4, threads);
+        attn_run_phase(&job, project_in, bands_used, threads);
         if (job.own_core)
-            run_phase(&job, pack_head, job.heads, threads);
-        run_phase(&job, attend, job.heads * job.nblocks, threads);
-        run_phase(&job, project_out, bands_used, threads);
+            attn_run_phase(&job, attn_pack_head, job.heads, threads);
+        attn_run_phase(&job, attn_attend, job.heads * job.nblocks, threads);
+        attn_run_phase(&job, project_out, bands_used, threads);
         attn_error_clear(err);
     }
     return st;

@@ -80,6 +80,20 @@ void attention_workspace_free(AttnWorkspace *ws);
 attn_status attention_forward_in(AttnWorkspace *ws, float *out, const float *x, const AttnWeights *w,
                                  const AttnConfig *cfg, AttnError *err);
 
+/* The core alone, for a model's layer whose Q, K and V are made already
+ * (rotary positions applied): head h of out (n, heads x dk) at ldo =
+ * softmax(Q_h K_g^T / sqrt(dk) [+ causal mask]) V_g, g = h / (heads /
+ * kv_heads) (grouped-query attention; heads a multiple of kv_heads), Q (n,
+ * heads x dk) at ldq, K and V (n, kv_heads x dk) at ldk and ldv. On attn's
+ * kernels at the widest instruction set the CPU has (portable C on one
+ * with neither), the online softmax over tiles of keys, on the pool; never
+ * an n x n matrix. lse (heads, n), when not NULL: each query's log-sum-exp
+ * of its scaled scores, so that one weight is exp(q_i . k_j / sqrt(dk) -
+ * lse) without the others. ws grows as for attention_forward_in. */
+attn_status attention_core(AttnWorkspace *ws, float *out, int ldo, const float *q, int ldq, const float *k, int ldk,
+                           const float *v, int ldv, int n, int heads, int kv_heads, int dk, int causal, float *lse,
+                           AttnError *err);
+
 /* The same function as textbook loops in double precision, materializing
  * each head's n x n weights: the algorithmic reference for tests (only
  * cfg's n, d, heads and causal matter). Same errors. */

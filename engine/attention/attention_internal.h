@@ -78,6 +78,68 @@ void kg_pack_a(AttnIsa isa, float *dst, const float *a, int lda, int rows, int k
 void kg_gemm_packed(AttnIsa isa, int m, int n, int k, float alpha, const float *pa, int pa_rows, int pka,
                     const float *pb, int pkb, float beta, float *c, int ldc);
 
+/* Query rows per block on attn's kernels: PANELS panels of KG_NR, which
+ * share each tile of K and V while it is in L2 (one panel a block read
+ * every key from memory once per 32 queries: 65-73% of the peak at n =
+ * 32768, where a head's K and V are 16 MB). */
+#define PANELS 4
+
+/* attn's kernels take the scores in units of log2: the column softmax's
+ * 2^(s - max) is then e^(score - max), for a cheaper range reduction. */
+#define LOG2_E 1.44269504088896341f
+
+/* The keys a worker's tile of scores holds: ATTN_KEY_TILE, or all n if
+ * fewer. */
+int attn_key_tile(int n);
+
+/* One pass, split into phases of work items (attention.c for the whole
+ * layer, attention_core.c for the core alone), and what they share. */
+typedef struct AttnJob AttnJob;
+typedef void (*AttnItemFn)(AttnJob *job, int item, int worker);
+
+struct AttnJob {
+    /* the problem */
+    float *out;             /* (n, d)                                      */
+    const float *x;         /* (n, d)                                      */
+    const AttnWeights *w;
+    int n, d, heads, dk, causal, block, nblocks, rows_per_item;
+    int split_products;     /* ATTN_PAR_BLAS: items on the caller, products on the pool */
+    float scale;            /* 1 / sqrt(dk)                                */
+    /* the core's operands: Q (n, heads x dk) at ldq, K and V (n, kv_heads
+     * x dk) at ldk and ldv (query head h reads key/value head h / (heads /
+     * kv_heads)); its output, the heads side by side, at ldcat */
+    const float *q, *k, *v;
+    int ldq, ldk, ldv, kv_heads, ldcat;
+    float *lse;             /* (heads, n): each query's log-sum-exp, or NULL */
+    /* workspace */
+    float *qkv;             /* (n, 3d): Q | K | V (the whole layer)        */
+    float *cat;             /* (n, d) at ldcat: the heads side by side     */
+    float *scores;          /* (threads, block, n); attn's kernels: (threads, key_tile, KG_NR) */
+    float *inv_sum;         /* (threads, block); attn's kernels: (threads, PANELS, 3, KG_NR) */
+    /* attn's own kernels: which, where; their packed operands */
+    AttnIsa isa;
+    int own_core, own_proj;
+    float *wpack;           /* Wq | Wk | Wv | Wo, each packed (d, d), where d % KG_NR != 0; else NULL */
+    float *kpack, *vpack;   /* per key/value head: K packed as tiles of keys
+                               (n, dk), V^T as tiles of its columns (dk, n) */
+    float *qo;              /* per worker and panel: Q^T and O^T (dk, KG_NR) */
+    size_t wpack_floats, kpack_floats, vpack_floats, qo_floats; /* one of each */
+    /* the phase being run */
+    AttnItemFn fn;
+};
+
+/* ws's buffer, grown to at least bytes (kept as it was, and NULL, when
+ * the memory cannot be had). */
+float *attn_workspace_take(AttnWorkspace *ws, size_t bytes);
+
+/* Run one phase on `threads` workers of the pool (1: on the caller only);
+ * under split_products on the caller, each product split over the pool. */
+void attn_run_phase(AttnJob *job, AttnItemFn fn, int items, int threads);
+/* The core's phases: a key/value head's K and V^T packed (attn's
+ * kernels), then one (head, block of queries) item (attention_core.c). */
+void attn_pack_head(AttnJob *job, int g, int worker);
+void attn_attend(AttnJob *job, int item, int worker);
+
 /* ATTN_E_ARG and a message when cfg or w cannot be computed (n, d or heads
  * below 1, d not a multiple of heads, a weight matrix missing). */
 attn_status attention_check(const AttnConfig *cfg, const AttnWeights *w, AttnError *err);

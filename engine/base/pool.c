@@ -156,6 +156,30 @@ void pool_run(int threads, PoolFn fn, void *ctx, int items)
     pthread_mutex_unlock(&run_lock);
 }
 
+typedef struct {
+    PoolRangeFn fn;
+    void *ctx;
+    size_t count, band;
+} Bands;
+
+static void one_band(void *ctx, int item, int worker)
+{
+    (void)worker;
+    const Bands *b = ctx;
+    size_t lo = (size_t)item * b->band, hi = b->count - lo < b->band ? b->count : lo + b->band;
+    b->fn(b->ctx, lo, hi);
+}
+
+void pool_for(size_t count, size_t band, PoolRangeFn fn, void *ctx)
+{
+    if (count == 0)
+        return;
+    if (band < 1)
+        band = 1;
+    Bands b = { fn, ctx, count, band };
+    pool_run(0, one_band, &b, (int)((count + band - 1) / band));
+}
+
 static int cores(void)
 {
     cpu_set_t set;

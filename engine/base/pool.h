@@ -18,12 +18,19 @@
 #ifndef ATTN_POOL_H
 #define ATTN_POOL_H
 
+#include <stddef.h>
+
 /* One item of a job: fn(ctx, item, worker), worker in [0, threads). */
 typedef void (*PoolFn)(void *ctx, int item, int worker);
 
 /* Run items 0 .. items - 1 of fn on `threads` workers (the caller is
  * worker 0; threads <= 0: pool_threads()); returns once all are done. */
 void pool_run(int threads, PoolFn fn, void *ctx, int items);
+
+/* fn(ctx, lo, hi) over [0, count) in bands of `band` (the last shorter),
+ * each band an item: an element-wise loop on the pool. */
+typedef void (*PoolRangeFn)(void *ctx, size_t lo, size_t hi);
+void pool_for(size_t count, size_t band, PoolRangeFn fn, void *ctx);
 
 /* The threads parallel work uses unless told otherwise: the cores this
  * process may run on (one under taskset -c 0), or what pool_set_threads

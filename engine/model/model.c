@@ -326,21 +326,6 @@ void model_head_softmax(const ModelConfig *c, const float *Q, int ldq, const flo
     model_causal_softmax(A, n, c->sliding_window);
 }
 
-void model_head_measure(const float *A, int n, HeadScores *s)
-{
-    s->previous = s->first = s->self = 0;
-    for (int i = 1; i < n; i++) {
-        s->previous += A[(size_t)i * n + i - 1];
-        s->first += A[(size_t)i * n];
-        s->self += A[(size_t)i * n + i];
-    }
-    if (n > 1) {
-        s->previous /= n - 1;
-        s->first /= n - 1;
-        s->self /= n - 1;
-    }
-}
-
 void model_keep_qk(const ModelConfig *c, ModelRun *run, int l, const float *Q, int ldq, const float *K, int ldk)
 {
     if (!run->q)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "blas.h"
 #include "model_internal.h"
 #include "rng.h"
 
@@ -27,6 +28,80 @@ const char *model_head_kind(const HeadScores *s, double *score)
     }
     *score = 1 - v[best];
     return "broad";
+}
+
+/* Where a head's weights are read from, for measuring them: its n x n
+ * matrix, or its queries and keys and each query's log-sum-exp. */
+typedef struct {
+    const float *A;             /* (n, n), or NULL                             */
+    const float *q, *k;         /* the head's query and key rows, ldq, ldk apart */
+    int ldq, ldk, hd;
+    float scale;
+    const float *lse;           /* (n)                                         */
+} HeadWeights;
+
+static double weight_at(const HeadWeights *w, int n, int i, int j)
+{
+    if (w->A)
+        return w->A[(size_t)i * n + j];
+    const float *q = w->q + (size_t)i * w->ldq, *k = w->k + (size_t)j * w->ldk;
+    float dot = 0.0f;
+    for (int c = 0; c < w->hd; c++)
+        dot += q[c] * k[c];
+    return exp((double)dot * w->scale - w->lse[i]);
+}
+
+/* The share of each query's weight on the token before, the first, itself. */
+static void measure(const HeadWeights *w, int n, HeadScores *s)
+{
+    s->previous = s->first = s->self = 0;
+    for (int i = 1; i < n; i++) {
+        s->previous += weight_at(w, n, i, i - 1);
+        s->first += weight_at(w, n, i, 0);
+        s->self += weight_at(w, n, i, i);
+    }
+    if (n > 1) {
+        s->previous /= n - 1;
+        s->first /= n - 1;
+        s->self /= n - 1;
+    }
+}
+
+void model_layer_scratch_free(LayerScratch *s)
+{
+    attention_workspace_free(s->ws);
+    free(s->lse), free(s->A);
+    memset(s, 0, sizeof *s);
+}
+
+attn_status model_layer_attention(const ModelConfig *c, const float *Q, int ldq, const float *K, int ldk,
+                                  const float *V, int ldv, int n, float *out, int ldo, HeadScores *scores,
+                                  LayerScratch *s, AttnError *err)
+{
+    int H = c->heads, hd = c->head_dim, group = c->heads / c->kv_heads;
+    if (c->sliding_window > 0 && c->sliding_window < n) {
+        /* a window the fused kernels do not cut: head by head, n x n */
+        if (!s->A && !(s->A = attn_malloc((size_t)n * n * sizeof *s->A)))
+            return attn_fail(err, ATTN_E_NOMEM, "out of memory for a head's %d x %d weights", n, n);
+        for (int k = 0; k < H; k++) {
+            model_head_softmax(c, Q, ldq, K, ldk, n, k, s->A);
+            measure(&(HeadWeights){ .A = s->A }, n, &scores[k]);
+            blas_sgemm(0, 0, n, hd, n, 1.0f, s->A, n, V + (k / group) * hd, ldv, 0.0f, out + k * hd, ldo);
+        }
+        return ATTN_OK;
+    }
+    if (!s->ws)
+        s->ws = attention_workspace_new();
+    if (!s->lse)
+        s->lse = attn_malloc((size_t)H * n * sizeof *s->lse);
+    if (!s->ws || !s->lse)
+        return attn_fail(err, ATTN_E_NOMEM, "out of memory for a layer's attention over %d tokens", n);
+    attn_status rc = attention_core(s->ws, out, ldo, Q, ldq, K, ldk, V, ldv, n, H, c->kv_heads, hd, 1, s->lse, err);
+    for (int k = 0; rc == ATTN_OK && k < H; k++)
+        measure(&(HeadWeights){ NULL, Q + k * hd, K + (k / group) * hd, ldq, ldk, hd, 1.0f / sqrtf((float)hd),
+                                s->lse + (size_t)k * n },
+                n, &scores[k]);
+    return rc;
 }
 
 attn_status model_head_scores(const Model *m, const ModelRun *run, int rep, unsigned seed, const int *pool, int n_pool,

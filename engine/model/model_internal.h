@@ -8,6 +8,7 @@
 #ifndef ATTN_MODEL_INTERNAL_H
 #define ATTN_MODEL_INTERNAL_H
 
+#include "attention.h"
 #include "model.h"
 #include "rng.h"
 
@@ -47,9 +48,24 @@ const float *model_weight(Model *m, const SafeTensors *st, const char *prefix, c
  * arithmetic of a head's weights, for the pass and for model_attention. */
 void model_head_softmax(const ModelConfig *c, const float *Q, int ldq, const float *K, int ldk, int n, int head,
                         float *A);
-/* What head's weights A (n x n) do: the share on the token before, the
- * first, itself (HeadScores' previous, first, self). */
-void model_head_measure(const float *A, int n, HeadScores *s);
+/* A layer's attention, every head (model_head.c): out (n, heads x
+ * head_dim) at ldo from Q at ldq, K and V at ldk and ldv (rotary positions
+ * applied), and what each head does into scores[0 .. heads - 1] (the share
+ * on the token before, the first, itself: HeadScores' previous, first,
+ * self). On attn's fused kernels (attention_core: the online softmax, no
+ * n x n matrix), each weight measured from the query's log-sum-exp; a
+ * sliding window shorter than n takes model_head_softmax head by head.
+ * Its buffers live in *s between layers (zeroed before the first; freed by
+ * model_layer_scratch_free). */
+typedef struct {
+    AttnWorkspace *ws;
+    float *lse;                 /* (heads, n)                                  */
+    float *A;                   /* (n, n): the windowed path only              */
+} LayerScratch;
+attn_status model_layer_attention(const ModelConfig *c, const float *Q, int ldq, const float *K, int ldk,
+                                  const float *V, int ldv, int n, float *out, int ldo, HeadScores *scores,
+                                  LayerScratch *s, AttnError *err);
+void model_layer_scratch_free(LayerScratch *s);
 /* Layer l's queries and keys kept in run (when it keeps them): rows of Q
  * ldq apart, of K ldk apart. */
 void model_keep_qk(const ModelConfig *c, ModelRun *run, int l, const float *Q, int ldq, const float *K, int ldk);

@@ -20,6 +20,7 @@
 
 #include "alloc.h"
 #include "blas.h"
+#include "pool.h"
 
 #define P "model."
 
@@ -116,6 +117,19 @@ static void rotate(float *x, int n, int heads, int hd, double theta)
 
 static float silu(float x) { return x / (1.0f + expf(-x)); }
 
+/* g[lo, hi) = silu(g) * u, a band of the gated MLP on attn's pool. */
+typedef struct {
+    float *g;
+    const float *u;
+} Gated;
+
+static void gate_band(void *ctx, size_t lo, size_t hi)
+{
+    Gated *gu = ctx;
+    for (size_t i = lo; i < hi; i++)
+        gu->g[i] = silu(gu->g[i]) * gu->u[i];
+}
+
 attn_status model_forward_llama(const Model *m, const int *tokens, int n, ModelRun *run, AttnError *err)
 {
     const ModelConfig *c = &m->cfg;
@@ -124,9 +138,9 @@ attn_status model_forward_llama(const Model *m, const int *tokens, int n, ModelR
     float *Q = attn_malloc((size_t)n * q * sizeof *Q), *K = attn_malloc((size_t)n * kv * sizeof *K);
     float *V = attn_malloc((size_t)n * kv * sizeof *V), *o = attn_malloc((size_t)n * q * sizeof *o);
     float *g = attn_malloc((size_t)n * f * sizeof *g), *u = attn_malloc((size_t)n * f * sizeof *u);
-    float *A = attn_malloc((size_t)n * n * sizeof *A);
+    LayerScratch scratch = { 0 };
     attn_status rc = ATTN_OK;
-    if (!h || !a || !Q || !K || !V || !o || !g || !u || !A) {
+    if (!h || !a || !Q || !K || !V || !o || !g || !u) {
         rc = attn_fail(err, ATTN_E_NOMEM, "out of memory for a forward pass of %d tokens", n);
         goto done;
     }
@@ -143,18 +157,14 @@ attn_status model_forward_llama(const Model *m, const int *tokens, int n, ModelR
         rotate(Q, n, H, hd, c->rope_theta);
         rotate(K, n, KV, hd, c->rope_theta);
         model_keep_qk(c, run, l, Q, q, K, kv);
-        for (int k = 0; k < H; k++) {
-            int kh = k / (H / KV);      /* the key/value head this query head reads */
-            model_head_softmax(c, Q, q, K, kv, n, k, A);
-            model_head_measure(A, n, &run->scores[l * H + k]);
-            blas_sgemm(0, 0, n, hd, n, 1.0f, A, n, V + kh * hd, kv, 0.0f, o + k * hd, q);
-        }
+        rc = model_layer_attention(c, Q, q, K, kv, V, kv, n, o, q, &run->scores[l * H], &scratch, err);
+        if (rc != ATTN_OK)
+            goto done;
         linear(o, n, q, y->o_w, NULL, d, h, 1);
         rms_norm(h, a, n, d, y->post_norm, c->ln_eps);
         linear(a, n, d, y->gate_w, NULL, f, g, 0);
         linear(a, n, d, y->up_w, NULL, f, u, 0);
-        for (size_t i = 0; i < (size_t)n * f; i++)
-            g[i] = silu(g[i]) * u[i];
+        pool_for((size_t)n * f, 1 << 16, gate_band, &(Gated){ g, u });
         linear(g, n, f, y->down_w, NULL, d, h, 1);
     }
     int rows = run->final ? n : 1;  /* the last position (and every one kept) */
@@ -163,6 +173,7 @@ attn_status model_forward_llama(const Model *m, const int *tokens, int n, ModelR
         memcpy(run->final, a, (size_t)n * d * sizeof *a);
     blas_sgemm(0, 1, 1, c->vocab, d, 1.0f, a + (size_t)(rows - 1) * d, d, m->out, d, 0.0f, run->logits, c->vocab);
 done:
-    free(h), free(a), free(Q), free(K), free(V), free(o), free(g), free(u), free(A);
+    free(h), free(a), free(Q), free(K), free(V), free(o), free(g), free(u);
+    model_layer_scratch_free(&scratch);
     return rc;
 }

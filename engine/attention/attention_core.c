@@ -1,0 +1,206 @@
+/*
+ * attention_core.c - the attention core on attn's threads: scores,
+ * softmax and weighted sum for every (head, block of queries) item, on Q,
+ * K and V made by the caller (attention.c's layer, or a model's layer
+ * through attention_core, with grouped-query heads and rotary positions
+ * already applied). On attn's kernels, FlashAttention's forward: the
+ * online softmax over tiles of ATTN_KEY_TILE keys; on BLAS, a block's
+ * whole row of scores and an ordinary softmax.
+ */
+#include "attention.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "attention_internal.h"
+#include "blas.h"
+#include "pool.h"
+
+#define LN_2 0.69314718055994531f
+
+int attn_key_tile(int n) { return n < ATTN_KEY_TILE ? n : ATTN_KEY_TILE; }
+
+static void run_item(void *ctx, int item, int worker)
+{
+    AttnJob *job = ctx;
+    job->fn(job, item, worker);
+}
+
+void attn_run_phase(AttnJob *job, AttnItemFn fn, int items, int threads)
+{
+    job->fn = fn;
+    if (job->split_products)
+        for (int i = 0; i < items; i++)
+            fn(job, i, 0);
+    else
+        pool_run(threads, run_item, job, items);
+}
+
+/* Before the core's items (attn's kernels): one key/value head's K and
+ * V^T packed. */
+void attn_pack_head(AttnJob *job, int g, int worker)
+{
+    (void)worker;
+    int dk = job->dk;
+    /* K_g (n, dk) as tiles of keys; V_g^T (dk, n) as tiles of columns */
+    kg_pack_a(job->isa, job->kpack + g * job->kpack_floats, job->k + g * dk, job->ldk, job->n, dk, 0);
+    kg_pack_a(job->isa, job->vpack + g * job->vpack_floats, job->v + g * dk, job->ldv, dk, job->n, 1);
+}
+
+/* The accumulator's columns (dk rows of KG_NR at ld KG_NR), each times its
+ * rescale, where some max grew (most tiles: none did). */
+static void rescale_columns(float *ot, int dk, int rows, const float *rescale)
+{
+    int grew = 0;
+    for (int c = 0; c < rows; c++)
+        grew |= rescale[c] != 1.0f;
+    if (!grew)
+        return;
+    for (int i = 0; i < dk; i++)
+        for (int c = 0; c < KG_NR; c++)
+            ot[(size_t)i * KG_NR + c] *= rescale[c < rows ? c : 0];
+}
+
+/* Phase 2 on attn's kernels: one head for a block of up to PANELS panels
+ * of KG_NR query rows, transposed so that nothing is packed per block but
+ * the block's queries, and FlashAttention's forward over tiles of
+ * ATTN_KEY_TILE keys (the online softmax). Per tile and panel: S^T (keys, KG_NR) =
+ * K_tile Q_panel^T / sqrt(dk); the softmax down each column against its
+ * running max and sum; the panel's accumulator O^T (dk, KG_NR) multiplied
+ * column by column by 2^(old max - new max) where the max grew; O^T +=
+ * V_tile^T P^T. A tile of K and V (96 KB at dk = 64) is read from memory
+ * once for the block's panels, which take it from L2; a causal panel
+ * stops at its last query's key. Then each column over its sum into the
+ * head's columns of cat. */
+static void attend_own(AttnJob *job, int h, int r0, int r1, int worker)
+{
+    int dk = job->dk, n = job->n, g = h / (job->heads / job->kv_heads);
+    int panels = (r1 - r0 + KG_NR - 1) / KG_NR, cols = job->causal ? r1 : n;
+    size_t qo = job->qo_floats;
+    float *st = job->scores + (size_t)worker * KG_NR * attn_key_tile(n);   /* (tile, KG_NR) */
+    float *qo_at = job->qo + (size_t)worker * PANELS * 2 * qo;             /* per panel: Q^T, O^T (dk, KG_NR) */
+    float *stats_at = job->inv_sum + (size_t)worker * PANELS * 3 * KG_NR;  /* per panel: max, sum, rescale */
+    const float *kpack = job->kpack + g * job->kpack_floats, *vpack = job->vpack + g * job->vpack_floats;
+    for (int p = 0; p < panels; p++) {
+        int p0 = r0 + p * KG_NR, rows = r1 - p0 < KG_NR ? r1 - p0 : KG_NR;
+        float *stats = stats_at + (size_t)p * 3 * KG_NR;
+        for (int c = 0; c < KG_NR; c++)
+            stats[c] = -INFINITY, stats[KG_NR + c] = 0.0f;
+        kg_pack_b(qo_at + (size_t)p * 2 * qo, job->q + (size_t)p0 * job->ldq + h * dk, job->ldq, dk, rows, 1);
+    }
+    for (int t0 = 0; t0 < cols; t0 += ATTN_KEY_TILE)
+        for (int p = 0; p < panels; p++) {
+            int p0 = r0 + p * KG_NR, p1 = p0 + KG_NR < r1 ? p0 + KG_NR : r1, rows = p1 - p0;
+            int panel_cols = job->causal ? p1 : n;
+            if (t0 >= panel_cols)
+                continue;
+            int keys = panel_cols - t0 < ATTN_KEY_TILE ? panel_cols - t0 : ATTN_KEY_TILE;
+            float *qt = qo_at + (size_t)p * 2 * qo, *ot = qt + qo;
+            float *max = stats_at + (size_t)p * 3 * KG_NR, *sum = max + KG_NR, *rescale = sum + KG_NR;
+            if (rows < KG_NR)   /* a short panel: its missing columns zeros, not stale numbers */
+                memset(st, 0, (size_t)keys * KG_NR * sizeof *st);
+            kg_gemm_packed(job->isa, keys, rows, dk, job->scale * LOG2_E,
+                           kpack + kg_packed_a_at(job->isa, n, dk, t0, 0), n, dk, qt, dk, 0.0f, st, KG_NR);
+            attn_softmax_columns_isa(st, keys, KG_NR, rows, job->causal ? p0 - t0 : ATTN_ALL_LIVE, max, sum,
+                                     rescale, job->isa);
+            if (t0 > 0)
+                rescale_columns(ot, dk, rows, rescale);
+            kg_gemm_packed(job->isa, dk, rows, keys, 1.0f, vpack + kg_packed_a_at(job->isa, dk, n, 0, t0), dk, n, st,
+                           keys, t0 > 0 ? 1.0f : 0.0f, ot, KG_NR);
+        }
+    for (int p = 0; p < panels; p++) {
+        int p0 = r0 + p * KG_NR, rows = r1 - p0 < KG_NR ? r1 - p0 : KG_NR;
+        float *max = stats_at + (size_t)p * 3 * KG_NR, *sum = max + KG_NR, *ot = qo_at + (size_t)p * 2 * qo + qo;
+        if (job->lse)   /* ln of the sum of e^score: (max + log2 sum) in units of log2 */
+            for (int i = 0; i < rows; i++)
+                job->lse[(size_t)h * n + p0 + i] = (max[i] + log2f(sum[i])) * LN_2;
+        for (int i = 0; i < rows; i++)
+            sum[i] = 1.0f / sum[i];
+        kg_transpose(job->cat + (size_t)p0 * job->ldcat + h * dk, job->ldcat, ot, KG_NR, dk, rows, sum);
+    }
+}
+
+/* The core: one head for one block of query rows. */
+void attn_attend(AttnJob *job, int item, int worker)
+{
+    /* causal: the largest blocks first; on attn's kernels a head's blocks
+     * one after another, so its packed K and V stay in the cache */
+    int h = job->own_core ? item / job->nblocks : item % job->heads;
+    int b = job->nblocks - 1 - (job->own_core ? item % job->nblocks : item / job->heads);
+    int r0 = b * job->block, r1 = r0 + job->block;
+    if (r1 > job->n)
+        r1 = job->n;
+    if (job->own_core) {
+        attend_own(job, h, r0, r1, worker);
+        return;
+    }
+    int rows = r1 - r0, cols = job->causal ? r1 : job->n;
+    int dk = job->dk, g = h / (job->heads / job->kv_heads);
+    const float *q = job->q + (size_t)r0 * job->ldq + h * dk;   /* (rows, dk) at ldq */
+    const float *k = job->k + g * dk;                           /* (cols, dk) at ldk */
+    const float *v = job->v + g * dk;                           /* (cols, dk) at ldv */
+    float *s = job->scores + (size_t)worker * job->block * job->n;  /* (rows, cols) */
+    float *inv = job->inv_sum + (size_t)worker * job->block;
+    float *o = job->cat + (size_t)r0 * job->ldcat + h * dk;     /* (rows, dk) at ldcat */
+
+    /* s = q @ k^T / sqrt(dk) */
+    blas_sgemm(0, 1, rows, cols, dk, job->scale, q, job->ldq, k, job->ldk, 0.0f, s, cols);
+    for (int i = 0; i < rows; i++) {
+        float *row = s + (size_t)i * cols;
+        int live = job->causal ? r0 + i + 1 : cols;         /* keys 0..r0+i */
+        inv[i] = 1.0f / attn_softmax_numerators(row, live);
+        memset(row + live, 0, (size_t)(cols - live) * sizeof *row);
+    }
+    /* o = s @ v, then each row over its sum */
+    blas_sgemm(0, 0, rows, dk, cols, 1.0f, s, cols, v, job->ldv, 0.0f, o, job->ldcat);
+    for (int i = 0; i < rows; i++)
+        for (int c = 0; c < dk; c++)
+            o[(size_t)i * job->ldcat + c] *= inv[i];
+}
+
+
+/* Below this many flops, waking the pool costs more than it saves. */
+#define CORE_SMALL_FLOPS 4e6
+
+static size_t lined(size_t floats) { return (floats + 15) & ~(size_t)15; }
+
+attn_status attention_core(AttnWorkspace *ws, float *out, int ldo, const float *q, int ldq, const float *k, int ldk,
+                           const float *v, int ldv, int n, int heads, int kv_heads, int dk, int causal, float *lse,
+                           AttnError *err)
+{
+    if (n < 1 || heads < 1 || kv_heads < 1 || dk < 1 || heads % kv_heads != 0)
+        return attn_fail(err, ATTN_E_ARG, "attention core: n=%d heads=%d kv_heads=%d dk=%d", n, heads, kv_heads, dk);
+    AttnIsa isa = attention_isa();
+    int threads = 4.0 * n * n * heads * dk < CORE_SMALL_FLOPS ? 1 : pool_threads();
+    AttnJob job = {
+        .n = n, .d = heads * dk, .heads = heads, .dk = dk, .causal = causal, .kv_heads = kv_heads,
+        .q = q, .k = k, .v = v, .ldq = ldq, .ldk = ldk, .ldv = ldv, .cat = out, .ldcat = ldo, .lse = lse,
+        .isa = isa, .own_core = 1, .scale = 1.0f / sqrtf((float)dk),
+    };
+    job.block = n < PANELS * KG_NR ? n : PANELS * KG_NR;
+    job.nblocks = (n + job.block - 1) / job.block;
+    job.kpack_floats = kg_packed_a_floats(isa, n, dk);
+    job.vpack_floats = kg_packed_a_floats(isa, dk, n);
+    job.qo_floats = lined((size_t)dk * KG_NR);
+    size_t t = (size_t)threads;
+    size_t part[5] = { lined(t * KG_NR * (size_t)attn_key_tile(n)), lined(t * PANELS * 3 * KG_NR),
+                       lined((size_t)kv_heads * job.kpack_floats), lined((size_t)kv_heads * job.vpack_floats),
+                       t * PANELS * 2 * job.qo_floats };
+    float **slot[5] = { &job.scores, &job.inv_sum, &job.kpack, &job.vpack, &job.qo };
+    size_t floats = 0;
+    for (int i = 0; i < 5; i++)
+        floats += part[i];
+    float *at = attn_workspace_take(ws, floats * sizeof(float));
+    if (!at)
+        return attn_fail(err, ATTN_E_NOMEM, "attention core: no memory for the workspace (%zu bytes)",
+                         floats * sizeof(float));
+    for (int i = 0; i < 5; i++) {
+        *slot[i] = at;
+        at += part[i];
+    }
+    attn_run_phase(&job, attn_pack_head, kv_heads, threads);
+    attn_run_phase(&job, attn_attend, heads * job.nblocks, threads);
+    attn_error_clear(err);
+    return ATTN_OK;
+}
