@@ -8,7 +8,8 @@
  * then the whole forward pass on attn's kernels against attention_ref for
  * heads of width 1, 7, 16, 64, 96 and 128, n not a multiple of the block,
  * causal and not, one worker and two: max error within 1e-5 of the scale
- * of what is computed. Run under ASan by `make asan` like every suite.
+ * of what is computed; the online softmax over two tiles of keys; and
+ * attention_core with grouped-query heads and each query's log-sum-exp. Run under ASan by `make asan` like every suite.
  * Never a speed.
  */
 #include <check.h>
@@ -184,6 +185,76 @@ START_TEST(test_forward_on_own_kernels)
 }
 END_TEST
 
+/* attention_core, the core alone as a model's layer calls it: grouped-query
+ * heads (8 query heads reading 2 key/value heads, and 3 reading 1), strides
+ * wider than the rows, n past a tile of keys and not a multiple of it,
+ * causal and not: every output against double sums, within 1e-5 of the
+ * largest value, and each query's log-sum-exp within 1e-5. */
+static void expect_core(int n, int heads, int kv_heads, int dk, int causal)
+{
+    int ldq = heads * dk + 3, ldk = kv_heads * dk + 5, ldv = kv_heads * dk + 1, ldo = heads * dk + 2;
+    float *q = random_buf((size_t)n * ldq, 1.0f), *k = random_buf((size_t)n * ldk, 1.0f);
+    float *v = random_buf((size_t)n * ldv, 1.0f), *out = random_buf((size_t)n * ldo, 1.0f);
+    float *lse = malloc((size_t)heads * n * sizeof *lse), *before = malloc((size_t)n * ldo * sizeof *before);
+    double *p = malloc((size_t)n * sizeof *p);
+    ck_assert(lse && before && p);
+    memcpy(before, out, (size_t)n * ldo * sizeof *out);
+    AttnWorkspace *ws = attention_workspace_new();
+    AttnError err;
+    ck_assert_int_eq(attention_core(ws, out, ldo, q, ldq, k, ldk, v, ldv, n, heads, kv_heads, dk, causal, lse, &err),
+                     ATTN_OK);
+    double scale = 1.0 / sqrt((double)dk), worst = 0, worst_lse = 0, largest = 0;
+    for (int h = 0; h < heads; h++) {
+        int g = h / (heads / kv_heads);
+        for (int i = 0; i < n; i++) {
+            int live = causal ? i + 1 : n;
+            double max = -INFINITY, sum = 0;
+            for (int j = 0; j < live; j++) {
+                double dot = 0;
+                for (int c = 0; c < dk; c++)
+                    dot += (double)q[(size_t)i * ldq + h * dk + c] * k[(size_t)j * ldk + g * dk + c];
+                p[j] = dot * scale;
+                max = fmax(max, p[j]);
+            }
+            for (int j = 0; j < live; j++)
+                sum += (p[j] = exp(p[j] - max));
+            worst_lse = fmax(worst_lse, fabs(lse[(size_t)h * n + i] - (max + log(sum))));
+            for (int c = 0; c < dk; c++) {
+                double want = 0;
+                for (int j = 0; j < live; j++)
+                    want += p[j] / sum * v[(size_t)j * ldv + g * dk + c];
+                largest = fmax(largest, fabs(want));
+                worst = fmax(worst, fabs(out[(size_t)i * ldo + h * dk + c] - want));
+            }
+        }
+    }
+    ck_assert_msg(worst <= 1e-5 * largest, "n=%d heads=%d/%d dk=%d causal=%d: max error %g of %g", n, heads, kv_heads,
+                  dk, causal, worst, largest);
+    ck_assert_msg(worst_lse <= 1e-5, "n=%d heads=%d/%d: log-sum-exp off by %g", n, heads, kv_heads, worst_lse);
+    /* the columns past the heads are not written */
+    for (int i = 0; i < n; i++)
+        for (int c = heads * dk; c < ldo; c++)
+            ck_assert_float_eq(out[(size_t)i * ldo + c], before[(size_t)i * ldo + c]);
+    attention_workspace_free(ws);
+    free(q), free(k), free(v), free(out), free(lse), free(before), free(p);
+}
+
+START_TEST(test_core_grouped_heads)
+{
+    for (int causal = 0; causal <= 1; causal++) {
+        expect_core(437, 8, 2, 16, causal);
+        expect_core(129, 3, 1, 7, causal);
+        expect_core(1, 2, 2, 64, causal);
+    }
+    AttnWorkspace *ws = attention_workspace_new();
+    AttnError err;
+    float x[4] = { 0 };
+    ck_assert_int_eq(attention_core(ws, x, 2, x, 2, x, 2, x, 2, 1, 3, 2, 1, 1, NULL, &err), ATTN_E_ARG);
+    ck_assert_msg(strstr(err.msg, "kv_heads=2"), "%s", err.msg);
+    attention_workspace_free(ws);
+}
+END_TEST
+
 /* The online softmax down columns (attn's kernels' scores are transposed,
  * in base 2), over two tiles of keys: every instruction set against double
  * sums, widths 1 to 32, causal and not, the second tile starting after the
@@ -277,6 +348,7 @@ Suite *kernels_suite(void)
     tcase_add_test(c, test_gemm_odd_shapes);
     tcase_add_test(c, test_forward_on_own_kernels);
     tcase_add_test(c, test_softmax_columns);
+    tcase_add_test(c, test_core_grouped_heads);
     tcase_add_test(c, test_transpose);
     tcase_add_test(c, test_unsupported_isa_refused);
     suite_add_tcase(s, c);
