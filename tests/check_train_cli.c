@@ -119,26 +119,32 @@ static char *curve_of(const char *out)
     return buf;
 }
 
-#define SMALL "--layers 2 --heads 2 --d 16 --context 16 --batch 2 --steps 1500 --eval-every 50 --warmup 20 --threads 1"
+#define SMALL "--layers 2 --heads 2 --d 16 --context 16 --batch 2 --steps 1500 --eval-every 50 --warmup 20"
 
+/* On one thread (_i = 0) and two (_i = 1), every run and resume alike:
+ * the issue asks two threads for 1e-6; attn's pool splits the work so
+ * that each number is made by one thread in one order, so both must be
+ * the very bytes. */
 START_TEST(killed_and_resumed_is_as_never_stopped)
 {
     char *dir = make_dir(), cmd[2000];
+    int threads = 1 + _i;
     /* never stopped */
-    CmdResult whole = cmd_runf("%s train --data %s --out %s/whole " SMALL " --json", attn_bin(), corpus(), dir);
+    CmdResult whole = cmd_runf("%s train --data %s --out %s/whole " SMALL " --threads %d --json", attn_bin(), corpus(),
+                               dir, threads);
     ck_assert_msg(whole.status == 0, "%s", whole.err);
     /* killed outright part of the way, at a moment of the clock's choosing,
      * then resumed (as often as it takes) */
     int kills = 0;
     for (int tries = 0; tries < 8; tries++) {
-        snprintf(cmd, sizeof cmd, "%s train --data %s --out %s/killed " SMALL " --json %s >> %s/killed.out 2>&1 & "
-                 "pid=$!; sleep 0.%d; kill -9 $pid 2>/dev/null && echo killed; wait $pid; true", attn_bin(), corpus(),
-                 dir, tries ? "--resume" : "", dir, 2 + tries);
+        snprintf(cmd, sizeof cmd, "%s train --data %s --out %s/killed " SMALL " --threads %d --json >> %s/killed.out "
+                 "2>&1 & pid=$!; sleep 0.%d; kill -9 $pid 2>/dev/null && echo killed; wait $pid; true", attn_bin(),
+                 corpus(), dir, threads, dir, 2 + tries);
         if (tries > 0) {
             /* --resume refuses a shape: the run takes it back from the checkpoint */
-            snprintf(cmd, sizeof cmd, "%s train --data %s --out %s/killed --json --resume >> %s/killed.out 2>&1 & "
-                     "pid=$!; sleep 0.%d; kill -9 $pid 2>/dev/null && echo killed; wait $pid; true", attn_bin(),
-                     corpus(), dir, dir, 2 + tries);
+            snprintf(cmd, sizeof cmd, "%s train --data %s --out %s/killed --threads %d --json --resume >> "
+                     "%s/killed.out 2>&1 & pid=$!; sleep 0.%d; kill -9 $pid 2>/dev/null && echo killed; wait $pid; "
+                     "true", attn_bin(), corpus(), dir, threads, dir, 2 + tries);
         }
         CmdResult k = cmd_run(cmd);
         kills += strstr(k.out, "killed") != NULL;
@@ -148,12 +154,13 @@ START_TEST(killed_and_resumed_is_as_never_stopped)
             break;
     }
     ck_assert_msg(kills > 0, "the run finished before it could be killed");
-    CmdResult last = cmd_runf("%s train --data %s --out %s/killed --json --resume", attn_bin(), corpus(), dir);
+    CmdResult last = cmd_runf("%s train --data %s --out %s/killed --threads %d --json --resume", attn_bin(), corpus(),
+                              dir, threads);
     /* it may have finished in the loop already: then resuming is refused? no: the
      * run is at its last step and only saves again */
     ck_assert_msg(last.status == 0, "%s", last.err);
     CmdResult same = cmd_runf("cmp %s/whole/model.safetensors %s/killed/model.safetensors", dir, dir);
-    ck_assert_msg(same.status == 0, "the resumed run's weights differ: %s", same.out);
+    ck_assert_msg(same.status == 0, "%d thread(s): the resumed run's weights differ: %s", threads, same.out);
     cmd_free(&same);
     /* every evaluation the resumed runs printed is the uninterrupted run's */
     CmdResult all = cmd_runf("cat %s/killed.out; echo; cat /dev/null", dir);
@@ -276,7 +283,7 @@ Suite *train_cli_suite(void)
     TCase *tc = tcase_create("train_cli");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, one_step_from_init_is_pytorchs);
-    tcase_add_test(tc, killed_and_resumed_is_as_never_stopped);
+    tcase_add_loop_test(tc, killed_and_resumed_is_as_never_stopped, 0, 2);
     tcase_add_test(tc, interrupted_and_refused);
     tcase_add_test(tc, bench_train_gives_its_keys);
     tcase_add_test(tc, the_shipped_model_is_as_said);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "blas.h"
+#include "pool.h"
 
 #define NORM_EPS 1e-5f
 #define GELU_K 0.7978845608028654f  /* sqrt(2 / pi) */
@@ -38,10 +39,24 @@ void gpt_embed_backward(float *dwte, float *dwpe, const float *dout, const int *
         }
 }
 
-void gpt_norm_forward(float *out, float *mean, float *rstd, const float *inp, const float *w, const float *b, int N,
-                      int C)
+/* A LayerNorm forward's operands, a band of rows an item of attn's pool
+ * (each row on its own: the same numbers on any thread). */
+typedef struct {
+    float *out, *mean, *rstd;
+    const float *inp, *w, *b;
+    int C;
+} NormArgs;
+
+/* Rows per item of the row-wise layers. */
+#define ROW_BAND 64
+
+static void norm_forward_rows(void *ctx, size_t lo, size_t hi)
 {
-    for (int r = 0; r < N; r++) {
+    const NormArgs *a = ctx;
+    float *out = a->out, *mean = a->mean, *rstd = a->rstd;
+    const float *inp = a->inp, *w = a->w, *b = a->b;
+    int C = a->C;
+    for (size_t r = lo; r < hi; r++) {
         const float *x = inp + (size_t)r * C;
         float m = 0, v = 0;
         for (int i = 0; i < C; i++)
@@ -57,6 +72,12 @@ void gpt_norm_forward(float *out, float *mean, float *rstd, const float *inp, co
         mean[r] = m;
         rstd[r] = s;
     }
+}
+
+void gpt_norm_forward(float *out, float *mean, float *rstd, const float *inp, const float *w, const float *b, int N,
+                      int C)
+{
+    pool_for((size_t)N, ROW_BAND, norm_forward_rows, &(NormArgs){ out, mean, rstd, inp, w, b, C });
 }
 
 void gpt_norm_backward(float *dinp, float *dw, float *db, const float *dout, const float *inp, const float *w,
@@ -104,55 +125,79 @@ void gpt_linear_backward(float *dinp, float *dw, float *dbias, const float *dout
             dbias[o] += dout[(size_t)r * OC + o];
 }
 
+/* The attention's operands, for its (sequence, head) items on attn's pool:
+ * each item reads and writes its own rows and columns only, so the items
+ * run in any order on any thread with the same numbers. */
+typedef struct {
+    float *out, *att_out, *dqkv, *datt;     /* written: forward, backward */
+    const float *qkv, *att, *dout;          /* read                       */
+    int B, T, C, H;
+} AttentionArgs;
+
+static void attention_forward_item(void *ctx, int item, int worker)
+{
+    (void)worker;
+    const AttentionArgs *x = ctx;
+    float *out = x->out, *att = x->att_out;
+    const float *qkv = x->qkv;
+    int T = x->T, C = x->C, H = x->H, b = item / H, h = item % H, hs = C / H;
+    float scale = 1.0f / sqrtf((float)hs);
+    const float *q = qkv + (size_t)b * T * 3 * C + (size_t)h * hs, *k = q + C, *v = q + 2 * C;
+    float *a = att + ((size_t)b * H + h) * T * T;
+    blas_sgemm(0, 1, T, T, hs, scale, q, 3 * C, k, 3 * C, 0.0f, a, T);
+    for (int t = 0; t < T; t++) {
+        float *row = a + (size_t)t * T, mx = row[0], sum = 0;
+        for (int j = 1; j <= t; j++)
+            mx = row[j] > mx ? row[j] : mx;
+        for (int j = 0; j <= t; j++) {
+            row[j] = expf(row[j] - mx);
+            sum += row[j];
+        }
+        for (int j = 0; j < T; j++)
+            row[j] = j <= t ? row[j] / sum : 0.0f;     /* the causal mask */
+    }
+    blas_sgemm(0, 0, T, hs, T, 1.0f, a, T, v, 3 * C, 0.0f, out + (size_t)b * T * C + (size_t)h * hs, C);
+}
+
 void gpt_attention_forward(float *out, float *att, const float *qkv, int B, int T, int C, int H)
 {
-    int hs = C / H;
+    AttentionArgs x = { .out = out, .att_out = att, .qkv = qkv, .B = B, .T = T, .C = C, .H = H };
+    pool_run(0, attention_forward_item, &x, B * H);
+}
+
+static void attention_backward_item(void *ctx, int item, int worker)
+{
+    (void)worker;
+    const AttentionArgs *x = ctx;
+    float *dqkv = x->dqkv, *datt = x->datt;
+    const float *qkv = x->qkv, *att = x->att, *dout = x->dout;
+    int T = x->T, C = x->C, H = x->H, b = item / H, h = item % H, hs = C / H;
     float scale = 1.0f / sqrtf((float)hs);
-    for (int b = 0; b < B; b++)
-        for (int h = 0; h < H; h++) {
-            const float *q = qkv + (size_t)b * T * 3 * C + (size_t)h * hs, *k = q + C, *v = q + 2 * C;
-            float *a = att + ((size_t)b * H + h) * T * T;
-            blas_sgemm(0, 1, T, T, hs, scale, q, 3 * C, k, 3 * C, 0.0f, a, T);
-            for (int t = 0; t < T; t++) {
-                float *row = a + (size_t)t * T, mx = row[0], sum = 0;
-                for (int j = 1; j <= t; j++)
-                    mx = row[j] > mx ? row[j] : mx;
-                for (int j = 0; j <= t; j++) {
-                    row[j] = expf(row[j] - mx);
-                    sum += row[j];
-                }
-                for (int j = 0; j < T; j++)
-                    row[j] = j <= t ? row[j] / sum : 0.0f;     /* the causal mask */
-            }
-            blas_sgemm(0, 0, T, hs, T, 1.0f, a, T, v, 3 * C, 0.0f, out + (size_t)b * T * C + (size_t)h * hs, C);
-        }
+    size_t at = (size_t)b * T * 3 * C + (size_t)h * hs;
+    const float *q = qkv + at, *k = q + C, *v = q + 2 * C, *a = att + ((size_t)b * H + h) * T * T;
+    const float *d = dout + (size_t)b * T * C + (size_t)h * hs;
+    float *dq = dqkv + at, *dk = dq + C, *dv = dq + 2 * C, *da = datt + ((size_t)b * H + h) * T * T;
+    blas_sgemm(0, 1, T, T, hs, 1.0f, d, C, v, 3 * C, 0.0f, da, T);   /* dA = dO V^T */
+    blas_sgemm(1, 0, T, hs, T, 1.0f, a, T, d, C, 1.0f, dv, 3 * C);   /* dV += A^T dO */
+    /* through the softmax: dS = A (dA - <dA, A>) on each row, in place */
+    for (int t = 0; t < T; t++) {
+        const float *ar = a + (size_t)t * T;
+        float *dr = da + (size_t)t * T, dot = 0;
+        for (int j = 0; j <= t; j++)
+            dot += dr[j] * ar[j];
+        for (int j = 0; j < T; j++)
+            dr[j] = j <= t ? ar[j] * (dr[j] - dot) : 0.0f;
+    }
+    blas_sgemm(0, 0, T, hs, T, scale, da, T, k, 3 * C, 1.0f, dq, 3 * C);   /* dQ += dS K / sqrt(hs) */
+    blas_sgemm(1, 0, T, hs, T, scale, da, T, q, 3 * C, 1.0f, dk, 3 * C);   /* dK += dS^T Q / sqrt(hs) */
 }
 
 void gpt_attention_backward(float *dqkv, float *datt, const float *dout, const float *qkv, const float *att, int B,
                             int T, int C, int H)
 {
-    int hs = C / H;
-    float scale = 1.0f / sqrtf((float)hs);
-    for (int b = 0; b < B; b++)
-        for (int h = 0; h < H; h++) {
-            size_t at = (size_t)b * T * 3 * C + (size_t)h * hs;
-            const float *q = qkv + at, *k = q + C, *v = q + 2 * C, *a = att + ((size_t)b * H + h) * T * T;
-            const float *d = dout + (size_t)b * T * C + (size_t)h * hs;
-            float *dq = dqkv + at, *dk = dq + C, *dv = dq + 2 * C, *da = datt + ((size_t)b * H + h) * T * T;
-            blas_sgemm(0, 1, T, T, hs, 1.0f, d, C, v, 3 * C, 0.0f, da, T);   /* dA = dO V^T */
-            blas_sgemm(1, 0, T, hs, T, 1.0f, a, T, d, C, 1.0f, dv, 3 * C);   /* dV += A^T dO */
-            /* through the softmax: dS = A (dA - <dA, A>) on each row, in place */
-            for (int t = 0; t < T; t++) {
-                const float *ar = a + (size_t)t * T;
-                float *dr = da + (size_t)t * T, dot = 0;
-                for (int j = 0; j <= t; j++)
-                    dot += dr[j] * ar[j];
-                for (int j = 0; j < T; j++)
-                    dr[j] = j <= t ? ar[j] * (dr[j] - dot) : 0.0f;
-            }
-            blas_sgemm(0, 0, T, hs, T, scale, da, T, k, 3 * C, 1.0f, dq, 3 * C);   /* dQ += dS K / sqrt(hs) */
-            blas_sgemm(1, 0, T, hs, T, scale, da, T, q, 3 * C, 1.0f, dk, 3 * C);   /* dK += dS^T Q / sqrt(hs) */
-        }
+    AttentionArgs x = { .att = att, .dqkv = dqkv, .datt = datt, .qkv = qkv, .dout = dout, .B = B, .T = T,
+                        .C = C, .H = H };
+    pool_run(0, attention_backward_item, &x, B * H);
 }
 
 /* tanh through one exp, 1 - 2 / (e^2u + 1): several times quicker than
@@ -163,29 +208,62 @@ static inline float tanh_by_exp(float u)
     return 1.0f - 2.0f / (expf(2.0f * u) + 1.0f);
 }
 
+/* GELU's operands, a band of them an item of attn's pool (element by
+ * element: the same numbers on any thread). */
+typedef struct {
+    float *out, *th, *dinp;                 /* written: forward, backward */
+    const float *inp, *th_in, *dout;        /* read                       */
+} GeluArgs;
+
+#define GELU_BAND 16384
+
+static void gelu_forward_band(void *ctx, size_t lo, size_t hi)
+{
+    const GeluArgs *g = ctx;
+    for (size_t i = lo; i < hi; i++) {
+        float x = g->inp[i];
+        g->th[i] = tanh_by_exp(GELU_K * (x + 0.044715f * x * x * x));
+        g->out[i] = 0.5f * x * (1.0f + g->th[i]);
+    }
+}
+
 void gpt_gelu_forward(float *out, float *th, const float *inp, long n)
 {
-    for (long i = 0; i < n; i++) {
-        float x = inp[i];
-        th[i] = tanh_by_exp(GELU_K * (x + 0.044715f * x * x * x));
-        out[i] = 0.5f * x * (1.0f + th[i]);
+    pool_for((size_t)n, GELU_BAND, gelu_forward_band, &(GeluArgs){ .out = out, .th = th, .inp = inp });
+}
+
+static void gelu_backward_band(void *ctx, size_t lo, size_t hi)
+{
+    const GeluArgs *g = ctx;
+    for (size_t i = lo; i < hi; i++) {
+        float x = g->inp[i], t = g->th_in[i];
+        float sech2 = 1.0f - t * t, du = GELU_K * (1.0f + 3.0f * 0.044715f * x * x);
+        g->dinp[i] += (0.5f * (1.0f + t) + 0.5f * x * sech2 * du) * g->dout[i];
     }
 }
 
 void gpt_gelu_backward(float *dinp, const float *inp, const float *th, const float *dout, long n)
 {
-    for (long i = 0; i < n; i++) {
-        float x = inp[i], t = th[i];
-        float sech2 = 1.0f - t * t, du = GELU_K * (1.0f + 3.0f * 0.044715f * x * x);
-        dinp[i] += (0.5f * (1.0f + t) + 0.5f * x * sech2 * du) * dout[i];
-    }
+    pool_for((size_t)n, GELU_BAND, gelu_backward_band,
+             &(GeluArgs){ .dinp = dinp, .inp = inp, .th_in = th, .dout = dout });
 }
 
-double gpt_crossentropy(float *probs, float *dlogits, const float *logits, const int *targets, int N, int V)
+/* The cross-entropy's operands, a band of rows an item of attn's pool. */
+typedef struct {
+    float *probs, *dlogits;
+    const float *logits;
+    const int *targets;
+    int N, V;
+} LossArgs;
+
+static void crossentropy_rows(void *ctx, size_t lo, size_t hi)
 {
-    double loss = 0;
-    for (int r = 0; r < N; r++) {
-        const float *z = logits + (size_t)r * V;
+    const LossArgs *a = ctx;
+    float *probs = a->probs, *dlogits = a->dlogits;
+    int N = a->N, V = a->V;
+    const int *targets = a->targets;
+    for (size_t r = lo; r < hi; r++) {
+        const float *z = a->logits + r * V;
         float *p = probs + (size_t)r * V, mx = z[0];
         for (int i = 1; i < V; i++)
             mx = z[i] > mx ? z[i] : mx;
@@ -194,9 +272,16 @@ double gpt_crossentropy(float *probs, float *dlogits, const float *logits, const
             sum += exp((double)z[i] - mx);
         for (int i = 0; i < V; i++)
             p[i] = (float)(exp((double)z[i] - mx) / sum);
-        loss -= log(fmax((double)p[targets[r]], 1e-30));
         for (int i = 0; dlogits && i < V; i++)
-            dlogits[(size_t)r * V + i] = (p[i] - (i == targets[r] ? 1.0f : 0.0f)) / N;
+            dlogits[r * V + i] = (p[i] - (i == targets[r] ? 1.0f : 0.0f)) / N;
     }
+}
+
+double gpt_crossentropy(float *probs, float *dlogits, const float *logits, const int *targets, int N, int V)
+{
+    pool_for((size_t)N, ROW_BAND, crossentropy_rows, &(LossArgs){ probs, dlogits, logits, targets, N, V });
+    double loss = 0;    /* summed in order, on one thread */
+    for (int r = 0; r < N; r++)
+        loss -= log(fmax((double)probs[(size_t)r * V + targets[r]], 1e-30));
     return loss / N;
 }
