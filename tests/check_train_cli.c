@@ -3,7 +3,8 @@
  * --init on a file of context + 1 bytes gives PyTorch's weights (the
  * reference of check_train.c); its --json lines; what it saves `attn model`
  * opens; a run killed with SIGKILL at any moment and resumed ends with the
- * very weights and curve of one never stopped (one thread: bit for bit);
+ * very weights and curve of one never stopped (one thread and two: bit
+ * for bit);
  * SIGINT keeps everything and says how to go on; what it refuses.
  */
 #include <check.h>
