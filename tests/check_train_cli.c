@@ -247,6 +247,13 @@ START_TEST(bench_train_gives_its_keys)
     r = cmd_runf("%s bench --train --steps 0", attn_bin());
     ck_assert_msg(r.status == 2 && strstr(r.err, "--steps is from 1 to 1000"), "%s", r.err);
     cmd_free(&r);
+    /* --threads sets attn's pool for the measurement (scripts/bench-train-vs-torch sets the two sides alike) */
+    r = cmd_runf("%s bench --train --steps 1 --threads 1", attn_bin());
+    ck_assert_msg(r.status == 0 && strstr(r.out, "(batch 16 x 128 bytes), 1 thread: median"), "%s%s", r.out, r.err);
+    cmd_free(&r);
+    r = cmd_runf("%s bench --train --threads 0", attn_bin());
+    ck_assert_msg(r.status == 2 && strstr(r.err, "bench --train takes"), "%s", r.err);
+    cmd_free(&r);
 }
 END_TEST
 

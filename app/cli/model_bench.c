@@ -31,6 +31,22 @@ static int bench_model_usage(const char *why)
     return 2;
 }
 
+/* --threads N (1 to 64), as plain `attn bench` takes it and keeps it out
+ * of the manual, a tool for measuring: the threads of attn's pool. Was
+ * argv[*i] that option (its value consumed)? */
+static int threads_option(int argc, char **argv, int *i)
+{
+    char *end = NULL;
+    if (strcmp(argv[*i], "--threads") != 0 || *i + 1 >= argc)
+        return 0;
+    long t = strtol(argv[*i + 1], &end, 10);
+    if (*end || t < 1 || t > 64)
+        return 0;
+    pool_set_threads((int)t);
+    ++*i;
+    return 1;
+}
+
 int cli_model_bench(int argc, char **argv)
 {
     const char *which = NULL;
@@ -45,7 +61,7 @@ int cli_model_bench(int argc, char **argv)
             ;
         else if (strcmp(argv[i], "--json") == 0)
             json = 1;
-        else
+        else if (!threads_option(argc, argv, &i))
             return bench_model_usage("bench --model takes --n N, --reps R and --json");
     }
     if (!which)
@@ -118,9 +134,10 @@ int cli_model_bench(int argc, char **argv)
                 jw_num(&w, "peak_share", peak > 0 ? gflops / peak : 0, 4);
                 jw_end(&w);
             } else {
-                printf("%s, %lld parameters, %d tokens, %d threads: median %.1f ms (%.1f to %.1f), %.0f tokens/s, "
+                printf("%s, %lld parameters, %d tokens, %d thread%s: median %.1f ms (%.1f to %.1f), %.0f tokens/s, "
                        "%.1f GFLOP/s, %.0f%% of the FMA peak (%.1f GFLOP/s)\n",
-                       random ? "gpt2-small (random weights)" : which, (long long)model_params(m), n, threads, median,
+                       random ? "gpt2-small (random weights)" : which, (long long)model_params(m), n, threads,
+                       threads == 1 ? "" : "s", median,
                        ms[0], ms[reps - 1], n / (median / 1e3), gflops, peak > 0 ? 100 * gflops / peak : 0, peak);
             }
         }
@@ -142,7 +159,7 @@ int cli_train_bench(int argc, char **argv)
             ;
         else if (strcmp(argv[i], "--json") == 0)
             json = 1;
-        else {
+        else if (!threads_option(argc, argv, &i)) {
             fprintf(stderr, "attn: bench --train takes --steps N and --json\nusage: attn bench --train [--steps N] "
                             "[--json]\n");
             return 2;
@@ -198,8 +215,9 @@ int cli_train_bench(int argc, char **argv)
         jw_num(&w, "peak_share", peak > 0 ? gflops / peak : 0, 4);
         jw_end(&w);
     } else {
-        printf("a training step of attn train's default model (batch 16 x 128 bytes), %d threads: median %.1f ms, "
-               "%.0f tokens/s, %.1f GFLOP/s, %.0f%% of the FMA peak (%.1f GFLOP/s)\n", threads, median, tps, gflops,
+        printf("a training step of attn train's default model (batch 16 x 128 bytes), %d thread%s: median %.1f ms, "
+               "%.0f tokens/s, %.1f GFLOP/s, %.0f%% of the FMA peak (%.1f GFLOP/s)\n", threads, threads == 1 ? "" : "s",
+               median, tps, gflops,
                peak > 0 ? 100 * gflops / peak : 0, peak);
     }
     gpt_train_free(g), free(tok), free(in), free(tg), free(ms);
