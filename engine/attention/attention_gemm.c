@@ -205,6 +205,8 @@ AVX2 static void mk_avx2(int k, const float *a, int mv, const float *b, int ldb,
     _Pragma("GCC unroll 12") for (int i = 0; i < (mr); i++) acc0[i] = acc1[i] = _mm512_setzero_ps();            \
     for (int p = 0; p < k; p++) {                                                                               \
         __m512 b0 = _mm512_loadu_ps(b + (size_t)p * ldb), b1 = _mm512_loadu_ps(b + (size_t)p * ldb + 16);       \
+        _mm_prefetch((const char *)(b + (size_t)(p + 16) * ldb), _MM_HINT_T0);                                   \
+        _mm_prefetch((const char *)(b + (size_t)(p + 16) * ldb + 16), _MM_HINT_T0);                              \
         const float *ap = a + (size_t)p * (mr);                                                                 \
         _Pragma("GCC unroll 12") for (int i = 0; i < (mr); i++) {                                               \
             __m512 x = _mm512_set1_ps(ap[i]);                                                                   \
