@@ -250,36 +250,6 @@ attn_status attention_check(const AttnConfig *cfg, const AttnWeights *w, AttnErr
     return ATTN_OK;
 }
 
-struct AttnWorkspace {
-    float *buf;             /* one allocation, carved by parts_of          */
-    size_t bytes;
-};
-
-AttnWorkspace *attention_workspace_new(void)
-{
-    return attn_calloc(1, sizeof(AttnWorkspace));
-}
-
-void attention_workspace_free(AttnWorkspace *ws)
-{
-    if (ws)
-        free(ws->buf);
-    free(ws);
-}
-
-float *attn_workspace_take(AttnWorkspace *ws, size_t bytes)
-{
-    if (ws->bytes < bytes) {
-        float *grown = attn_malloc(bytes);  /* the old one kept when refused */
-        if (!grown)
-            return NULL;
-        free(ws->buf);
-        ws->buf = grown;
-        ws->bytes = bytes;
-    }
-    return ws->buf;
-}
-
 attn_status attention_forward(float *out, const float *x, const AttnWeights *w, const AttnConfig *cfg,
                               AttnError *err)
 {

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "attention_internal.h"
 #include "blas.h"
 #include "pool.h"
@@ -159,6 +160,31 @@ void attn_attend(AttnJob *job, int item, int worker)
             o[(size_t)i * job->ldcat + c] *= inv[i];
 }
 
+
+AttnWorkspace *attention_workspace_new(void)
+{
+    return attn_calloc(1, sizeof(AttnWorkspace));
+}
+
+void attention_workspace_free(AttnWorkspace *ws)
+{
+    if (ws)
+        free(ws->buf);
+    free(ws);
+}
+
+float *attn_workspace_take(AttnWorkspace *ws, size_t bytes)
+{
+    if (ws->bytes < bytes) {
+        float *grown = attn_malloc(bytes);  /* the old one kept when refused */
+        if (!grown)
+            return NULL;
+        free(ws->buf);
+        ws->buf = grown;
+        ws->bytes = bytes;
+    }
+    return ws->buf;
+}
 
 /* Below this many flops, waking the pool costs more than it saves. */
 #define CORE_SMALL_FLOPS 4e6

@@ -128,6 +128,12 @@ struct AttnJob {
     AttnItemFn fn;
 };
 
+/* The workspace (attention.h): one allocation, carved by the caller. */
+struct AttnWorkspace {
+    float *buf;             /* one allocation, carved by its user (attention.c: parts_of) */
+    size_t bytes;
+};
+
 /* ws's buffer, grown to at least bytes (kept as it was, and NULL, when
  * the memory cannot be had). */
 float *attn_workspace_take(AttnWorkspace *ws, size_t bytes);
