@@ -138,7 +138,7 @@ static int parse_options(int argc, char **argv, BenchOpts *o)
         }
     }
     if (o->standard && own_case)
-        return usage_error("--standard runs its own cases (n = 512, 2048 and 8192, plain and causal); %s does not "
+        return usage_error("--standard runs its own cases (n = 512 to 65536, plain and causal); %s does not "
                            "go with it", own_case), -1;
     if (o->standard && o->sweep)
         return usage_error("--standard and --sweep do not go together%s", ""), -1;
@@ -336,7 +336,7 @@ static int standard(const BenchOpts *given)
     attention_paths(&(AttnConfig){ 2048, given->d, given->heads, 0, 0, given->threads, given->par, given->kernels,
                                    given->isa }, &p);
     printf("attn bench: d=%d heads=%d, fused path; %d runs a case, each the median of %d after a warm-up (3 from "
-           "n = 32768) against its own FMA peak; the runs' minimum and median\n", given->d, given->heads,
+           "n = 32768) against its own FMA peak; the runs' worst and median\n", given->d, given->heads,
            STANDARD_RUNS, given->reps);
     printf("paths: projections on %s, core on %s%s; %d worker%s of attn's pool\n", p.projections, p.core,
            p.online ? ", the online softmax over tiles of keys" : "", p.threads, p.threads == 1 ? "" : "s");
