@@ -396,14 +396,14 @@ START_TEST(test_extra_bytes_and_flops)
     /* attn's kernels (here the portable ones: tiles of 4 rows) keep a
      * worker's scores as one tile of 384 keys (n when fewer), a panel of 32
      * wide, whatever n, and a running max, sum and rescale per column for
-     * each of a block's 4 panels of 32 queries; and add each head's K and
+     * each of a block's 8 panels of 32 queries; and add each head's K and
      * V^T packed (2048 x 64 each) and each panel's Q^T and O^T a worker
      * (64 x 32 each); the weights are read where they are (d = 512, a
      * multiple of 32) */
     AttnConfig own = cfg;
     own.kernels = ATTN_KERNELS_OWN;
-    ck_assert_uint_eq(attention_extra_bytes(&own), (2048u * 2048 + 2u * 32 * 384 + 2u * 4 * 3 * 32
-                                                    + 8u * 2 * 64 * 2048 + 2u * 4 * 2 * 64 * 32) * 4);
+    ck_assert_uint_eq(attention_extra_bytes(&own), (2048u * 2048 + 2u * 32 * 384 + 2u * 8 * 3 * 32
+                                                    + 8u * 2 * 64 * 2048 + 2u * 8 * 2 * 64 * 32) * 4);
     /* a head one wide: its V^T a tile of 4 rows, K's tiles 40 keys; the
      * weights packed (d = 8: not a multiple of 32) */
     own.d = 8;
@@ -411,7 +411,7 @@ START_TEST(test_extra_bytes_and_flops)
     own.n = 40;
     own.block = 0;
     ck_assert_uint_eq(attention_extra_bytes(&own),
-                      (40u * 32 + 2 * 32 * 40 + 2 * 4 * 3 * 32 + 4u * 32 * 8 + 8u * 40 + 8u * 4 * 40 + 2 * 4 * 2 * 32) * 4);
+                      (40u * 32 + 2 * 32 * 40 + 2 * 8 * 3 * 32 + 4u * 32 * 8 + 8u * 40 + 8u * 4 * 40 + 2 * 8 * 2 * 32) * 4);
     ck_assert_double_eq_tol(attention_flops(&cfg), 8.0 * 2048 * 512 * 512 + 4.0 * 2048 * 2048 * 512, 1.0);
     cfg.causal = 1;
     /* blocks of 256: sum over b = 1..8 of 256 x 256 b scores */
@@ -574,7 +574,7 @@ END_TEST
 /* The path each part takes is a rule: two processes on one shape say the
  * same, and it is the rule's answer (attn's kernels at the widest
  * instruction set the CPU has, else BLAS; the online softmax over tiles of
- * ATTN_KEY_TILE keys, blocks of four panels). It used to be a timing at
+ * ATTN_KEY_TILE keys, blocks of PANELS panels). It used to be a timing at
  * the first call, which a noisy millisecond could turn either way. */
 START_TEST(test_bench_paths_are_a_rule)
 {
@@ -594,7 +594,7 @@ START_TEST(test_bench_paths_are_a_rule)
         ck_assert_double_eq(json_get(&root, "online_softmax")->num, own);
         ck_assert_double_eq(json_get(&root, "weights_in_place")->num, own);
         ck_assert_double_eq(json_get(&root, "key_tile")->num, own ? ATTN_KEY_TILE : 0);
-        ck_assert_double_eq(json_get(&root, "block")->num, own ? 4 * KG_NR : attention_block(600));
+        ck_assert_double_eq(json_get(&root, "block")->num, own ? PANELS * KG_NR : attention_block(600));
         for (int i = 0; i < 6; i++) {
             const JVal *v = json_get(&root, keys[i]);
             char now[32];
