@@ -1,30 +1,29 @@
 /*
- * attention.c - the fused multi-head self-attention forward (attention.h).
+ * attention.c - the fused multi-head self-attention forward (attention.h):
+ * the layer around the core of attention_core.c.
  *
  * Three phases, each a list of work items taken from an atomic counter by
- * the workers (the calling thread is worker 0):
- *   1. rows of x:   qkv[rows] = x[rows] @ [Wq Wk Wv] + [bq bk bv]  (three sgemms
- *                   writing side by side into qkv (n, 3d))
- *   2. (head, block of query rows): s = Q_blk K_h^T / sqrt(dk) by one sgemm
- *      with CblasTrans and qkv's stride (no copy of K); causal: only the
- *      columns up to the block's last row, and blocks are taken largest
- *      first; softmax numerators in place; cat[blk, head] = s @ V_h by one
- *      sgemm, then each row divided by its sum (dk values, not n)
+ * the workers of attn's pool (the calling thread is worker 0):
+ *   1. rows of x:   qkv[rows] = x[rows] @ [Wq Wk Wv] + [bq bk bv]  (three
+ *                   products writing side by side into qkv (n, 3d))
+ *   2. the core (attention_core.c), (head, block of query rows) items: on
+ *      attn's kernels the online softmax over tiles of keys, each head's
+ *      K and V^T packed once before; on BLAS a block's whole row of
+ *      scores by one sgemm against K^T in place, causal columns up to the
+ *      block's last row, blocks taken largest first
  *   3. rows of cat: out[rows] = cat[rows] @ Wo + bo
- * Phase 2's scratch is one (block, n) buffer and one (block) buffer per
- * worker; nothing is ever n x n. All of it is one allocation, a workspace
+ * Nothing is ever n x n. All the scratch is one allocation, a workspace
  * the caller may keep between calls (attention_forward_in): in a VM a
  * first touch of fresh memory costs a page fault per 4 KB, a fifth of a
  * pass at n = 2048 when measured.
  *
  * The products are attn's own kernels (attention_gemm.c) or BLAS's
- * (cfg->kernels). With its own, the core packs each head's K and V^T once
- * (a phase between 1 and 2, a head an item) and works transposed on
- * blocks of KG_NR query rows (attend_own), and the projections are attn's
- * kernels too: a rule, not a measurement, so every run takes the same
- * path (it used to time one band each way at the first call, and a noisy
- * millisecond chose BLAS half the time; measured on the shapes attn ships,
- * attn's kernels are as fast as single-threaded BLAS on them, see
+ * (cfg->kernels): attn's wherever the CPU has AVX2 or AVX-512, the
+ * projections reading the weights in place (packed first where d is not
+ * a multiple of KG_NR). A rule, not a measurement, so every run takes the
+ * same path (it used to time one band each way at the first call, and a
+ * noisy millisecond chose BLAS half the time; measured on the shapes attn
+ * ships, attn's kernels are as fast as single-threaded BLAS on them, see
  * README's Benchmark).
  *
  * Parallelism: the phases run on attn's pool (pool.h), BLAS on one thread

@@ -5,9 +5,10 @@
  * The lessons compute attention on Mat with provenance (ops.h) so a student
  * can ask how every cell was made; this path keeps none of that and never
  * holds the n x n matrix of a head. It works on blocks of query rows: per
- * head and block, scores by one sgemm against K^T (no copy of K), causal
- * columns never computed, a stable softmax in place, the weighted sum by one
- * sgemm written straight into its head's columns of the concatenation.
+ * head and block, FlashAttention's forward over tiles of keys (the online
+ * softmax: a running max and sum per query, the output rescaled when the
+ * max grows), causal tiles past a query never computed, the weighted sum
+ * written straight into its head's columns of the concatenation.
  *
  * Buffers are row-major, contiguous, with the shape in a comment as llm.c
  * writes them. A product is x @ W (W is (in, out)); torch's nn.Linear stores

@@ -5,7 +5,8 @@
  * through attention_core, with grouped-query heads and rotary positions
  * already applied). On attn's kernels, FlashAttention's forward: the
  * online softmax over tiles of ATTN_KEY_TILE keys; on BLAS, a block's
- * whole row of scores and an ordinary softmax.
+ * whole row of scores and an ordinary softmax. The workspace both use
+ * lives here too.
  */
 #include "attention.h"
 
