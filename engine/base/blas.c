@@ -74,8 +74,8 @@ void blas_sgemm(int trans_a, int trans_b, int m, int n, int k, float alpha, cons
                 const float *b, int ldb, float beta, float *c, int ldc)
 {
     pthread_once(&single_once, blas_single);
-    int threads = pool_threads();
-    if (threads < 2 || pool_inside() || (double)m * n * k < SPLIT_MIN_MACS) {
+    int threads;
+    if ((double)m * n * k < SPLIT_MIN_MACS || pool_inside() || (threads = pool_threads()) < 2) {
         sgemm_one(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
         return;
     }

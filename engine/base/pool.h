@@ -34,7 +34,7 @@ void pool_for(size_t count, size_t band, PoolRangeFn fn, void *ctx);
 
 /* The threads parallel work uses unless told otherwise: the cores this
  * process may run on (one under taskset -c 0), or what pool_set_threads
- * set (n >= 1; 0 goes back to the cores). */
+ * set (n >= 1; 0 goes back to the cores). The cores are asked once. */
 int pool_threads(void);
 void pool_set_threads(int n);
 
