@@ -138,9 +138,6 @@ static int own_core_isa(const AttnConfig *cfg, AttnIsa *isa)
     return cfg->kernels == ATTN_KERNELS_AUTO && *isa != ATTN_ISA_SCALAR;
 }
 
-/* Below this many flops, starting threads costs more than it saves. */
-#define SMALL_FLOPS 4e6
-
 int attention_cores(void)
 {
     return pool_threads();
@@ -152,7 +149,7 @@ static int workers(const AttnConfig *cfg)
 {
     if (cfg->par == ATTN_PAR_BLAS)
         return 1;
-    if (cfg->threads <= 0 && attention_flops(cfg) < SMALL_FLOPS)
+    if (cfg->threads <= 0 && attention_flops(cfg) < ATTN_SMALL_FLOPS)
         return 1;
     int t = cfg->threads > 0 ? cfg->threads : pool_threads();
     return t > MAX_THREADS ? MAX_THREADS : t;
@@ -174,24 +171,29 @@ static int block_of(const AttnConfig *cfg)
  * the packed weights and each head's packed K^T and V. */
 enum { PART_QKV, PART_CAT, PART_SCORES, PART_SUMS, PART_WPACK, PART_KPACK, PART_VPACK, PART_QO, PARTS };
 
-static size_t line_up(size_t floats) { return (floats + 15) & ~(size_t)15; }
-
 static void parts_of(const AttnConfig *cfg, size_t part[PARTS])
 {
     size_t n = (size_t)cfg->n, d = (size_t)cfg->d, t = (size_t)workers(cfg), b = (size_t)block_of(cfg);
     AttnIsa isa;
     int own = cfg->heads > 0 && own_core_isa(cfg, &isa);
-    int dk = cfg->heads > 0 ? cfg->d / cfg->heads : 0;
-    part[PART_QKV] = line_up(n * 3 * d);
-    part[PART_CAT] = line_up(n * d);
-    /* attn's kernels: one tile of key_tile keys' scores, a panel KG_NR
-     * wide, and a running max, sum and rescale for each panel's columns */
-    part[PART_SCORES] = line_up(own ? t * KG_NR * (size_t)attn_key_tile(cfg->n) : t * b * n);
-    part[PART_SUMS] = line_up(own ? t * PANELS * 3 * KG_NR : t * b);
-    part[PART_WPACK] = own && cfg->d % KG_NR != 0 ? line_up(4 * kg_packed_floats(cfg->d, cfg->d)) : 0;
-    part[PART_KPACK] = own ? line_up((size_t)cfg->heads * kg_packed_a_floats(isa, cfg->n, dk)) : 0;
-    part[PART_VPACK] = own ? line_up((size_t)cfg->heads * kg_packed_a_floats(isa, dk, cfg->n)) : 0;
-    part[PART_QO] = own ? t * PANELS * 2 * line_up((size_t)dk * KG_NR) : 0;
+    for (int i = 0; i < PARTS; i++)
+        part[i] = 0;
+    part[PART_QKV] = attn_line_up(n * 3 * d);
+    part[PART_CAT] = attn_line_up(n * d);
+    if (!own) {     /* BLAS: a block's whole rows of scores and their sums */
+        part[PART_SCORES] = attn_line_up(t * b * n);
+        part[PART_SUMS] = attn_line_up(t * b);
+        return;
+    }
+    size_t core[ATTN_CORE_PARTS];
+    attn_core_parts(isa, cfg->n, cfg->d / cfg->heads, cfg->heads, (int)t, core);
+    part[PART_SCORES] = core[ATTN_CORE_SCORES];
+    part[PART_SUMS] = core[ATTN_CORE_SUMS];
+    part[PART_KPACK] = core[ATTN_CORE_KPACK];
+    part[PART_VPACK] = core[ATTN_CORE_VPACK];
+    part[PART_QO] = core[ATTN_CORE_QO];
+    if (cfg->d % KG_NR != 0)
+        part[PART_WPACK] = attn_line_up(4 * kg_packed_floats(cfg->d, cfg->d));
 }
 
 void attention_paths(const AttnConfig *cfg, AttnPaths *paths)
@@ -292,9 +294,7 @@ attn_status attention_forward_in(AttnWorkspace *ws, float *out, const float *x, 
         job.q = job.qkv, job.k = job.qkv + job.d, job.v = job.qkv + 2 * job.d;
         if (job.own_core) {
             job.wpack_floats = kg_packed_floats(job.d, job.d);
-            job.kpack_floats = kg_packed_a_floats(job.isa, job.n, job.dk);
-            job.vpack_floats = kg_packed_a_floats(job.isa, job.dk, job.n);
-            job.qo_floats = line_up((size_t)job.dk * KG_NR);
+            attn_core_sizes(&job);
         }
         int bands_used = (job.n + job.rows_per_item - 1) / job.rows_per_item;
         job.own_proj = job.own_core;

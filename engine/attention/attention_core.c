@@ -187,10 +187,24 @@ float *attn_workspace_take(AttnWorkspace *ws, size_t bytes)
     return ws->buf;
 }
 
-/* Below this many flops, waking the pool costs more than it saves. */
-#define CORE_SMALL_FLOPS 4e6
+size_t attn_line_up(size_t floats) { return (floats + 15) & ~(size_t)15; }
 
-static size_t lined(size_t floats) { return (floats + 15) & ~(size_t)15; }
+void attn_core_parts(AttnIsa isa, int n, int dk, int kv_heads, int threads, size_t part[ATTN_CORE_PARTS])
+{
+    size_t t = (size_t)threads;
+    part[ATTN_CORE_SCORES] = attn_line_up(t * KG_NR * (size_t)attn_key_tile(n));
+    part[ATTN_CORE_SUMS] = attn_line_up(t * PANELS * 3 * KG_NR);
+    part[ATTN_CORE_KPACK] = attn_line_up((size_t)kv_heads * kg_packed_a_floats(isa, n, dk));
+    part[ATTN_CORE_VPACK] = attn_line_up((size_t)kv_heads * kg_packed_a_floats(isa, dk, n));
+    part[ATTN_CORE_QO] = t * PANELS * 2 * attn_line_up((size_t)dk * KG_NR);
+}
+
+void attn_core_sizes(AttnJob *job)
+{
+    job->kpack_floats = kg_packed_a_floats(job->isa, job->n, job->dk);
+    job->vpack_floats = kg_packed_a_floats(job->isa, job->dk, job->n);
+    job->qo_floats = attn_line_up((size_t)job->dk * KG_NR);
+}
 
 attn_status attention_core(AttnWorkspace *ws, float *out, int ldo, const float *q, int ldq, const float *k, int ldk,
                            const float *v, int ldv, int n, int heads, int kv_heads, int dk, int causal, float *lse,
@@ -199,7 +213,7 @@ attn_status attention_core(AttnWorkspace *ws, float *out, int ldo, const float *
     if (n < 1 || heads < 1 || kv_heads < 1 || dk < 1 || heads % kv_heads != 0)
         return attn_fail(err, ATTN_E_ARG, "attention core: n=%d heads=%d kv_heads=%d dk=%d", n, heads, kv_heads, dk);
     AttnIsa isa = attention_isa();
-    int threads = 4.0 * n * n * heads * dk < CORE_SMALL_FLOPS ? 1 : pool_threads();
+    int threads = 4.0 * n * n * heads * dk < ATTN_SMALL_FLOPS ? 1 : pool_threads();
     AttnJob job = {
         .n = n, .d = heads * dk, .heads = heads, .dk = dk, .causal = causal, .kv_heads = kv_heads,
         .q = q, .k = k, .v = v, .ldq = ldq, .ldk = ldk, .ldv = ldv, .cat = out, .ldcat = ldo, .lse = lse,
@@ -207,22 +221,17 @@ attn_status attention_core(AttnWorkspace *ws, float *out, int ldo, const float *
     };
     job.block = n < PANELS * KG_NR ? n : PANELS * KG_NR;
     job.nblocks = (n + job.block - 1) / job.block;
-    job.kpack_floats = kg_packed_a_floats(isa, n, dk);
-    job.vpack_floats = kg_packed_a_floats(isa, dk, n);
-    job.qo_floats = lined((size_t)dk * KG_NR);
-    size_t t = (size_t)threads;
-    size_t part[5] = { lined(t * KG_NR * (size_t)attn_key_tile(n)), lined(t * PANELS * 3 * KG_NR),
-                       lined((size_t)kv_heads * job.kpack_floats), lined((size_t)kv_heads * job.vpack_floats),
-                       t * PANELS * 2 * job.qo_floats };
-    float **slot[5] = { &job.scores, &job.inv_sum, &job.kpack, &job.vpack, &job.qo };
-    size_t floats = 0;
-    for (int i = 0; i < 5; i++)
+    attn_core_sizes(&job);
+    size_t part[ATTN_CORE_PARTS], floats = 0;
+    attn_core_parts(isa, n, dk, kv_heads, threads, part);
+    float **slot[ATTN_CORE_PARTS] = { &job.scores, &job.inv_sum, &job.kpack, &job.vpack, &job.qo };
+    for (int i = 0; i < ATTN_CORE_PARTS; i++)
         floats += part[i];
     float *at = attn_workspace_take(ws, floats * sizeof(float));
     if (!at)
         return attn_fail(err, ATTN_E_NOMEM, "attention core: no memory for the workspace (%zu bytes)",
                          floats * sizeof(float));
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < ATTN_CORE_PARTS; i++) {
         *slot[i] = at;
         at += part[i];
     }

@@ -135,6 +135,25 @@ struct AttnWorkspace {
     size_t bytes;
 };
 
+/* Below this many flops, waking the pool costs more than it saves: one
+ * worker (attention.c's layer, attention_core alike). */
+#define ATTN_SMALL_FLOPS 4e6
+
+/* floats rounded up to a cache line (16 floats), so a part of a workspace
+ * after it starts on one. */
+size_t attn_line_up(size_t floats);
+
+/* The core's scratch on attn's kernels for n tokens, heads of dk,
+ * kv_heads key/value heads and `threads` workers, in floats, each part
+ * lined up (attention_core.c; attention.c's workspace holds the same
+ * parts): each worker's tile of scores and its panels' running max, sum
+ * and rescale, each key/value head's packed K and V^T, each worker's
+ * panels' Q^T and O^T. attn_core_sizes sets a job's sizes of one of each
+ * packing (from its isa, n and dk). */
+enum { ATTN_CORE_SCORES, ATTN_CORE_SUMS, ATTN_CORE_KPACK, ATTN_CORE_VPACK, ATTN_CORE_QO, ATTN_CORE_PARTS };
+void attn_core_parts(AttnIsa isa, int n, int dk, int kv_heads, int threads, size_t part[ATTN_CORE_PARTS]);
+void attn_core_sizes(AttnJob *job);
+
 /* ws's buffer, grown to at least bytes (kept as it was, and NULL, when
  * the memory cannot be had). */
 float *attn_workspace_take(AttnWorkspace *ws, size_t bytes);
