@@ -215,7 +215,8 @@ static void print_json(FILE *f, const BenchOpts *o, const BenchResult *r)
     jw_int(&w, "naive_bytes", (long long)r->naive_bytes);
     jw_str(&w, "kernels", bench_kernels_name(o->kernels, o->isa));
     AttnPaths p;
-    attention_paths(&(AttnConfig){ o->n, o->d, o->heads, o->causal, 0, o->threads, o->par, o->kernels, o->isa }, &p);
+    AttnConfig cfg = bench_config(o);
+    attention_paths(&cfg, &p);
     jw_str(&w, "projections_path", p.projections);
     jw_str(&w, "core_path", p.core);
     jw_bool(&w, "weights_in_place", p.weights_in_place);
@@ -246,7 +247,8 @@ static void print_text(FILE *f, const BenchOpts *o, const BenchResult *r)
     fprintf(f, "  %-6s %41s %9.1f %10s  (FMA in %s, %d threads, same run)\n", "peak", "", r->peak_gflops, "",
             attention_isa_name(r->isa), r->threads);
     AttnPaths p;
-    attention_paths(&(AttnConfig){ o->n, o->d, o->heads, o->causal, 0, o->threads, o->par, o->kernels, o->isa }, &p);
+    AttnConfig cfg = bench_config(o);
+    attention_paths(&cfg, &p);
     fprintf(f, "  paths: projections on %s%s; core on %s, ", p.projections,
             strcmp(p.projections, "blas") == 0 ? "" : p.weights_in_place ? " (weights read in place)"
                                                                           : " (weights packed)", p.core);
@@ -334,8 +336,8 @@ static int standard(const BenchOpts *given)
         { 32768, 0, STANDARD_RUNS }, { 32768, 1, STANDARD_RUNS }, { 65536, 1, 1 },
     };
     AttnPaths p;
-    attention_paths(&(AttnConfig){ 2048, given->d, given->heads, 0, 0, given->threads, given->par, given->kernels,
-                                   given->isa }, &p);
+    AttnConfig cfg = bench_config(given);     /* n = 2048, plain: --standard takes no case of its own */
+    attention_paths(&cfg, &p);
     printf("attn bench: d=%d heads=%d, fused path; %d runs a case, each the median of %d after a warm-up (%d to n = "
            "1024, 3 from n = 32768) against its own FMA peak; the runs' worst and median\n", given->d, given->heads,
            STANDARD_RUNS, given->reps, given->reps > SMALL_REPS ? given->reps : SMALL_REPS);

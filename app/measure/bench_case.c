@@ -200,10 +200,15 @@ static int time_naive(const BenchOpts *o, const BenchInputs *in, const AttnConfi
     return 1;
 }
 
+AttnConfig bench_config(const BenchOpts *o)
+{
+    return (AttnConfig){ o->n, o->d, o->heads, o->causal, 0, o->threads, o->par, o->kernels, o->isa };
+}
+
 int bench_case(const BenchOpts *o, const BenchInputs *in, BenchResult *r, float *out)
 {
     memset(r, 0, sizeof *r);
-    AttnConfig cfg = { o->n, o->d, o->heads, o->causal, 0, o->threads, o->par, o->kernels, o->isa };
+    AttnConfig cfg = bench_config(o);
     AttnConfig plain = cfg;
     plain.causal = 0;
     size_t nd = (size_t)o->n * o->d;

@@ -61,6 +61,10 @@ double bench_fma_peak(int threads, AttnIsa *isa);
  * after printing why to stderr. */
 int bench_case(const BenchOpts *o, const BenchInputs *in, BenchResult *r, float *out);
 
+/* The fused path's configuration for o's case (what bench_case times and
+ * attention_paths describes). */
+AttnConfig bench_config(const BenchOpts *o);
+
 double bench_now_ms(void);
 /* The median of t[0..n-1], sorting t in place (t[0] the least, t[n-1] the most). */
 double bench_median(double *t, int n);
