@@ -385,18 +385,14 @@ END_TEST
 
 /* A GPT-2 built by hand to hold one induction head: no MLP (its weights
  * zero), one head a layer, and a residual stream of three one-hot parts,
- * the token (dims 0..63), the position (64..95) and the token before
- * (96..159, written by layer 1). Layer 1's head looks one position back
- * (its query is the position, its key the position after) and writes the
- * token it finds into the token-before part; layer 2's head looks for the
- * key whose token-before is the query's own token: on a sequence shown
- * twice, the token after the same token's first showing (its weights 4,
- * against the scores' division by sqrt(160)). attn must name layer 1
- * previous-token and layer 2 induction. */
-#define HAND_V 64
-#define HAND_C 32
-#define HAND_D (2 * HAND_V + HAND_C)
-
+ * the token (dims 0..vocab-1), the position (the next context) and the
+ * token before (the last vocab, written by layer 1). Layer 1's head looks
+ * one position back (its query is the position, its key the position after)
+ * and writes the token it finds into the token-before part; layer 2's head
+ * looks for the key whose token-before is the query's own token: on a
+ * sequence shown twice, the token after the same token's first showing (its
+ * weights 4, against the scores' division by sqrt of the width). Written to
+ * a new folder, returned (the caller removes it). */
 static float *hand_tensor(const char *name, int rows, int cols)
 {
     W *w = &ws[n_ws++];
@@ -407,14 +403,14 @@ static float *hand_tensor(const char *name, int rows, int cols)
     return w->v;
 }
 
-START_TEST(an_induction_head_built_by_hand)
+static char *hand_induction_model(int vocab, int context)
 {
     free_weights();
-    int d = HAND_D, P = HAND_V, TB = HAND_V + HAND_C;   /* where the position and the token before begin */
-    float *wte = hand_tensor("wte.weight", HAND_V, d), *wpe = hand_tensor("wpe.weight", HAND_C, d);
-    for (int t = 0; t < HAND_V; t++)
+    int d = 2 * vocab + context, P = vocab, TB = vocab + context;   /* where the position and the token before begin */
+    float *wte = hand_tensor("wte.weight", vocab, d), *wpe = hand_tensor("wpe.weight", context, d);
+    for (int t = 0; t < vocab; t++)
         wte[t * d + t] = 1;
-    for (int p = 0; p < HAND_C; p++)
+    for (int p = 0; p < context; p++)
         wpe[p * d + P + p] = 1;
     for (int l = 0; l < 2; l++) {
         char n[64];
@@ -435,19 +431,19 @@ START_TEST(an_induction_head_built_by_hand)
         for (int i = 0; i < d; i++)
             ln1[i] = ln2[i] = 1;
         if (l == 0) {
-            for (int p = 0; p < HAND_C; p++) {
-                qkv[(P + p) * 3 * d + P + p] = 1;                     /* query: my position */
-                if (p + 1 < HAND_C)
-                    qkv[(P + p) * 3 * d + d + P + p + 1] = 1;         /* key: the position after mine */
+            for (int p = 0; p < context; p++) {
+                qkv[(size_t)(P + p) * 3 * d + P + p] = 1;                     /* query: my position */
+                if (p + 1 < context)
+                    qkv[(size_t)(P + p) * 3 * d + d + P + p + 1] = 1;         /* key: the position after mine */
             }
-            for (int t = 0; t < HAND_V; t++) {
-                qkv[t * 3 * d + 2 * d + TB + t] = 1;                  /* value: my token, as a token before */
-                proj[(TB + t) * d + TB + t] = 1;
+            for (int t = 0; t < vocab; t++) {
+                qkv[(size_t)t * 3 * d + 2 * d + TB + t] = 1;                  /* value: my token, as a token before */
+                proj[(size_t)(TB + t) * d + TB + t] = 1;
             }
         } else {
-            for (int t = 0; t < HAND_V; t++) {
-                qkv[t * 3 * d + t] = 4;                               /* query: my token */
-                qkv[(TB + t) * 3 * d + d + t] = 4;                    /* key: the token before me */
+            for (int t = 0; t < vocab; t++) {
+                qkv[(size_t)t * 3 * d + t] = 4;                               /* query: my token */
+                qkv[(size_t)(TB + t) * 3 * d + d + t] = 4;                    /* key: the token before me */
             }
         }
     }
@@ -457,9 +453,17 @@ START_TEST(an_induction_head_built_by_hand)
         lnf[i] = 1;
     char *dir = make_dir(), config[400];
     snprintf(config, sizeof config, "{\"model_type\": \"gpt2\", \"n_layer\": 2, \"n_head\": 1, \"n_embd\": %d, "
-             "\"vocab_size\": %d, \"n_positions\": %d}", d, HAND_V, HAND_C);
+             "\"vocab_size\": %d, \"n_positions\": %d}", d, vocab, context);
     write_text(dir, "config.json", config);
     write_safetensors(dir, 0, "", NULL, NULL);
+    return dir;
+}
+
+/* attn must name layer 1 of the hand-built model previous-token and layer 2
+ * induction. */
+START_TEST(an_induction_head_built_by_hand)
+{
+    char *dir = hand_induction_model(64, 32);
     CmdResult r = cmd_runf("%s model %s --tokens 1,2,3,4,5,6,1,2,3 --json", attn_bin(), dir);
     ck_assert_msg(r.status == 0, "%s", r.err);
     JVal doc;
@@ -478,6 +482,33 @@ START_TEST(an_induction_head_built_by_hand)
 }
 END_TEST
 
+/* attn train's induction score, the one its screen and its log draw over the
+ * steps, on the same hand-built model as a GPT-2 of the 256 bytes: a step
+ * at a rate too small to move a weight, then the log's line names layer 2's
+ * head (its probe: bytes drawn as often as the text uses them, shown twice;
+ * a byte drawn twice in one showing splits the head's weight between the
+ * bytes after each, so 0.64 here, where an even spread would give 0.03). */
+START_TEST(the_trainers_induction_score_finds_the_hand_built_head)
+{
+    char *dir = hand_induction_model(256, 64), data[700], line[600];
+    snprintf(data, sizeof data, "%s/text.txt", dir);
+    FILE *f = fopen(data, "w");
+    ck_assert_ptr_nonnull(f);
+    for (int i = 0; i < 8; i++)
+        fputs("Sphinx of black quartz, judge my vow; five boxing wizards jump.\n", f);
+    fclose(f);
+    CmdResult r = cmd_runf("%s train --init %s --data %s --out %s/run --steps 1 --batch 1 --lr 1e-9 --warmup 0 "
+                           "--schedule constant --eval-every 1", attn_bin(), dir, data, dir);
+    ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
+    const char *said = strstr(r.out, "induction L");
+    ck_assert_msg(said && sscanf(said, "induction %599s", line) == 1, "%s", r.out);
+    ck_assert_msg(strcmp(line, "L2H1") == 0 && atof(said + strlen("induction L2H1 ")) > 0.5, "%s", r.out);
+    cmd_free(&r);
+    free_weights();
+    remove_dir(dir);
+}
+END_TEST
+
 Suite *model_suite(void)
 {
     Suite *s = suite_create("model");
@@ -488,6 +519,7 @@ Suite *model_suite(void)
     tcase_add_test(tc, a_model_that_cannot_be_read_says_why);
     tcase_add_test(tc, a_head_as_a_lesson_checks_against_the_forward);
     tcase_add_test(tc, an_induction_head_built_by_hand);
+    tcase_add_test(tc, the_trainers_induction_score_finds_the_hand_built_head);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -14,6 +14,7 @@
 
 #define EVAL_BATCHES 4      /* batches of the validation text per evaluation */
 #define INDUCTION_REP 24    /* the random sequence shown twice, per showing */
+#define INDUCTION_PROBES 4  /* sequences an induction score is the mean over */
 
 struct Trainer {
     TrainRun run;
@@ -25,7 +26,7 @@ struct Trainer {
     double t0;                  /* the clock at the last evaluation */
     int64_t since;              /* the step then */
     Rng sampler;                /* the samples' and probes' own generator */
-    unsigned char seen[256];    /* the bytes the training text holds */
+    uint64_t byte_at_most[256]; /* how many training bytes are <= each byte */
 };
 
 static double now_s(void)
@@ -125,7 +126,9 @@ Trainer *trainer_open(const TrainerOptions *o, char *why, size_t size)
     t->run.data_len = t->d.len;
     t->run.data_hash = t->d.hash;
     for (size_t i = 0; i < t->d.train_len; i++)
-        t->seen[t->d.bytes[i]] = 1;
+        t->byte_at_most[t->d.bytes[i]]++;
+    for (int b = 1; b < 256; b++)
+        t->byte_at_most[b] += t->byte_at_most[b - 1];
     t->inputs = malloc((size_t)B * T * sizeof *t->inputs);
     t->targets = malloc((size_t)B * T * sizeof *t->targets);
     t->start = malloc((size_t)B * sizeof *t->start);
@@ -244,31 +247,43 @@ int trainer_probe(Trainer *t, const char *text, float *out, int *n)
     return 0;
 }
 
+/* A byte drawn as often as the training text uses it. */
+static int text_byte(const Trainer *t, Rng *g)
+{
+    uint64_t total = t->byte_at_most[255];
+    uint64_t u = ((uint64_t)rng_u32(g) << 32 | rng_u32(g)) % (total ? total : 1);
+    int b = 0;
+    while (b < 255 && t->byte_at_most[b] <= u)
+        b++;
+    return b;
+}
+
 int trainer_induction(Trainer *t, double *scores)
 {
     const GptShape *s = &t->run.set.shape;
     int rep = INDUCTION_REP < s->context / 2 ? INDUCTION_REP : s->context / 2, n = 2 * rep;
     if (rep < 2)
         return -1;
-    /* from the bytes the text holds: a byte the model never saw is one it
-     * cannot tell from another */
-    int pool[256], n_pool = 0;
-    for (int b = 0; b < 256; b++)
-        if (t->seen[b])
-            pool[n_pool++] = b;
+    for (int k = 0; k < s->layers * s->heads; k++)
+        scores[k] = 0;
+    /* bytes as often as the text has them: a byte the model hardly saw is
+     * one it cannot tell from another, and a copy of noise it never reads
+     * says little of what it does on text */
     Rng g;
-    rng_seed(&g, 1234);     /* the same sequence every time: a curve of one measure */
-    for (int i = 0; i < rep; i++)
-        t->inputs[i] = t->inputs[i + rep] = n_pool ? pool[rng_u32(&g) % (uint32_t)n_pool] : (int)(rng_u32(&g) % 256u);
-    gpt_train_forward(t->g, t->inputs, NULL, 1, n);
-    for (int l = 0; l < s->layers; l++)
-        for (int h = 0; h < s->heads; h++) {
-            const float *a = gpt_train_attention(t->g, l) + (size_t)h * n * n;
-            double sum = 0;
-            for (int i = rep; i < n - 1; i++)
-                sum += a[(size_t)i * n + (i - rep + 1)];
-            scores[l * s->heads + h] = sum / (rep - 1);
-        }
+    rng_seed(&g, 1234);     /* the same sequences every time: a curve of one measure */
+    for (int probe = 0; probe < INDUCTION_PROBES; probe++) {
+        for (int i = 0; i < rep; i++)
+            t->inputs[i] = t->inputs[i + rep] = text_byte(t, &g);
+        gpt_train_forward(t->g, t->inputs, NULL, 1, n);
+        for (int l = 0; l < s->layers; l++)
+            for (int h = 0; h < s->heads; h++) {
+                const float *a = gpt_train_attention(t->g, l) + (size_t)h * n * n;
+                double sum = 0;
+                for (int i = rep; i < n - 1; i++)
+                    sum += a[(size_t)i * n + (i - rep + 1)];
+                scores[l * s->heads + h] += sum / (rep - 1) / INDUCTION_PROBES;
+            }
+    }
     return 0;
 }
 

@@ -55,8 +55,9 @@ double trainer_validate(Trainer *t);
  * layers floats). 0, or -1 (no memory). */
 int trainer_probe(Trainer *t, const char *text, float *out, int *n);
 /* Each head's induction score (layers x heads): a random byte sequence
- * shown twice, the weight from each token of the repeat to the token after
- * its first showing. */
+ * (each byte drawn as often as the training text uses it) shown twice, the
+ * weight from each token of the repeat to the token after its first
+ * showing; the mean over four such sequences, the same at every call. */
 int trainer_induction(Trainer *t, double *scores);
 /* Text the model writes after prompt (its bytes), at most len bytes,
  * drawn at temperature 0.8 from a generator of its own. */
