@@ -257,31 +257,69 @@ START_TEST(bench_train_gives_its_keys)
 }
 END_TEST
 
-/* The model attn ships (models/shakespeare, trained by the command the
- * README gives): it opens, and its loss on the validation text is the one
- * models/README.md states. */
-START_TEST(the_shipped_model_is_as_said)
+/* The models attn ships (models/shakespeare and models/shakespeare-twice,
+ * trained by the commands the README gives): each opens, and its loss on
+ * its validation text is the one models/README.md states for it ("NAME/:
+ * ... validation loss X"). */
+START_TEST(the_shipped_models_are_as_said)
 {
-    char models[600], path[700];
+    static const char *const shipped[2][2] = { { "shakespeare", "tinyshakespeare.txt" },
+                                                { "shakespeare-twice", "tinyshakespeare-twice.txt" } };
+    const char *name = shipped[_i][0], *data = shipped[_i][1];
+    char models[600], path[700], heading[100];
     snprintf(models, sizeof models, "%s/../models", lessons_dir());
     snprintf(path, sizeof path, "%s/README.md", models);
     char *readme = slurp(path);
     ck_assert_ptr_nonnull(readme);
-    const char *said = strstr(readme, "validation loss ");
-    ck_assert_msg(said, "%s states no validation loss", path);
+    snprintf(heading, sizeof heading, "`%s/`:", name);
+    const char *entry = strstr(readme, heading);
+    ck_assert_msg(entry, "%s has no entry %s", path, heading);
+    const char *said = strstr(entry, "validation loss ");
+    ck_assert_msg(said, "%s states no validation loss for %s", path, name);
     double want = atof(said + strlen("validation loss "));
-    CmdResult r = cmd_runf("%s train --init %s/shakespeare --validate --json", attn_bin(), models);
+    CmdResult r = cmd_runf("%s train --init %s/%s --data %s/%s --validate --json", attn_bin(), models, name, models, data);
     ck_assert_msg(r.status == 0, "%s", r.err);
     const char *got = strstr(r.out, "\"val_loss\": ");
     ck_assert_ptr_nonnull(got);
-    ck_assert_msg(fabs(atof(got + strlen("\"val_loss\": ")) - want) < 5e-4, "measured %s, the README says %.4f", r.out,
-                  want);
+    ck_assert_msg(fabs(atof(got + strlen("\"val_loss\": ")) - want) < 5e-4, "%s: measured %s, the README says %.4f",
+                  name, r.out, want);
     cmd_free(&r);
-    r = cmd_runf("%s model %s/shakespeare --text 'ROMEO:' --json", attn_bin(), models);
+    r = cmd_runf("%s model %s/%s --text 'ROMEO:' --json", attn_bin(), models, name);
     ck_assert_msg(r.status == 0 && strstr(r.out, "\"family\": \"gpt2\", \"layers\": 4, \"heads\": 4"), "%s%s", r.out,
                   r.err);
     cmd_free(&r);
     free(readme);
+}
+END_TEST
+
+/* models/tinyshakespeare-twice.txt is the plays with every line said twice:
+ * each line of tinyshakespeare.txt, then the same line again, nothing else
+ * (so the copy cannot drift from the text it is made from). */
+START_TEST(the_twice_text_is_each_line_twice)
+{
+    char path[700];
+    size_t len, len2;
+    snprintf(path, sizeof path, "%s/../models/tinyshakespeare.txt", lessons_dir());
+    char *once = slurp_n(path, &len);
+    snprintf(path, sizeof path, "%s/../models/tinyshakespeare-twice.txt", lessons_dir());
+    char *twice = slurp_n(path, &len2);
+    ck_assert_ptr_nonnull(once);
+    ck_assert_ptr_nonnull(twice);
+    ck_assert_msg(once[len - 1] == '\n' && len2 == 2 * len, "%zu bytes, not twice %zu", len2, len);
+    size_t at = 0, lines = 0;
+    for (size_t start = 0; start < len; lines++) {
+        size_t end = start;
+        while (once[end] != '\n')
+            end++;
+        size_t n = end - start + 1;
+        ck_assert_msg(memcmp(twice + at, once + start, n) == 0 && memcmp(twice + at + n, once + start, n) == 0,
+                      "line %zu is not said twice", lines + 1);
+        at += 2 * n;
+        start = end + 1;
+    }
+    ck_assert_uint_eq(at, len2);
+    free(once);
+    free(twice);
 }
 END_TEST
 
@@ -294,7 +332,8 @@ Suite *train_cli_suite(void)
     tcase_add_loop_test(tc, killed_and_resumed_is_as_never_stopped, 0, 2);
     tcase_add_test(tc, interrupted_and_refused);
     tcase_add_test(tc, bench_train_gives_its_keys);
-    tcase_add_test(tc, the_shipped_model_is_as_said);
+    tcase_add_loop_test(tc, the_shipped_models_are_as_said, 0, 2);
+    tcase_add_test(tc, the_twice_text_is_each_line_twice);
     suite_add_tcase(s, tc);
     return s;
 }
