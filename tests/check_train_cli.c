@@ -292,6 +292,51 @@ START_TEST(the_shipped_models_are_as_said)
 }
 END_TEST
 
+/* The model screen's kinds agree with what attn train's log says of the
+ * shipped models: head 2 of layer 3 of the twice model is an induction head
+ * (its random sequence drawn from the text shown, a model of bytes; drawn
+ * evenly from printable ASCII it had scored 0.02 and been called broad), and
+ * no head of the plain model is one. */
+static const JVal *kind_of(const JVal *heads, int layer, int head)
+{
+    for (int i = 0; i < heads->n; i++)
+        if (json_get(&heads->items[i], "layer")->num == layer && json_get(&heads->items[i], "head")->num == head)
+            return &heads->items[i];
+    return NULL;
+}
+
+START_TEST(the_model_screen_finds_the_twice_models_induction_head)
+{
+    char models[600];
+    snprintf(models, sizeof models, "%s/../models", lessons_dir());
+    const char *names[2] = { "shakespeare-twice", "shakespeare" };
+    for (int m = 0; m < 2; m++) {
+        CmdResult r = cmd_runf("%s model %s/%s --text 'the queen is ill.\nthe queen is ill.\n' --json", attn_bin(),
+                               models, names[m]);
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        JVal doc;
+        char why[200];
+        ck_assert_msg(json_parse(r.out, &doc, why, sizeof why) == 0, "%s", why);
+        const JVal *heads = json_get(&doc, "heads");
+        ck_assert_int_eq(heads->n, 16);
+        int inductions = 0;
+        for (int i = 0; i < heads->n; i++)
+            inductions += strcmp(json_get(&heads->items[i], "kind")->str, "induction") == 0;
+        if (m == 0) {
+            const JVal *h = kind_of(heads, 3, 2);
+            ck_assert_ptr_nonnull(h);
+            ck_assert_msg(strcmp(json_get(h, "kind")->str, "induction") == 0 && json_get(h, "score")->num > 0.4,
+                          "%s", r.out);
+            ck_assert_msg(inductions == 1, "%s", r.out);
+        } else {
+            ck_assert_msg(inductions == 0, "%s", r.out);
+        }
+        json_free(&doc);
+        cmd_free(&r);
+    }
+}
+END_TEST
+
 /* models/tinyshakespeare-twice.txt is the plays with every line said twice:
  * each line of tinyshakespeare.txt, then the same line again, nothing else
  * (so the copy cannot drift from the text it is made from). */
@@ -334,6 +379,7 @@ Suite *train_cli_suite(void)
     tcase_add_test(tc, bench_train_gives_its_keys);
     tcase_add_loop_test(tc, the_shipped_models_are_as_said, 0, 2);
     tcase_add_test(tc, the_twice_text_is_each_line_twice);
+    tcase_add_test(tc, the_model_screen_finds_the_twice_models_induction_head);
     suite_add_tcase(s, tc);
     return s;
 }

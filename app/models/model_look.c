@@ -16,8 +16,13 @@ int model_look_open(ModelLook *lk, const char *dir, char *why, size_t size)
     if (model_dir_open(dir, &lk->md, why, size) != 0)
         return -1;
     /* the induction score's tokens: those written in printable ASCII alone
-     * (letters, digits, punctuation, spaces), which every model has learnt */
+     * (letters, digits, punctuation, spaces). A BPE vocabulary's merged
+     * tokens each exist because its text used them often, so the model has
+     * learnt them all; a vocabulary of bytes alone (attn train's) holds
+     * every byte, most of which its text never used, so there the tokens
+     * are drawn from the text looked at instead (model_look_tokens) */
     lk->pool = malloc((size_t)lk->md.cfg.vocab * sizeof *lk->pool);
+    lk->bytes_only = lk->md.bpe != NULL;
     for (int id = 0; lk->pool && id < lk->md.cfg.vocab; id++) {
         const char *t = model_look_token(lk, id);
         int printable = t && *t && model_look_token_size(lk, id) == strlen(t);
@@ -25,6 +30,8 @@ int model_look_open(ModelLook *lk, const char *dir, char *why, size_t size)
             printable = (unsigned char)*p >= 0x20 && (unsigned char)*p < 0x7f;
         if (printable)
             lk->pool[lk->n_pool++] = id;
+        if (t && model_look_token_size(lk, id) > 1)
+            lk->bytes_only = 0;
     }
     /* the name: the directory's last part that is not empty */
     size_t end = strlen(dir);
@@ -67,8 +74,9 @@ int model_look_tokens(ModelLook *lk, const int *ids, int n, char *why, size_t si
         snprintf(why, size, "%d tokens, past the model's context of %d", n, c->context);
     } else if (model_forward_asked(lk->md.model, ids, n, &ask, &run, &err) != ATTN_OK) {
         snprintf(why, size, "%s", err.msg);
-    } else if (model_head_scores(lk->md.model, &run, MODEL_LOOK_INDUCTION_REP, MODEL_LOOK_INDUCTION_SEED, lk->pool,
-                                 lk->n_pool, hs, &err) != ATTN_OK) {
+    } else if (model_head_scores(lk->md.model, &run, MODEL_LOOK_INDUCTION_REP, MODEL_LOOK_INDUCTION_SEED,
+                                 lk->bytes_only ? ids : lk->pool, lk->bytes_only ? n : lk->n_pool, hs,
+                                 &err) != ATTN_OK) {
         model_run_free(&run);
         snprintf(why, size, "%s", err.msg);
     } else {

@@ -35,6 +35,9 @@ typedef struct {
     HeadScores *scores; /* layers x heads */
     char name[128];     /* the directory's last part, for titles */
     int *pool, n_pool;  /* the induction score's tokens (none: every token) */
+    int bytes_only;     /* the vocabulary is bytes alone: the induction
+                           score draws the looked-at tokens, as often as
+                           they come, instead of pool                       */
     /* one head's attention made again (model_look_attention), and which */
     float *head;
     int head_layer, head_index;
