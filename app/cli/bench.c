@@ -324,39 +324,43 @@ static int run_case(const BenchOpts *o, BenchResult *r, float **out)
  * Each case is run STANDARD_RUNS times, each run a warm-up, its reps and
  * its own FMA peak; the table gives the runs' worst and median (of each
  * run's median), never the best: this machine is shared, and a
- * target met once is not met. n = 65536 causal runs once, for its memory. */
+ * target met once is not met. n = 65536 causal runs once, for its memory.
+ *
+ * A run's reps last about a second or more at d = 512 (n = 512 causal,
+ * 120 passes of 7.5 ms, the least): its median is then its own, where five
+ * passes of 8 ms (n = 512) or of 70 ms (n = 2048) fit inside one burst of
+ * whatever else the host runs, which then sets the run's median (one run of five at n = 2048 read 126 ms against the
+ * others' 70 that way). --reps raises them; the large cases take at most
+ * three, each pass seconds long. */
 #define STANDARD_RUNS 5
-#define SMALL_REPS 25
+#define LARGE_REPS 3
 
 static int standard(const BenchOpts *given)
 {
-    static const struct { int n, causal, runs; } cases[] = {
-        { 512, 0, STANDARD_RUNS },   { 512, 1, STANDARD_RUNS },   { 2048, 0, STANDARD_RUNS },
-        { 2048, 1, STANDARD_RUNS },  { 8192, 0, STANDARD_RUNS },  { 8192, 1, STANDARD_RUNS },
-        { 32768, 0, STANDARD_RUNS }, { 32768, 1, STANDARD_RUNS }, { 65536, 1, 1 },
+    static const struct { int n, causal, runs, reps; } cases[] = {
+        { 512, 0, STANDARD_RUNS, 120 },  { 512, 1, STANDARD_RUNS, 120 }, { 2048, 0, STANDARD_RUNS, 20 },
+        { 2048, 1, STANDARD_RUNS, 20 },  { 8192, 0, STANDARD_RUNS, 5 },   { 8192, 1, STANDARD_RUNS, 5 },
+        { 32768, 0, STANDARD_RUNS, 3 },  { 32768, 1, STANDARD_RUNS, 3 },  { 65536, 1, 1, 3 },
     };
     AttnPaths p;
     AttnConfig cfg = bench_config(given);     /* n = 2048, plain: --standard takes no case of its own */
     attention_paths(&cfg, &p);
-    printf("attn bench: d=%d heads=%d, fused path; %d runs a case, each the median of %d after a warm-up (%d to n = "
-           "1024, 3 from n = 32768) against its own FMA peak; the runs' worst and median\n", given->d, given->heads,
-           STANDARD_RUNS, given->reps, given->reps > SMALL_REPS ? given->reps : SMALL_REPS);
+    printf("attn bench: d=%d heads=%d, fused path; %d runs a case, each the median of its reps after a warm-up (the "
+           "reps column: about a second of passes or more, at most %d from n = 32768) against its own FMA peak; the runs' "
+           "worst and median\n", given->d, given->heads, STANDARD_RUNS, LARGE_REPS);
     printf("paths: projections on %s, core on %s%s; %d worker%s of attn's pool\n", p.projections, p.core,
            p.online ? ", the online softmax over tiles of keys" : "", p.threads, p.threads == 1 ? "" : "s");
-    printf("%-14s %4s %19s %19s %17s %9s\n", "case", "runs", "ms: worst median", "GFLOP/s: worst median",
+    printf("%-14s %4s %4s %19s %19s %17s %9s\n", "case", "runs", "reps", "ms: worst median", "GFLOP/s: worst median",
            "peak: worst median", "extra MB");
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         BenchOpts o = *given;
         o.n = cases[i].n;
         o.causal = cases[i].causal;
         o.fused_only = 1;
-        if (o.n >= 32768 && o.reps > 3)
-            o.reps = 3;
-        /* a pass at n = 512 lasts 8 ms: five of them are 40 ms, which one
-         * burst of whatever else the host runs covers; 25 make the run's
-         * median its own */
-        if (o.n <= 1024 && o.reps < SMALL_REPS)
-            o.reps = SMALL_REPS;
+        if (o.reps < cases[i].reps)
+            o.reps = cases[i].reps;
+        if (o.n >= 32768 && o.reps > LARGE_REPS)
+            o.reps = LARGE_REPS;
         double ms[STANDARD_RUNS], share[STANDARD_RUNS], rate[STANDARD_RUNS];
         size_t extra = 0;
         for (int k = 0; k < cases[i].runs; k++) {
@@ -376,7 +380,7 @@ static int standard(const BenchOpts *given)
         double ms_med = bench_median(ms, runs), rate_med = bench_median(rate, runs), share_med = bench_median(share, runs);
         char name[32];
         snprintf(name, sizeof name, "n=%d%s", o.n, o.causal ? " causal" : "");
-        printf("%-14s %4d %9.1f %9.1f %9.1f %9.1f %7.0f%% %7.0f%% %9.1f\n", name, runs, ms[runs - 1], ms_med,
+        printf("%-14s %4d %4d %9.1f %9.1f %9.1f %9.1f %7.0f%% %7.0f%% %9.1f\n", name, runs, o.reps, ms[runs - 1], ms_med,
                rate[0], rate_med, share[0], share_med, extra / 1e6);
         fflush(stdout);
     }
