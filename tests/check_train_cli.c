@@ -297,7 +297,7 @@ END_TEST
  * (its random sequence drawn from the text shown, a model of bytes; drawn
  * evenly from printable ASCII it had scored 0.02 and been called broad), and
  * no head of the plain model is one. */
-static const JVal *kind_of(const JVal *heads, int layer, int head)
+static const JVal *head_entry(const JVal *heads, int layer, int head)
 {
     for (int i = 0; i < heads->n; i++)
         if (json_get(&heads->items[i], "layer")->num == layer && json_get(&heads->items[i], "head")->num == head)
@@ -323,7 +323,7 @@ START_TEST(the_model_screen_finds_the_twice_models_induction_head)
         for (int i = 0; i < heads->n; i++)
             inductions += strcmp(json_get(&heads->items[i], "kind")->str, "induction") == 0;
         if (m == 0) {
-            const JVal *h = kind_of(heads, 3, 2);
+            const JVal *h = head_entry(heads, 3, 2);
             ck_assert_ptr_nonnull(h);
             ck_assert_msg(strcmp(json_get(h, "kind")->str, "induction") == 0 && json_get(h, "score")->num > 0.4,
                           "%s", r.out);

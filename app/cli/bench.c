@@ -329,9 +329,10 @@ static int run_case(const BenchOpts *o, BenchResult *r, float **out)
  * A run's reps last about a second or more at d = 512 (n = 512 causal,
  * 120 passes of 7.5 ms, the least): its median is then its own, where five
  * passes of 8 ms (n = 512) or of 70 ms (n = 2048) fit inside one burst of
- * whatever else the host runs, which then sets the run's median (one run of five at n = 2048 read 126 ms against the
- * others' 70 that way). --reps raises them; the large cases take at most
- * three, each pass seconds long. */
+ * whatever else the host runs, which then sets the run's median (one run
+ * of five at n = 2048 read 126 ms against the others' 70 that way).
+ * --reps raises them; the large cases take at most three, each pass
+ * seconds long. */
 #define STANDARD_RUNS 5
 #define LARGE_REPS 3
 
@@ -345,9 +346,9 @@ static int standard(const BenchOpts *given)
     AttnPaths p;
     AttnConfig cfg = bench_config(given);     /* n = 2048, plain: --standard takes no case of its own */
     attention_paths(&cfg, &p);
-    printf("attn bench: d=%d heads=%d, fused path; %d runs a case, each the median of its reps after a warm-up (the "
-           "reps column: about a second of passes or more, at most %d from n = 32768) against its own FMA peak; the runs' "
-           "worst and median\n", given->d, given->heads, STANDARD_RUNS, LARGE_REPS);
+    printf("attn bench: d=%d heads=%d, fused path; %d runs a case, each the median of its reps after a warm-up "
+           "(the reps column: about a second of passes or more, at most %d from n = 32768) against its own FMA "
+           "peak; the runs' worst and median\n", given->d, given->heads, STANDARD_RUNS, LARGE_REPS);
     printf("paths: projections on %s, core on %s%s; %d worker%s of attn's pool\n", p.projections, p.core,
            p.online ? ", the online softmax over tiles of keys" : "", p.threads, p.threads == 1 ? "" : "s");
     printf("%-14s %4s %4s %19s %19s %17s %9s\n", "case", "runs", "reps", "ms: worst median", "GFLOP/s: worst median",
@@ -380,8 +381,8 @@ static int standard(const BenchOpts *given)
         double ms_med = bench_median(ms, runs), rate_med = bench_median(rate, runs), share_med = bench_median(share, runs);
         char name[32];
         snprintf(name, sizeof name, "n=%d%s", o.n, o.causal ? " causal" : "");
-        printf("%-14s %4d %4d %9.1f %9.1f %9.1f %9.1f %7.0f%% %7.0f%% %9.1f\n", name, runs, o.reps, ms[runs - 1], ms_med,
-               rate[0], rate_med, share[0], share_med, extra / 1e6);
+        printf("%-14s %4d %4d %9.1f %9.1f %9.1f %9.1f %7.0f%% %7.0f%% %9.1f\n", name, runs, o.reps, ms[runs - 1],
+               ms_med, rate[0], rate_med, share[0], share_med, extra / 1e6);
         fflush(stdout);
     }
     printf("peak: the fused path's GFLOP/s as a share of the FMA peak measured in the same run; worst: the worst of "
