@@ -13,7 +13,6 @@
  */
 #include "cli.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,7 +97,7 @@ int cli_model_bench(int argc, char **argv)
         for (int i = 0; tokens && i < n; i++)
             tokens[i] = (int)((i * 2654435761u) % (unsigned)cfg.vocab);
         ModelRun run;
-        double peak_before = bench_fma_peak(pool_threads(), NULL);     /* and after: the best (bench_case.c) */
+        double peak_before = bench_fma_peak(pool_threads(), NULL);     /* and after: bench_fma_peak_again */
         for (int r = -1; tokens && ms && status == 0 && r < reps; r++) {
             double t0 = bench_now_ms();
             if (model_forward_timed(m, tokens, n, &run, &err) != ATTN_OK) {
@@ -118,7 +117,7 @@ int cli_model_bench(int argc, char **argv)
             double median = bench_median(ms, reps);
             double gflops = model_forward_flops(&cfg, n) / (median * 1e6);
             int threads = pool_threads();
-            double peak = fmax(peak_before, bench_fma_peak(threads, NULL));
+            double peak = bench_fma_peak_again(peak_before, threads, NULL);
             if (json) {
                 JsonWriter w;
                 jw_begin(&w, stdout);
@@ -187,7 +186,7 @@ int cli_train_bench(int argc, char **argv)
     rng_seed(&r, 1);
     gpt_train_init(g, &r);
     GptAdamW a = { 1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f };
-    double peak_before = bench_fma_peak(pool_threads(), NULL);     /* and after: the best (bench_case.c) */
+    double peak_before = bench_fma_peak(pool_threads(), NULL);     /* and after: bench_fma_peak_again */
     for (int k = -1; k < steps; k++) {
         for (int i = 0; i < B * (T + 1); i++)
             tok[i] = (int)(rng_u32(&r) % 256u);
@@ -204,7 +203,7 @@ int cli_train_bench(int argc, char **argv)
     double median = bench_median(ms, steps);
     double gflops = gpt_train_flops(&s, B, T) / (median * 1e6), tps = B * T / (median / 1e3);
     int threads = pool_threads();
-    double peak = fmax(peak_before, bench_fma_peak(threads, NULL));
+    double peak = bench_fma_peak_again(peak_before, threads, NULL);
     if (json) {
         JsonWriter w;
         jw_begin(&w, stdout);

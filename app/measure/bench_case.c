@@ -235,11 +235,8 @@ int bench_case(const BenchOpts *o, const BenchInputs *in, BenchResult *r, float 
     }
     r->sgemm = spread_of(t, o->reps);
 
-    /* the machine's ceiling, on the same threads, in the same run: probed
-     * before the fused path and again after it, the best of both. The peak
-     * is the hardware's, not the moment's: a probe of 80 ms caught in a
-     * burst of the host's other work once read half of it, and the pass
-     * beside it "163% of the peak" */
+    /* the machine's ceiling, on the same threads, in the same run: before
+     * the fused path and after it (bench_fma_peak_again) */
     double peak_before = bench_fma_peak(r->threads, &r->isa);
 
     /* the warm-up run of the fused path counts its allocations */
@@ -266,9 +263,7 @@ int bench_case(const BenchOpts *o, const BenchInputs *in, BenchResult *r, float 
         return -1;
     }
     r->fused = spread_of(t, o->reps);
-    r->peak_gflops = bench_fma_peak(r->threads, &r->isa);
-    if (peak_before > r->peak_gflops)
-        r->peak_gflops = peak_before;
+    r->peak_gflops = bench_fma_peak_again(peak_before, r->threads, &r->isa);
 
     r->naive_done = time_naive(o, in, &cfg, naive_out, r, t);
     r->max_abs_diff = NAN;

@@ -56,6 +56,12 @@ typedef struct {
 /* The machine's FP32 FMA peak in GFLOP/s on `threads` threads, measured in
  * the widest vectors the CPU has (which: *isa, when not NULL). */
 double bench_fma_peak(int threads, AttnIsa *isa);
+/* The peak a timed case is reported against: probed once before its timed
+ * passes (before) and again after them, the best of both. The peak is the
+ * hardware's, not the moment's: one probe caught in a burst of the host's
+ * other work read half of it, and the pass beside it "163% of the peak";
+ * the best can only lower a share, never raise it. */
+double bench_fma_peak_again(double before, int threads, AttnIsa *isa);
 
 /* Time o's case on in (the fused output left in out (n, d)); 0, or -1
  * after printing why to stderr. */

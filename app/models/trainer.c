@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "model.h"
 #include "model_dir.h"
 #include "model_write.h"
 
@@ -276,13 +277,9 @@ int trainer_induction(Trainer *t, double *scores)
             t->inputs[i] = t->inputs[i + rep] = text_byte(t, &g);
         gpt_train_forward(t->g, t->inputs, NULL, 1, n);
         for (int l = 0; l < s->layers; l++)
-            for (int h = 0; h < s->heads; h++) {
-                const float *a = gpt_train_attention(t->g, l) + (size_t)h * n * n;
-                double sum = 0;
-                for (int i = rep; i < n - 1; i++)
-                    sum += a[(size_t)i * n + (i - rep + 1)];
-                scores[l * s->heads + h] += sum / (rep - 1) / INDUCTION_PROBES;
-            }
+            for (int h = 0; h < s->heads; h++)
+                scores[l * s->heads + h] +=
+                    model_induction_band(gpt_train_attention(t->g, l) + (size_t)h * n * n, rep) / INDUCTION_PROBES;
     }
     return 0;
 }

@@ -136,10 +136,15 @@ const char *model_head_kind(const HeadScores *s, double *score);
  * tokens), induction from a forward pass over a random sequence of rep
  * tokens (seeded) shown twice, drawn from pool[0..n_pool) (the tokens a
  * model has learnt: a byte-level model never trained on most of its 256
- * bytes cannot tell them apart) or, with no pool, from the whole
- * vocabulary. scores has layers x heads entries. */
+ * bytes cannot tell them apart; a token as often as the pool holds it) or,
+ * with no pool, from the whole vocabulary. scores has layers x heads entries. */
 attn_status model_head_scores(const Model *m, const ModelRun *run, int rep, unsigned seed, const int *pool, int n_pool,
                               HeadScores *scores, AttnError *err);
+/* The induction score of one head's weights a (2 rep x 2 rep, rows the
+ * queries) over a sequence of rep tokens shown twice: the mean weight from
+ * each token of the repeat but the last to the token after its first
+ * showing. model_head_scores' and attn train's (trainer_induction). */
+double model_induction_band(const float *a, int rep);
 
 /* One head's own share of its layer's weights, as the lessons write them
  * (tokens as rows): Q = X @ wq + bq, K = X @ wk + bk, V = X @ wv + bv

@@ -104,6 +104,15 @@ attn_status model_layer_attention(const ModelConfig *c, const float *Q, int ldq,
     return rc;
 }
 
+double model_induction_band(const float *a, int rep)
+{
+    int n = 2 * rep;
+    double sum = 0;
+    for (int i = rep; i < n - 1; i++)
+        sum += a[(size_t)i * n + (i - rep + 1)];
+    return sum / (rep - 1);
+}
+
 attn_status model_head_scores(const Model *m, const ModelRun *run, int rep, unsigned seed, const int *pool, int n_pool,
                               HeadScores *scores, AttnError *err)
 {
@@ -135,10 +144,7 @@ attn_status model_head_scores(const Model *m, const ModelRun *run, int rep, unsi
     for (int l = 0; rc == ATTN_OK && l < twice.layers; l++)
         for (int k = 0; rc == ATTN_OK && k < H; k++) {
             rc = model_attention(m, &twice, l, k, A, err);
-            double sum = 0;
-            for (int i = rep; i < t - 1; i++)
-                sum += A[(size_t)i * t + (i - rep + 1)];
-            scores[l * H + k].induction = sum / (rep - 1);
+            scores[l * H + k].induction = model_induction_band(A, rep);
         }
     model_run_free(&twice);    /* zeroed by a pass that failed: fine */
     free(A);
