@@ -143,7 +143,8 @@ test: deps
 # screen in tmux); libcheck's summary closes the output.
 test-only: attn $(TEST_BIN)
 	scripts/check-layers
-	./attn check lessons/*.lesson
+	home=$$(mktemp -d) && HOME=$$home ATTN_STATE_DIR=$$home/state XDG_STATE_HOME=$$home/xdg ./attn check lessons/*.lesson; \
+	  rc=$$?; rm -rf "$$home"; exit $$rc
 	ATTN_BIN=$(CURDIR)/attn ATTN_LESSONS=$(CURDIR)/lessons ATTN_REF=$(ATTN_REF) $(TEST_BIN)
 
 check-lessons: attn

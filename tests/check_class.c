@@ -230,6 +230,25 @@ static int student_exit(Student *s)
     return -1;
 }
 
+/* A student whose place cannot be kept (no state folder can be made) is
+ * told so and follows the class all the same: the secret was once dropped
+ * without a word on every new account, whose ~/.local/state was not there. */
+START_TEST(a_place_not_kept_is_said)
+{
+    open_class("127.0.0.1:0");
+    class_server_show(server, 0, 7, "Set-up", 0);
+    setenv("ATTN_STATE_DIR", "/proc/attn-no-state/attn", 1);
+    Student dee;
+    student_start(&dee, class_addr(), "4242", "Dee");
+    student_expect(&dee, "attn: your place in this class is not kept (cannot make /proc/attn-no-state/attn: ");
+    student_expect(&dee, "if you drop out, you rejoin under another name\n");
+    student_expect(&dee, "as Dee\nstep 0/7: Set-up\n");
+    class_server_end(server);
+    ck_assert_int_eq(student_exit(&dee), 0);
+    close_class();
+}
+END_TEST
+
 START_TEST(a_class_follows_answers_and_ends)
 {
     open_class("127.0.0.1:0");
@@ -760,19 +779,43 @@ START_TEST(a_hostile_server_cannot_exhaust_a_student)
     ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 1 && strstr(r.out, "the class sent a file this client cannot take"),
                   "status %d: %s", status, r.out);
     cmd_free(&r);
-    /* silence: the wait ends */
+    /* silence: the wait ends; and, waited for in the same 30 seconds, a
+     * file begun after the lesson and then left (its bytes stalled) ends
+     * the wait too (it once held the line client for ever) */
+    char out2[] = "/tmp/attn-hostile-XXXXXX";
+    tmp = mkstemp(out2);
+    ck_assert_int_ge(tmp, 0);
+    close(tmp);
     double t0 = class_now_seconds();
     pid = join_hostile(&ls, out);
     c = accept(ls, NULL, NULL);
+    int ls2;
+    pid_t pid2 = join_hostile(&ls2, out2);
+    int c2 = accept(ls2, NULL, NULL);
+    static const char lesson[] = "lesson Tiny\nlet x = [1 2]\n";
+    char head[400];
+    int hn = snprintf(head, sizeof head, "WELCOME 1 Ada\nFILE lesson %zu tiny.lesson\n%sREADY\n"
+                      "FILE data 62914560 d0.npy\n%s", sizeof lesson - 1, lesson, "partial bytes");
+    ck_assert(write(c2, head, (size_t)hn) == hn);
     waitpid(pid, &status, 0);
+    int status2;
+    waitpid(pid2, &status2, 0);
     close(c);
     close(ls);
+    close(c2);
+    close(ls2);
     r = cmd_runf("cat %s", out);
     ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 1
                       && strstr(r.out, "the class sent no lesson within 30 seconds"), "status %d: %s", status, r.out);
     ck_assert_msg(class_now_seconds() - t0 < 45, "the wait took %.0f s", class_now_seconds() - t0);
     cmd_free(&r);
+    r = cmd_runf("cat %s", out2);
+    ck_assert_msg(WIFEXITED(status2) && WEXITSTATUS(status2) == 1
+                      && strstr(r.out, "the class stopped sending d0.npy part way (13 of 62914560 bytes, nothing for 30 "
+                                       "seconds)"), "status %d: %s", status2, r.out);
+    cmd_free(&r);
     unlink(out);
+    unlink(out2);
 }
 END_TEST
 
@@ -955,6 +998,7 @@ Suite *class_suite(void)
     TCase *c = tcase_create("core");
     tcase_set_timeout(c, 120);
     tcase_add_test(c, report_rounds_its_shares);
+    tcase_add_test(c, a_place_not_kept_is_said);
     tcase_add_test(c, idle_connections_do_not_lock_the_class);
     tcase_add_test(c, wrong_codes_are_slowed);
     tcase_add_test(c, a_hostile_server_cannot_exhaust_a_student);

@@ -90,6 +90,19 @@ void cmd_free(CmdResult *r)
     r->out = r->err = NULL;
 }
 
+int test_private_home(void)
+{
+    static char home[] = "/tmp/attn-home-XXXXXX";
+    if (!mkdtemp(home))
+        return -1;
+    char state[sizeof home + 32], xdg[sizeof home + 32];
+    /* neither exists yet, nor the folder above them: as on a new account,
+     * whose ~/.local/state is not there until something makes it */
+    snprintf(state, sizeof state, "%s/state/attn", home);
+    snprintf(xdg, sizeof xdg, "%s/.local/state", home);
+    return setenv("HOME", home, 1) || setenv("ATTN_STATE_DIR", state, 1) || setenv("XDG_STATE_HOME", xdg, 1) ? -1 : 0;
+}
+
 const char *attn_bin(void)
 {
     const char *b = getenv("ATTN_BIN");

@@ -24,6 +24,13 @@ CmdResult cmd_runf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cmd_free(CmdResult *r);
 
 const char *attn_bin(void);
+
+/* Make this process's (and its children's) HOME a fresh temporary folder,
+ * with ATTN_STATE_DIR and XDG_STATE_HOME inside it, as a new account would
+ * have them: nothing a test does reaches the user's own state. The folder
+ * is the HOME of every test of the run; a test that needs a state of its
+ * own sets its own. 0, or -1. */
+int test_private_home(void);
 const char *lessons_dir(void);
 
 /* Write text to a new temporary file with the given suffix; returns its

@@ -3,6 +3,7 @@
  */
 #include "class_client.h"
 #include "lessonfile.h"
+#include "filewrite.h"
 #include "progress.h"
 
 #include <errno.h>
@@ -28,6 +29,7 @@ struct ClassClient {
     /* a file arriving: its bytes still to read */
     char *file, *file_path;
     size_t file_len, file_got;
+    double file_moved;      /* when the file last grew: a stalled transfer ends */
     int file_is_lesson;
     int n_files;            /* files taken so far, and their bytes: bounded  */
     size_t files_bytes;     /* on this side too, whatever a server sends      */
@@ -75,24 +77,41 @@ static int secret_kept(const char *addr, const char *name, char *out)
     return found;
 }
 
-/* Keep secret for (addr, name): appended, one whole line. */
-static void secret_keep(const char *addr, const char *name, const char *secret)
+/* Keep secret for (addr, name): appended, one whole line, in the state
+ * directory (made with its parents: a new account has no ~/.local/state).
+ * 0, or -1 with why: a student who drops could not rejoin under this name,
+ * which they are told. */
+static int secret_keep(const char *addr, const char *name, const char *secret, char *why, size_t size)
 {
     char path[1100], dir[1024], line[1400];
     /* one line of three fields: a name or an address that could break it
      * (a server's WELCOME is not trusted) is not kept */
-    if (strpbrk(addr, "\t\r\n") || strpbrk(name, "\t\r\n") || !secrets_path(path, sizeof path)
-        || !progress_dir(dir, sizeof dir))
-        return;
-    mkdir(dir, 0700);
+    if (strpbrk(addr, "\t\r\n") || strpbrk(name, "\t\r\n"))
+        return 0;
+    if (!secrets_path(path, sizeof path) || !progress_dir(dir, sizeof dir)) {
+        snprintf(why, size, "no state folder (set HOME, XDG_STATE_HOME or ATTN_STATE_DIR)");
+        return -1;
+    }
+    if (filewrite_dirs(dir) != 0) {
+        snprintf(why, size, "cannot make %s: %s", dir, strerror(errno));
+        return -1;
+    }
     int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0600);
-    if (fd < 0)
-        return;
+    if (fd < 0) {
+        snprintf(why, size, "cannot write %s: %s", path, strerror(errno));
+        return -1;
+    }
     int n = snprintf(line, sizeof line, "%s\t%s\t%s\n", addr, name, secret);
     struct stat st;
-    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && n > 0 && (size_t)n < sizeof line)
-        (void)lessonfile_append_whole(fd, line, (size_t)n);
+    int rc = -1;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        snprintf(why, size, "cannot write %s: it is not a regular file", path);
+    else if (n <= 0 || (size_t)n >= sizeof line || lessonfile_append_whole(fd, line, (size_t)n) != 0)
+        snprintf(why, size, "cannot write %s: %s", path, strerror(errno ? errno : EIO));
+    else
+        rc = 0;
     close(fd);
+    return rc;
 }
 
 static int connect_to(const ClassAddr *a, char *why, size_t size)
@@ -196,6 +215,14 @@ ClassClient *class_client_connect(const char *addr, const char *code, const char
 }
 
 int class_client_fd(const ClassClient *c) { return c->fd; }
+
+int class_client_wait_ms(const ClassClient *c)
+{
+    if (!c->file || c->eof)
+        return -1;
+    double left = c->file_moved + CLASS_STALL_SECONDS - class_now_seconds();
+    return left <= 0 ? 0 : (int)(left * 1e3) + 1;
+}
 const char *class_client_name(const ClassClient *c) { return c->name; }
 ClassPack *class_client_take_pack(ClassClient *c)
 {
@@ -241,6 +268,7 @@ static int start_file(ClassClient *c, ClassMsg *msg)
         return -1;
     c->file_len = (size_t)len;
     c->file_got = 0;
+    c->file_moved = class_now_seconds();
     c->file_is_lesson = strcmp(msg->field[0], "lesson") == 0;
     return 0;
 }
@@ -295,10 +323,21 @@ void class_client_next(ClassClient *c, ClientMsg *m)
     }
     for (;;) {
         if (c->file) {
-            c->file_got += class_reader_raw(&c->in, c->file + c->file_got, c->file_len - c->file_got);
+            size_t got = class_reader_raw(&c->in, c->file + c->file_got, c->file_len - c->file_got);
+            c->file_got += got;
+            if (got > 0)
+                c->file_moved = class_now_seconds();
             if (c->file_got < c->file_len) {
-                if (c->eof)
+                if (c->eof) {
                     lost(c, m, c->lost);
+                } else if (class_now_seconds() - c->file_moved >= CLASS_STALL_SECONDS) {
+                    /* a server that sends part of a file and then nothing
+                     * once held the line client for ever */
+                    char why[CLASS_LINE_MAX];
+                    snprintf(why, sizeof why, "the class stopped sending %.200s part way (%zu of %zu bytes, nothing "
+                             "for %d seconds)", c->file_path, c->file_got, c->file_len, CLASS_STALL_SECONDS);
+                    lost(c, m, why);
+                }
                 return;
             }
             if (finish_file(c) != 0) {
@@ -327,7 +366,13 @@ void class_client_next(ClassClient *c, ClientMsg *m)
             c->judges_shown = 1;
         } else if (strcmp(msg.verb, "SECRET") == 0 && msg.n == 1 && strlen(msg.field[0]) == CLASS_SECRET_LEN
                    && strspn(msg.field[0], "0123456789abcdef") == CLASS_SECRET_LEN) {
-            secret_keep(c->addr, c->name, msg.field[0]);
+            char why[1400];
+            if (secret_keep(c->addr, c->name, msg.field[0], why, sizeof why) != 0) {
+                m->what = CLIENT_NOTE;
+                snprintf(m->text, sizeof m->text, "your place in this class is not kept (%s): if you drop out, "
+                         "you rejoin under another name", why);
+                return;
+            }
         } else if (strcmp(msg.verb, "FILE") == 0) {
             if (start_file(c, &msg) != 0) {
                 lost(c, m, "the class sent a file this client cannot take");

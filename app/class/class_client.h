@@ -28,6 +28,8 @@ typedef enum {
     CLIENT_ENDED,
     CLIENT_REFUSED,     /* text: why                                         */
     CLIENT_LOST,        /* the connection is gone (text: why)                */
+    CLIENT_NOTE,        /* text: something the student should know, the
+                           class going on (their place could not be kept)  */
 } ClientEvent;
 
 typedef struct {
@@ -44,6 +46,11 @@ ClassClient *class_client_connect(const char *addr, const char *code, const char
 ClassClient *class_client_over(int fd, const char *addr, const char *name);
 /* The socket, to poll for reading. */
 int class_client_fd(const ClassClient *c);
+/* How long a caller may wait on the socket before calling
+ * class_client_next again: while a file is arriving, until it would have
+ * stalled for CLASS_STALL_SECONDS (then next says CLIENT_LOST); -1 (for
+ * ever) otherwise. */
+int class_client_wait_ms(const ClassClient *c);
 /* Read what the socket holds (call when poll says it is readable). */
 void class_client_read(ClassClient *c);
 /* The next message read, or CLIENT_NOTHING. */

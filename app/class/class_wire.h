@@ -36,6 +36,7 @@
 #define CLASS_FILES_MAX 64              /* files a class may send a student   */
 #define CLASS_FILES_TOTAL (1L << 28)    /* and their bytes in all             */
 #define CLASS_READY_SECONDS 30          /* a student waits this long for the lesson */
+#define CLASS_STALL_SECONDS 30          /* and this long for more of a file begun */
 #define CLASS_DEFAULT_ADDR "127.0.0.1:7411"
 
 /* A stream cut into lines. Feed bytes in; take whole lines out. A line

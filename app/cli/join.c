@@ -136,6 +136,9 @@ static int from_class(Joined *jn, const ClientMsg *m)
     case CLIENT_LOST:
         fprintf(stderr, "attn: %s\n", lesson_escape(m->text, t, sizeof t));
         return -1;
+    case CLIENT_NOTE:
+        fprintf(stderr, "attn: %s\n", lesson_escape(m->text, t, sizeof t));
+        break;
     }
     fflush(stdout);
     return 1;
@@ -184,7 +187,7 @@ int cli_join(int argc, char **argv)
         }
         struct pollfd fds[2] = { { class_client_fd(jn.c), POLLIN, 0 }, { STDIN_FILENO, POLLIN, 0 } };
         /* answers wait in stdin until the lesson that judges them is here */
-        int wait_ms = -1;
+        int wait_ms = class_client_wait_ms(jn.c);
         if (!jn.ses) {
             double left = ready_by - class_now_seconds();
             if (left <= 0) {

@@ -7,12 +7,21 @@
 #define ATTN_FILEWRITE_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
-/* Make dir and the folders above it (0700): 0, or -1 with errno. */
+/* Make dir and the folders above it (0700), of any length: 0, or -1 with
+ * errno (ENOTDIR where a file, not a folder, stands in the way). */
 int filewrite_dirs(const char *dir);
-/* Write path whole, atomically (a temporary file beside it, synced, then
- * renamed over it): a reader sees the old file or the new, never part. 0,
- * or -1 with why. */
+/* Write path whole, atomically (a new temporary file of attn's own beside
+ * it, made exclusively so nothing planted there is followed, synced, then
+ * renamed over it, and the folder synced): a reader sees the old file or
+ * the new, never part. A file replaced keeps its mode; a new one is
+ * 0666 less the umask. 0, or -1 with why. */
 int filewrite_replace(const char *path, const void *bytes, size_t len, char *why, size_t size);
+/* The same with a new file's mode, and durable 0 to skip the syncs (a
+ * killed process still never leaves part of a file; a crash of the machine
+ * may keep the old one). */
+int filewrite_replace_as(const char *path, const void *bytes, size_t len, mode_t mode, int durable, char *why,
+                         size_t size);
 
 #endif

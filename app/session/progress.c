@@ -207,52 +207,36 @@ int progress_load(const char *dir, ProgressLesson **out, int *n, char *warn, siz
 }
 
 /* ---- writing ---- */
-/* Write recs to path atomically: temporary file, rename; durable: with an
- * fsync of the file before the rename and of the directory after, so it
- * outlives a crash of the machine too (a killed process never leaves half
- * a file either way). */
-static int write_store(const char *dir, const char *path, const ProgressLesson *recs, int n, int durable, char *warn,
-                       size_t size)
+/* Write recs to path whole, through filewrite_replace_as (a temporary
+ * file of attn's own, renamed over it); durable: synced before the rename
+ * and the folder after, so it outlives a crash of the machine too (a
+ * killed process never leaves half a file either way). */
+static int write_store(const char *path, const ProgressLesson *recs, int n, int durable, char *warn, size_t size)
 {
-    char tmp[1200];
-    snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid());
     /* a store made read-only is a person's choice: not replaced */
     struct stat old;
-    mode_t mode = 0600;
-    if (stat(path, &old) == 0) {
-        if (!(old.st_mode & S_IWUSR)) {
-            snprintf(warn, size, "attn: progress is not saved: %s is read-only", path);
-            return -1;
-        }
-        mode = old.st_mode & 0777;
+    if (stat(path, &old) == 0 && !(old.st_mode & S_IWUSR)) {
+        snprintf(warn, size, "attn: progress is not saved: %s is read-only", path);
+        return -1;
     }
-    int tfd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    if (tfd >= 0)
-        fchmod(tfd, mode);
-    FILE *f = tfd >= 0 ? fdopen(tfd, "w") : NULL;
-    if (!f && tfd >= 0)
-        close(tfd);
+    char *text = NULL, why[600];
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
     if (!f) {
-        snprintf(warn, size, "attn: progress is not kept: cannot write %s: %s", tmp, strerror(errno));
+        snprintf(warn, size, "attn: progress is not kept: out of memory");
         return -1;
     }
     progress_write_lines(f, recs, n);
-    int ok = fflush(f) == 0 && (!durable || fsync(fileno(f)) == 0);
-    ok = fclose(f) == 0 && ok;
-    if (!ok || rename(tmp, path) != 0) {
-        snprintf(warn, size, "attn: progress is not kept: cannot write %s: %s", path, strerror(errno));
-        unlink(tmp);
+    int ok = fclose(f) == 0;
+    if (!ok || filewrite_replace_as(path, text, len, 0600, durable, why, sizeof why) != 0) {
+        snprintf(warn, size, "attn: progress is not kept: %s: %s", path, ok ? why : "out of memory");
+        free(text);
         return -1;
     }
-    int d = durable ? open(dir, O_RDONLY | O_DIRECTORY) : -1;
-    if (d >= 0) {
-        fsync(d);
-        close(d);
-    }
+    free(text);
     return 0;
 }
 
-/* mkdir -p dir. */
 /* Run change on the store in dir under its lock: read, change, write. */
 static int with_store(const char *dir, int (*change)(ProgressLesson **, int *, const void *), const void *arg,
                       int durable, char *warn, size_t size)
@@ -289,7 +273,7 @@ static int with_store(const char *dir, int (*change)(ProgressLesson **, int *, c
     read_store(path, &recs, &n, read_warn, sizeof read_warn, 1);   /* a bad file was set aside: start afresh */
     int rc = change(&recs, &n, arg);
     if (rc == 0)
-        rc = write_store(dir, path, recs, n, durable, warn, size);
+        rc = write_store(path, recs, n, durable, warn, size);
     if (read_warn[0] && rc == 0)
         snprintf(warn, size, "%s", read_warn);
     progress_free(recs, n);

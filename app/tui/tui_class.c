@@ -113,6 +113,9 @@ static void student_messages(ClassPlug *c, TuiTerm *term, LessonScreen *ls)
             if (c->open == m.n)
                 c->open = 0;
             break;
+        case CLIENT_NOTE:
+            tui_message(term, 0, "%s", m.text);
+            break;
         case CLIENT_ENDED:
         case CLIENT_REFUSED:
         case CLIENT_LOST:
@@ -319,6 +322,9 @@ static int class_fds(void *self, struct pollfd *fds, int max, int *wait_ms)
         if (max < 1)
             return 0;
         fds[0] = (struct pollfd){ .fd = class_client_fd(c->student), .events = POLLIN };
+        int stall = class_client_wait_ms(c->student);  /* a file begun and then left: said in time */
+        if (stall >= 0 && (*wait_ms < 0 || stall < *wait_ms))
+            *wait_ms = stall;
         return 1;
     }
     if (!c->cls)
