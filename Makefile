@@ -230,7 +230,8 @@ clean:
 # seeded with tests/data, the CSV with lines of up to 64 KB; the class
 # server's reader of a peer's bytes, seeded with tests/fuzz/class; a
 # student's reader of a server's bytes, seeded with tests/fuzz/client; the
-# safetensors reader, seeded with tests/fuzz/safetensors.
+# safetensors reader, seeded with tests/fuzz/safetensors; attn train's
+# checkpoint reader, seeded with tests/fuzz/checkpoint.
 # FUZZ_SECONDS bounds each run (CI: 60 each).
 FUZZ_SECONDS ?= 60
 FUZZ_CC := clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
@@ -275,6 +276,12 @@ fuzz: deps
 	  engine/base/alloc.c $(ENGINE_LIBS) -lm
 	cp tests/fuzz/tokenizer/* build-fuzz/corpus-tokenizer/
 	build-fuzz/fuzz_tokenizer -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 build-fuzz/corpus-tokenizer
+	@mkdir -p build-fuzz/corpus-checkpoint
+	$(FUZZ_CC) $(ATTN_CPPFLAGS) $(ENGINE_INC) -Iapp/session -Iapp/models $(ENGINE_CFLAGS) -o build-fuzz/fuzz_checkpoint \
+	  tests/fuzz/fuzz_checkpoint.c app/models/train_state.c app/session/filewrite.c app/session/lessonfile.c \
+	  $(ENGINE_SRC) $(ENGINE_LIBS) -lm
+	cp tests/fuzz/checkpoint/* build-fuzz/corpus-checkpoint/
+	build-fuzz/fuzz_checkpoint -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 build-fuzz/corpus-checkpoint
 	for r in npy csv; do \
 	  $(FUZZ_CC) $(ATTN_CPPFLAGS) $(ENGINE_INC) -o build-fuzz/fuzz_$$r tests/fuzz/fuzz_$$r.c engine/io/$$r.c engine/base/mat.c engine/base/numfmt.c engine/base/strbuf.c \
 	    engine/base/status.c engine/base/alloc.c -lm || exit 1; \

@@ -25,6 +25,7 @@
 #include "lessonfile.h"
 #include "mat.h"
 #include "rng.h"
+#include "numfmt.h"
 
 
 static int usage_error(const char *fmt, const char *arg)
@@ -48,10 +49,8 @@ static int parse_int(int argc, char **argv, int i, long lo, long hi, long *out)
         return -1;
     }
     const char *s = argv[i + 1];
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi) {
+    long v;
+    if (num_parse_whole(s, lo, hi, &v) != 0) {
         char msg[160];
         snprintf(msg, sizeof msg, "%s needs a whole number from %ld to %ld, not '%%s'", argv[i], lo, hi);
         usage_error(msg, s);

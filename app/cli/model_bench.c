@@ -13,6 +13,7 @@
  */
 #include "cli.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,7 @@
 #include "model.h"
 #include "gpt_train.h"
 #include "model_dir.h"
+#include "numfmt.h"
 
 static int bench_model_usage(const char *why)
 {
@@ -36,11 +38,8 @@ static int bench_model_usage(const char *why)
  * argv[*i] that option (its value consumed)? */
 static int threads_option(int argc, char **argv, int *i)
 {
-    char *end = NULL;
-    if (strcmp(argv[*i], "--threads") != 0 || *i + 1 >= argc)
-        return 0;
-    long t = strtol(argv[*i + 1], &end, 10);
-    if (*end || t < 1 || t > 64)
+    long t;
+    if (strcmp(argv[*i], "--threads") != 0 || *i + 1 >= argc || num_parse_whole(argv[*i + 1], 1, 64, &t) != 0)
         return 0;
     pool_set_threads((int)t);
     ++*i;
@@ -52,13 +51,18 @@ int cli_model_bench(int argc, char **argv)
     const char *which = NULL;
     int n = 1024, reps = 3, json = 0;
     for (int i = 1; i < argc; i++) {
-        char *end = NULL;
+        long v;
         if (strcmp(argv[i], "--model") == 0 && i + 1 < argc)
             which = argv[++i];
-        else if (strcmp(argv[i], "--n") == 0 && i + 1 < argc && (n = (int)strtol(argv[++i], &end, 10), !*end))
-            ;
-        else if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc && (reps = (int)strtol(argv[++i], &end, 10), !*end))
-            ;
+        else if (strcmp(argv[i], "--n") == 0 && i + 1 < argc) {
+            if (num_parse_whole(argv[++i], 1, MODEL_MAX_CONTEXT, &v) != 0)
+                return bench_model_usage("--n takes a whole number of tokens from 1 to 131072");
+            n = (int)v;
+        } else if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc) {
+            if (num_parse_whole(argv[++i], 1, 100, &v) != 0)
+                return bench_model_usage("--reps takes a whole number from 1 to 100");
+            reps = (int)v;
+        }
         else if (strcmp(argv[i], "--json") == 0)
             json = 1;
         else if (!threads_option(argc, argv, &i))
@@ -66,8 +70,6 @@ int cli_model_bench(int argc, char **argv)
     }
     if (!which)
         return bench_model_usage("which model?");
-    if (n < 1 || reps < 1 || reps > 100)
-        return bench_model_usage("--n is at least 1, --reps from 1 to 100");
     ModelDir md = { 0 };
     AttnError err = { 0 };
     int random = strcmp(which, "gpt2-small") == 0, status = 0;
@@ -135,9 +137,11 @@ int cli_model_bench(int argc, char **argv)
                 jw_num(&w, "peak_share", peak > 0 ? gflops / peak : 0, 4);
                 jw_end(&w);
             } else {
+                char shown[4 * PATH_MAX];   /* the path as typed: its ESC and BEL shown, not obeyed */
                 printf("%s, %lld parameters, %d tokens, %d thread%s: median %.1f ms (%.1f to %.1f), %.0f tokens/s, "
                        "%.1f GFLOP/s, %.0f%% of the FMA peak (%.1f GFLOP/s)\n",
-                       random ? "gpt2-small (random weights)" : which, (long long)model_params(m), n, threads,
+                       random ? "gpt2-small (random weights)" : lesson_escape(which, shown, sizeof shown),
+                       (long long)model_params(m), n, threads,
                        threads == 1 ? "" : "s", median,
                        ms[0], ms[reps - 1], n / (median / 1e3), gflops, peak > 0 ? 100 * gflops / peak : 0, peak);
             }
@@ -153,11 +157,16 @@ int cli_train_bench(int argc, char **argv)
 {
     int steps = 10, json = 0;
     for (int i = 1; i < argc; i++) {
-        char *end = NULL;
+        long v;
         if (strcmp(argv[i], "--train") == 0)
             ;
-        else if (strcmp(argv[i], "--steps") == 0 && i + 1 < argc && (steps = (int)strtol(argv[++i], &end, 10), !*end))
-            ;
+        else if (strcmp(argv[i], "--steps") == 0 && i + 1 < argc) {
+            if (num_parse_whole(argv[++i], 1, 1000, &v) != 0) {
+                fprintf(stderr, "attn: --steps is from 1 to 1000\n");
+                return 2;
+            }
+            steps = (int)v;
+        }
         else if (strcmp(argv[i], "--json") == 0)
             json = 1;
         else if (!threads_option(argc, argv, &i)) {

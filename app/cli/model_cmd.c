@@ -13,6 +13,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -29,6 +30,7 @@
 #include "model_look.h"
 #include "npy.h"
 #include "safetensors.h"
+#include "numfmt.h"
 
 #define TOKENS_MAX MODEL_LOOK_MAX_TOKENS
 
@@ -68,10 +70,32 @@ static int parse_tokens(const char *text, int *ids, int max)
     return n;
 }
 
+/* "L,H" (each from 1, within what any model may have) into *layer, *head:
+ * 0, or -1. */
+static int layer_head(const char *s, int *layer, int *head)
+{
+    char l[32];
+    const char *comma = strchr(s, ',');
+    long a, b;
+    if (!comma || (size_t)(comma - s) >= sizeof l)
+        return -1;
+    memcpy(l, s, (size_t)(comma - s));
+    l[comma - s] = '\0';
+    if (num_parse_whole(l, 1, MODEL_MAX_LAYERS, &a) != 0 || num_parse_whole(comma + 1, 1, MODEL_MAX_WIDTH, &b) != 0)
+        return -1;
+    *layer = (int)a;
+    *head = (int)b;
+    return 0;
+}
+
 /* Every head's attention as float32, shape (layers, heads, n, n), each
  * head made again from the queries and keys the pass kept. */
 static int write_attention(const char *path, ModelLook *lk, char *why, size_t size)
 {
+    if (model_dir_reads(&lk->md, path)) {
+        snprintf(why, size, "it is one of the model's own files: write the attention to another");
+        return -1;
+    }
     FILE *f = lessonfile_create(path, why, size);
     if (!f)
         return -1;
@@ -92,7 +116,32 @@ static int write_attention(const char *path, ModelLook *lk, char *why, size_t si
     return 0;
 }
 
-static void print_json(ModelLook *lk, int k)
+/* The next token after the last: the top k and their probabilities, the
+ * logits they come from. */
+typedef struct {
+    int k;
+    int *ids;
+    double *p;
+    const float *logits;    /* lk's (model_look_logits) */
+} NextTokens;
+
+/* nx for lk's text: 0, or -1 with why. */
+static int next_tokens(ModelLook *lk, int k, NextTokens *nx, char *why, size_t size)
+{
+    nx->k = k;
+    nx->ids = malloc((size_t)k * sizeof *nx->ids);
+    nx->p = malloc((size_t)k * sizeof *nx->p);
+    if (!nx->ids || !nx->p) {
+        snprintf(why, size, "out of memory");
+        return -1;
+    }
+    if (model_look_next(lk, lk->n - 1, 1.0, k, nx->ids, nx->p, why, size) != 0)
+        return -1;
+    nx->logits = model_look_logits(lk, lk->n - 1, why, size);
+    return nx->logits ? 0 : -1;
+}
+
+static void print_json(ModelLook *lk, const NextTokens *nx)
 {
     const ModelConfig *c = &lk->md.cfg;
     const int *ids = lk->ids, n = lk->n;
@@ -135,32 +184,24 @@ static void print_json(ModelLook *lk, int k)
         }
     jw_close(&w, ']');
     /* the next token after the last: softmax of the logits, the top k */
-    int *best = malloc((size_t)k * sizeof *best);
-    double *p = malloc((size_t)k * sizeof *p);
-    const float *z = model_look_logits(lk, n - 1);
     jw_newline(&w);
     jw_array(&w, "next");
-    if (best && p) {
-        model_look_next(lk, n - 1, 1.0, k, best, p);
-        for (int j = 0; j < k; j++) {
-            jw_object(&w, NULL);
-            jw_int(&w, "id", best[j]);
-            if (model_look_token(lk, best[j]))
-                jw_str_n(&w, "text", model_look_token(lk, best[j]), model_look_token_size(lk, best[j]));
-            else
-                jw_null(&w, "text");
-            jw_num(&w, "logit", z[best[j]], -1);
-            jw_num(&w, "p", p[j], -1);
-            jw_close(&w, '}');
-        }
+    for (int j = 0; j < nx->k; j++) {
+        jw_object(&w, NULL);
+        jw_int(&w, "id", nx->ids[j]);
+        if (model_look_token(lk, nx->ids[j]))
+            jw_str_n(&w, "text", model_look_token(lk, nx->ids[j]), model_look_token_size(lk, nx->ids[j]));
+        else
+            jw_null(&w, "text");
+        jw_num(&w, "logit", nx->logits[nx->ids[j]], -1);
+        jw_num(&w, "p", nx->p[j], -1);
+        jw_close(&w, '}');
     }
-    free(best);
-    free(p);
     jw_close(&w, ']');
     jw_end(&w);
 }
 
-static void print_plain(ModelLook *lk, int k)
+static void print_plain(ModelLook *lk, const NextTokens *nx)
 {
     const ModelConfig *c = &lk->md.cfg;
     const int *ids = lk->ids, n = lk->n;
@@ -179,22 +220,14 @@ static void print_plain(ModelLook *lk, int k)
             const char *kind = model_head_kind(&lk->scores[l * c->heads + h], &score);
             printf("%5d %4d  %-15s %.4f\n", l + 1, h + 1, kind, score);
         }
-    int *best = malloc((size_t)k * sizeof *best);
-    double *p = malloc((size_t)k * sizeof *p);
-    const float *z = model_look_logits(lk, n - 1);
-    if (!best || !p) {
-        free(best), free(p);
-        return;
-    }
-    model_look_next(lk, n - 1, 1.0, k, best, p);
     printf("\nnext token:");
-    for (int j = 0; j < k; j++)
-        printf(" %d%s%s%s (logit %.4f)", best[j], model_look_token(lk, best[j]) ? "=\"" : "",
-               model_look_token(lk, best[j]) ? lesson_escape(model_look_token(lk, best[j]), shown, sizeof shown) : "",
-               model_look_token(lk, best[j]) ? "\"" : "", z[best[j]]);
+    for (int j = 0; j < nx->k; j++) {
+        int id = nx->ids[j];
+        printf(" %d%s%s%s (logit %.4f)", id, model_look_token(lk, id) ? "=\"" : "",
+               model_look_token(lk, id) ? lesson_escape(model_look_token(lk, id), shown, sizeof shown) : "",
+               model_look_token(lk, id) ? "\"" : "", nx->logits[id]);
+    }
     printf("\n");
-    free(best);
-    free(p);
 }
 
 int cli_model(int argc, char **argv)
@@ -209,15 +242,12 @@ int cli_model(int argc, char **argv)
         else if (strcmp(argv[i], "--text") == 0 && i + 1 < argc)
             words = argv[++i];
         else if (strcmp(argv[i], "--top") == 0 && i + 1 < argc) {
-            char *end;
-            long v = strtol(argv[++i], &end, 10);
-            if (*end || v < 1 || v > 1000)
+            long v;
+            if (num_parse_whole(argv[++i], 1, 1000, &v) != 0)
                 return model_usage("--top takes a number from 1 to 1000");
             k = (int)v;
         } else if (strcmp(argv[i], "--head-lesson") == 0 && i + 2 < argc) {
-            char tail;
-            if (sscanf(argv[++i], "%d,%d%c", &lesson_layer, &lesson_head, &tail) != 2 || lesson_layer < 1
-                || lesson_head < 1)
+            if (layer_head(argv[++i], &lesson_layer, &lesson_head) != 0)
                 return model_usage("--head-lesson takes LAYER,HEAD (from 1) and a folder: --head-lesson 5,1 DIR");
             lesson_dir = argv[++i];
         } else if (strcmp(argv[i], "--attention-out") == 0 && i + 1 < argc)
@@ -237,7 +267,7 @@ int cli_model(int argc, char **argv)
     int n = tokens ? parse_tokens(tokens, ids, TOKENS_MAX) : 0;
     if (tokens && n < 1)
         return model_usage("--tokens takes ids separated by commas: --tokens 464,3290,318");
-    char why[2048], shown[4200], path[1400];
+    char why[2048], shown[4 * PATH_MAX + 64], path[PATH_MAX];
     ModelLook lk;
     int status = 0;
     if (model_look_open(&lk, dir, why, sizeof why) != 0) {
@@ -260,11 +290,20 @@ int cli_model(int argc, char **argv)
         fprintf(stderr, "attn: %s\n", lesson_escape(why, shown, sizeof shown));
         status = 2;
     } else if (lesson_dir && !json)
-        printf("%s\n", path);
-    else if (json)
-        print_json(&lk, k < c->vocab ? k : c->vocab);
-    else if (!lesson_dir)
-        print_plain(&lk, k < c->vocab ? k : c->vocab);
+        printf("%s\n", lesson_escape(path, shown, sizeof shown));
+    else if (!lesson_dir || json) {
+        NextTokens nx = { 0 };
+        if (next_tokens(&lk, k < c->vocab ? k : c->vocab, &nx, why, sizeof why) != 0) {
+            fprintf(stderr, "attn: %s\n", lesson_escape(why, shown, sizeof shown));
+            status = 2;
+        } else if (json) {
+            print_json(&lk, &nx);
+        } else {
+            print_plain(&lk, &nx);
+        }
+        free(nx.ids);
+        free(nx.p);
+    }
     model_look_close(&lk);
     if (status == 0 && fflush(stdout) != 0)
         status = 2;

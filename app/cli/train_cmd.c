@@ -13,6 +13,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -23,6 +24,7 @@
 #include "json_write.h"
 #include "lesson.h"
 #include "lessonfile.h"
+#include "numfmt.h"
 #include "trainer.h"
 
 static volatile sig_atomic_t stop_asked;
@@ -40,28 +42,6 @@ static int train_usage(const char *why)
                     "[--seed S] [--init DIR] [--resume] [--json] [--eval-every N] [--threads N] [--validate]\n",
             lesson_escape(why, shown, sizeof shown));
     return 2;
-}
-
-/* A whole number option in [lo, hi]: 0, or -1. */
-static int whole(const char *s, long lo, long hi, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (end == s || *end || errno || v < lo || v > hi)
-        return -1;
-    *out = v;
-    return 0;
-}
-
-static int real(const char *s, double lo, double hi, double *out)
-{
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || *end || !(v >= lo && v <= hi))
-        return -1;
-    *out = v;
-    return 0;
 }
 
 /* A line per evaluation; on paper also the head of the highest induction
@@ -132,29 +112,29 @@ static int parse(int argc, char **argv, TrainerOptions *to, int *json_out, int *
         else if (strcmp(o, "--init") == 0)
             init = v;
         else if (strcmp(o, "--layers") == 0)
-            ok = !whole(v, 1, 64, &n) && (set.shape.layers = (int)n, given = 1);
+            ok = !num_parse_whole(v, 1, TRAIN_MAX_LAYERS, &n) && (set.shape.layers = (int)n, given = 1);
         else if (strcmp(o, "--heads") == 0)
-            ok = !whole(v, 1, 1024, &n) && (set.shape.heads = (int)n, given = 1);
+            ok = !num_parse_whole(v, 1, TRAIN_MAX_HEADS, &n) && (set.shape.heads = (int)n, given = 1);
         else if (strcmp(o, "--d") == 0)
-            ok = !whole(v, 1, 8192, &n) && (set.shape.d = (int)n, given = 1);
+            ok = !num_parse_whole(v, 1, TRAIN_MAX_WIDTH, &n) && (set.shape.d = (int)n, given = 1);
         else if (strcmp(o, "--context") == 0)
-            ok = !whole(v, 1, 8192, &n) && (set.shape.context = (int)n, given = 1);
+            ok = !num_parse_whole(v, 1, TRAIN_MAX_CONTEXT, &n) && (set.shape.context = (int)n, given = 1);
         else if (strcmp(o, "--batch") == 0)
-            ok = !whole(v, 1, 4096, &n) && (set.batch = (int)n, 1);
+            ok = !num_parse_whole(v, 1, TRAIN_MAX_BATCH, &n) && (set.batch = (int)n, 1);
         else if (strcmp(o, "--steps") == 0)
-            ok = !whole(v, 1, 100000000, &n) && (set.steps = n, 1);
+            ok = !num_parse_whole(v, 1, TRAIN_MAX_STEPS, &n) && (set.steps = n, 1);
         else if (strcmp(o, "--warmup") == 0)
-            ok = !whole(v, 0, 100000000, &n) && (set.warmup = n, 1);
+            ok = !num_parse_whole(v, 0, TRAIN_MAX_STEPS, &n) && (set.warmup = n, 1);
         else if (strcmp(o, "--seed") == 0)
-            ok = !whole(v, 0, 4294967295L, &n) && (set.seed = (uint64_t)n, 1);
+            ok = !num_parse_whole(v, 0, TRAIN_MAX_SEED, &n) && (set.seed = (uint64_t)n, 1);
         else if (strcmp(o, "--eval-every") == 0)
-            ok = !whole(v, 1, 100000000, &n) && (set.eval_every = n, 1);
+            ok = !num_parse_whole(v, 1, TRAIN_MAX_STEPS, &n) && (set.eval_every = n, 1);
         else if (strcmp(o, "--threads") == 0)
-            ok = !whole(v, 1, 256, &threads);
+            ok = !num_parse_whole(v, 1, 256, &threads);
         else if (strcmp(o, "--lr") == 0)
-            ok = !real(v, 1e-9, 10, &x) && (set.lr = x, 1);
+            ok = !num_parse_real(v, TRAIN_MIN_LR, TRAIN_MAX_LR, &x) && (set.lr = x, 1);
         else if (strcmp(o, "--wd") == 0)
-            ok = !real(v, 0, 10, &x) && (set.weight_decay = x, 1);
+            ok = !num_parse_real(v, 0, TRAIN_MAX_WD, &x) && (set.weight_decay = x, 1);
         else if (strcmp(o, "--schedule") == 0)
             ok = (strcmp(v, "cosine") == 0 || strcmp(v, "constant") == 0) && (set.cosine = strcmp(v, "cosine") == 0, 1);
         else
@@ -178,7 +158,7 @@ static int parse(int argc, char **argv, TrainerOptions *to, int *json_out, int *
         snprintf(path, sizeof path, "%s/tinyshakespeare.txt", shipped ? shipped : "models");
         data = path;
     }
-    *to = (TrainerOptions){ set, data, out, init, resume };
+    *to = (TrainerOptions){ set, data, out, init, resume, validate };
     *json_out = json;
     *validate_out = validate;
     return 0;
@@ -267,7 +247,9 @@ int cli_train(int argc, char **argv)
             jw_str(&w, "out", out);
             jw_end(&w);
         } else {
-            printf("done: the model is in %s (attn model %s opens it)\n", out, out);
+            char shown_out[4 * PATH_MAX];
+            lesson_escape(out, shown_out, sizeof shown_out);
+            printf("done: the model is in %s (attn model %s opens it)\n", shown_out, shown_out);
         }
     }
     trainer_free(t);

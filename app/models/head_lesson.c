@@ -8,6 +8,7 @@
 #include "head_lesson.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +30,7 @@ typedef struct {
 /* rows x cols floats (row-major) as dir/name, a float32 .npy. */
 static int write_npy(const char *dir, const char *name, const float *v, int rows, int cols, char *why, size_t size)
 {
-    char path[1400], head[128];
+    char path[PATH_MAX], head[128];
     int64_t shape[2] = { rows, cols };
     size_t hlen = npy_header_f32(head, sizeof head, shape, 2), bytes = (size_t)rows * cols * sizeof *v;
     char *all = malloc(hlen + bytes);
@@ -39,8 +40,12 @@ static int write_npy(const char *dir, const char *name, const float *v, int rows
     }
     memcpy(all, head, hlen);
     memcpy(all + hlen, v, bytes);
-    snprintf(path, sizeof path, "%s/%s", dir, name);
     char msg[600];
+    if (filewrite_join(path, sizeof path, dir, name) != 0) {
+        free(all);
+        snprintf(why, size, "%s: the path is too long", dir);
+        return -1;
+    }
     int rc = filewrite_replace(path, all, hlen + bytes, msg, sizeof msg);
     free(all);
     if (rc != 0)
@@ -48,16 +53,46 @@ static int write_npy(const char *dir, const char *name, const float *v, int rows
     return rc;
 }
 
+/* The length of the valid UTF-8 character at p (left bytes), or 0. */
+static size_t utf8_char(const unsigned char *p, size_t left)
+{
+    size_t n = p[0] < 0x80 ? 1 : (p[0] & 0xe0) == 0xc0 ? 2 : (p[0] & 0xf0) == 0xe0 ? 3 : (p[0] & 0xf8) == 0xf0 ? 4 : 0;
+    if (n == 0 || n > left || (n == 2 && p[0] < 0xc2) || (n == 4 && p[0] > 0xf4))
+        return 0;
+    for (size_t i = 1; i < n; i++)
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+    if ((n == 3 && p[0] == 0xe0 && p[1] < 0xa0) || (n == 3 && p[0] == 0xed && p[1] >= 0xa0)
+        || (n == 4 && p[0] == 0xf0 && p[1] < 0x90) || (n == 4 && p[0] == 0xf4 && p[1] >= 0x90))
+        return 0;   /* overlong, a surrogate, past U+10FFFF */
+    return n;
+}
+
 /* s made fit for one line of a lesson: no newline, no '#' (a comment),
- * control bytes as spaces, at most max bytes (cut at a character's start). */
+ * control bytes as spaces, a byte that is not UTF-8 (half a character, as
+ * a byte-level model's tokens often are) written as \xNN, at most max
+ * bytes (never a character cut in two). Any text a student types can so
+ * be written as a lesson. */
 static void one_line(const char *s, char *out, size_t size, size_t max)
 {
-    size_t k = 0;
-    for (size_t i = 0; s && s[i] && k + 1 < size && k < max; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (k + 4 >= max && (c & 0xc0) != 0x80 && c >= 0x80)
-            break;      /* no character cut in two */
-        out[k++] = c < 0x20 || c == 0x7f || c == '#' ? ' ' : (char)c;
+    size_t k = 0, len = s ? strlen(s) : 0;
+    if (max > size - 1)
+        max = size - 1;
+    for (size_t i = 0; i < len;) {
+        const unsigned char *p = (const unsigned char *)s + i;
+        size_t n = utf8_char(p, len - i);
+        if (n == 0) {
+            if (k + 4 > max)
+                break;
+            k += (size_t)snprintf(out + k, size - k, "\\x%02x", p[0]);
+            i++;
+            continue;
+        }
+        if (k + n > max)
+            break;
+        for (size_t j = 0; j < n; j++)
+            out[k++] = n == 1 && (p[0] < 0x20 || p[0] == 0x7f || p[0] == '#') ? ' ' : (char)p[j];
+        i += n;
     }
     out[k] = '\0';
 }
@@ -91,13 +126,14 @@ static char *lesson_text(const ModelLook *lk, int layer, int head, const char *t
         snprintf(mask, sizeof mask, "window_mask(%d, %d)", n, window);
     else
         snprintf(mask, sizeof mask, "causal_mask(%d)", n);
-    char quoted[200], name[200];
+    char quoted[200], name[200], dir[4 * PATH_MAX];
     one_line(text && *text ? text : "", quoted, sizeof quoted, 80);
     one_line(lk->name, name, sizeof name, 60);
+    one_line(lk->md.dir, dir, sizeof dir, sizeof dir - 1);     /* a folder named "m\ncheck 1 = 2" stays a comment */
     StrBuf b = { 0 };
     strbuf_add(&b, "# Written by attn from the model in %s: layer %d, head %d, on its own weights and\n"
                    "# the text's %d tokens. Written again each time the head is asked for.\n",
-               lk->md.dir, layer, head, n);
+               dir, layer, head, n);
     strbuf_add(&b, "lesson %s: layer %d, head %d\n", name, layer, head);
     if (quoted[0])
         strbuf_add(&b, "about  One head of a real model, step by step, on \"%s\".\n", quoted);
@@ -211,7 +247,10 @@ static int folder(const ModelLook *lk, int layer, int head, const char *dir, cha
                   size_t why_size)
 {
     if (dir) {
-        snprintf(out, size, "%s", dir);
+        if ((size_t)snprintf(out, size, "%s", dir) >= size) {
+            snprintf(why, why_size, "%s: the path is too long", dir);
+            return -1;
+        }
     } else {
         char state[1024];
         if (!progress_dir(state, sizeof state)) {
@@ -226,11 +265,11 @@ static int folder(const ModelLook *lk, int layer, int head, const char *dir, cha
         snprintf(out, size, "%s/heads/%s-layer%d-head%d", state, name[0] && name[0] != '.' ? name : "model", layer,
                  head);
     }
-    if (filewrite_dirs(out) != 0) {
-        snprintf(why, why_size, "%s: cannot make the folder: %s", out, strerror(errno));
-        return -1;
-    }
-    return 0;
+    /* a folder holding a head.lesson or .npy files someone else wrote is
+     * refused, never replaced without asking */
+    static const char *const files[] = { "head.lesson", "x.npy", "wq.npy", "wk.npy", "wv.npy", "wo.npy", "bq.npy",
+                                         "bk.npy", "bv.npy", "attention.npy", NULL };
+    return filewrite_claim(out, files, NULL, why, why_size);
 }
 
 /* The matrices beside the lesson. */
@@ -317,11 +356,14 @@ static int evaluate(const char *path, Stated *st, char *why, size_t size)
 int head_lesson_write(ModelLook *lk, int layer, int head, const char *text, const char *dir, char *path,
                       size_t path_size, char *why, size_t why_size)
 {
-    char where[1200];
+    char where[PATH_MAX];
     if (folder(lk, layer, head, dir, where, sizeof where, why, why_size) != 0
         || write_matrices(lk, layer, head, where, why, why_size) != 0)
         return -1;
-    snprintf(path, path_size, "%s/head.lesson", where);
+    if (filewrite_join(path, path_size, where, "head.lesson") != 0) {
+        snprintf(why, why_size, "%s: the path is too long", where);
+        return -1;
+    }
     Stated st = { 1, 0, 1, 0, NAN, NAN };
     for (int pass = 0; pass < 2; pass++) {
         char *t = lesson_text(lk, layer, head, text, &st), msg[600];

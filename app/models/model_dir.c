@@ -6,11 +6,15 @@
  */
 #include "model_dir.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "json_read.h"
+#include "filewrite.h"
 #include "lessonfile.h"
 
 #define CONFIG_MAX_BYTES (1L << 20)
@@ -28,9 +32,10 @@ static int fail(char *why, size_t size, const char *dir, const char *name, const
  * it): 0, or -1 with why. */
 static int read_file(const char *dir, const char *name, size_t limit, char **text, char *why, size_t size)
 {
-    char path[1200], msg[1024];
+    char path[PATH_MAX], msg[1024];
     size_t len;
-    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (filewrite_join(path, sizeof path, dir, name) != 0)
+        return fail(why, size, dir, name, "the path is too long");
     if (lessonfile_read_text(path, limit, text, &len, msg, sizeof msg) != 0)
         return fail(why, size, dir, name, msg);
     char *z = realloc(*text, len + 1);
@@ -45,12 +50,11 @@ static int read_file(const char *dir, const char *name, size_t limit, char **tex
 
 int model_dir_has(const char *dir, const char *name)
 {
-    char path[1200];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "r");
-    if (f)
-        fclose(f);
-    return f != NULL;
+    /* stat, never open: opening a FIFO named config.json waited for ever
+     * (the menu's m froze); what it is, a reader then says */
+    char path[PATH_MAX];
+    struct stat st;
+    return filewrite_join(path, sizeof path, dir, name) == 0 && stat(path, &st) == 0;
 }
 
 int model_dir_config(const char *dir, ModelDir *md, char *why, size_t size)
@@ -71,14 +75,21 @@ int model_dir_config(const char *dir, ModelDir *md, char *why, size_t size)
 /* Map and check the shard file name, its tensors moved into md->st. */
 static int add_shard(ModelDir *md, const char *name, char *why, size_t size)
 {
-    char path[1200], msg[1024];
-    snprintf(path, sizeof path, "%s/%s", md->dir, name);
+    char path[PATH_MAX], msg[1024];
+    if (filewrite_join(path, sizeof path, md->dir, name) != 0)
+        return fail(why, size, md->dir, name, "the path is too long");
     ModelShard *s = &md->shard[md->n_shards];
     snprintf(s->name, sizeof s->name, "%s", name);
     s->first = md->st.n;
     if (lessonfile_map(path, &s->bytes, &s->size, msg, sizeof msg) != 0)
         return fail(why, size, md->dir, name, msg);
     md->n_shards++;
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        s->dev = (unsigned long long)st.st_dev;
+        s->ino = (unsigned long long)st.st_ino;
+        s->mtime_ns = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
+    }
     SafeTensors one;
     AttnError err = { 0 };
     if (safetensors_parse(s->bytes, s->size, &one, &err) != ATTN_OK)
@@ -207,6 +218,49 @@ int model_dir_open(const char *dir, ModelDir *md, char *why, size_t size)
     else if (!md->bpe)
         snprintf(md->tokenizer_why, sizeof md->tokenizer_why,
                  "%s has no tokenizer (tokenizer.json, or vocab.json and merges.txt); give the tokens", dir);
+    return 0;
+}
+
+int model_dir_unchanged(const ModelDir *md, char *why, size_t size)
+{
+    for (int i = 0; i < md->n_shards; i++) {
+        const ModelShard *s = &md->shard[i];
+        char path[PATH_MAX], msg[200];
+        struct stat st;
+        if (filewrite_join(path, sizeof path, md->dir, s->name) != 0)
+            continue;
+        if (stat(path, &st) != 0)
+            snprintf(msg, sizeof msg, "it is gone (%s)", strerror(errno));
+        else if ((unsigned long long)st.st_dev != s->dev || (unsigned long long)st.st_ino != s->ino)
+            snprintf(msg, sizeof msg, "another file has taken its place");
+        else if ((size_t)st.st_size != s->size)
+            snprintf(msg, sizeof msg, "%zu bytes when opened, %lld now", s->size, (long long)st.st_size);
+        else if ((long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec != s->mtime_ns)
+            snprintf(msg, sizeof msg, "it was written to");
+        else
+            continue;
+        snprintf(why, size, "%s/%s changed on disk since the model was opened (%s): open the model again", md->dir,
+                 s->name, msg);
+        return -1;
+    }
+    return 0;
+}
+
+int model_dir_reads(const ModelDir *md, const char *path)
+{
+    struct stat out;
+    if (stat(path, &out) != 0)
+        return 0;       /* a new file is none of them */
+    static const char *const names[] = { "config.json", "model.safetensors", "model.safetensors.index.json",
+                                         "tokenizer.json", "vocab.json", "merges.txt" };
+    int n = (int)(sizeof names / sizeof names[0]);
+    for (int i = 0; i < n + md->n_shards; i++) {
+        char p[PATH_MAX];
+        struct stat st;
+        if (filewrite_join(p, sizeof p, md->dir, i < n ? names[i] : md->shard[i - n].name) == 0 && stat(p, &st) == 0
+            && st.st_dev == out.st_dev && st.st_ino == out.st_ino)
+            return 1;
+    }
     return 0;
 }
 

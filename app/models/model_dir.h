@@ -30,10 +30,14 @@ typedef struct {
     const unsigned char *bytes;
     size_t size;
     int first, count;   /* its tensors in the ModelDir's table */
+    /* the file as it was mapped: a file cut shorter under its mapping is a
+     * bus error at the first touch, so it is compared before each use */
+    unsigned long long dev, ino;
+    long long mtime_ns;
 } ModelShard;
 
 typedef struct {
-    char dir[1024];
+    char dir[4096];     /* PATH_MAX */
     ModelConfig cfg;
     ModelShard shard[MODEL_DIR_MAX_SHARDS];     /* each mapped file */
     int n_shards;
@@ -57,7 +61,19 @@ int model_dir_tokenizer(ModelDir *md, char *why, size_t size);
 int model_dir_open(const char *dir, ModelDir *md, char *why, size_t size);
 void model_dir_close(ModelDir *md);
 
-/* Does dir hold the file name? */
+/* Does dir hold something named name (stat, never open: a FIFO is never
+ * waited on; what it is, the reader says)? */
 int model_dir_has(const char *dir, const char *name);
+
+/* Are the mapped weights still the files they were when mapped (the same
+ * file, size and time)? 0, or -1 with why ("DIR/NAME changed on disk since
+ * the model was opened: ..."). Checked before every pass and every read of
+ * the weights, so a file cut short under the model is a message, not a
+ * bus error. */
+int model_dir_unchanged(const ModelDir *md, char *why, size_t size);
+/* Is path one of the files md reads (config, weights, index, tokenizer)?
+ * An output is never one of them (--attention-out model.safetensors once
+ * truncated the weights it had mapped). */
+int model_dir_reads(const ModelDir *md, const char *path);
 
 #endif

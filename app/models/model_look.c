@@ -72,6 +72,8 @@ int model_look_tokens(ModelLook *lk, const int *ids, int n, char *why, size_t si
     }
     if (n > c->context) {
         snprintf(why, size, "%d tokens, past the model's context of %d", n, c->context);
+    } else if (model_dir_unchanged(&lk->md, why, size) != 0) {
+        ;
     } else if (model_forward_asked(lk->md.model, ids, n, &ask, &run, &err) != ATTN_OK) {
         snprintf(why, size, "%s", err.msg);
     } else if (model_head_scores(lk->md.model, &run, MODEL_LOOK_INDUCTION_REP, MODEL_LOOK_INDUCTION_SEED,
@@ -183,27 +185,30 @@ static int make_thumbs(ModelLook *lk)
     return 0;
 }
 
-const float *model_look_logits(ModelLook *lk, int pos)
+const float *model_look_logits(ModelLook *lk, int pos, char *why, size_t size)
 {
     AttnError err = { 0 };
     if (lk->logits_pos == pos + 1)
         return lk->logits;
-    if (!lk->logits && !(lk->logits = malloc((size_t)lk->run.vocab * sizeof *lk->logits)))
+    if (!lk->logits && !(lk->logits = malloc((size_t)lk->run.vocab * sizeof *lk->logits))) {
+        snprintf(why, size, "out of memory");
         return NULL;
-    if (model_logits_at(lk->md.model, &lk->run, pos, lk->logits, &err) != ATTN_OK)
+    }
+    if (model_dir_unchanged(&lk->md, why, size) != 0)
+        return NULL;    /* the output embedding is read where it is mapped */
+    if (model_logits_at(lk->md.model, &lk->run, pos, lk->logits, &err) != ATTN_OK) {
+        snprintf(why, size, "%s", err.msg);
         return NULL;
+    }
     lk->logits_pos = pos + 1;
     return lk->logits;
 }
 
-void model_look_next(ModelLook *lk, int pos, double t, int k, int *ids, double *p)
+int model_look_next(ModelLook *lk, int pos, double t, int k, int *ids, double *p, char *why, size_t size)
 {
-    const float *z = model_look_logits(lk, pos);
-    if (!z) {
-        for (int j = 0; j < k; j++)
-            ids[j] = 0, p[j] = 0;
-        return;
-    }
+    const float *z = model_look_logits(lk, pos, why, size);
+    if (!z)
+        return -1;
     int vocab = lk->run.vocab;
     for (int j = 0; j < k; j++)
         ids[j] = -1;
@@ -221,6 +226,7 @@ void model_look_next(ModelLook *lk, int pos, double t, int k, int *ids, double *
         sum += exp((z[i] - mx) / t);
     for (int j = 0; j < k; j++)
         p[j] = exp((z[ids[j]] - mx) / t) / sum;
+    return 0;
 }
 
 const char *model_look_joined(const ModelLook *lk, char *buf, size_t size)

@@ -81,8 +81,9 @@ const float *model_look_attention(ModelLook *lk, int layer, int head);
 const float *model_look_thumb(ModelLook *lk, int layer, int head);
 /* The k most likely next tokens after position pos (from 0) at
  * temperature t > 0: ids and probabilities (of the softmax of logits / t),
- * highest first; k at most the vocabulary. */
-void model_look_next(ModelLook *lk, int pos, double t, int k, int *ids, double *p);
+ * highest first; k at most the vocabulary. 0, or -1 with why (no memory;
+ * the weights changed on disk). */
+int model_look_next(ModelLook *lk, int pos, double t, int k, int *ids, double *p, char *why, size_t size);
 /* A token's text for a label: spaces as middle dots (underscores without
  * UTF-8), a newline as a return arrow, control bytes as '?', a byte that is
  * not UTF-8 as \xNN; "#ID" without a tokenizer. */
@@ -91,7 +92,8 @@ const char *model_look_label(const ModelLook *lk, int id, int utf8, char *buf, s
  * and its score (both from 0). */
 const char *model_look_kind_short(const ModelLook *lk, int layer, int head, double *score);
 /* The logits after position pos (the pointer holds until another
- * position is asked for); NULL on no memory. */
-const float *model_look_logits(ModelLook *lk, int pos);
+ * position is asked for); NULL with why (no memory; the weights changed
+ * on disk, model_dir_unchanged). */
+const float *model_look_logits(ModelLook *lk, int pos, char *why, size_t size);
 
 #endif

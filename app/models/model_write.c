@@ -5,6 +5,7 @@
 #include "model_write.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,8 +18,11 @@
 /* dir/name whole from b (a StrBuf's text or bytes): 0, or -1 with why. */
 static int put(const char *dir, const char *name, const void *bytes, size_t len, char *why, size_t size)
 {
-    char path[1200], msg[600];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
+    char path[PATH_MAX], msg[600];
+    if (filewrite_join(path, sizeof path, dir, name) != 0) {
+        snprintf(why, size, "%s: the path is too long", dir);
+        return -1;
+    }
     if (!bytes) {
         snprintf(why, size, "%s: out of memory", path);
         return -1;

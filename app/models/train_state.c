@@ -10,6 +10,7 @@
  */
 #include "train_state.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +62,74 @@ void train_data_free(TrainData *d)
 {
     free(d->bytes);
     memset(d, 0, sizeof *d);
+}
+
+int train_settings_check(const TrainSettings *s, char *why, size_t size)
+{
+    const GptShape *g = &s->shape;
+    /* each as the command line's option would say it */
+    struct {
+        const char *name;
+        double v, lo, hi;
+    } range[] = {
+        { "--layers", g->layers, 1, TRAIN_MAX_LAYERS },
+        { "--heads", g->heads, 1, TRAIN_MAX_HEADS },
+        { "--d", g->d, 1, TRAIN_MAX_WIDTH },
+        { "--context", g->context, 1, TRAIN_MAX_CONTEXT },
+        { "the vocabulary", g->vocab, TRAIN_VOCAB, TRAIN_VOCAB },
+        { "--batch", s->batch, 1, TRAIN_MAX_BATCH },
+        { "--steps", (double)s->steps, 1, (double)TRAIN_MAX_STEPS },
+        { "--warmup", (double)s->warmup, 0, (double)TRAIN_MAX_STEPS },
+        { "--eval-every", (double)s->eval_every, 1, (double)TRAIN_MAX_STEPS },
+        { "--seed", (double)s->seed, 0, (double)TRAIN_MAX_SEED },
+        { "--lr", s->lr, TRAIN_MIN_LR, TRAIN_MAX_LR },
+        { "--wd", s->weight_decay, 0, TRAIN_MAX_WD },
+        { "--schedule", s->cosine, 0, 1 },
+    };
+    for (size_t i = 0; i < sizeof range / sizeof range[0]; i++)
+        if (!(range[i].v >= range[i].lo && range[i].v <= range[i].hi)) {
+            snprintf(why, size, "%s is %g, outside %g to %g", range[i].name, range[i].v, range[i].lo, range[i].hi);
+            return -1;
+        }
+    if (g->d % g->heads != 0) {
+        snprintf(why, size, "%d heads do not divide the width %d", g->heads, g->d);
+        return -1;
+    }
+    return 0;
+}
+
+/* Is a run read back one a run could be at (its settings in range, its
+ * step within them, its generator's place in its state, its numbers
+ * finite)? 0, or -1 with why. */
+static int run_check(const TrainRun *r, char *why, size_t size)
+{
+    if (train_settings_check(&r->set, why, size) != 0)
+        return -1;
+    const TrainSettings *s = &r->set;
+    if (r->step < 0 || r->step > s->steps) {
+        snprintf(why, size, "its step %lld is outside 0 to %lld", (long long)r->step, (long long)s->steps);
+        return -1;
+    }
+    if (r->rng.mti < 0 || r->rng.mti > 624 || (r->rng.has_cached != 0 && r->rng.has_cached != 1)) {
+        snprintf(why, size, "its batches' generator is not in a state a generator can be in");
+        return -1;
+    }
+    if (r->loss_n < 0 || r->loss_n > s->eval_every || !isfinite(r->loss_sum) || r->loss_sum < 0
+        || r->data_len < (uint64_t)s->shape.context + 1) {
+        snprintf(why, size, "its running loss or its text's length is not one a run could have");
+        return -1;
+    }
+    int64_t last = 0;
+    for (int i = 0; i < r->n_curve; i++) {
+        const TrainPoint *p = &r->curve[i];
+        if (p->step <= last || p->step > r->step || !isfinite(p->train_loss) || !isfinite(p->val_loss)
+            || !isfinite(p->lr)) {
+            snprintf(why, size, "point %d of its curve is not one a run could have", i + 1);
+            return -1;
+        }
+        last = p->step;
+    }
+    return 0;
 }
 
 int train_run_add_point(TrainRun *r, const TrainPoint *p)
@@ -136,8 +205,11 @@ static int take(Bytes *in, void *p, size_t n)
 
 int train_checkpoint_save(const char *dir, const TrainRun *r, GptTrain *g, char *why, size_t size)
 {
-    char path[1200], msg[600];
-    snprintf(path, sizeof path, "%s/checkpoint.bin", dir);
+    char path[PATH_MAX], msg[600];
+    if (filewrite_join(path, sizeof path, dir, "checkpoint.bin") != 0) {
+        snprintf(why, size, "%s: the path is too long", dir);
+        return -1;
+    }
     size_t count;
     float *w = gpt_train_weights(g, &count), *m, *v;
     gpt_train_moments(g, &m, &v);
@@ -176,17 +248,31 @@ int train_checkpoint_save(const char *dir, const TrainRun *r, GptTrain *g, char 
 
 int train_checkpoint_load(const char *dir, TrainRun *r, GptTrain **g, char *why, size_t size)
 {
-    char path[1200], msg[600];
-    snprintf(path, sizeof path, "%s/checkpoint.bin", dir);
+    char path[PATH_MAX], msg[600];
     memset(r, 0, sizeof *r);
     *g = NULL;
+    if (filewrite_join(path, sizeof path, dir, "checkpoint.bin") != 0) {
+        snprintf(why, size, "%s: the path is too long", dir);
+        return -1;
+    }
     char *text;
     size_t len;
     if (lessonfile_read_text(path, CKPT_MAX_BYTES, &text, &len, msg, sizeof msg) != 0) {
         snprintf(why, size, "%s: %s", path, msg);
         return -1;
     }
-    Bytes in = { (unsigned char *)text, len, len, 0, 0 };
+    int rc = train_checkpoint_parse((const unsigned char *)text, len, r, g, msg, sizeof msg);
+    free(text);
+    if (rc != 0)
+        snprintf(why, size, "%s: %s", path, msg);
+    return rc;
+}
+
+int train_checkpoint_parse(const unsigned char *bytes, size_t len, TrainRun *r, GptTrain **g, char *why, size_t size)
+{
+    memset(r, 0, sizeof *r);
+    *g = NULL;
+    Bytes in = { (unsigned char *)bytes, len, len, 0, 0 };
     char magic[8];
     uint32_t version = 0;
     uint64_t sum, n_curve = 0, n_weights = 0;
@@ -207,6 +293,13 @@ int train_checkpoint_load(const char *dir, TrainRun *r, GptTrain **g, char *why,
              || take(&in, r->curve, (size_t)n_curve * sizeof *r->curve))
         bad = r->curve ? "damaged: cut inside its curve" : "out of memory";
     r->n_curve = r->cap_curve = (int)n_curve;
+    /* a checksum anyone can recompute says the file is whole, not that it
+     * is sound: every field is held to what a run can have, before any is
+     * used (a forged eval_every of 0 divided by zero; a vocabulary of 1
+     * with weights to match wrote past the embeddings) */
+    char field[300];
+    if (!bad && run_check(r, field, sizeof field) != 0)
+        bad = field;
     AttnError err = { 0 };
     if (!bad && !(*g = gpt_train_new(&r->set.shape, r->set.batch, &err)))
         bad = err.msg;
@@ -217,9 +310,11 @@ int train_checkpoint_load(const char *dir, TrainRun *r, GptTrain **g, char *why,
     if (!bad && (take(&in, &n_weights, sizeof n_weights) || n_weights != count || take(&in, w, count * sizeof *w)
                  || take(&in, m, count * sizeof *m) || take(&in, v, count * sizeof *v) || in.at + sizeof sum != len))
         bad = "damaged: its weights do not match its settings";
-    free(text);
+    for (size_t i = 0; !bad && i < count; i++)
+        if (!isfinite(w[i]) || !isfinite(m[i]) || !(v[i] >= 0 && isfinite(v[i])))
+            bad = "damaged: a weight or a moment is not a finite number";
     if (bad) {
-        snprintf(why, size, "%s: %s", path, bad);
+        snprintf(why, size, "%s%s", bad == field ? "not a checkpoint attn train wrote: " : "", bad);
         gpt_train_free(*g);
         *g = NULL;
         train_run_free(r);

@@ -33,6 +33,20 @@ typedef struct {
 int train_data_load(const char *path, int context, TrainData *d, char *why, size_t size);
 void train_data_free(TrainData *d);
 
+/* The ranges of a run's settings: the command line's options and a
+ * checkpoint read back are held to the same ones (train_settings_check). */
+#define TRAIN_MAX_LAYERS 64
+#define TRAIN_MAX_HEADS 1024
+#define TRAIN_MAX_WIDTH 8192
+#define TRAIN_MAX_CONTEXT 8192
+#define TRAIN_MAX_BATCH 4096
+#define TRAIN_MAX_STEPS 100000000L
+#define TRAIN_MAX_SEED 4294967295L
+#define TRAIN_MIN_LR 1e-9
+#define TRAIN_MAX_LR 10.0
+#define TRAIN_MAX_WD 10.0
+#define TRAIN_VOCAB 256         /* attn trains on bytes */
+
 /* The settings a run keeps (and a resumed run takes back). */
 typedef struct {
     GptShape shape;
@@ -64,6 +78,11 @@ typedef struct {
     int n_curve, cap_curve;
 } TrainRun;
 
+/* Are s's settings within the ranges above (the vocabulary the 256 bytes,
+ * heads dividing the width, the warm-up no longer than the run)? 0, or -1
+ * with why, naming the setting and its value. */
+int train_settings_check(const TrainSettings *s, char *why, size_t size);
+
 /* A point more on the curve: 0, or -1 (no memory). */
 int train_run_add_point(TrainRun *r, const TrainPoint *p);
 void train_run_free(TrainRun *r);
@@ -79,5 +98,9 @@ int train_checkpoint_save(const char *dir, const TrainRun *r, GptTrain *g, char 
  * with its weights and moments into *g. 0, or -1 with why (not one,
  * damaged, of another version, named). */
 int train_checkpoint_load(const char *dir, TrainRun *r, GptTrain **g, char *why, size_t size);
+/* The same from the file's bytes (what load reads; a fuzz target's
+ * entry): every field held to what a run can have before it is used, the
+ * weights' count to the settings, each number finite. */
+int train_checkpoint_parse(const unsigned char *bytes, size_t len, TrainRun *r, GptTrain **g, char *why, size_t size);
 
 #endif

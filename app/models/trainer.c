@@ -12,6 +12,7 @@
 #include "model.h"
 #include "model_dir.h"
 #include "model_write.h"
+#include "filewrite.h"
 
 #define EVAL_BATCHES 4      /* batches of the validation text per evaluation */
 #define INDUCTION_REP 24    /* the random sequence shown twice, per showing */
@@ -21,7 +22,7 @@ struct Trainer {
     TrainRun run;
     GptTrain *g;
     TrainData d;
-    char out[1024];
+    char *out;                  /* --out, owned                          */
     int *inputs, *targets;
     size_t *start;
     double t0;                  /* the clock at the last evaluation */
@@ -79,24 +80,31 @@ static GptTrain *from_init(const char *dir, int batch, char *why, size_t size)
     return g;
 }
 
+const char *const trainer_files[] = { "checkpoint.bin", "config.json", "model.safetensors", "vocab.json", "merges.txt",
+                                      "train.log", NULL };
+
 Trainer *trainer_open(const TrainerOptions *o, char *why, size_t size)
 {
+    /* the folder first: a run that could not keep its checkpoint there is
+     * refused at once, not at its first evaluation */
+    if (!o->validate && filewrite_claim(o->out, trainer_files, "checkpoint.bin", why, size) != 0)
+        return NULL;
     Trainer *t = calloc(1, sizeof *t);
-    if (!t) {
+    if (!t || !(t->out = strdup(o->out))) {
+        free(t);
         snprintf(why, size, "out of memory");
         return NULL;
     }
-    snprintf(t->out, sizeof t->out, "%s", o->out);
     if (o->resume) {
         if (train_checkpoint_load(o->out, &t->run, &t->g, why, size) != 0) {
-            free(t);
+            trainer_free(t);
             return NULL;
         }
     } else {
         t->run.set = o->set;
         if (o->init) {
             if (!(t->g = from_init(o->init, o->set.batch, why, size))) {
-                free(t);
+                trainer_free(t);
                 return NULL;
             }
             t->run.set.shape = *gpt_train_shape(t->g);
@@ -104,7 +112,7 @@ Trainer *trainer_open(const TrainerOptions *o, char *why, size_t size)
             AttnError err = { 0 };
             if (!(t->g = gpt_train_new(&o->set.shape, o->set.batch, &err))) {
                 snprintf(why, size, "%s", err.msg);
-                free(t);
+                trainer_free(t);
                 return NULL;
             }
             Rng r;
@@ -152,6 +160,7 @@ void trainer_free(Trainer *t)
     train_data_free(&t->d);
     train_run_free(&t->run);
     gpt_train_free(t->g);
+    free(t->out);
     free(t);
 }
 

@@ -21,11 +21,17 @@ typedef struct {
     TrainSettings set;          /* from scratch or --init (ignored on resume) */
     const char *data, *out, *init;
     int resume;
+    int validate;               /* only measure: --out is not written */
 } TrainerOptions;
 
 typedef struct Trainer Trainer;
 
-/* The run of o, its data read: NULL, having put why. */
+/* The files a run writes in its folder (--out): the checkpoint, the model
+ * in the real-models layout, the log. */
+extern const char *const trainer_files[];
+
+/* The run of o, its data read, its folder taken (made, or one attn wrote:
+ * a folder holding another model is refused): NULL, having put why. */
 Trainer *trainer_open(const TrainerOptions *o, char *why, size_t size);
 void trainer_free(Trainer *t);
 const TrainRun *trainer_run(const Trainer *t);

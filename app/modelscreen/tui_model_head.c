@@ -183,8 +183,11 @@ static void draw_next(TuiTerm *term, ModelScreen *m, const HeadLayout *h)
 {
     int k = imin(NEXT_K, m->look.run.vocab), ids[NEXT_K];
     double p[NEXT_K];
-    model_look_next(&m->look, m->query, m->temperature, k, ids, p);
-    char label[128], tok[96];
+    char label[128], tok[96], why[600];
+    if (model_look_next(&m->look, m->query, m->temperature, k, ids, p, why, sizeof why) != 0) {
+        ui_putf(&term->cv, h->next_y, 1, term->cols - 2, tui_attr(term, C_ERROR), "%s", why);
+        return;
+    }
     ui_putf(&term->cv, h->next_y, 1, term->cols - 2, tui_attr(term, C_PANE_TITLE),
             "the model's next token after %s, at temperature %g (< and > change it)",
             label_of(term, m, m->query, label, sizeof label), m->temperature);

@@ -30,7 +30,7 @@ typedef struct {
     double temperature; /* the next token's */
     int typing;         /* t: a new text is being typed */
     char typed[MODEL_TEXT_MAX];
-    char lesson[1200];  /* the head written as a lesson, for the loop */
+    char lesson[4096];  /* the head written as a lesson, for the loop (PATH_MAX) */
     int direct;         /* opened on one model (attn model PATH): Esc on
                            the heads closes the screen */
 } ModelScreen;

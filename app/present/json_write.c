@@ -36,6 +36,16 @@ void jw_string(FILE *out, const char *s)
         jw_string_n(out, s, strlen(s));
 }
 
+/* The bidirectional controls (marks, embeddings, overrides, isolates): a
+ * text holding one reads in another order than it is stored, so JSON
+ * writes them as escapes too, never raw (U+202E once reached a terminal
+ * through attn model --json). */
+static int is_bidi_control(unsigned cp)
+{
+    return cp == 0x061c || cp == 0x200e || cp == 0x200f || (cp >= 0x202a && cp <= 0x202e)
+           || (cp >= 0x2066 && cp <= 0x2069);
+}
+
 void jw_string_n(FILE *out, const char *s, size_t n)
 {
     fputc('"', out);
@@ -58,7 +68,7 @@ void jw_string_n(FILE *out, const char *s, size_t n)
             fputs("\\r", out);
         else if (cp == '\t')
             fputs("\\t", out);
-        else if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x2028 || cp == 0x2029)
+        else if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x2028 || cp == 0x2029 || is_bidi_control(cp))
             fprintf(out, "\\u%04x", cp);
         else
             fwrite(p, 1, (size_t)len, out);

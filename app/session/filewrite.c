@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +54,53 @@ int filewrite_dirs(const char *dir)
     free(p);
     errno = e;
     return rc;
+}
+
+int filewrite_join(char *out, size_t size, const char *dir, const char *name)
+{
+    int n = snprintf(out, size, "%s/%s", dir, name);
+    if (n < 0 || (size_t)n >= size) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    return 0;
+}
+
+/* Is there something at dir/name (of any kind; stat never waits on a FIFO)? */
+static int holds(const char *dir, const char *name)
+{
+    char path[PATH_MAX];
+    struct stat st;
+    return filewrite_join(path, sizeof path, dir, name) == 0 && lstat(path, &st) == 0;
+}
+
+int filewrite_claim(const char *dir, const char *const *names, const char *own, char *why, size_t size)
+{
+    struct stat st;
+    int existed = stat(dir, &st) == 0;
+    if (filewrite_dirs(dir) != 0) {
+        snprintf(why, size, "%s: cannot make the folder: %s", dir,
+                 errno == ENOTDIR ? "a file, not a folder, is in the way" : strerror(errno));
+        return -1;
+    }
+    int ours = !existed || holds(dir, FILEWRITE_STAMP) || (own && holds(dir, own));
+    for (int i = 0; !ours && names[i]; i++)
+        if (holds(dir, names[i])) {
+            snprintf(why, size, "%s/%s: attn did not write it, and would replace it: choose another folder, or move "
+                     "it away", dir, names[i]);
+            return -1;
+        }
+    char stamp[PATH_MAX], msg[300];
+    static const char text[] = "attn wrote the files of this folder and may replace them\n";
+    if (filewrite_join(stamp, sizeof stamp, dir, FILEWRITE_STAMP) != 0) {
+        snprintf(why, size, "%s: the path is too long", dir);
+        return -1;
+    }
+    if (!holds(dir, FILEWRITE_STAMP) && filewrite_replace(stamp, text, sizeof text - 1, msg, sizeof msg) != 0) {
+        snprintf(why, size, "%s: %s", stamp, msg);
+        return -1;
+    }
+    return 0;
 }
 
 int filewrite_replace(const char *path, const void *bytes, size_t len, char *why, size_t size)

@@ -9,6 +9,21 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+/* "dir/name" into out (size bytes, PATH_MAX for any path the system
+ * takes): 0, or -1 with errno ENAMETOOLONG when it does not fit. A path
+ * is never cut short (a 1,025-byte --out once wrote into ".../targ"). */
+int filewrite_join(char *out, size_t size, const char *dir, const char *name);
+
+/* Take the folder dir for the files attn writes there (names, a NULL-ended
+ * list): made with its parents when absent. A folder that holds one of
+ * names is attn's only if it holds the stamp FILEWRITE_STAMP (written by
+ * this call into every folder it takes) or the file own (NULL: none; a
+ * run's checkpoint.bin); otherwise it is refused, naming that file, so
+ * nothing a person made there is replaced without asking. 0, or -1 with
+ * why ("DIR/NAME: ..."). */
+#define FILEWRITE_STAMP ".attn"
+int filewrite_claim(const char *dir, const char *const *names, const char *own, char *why, size_t size);
+
 /* Make dir and the folders above it (0700), of any length: 0, or -1 with
  * errno (ENOTDIR where a file, not a folder, stands in the way). */
 int filewrite_dirs(const char *dir);

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +63,12 @@ static ReadStatus read_whole(const char *path, size_t limit, int soft, char **te
         close(fd);
         errno = e;
         return why;
+    }
+    /* the size first: a 5 GB sparse file once took 16 s and 4.2 GB of
+     * memory before it was called too large */
+    if (!soft && (uint64_t)st.st_size > (uint64_t)limit) {
+        close(fd);
+        return READ_BIG;
     }
     int flags = fcntl(fd, F_GETFL);
     FILE *f = flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0 ? NULL : fdopen(fd, "rb");

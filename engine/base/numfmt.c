@@ -3,8 +3,11 @@
  */
 #include "numfmt.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* "6.1e-06" -> "6.1e-6": no '+' and no leading zeros in the exponent. */
@@ -59,4 +62,30 @@ int num_decimals_for(double tol, int least)
 int num_fits_float(double v)
 {
     return isfinite(v) && isfinite((float)v);
+}
+
+int num_parse_whole(const char *s, long lo, long hi, long *out)
+{
+    if (!s || !*s || isspace((unsigned char)*s))
+        return -1;
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || errno || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int num_parse_real(const char *s, double lo, double hi, double *out)
+{
+    if (!s || !*s || isspace((unsigned char)*s))
+        return -1;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end || !isfinite(v) || !(v >= lo && v <= hi))
+        return -1;
+    *out = v;
+    return 0;
 }

@@ -29,4 +29,11 @@ int num_decimals_for(double tol, int least);
  * no, NaN no. */
 int num_fits_float(double v);
 
+/* The one way attn reads a number a person gave as an option: s whole (no
+ * trailing text), a whole number in [lo, hi] (4294967304 for an int is
+ * refused, never wrapped to 8), or a real number in [lo, hi] (NaN and
+ * inf refused). 0 with *out, or -1. */
+int num_parse_whole(const char *s, long lo, long hi, long *out);
+int num_parse_real(const char *s, double lo, double hi, double *out);
+
 #endif
