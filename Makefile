@@ -207,7 +207,7 @@ install: attn
 	install -m 644 models/README.md models/tinyshakespeare.txt $(DESTDIR)$(PREFIX)/share/attn/models/
 	for m in models/*/; do [ -f $$m/config.json ] || continue; \
 	  install -d $(DESTDIR)$(PREFIX)/share/attn/$$m && \
-	  install -m 644 $$m/config.json $$m/model.safetensors $$m/vocab.json $$m/merges.txt \
+	  install -m 644 $$m/config.json $$m/model.safetensors $$m/vocab.json $$m/merges.txt $$m/token_counts.json \
 	    $(DESTDIR)$(PREFIX)/share/attn/$$m || exit 1; \
 	done
 	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5

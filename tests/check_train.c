@@ -1,5 +1,6 @@
 /*
- * check_train.c - the training engine (engine/train) against PyTorch's
+ * check_train.c - the training engine (engine/train: the engine's one
+ * Model with its gradients, moments and activations) against PyTorch's
  * autograd and torch.optim.AdamW (tests/reference/train/one-step.json,
  * made by scripts/make-train-reference): the tiny GPT-2 of the model tests
  * on tests/data/train-33.txt, its loss, the gradient of every weight (so
@@ -13,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpt_train.h"
+#include "model_train.h"
 #include "json_read.h"
 #include "testutil.h"
 #include "tiny_model.h"
@@ -38,18 +39,23 @@ static void load_reference(void)
     free(text);
 }
 
-/* The tiny GPT-2 with the model tests' weights, by name. */
-static GptTrain *tiny(void)
+/* The tiny GPT-2 with the model tests' weights, by name, and its training. */
+static Model *tiny_model;
+
+static ModelTrain *tiny(void)
 {
     GptShape s = { LAYERS, HEADS, D, CONTEXT, VOCAB };
+    ModelConfig cfg = gpt_config(&s);
     AttnError err = { 0 };
-    GptTrain *g = gpt_train_new(&s, 1, &err);
+    tiny_model = model_block_new(&cfg, &err);
+    ck_assert_msg(tiny_model != NULL, "%s", err.msg);
+    ModelTrain *g = model_train_new(tiny_model, 1, &err);
     ck_assert_msg(g != NULL, "%s", err.msg);
     make_weights();
     int n;
     size_t count;
-    const GptTensor *t = gpt_train_tensors(g, &n);
-    float *w = gpt_train_weights(g, &count);
+    const ModelTensor *t = model_tensors(tiny_model, &n);
+    float *w = model_block(tiny_model, &count);
     ck_assert_int_eq(n, n_ws);
     for (int i = 0; i < n; i++) {
         ck_assert_str_eq(t[i].name, ws[i].name);
@@ -60,18 +66,25 @@ static GptTrain *tiny(void)
     return g;
 }
 
+static void tiny_free(ModelTrain *g)
+{
+    model_train_free(g);
+    model_free(tiny_model);
+    tiny_model = NULL;
+}
+
 /* Every tensor of block (laid out as g's) against the reference's object
  * key, within tol of max(|want|, floor) relative. After a step, a weight
  * whose true gradient is zero (the key bias: a softmax does not see a
  * constant added to a query's every score) moves by Adam's step in the
  * direction of rounding noise, on either side: it is held to within two
  * steps (lr) instead. */
-static void same_as(GptTrain *g, const float *block, const char *key, double tol, double floor)
+static void same_as(const float *block, const char *key, double tol, double floor)
 {
     const JVal *grads = json_get(&reference, "grads");
     double lr = json_get(&reference, "lr")->num;
     int n;
-    const GptTensor *t = gpt_train_tensors(g, &n);
+    const ModelTensor *t = model_tensors(tiny_model, &n);
     const JVal *ref = json_get(&reference, key);
     double worst = 0;
     const char *where = "";
@@ -99,17 +112,17 @@ static void same_as(GptTrain *g, const float *block, const char *key, double tol
 START_TEST(one_step_equals_pytorch)
 {
     load_reference();
-    GptTrain *g = tiny();
-    double loss = gpt_train_forward(g, tokens, tokens + 1, 1, CONTEXT);
+    ModelTrain *g = tiny();
+    double loss = model_train_forward(g, tokens, tokens + 1, 1, CONTEXT);
     double want = json_get(&reference, "loss")->num;
     ck_assert_msg(fabs(loss - want) <= 1e-5 * want, "loss %.9g, PyTorch %.9g", loss, want);
-    gpt_train_backward(g);
-    same_as(g, gpt_train_grads(g), "grads", 1e-3, 1e-3);
+    model_train_backward(g);
+    same_as(model_train_grads(g), "grads", 1e-3, 1e-3);
     GptAdamW a = { 1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f };
-    gpt_train_adamw(g, &a, 1);
+    model_train_adamw(g, &a, 1);
     size_t count;
-    same_as(g, gpt_train_weights(g, &count), "after", 1e-5, 1e-2);
-    gpt_train_free(g);
+    same_as(model_block(tiny_model, &count), "after", 1e-5, 1e-2);
+    tiny_free(g);
     json_free(&reference);
 }
 END_TEST
@@ -118,26 +131,57 @@ END_TEST
  * loss and the gradients are the same again. */
 START_TEST(passes_are_repeatable)
 {
-    GptTrain *g = tiny();
+    ModelTrain *g = tiny();
     load_reference();
-    double first = gpt_train_forward(g, tokens, tokens + 1, 1, CONTEXT);
-    gpt_train_backward(g);
+    double first = model_train_forward(g, tokens, tokens + 1, 1, CONTEXT);
+    model_train_backward(g);
     size_t count;
-    gpt_train_weights(g, &count);
+    model_block(tiny_model, &count);
     float *grads = malloc(count * sizeof *grads);
-    memcpy(grads, gpt_train_grads(g), count * sizeof *grads);
-    ck_assert(first == gpt_train_forward(g, tokens, tokens + 1, 1, CONTEXT));
-    gpt_train_backward(g);
-    ck_assert(memcmp(grads, gpt_train_grads(g), count * sizeof *grads) == 0);
+    memcpy(grads, model_train_grads(g), count * sizeof *grads);
+    ck_assert(first == model_train_forward(g, tokens, tokens + 1, 1, CONTEXT));
+    model_train_backward(g);
+    ck_assert(memcmp(grads, model_train_grads(g), count * sizeof *grads) == 0);
     free(grads);
-    gpt_train_free(g);
+    tiny_free(g);
     json_free(&reference);
     /* a shape that does not divide is refused with what is wrong */
     AttnError err = { 0 };
     GptShape bad = { 2, 3, 16, 32, 256 };
-    ck_assert_ptr_null(gpt_train_new(&bad, 1, &err));
-    ck_assert_str_eq(err.msg, "a model of 2 layers, 3 heads, width 16, context 32, vocabulary 256, batch 1: each at "
-                              "least 1, at most 64 layers, and the heads dividing the width");
+    ModelConfig cfg = gpt_config(&bad);
+    ck_assert_ptr_null(model_block_new(&cfg, &err));
+    ck_assert_str_eq(err.msg, "a model of 2 layers, 3 heads, width 16, context 32, vocabulary 256: each at least 1, "
+                              "at most 64 layers, and the heads dividing the width");
+}
+END_TEST
+
+/* The model trained is the model looked at: the training forward's loss
+ * is the looking forward's, position by position (one pass, two asks). */
+START_TEST(the_trained_model_is_the_looked_at_model)
+{
+    ModelTrain *g = tiny();
+    load_reference();
+    double loss = model_train_forward(g, tokens, tokens + 1, 1, CONTEXT);
+    ModelRun run;
+    AttnError err = { 0 };
+    ModelAsk ask = { .every_position = 1 };
+    ck_assert_msg(model_forward_asked(tiny_model, tokens, CONTEXT, &ask, &run, &err) == ATTN_OK, "%s", err.msg);
+    float *z = malloc(VOCAB * sizeof *z);
+    double sum = 0;
+    for (int i = 0; i < CONTEXT; i++) {
+        ck_assert(model_logits_at(tiny_model, &run, i, z, &err) == ATTN_OK);
+        double mx = z[0], s = 0;
+        for (int v = 1; v < VOCAB; v++)
+            mx = fmax(mx, z[v]);
+        for (int v = 0; v < VOCAB; v++)
+            s += exp(z[v] - mx);
+        sum += log(s) + mx - z[tokens[i + 1]];
+    }
+    ck_assert_msg(fabs(sum / CONTEXT - loss) < 1e-5, "looked at %.9g, trained %.9g", sum / CONTEXT, loss);
+    free(z);
+    model_run_free(&run);
+    tiny_free(g);
+    json_free(&reference);
 }
 END_TEST
 
@@ -147,6 +191,7 @@ Suite *train_suite(void)
     TCase *tc = tcase_create("train");
     tcase_add_test(tc, one_step_equals_pytorch);
     tcase_add_test(tc, passes_are_repeatable);
+    tcase_add_test(tc, the_trained_model_is_the_looked_at_model);
     suite_add_tcase(s, tc);
     return s;
 }

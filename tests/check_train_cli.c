@@ -52,9 +52,9 @@ START_TEST(one_step_from_init_is_pytorchs)
     ck_assert_ptr_nonnull(nl);
     *nl = '\0';
     ck_assert_msg(json_parse(r.out, &line, why, sizeof why) == 0, "%s: %s", why, r.out);
-    static const char *const keys[] = { "step", "train_loss", "val_loss", "lr", "tokens_per_s" };
-    ck_assert_int_eq(line.n, 5);
-    for (int i = 0; i < 5; i++)
+    static const char *const keys[] = { "step", "train_loss", "val_loss", "lr", "tokens_per_s", "induction" };
+    ck_assert_int_eq(line.n, 6);
+    for (int i = 0; i < 6; i++)
         ck_assert_str_eq(line.keys[i], keys[i]);
     ck_assert_int_eq((int)json_get(&line, "step")->num, 1);
     ck_assert_msg(fabs(json_get(&line, "train_loss")->num - json_get(&ref, "loss")->num) < 1e-5, "%s", r.out);
@@ -307,6 +307,52 @@ static const JVal *head_entry(const JVal *heads, int layer, int head)
     return NULL;
 }
 
+/* One model, one probe: the induction score attn train reports for a
+ * head at its last evaluation is the one attn model gives the saved model,
+ * and a head's kind and scores do not move with the text looked at. */
+START_TEST(train_and_model_give_one_induction_score)
+{
+    char *dir = make_dir(), out[200];
+    snprintf(out, sizeof out, "%s/run", dir);
+    CmdResult r = cmd_runf("%s train --data %s --out %s --steps 3 --layers 2 --d 16 --heads 2 --context 32 --batch 2 "
+                           "--eval-every 3 --warmup 0 --json", attn_bin(), corpus(), out);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    JVal line;
+    char why[200];
+    char *nl = strchr(r.out, '\n');
+    *nl = '\0';
+    ck_assert_msg(json_parse(r.out, &line, why, sizeof why) == 0, "%s: %s", why, r.out);
+    const JVal *ind = json_get(&line, "induction");
+    ck_assert_msg(ind && ind->n == 2 && ind->items[0].n == 2, "%s", r.out);
+    const char *texts[2] = { "the queen is ill.", "ROMEO: what light" };
+    char kinds[2][4][40];
+    for (int k = 0; k < 2; k++) {
+        CmdResult m = cmd_runf("%s model %s --text '%s' --json", attn_bin(), out, texts[k]);
+        ck_assert_msg(m.status == 0, "%s", m.err);
+        JVal doc;
+        ck_assert_msg(json_parse(m.out, &doc, why, sizeof why) == 0, "%s", why);
+        const JVal *heads = json_get(&doc, "heads");
+        ck_assert_int_eq(heads->n, 4);
+        for (int h = 0; h < 4; h++) {
+            const JVal *e = &heads->items[h];
+            int layer = (int)json_get(e, "layer")->num - 1, head = (int)json_get(e, "head")->num - 1;
+            double trained = ind->items[layer].items[head].num;
+            double looked = json_get(json_get(e, "scores"), "induction")->num;
+            ck_assert_msg(fabs(trained - looked) <= 1e-4, "L%dH%d: attn train %.4f, attn model %.4f", layer + 1,
+                          head + 1, trained, looked);
+            snprintf(kinds[k][h], sizeof kinds[k][h], "%s %.4f", json_get(e, "kind")->str, json_get(e, "score")->num);
+            if (k == 1)
+                ck_assert_str_eq(kinds[1][h], kinds[0][h]);
+        }
+        json_free(&doc);
+        cmd_free(&m);
+    }
+    json_free(&line);
+    cmd_free(&r);
+    remove_dir(dir);
+}
+END_TEST
+
 START_TEST(the_model_screen_finds_the_twice_models_induction_head)
 {
     char models[600];
@@ -382,6 +428,7 @@ Suite *train_cli_suite(void)
     tcase_add_loop_test(tc, the_shipped_models_are_as_said, 0, 2);
     tcase_add_test(tc, the_twice_text_is_each_line_twice);
     tcase_add_test(tc, the_model_screen_finds_the_twice_models_induction_head);
+    tcase_add_test(tc, train_and_model_give_one_induction_score);
     suite_add_tcase(s, tc);
     return s;
 }

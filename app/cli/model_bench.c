@@ -23,7 +23,7 @@
 #include "lesson.h"
 #include "measure.h"
 #include "model.h"
-#include "gpt_train.h"
+#include "model_train.h"
 #include "model_dir.h"
 #include "numfmt.h"
 
@@ -180,20 +180,22 @@ int cli_train_bench(int argc, char **argv)
         return 2;
     }
     GptShape s = { 4, 4, 128, 128, 256 };
+    ModelConfig cfg = gpt_config(&s);
     int B = 16, T = s.context;
     AttnError err = { 0 };
-    GptTrain *g = gpt_train_new(&s, B, &err);
+    Model *m = model_block_new(&cfg, &err);
+    ModelTrain *g = m ? model_train_new(m, B, &err) : NULL;
     int *tok = malloc((size_t)B * (T + 1) * sizeof *tok), *in = malloc((size_t)B * T * sizeof *in);
     int *tg = malloc((size_t)B * T * sizeof *tg);
     double *ms = malloc((size_t)steps * sizeof *ms);
     if (!g || !tok || !in || !tg || !ms) {
         fprintf(stderr, "attn: %s\n", g ? "out of memory" : err.msg);
-        gpt_train_free(g), free(tok), free(in), free(tg), free(ms);
+        model_train_free(g), model_free(m), free(tok), free(in), free(tg), free(ms);
         return 2;
     }
     Rng r;
     rng_seed(&r, 1);
-    gpt_train_init(g, &r);
+    model_train_init(m, &r);
     GptAdamW a = { 1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f };
     double peak_before = bench_fma_peak(pool_threads(), NULL);     /* and after: bench_fma_peak_again */
     for (int k = -1; k < steps; k++) {
@@ -203,14 +205,14 @@ int cli_train_bench(int argc, char **argv)
             for (int t = 0; t < T; t++)
                 in[b * T + t] = tok[b * (T + 1) + t], tg[b * T + t] = tok[b * (T + 1) + t + 1];
         double t0 = bench_now_ms();
-        gpt_train_forward(g, in, tg, B, T);
-        gpt_train_backward(g);
-        gpt_train_adamw(g, &a, k + 2);
+        model_train_forward(g, in, tg, B, T);
+        model_train_backward(g);
+        model_train_adamw(g, &a, k + 2);
         if (k >= 0)
             ms[k] = bench_now_ms() - t0;    /* the first step only warms up */
     }
     double median = bench_median(ms, steps);
-    double gflops = gpt_train_flops(&s, B, T) / (median * 1e6), tps = B * T / (median / 1e3);
+    double gflops = model_train_flops(&cfg, B, T) / (median * 1e6), tps = B * T / (median / 1e3);
     int threads = pool_threads();
     double peak = bench_fma_peak_again(peak_before, threads, NULL);
     if (json) {
@@ -231,6 +233,6 @@ int cli_train_bench(int argc, char **argv)
                median, tps, gflops,
                peak > 0 ? 100 * gflops / peak : 0, peak);
     }
-    gpt_train_free(g), free(tok), free(in), free(tg), free(ms);
+    model_train_free(g), model_free(m), free(tok), free(in), free(tg), free(ms);
     return 0;
 }

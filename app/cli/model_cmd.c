@@ -180,6 +180,20 @@ static void print_json(ModelLook *lk, const NextTokens *nx)
             jw_int(&w, "head", h + 1);
             jw_str(&w, "kind", kind);
             jw_num(&w, "score", score, 4);
+            /* what it is, on the probe (its four scores, which name the
+             * kind), and what it does on this text */
+            const HeadScores *p = &lk->scores[l * c->heads + h], *t = &lk->run.scores[l * c->heads + h];
+            jw_object(&w, "scores");
+            jw_num(&w, "previous", p->previous, 4);
+            jw_num(&w, "first", p->first, 4);
+            jw_num(&w, "self", p->self, 4);
+            jw_num(&w, "induction", p->induction, 4);
+            jw_close(&w, '}');
+            jw_object(&w, "on_text");
+            jw_num(&w, "previous", t->previous, 6);
+            jw_num(&w, "first", t->first, 6);
+            jw_num(&w, "self", t->self, 6);
+            jw_close(&w, '}');
             jw_close(&w, '}');
         }
     jw_close(&w, ']');

@@ -44,10 +44,16 @@ static int train_usage(const char *why)
     return 2;
 }
 
-/* A line per evaluation; on paper also the head of the highest induction
- * score, so a log shows when induction heads formed. */
+/* A line per evaluation, with each head's induction score on the model
+ * screen's probe (--json: "induction", layers by heads; on paper the head
+ * of the highest), so a log shows when induction heads formed. */
 static void say_point(Trainer *t, const TrainPoint *p, double tokens_per_s, const TrainRun *r, double left_s, int json)
 {
+    const GptShape *g = &r->set.shape;
+    double *ind = malloc((size_t)g->layers * g->heads * sizeof *ind);
+    int best = 0, have = ind && trainer_induction(t, ind) == 0;
+    for (int k = 1; have && k < g->layers * g->heads; k++)
+        best = ind[k] > ind[best] ? k : best;
     if (json) {
         JsonWriter w;
         jw_begin(&w, stdout);
@@ -56,21 +62,23 @@ static void say_point(Trainer *t, const TrainPoint *p, double tokens_per_s, cons
         jw_num(&w, "val_loss", p->val_loss, 6);
         jw_num(&w, "lr", p->lr, -1);
         jw_num(&w, "tokens_per_s", tokens_per_s, 1);
+        jw_inline(&w, "induction");
+        for (int l = 0; have && l < g->layers; l++) {
+            jw_inline(&w, NULL);
+            for (int h = 0; h < g->heads; h++)
+                jw_num(&w, NULL, ind[l * g->heads + h], 4);
+            jw_close(&w, ']');
+        }
+        jw_close(&w, ']');
         jw_end(&w);
     } else {
-        const GptShape *g = &r->set.shape;
-        double *ind = malloc((size_t)g->layers * g->heads * sizeof *ind);
-        int best = 0;
-        if (ind && trainer_induction(t, ind) == 0)
-            for (int k = 1; k < g->layers * g->heads; k++)
-                best = ind[k] > ind[best] ? k : best;
         printf("step %lld/%lld  train %.4f  val %.4f  lr %.6f  %.0f tokens/s  %.0fs left", (long long)p->step,
                (long long)r->set.steps, p->train_loss, p->val_loss, p->lr, tokens_per_s, left_s);
-        if (ind)
+        if (have)
             printf("  induction L%dH%d %.2f", best / g->heads + 1, best % g->heads + 1, ind[best]);
         printf("\n");
-        free(ind);
     }
+    free(ind);
     fflush(stdout);
 }
 

@@ -211,7 +211,7 @@ static char *lesson_text(const ModelLook *lk, int layer, int head, const char *t
                window ? " This model also sees only the last few tokens (a sliding window)." : "", mask);
     strbuf_add(&b, "step Softmax\n  text\n"
                    "    Each row becomes weights that are positive and sum to 1. attn measured this head on\n"
-                   "    the text and on a repeated random sequence: it reads as %s (score %.2f).\n  end\n"
+                   "    its probe (random tokens, each sequence said twice): it reads as %s (score %.2f).\n  end\n"
                    "  let A = softmax_rows(masked)\n  show masked A\n  heatmap A\n",
                kind, kind_score);
     if (n >= 2) {

@@ -8,31 +8,86 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_read.h"
+#include "lessonfile.h"
+
 static int make_thumbs(ModelLook *lk);
+
+/* How often each token came in the text the model was trained on, from
+ * dir/MODEL_COUNTS_FILE (attn train writes it): a vocabulary of weights
+ * (malloc'd), or NULL when the model has none or it does not read. */
+static double *trained_counts(const ModelDir *md)
+{
+    char path[4200], *text = NULL, msg[300];
+    size_t len;
+    if (snprintf(path, sizeof path, "%s/%s", md->dir, MODEL_COUNTS_FILE) >= (int)sizeof path
+        || !model_dir_has(md->dir, MODEL_COUNTS_FILE)
+        || lessonfile_read_text(path, 16L << 20, &text, &len, msg, sizeof msg) != 0)
+        return NULL;
+    char *z = realloc(text, len + 1);
+    if (!z) {
+        free(text);
+        return NULL;
+    }
+    z[len] = '\0';
+    JVal root;
+    double *w = NULL;
+    if (json_parse(z, &root, msg, sizeof msg) == 0) {
+        const JVal *counts = json_get(&root, "counts");
+        if (counts && counts->type == J_ARR && counts->n == md->cfg.vocab && (w = malloc((size_t)counts->n * sizeof *w)))
+            for (int i = 0; i < counts->n; i++)
+                w[i] = counts->items[i].type == J_NUM && counts->items[i].num > 0 ? counts->items[i].num : 0;
+        json_free(&root);
+    }
+    free(z);
+    return w;
+}
+
+/* The tokens the model knows, to probe its heads with: as often as its
+ * training text used them (trained_counts), else a BPE vocabulary's tokens
+ * written in printable ASCII alone (each merged token exists because its
+ * text used it often), else every token alike (NULL). */
+static double *probe_weights(ModelLook *lk)
+{
+    double *w = trained_counts(&lk->md);
+    if (w || !lk->md.bpe)
+        return w;
+    int vocab = lk->md.cfg.vocab, any = 0;
+    if (!(w = calloc((size_t)vocab, sizeof *w)))
+        return NULL;
+    for (int id = 0; id < vocab; id++) {
+        const char *t = model_look_token(lk, id);
+        int printable = t && *t && model_look_token_size(lk, id) == strlen(t);
+        for (const char *p = t; printable && *p; p++)
+            printable = (unsigned char)*p >= 0x20 && (unsigned char)*p < 0x7f;
+        w[id] = printable;
+        any |= printable;
+    }
+    if (!any) {
+        free(w);
+        w = NULL;
+    }
+    return w;
+}
 
 int model_look_open(ModelLook *lk, const char *dir, char *why, size_t size)
 {
     memset(lk, 0, sizeof *lk);
     if (model_dir_open(dir, &lk->md, why, size) != 0)
         return -1;
-    /* the induction score's tokens: those written in printable ASCII alone
-     * (letters, digits, punctuation, spaces). A BPE vocabulary's merged
-     * tokens each exist because its text used them often, so the model has
-     * learnt them all; a vocabulary of bytes alone (attn train's) holds
-     * every byte, most of which its text never used, so there the tokens
-     * are drawn from the text looked at instead (model_look_tokens) */
-    lk->pool = malloc((size_t)lk->md.cfg.vocab * sizeof *lk->pool);
-    lk->bytes_only = lk->md.bpe != NULL;
-    for (int id = 0; lk->pool && id < lk->md.cfg.vocab; id++) {
-        const char *t = model_look_token(lk, id);
-        int printable = t && *t && model_look_token_size(lk, id) == strlen(t);
-        for (const char *p = t; printable && *p; p++)
-            printable = (unsigned char)*p >= 0x20 && (unsigned char)*p < 0x7f;
-        if (printable)
-            lk->pool[lk->n_pool++] = id;
-        if (t && model_look_token_size(lk, id) > 1)
-            lk->bytes_only = 0;
+    /* what each head is: measured once, on the probe, whatever text is
+     * looked at later (a head's kind never changes with the text typed) */
+    const ModelConfig *c = &lk->md.cfg;
+    double *w = probe_weights(lk);
+    AttnError err = { 0 };
+    lk->scores = calloc((size_t)c->layers * c->heads, sizeof *lk->scores);
+    if (!lk->scores || model_probe_heads(lk->md.model, w, lk->scores, &err) != ATTN_OK) {
+        snprintf(why, size, "%s: %s", dir, lk->scores ? err.msg : "out of memory");
+        free(w);
+        model_look_close(lk);
+        return -1;
     }
+    free(w);
     /* the name: the directory's last part that is not empty */
     size_t end = strlen(dir);
     while (end > 1 && dir[end - 1] == '/')
@@ -48,7 +103,6 @@ void model_look_close(ModelLook *lk)
 {
     free(lk->ids);
     free(lk->scores);
-    free(lk->pool);
     free(lk->head);
     free(lk->thumbs);
     free(lk->logits);
@@ -64,9 +118,7 @@ int model_look_tokens(ModelLook *lk, const int *ids, int n, char *why, size_t si
     ModelRun run;
     ModelAsk ask = { .every_position = 1 };
     int *copy = malloc((size_t)(n > 0 ? n : 1) * sizeof *copy);
-    HeadScores *hs = calloc((size_t)c->layers * c->heads, sizeof *hs);
-    if (!copy || !hs) {
-        free(copy), free(hs);
+    if (!copy) {
         snprintf(why, size, "out of memory");
         return -1;
     }
@@ -76,21 +128,16 @@ int model_look_tokens(ModelLook *lk, const int *ids, int n, char *why, size_t si
         ;
     } else if (model_forward_asked(lk->md.model, ids, n, &ask, &run, &err) != ATTN_OK) {
         snprintf(why, size, "%s", err.msg);
-    } else if (model_head_scores(lk->md.model, &run, MODEL_LOOK_INDUCTION_REP, MODEL_LOOK_INDUCTION_SEED,
-                                 lk->bytes_only ? ids : lk->pool, lk->bytes_only ? n : lk->n_pool, hs,
-                                 &err) != ATTN_OK) {
-        model_run_free(&run);
-        snprintf(why, size, "%s", err.msg);
     } else {
         memcpy(copy, ids, (size_t)n * sizeof *copy);
-        free(lk->ids), free(lk->scores), free(lk->head);
+        free(lk->ids), free(lk->head);
         model_run_free(&lk->run);
-        lk->ids = copy, lk->n = n, lk->scores = hs, lk->run = run, lk->head = NULL, lk->logits_pos = 0;
+        lk->ids = copy, lk->n = n, lk->run = run, lk->head = NULL, lk->logits_pos = 0;
         free(lk->thumbs);
         lk->thumbs = NULL;      /* made when first asked for */
         return 0;
     }
-    free(copy), free(hs);
+    free(copy);
     return -1;
 }
 

@@ -16,9 +16,11 @@
 #include "model.h"
 #include "model_dir.h"
 
-/* The induction score's random sequence: its length and seed. */
-#define MODEL_LOOK_INDUCTION_REP 32
-#define MODEL_LOOK_INDUCTION_SEED 1234u
+/* The file a model trained here carries beside its weights: how often each
+ * token came in its training text ({"counts": [...]}, a number a token),
+ * so its heads are probed with the tokens it learnt, as attn train
+ * probes them (model_probe_heads). */
+#define MODEL_COUNTS_FILE "token_counts.json"
 /* The most tokens a text may make (beside the model's own context). */
 #define MODEL_LOOK_MAX_TOKENS 4096
 
@@ -31,13 +33,11 @@ typedef struct {
     int *ids;           /* the tokens looked at */
     int n;
     ModelRun run;       /* their pass: each layer's queries and keys, every
-                           position's logits */
-    HeadScores *scores; /* layers x heads */
+                           position's logits, what each head does on them
+                           (run.scores: previous, first, self)              */
+    HeadScores *scores; /* layers x heads: what each head is, on the probe
+                           (model_probe_heads), measured once at open       */
     char name[128];     /* the directory's last part, for titles */
-    int *pool, n_pool;  /* the induction score's tokens (none: every token) */
-    int bytes_only;     /* the vocabulary is bytes alone: the induction
-                           score draws the looked-at tokens, as often as
-                           they come, instead of pool                       */
     /* one head's attention made again (model_look_attention), and which */
     float *head;
     int head_layer, head_index;

@@ -13,6 +13,7 @@
 
 #include "bpe.h"
 #include "filewrite.h"
+#include "model_look.h"
 #include "strbuf.h"
 
 /* dir/name whole from b (a StrBuf's text or bytes): 0, or -1 with why. */
@@ -36,12 +37,12 @@ static int put(const char *dir, const char *name, const void *bytes, size_t len,
 
 /* The weights as safetensors: the header (8-byte length, JSON padded with
  * spaces to a multiple of 8) and the F32 bytes in the table's order. */
-static unsigned char *safetensors_of(GptTrain *g, size_t *len)
+static unsigned char *safetensors_of(Model *m, size_t *len)
 {
     int n;
     size_t count;
-    const GptTensor *t = gpt_train_tensors(g, &n);
-    const float *w = gpt_train_weights(g, &count);
+    const ModelTensor *t = model_tensors(m, &n);
+    const float *w = model_block(m, &count);
     StrBuf h = { 0 };
     strbuf_add(&h, "{\"__metadata__\": {\"format\": \"pt\"}");
     for (int i = 0; i < n; i++) {
@@ -55,7 +56,7 @@ static unsigned char *safetensors_of(GptTrain *g, size_t *len)
     strbuf_add(&h, "}");
     while (!h.failed && h.len % 8)
         strbuf_add(&h, " ");
-    if (h.failed) {
+    if (h.failed || !w) {
         strbuf_free(&h);
         return NULL;
     }
@@ -71,19 +72,19 @@ static unsigned char *safetensors_of(GptTrain *g, size_t *len)
     return out;
 }
 
-int model_write_gpt2(const char *dir, GptTrain *g, char *why, size_t size)
+int model_write_gpt2(const char *dir, Model *m, const double *counts, char *why, size_t size)
 {
     if (filewrite_dirs(dir) != 0) {
         snprintf(why, size, "%s: cannot make the folder: %s", dir, strerror(errno));
         return -1;
     }
-    const GptShape *s = gpt_train_shape(g);
-    StrBuf cfg = { 0 }, vocab = { 0 };
+    const ModelConfig *s = model_config(m);
+    StrBuf cfg = { 0 }, vocab = { 0 }, freq = { 0 };
     strbuf_add(&cfg, "{\"model_type\": \"gpt2\", \"architectures\": [\"GPT2LMHeadModel\"], \"n_layer\": %d, "
                      "\"n_head\": %d, \"n_embd\": %d, \"n_positions\": %d, \"n_ctx\": %d, \"vocab_size\": %d, "
                      "\"n_inner\": null, \"activation_function\": \"gelu_new\", \"layer_norm_epsilon\": 1e-05, "
                      "\"tie_word_embeddings\": true, \"bos_token_id\": 10, \"eos_token_id\": 10}\n",
-               s->layers, s->heads, s->d, s->context, s->context, s->vocab);
+               s->layers, s->heads, s->d_model, s->context, s->context, s->vocab);
     /* the 256 bytes in GPT-2's byte alphabet, no merges: a token a byte */
     strbuf_add(&vocab, "{");
     for (int b = 0; b < 256; b++) {
@@ -92,15 +93,24 @@ int model_write_gpt2(const char *dir, GptTrain *g, char *why, size_t size)
         strbuf_add(&vocab, "%s\"%s%s\": %d", b ? ", " : "", cp == '"' || cp == '\\' ? "\\" : "", bpe_byte_utf8(b, ch), b);
     }
     strbuf_add(&vocab, "}\n");
+    if (counts) {
+        strbuf_add(&freq, "{\"about\": \"how often each token came in the text attn train trained this model on: the "
+                          "tokens its heads are probed with\",\n \"counts\": [");
+        for (int i = 0; i < s->vocab; i++)
+            strbuf_add(&freq, "%s%.0f", i ? ", " : "", counts[i]);
+        strbuf_add(&freq, "]}\n");
+    }
     size_t st_len = 0;
-    unsigned char *st = safetensors_of(g, &st_len);
+    unsigned char *st = safetensors_of(m, &st_len);
     static const char merges[] = "#version: 0.2\n";
     int rc = put(dir, "config.json", cfg.failed ? NULL : cfg.s, cfg.len, why, size) != 0
              || put(dir, "vocab.json", vocab.failed ? NULL : vocab.s, vocab.len, why, size) != 0
              || put(dir, "merges.txt", merges, sizeof merges - 1, why, size) != 0
+             || (counts && put(dir, MODEL_COUNTS_FILE, freq.failed ? NULL : freq.s, freq.len, why, size) != 0)
              || put(dir, "model.safetensors", st, st_len, why, size) != 0;
     strbuf_free(&cfg);
     strbuf_free(&vocab);
+    strbuf_free(&freq);
     free(st);
     return rc ? -1 : 0;
 }

@@ -203,7 +203,7 @@ static int take(Bytes *in, void *p, size_t n)
     return 0;
 }
 
-int train_checkpoint_save(const char *dir, const TrainRun *r, GptTrain *g, char *why, size_t size)
+int train_checkpoint_save(const char *dir, const TrainRun *r, ModelTrain *t, char *why, size_t size)
 {
     char path[PATH_MAX], msg[600];
     if (filewrite_join(path, sizeof path, dir, "checkpoint.bin") != 0) {
@@ -211,8 +211,8 @@ int train_checkpoint_save(const char *dir, const TrainRun *r, GptTrain *g, char 
         return -1;
     }
     size_t count;
-    float *w = gpt_train_weights(g, &count), *m, *v;
-    gpt_train_moments(g, &m, &v);
+    float *w = model_block(model_train_model(t), &count), *m, *v;
+    model_train_moments(t, &m, &v);
     Bytes o = { 0 };
     uint32_t version = CKPT_VERSION;
     uint64_t n_curve = (uint64_t)r->n_curve, n_weights = count;
@@ -246,11 +246,12 @@ int train_checkpoint_save(const char *dir, const TrainRun *r, GptTrain *g, char 
     return rc;
 }
 
-int train_checkpoint_load(const char *dir, TrainRun *r, GptTrain **g, char *why, size_t size)
+int train_checkpoint_load(const char *dir, TrainRun *r, Model **model, ModelTrain **t, char *why, size_t size)
 {
     char path[PATH_MAX], msg[600];
     memset(r, 0, sizeof *r);
-    *g = NULL;
+    *model = NULL;
+    *t = NULL;
     if (filewrite_join(path, sizeof path, dir, "checkpoint.bin") != 0) {
         snprintf(why, size, "%s: the path is too long", dir);
         return -1;
@@ -261,17 +262,19 @@ int train_checkpoint_load(const char *dir, TrainRun *r, GptTrain **g, char *why,
         snprintf(why, size, "%s: %s", path, msg);
         return -1;
     }
-    int rc = train_checkpoint_parse((const unsigned char *)text, len, r, g, msg, sizeof msg);
+    int rc = train_checkpoint_parse((const unsigned char *)text, len, r, model, t, msg, sizeof msg);
     free(text);
     if (rc != 0)
         snprintf(why, size, "%s: %s", path, msg);
     return rc;
 }
 
-int train_checkpoint_parse(const unsigned char *bytes, size_t len, TrainRun *r, GptTrain **g, char *why, size_t size)
+int train_checkpoint_parse(const unsigned char *bytes, size_t len, TrainRun *r, Model **model, ModelTrain **t, char *why,
+                           size_t size)
 {
     memset(r, 0, sizeof *r);
-    *g = NULL;
+    *model = NULL;
+    *t = NULL;
     Bytes in = { (unsigned char *)bytes, len, len, 0, 0 };
     char magic[8];
     uint32_t version = 0;
@@ -301,12 +304,13 @@ int train_checkpoint_parse(const unsigned char *bytes, size_t len, TrainRun *r, 
     if (!bad && run_check(r, field, sizeof field) != 0)
         bad = field;
     AttnError err = { 0 };
-    if (!bad && !(*g = gpt_train_new(&r->set.shape, r->set.batch, &err)))
+    ModelConfig cfg = gpt_config(&r->set.shape);
+    if (!bad && (!(*model = model_block_new(&cfg, &err)) || !(*t = model_train_new(*model, r->set.batch, &err))))
         bad = err.msg;
     size_t count = 0;
-    float *w = *g ? gpt_train_weights(*g, &count) : NULL, *m = NULL, *v = NULL;
-    if (*g)
-        gpt_train_moments(*g, &m, &v);
+    float *w = *t ? model_block(*model, &count) : NULL, *m = NULL, *v = NULL;
+    if (*t)
+        model_train_moments(*t, &m, &v);
     if (!bad && (take(&in, &n_weights, sizeof n_weights) || n_weights != count || take(&in, w, count * sizeof *w)
                  || take(&in, m, count * sizeof *m) || take(&in, v, count * sizeof *v) || in.at + sizeof sum != len))
         bad = "damaged: its weights do not match its settings";
@@ -315,8 +319,10 @@ int train_checkpoint_parse(const unsigned char *bytes, size_t len, TrainRun *r, 
             bad = "damaged: a weight or a moment is not a finite number";
     if (bad) {
         snprintf(why, size, "%s%s", bad == field ? "not a checkpoint attn train wrote: " : "", bad);
-        gpt_train_free(*g);
-        *g = NULL;
+        model_train_free(*t);
+        model_free(*model);
+        *t = NULL;
+        *model = NULL;
         train_run_free(r);
         return -1;
     }

@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gpt_train.h"
+#include "model_train.h"
 #include "rng.h"
 
 /* The bytes of a text file to train on. */
@@ -91,16 +91,17 @@ void train_run_free(TrainRun *r);
  * then cosine decay to a tenth of lr at the last step, or constant. */
 double train_lr(const TrainSettings *s, int64_t step);
 
-/* The checkpoint file dir/checkpoint.bin of r and g's weights and moments,
- * written atomically: 0, or -1 with why (the last good one kept). */
-int train_checkpoint_save(const char *dir, const TrainRun *r, GptTrain *g, char *why, size_t size);
-/* Read dir/checkpoint.bin: its run into *r, then a GptTrain of its shape
- * with its weights and moments into *g. 0, or -1 with why (not one,
- * damaged, of another version, named). */
-int train_checkpoint_load(const char *dir, TrainRun *r, GptTrain **g, char *why, size_t size);
+/* The checkpoint file dir/checkpoint.bin of r and t's model's weights and
+ * moments, written atomically: 0, or -1 with why (the last good one kept). */
+int train_checkpoint_save(const char *dir, const TrainRun *r, ModelTrain *t, char *why, size_t size);
+/* Read dir/checkpoint.bin: its run into *r, then a model of its shape with
+ * its weights (*m) and its training with the moments (*t). 0, or -1 with
+ * why (not one, damaged, of another version, named). */
+int train_checkpoint_load(const char *dir, TrainRun *r, Model **m, ModelTrain **t, char *why, size_t size);
 /* The same from the file's bytes (what load reads; a fuzz target's
  * entry): every field held to what a run can have before it is used, the
  * weights' count to the settings, each number finite. */
-int train_checkpoint_parse(const unsigned char *bytes, size_t len, TrainRun *r, GptTrain **g, char *why, size_t size);
+int train_checkpoint_parse(const unsigned char *bytes, size_t len, TrainRun *r, Model **m, ModelTrain **t, char *why,
+                           size_t size);
 
 #endif

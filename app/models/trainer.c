@@ -11,24 +11,24 @@
 
 #include "model.h"
 #include "model_dir.h"
+#include "model_look.h"
 #include "model_write.h"
 #include "filewrite.h"
 
 #define EVAL_BATCHES 4      /* batches of the validation text per evaluation */
-#define INDUCTION_REP 24    /* the random sequence shown twice, per showing */
-#define INDUCTION_PROBES 4  /* sequences an induction score is the mean over */
 
 struct Trainer {
     TrainRun run;
-    GptTrain *g;
+    Model *m;                   /* the one model: trained, probed, saved     */
+    ModelTrain *tr;             /* its gradients, moments and activations    */
     TrainData d;
     char *out;                  /* --out, owned                          */
     int *inputs, *targets;
     size_t *start;
     double t0;                  /* the clock at the last evaluation */
     int64_t since;              /* the step then */
-    Rng sampler;                /* the samples' and probes' own generator */
-    uint64_t byte_at_most[256]; /* how many training bytes are <= each byte */
+    Rng sampler;                /* the samples' own generator */
+    double counts[256];         /* how often each byte comes in the training text */
 };
 
 static double now_s(void)
@@ -38,9 +38,9 @@ static double now_s(void)
     return (double)t.tv_sec + t.tv_nsec / 1e9;
 }
 
-/* The weights of the model directory dir into a new GptTrain: GPT-2 of the
- * 256 bytes, every tensor by name. NULL with why. */
-static GptTrain *from_init(const char *dir, int batch, char *why, size_t size)
+/* The model of the directory dir, its weights copied into a block of its
+ * own: GPT-2 of the 256 bytes. NULL with why. */
+static Model *from_init(const char *dir, char *why, size_t size)
 {
     ModelDir md;
     if (model_dir_config(dir, &md, why, size) != 0 || model_dir_weights(&md, why, size) != 0) {
@@ -48,40 +48,23 @@ static GptTrain *from_init(const char *dir, int batch, char *why, size_t size)
         return NULL;
     }
     const ModelConfig *c = &md.cfg;
-    GptTrain *g = NULL;
+    Model *m = NULL;
     AttnError err = { 0 };
-    if (c->kind != FAMILY_GPT2 || c->vocab != 256) {
+    if (c->kind != FAMILY_GPT2 || c->vocab != TRAIN_VOCAB) {
         snprintf(why, size, "%s/config.json: attn trains GPT-2 on the 256 bytes; this is %s with %d tokens", dir,
                  c->family, c->vocab);
+    } else if (model_to_block(md.model, &err) != ATTN_OK) {
+        snprintf(why, size, "%s: %s", dir, err.msg);
     } else {
-        GptShape s = { c->layers, c->heads, c->d_model, c->context, c->vocab };
-        if (!(g = gpt_train_new(&s, batch, &err)))
-            snprintf(why, size, "%s", err.msg);
-    }
-    int n;
-    size_t count;
-    const GptTensor *t = g ? gpt_train_tensors(g, &n) : NULL;
-    float *w = g ? gpt_train_weights(g, &count) : NULL;
-    for (int i = 0; g && i < n; i++) {
-        char prefixed[80];
-        snprintf(prefixed, sizeof prefixed, "transformer.%s", t[i].name);
-        const StTensor *st = safetensors_find(&md.st, t[i].name);
-        if (!st)
-            st = safetensors_find(&md.st, prefixed);
-        if (!st || st->count != (int64_t)t[i].count) {
-            snprintf(why, size, "%s/model.safetensors: no tensor %s of %zu numbers", dir, t[i].name, t[i].count);
-            gpt_train_free(g);
-            g = NULL;
-            break;
-        }
-        safetensors_to_f32(st, 0, st->count, w + t[i].offset);
+        m = md.model;       /* its own now: the files may close */
+        md.model = NULL;
     }
     model_dir_close(&md);
-    return g;
+    return m;
 }
 
 const char *const trainer_files[] = { "checkpoint.bin", "config.json", "model.safetensors", "vocab.json", "merges.txt",
-                                      "train.log", NULL };
+                                      MODEL_COUNTS_FILE, "train.log", NULL };
 
 Trainer *trainer_open(const TrainerOptions *o, char *why, size_t size)
 {
@@ -95,29 +78,34 @@ Trainer *trainer_open(const TrainerOptions *o, char *why, size_t size)
         snprintf(why, size, "out of memory");
         return NULL;
     }
+    AttnError err = { 0 };
     if (o->resume) {
-        if (train_checkpoint_load(o->out, &t->run, &t->g, why, size) != 0) {
+        if (train_checkpoint_load(o->out, &t->run, &t->m, &t->tr, why, size) != 0) {
             trainer_free(t);
             return NULL;
         }
     } else {
         t->run.set = o->set;
         if (o->init) {
-            if (!(t->g = from_init(o->init, o->set.batch, why, size))) {
+            if (!(t->m = from_init(o->init, why, size))) {
                 trainer_free(t);
                 return NULL;
             }
-            t->run.set.shape = *gpt_train_shape(t->g);
+            const ModelConfig *c = model_config(t->m);
+            t->run.set.shape = (GptShape){ c->layers, c->heads, c->d_model, c->context, c->vocab };
         } else {
-            AttnError err = { 0 };
-            if (!(t->g = gpt_train_new(&o->set.shape, o->set.batch, &err))) {
-                snprintf(why, size, "%s", err.msg);
-                trainer_free(t);
-                return NULL;
+            ModelConfig c = gpt_config(&o->set.shape);
+            if ((t->m = model_block_new(&c, &err)) != NULL) {
+                Rng r;
+                rng_seed(&r, o->set.seed);
+                model_train_init(t->m, &r);
             }
-            Rng r;
-            rng_seed(&r, o->set.seed);
-            gpt_train_init(t->g, &r);
+        }
+        if (!t->m || !(t->tr = model_train_new(t->m, o->set.batch, &err))) {
+            if (err.msg[0])
+                snprintf(why, size, "%s", err.msg);
+            trainer_free(t);
+            return NULL;
         }
         rng_seed(&t->run.rng, o->set.seed + 1);     /* the batches' own stream */
     }
@@ -135,9 +123,7 @@ Trainer *trainer_open(const TrainerOptions *o, char *why, size_t size)
     t->run.data_len = t->d.len;
     t->run.data_hash = t->d.hash;
     for (size_t i = 0; i < t->d.train_len; i++)
-        t->byte_at_most[t->d.bytes[i]]++;
-    for (int b = 1; b < 256; b++)
-        t->byte_at_most[b] += t->byte_at_most[b - 1];
+        t->counts[t->d.bytes[i]]++;
     t->inputs = malloc((size_t)B * T * sizeof *t->inputs);
     t->targets = malloc((size_t)B * T * sizeof *t->targets);
     t->start = malloc((size_t)B * sizeof *t->start);
@@ -159,13 +145,14 @@ void trainer_free(Trainer *t)
     free(t->inputs), free(t->targets), free(t->start);
     train_data_free(&t->d);
     train_run_free(&t->run);
-    gpt_train_free(t->g);
+    model_train_free(t->tr);
+    model_free(t->m);
     free(t->out);
     free(t);
 }
 
 const TrainRun *trainer_run(const Trainer *t) { return &t->run; }
-GptTrain *trainer_model(Trainer *t) { return t->g; }
+Model *trainer_model(Trainer *t) { return t->m; }
 const TrainData *trainer_data(const Trainer *t) { return &t->d; }
 const char *trainer_out(const Trainer *t) { return t->out; }
 int trainer_done(const Trainer *t) { return t->run.step >= t->run.set.steps; }
@@ -196,17 +183,20 @@ double trainer_validate(Trainer *t)
         for (int b = 0; b < B; b++)
             t->start[b] = d->val_at + (total > 1 ? span * (size_t)(e * B + b) / (size_t)(total - 1) : 0);
         fill(d, t->start, B, T, t->inputs, t->targets);
-        sum += gpt_train_forward(t->g, t->inputs, t->targets, B, T);
+        sum += model_train_forward(t->tr, t->inputs, t->targets, B, T);
     }
     return sum / EVAL_BATCHES;
 }
 
 int trainer_checkpoint(Trainer *t, char *why, size_t size)
 {
-    return train_checkpoint_save(t->out, &t->run, t->g, why, size);
+    return train_checkpoint_save(t->out, &t->run, t->tr, why, size);
 }
 
-int trainer_save_model(Trainer *t, char *why, size_t size) { return model_write_gpt2(t->out, t->g, why, size); }
+int trainer_save_model(Trainer *t, char *why, size_t size)
+{
+    return model_write_gpt2(t->out, t->m, t->counts, why, size);
+}
 
 int trainer_step(Trainer *t, double *rate, char *why, size_t size)
 {
@@ -218,11 +208,11 @@ int trainer_step(Trainer *t, double *rate, char *why, size_t size)
         t->start[b] = (size_t)(rng_u32(&r->rng) % (uint32_t)(t->d.train_len - (size_t)T));
     fill(&t->d, t->start, B, T, t->inputs, t->targets);
     double lr = train_lr(s, r->step);
-    r->loss_sum += gpt_train_forward(t->g, t->inputs, t->targets, B, T);
+    r->loss_sum += model_train_forward(t->tr, t->inputs, t->targets, B, T);
     r->loss_n++;
-    gpt_train_backward(t->g);
+    model_train_backward(t->tr);
     GptAdamW a = { (float)lr, 0.9f, 0.95f, 1e-8f, (float)s->weight_decay };
-    gpt_train_adamw(t->g, &a, (int)(r->step + 1));
+    model_train_adamw(t->tr, &a, (int)(r->step + 1));
     r->step++;
     if (r->step % s->eval_every != 0 && r->step != s->steps)
         return 0;
@@ -249,47 +239,35 @@ int trainer_probe(Trainer *t, const char *text, float *out, int *n)
         return -1;
     for (int i = 0; i < len; i++)
         t->inputs[i] = (unsigned char)text[i];
-    gpt_train_forward(t->g, t->inputs, NULL, 1, len);
-    for (int l = 0; l < s->layers; l++)
-        memcpy(out + (size_t)l * s->heads * len * len, gpt_train_attention(t->g, l),
-               (size_t)s->heads * len * len * sizeof *out);
+    /* the model screen's own pass and heads (model_forward, model_attention) */
+    ModelRun run;
+    AttnError err = { 0 };
+    if (model_forward(t->m, t->inputs, len, &run, &err) != ATTN_OK)
+        return -1;
+    int rc = 0;
+    for (int l = 0; rc == 0 && l < s->layers; l++)
+        for (int h = 0; rc == 0 && h < s->heads; h++)
+            rc = model_attention(t->m, &run, l, h, out + ((size_t)l * s->heads + h) * len * len, &err) == ATTN_OK ? 0
+                                                                                                               : -1;
+    model_run_free(&run);
     *n = len;
-    return 0;
-}
-
-/* A byte drawn as often as the training text uses it. */
-static int text_byte(const Trainer *t, Rng *g)
-{
-    uint64_t total = t->byte_at_most[255];
-    uint64_t u = ((uint64_t)rng_u32(g) << 32 | rng_u32(g)) % (total ? total : 1);
-    int b = 0;
-    while (b < 255 && t->byte_at_most[b] <= u)
-        b++;
-    return b;
+    return rc;
 }
 
 int trainer_induction(Trainer *t, double *scores)
 {
     const GptShape *s = &t->run.set.shape;
-    int rep = INDUCTION_REP < s->context / 2 ? INDUCTION_REP : s->context / 2, n = 2 * rep;
-    if (rep < 2)
+    HeadScores *hs = malloc((size_t)s->layers * s->heads * sizeof *hs);
+    AttnError err = { 0 };
+    /* the model screen's probe, with the bytes as often as the training
+     * text has them: the score attn model gives the saved model */
+    if (!hs || model_probe_heads(t->m, t->counts, hs, &err) != ATTN_OK) {
+        free(hs);
         return -1;
-    for (int k = 0; k < s->layers * s->heads; k++)
-        scores[k] = 0;
-    /* bytes as often as the text has them: a byte the model hardly saw is
-     * one it cannot tell from another, and a copy of noise it never reads
-     * says little of what it does on text */
-    Rng g;
-    rng_seed(&g, 1234);     /* the same sequences every time: a curve of one measure */
-    for (int probe = 0; probe < INDUCTION_PROBES; probe++) {
-        for (int i = 0; i < rep; i++)
-            t->inputs[i] = t->inputs[i + rep] = text_byte(t, &g);
-        gpt_train_forward(t->g, t->inputs, NULL, 1, n);
-        for (int l = 0; l < s->layers; l++)
-            for (int h = 0; h < s->heads; h++)
-                scores[l * s->heads + h] +=
-                    model_induction_band(gpt_train_attention(t->g, l) + (size_t)h * n * n, rep) / INDUCTION_PROBES;
     }
+    for (int k = 0; k < s->layers * s->heads; k++)
+        scores[k] = hs[k].induction;
+    free(hs);
     return 0;
 }
 
@@ -302,13 +280,17 @@ void trainer_sample(Trainer *t, const char *prompt, char *out, size_t len)
         t->inputs[i] = (unsigned char)prompt[i];
     size_t k = 0;
     while (k + 1 < len && n > 0) {
-        gpt_train_forward(t->g, t->inputs, NULL, 1, n);
-        const float *z = gpt_train_logits(t->g) + (size_t)(n - 1) * s->vocab;
+        ModelRun run;
+        AttnError err = { 0 };
+        if (model_forward(t->m, t->inputs, n, &run, &err) != ATTN_OK)
+            break;
+        const float *z = run.logits;
         double mx = z[0], sum = 0, p[256];
         for (int v = 1; v < s->vocab && v < 256; v++)
             mx = z[v] > mx ? z[v] : mx;
         for (int v = 0; v < s->vocab && v < 256; v++)
             sum += p[v] = exp((z[v] - mx) / 0.8);
+        model_run_free(&run);
         double u = (rng_u32(&t->sampler) / 4294967296.0) * sum;
         int next = 0;
         while (next < 255 && (u -= p[next]) > 0)

@@ -35,7 +35,7 @@ extern const char *const trainer_files[];
 Trainer *trainer_open(const TrainerOptions *o, char *why, size_t size);
 void trainer_free(Trainer *t);
 const TrainRun *trainer_run(const Trainer *t);
-GptTrain *trainer_model(Trainer *t);
+Model *trainer_model(Trainer *t);
 const TrainData *trainer_data(const Trainer *t);
 /* The folder it writes to (--out). */
 const char *trainer_out(const Trainer *t);
@@ -60,10 +60,10 @@ double trainer_validate(Trainer *t);
  * tokens, out layers x heads x n x n (the caller's, context^2 x heads x
  * layers floats). 0, or -1 (no memory). */
 int trainer_probe(Trainer *t, const char *text, float *out, int *n);
-/* Each head's induction score (layers x heads): a random byte sequence
- * (each byte drawn as often as the training text uses it) shown twice, the
- * weight from each token of the repeat to the token after its first
- * showing; the mean over four such sequences, the same at every call. */
+/* Each head's induction score (layers x heads): the model screen's probe
+ * (model_probe_heads), each byte drawn as often as the training text uses
+ * it, the counts the saved model carries (token_counts.json): attn model
+ * gives the saved model these very scores. 0, or -1. */
 int trainer_induction(Trainer *t, double *scores);
 /* Text the model writes after prompt (its bytes), at most len bytes,
  * drawn at temperature 0.8 from a generator of its own. */

@@ -100,9 +100,11 @@ void model_heads_draw(TuiTerm *term, ModelScreen *m)
     double score;
     const char *kind = model_head_kind(&m->look.scores[m->layer * c->heads + m->head], &score);
     const HeadScores *s = &m->look.scores[m->layer * c->heads + m->head];
+    const HeadScores *t = &m->look.run.scores[m->layer * c->heads + m->head];
     ui_putf(&term->cv, 2, 1, term->cols - 2, tui_attr(term, C_HINT),
-            "layer %d head %d: %s %.2f (previous %.2f, first %.2f, self %.2f, induction %.2f); Enter opens it",
-            m->layer + 1, m->head + 1, kind, score, s->previous, s->first, s->self, s->induction);
+            "layer %d head %d: %s %.2f on the probe (previous %.2f, first %.2f, self %.2f, induction %.2f); on this "
+            "text previous %.2f, first %.2f, self %.2f; Enter opens it", m->layer + 1, m->head + 1, kind, score,
+            s->previous, s->first, s->self, s->induction, t->previous, t->first, t->self);
     for (int h = m->left_head; h < m->left_head + g.shown_heads; h++) {
         int x = ROW_LABEL + (h - m->left_head) * (g.tile_w + 1);
         ui_putf(&term->cv, GRID_TOP - 1, x, g.tile_w, h == m->head ? tui_attr(term, C_SELECTED) : tui_attr(term, C_DIM),

@@ -15,6 +15,7 @@
 #include "alloc.h"
 #include "blas.h"
 #include "json_read.h"
+#include "pool.h"
 #include "rng.h"
 
 /* ---- config.json ---- */
@@ -247,6 +248,8 @@ void model_free(Model *m)
     free(m->owned);
     free(m->gpt2);
     free(m->llama);
+    free(m->block);
+    free(m->table);
     free(m);
 }
 
@@ -255,6 +258,114 @@ const ModelConfig *model_config(const Model *m) { return &m->cfg; }
 int64_t model_params(const Model *m) { return m->params; }
 
 /* ---- the forward pass ---- */
+
+/* A LayerNorm's operands, a band of rows an item of attn's pool (each row
+ * on its own: the same numbers on any thread). */
+typedef struct {
+    float *out, *mean, *rstd;
+    const float *x, *g, *b;
+    int d;
+    double eps;
+} NormArgs;
+
+#define ROW_BAND 64
+
+static void norm_rows(void *ctx, size_t lo, size_t hi)
+{
+    const NormArgs *a = ctx;
+    int d = a->d;
+    for (size_t i = lo; i < hi; i++) {
+        const float *r = a->x + i * d;
+        double mean = 0, var = 0;
+        for (int j = 0; j < d; j++)
+            mean += r[j];
+        mean /= d;
+        for (int j = 0; j < d; j++)
+            var += (r[j] - mean) * (r[j] - mean);
+        double inv = 1.0 / sqrt(var / d + a->eps);
+        float *o = a->out + i * d;
+        for (int j = 0; j < d; j++)
+            o[j] = (float)((r[j] - mean) * inv * a->g[j] + a->b[j]);
+        if (a->mean) {
+            a->mean[i] = (float)mean;
+            a->rstd[i] = (float)inv;
+        }
+    }
+}
+
+void model_layer_norm(float *out, float *mean, float *rstd, const float *x, const float *g, const float *b, int n,
+                      int d, double eps)
+{
+    pool_for((size_t)n, ROW_BAND, norm_rows, &(NormArgs){ out, mean, rstd, x, g, b, d, eps });
+}
+
+typedef struct {
+    float *out, *th;
+    const float *x;
+} GeluArgs;
+
+static void gelu_band(void *ctx, size_t lo, size_t hi)
+{
+    const GeluArgs *a = ctx;
+    for (size_t i = lo; i < hi; i++) {
+        float x = a->x[i], t = model_gelu_tanh(x);
+        if (a->th)
+            a->th[i] = t;
+        a->out[i] = 0.5f * x * (1.0f + t);
+    }
+}
+
+void model_gelu(float *out, float *th, const float *x, size_t n)
+{
+    pool_for(n, 1 << 14, gelu_band, &(GeluArgs){ out, th, x });
+}
+
+void model_affine(const float *x, int n, int inner, const float *w, const float *bias, int cols, float *y,
+                  int accumulate)
+{
+    for (int i = 0; i < n; i++) {
+        float *r = y + (size_t)i * cols;
+        if (!accumulate && bias)
+            memcpy(r, bias, (size_t)cols * sizeof *r);
+        else if (!accumulate)
+            memset(r, 0, (size_t)cols * sizeof *r);
+        else if (bias)
+            for (int j = 0; j < cols; j++)
+                r[j] += bias[j];
+    }
+    blas_sgemm(0, 0, n, cols, inner, 1.0f, x, inner, w, cols, 1.0f, y, cols);
+}
+
+typedef struct {
+    float *z;
+    int v;
+} SoftmaxArgs;
+
+static void softmax_band(void *ctx, size_t lo, size_t hi)
+{
+    const SoftmaxArgs *a = ctx;
+    for (size_t r = lo; r < hi; r++) {
+        float *z = a->z + r * a->v, mx = z[0];
+        for (int i = 1; i < a->v; i++)
+            mx = z[i] > mx ? z[i] : mx;
+        double sum = 0;
+        for (int i = 0; i < a->v; i++)
+            sum += exp((double)z[i] - mx);
+        for (int i = 0; i < a->v; i++)
+            z[i] = (float)(exp((double)z[i] - mx) / sum);
+    }
+}
+
+void model_softmax_rows(float *z, int n, int v, const int *targets, double *loss)
+{
+    pool_for((size_t)n, ROW_BAND, softmax_band, &(SoftmaxArgs){ z, v });
+    if (!targets || !loss)
+        return;
+    double sum = 0;     /* in order, on one thread: the same on any number of them */
+    for (int r = 0; r < n; r++)
+        sum -= log(fmax((double)z[(size_t)r * v + targets[r]], 1e-30));
+    *loss = sum / n;
+}
 
 void model_causal_softmax(float *a, int n, int window)
 {

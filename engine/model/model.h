@@ -24,6 +24,8 @@
 #ifndef ATTN_MODEL_H
 #define ATTN_MODEL_H
 
+#include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "safetensors.h"
@@ -69,10 +71,55 @@ const ModelConfig *model_config(const Model *m);
 /* The weights' count (the parameters, the tied output counted once). */
 int64_t model_params(const Model *m);
 
-/* What a head does, measured (model_head_scores): the share of each
- * query's weight on the token before it, on the first token, on itself,
- * and the induction score (on a repeated random sequence, the weight from
- * each token of the repeat to the token after its earlier occurrence). */
+/* ---- a model's weights in one block (model_block.c) ----
+ * A model read from a checkpoint points into the mapped file. One that is
+ * trained (attn train) holds every weight in one block it owns, in its
+ * family's table order (GPT-2's: wte, wpe, each layer's twelve, ln_f), the
+ * order its checkpoints are written in: the block is what AdamW steps,
+ * what a checkpoint keeps and what is saved. */
+typedef struct {
+    char name[64];      /* as GPT-2's checkpoints name it: "h.0.attn.c_attn.weight" */
+    int rows, cols;     /* cols 0: a vector                                  */
+    size_t offset, count; /* where it lies in the block                      */
+    int decay;          /* AdamW decays it (every 2-D weight)                */
+} ModelTensor;
+
+/* A GPT-2 of cfg whose weights are one zeroed block of its own (to be
+ * drawn or read into). NULL with err: not GPT-2 (attn trains GPT-2), no
+ * memory. */
+Model *model_block_new(const ModelConfig *cfg, AttnError *err);
+/* m's weights copied into one block of its own (after which the file it
+ * was read from may be closed). ATTN_OK, or a code with err. */
+attn_status model_to_block(Model *m, AttnError *err);
+/* The block (count floats) and its table; NULL when m has none. */
+float *model_block(Model *m, size_t *count);
+const ModelTensor *model_tensors(const Model *m, int *n);
+
+/* What a pass over B sequences of T tokens keeps for the backward
+ * (engine/train), in one allocation laid out for up to B x T: each row a
+ * position, N = B x T rows. */
+typedef struct {
+    float *ln1, *ln1_mean, *ln1_rstd, *qkv, *atty, *lse, *res2, *ln2, *ln2_mean, *ln2_rstd, *fch, *fch_tanh,
+        *fch_gelu, *res3;
+} ModelLayerActs;
+typedef struct {
+    int B, T;           /* the most it was laid out for                    */
+    float *block;       /* the one allocation                              */
+    float *encoded;     /* N x d: the tokens' and positions' embeddings     */
+    ModelLayerActs *layer;
+    float *lnf, *lnf_mean, *lnf_rstd; /* the final norm                    */
+    float *probs;       /* N x vocab: the next token's probabilities       */
+    const int *tokens;  /* the pass's (the caller's, kept until the backward) */
+} ModelActs;
+ModelActs *model_acts_new(const ModelConfig *cfg, int B, int T, AttnError *err);
+void model_acts_free(ModelActs *a);
+
+/* What a head does, measured: the share of each query's weight on the
+ * token before it, on the first token, on itself, and the induction score
+ * (on a repeated random sequence, the weight from each token of the repeat
+ * to the token after its earlier occurrence). On the probe
+ * (model_probe_heads: what the head is) or on a text (a pass's
+ * run->scores: what it does there, induction 0). */
 typedef struct {
     double previous, first, self, induction;
 } HeadScores;
@@ -86,8 +133,8 @@ typedef struct {
     float *q, *k;       /* layers x n x (heads x head_dim), and x (kv_heads x
                            head_dim); NULL when the pass kept nothing
                            (model_forward_timed)                            */
-    HeadScores *scores; /* layers x heads: previous, first, self (the
-                           induction score is model_head_scores')           */
+    HeadScores *scores; /* layers x heads: previous, first, self on these
+                           tokens (the kind is the probe's)                */
     float *logits;      /* vocab: the next token's logits after the last     */
     float *final;       /* n x d_model: every position after the final norm
                            (ModelAsk's every_position), for model_logits_at */
@@ -111,6 +158,13 @@ attn_status model_forward(const Model *m, const int *tokens, int n, ModelRun *ru
 /* The same, keeping what ask asks for too. */
 attn_status model_forward_asked(const Model *m, const int *tokens, int n, const ModelAsk *ask, ModelRun *run,
                                 AttnError *err);
+/* The pass over B sequences of T tokens (tokens B x T, T <= the context),
+ * everything a backward needs kept in acts (laid out for at least B x T),
+ * acts->probs every position's next-token probabilities; with targets
+ * (B x T), the mean cross-entropy into *loss. The same pass as
+ * model_forward's, keeping what it would let go. GPT-2 only. */
+attn_status model_forward_keep(const Model *m, const int *tokens, const int *targets, int B, int T, ModelActs *acts,
+                               double *loss, AttnError *err);
 /* The same pass keeping only the logits: what a benchmark times; n up to
  * the context, as far as memory goes. */
 attn_status model_forward_timed(const Model *m, const int *tokens, int n, ModelRun *run, AttnError *err);
@@ -123,6 +177,17 @@ attn_status model_logits_at(const Model *m, const ModelRun *run, int pos, float 
  * row i the query's weights, zero above the diagonal (and past a sliding
  * window). ATTN_E_ARG when run kept none. */
 attn_status model_attention(const Model *m, const ModelRun *run, int layer, int head, float *out, AttnError *err);
+/* The one GELU (the tanh approximation, GPT-2's "gelu_new"): the tanh
+ * of x's inner term, through one exp (1 - 2 / (e^2u + 1): within a few
+ * units of float's last place, the ends exactly +-1); the forward
+ * computes 0.5 x (1 + t), the backward (engine/train) its derivative from
+ * the same t. */
+static inline float model_gelu_tanh(float x)
+{
+    float u = 0.7978845608028654f * (x + 0.044715f * x * x * x);
+    return 1.0f - 2.0f / (expf(2.0f * u) + 1.0f);
+}
+
 /* The floating-point operations of a forward pass over n tokens. */
 double model_forward_flops(const ModelConfig *cfg, int n);
 void model_run_free(ModelRun *run);
@@ -132,18 +197,24 @@ void model_run_free(ModelRun *run);
  * that named it (broad's: 1 minus the highest). */
 const char *model_head_kind(const HeadScores *s, double *score);
 
-/* Every head's scores: previous, first and self from run (over its
- * tokens), induction from a forward pass over a random sequence of rep
- * tokens (seeded) shown twice, drawn from pool[0..n_pool) (the tokens a
- * model has learnt: a byte-level model never trained on most of its 256
- * bytes cannot tell them apart; a token as often as the pool holds it) or,
- * with no pool, from the whole vocabulary. scores has layers x heads entries. */
-attn_status model_head_scores(const Model *m, const ModelRun *run, int rep, unsigned seed, const int *pool, int n_pool,
-                              HeadScores *scores, AttnError *err);
+/* The one probe of what each head does, independent of any text shown
+ * (the kind a head is given, on every screen, in --json and on attn
+ * train's screen): MODEL_PROBE_SEQUENCES random sequences of
+ * MODEL_PROBE_REP tokens (at most half the context) shown twice, drawn
+ * with a fixed seed, each token with probability weights[id] / their sum
+ * (the tokens the model knows: how often its training text used them, or
+ * the vocabulary's printable tokens; NULL: every token alike); for each
+ * head the mean over the sequences of its share on the token before, the
+ * first, itself, and its induction score (model_induction_band). scores:
+ * layers x heads. */
+#define MODEL_PROBE_SEQUENCES 4
+#define MODEL_PROBE_REP 24
+#define MODEL_PROBE_SEED 1234u
+attn_status model_probe_heads(const Model *m, const double *weights, HeadScores *scores, AttnError *err);
 /* The induction score of one head's weights a (2 rep x 2 rep, rows the
  * queries) over a sequence of rep tokens shown twice: the mean weight from
  * each token of the repeat but the last to the token after its first
- * showing. model_head_scores' and attn train's (trainer_induction). */
+ * showing: model_probe_heads'. */
 double model_induction_band(const float *a, int rep);
 
 /* One head's own share of its layer's weights, as the lessons write them

@@ -1,15 +1,19 @@
 /*
- * model_gpt2.c - GPT-2's family (model_type "gpt2"): its tensors, under
- * GPT2LMHeadModel's names ("transformer.h.0.attn.c_attn.weight") or
- * GPT2Model's ("h.0.attn.c_attn.weight"), Conv1D weights stored (in, out);
- * and its forward pass: learned positions added to the tokens, each layer a
- * LayerNorm, attention (every head kept), a LayerNorm and a GELU MLP (tanh
- * approximation), each added back; the final LayerNorm against the tied
- * input embedding. The products go through BLAS, one head at a time.
+ * model_gpt2.c - GPT-2's family (model_type "gpt2"): its one table of
+ * tensors, under GPT2LMHeadModel's names ("transformer.h.0.attn.c_attn.weight")
+ * or GPT2Model's ("h.0.attn.c_attn.weight"), Conv1D weights stored (in,
+ * out), which a checkpoint is read by, a block laid out by and a trained
+ * model saved by; and its one forward pass: learned positions added to the
+ * tokens, each layer a LayerNorm, attention (attn's fused kernels, every
+ * head), a LayerNorm and a GELU MLP (tanh approximation), each added back;
+ * the final LayerNorm against the tied input embedding. The same pass reads
+ * a text (one sequence, what the screens show) and trains (a batch of
+ * sequences, keeping what the backward needs: engine/train).
  */
 #include "model_internal.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,130 +24,210 @@
 
 #define P "transformer."
 
+/* A size of the table, in the config's terms. */
+typedef enum { DIM_NONE, DIM_D, DIM_3D, DIM_FF } Dim;
+
+/* A layer's tensors, in the order GPT-2's checkpoints hold them. */
+static const struct {
+    const char *part;
+    Dim rows, cols;
+    size_t slot;        /* offsetof(Gpt2Layer, ...) */
+} layer_table[12] = {
+    { "ln_1.weight", DIM_D, DIM_NONE, offsetof(Gpt2Layer, ln1_g) },
+    { "ln_1.bias", DIM_D, DIM_NONE, offsetof(Gpt2Layer, ln1_b) },
+    { "attn.c_attn.weight", DIM_D, DIM_3D, offsetof(Gpt2Layer, qkv_w) },
+    { "attn.c_attn.bias", DIM_3D, DIM_NONE, offsetof(Gpt2Layer, qkv_b) },
+    { "attn.c_proj.weight", DIM_D, DIM_D, offsetof(Gpt2Layer, proj_w) },
+    { "attn.c_proj.bias", DIM_D, DIM_NONE, offsetof(Gpt2Layer, proj_b) },
+    { "ln_2.weight", DIM_D, DIM_NONE, offsetof(Gpt2Layer, ln2_g) },
+    { "ln_2.bias", DIM_D, DIM_NONE, offsetof(Gpt2Layer, ln2_b) },
+    { "mlp.c_fc.weight", DIM_D, DIM_FF, offsetof(Gpt2Layer, fc_w) },
+    { "mlp.c_fc.bias", DIM_FF, DIM_NONE, offsetof(Gpt2Layer, fc_b) },
+    { "mlp.c_proj.weight", DIM_FF, DIM_D, offsetof(Gpt2Layer, out_w) },
+    { "mlp.c_proj.bias", DIM_D, DIM_NONE, offsetof(Gpt2Layer, out_b) },
+};
+
+static int64_t dim(Dim k, const ModelConfig *c)
+{
+    return k == DIM_D ? c->d_model : k == DIM_3D ? 3 * (int64_t)c->d_model : k == DIM_FF ? c->d_ff : 0;
+}
+
+int model_walk_gpt2(Model *m, ModelVisit visit, void *ctx)
+{
+    const ModelConfig *c = &m->cfg;
+    int64_t d = c->d_model;
+    if (visit(ctx, "wte.weight", c->vocab, d, &m->embed) || visit(ctx, "wpe.weight", c->context, d, &m->pos))
+        return -1;
+    for (int l = 0; l < c->layers; l++)
+        for (int k = 0; k < 12; k++) {
+            char name[80];
+            snprintf(name, sizeof name, "h.%d.%s", l, layer_table[k].part);
+            const float **slot = (const float **)((char *)&m->gpt2[l] + layer_table[k].slot);
+            if (visit(ctx, name, dim(layer_table[k].rows, c), dim(layer_table[k].cols, c), slot))
+                return -1;
+        }
+    return visit(ctx, "ln_f.weight", d, 0, &m->norm_g) || visit(ctx, "ln_f.bias", d, 0, &m->norm_b) ? -1 : 0;
+}
+
+/* Reading a checkpoint: each tensor of the table found by name and shape. */
+typedef struct {
+    Model *m;
+    const SafeTensors *st;
+    AttnError *err;
+} Reading;
+
+static int read_one(void *ctx, const char *name, int64_t rows, int64_t cols, const float **slot)
+{
+    Reading *r = ctx;
+    return (*slot = model_weight(r->m, r->st, P, name, rows, cols, 0, r->err)) ? 0 : -1;
+}
+
 int model_open_gpt2(Model *m, const SafeTensors *st, AttnError *err)
 {
-    const ModelConfig *cfg = &m->cfg;
-    if (!(m->gpt2 = attn_calloc((size_t)cfg->layers, sizeof *m->gpt2)))
+    if (!(m->gpt2 = attn_calloc((size_t)m->cfg.layers, sizeof *m->gpt2)))
         return attn_fail(err, ATTN_E_NOMEM, "out of memory"), -1;
-    int64_t d = cfg->d_model, f = cfg->d_ff;
-    int ok = (m->embed = model_weight(m, st, P, "wte.weight", cfg->vocab, d, 0, err))
-             && (m->pos = model_weight(m, st, P, "wpe.weight", cfg->context, d, 0, err));
-    for (int l = 0; ok && l < cfg->layers; l++) {
-        Gpt2Layer *y = &m->gpt2[l];
-        char n[12][80];
-        static const char *const part[12] = { "ln_1.weight",      "ln_1.bias",          "attn.c_attn.weight",
-                                              "attn.c_attn.bias", "attn.c_proj.weight", "attn.c_proj.bias",
-                                              "ln_2.weight",      "ln_2.bias",          "mlp.c_fc.weight",
-                                              "mlp.c_fc.bias",    "mlp.c_proj.weight",  "mlp.c_proj.bias" };
-        for (int k = 0; k < 12; k++)
-            snprintf(n[k], sizeof n[k], "h.%d.%s", l, part[k]);
-        ok = (y->ln1_g = model_weight(m, st, P, n[0], d, 0, 0, err))
-             && (y->ln1_b = model_weight(m, st, P, n[1], d, 0, 0, err))
-             && (y->qkv_w = model_weight(m, st, P, n[2], d, 3 * d, 0, err))
-             && (y->qkv_b = model_weight(m, st, P, n[3], 3 * d, 0, 0, err))
-             && (y->proj_w = model_weight(m, st, P, n[4], d, d, 0, err))
-             && (y->proj_b = model_weight(m, st, P, n[5], d, 0, 0, err))
-             && (y->ln2_g = model_weight(m, st, P, n[6], d, 0, 0, err))
-             && (y->ln2_b = model_weight(m, st, P, n[7], d, 0, 0, err))
-             && (y->fc_w = model_weight(m, st, P, n[8], d, f, 0, err))
-             && (y->fc_b = model_weight(m, st, P, n[9], f, 0, 0, err))
-             && (y->out_w = model_weight(m, st, P, n[10], f, d, 0, err))
-             && (y->out_b = model_weight(m, st, P, n[11], d, 0, 0, err));
-    }
-    ok = ok && (m->norm_g = model_weight(m, st, P, "ln_f.weight", d, 0, 0, err))
-         && (m->norm_b = model_weight(m, st, P, "ln_f.bias", d, 0, 0, err));
+    if (model_walk_gpt2(m, read_one, &(Reading){ m, st, err }) != 0)
+        return -1;
     m->out = m->embed;     /* tied: lm_head.weight, when the file has it, is the same numbers */
-    return ok ? 0 : -1;
+    return 0;
 }
 
-/* out (n x d) = LayerNorm of x's rows, with gain g and bias b. */
-static void layer_norm(const float *x, float *out, int n, int d, const float *g, const float *b, double eps)
+/* A batch's attention, a sequence an item of attn's pool (each on one
+ * thread, in one order: the same numbers on any number of threads), each
+ * worker with its own scratch. */
+typedef struct {
+    const ModelConfig *c;
+    const ModelLayerActs *s;
+    int T;
+    LayerScratch *scratch;      /* one a worker */
+    attn_status *rc;            /* one a sequence */
+} BatchArgs;
+
+static void batch_item(void *ctx, int b, int worker)
 {
-    for (int i = 0; i < n; i++) {
-        const float *r = x + (size_t)i * d;
-        double mean = 0, var = 0;
-        for (int j = 0; j < d; j++)
-            mean += r[j];
-        mean /= d;
-        for (int j = 0; j < d; j++)
-            var += (r[j] - mean) * (r[j] - mean);
-        double inv = 1.0 / sqrt(var / d + eps);
-        for (int j = 0; j < d; j++)
-            out[(size_t)i * d + j] = (float)((r[j] - mean) * inv * g[j] + b[j]);
+    const BatchArgs *a = ctx;
+    int d = a->c->d_model, T = a->T;
+    const float *q = a->s->qkv + (size_t)b * T * 3 * d;
+    AttnError err = { 0 };
+    a->rc[b] = model_layer_attention(a->c, q, 3 * d, q + d, 3 * d, q + 2 * d, 3 * d, T, a->s->atty + (size_t)b * T * d,
+                                     d, NULL, a->s->lse + (size_t)b * a->c->heads * T, &a->scratch[worker], &err);
+}
+
+static attn_status batch_attention(const ModelConfig *c, const ModelLayerActs *s, int B, int T, AttnError *err)
+{
+    int workers = pool_threads();
+    LayerScratch *scratch = attn_calloc((size_t)workers, sizeof *scratch);
+    attn_status *rc = attn_calloc((size_t)B, sizeof *rc);
+    if (!scratch || !rc) {
+        free(scratch), free(rc);
+        return attn_fail(err, ATTN_E_NOMEM, "out of memory");
     }
+    pool_run(workers, batch_item, &(BatchArgs){ c, s, T, scratch, rc }, B);
+    attn_status out = ATTN_OK;
+    for (int b = 0; b < B; b++)
+        if (rc[b] != ATTN_OK && out == ATTN_OK)
+            out = attn_fail(err, rc[b], "out of memory for the attention of a batch");
+    for (int w = 0; w < workers; w++)
+        model_layer_scratch_free(&scratch[w]);
+    free(scratch), free(rc);
+    return out;
 }
 
-/* y (n x cols) = x (n x inner) @ w (inner x cols) + bias, or y += that. */
-static void affine(const float *x, int n, int inner, const float *w, const float *bias, int cols, float *y,
-                   int accumulate)
+/* The pass over B sequences of T tokens. keep: every layer's activations
+ * kept there (training); else one layer's buffers reused by every layer,
+ * and run filled as model_forward promises (B = 1). */
+static attn_status gpt2_pass(const Model *m, const int *tokens, int B, int T, ModelActs *keep, ModelRun *run,
+                             AttnError *err)
 {
-    if (!accumulate)
-        for (int i = 0; i < n; i++)
-            memcpy(y + (size_t)i * cols, bias, (size_t)cols * sizeof *y);
-    else
-        for (int i = 0; i < n; i++)
-            for (int j = 0; j < cols; j++)
-                y[(size_t)i * cols + j] += bias[j];
-    blas_sgemm(0, 0, n, cols, inner, 1.0f, x, inner, w, cols, 1.0f, y, cols);
-}
-
-static float gelu_tanh(float x)
-{
-    return (float)(0.5 * x * (1.0 + tanh(0.7978845608028654 * (x + 0.044715 * (double)x * x * x))));
-}
-
-/* GELU over x[lo, hi), a band of a buffer on attn's pool (a tenth of a
- * pass on one core at GPT-2 small's width when it ran alone). */
-static void gelu_band(void *ctx, size_t lo, size_t hi)
-{
-    float *x = ctx;
-    for (size_t i = lo; i < hi; i++)
-        x[i] = gelu_tanh(x[i]);
+    const ModelConfig *c = &m->cfg;
+    int d = c->d_model, f = c->d_ff, H = c->heads, N = B * T;
+    float *h = NULL, *a = NULL, *qkv = NULL, *o = NULL, *ff = NULL;
+    LayerScratch scratch = { 0 };
+    attn_status rc = ATTN_OK;
+    if (!keep) {
+        h = attn_malloc((size_t)N * d * sizeof *h), a = attn_malloc((size_t)N * d * sizeof *a);
+        qkv = attn_malloc((size_t)N * 3 * d * sizeof *qkv), o = attn_malloc((size_t)N * d * sizeof *o);
+        ff = attn_malloc((size_t)N * f * sizeof *ff);
+        if (!h || !a || !qkv || !o || !ff) {
+            rc = attn_fail(err, ATTN_E_NOMEM, "out of memory for a forward pass of %d tokens", N);
+            goto done;
+        }
+    }
+    float *x0 = keep ? keep->encoded : h;
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < d; j++)
+            x0[(size_t)i * d + j] = m->embed[(size_t)tokens[i] * d + j] + m->pos[(size_t)(i % T) * d + j];
+    const float *x = x0;
+    for (int l = 0; l < c->layers; l++) {
+        const Gpt2Layer *y = &m->gpt2[l];
+        /* the layer's buffers: kept, or shared (the stream updated in place) */
+        ModelLayerActs s = keep ? keep->layer[l]
+                                : (ModelLayerActs){ .ln1 = a, .qkv = qkv, .atty = o, .res2 = h, .ln2 = a, .fch = ff,
+                                                    .fch_gelu = ff, .res3 = h };
+        model_layer_norm(s.ln1, s.ln1_mean, s.ln1_rstd, x, y->ln1_g, y->ln1_b, N, d, c->ln_eps);
+        if (run && run->input_layer == l + 1)
+            memcpy(run->layer_input, s.ln1, (size_t)N * d * sizeof *s.ln1);
+        model_affine(s.ln1, N, d, y->qkv_w, y->qkv_b, 3 * d, s.qkv, 0);
+        if (run)
+            model_keep_qk(c, run, l, s.qkv, 3 * d, s.qkv + d, 3 * d);
+        if (B == 1)
+            rc = model_layer_attention(c, s.qkv, 3 * d, s.qkv + d, 3 * d, s.qkv + 2 * d, 3 * d, T, s.atty, d,
+                                       run ? &run->scores[l * H] : NULL, s.lse, &scratch, err);
+        else
+            rc = batch_attention(c, &s, B, T, err);
+        if (rc != ATTN_OK)
+            goto done;
+        if (s.res2 != x)
+            memcpy(s.res2, x, (size_t)N * d * sizeof *s.res2);
+        model_affine(s.atty, N, d, y->proj_w, y->proj_b, d, s.res2, 1);
+        model_layer_norm(s.ln2, s.ln2_mean, s.ln2_rstd, s.res2, y->ln2_g, y->ln2_b, N, d, c->ln_eps);
+        model_affine(s.ln2, N, d, y->fc_w, y->fc_b, f, s.fch, 0);
+        model_gelu(s.fch_gelu, s.fch_tanh, s.fch, (size_t)N * f);
+        if (s.res3 != s.res2)
+            memcpy(s.res3, s.res2, (size_t)N * d * sizeof *s.res3);
+        model_affine(s.fch_gelu, N, f, y->out_w, y->out_b, d, s.res3, 1);
+        x = s.res3;
+    }
+    if (keep) {
+        /* every position through the final norm, against the input
+         * embedding (tied): the next token's logits after each */
+        model_layer_norm(keep->lnf, keep->lnf_mean, keep->lnf_rstd, x, m->norm_g, m->norm_b, N, d, c->ln_eps);
+        blas_sgemm(0, 1, N, c->vocab, d, 1.0f, keep->lnf, d, m->out, d, 0.0f, keep->probs, c->vocab);
+    } else {
+        /* the last position (and every one kept, for model_logits_at) */
+        int rows = run->final ? N : 1;
+        model_layer_norm(a, NULL, NULL, x + (size_t)(N - rows) * d, m->norm_g, m->norm_b, rows, d, c->ln_eps);
+        if (run->final)
+            memcpy(run->final, a, (size_t)N * d * sizeof *a);
+        blas_sgemm(0, 1, 1, c->vocab, d, 1.0f, a + (size_t)(rows - 1) * d, d, m->out, d, 0.0f, run->logits,
+                   c->vocab);
+    }
+done:
+    free(h), free(a), free(qkv), free(o), free(ff);
+    model_layer_scratch_free(&scratch);
+    return rc;
 }
 
 attn_status model_forward_gpt2(const Model *m, const int *tokens, int n, ModelRun *run, AttnError *err)
 {
+    return gpt2_pass(m, tokens, 1, n, NULL, run, err);
+}
+
+attn_status model_forward_keep(const Model *m, const int *tokens, const int *targets, int B, int T, ModelActs *acts,
+                               double *loss, AttnError *err)
+{
     const ModelConfig *c = &m->cfg;
-    int d = c->d_model, f = c->d_ff, H = c->heads;
-    float *h = attn_malloc((size_t)n * d * sizeof *h), *a = attn_malloc((size_t)n * d * sizeof *a);
-    float *qkv = attn_malloc((size_t)n * 3 * d * sizeof *qkv), *o = attn_malloc((size_t)n * d * sizeof *o);
-    float *ff = attn_malloc((size_t)n * f * sizeof *ff);
-    LayerScratch scratch = { 0 };
-    attn_status rc = ATTN_OK;
-    if (!h || !a || !qkv || !o || !ff) {
-        rc = attn_fail(err, ATTN_E_NOMEM, "out of memory for a forward pass of %d tokens", n);
-        goto done;
-    }
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < d; j++)
-            h[(size_t)i * d + j] = m->embed[(size_t)tokens[i] * d + j] + m->pos[(size_t)i * d + j];
-    for (int l = 0; l < c->layers; l++) {
-        const Gpt2Layer *y = &m->gpt2[l];
-        layer_norm(h, a, n, d, y->ln1_g, y->ln1_b, c->ln_eps);
-        if (run->input_layer == l + 1)
-            memcpy(run->layer_input, a, (size_t)n * d * sizeof *a);
-        affine(a, n, d, y->qkv_w, y->qkv_b, 3 * d, qkv, 0);
-        model_keep_qk(c, run, l, qkv, 3 * d, qkv + d, 3 * d);
-        rc = model_layer_attention(c, qkv, 3 * d, qkv + d, 3 * d, qkv + 2 * d, 3 * d, n, o, d, &run->scores[l * H],
-                                   &scratch, err);
-        if (rc != ATTN_OK)
-            goto done;
-        affine(o, n, d, y->proj_w, y->proj_b, d, h, 1);
-        layer_norm(h, a, n, d, y->ln2_g, y->ln2_b, c->ln_eps);
-        affine(a, n, d, y->fc_w, y->fc_b, f, ff, 0);
-        pool_for((size_t)n * f, 1 << 16, gelu_band, ff);
-        affine(ff, n, f, y->out_w, y->out_b, d, h, 1);
-    }
-    /* the next token: the last position (and every one kept, for
-     * model_logits_at) through the final norm, against the input
-     * embedding (tied) */
-    int rows = run->final ? n : 1;
-    layer_norm(h + (size_t)(n - rows) * d, a, rows, d, m->norm_g, m->norm_b, c->ln_eps);
-    if (run->final)
-        memcpy(run->final, a, (size_t)n * d * sizeof *a);
-    blas_sgemm(0, 1, 1, c->vocab, d, 1.0f, a + (size_t)(rows - 1) * d, d, m->out, d, 0.0f, run->logits, c->vocab);
-done:
-    free(h), free(a), free(qkv), free(o), free(ff);
-    model_layer_scratch_free(&scratch);
+    if (c->kind != FAMILY_GPT2)
+        return attn_fail(err, ATTN_E_ARG, "attn trains GPT-2; this model is %s", c->family);
+    if (B < 1 || T < 1 || T > c->context || (size_t)B * T > (size_t)acts->B * acts->T || T > acts->T)
+        return attn_fail(err, ATTN_E_ARG, "%d sequences of %d tokens; the pass was laid out for %d of %d", B, T,
+                         acts->B, acts->T);
+    for (int i = 0; i < B * T; i++)
+        if (tokens[i] < 0 || tokens[i] >= c->vocab || (targets && (targets[i] < 0 || targets[i] >= c->vocab)))
+            return attn_fail(err, ATTN_E_ARG, "token %d is outside the vocabulary of %d", i + 1, c->vocab);
+    acts->tokens = tokens;
+    attn_status rc = gpt2_pass(m, tokens, B, T, acts, NULL, err);
+    if (rc == ATTN_OK)
+        model_softmax_rows(acts->probs, B * T, c->vocab, targets, loss);
     return rc;
 }

@@ -6,6 +6,7 @@
  * head shown as a lesson.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,7 +77,7 @@ void model_layer_scratch_free(LayerScratch *s)
 
 attn_status model_layer_attention(const ModelConfig *c, const float *Q, int ldq, const float *K, int ldk,
                                   const float *V, int ldv, int n, float *out, int ldo, HeadScores *scores,
-                                  LayerScratch *s, AttnError *err)
+                                  float *lse, LayerScratch *s, AttnError *err)
 {
     int H = c->heads, hd = c->head_dim, group = c->heads / c->kv_heads;
     if (c->sliding_window > 0 && c->sliding_window < n) {
@@ -85,21 +86,24 @@ attn_status model_layer_attention(const ModelConfig *c, const float *Q, int ldq,
             return attn_fail(err, ATTN_E_NOMEM, "out of memory for a head's %d x %d weights", n, n);
         for (int k = 0; k < H; k++) {
             model_head_softmax(c, Q, ldq, K, ldk, n, k, s->A);
-            measure(&(HeadWeights){ .A = s->A }, n, &scores[k]);
+            if (scores)
+                measure(&(HeadWeights){ .A = s->A }, n, &scores[k]);
             blas_sgemm(0, 0, n, hd, n, 1.0f, s->A, n, V + (k / group) * hd, ldv, 0.0f, out + k * hd, ldo);
         }
         return ATTN_OK;
     }
     if (!s->ws)
         s->ws = attention_workspace_new();
-    if (!s->lse)
+    if (!lse && !s->lse)
         s->lse = attn_malloc((size_t)H * n * sizeof *s->lse);
-    if (!s->ws || !s->lse)
+    if (!s->ws || (!lse && !s->lse))
         return attn_fail(err, ATTN_E_NOMEM, "out of memory for a layer's attention over %d tokens", n);
-    attn_status rc = attention_core(s->ws, out, ldo, Q, ldq, K, ldk, V, ldv, n, H, c->kv_heads, hd, 1, s->lse, err);
-    for (int k = 0; rc == ATTN_OK && k < H; k++)
+    if (!lse)
+        lse = s->lse;
+    attn_status rc = attention_core(s->ws, out, ldo, Q, ldq, K, ldk, V, ldv, n, H, c->kv_heads, hd, 1, lse, err);
+    for (int k = 0; rc == ATTN_OK && scores && k < H; k++)
         measure(&(HeadWeights){ NULL, Q + k * hd, K + (k / group) * hd, ldq, ldk, hd, 1.0f / sqrtf((float)hd),
-                                s->lse + (size_t)k * n },
+                                lse + (size_t)k * n },
                 n, &scores[k]);
     return rc;
 }
@@ -113,41 +117,68 @@ double model_induction_band(const float *a, int rep)
     return sum / (rep - 1);
 }
 
-attn_status model_head_scores(const Model *m, const ModelRun *run, int rep, unsigned seed, const int *pool, int n_pool,
-                              HeadScores *scores, AttnError *err)
+/* A token drawn with probability cum[id] - cum[id - 1] (cum the running
+ * sums of the weights, cum[vocab - 1] their total), or evenly. */
+static int draw_token(Rng *g, const double *cum, int vocab)
+{
+    uint64_t u = (uint64_t)rng_u32(g) << 32 | rng_u32(g);
+    if (!cum)
+        return (int)(u % (uint64_t)vocab);
+    double x = (double)u / 18446744073709551616.0 * cum[vocab - 1];
+    int lo = 0, hi = vocab - 1;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (cum[mid] > x)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+attn_status model_probe_heads(const Model *m, const double *weights, HeadScores *scores, AttnError *err)
 {
     const ModelConfig *c = &m->cfg;
-    int H = run->heads;
-    /* previous, first and self: measured by the pass itself */
-    memcpy(scores, run->scores, (size_t)run->layers * H * sizeof *scores);
-    /* induction: a random sequence shown twice; from each token of the
-     * repeat, the weight on the token after its first showing */
-    if (rep < 2 || 2 * rep > c->context)
-        rep = c->context / 2 < 2 ? 0 : (c->context / 2 < rep ? c->context / 2 : rep);
+    int L = c->layers, H = c->heads, rep = MODEL_PROBE_REP < c->context / 2 ? MODEL_PROBE_REP : c->context / 2;
+    memset(scores, 0, (size_t)L * H * sizeof *scores);
     if (rep < 2)
         return ATTN_OK;
     int t = 2 * rep;
     int *seq = attn_malloc((size_t)t * sizeof *seq);
     float *A = attn_malloc((size_t)t * t * sizeof *A);
-    if (!seq || !A) {
-        free(seq), free(A);
+    double *cum = NULL, total = 0;
+    if (weights && (cum = attn_malloc((size_t)c->vocab * sizeof *cum)))
+        for (int id = 0; id < c->vocab; id++)
+            cum[id] = total += weights[id] > 0 ? weights[id] : 0;
+    if (!seq || !A || (weights && !cum)) {
+        free(seq), free(A), free(cum);
         return attn_fail(err, ATTN_E_NOMEM, "out of memory");
     }
+    if (cum && total <= 0) {
+        free(cum);
+        cum = NULL;     /* nothing to weigh by: every token alike */
+    }
     Rng g;
-    rng_seed(&g, seed);
-    for (int i = 0; i < rep; i++)
-        seq[i] = seq[i + rep] = pool && n_pool > 0 ? pool[rng_u32(&g) % (uint32_t)n_pool]
-                                                   : (int)(rng_u32(&g) % (uint32_t)c->vocab);
-    ModelRun twice;
-    attn_status rc = model_forward(m, seq, t, &twice, err);
-    free(seq);
-    for (int l = 0; rc == ATTN_OK && l < twice.layers; l++)
-        for (int k = 0; rc == ATTN_OK && k < H; k++) {
-            rc = model_attention(m, &twice, l, k, A, err);
-            scores[l * H + k].induction = model_induction_band(A, rep);
-        }
-    model_run_free(&twice);    /* zeroed by a pass that failed: fine */
-    free(A);
+    rng_seed(&g, MODEL_PROBE_SEED);     /* the same sequences every time: one measure */
+    attn_status rc = ATTN_OK;
+    for (int probe = 0; probe < MODEL_PROBE_SEQUENCES && rc == ATTN_OK; probe++) {
+        for (int i = 0; i < rep; i++)
+            seq[i] = seq[i + rep] = draw_token(&g, cum, c->vocab);
+        ModelRun twice;
+        rc = model_forward(m, seq, t, &twice, err);
+        for (int l = 0; rc == ATTN_OK && l < L; l++)
+            for (int k = 0; rc == ATTN_OK && k < H; k++) {
+                rc = model_attention(m, &twice, l, k, A, err);
+                HeadScores *s = &scores[l * H + k], one;
+                measure(&(HeadWeights){ .A = A }, t, &one);
+                s->previous += one.previous / MODEL_PROBE_SEQUENCES;
+                s->first += one.first / MODEL_PROBE_SEQUENCES;
+                s->self += one.self / MODEL_PROBE_SEQUENCES;
+                s->induction += model_induction_band(A, rep) / MODEL_PROBE_SEQUENCES;
+            }
+        model_run_free(&twice);     /* zeroed by a pass that failed: fine */
+    }
+    free(seq), free(A), free(cum);
     return rc;
 }
 

@@ -32,7 +32,34 @@ struct Model {
     Rng *draw;                  /* model_random: weights drawn, not read     */
     int n_owned;
     int64_t params;
+    float *block;               /* owned: every weight in the table's order  */
+    size_t block_count;         /* (model_block.c), or NULL                  */
+    ModelTensor *table;
+    int n_table;
 };
+
+/* Each tensor of a family in its table's order, with its name (as GPT-2's
+ * checkpoints write it, without "transformer."), its shape (cols 0: a
+ * vector) and the Model's pointer to it: the one table a family's tensors
+ * are read, laid out in a block and saved by. visit returns 0 to go on. */
+typedef int (*ModelVisit)(void *ctx, const char *name, int64_t rows, int64_t cols, const float **slot);
+int model_walk_gpt2(Model *m, ModelVisit visit, void *ctx);
+
+/* out (n x d) = LayerNorm of x's rows with gain g and bias b (the sums in
+ * double), each row's mean and 1/sqrt(var + eps) into mean and rstd when
+ * not NULL; rows on attn's pool. The one LayerNorm. */
+void model_layer_norm(float *out, float *mean, float *rstd, const float *x, const float *g, const float *b, int n,
+                      int d, double eps);
+/* out = GELU(x) over n numbers (out may be x), on attn's pool; each
+ * model_gelu_tanh into th when not NULL (what the backward reads). */
+void model_gelu(float *out, float *th, const float *x, size_t n);
+/* y (n x cols) = x (n x inner) @ w (inner x cols) + bias (NULL: none), or
+ * y += that (accumulate). */
+void model_affine(const float *x, int n, int inner, const float *w, const float *bias, int cols, float *y,
+                  int accumulate);
+/* Each row of z (n x v) made its softmax in place; with targets, the
+ * mean of -log p[target] into *loss (rows on the pool, the sum in order). */
+void model_softmax_rows(float *z, int n, int v, const int *targets, double *loss);
 
 /* The tensor prefix+name (or name alone) of shape rows x cols (cols 0: a
  * vector of rows), as float32: read where it lies or converted into a
@@ -55,6 +82,8 @@ void model_head_softmax(const ModelConfig *c, const float *Q, int ldq, const flo
  * self). On attn's fused kernels (attention_core: the online softmax, no
  * n x n matrix), each weight measured from the query's log-sum-exp; a
  * sliding window shorter than n takes model_head_softmax head by head.
+ * scores NULL: nothing measured; lse (heads, n), when not NULL, receives
+ * each query's log-sum-exp (what a backward recomputes the weights from).
  * Its buffers live in *s between layers (zeroed before the first; freed by
  * model_layer_scratch_free). */
 typedef struct {
@@ -64,7 +93,7 @@ typedef struct {
 } LayerScratch;
 attn_status model_layer_attention(const ModelConfig *c, const float *Q, int ldq, const float *K, int ldk,
                                   const float *V, int ldv, int n, float *out, int ldo, HeadScores *scores,
-                                  LayerScratch *s, AttnError *err);
+                                  float *lse, LayerScratch *s, AttnError *err);
 void model_layer_scratch_free(LayerScratch *s);
 /* Layer l's queries and keys kept in run (when it keeps them): rows of Q
  * ldq apart, of K ldk apart. */

@@ -157,7 +157,7 @@ attn_status model_forward_llama(const Model *m, const int *tokens, int n, ModelR
         rotate(Q, n, H, hd, c->rope_theta);
         rotate(K, n, KV, hd, c->rope_theta);
         model_keep_qk(c, run, l, Q, q, K, kv);
-        rc = model_layer_attention(c, Q, q, K, kv, V, kv, n, o, q, &run->scores[l * H], &scratch, err);
+        rc = model_layer_attention(c, Q, q, K, kv, V, kv, n, o, q, &run->scores[l * H], NULL, &scratch, err);
         if (rc != ATTN_OK)
             goto done;
         linear(o, n, q, y->o_w, NULL, d, h, 1);
