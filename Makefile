@@ -43,7 +43,7 @@ CHECK_LIBS    := $(call pc_libs,check,-lcheck -lsubunit -lrt -lpthread)
 # lines (make layers) and also refuses another folder's *_internal.h and
 # curses or printing in the engine.
 ENGINE_DIRS := engine/base engine/io engine/attention engine/ops engine/explain engine/lesson engine/teach engine/model \
-               engine/train
+               engine/tokenizer engine/train
 APP_DIRS    := app/session app/present app/measure app/class app/models app/cli app/canvas app/lessonscreen \
                app/modelscreen app/tui
 SEES_session := app/session
@@ -270,7 +270,7 @@ fuzz: deps
 	build-fuzz/fuzz_safetensors -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 build-fuzz/corpus-safetensors
 	@mkdir -p build-fuzz/corpus-tokenizer
 	$(FUZZ_CC) $(ATTN_CPPFLAGS) $(ENGINE_INC) $(ENGINE_CFLAGS) -o build-fuzz/fuzz_tokenizer tests/fuzz/fuzz_tokenizer.c \
-	  engine/model/bpe.c engine/model/bpe_json.c engine/model/bpe_table.c engine/io/json_read.c engine/base/status.c \
+	  engine/tokenizer/bpe.c engine/tokenizer/bpe_json.c engine/tokenizer/bpe_table.c engine/io/json_read.c engine/base/status.c \
 	  engine/base/alloc.c $(ENGINE_LIBS) -lm
 	cp tests/fuzz/tokenizer/* build-fuzz/corpus-tokenizer/
 	build-fuzz/fuzz_tokenizer -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 build-fuzz/corpus-tokenizer

@@ -1,5 +1,5 @@
 /*
- * check_bpe.c - GPT-2's byte-level BPE (engine/model/bpe.c) on a
+ * check_bpe.c - GPT-2's byte-level BPE (engine/tokenizer/bpe.c) on a
  * vocabulary of the 256 bytes and five merges, every expectation worked by
  * hand from GPT-2's algorithm: the pre-tokenizer's pieces (a capital that
  * does not merge, contractions, digits with their space, runs of spaces,
