@@ -229,7 +229,9 @@ clean:
 # seeded with tests/data, the CSV with lines of up to 64 KB; the class
 # server's reader of a peer's bytes, seeded with tests/fuzz/class; a
 # student's reader of a server's bytes, seeded with tests/fuzz/client; the
-# safetensors reader, seeded with tests/fuzz/safetensors.
+# safetensors reader, seeded with tests/fuzz/safetensors; the JSON reader's
+# memory (its peak over the input's size bounded), seeded with
+# tests/fuzz/json.
 # FUZZ_SECONDS bounds each run (CI: 60 each).
 FUZZ_SECONDS ?= 60
 FUZZ_CC := clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
@@ -268,6 +270,11 @@ fuzz: deps
 	  engine/io/safetensors.c engine/io/json_read.c engine/base/status.c engine/base/alloc.c -lm
 	cp tests/fuzz/safetensors/* build-fuzz/corpus-safetensors/
 	build-fuzz/fuzz_safetensors -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 build-fuzz/corpus-safetensors
+	@mkdir -p build-fuzz/corpus-json
+	$(FUZZ_CC) $(ATTN_CPPFLAGS) $(ENGINE_INC) -o build-fuzz/fuzz_json tests/fuzz/fuzz_json.c engine/io/json_read.c \
+	  engine/base/alloc.c -lm
+	cp tests/fuzz/json/* build-fuzz/corpus-json/
+	build-fuzz/fuzz_json -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 build-fuzz/corpus-json
 	@mkdir -p build-fuzz/corpus-tokenizer
 	$(FUZZ_CC) $(ATTN_CPPFLAGS) $(ENGINE_INC) $(ENGINE_CFLAGS) -o build-fuzz/fuzz_tokenizer tests/fuzz/fuzz_tokenizer.c \
 	  engine/tokenizer/bpe.c engine/tokenizer/bpe_json.c engine/tokenizer/bpe_table.c engine/io/json_read.c engine/base/status.c \
