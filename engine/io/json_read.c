@@ -43,7 +43,8 @@ static int jfail(JParser *p, const char *what)
 
 static void jskip(JParser *p)
 {
-    while (p->pos < p->len && strchr(" \t\r\n", p->s[p->pos]))
+    while (p->pos < p->len && (p->s[p->pos] == ' ' || p->s[p->pos] == '\n' || p->s[p->pos] == '\t'
+                               || p->s[p->pos] == '\r'))
         p->pos++;
 }
 
@@ -172,6 +173,7 @@ static int jnumber(JParser *p, JVal *v)
         i++;
     if (i == digits)
         return jfail(p, "expected a value");
+    size_t whole = i;       /* where the integer part ends */
     if (i < avail && s[i] == '.') {
         size_t frac = ++i;
         while (i < avail && s[i] >= '0' && s[i] <= '9')
@@ -189,12 +191,22 @@ static int jnumber(JParser *p, JVal *v)
         if (i == ex)
             return jfail(p, "digits expected in an exponent");
     }
+    v->type = J_NUM;
+    if (i == whole && i - digits <= 15) {
+        /* a whole number of at most 15 digits (a vocabulary's ids): exact
+         * in a double without strtod */
+        double x = 0;
+        for (size_t k = digits; k < i; k++)
+            x = x * 10 + (s[k] - '0');
+        v->num = digits ? -x : x;
+        p->pos += i;
+        return 0;
+    }
     char tmp[64];
     if (i >= sizeof tmp)
         return jfail(p, "number too long");
     memcpy(tmp, s, i);
     tmp[i] = '\0';
-    v->type = J_NUM;
     v->num = strtod(tmp, NULL);
     p->pos += i;
     return 0;
@@ -291,11 +303,11 @@ static int jvalue(JParser *p, JVal *v)
     } else if (c == '"') {
         v->type = J_STR;
         rc = jstring(p, &v->str);
-    } else if (avail >= 4 && strncmp(rest, "true", 4) == 0) {
+    } else if (c == 't' && avail >= 4 && strncmp(rest, "true", 4) == 0) {
         v->type = J_BOOL, v->num = 1, p->pos += 4, rc = 0;
-    } else if (avail >= 5 && strncmp(rest, "false", 5) == 0) {
+    } else if (c == 'f' && avail >= 5 && strncmp(rest, "false", 5) == 0) {
         v->type = J_BOOL, v->num = 0, p->pos += 5, rc = 0;
-    } else if (avail >= 4 && strncmp(rest, "null", 4) == 0) {
+    } else if (c == 'n' && avail >= 4 && strncmp(rest, "null", 4) == 0) {
         v->type = J_NULL, p->pos += 4, rc = 0;
     } else {
         rc = jnumber(p, v);

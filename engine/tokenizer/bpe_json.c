@@ -1,14 +1,16 @@
 /*
  * bpe_json.c - a BPE from Hugging Face's tokenizer.json (bpe.h's
- * bpe_open_json): "model" (type BPE: its vocab and its merges, written
- * "a b" or ["a", "b"], byte_fallback, unk_token, fuse_unk),
- * "added_tokens", "normalizer" (none, NFC, SentencePiece's Prepend and
- * Replace of "▁", a Sequence of these), "pre_tokenizer" (ByteLevel: GPT-2's
- * pattern when use_regex, a space before the text when add_prefix_space;
- * Split by the file's own regex, behaviour Isolated; Digits; Metaspace;
- * a Sequence of these) and "post_processor" (ByteLevel, or
- * TemplateProcessing's special tokens around the text), read from the
- * file, not assumed. Anything else is refused by name.
+ * bpe_open_json), read from the file, not assumed: "model" (type BPE: its
+ * vocab and its merges, written "a b" or ["a", "b"], byte_fallback,
+ * unk_token, fuse_unk, ignore_merges), "added_tokens", "normalizer" (NFC,
+ * NFD, NFKC, NFKD, Prepend, Replace of a string, a Sequence of these),
+ * "pre_tokenizer" (ByteLevel, Split by a regex or a string with any of the
+ * five behaviours and invert, Digits, Metaspace, a Sequence of these) and
+ * "post_processor" (ByteLevel, TemplateProcessing's special tokens around
+ * the text, a Sequence of these). Every value is checked for its type
+ * before it is used (a template's id that was a number was a crash), and
+ * anything attn does not read is refused by name. The decoder, padding and
+ * truncation do not change the ids of one text and are not read.
  */
 #include "bpe_internal.h"
 
@@ -16,122 +18,229 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int is_type(const JVal *v, const char *type)
+static const char *kind_of(const JVal *v)
 {
-    const JVal *t = json_get(v, "type");
-    return t && t->type == J_STR && strcmp(t->str, type) == 0;
+    static const char *const names[] = { "null", "true or false", "a number", "a string", "a list", "an object" };
+    return names[v->type];
 }
 
-static const char *type_of(const JVal *v)
+/* *out = v's member key when it is of type want; NULL when v lacks it or
+ * it is null (refused if required). 0, or -1 with err naming where. */
+static int member(const JVal *v, const char *key, JType want, int required, const char *where, const JVal **out,
+                  AttnError *err)
 {
-    const JVal *t = json_get(v, "type");
-    return t && t->type == J_STR ? t->str : "(no type)";
+    static const JVal of[] = { { .type = J_NULL }, { .type = J_BOOL }, { .type = J_NUM },
+                               { .type = J_STR },  { .type = J_ARR },  { .type = J_OBJ } };
+    const JVal *m = json_get(v, key);
+    *out = NULL;
+    if (!m || m->type == J_NULL)
+        return required ? (attn_fail(err, ATTN_E_ARG, "tokenizer.json: %s has no %s", where, key), -1) : 0;
+    if (m->type != want)
+        return attn_fail(err, ATTN_E_ARG, "tokenizer.json: %s's %s is %s, not %s", where, key, kind_of(m),
+                         kind_of(&of[want])), -1;
+    *out = m;
+    return 0;
 }
 
-static int flag(const JVal *v, const char *key, int fallback)
+/* v's true-or-false key into *on (fallback when it lacks it). 0, or -1. */
+static int flag(const JVal *v, const char *key, int fallback, const char *where, int *on, AttnError *err)
 {
-    const JVal *f = json_get(v, key);
-    return f && f->type == J_BOOL ? (int)f->num : fallback;
+    const JVal *f;
+    if (member(v, key, J_BOOL, 0, where, &f, err) != 0)
+        return -1;
+    *on = f ? (int)f->num : fallback;
+    return 0;
 }
 
-/* One pre-tokenizer (not a Sequence) onto b. 0, or -1 with err. */
-static int pre_one(Bpe *b, const JVal *p, AttnError *err)
+/* v's "type", a string (v itself an object). NULL with err. */
+static const char *type_of(const JVal *v, const char *where, AttnError *err)
 {
-    if (is_type(p, "ByteLevel")) {
-        bpe_set_prefix_space(b, flag(p, "add_prefix_space", 0));
-        return flag(p, "use_regex", 1) ? bpe_split_gpt2(b, err) : 0;
+    const JVal *t;
+    if (v->type != J_OBJ)
+        return attn_fail(err, ATTN_E_ARG, "tokenizer.json: %s is %s, not an object", where, kind_of(v)), NULL;
+    return member(v, "type", J_STR, 1, where, &t, err) == 0 ? t->str : NULL;
+}
+
+/* A whole number of 0 to below `below` in v. */
+static int is_id(const JVal *v, int below)
+{
+    return v && v->type == J_NUM && v->num >= 0 && v->num < below && v->num == (double)(int)v->num;
+}
+
+/* A Sequence's list (key) of parts, each read by one. */
+static int each(Bpe *b, const JVal *v, const char *key, const char *where,
+                int (*one)(Bpe *, const JVal *, int, AttnError *), int n, AttnError *err)
+{
+    const JVal *list;
+    if (member(v, key, J_ARR, 1, where, &list, err) != 0)
+        return -1;
+    for (int i = 0; i < list->n; i++)
+        if (one(b, &list->items[i], n, err) != 0)
+            return -1;
+    return 0;
+}
+
+static int pre_tokenizer(Bpe *b, const JVal *p, int unused, AttnError *err)
+{
+    (void)unused;
+    static const char w[] = "the pre-tokenizer";
+    const char *type = type_of(p, w, err);
+    if (!type)
+        return -1;
+    if (b->n_pre > 0 && b->pre[b->n_pre - 1].kind == STEP_BYTE_LEVEL)
+        return attn_fail(err, ATTN_E_ARG, "tokenizer.json: a pre-tokenizer after ByteLevel is not read"), -1;
+    if (strcmp(type, "Sequence") == 0)
+        return each(b, p, "pretokenizers", w, pre_tokenizer, 0, err);
+    Step st = { .kind = STEP_SPLIT };
+    if (strcmp(type, "ByteLevel") == 0) {
+        st.kind = STEP_BYTE_LEVEL;
+        if (flag(p, "add_prefix_space", 0, "ByteLevel", &st.prefix, err) != 0
+            || flag(p, "use_regex", 1, "ByteLevel", &st.split, err) != 0)
+            return -1;
+        return bpe_add_step(b, st, st.split ? bpe_gpt2_pattern : NULL, err);
     }
-    if (is_type(p, "Metaspace")) {
-        /* SentencePiece's spaces: "▁", one before the text as the scheme
-         * says (older files: add_prefix_space), pieces split before each
-         * "▁" when split */
-        const JVal *rep = json_get(p, "replacement"), *scheme = json_get(p, "prepend_scheme");
-        if (rep && (rep->type != J_STR || strcmp(rep->str, "\xe2\x96\x81") != 0))
-            return attn_fail(err, ATTN_E_ARG, "tokenizer.json: a Metaspace replacing spaces with other than \"▁\" is "
-                                              "not read yet"), -1;
-        int prepend = flag(p, "add_prefix_space", 1) ? BPE_PREPEND_ALWAYS : BPE_PREPEND_NONE;
-        if (scheme && scheme->type == J_STR)
-            prepend = strcmp(scheme->str, "first") == 0    ? BPE_PREPEND_FIRST
-                    : strcmp(scheme->str, "always") == 0   ? BPE_PREPEND_ALWAYS
-                    : strcmp(scheme->str, "never") == 0    ? BPE_PREPEND_NONE
-                                                           : -1;
-        if (prepend < 0)
+    if (strcmp(type, "Digits") == 0) {
+        int one;
+        if (flag(p, "individual_digits", 0, "Digits", &one, err) != 0)
+            return -1;
+        st.how = one ? SPLIT_ISOLATED : SPLIT_CONTIGUOUS;
+        return bpe_add_step(b, st, "\\p{N}", err);
+    }
+    if (strcmp(type, "Metaspace") == 0) {
+        /* "▁" (or its replacement) for each space, one before the piece as
+         * the scheme says (older files: add_prefix_space), split before each */
+        const JVal *rep, *scheme;
+        int legacy;
+        if (member(p, "replacement", J_STR, 0, "Metaspace", &rep, err) != 0
+            || member(p, "prepend_scheme", J_STR, 0, "Metaspace", &scheme, err) != 0
+            || flag(p, "add_prefix_space", 1, "Metaspace", &legacy, err) != 0
+            || flag(p, "split", 1, "Metaspace", &st.split, err) != 0)
+            return -1;
+        const char *to = rep ? rep->str : "\xe2\x96\x81";
+        if (!*to || bpe_char_len(to, strlen(to)) != strlen(to))
+            return attn_fail(err, ATTN_E_ARG, "tokenizer.json: Metaspace's replacement is not one character"), -1;
+        st.kind = STEP_METASPACE;
+        st.to = (char *)to;
+        st.prefix = legacy ? BPE_PREPEND_ALWAYS : BPE_PREPEND_NEVER;
+        if (scheme)
+            st.prefix = strcmp(scheme->str, "first") == 0    ? BPE_PREPEND_FIRST
+                      : strcmp(scheme->str, "always") == 0   ? BPE_PREPEND_ALWAYS
+                      : strcmp(scheme->str, "never") == 0    ? BPE_PREPEND_NEVER
+                                                             : -1;
+        if (st.prefix < 0)
             return attn_fail(err, ATTN_E_ARG, "tokenizer.json: Metaspace's prepend_scheme %.20s is not first, always "
                                               "or never", scheme->str), -1;
-        bpe_set_metaspace(b, prepend);
-        return flag(p, "split", 1) ? bpe_add_split(b, "\xe2\x96\x81?[^\xe2\x96\x81]+|\xe2\x96\x81", err) : 0;
+        char quoted[16];
+        bpe_regex_quote(to, quoted);
+        return bpe_add_step(b, st, st.split ? quoted : NULL, err);
     }
-    if (is_type(p, "Digits"))
-        return bpe_add_split(b, flag(p, "individual_digits", 0) ? "\\p{N}" : "\\p{N}+", err);
-    if (is_type(p, "Split")) {
-        const JVal *pat = json_get(p, "pattern"), *re = json_get(pat, "Regex"), *str = json_get(pat, "String");
-        const JVal *beh = json_get(p, "behavior");
-        if (flag(p, "invert", 0) || !beh || beh->type != J_STR || strcmp(beh->str, "Isolated") != 0)
-            return attn_fail(err, ATTN_E_ARG, "tokenizer.json: a Split that is not Isolated, or inverted, is not read "
-                                              "yet"), -1;
-        if (re && re->type == J_STR)
-            return bpe_add_split(b, re->str, err);
-        if (str && str->type == J_STR) {
-            /* a literal: quoted for the pattern */
-            char quoted[600];
-            snprintf(quoted, sizeof quoted, "\\Q%.500s\\E", str->str);
-            return bpe_add_split(b, quoted, err);
-        }
-        return attn_fail(err, ATTN_E_ARG, "tokenizer.json: a Split without its pattern"), -1;
+    if (strcmp(type, "Split") == 0) {
+        static const char *const hows[] = { "Removed", "Isolated", "MergedWithPrevious", "MergedWithNext",
+                                            "Contiguous" };
+        const JVal *pat, *re, *str, *beh;
+        if (member(p, "pattern", J_OBJ, 1, "Split", &pat, err) != 0
+            || member(pat, "Regex", J_STR, 0, "Split's pattern", &re, err) != 0
+            || member(pat, "String", J_STR, 0, "Split's pattern", &str, err) != 0
+            || member(p, "behavior", J_STR, 1, "Split", &beh, err) != 0
+            || flag(p, "invert", 0, "Split", &st.invert, err) != 0)
+            return -1;
+        st.how = (SplitHow)-1;
+        for (int i = 0; i < 5; i++)
+            if (strcmp(beh->str, hows[i]) == 0)
+                st.how = (SplitHow)i;
+        if ((int)st.how < 0)
+            return attn_fail(err, ATTN_E_ARG, "tokenizer.json: Split's behavior %.30s is not Removed, Isolated, "
+                                              "MergedWithPrevious, MergedWithNext or Contiguous", beh->str), -1;
+        if (!re && !str)
+            return attn_fail(err, ATTN_E_ARG, "tokenizer.json: Split's pattern is neither a Regex nor a String"), -1;
+        if (re)
+            return bpe_add_step(b, st, re->str, err);
+        char *quoted = malloc(2 * strlen(str->str) + 1);
+        if (!quoted)
+            return attn_fail(err, ATTN_E_NOMEM, "out of memory"), -1;
+        bpe_regex_quote(str->str, quoted);
+        int rc = bpe_add_step(b, st, quoted, err);
+        free(quoted);
+        return rc;
     }
     return attn_fail(err, ATTN_E_ARG, "tokenizer.json: the pre-tokenizer %.40s is not one attn reads yet (it reads "
-                                      "ByteLevel, Split, Digits, Metaspace and a Sequence of them)", type_of(p)), -1;
+                                      "ByteLevel, Split, Digits, Metaspace and a Sequence of them)", type), -1;
 }
 
-/* One normalizer (not a Sequence) onto b: NFC; SentencePiece's Prepend of
- * "▁" and Replace of " " by "▁". 0, or -1 with err. */
-static int normalizer_one(Bpe *b, const JVal *n, AttnError *err)
+static int normalizer(Bpe *b, const JVal *n, int unused, AttnError *err)
 {
-    static const char bar[] = "\xe2\x96\x81";
-    if (is_type(n, "NFC")) {
-        bpe_set_nfc(b, 1);
-        return 0;
+    (void)unused;
+    static const char *const forms[] = { "NFC", "NFD", "NFKC", "NFKD" };
+    const char *type = type_of(n, "the normalizer", err);
+    if (!type)
+        return -1;
+    if (strcmp(type, "Sequence") == 0)
+        return each(b, n, "normalizers", "the normalizer", normalizer, 0, err);
+    for (int i = 0; i < 4; i++)
+        if (strcmp(type, forms[i]) == 0)
+            return bpe_add_step(b, (Step){ .kind = (StepKind)(STEP_NFC + i) }, NULL, err);
+    const JVal *pre, *pat, *from, *re, *to;
+    if (strcmp(type, "Prepend") == 0)
+        return member(n, "prepend", J_STR, 1, "Prepend", &pre, err) != 0
+                   ? -1 : bpe_add_step(b, (Step){ .kind = STEP_PREPEND, .to = pre->str }, NULL, err);
+    if (strcmp(type, "Replace") == 0) {
+        if (member(n, "pattern", J_OBJ, 1, "Replace", &pat, err) != 0
+            || member(pat, "String", J_STR, 0, "Replace's pattern", &from, err) != 0
+            || member(pat, "Regex", J_STR, 0, "Replace's pattern", &re, err) != 0
+            || member(n, "content", J_STR, 1, "Replace", &to, err) != 0)
+            return -1;
+        if (!from || !*from->str)
+            return attn_fail(err, ATTN_E_ARG, "tokenizer.json: a Replace of a %s is not read (attn reads a Replace "
+                                              "of a string)", re ? "regex" : "nothing"), -1;
+        return bpe_add_step(b, (Step){ .kind = STEP_REPLACE, .from = from->str, .to = to->str }, NULL, err);
     }
-    const JVal *pre = json_get(n, "prepend"), *from = json_get(json_get(n, "pattern"), "String");
-    const JVal *to = json_get(n, "content");
-    if (is_type(n, "Prepend") && pre && pre->type == J_STR && strcmp(pre->str, bar) == 0) {
-        bpe_set_metaspace(b, BPE_PREPEND_UNCONDITIONAL);
-        return 0;
-    }
-    if (is_type(n, "Replace") && from && from->type == J_STR && strcmp(from->str, " ") == 0 && to
-        && to->type == J_STR && strcmp(to->str, bar) == 0) {
-        bpe_set_metaspace(b, BPE_PREPEND_NONE);
-        return 0;
-    }
-    return attn_fail(err, ATTN_E_ARG, "tokenizer.json: the normalizer %.40s is not one attn reads (it reads NFC, and "
-                                      "SentencePiece's Prepend and Replace of \"▁\")", type_of(n)), -1;
+    return attn_fail(err, ATTN_E_ARG, "tokenizer.json: the normalizer %.40s is not one attn reads (it reads NFC, NFD, "
+                                      "NFKC, NFKD, Prepend, Replace and a Sequence of them)", type), -1;
 }
 
 /* The post-processor's template for a single text: the ids of the special
  * tokens before and after "A". ByteLevel's changes no id. 0, or -1. */
 static int post_processor(Bpe *b, const JVal *p, int vocab_size, AttnError *err)
 {
-    if (!p || p->type == J_NULL || is_type(p, "ByteLevel"))
+    static const char w[] = "the post-processor";
+    const char *type = type_of(p, w, err);
+    if (!type)
+        return -1;
+    if (strcmp(type, "ByteLevel") == 0)
         return 0;
-    if (!is_type(p, "TemplateProcessing"))
+    if (strcmp(type, "Sequence") == 0)
+        return each(b, p, "processors", w, post_processor, vocab_size, err);
+    if (strcmp(type, "TemplateProcessing") != 0)
         return attn_fail(err, ATTN_E_ARG, "tokenizer.json: the post-processor %.40s is not one attn reads (it reads "
-                                          "ByteLevel and TemplateProcessing)", type_of(p)), -1;
-    const JVal *single = json_get(p, "single"), *specials = json_get(p, "special_tokens");
+                                          "ByteLevel, TemplateProcessing and a Sequence of them)", type), -1;
+    const JVal *single, *specials;
+    if (member(p, "single", J_ARR, 1, "the template", &single, err) != 0
+        || member(p, "special_tokens", J_OBJ, 0, "the template", &specials, err) != 0)
+        return -1;
     int before[BPE_MAX_TEMPLATE], after[BPE_MAX_TEMPLATE], nb = 0, na = 0, seen_a = 0;
-    for (int i = 0; single && single->type == J_ARR && i < single->n; i++) {
-        const JVal *tok = json_get(&single->items[i], "SpecialToken");
-        if (json_get(&single->items[i], "Sequence")) {
+    for (int i = 0; i < single->n; i++) {
+        const JVal *item = &single->items[i], *tok, *seq, *name, *spec, *ids;
+        if (member(item, "SpecialToken", J_OBJ, 0, "the template's piece", &tok, err) != 0
+            || member(item, "Sequence", J_OBJ, 0, "the template's piece", &seq, err) != 0)
+            return -1;
+        if (seq) {
             seen_a = 1;
             continue;
         }
-        const JVal *name = json_get(tok, "id"), *ids = json_get(json_get(specials, name ? name->str : ""), "ids");
-        if (!name || name->type != J_STR || !ids || ids->type != J_ARR)
+        if (!tok)
+            return attn_fail(err, ATTN_E_ARG, "tokenizer.json: the template's piece %d is neither a SpecialToken nor "
+                                              "a Sequence", i + 1), -1;
+        if (member(tok, "id", J_STR, 1, "the template's SpecialToken", &name, err) != 0)
+            return -1;
+        spec = json_get(specials, name->str);
+        if (!spec)
             return attn_fail(err, ATTN_E_ARG, "tokenizer.json: the template names a special token it does not "
-                                              "define"), -1;
+                                              "define, %.40s", name->str), -1;
+        if (member(spec, "ids", J_ARR, 1, "the template's special token", &ids, err) != 0)
+            return -1;
         for (int k = 0; k < ids->n; k++) {
             const JVal *id = &ids->items[k];
-            if (id->type != J_NUM || id->num < 0 || id->num >= vocab_size || id->num != (double)(int)id->num
-                || (seen_a ? na : nb) == BPE_MAX_TEMPLATE)
+            if (!is_id(id, vocab_size) || (seen_a ? na : nb) == BPE_MAX_TEMPLATE)
                 return attn_fail(err, ATTN_E_ARG, "tokenizer.json: the template's special tokens are not ids of 0 to "
                                                   "%d, or more than %d", vocab_size - 1, BPE_MAX_TEMPLATE), -1;
             if (!bpe_token_text(b, (int)id->num))
@@ -148,25 +257,73 @@ static int post_processor(Bpe *b, const JVal *p, int vocab_size, AttnError *err)
 
 static int read_merges(Bpe *b, const JVal *merges, AttnError *err)
 {
-    if (!merges || merges->type != J_ARR)
-        return attn_fail(err, ATTN_E_ARG, "tokenizer.json: the model has no list of merges"), -1;
     for (int i = 0; i < merges->n; i++) {
         const JVal *m = &merges->items[i];
-        char where[60];
-        snprintf(where, sizeof where, "tokenizer.json: merge %d", i + 1);
         if (m->type == J_STR) {
             const char *sp = strchr(m->str, ' ');
             if (!sp || sp == m->str || !sp[1] || strchr(sp + 1, ' '))
-                return attn_fail(err, ATTN_E_ARG, "%s is not two tokens separated by one space", where), -1;
-            if (bpe_add_merge(b, m->str, (size_t)(sp - m->str), sp + 1, strlen(sp + 1), where, err) != 0)
+                return attn_fail(err, ATTN_E_ARG, "tokenizer.json: merge %d is not two tokens separated by one space",
+                                 i + 1), -1;
+            if (bpe_add_merge(b, m->str, (size_t)(sp - m->str), sp + 1, strlen(sp + 1), "tokenizer.json: merge",
+                              i + 1, err) != 0)
                 return -1;
         } else if (m->type == J_ARR && m->n == 2 && m->items[0].type == J_STR && m->items[1].type == J_STR) {
             if (bpe_add_merge(b, m->items[0].str, strlen(m->items[0].str), m->items[1].str, strlen(m->items[1].str),
-                              where, err) != 0)
+                              "tokenizer.json: merge", i + 1, err) != 0)
                 return -1;
         } else {
-            return attn_fail(err, ATTN_E_ARG, "%s is neither \"a b\" nor [\"a\", \"b\"]", where), -1;
+            return attn_fail(err, ATTN_E_ARG, "tokenizer.json: merge %d is neither \"a b\" nor [\"a\", \"b\"]",
+                             i + 1), -1;
         }
+    }
+    return 0;
+}
+
+/* The model's settings beside its vocabulary and merges. */
+static int model_settings(Bpe *b, const JVal *model, AttnError *err)
+{
+    static const char w[] = "the model";
+    const JVal *unk, *drop, *prefix, *suffix;
+    if (member(model, "unk_token", J_STR, 0, w, &unk, err) != 0 || member(model, "dropout", J_NUM, 0, w, &drop, err) != 0
+        || member(model, "continuing_subword_prefix", J_STR, 0, w, &prefix, err) != 0
+        || member(model, "end_of_word_suffix", J_STR, 0, w, &suffix, err) != 0
+        || flag(model, "byte_fallback", 0, w, &b->byte_fallback, err) != 0
+        || flag(model, "fuse_unk", 0, w, &b->fuse_unk, err) != 0
+        || flag(model, "ignore_merges", 0, w, &b->ignore_merges, err) != 0)
+        return -1;
+    if (drop && drop->num != 0)
+        return attn_fail(err, ATTN_E_ARG, "tokenizer.json: the model's dropout is not read (it makes the ids "
+                                          "random)"), -1;
+    if ((prefix && *prefix->str) || (suffix && *suffix->str))
+        return attn_fail(err, ATTN_E_ARG, "tokenizer.json: a continuing_subword_prefix or end_of_word_suffix is "
+                                          "not read yet"), -1;
+    b->unk = unk ? bpe_token_id(b, unk->str) : -1;
+    if (unk && b->unk < 0)
+        return attn_fail(err, ATTN_E_ARG, "tokenizer.json: the unknown token %.40s is not in the vocabulary",
+                         unk->str), -1;
+    return 0;
+}
+
+static int added_tokens(Bpe *b, const JVal *added, int vocab_size, AttnError *err)
+{
+    for (int i = 0; i < added->n; i++) {
+        const JVal *a = &added->items[i], *id, *content;
+        char where[40];
+        snprintf(where, sizeof where, "added token %d", i + 1);
+        int normalized, lstrip, rstrip, single;
+        if (a->type != J_OBJ)
+            return attn_fail(err, ATTN_E_ARG, "tokenizer.json: %s is %s, not an object", where, kind_of(a)), -1;
+        if (member(a, "id", J_NUM, 1, where, &id, err) != 0 || member(a, "content", J_STR, 1, where, &content, err) != 0
+            || flag(a, "normalized", 0, where, &normalized, err) != 0 || flag(a, "lstrip", 0, where, &lstrip, err) != 0
+            || flag(a, "rstrip", 0, where, &rstrip, err) != 0 || flag(a, "single_word", 0, where, &single, err) != 0)
+            return -1;
+        if (!is_id(id, vocab_size))
+            return attn_fail(err, ATTN_E_ARG, "tokenizer.json: %s has no id of 0 to %d", where, vocab_size - 1), -1;
+        if (lstrip || rstrip || single)
+            return attn_fail(err, ATTN_E_ARG, "tokenizer.json: %s's lstrip, rstrip or single_word is not read yet",
+                             where), -1;
+        if (bpe_add_special(b, content->str, strlen(content->str), (int)id->num, normalized, err) != 0)
+            return -1;
     }
     return 0;
 }
@@ -180,57 +337,31 @@ Bpe *bpe_open_json(const char *json, int vocab_size, AttnError *err)
         return NULL;
     }
     Bpe *b = bpe_new(err);
-    const JVal *model = json_get(&root, "model"), *norm = json_get(&root, "normalizer");
-    const JVal *pre = json_get(&root, "pre_tokenizer"), *added = json_get(&root, "added_tokens");
-    int ok = b != NULL;
-    if (ok && (!model || !is_type(model, "BPE"))) {
-        attn_fail(err, ATTN_E_ARG, "tokenizer.json: the model %.40s is not a BPE attn reads",
-                  model ? type_of(model) : "(none)");
+    const JVal *model = NULL, *norm = NULL, *pre = NULL, *added = NULL, *post = NULL, *vocab = NULL, *merges = NULL;
+    const char *type = NULL;
+    int ok = b != NULL && root.type == J_OBJ;
+    if (b && !ok)
+        attn_fail(err, ATTN_E_ARG, "tokenizer.json is %s, not an object", kind_of(&root));
+    ok = ok && member(&root, "model", J_OBJ, 1, "the file", &model, err) == 0 && (type = type_of(model, "the model", err));
+    if (ok && strcmp(type, "BPE") != 0) {
+        attn_fail(err, ATTN_E_ARG, "tokenizer.json: the model %.40s is not a BPE attn reads", type);
         ok = 0;
     }
-    /* what says how the text is cut comes first: a SentencePiece
-     * tokenizer's tokens are read as it writes them */
-    if (ok && norm && norm->type != J_NULL) {
-        if (is_type(norm, "Sequence")) {
-            const JVal *list = json_get(norm, "normalizers");
-            for (int i = 0; ok && list && list->type == J_ARR && i < list->n; i++)
-                ok = normalizer_one(b, &list->items[i], err) == 0;
-        } else {
-            ok = normalizer_one(b, norm, err) == 0;
-        }
-    }
-    if (ok && pre && pre->type != J_NULL) {
-        if (is_type(pre, "Sequence")) {
-            const JVal *list = json_get(pre, "pretokenizers");
-            for (int i = 0; ok && list && list->type == J_ARR && i < list->n; i++)
-                ok = pre_one(b, &list->items[i], err) == 0;
-        } else {
-            ok = pre_one(b, pre, err) == 0;
-        }
-    }
-    ok = ok && bpe_vocab_of(b, json_get(model, "vocab") ? json_get(model, "vocab") : &root, "tokenizer.json's vocab",
-                            vocab_size, err) == 0;
-    ok = ok && read_merges(b, json_get(model, "merges"), err) == 0;
-    for (int i = 0; ok && added && added->type == J_ARR && i < added->n; i++) {
-        const JVal *id = json_get(&added->items[i], "id"), *content = json_get(&added->items[i], "content");
-        if (!id || id->type != J_NUM || id->num < 0 || id->num >= vocab_size || !content || content->type != J_STR) {
-            attn_fail(err, ATTN_E_ARG, "tokenizer.json: added token %d has no content or no id of 0 to %d", i + 1,
-                      vocab_size - 1);
-            ok = 0;
-        } else {
-            ok = bpe_add_special(b, content->str, (int)id->num, err) == 0;
-        }
-    }
-    if (ok) {
-        const JVal *unk = json_get(model, "unk_token");
-        int unk_id = unk && unk->type == J_STR ? bpe_token_id(b, unk->str) : -1;
-        if (unk && unk->type == J_STR && unk_id < 0) {
-            attn_fail(err, ATTN_E_ARG, "tokenizer.json: the unknown token %.40s is not in the vocabulary", unk->str);
-            ok = 0;
-        }
-        bpe_set_byte_fallback(b, flag(model, "byte_fallback", 0), unk_id, flag(model, "fuse_unk", 0));
-    }
-    ok = ok && post_processor(b, json_get(&root, "post_processor"), vocab_size, err) == 0;
+    ok = ok && member(&root, "normalizer", J_OBJ, 0, "the file", &norm, err) == 0
+         && member(&root, "pre_tokenizer", J_OBJ, 0, "the file", &pre, err) == 0
+         && member(&root, "post_processor", J_OBJ, 0, "the file", &post, err) == 0
+         && member(&root, "added_tokens", J_ARR, 0, "the file", &added, err) == 0
+         && member(model, "vocab", J_OBJ, 1, "the model", &vocab, err) == 0
+         && member(model, "merges", J_ARR, 1, "the model", &merges, err) == 0;
+    /* what says how the text is cut comes first: the tokens are then read
+     * as it writes them */
+    ok = ok && (!norm || normalizer(b, norm, 0, err) == 0) && (!pre || pre_tokenizer(b, pre, 0, err) == 0);
+    ok = ok && bpe_vocab_of(b, vocab, "tokenizer.json's vocab", vocab_size, err) == 0;
+    ok = ok && read_merges(b, merges, err) == 0;
+    ok = ok && (!added || added_tokens(b, added, vocab_size, err) == 0);
+    ok = ok && model_settings(b, model, err) == 0;
+    ok = ok && (!post || post_processor(b, post, vocab_size, err) == 0);
+    ok = ok && bpe_finish(b, err) == 0;
     json_free(&root);
     if (!ok) {
         bpe_free(b);
