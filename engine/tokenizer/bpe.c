@@ -220,6 +220,8 @@ int bpe_add_step(Bpe *b, Step step, const char *pattern, AttnError *err)
         b->byte_level = b->shows_bytes = 1;
     if (s.kind == STEP_METASPACE || (s.kind == STEP_REPLACE && strcmp(s.to, "\xe2\x96\x81") == 0))
         b->shows_metaspace = 1;
+    if ((s.kind == STEP_METASPACE || (s.kind == STEP_REPLACE && strcmp(s.from, " ") == 0)) && strlen(s.to) < sizeof b->space)
+        snprintf(b->space, sizeof b->space, "%s", s.to);
     return 0;
 }
 
@@ -271,6 +273,17 @@ int bpe_finish(Bpe *b, AttnError *err)
         char hex[8];
         snprintf(hex, sizeof hex, "<0x%02X>", c);
         b->fallback_id[c] = bpe_table_get(&b->vocab, hex, 6);
+    }
+    /* may a piece be cut before each space that follows another character?
+     * Only where no token holds one there: then no merge joins across */
+    size_t sl = strlen(b->space);
+    b->cut_at_space = sl > 0 && !b->byte_level && bpe_table_get(&b->vocab, b->space, sl) >= 0;
+    for (size_t i = 0; b->cut_at_space && i < b->vocab.cap; i++) {
+        const struct StrSlot *k = &b->vocab.slot[i];
+        const char *t = b->vocab.bytes + k->off;
+        for (size_t at = 1; k->val >= 0 && at + sl <= k->len && b->cut_at_space; at++)
+            if (memcmp(t + at, b->space, sl) == 0 && (at < sl || memcmp(t + at - sl, b->space, sl) != 0))
+                b->cut_at_space = 0;
     }
     if (b->n_raw > 0)
         qsort(b->raw, (size_t)b->n_raw, sizeof *b->raw, by_bytes);

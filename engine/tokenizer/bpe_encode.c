@@ -46,48 +46,65 @@ static int put_id(Work *w, int id)
 
 /* ---- the model ---- */
 
-static int cand_before(Cand a, Cand c) { return a.rank != c.rank ? a.rank < c.rank : a.pos < c.pos; }
+/* The queue: a 4-ary min-heap of pairs, each its rank and its left
+ * symbol's place in one number (rank << 32 | pos), so the lowest rank
+ * comes first and the leftmost of a rank; eight bytes an entry and half
+ * the depth of a binary heap, for a piece of 400 KB (Llama 2's whole text)
+ * whose queue outgrows the caches. */
+static void sift_down(uint64_t *h, size_t n, size_t i)
+{
+    uint64_t x = h[i];
+    for (;;) {
+        size_t c = 4 * i + 1, best = c;
+        if (c >= n)
+            break;
+        for (size_t k = c + 1; k < c + 4 && k < n; k++)
+            if (h[k] < h[best])
+                best = k;
+        if (h[best] >= x)
+            break;
+        h[i] = h[best];
+        i = best;
+    }
+    h[i] = x;
+}
 
-static int heap_push(Work *w, Cand c)
+static int heap_push(Work *w, uint64_t key)
 {
     if (bpe_room((void **)&w->heap, &w->heap_room, w->n_heap + 1, sizeof *w->heap) != 0)
         return bpe_nomem(w);
     size_t i = w->n_heap++;
-    while (i > 0 && cand_before(c, w->heap[(i - 1) / 2])) {
-        w->heap[i] = w->heap[(i - 1) / 2];
-        i = (i - 1) / 2;
+    while (i > 0 && key < w->heap[(i - 1) / 4]) {
+        w->heap[i] = w->heap[(i - 1) / 4];
+        i = (i - 1) / 4;
     }
-    w->heap[i] = c;
+    w->heap[i] = key;
     return 0;
 }
 
-static Cand heap_pop(Work *w)
+static uint64_t heap_pop(Work *w)
 {
-    Cand top = w->heap[0], last = w->heap[--w->n_heap];
-    size_t i = 0, n = w->n_heap;
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= n)
-            break;
-        if (c + 1 < n && cand_before(w->heap[c + 1], w->heap[c]))
-            c++;
-        if (!cand_before(w->heap[c], last))
-            break;
-        w->heap[i] = w->heap[c];
-        i = c;
-    }
-    if (n > 0)
-        w->heap[i] = last;
+    uint64_t top = w->heap[0];
+    w->heap[0] = w->heap[--w->n_heap];
+    if (w->n_heap > 0)
+        sift_down(w->heap, w->n_heap, 0);
     return top;
 }
 
-/* The pair at pos and the symbol after it into the queue, if it merges. */
+/* The merge of the pair at pos and the symbol after it: its rank, or -1. */
+static int rank_at(const Work *w, int pos, int *id)
+{
+    int rank, nx = pos >= 0 ? w->next[pos] : -1;
+    if (nx < 0 || !bpe_pair_get(&w->b->merges, w->sym[pos], w->sym[nx], &rank, id))
+        return -1;
+    return rank;
+}
+
+/* That pair into the queue, if it merges. */
 static int queue_pair(Work *w, int pos)
 {
-    int rank, id, nx = pos >= 0 ? w->next[pos] : -1;
-    if (nx < 0 || !bpe_pair_get(&w->b->merges, w->sym[pos], w->sym[nx], &rank, &id))
-        return 0;
-    return heap_push(w, (Cand){ rank, pos, id });
+    int id, rank = rank_at(w, pos, &id);
+    return rank < 0 ? 0 : heap_push(w, (uint64_t)rank << 32 | (uint32_t)pos);
 }
 
 static int add_sym(Work *w, size_t *m, int id)
@@ -136,13 +153,9 @@ static int symbols(Work *w, const char *s, size_t n, size_t *m)
     return unk_pending ? add_sym(w, m, b->unk) : 0;
 }
 
-/* One piece (in the model's writing) to ids. */
-static int model_piece(Work *w, const char *s, size_t n)
+/* A piece's symbols merged, pair by pair, from the queue. */
+static int merge_piece(Work *w, const char *s, size_t n)
 {
-    const Bpe *b = w->b;
-    int whole = b->ignore_merges ? bpe_table_get(&b->vocab, s, n) : -1;
-    if (whole >= 0)
-        return put_id(w, whole);
     size_t m;
     if (symbols(w, s, n, &m) != 0)
         return -1;
@@ -153,28 +166,62 @@ static int model_piece(Work *w, const char *s, size_t n)
         w->prev[i] = (int)i - 1;
         w->next[i] = i + 1 < m ? (int)i + 1 : -1;
     }
+    /* every pair that merges, then the queue made a heap at once */
+    if (bpe_room((void **)&w->heap, &w->heap_room, m, sizeof *w->heap) != 0)
+        return bpe_nomem(w);
     w->n_heap = 0;
-    for (size_t i = 0; i + 1 < m; i++)
-        if (queue_pair(w, (int)i) != 0)
-            return -1;
+    for (size_t i = 0; i + 1 < m; i++) {
+        int id, rank = rank_at(w, (int)i, &id);
+        if (rank >= 0)
+            w->heap[w->n_heap++] = (uint64_t)rank << 32 | (uint32_t)i;
+    }
+    for (size_t i = w->n_heap / 4 + 1; i-- > 0;)
+        if (i < w->n_heap)
+            sift_down(w->heap, w->n_heap, i);
     while (w->n_heap > 0) {
-        Cand top = heap_pop(w);
-        int nx = w->next[top.pos], rank, id;
-        if (w->sym[top.pos] < 0 || nx < 0 || !bpe_pair_get(&b->merges, w->sym[top.pos], w->sym[nx], &rank, &id)
-            || id != top.id)
-            continue;   /* a pair merged away since it was queued */
-        w->sym[top.pos] = top.id;
+        uint64_t top = heap_pop(w);
+        int pos = (int)(uint32_t)top, id;
+        if (w->sym[pos] < 0 || rank_at(w, pos, &id) != (int)(top >> 32))
+            continue;   /* a pair merged away since it was queued (the tokenizers compare the id it makes) */
+        int nx = w->next[pos];
+        w->sym[pos] = id;
         w->sym[nx] = -1;
-        w->next[top.pos] = w->next[nx];
+        w->next[pos] = w->next[nx];
         if (w->next[nx] >= 0)
-            w->prev[w->next[nx]] = top.pos;
-        if (queue_pair(w, w->prev[top.pos]) != 0 || queue_pair(w, top.pos) != 0)
+            w->prev[w->next[nx]] = pos;
+        if (queue_pair(w, w->prev[pos]) != 0 || queue_pair(w, pos) != 0)
             return -1;
     }
     for (int i = m ? 0 : -1; i >= 0; i = w->next[i])
         if (put_id(w, w->sym[i]) != 0)
             return -1;
     return 0;
+}
+
+/* One piece (in the model's writing) to ids: whole under ignore_merges,
+ * else merged; cut first before each space mark that follows another
+ * character where no token of the vocabulary holds one there (Llama 2's:
+ * no merge can cross such a place, so the parts merge as the whole would,
+ * and a whole text of 400 KB is not one queue). */
+static int model_piece(Work *w, const char *s, size_t n)
+{
+    const Bpe *b = w->b;
+    int whole = b->ignore_merges ? bpe_table_get(&b->vocab, s, n) : -1;
+    if (whole >= 0)
+        return put_id(w, whole);
+    size_t sl = strlen(b->space), from = 0;
+    int after_space = 1;
+    for (size_t i = 0; b->cut_at_space && i < n;) {
+        int space = i + sl <= n && memcmp(s + i, b->space, sl) == 0;
+        if (space && !after_space) {
+            if (merge_piece(w, s + from, i - from) != 0)
+                return -1;
+            from = i;
+        }
+        after_space = space;
+        i += space ? sl : bpe_char_len(s + i, n - i);
+    }
+    return merge_piece(w, s + from, n - from);
 }
 
 /* A piece to the model: its bytes in GPT-2's alphabet first, for a

@@ -98,6 +98,10 @@ struct Bpe {
     int fallback_id[256];       /* <0xNN>'s (byte fallback; -1: none)    */
     int byte_fallback, unk, fuse_unk;
     int ignore_merges;          /* a piece the vocabulary holds whole is one token */
+    char space[8];              /* what a space is written as ("▁"), or ""  */
+    int cut_at_space;           /* no token holds it after another character,
+                                   and it is a token: a piece may be cut
+                                   before it (bpe_finish)                  */
     /* the post-processor's template: tokens before and after the text */
     int before[BPE_MAX_TEMPLATE], n_before, after[BPE_MAX_TEMPLATE], n_after;
     /* added tokens sorted by their bytes, matched as written (raw) or in
@@ -177,11 +181,6 @@ typedef struct {
     int hit;
 } Cut;
 
-/* A pair that may merge: its rank, where its left symbol is, what it makes. */
-typedef struct {
-    int rank, pos, id;
-} Cand;
-
 /* Everything an encoding needs, grown as it goes and freed at the end. */
 typedef struct {
     const Bpe *b;
@@ -193,7 +192,7 @@ typedef struct {
     size_t n_cut, cut_room;
     int *sym, *prev, *next;    /* the symbols of a piece, linked */
     size_t sym_room, prev_room, next_room;
-    Cand *heap;
+    uint64_t *heap;             /* the pairs that may merge (bpe_encode.c) */
     size_t n_heap, heap_room;
     char *scratch;
     size_t scratch_room;
