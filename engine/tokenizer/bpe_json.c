@@ -356,8 +356,14 @@ Bpe *bpe_open_json(const char *json, int vocab_size, AttnError *err)
     /* what says how the text is cut comes first: the tokens are then read
      * as it writes them */
     ok = ok && (!norm || normalizer(b, norm, 0, err) == 0) && (!pre || pre_tokenizer(b, pre, 0, err) == 0);
+    /* the two big parts of the tree let go as soon as they are tables:
+     * their room serves the next */
     ok = ok && bpe_vocab_of(b, vocab, "tokenizer.json's vocab", vocab_size, err) == 0;
+    if (vocab)
+        json_free((JVal *)vocab);
     ok = ok && read_merges(b, merges, err) == 0;
+    if (merges)
+        json_free((JVal *)merges);
     ok = ok && (!added || added_tokens(b, added, vocab_size, err) == 0);
     ok = ok && model_settings(b, model, err) == 0;
     ok = ok && (!post || post_processor(b, post, vocab_size, err) == 0);
