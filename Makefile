@@ -43,7 +43,7 @@ CHECK_LIBS    := $(call pc_libs,check,-lcheck -lsubunit -lrt -lpthread)
 # lines (make layers) and also refuses another folder's *_internal.h and
 # curses or printing in the engine.
 ENGINE_DIRS := engine/base engine/io engine/attention engine/ops engine/explain engine/lesson engine/teach engine/model \
-               engine/train
+               engine/tokenizer engine/train
 APP_DIRS    := app/session app/present app/measure app/class app/models app/cli app/canvas app/lessonscreen \
                app/modelscreen app/tui
 SEES_session := app/session
@@ -230,8 +230,10 @@ clean:
 # seeded with tests/data, the CSV with lines of up to 64 KB; the class
 # server's reader of a peer's bytes, seeded with tests/fuzz/class; a
 # student's reader of a server's bytes, seeded with tests/fuzz/client; the
-# safetensors reader, seeded with tests/fuzz/safetensors; attn train's
-# checkpoint reader, seeded with tests/fuzz/checkpoint.
+# safetensors reader, seeded with tests/fuzz/safetensors; the JSON reader's
+# memory (its peak over the input's size bounded), seeded with
+# tests/fuzz/json; attn train's checkpoint reader, seeded with
+# tests/fuzz/checkpoint.
 # FUZZ_SECONDS bounds each run (CI: 60 each).
 FUZZ_SECONDS ?= 60
 FUZZ_CC := clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
@@ -270,9 +272,14 @@ fuzz: deps
 	  engine/io/safetensors.c engine/io/json_read.c engine/base/status.c engine/base/alloc.c -lm
 	cp tests/fuzz/safetensors/* build-fuzz/corpus-safetensors/
 	build-fuzz/fuzz_safetensors -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 build-fuzz/corpus-safetensors
+	@mkdir -p build-fuzz/corpus-json
+	$(FUZZ_CC) $(ATTN_CPPFLAGS) $(ENGINE_INC) -o build-fuzz/fuzz_json tests/fuzz/fuzz_json.c engine/io/json_read.c \
+	  engine/base/alloc.c -lm
+	cp tests/fuzz/json/* build-fuzz/corpus-json/
+	build-fuzz/fuzz_json -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 build-fuzz/corpus-json
 	@mkdir -p build-fuzz/corpus-tokenizer
 	$(FUZZ_CC) $(ATTN_CPPFLAGS) $(ENGINE_INC) $(ENGINE_CFLAGS) -o build-fuzz/fuzz_tokenizer tests/fuzz/fuzz_tokenizer.c \
-	  engine/model/bpe.c engine/model/bpe_json.c engine/model/bpe_table.c engine/io/json_read.c engine/base/status.c \
+	  $(wildcard engine/tokenizer/*.c) engine/io/json_read.c engine/base/status.c engine/base/strbuf.c \
 	  engine/base/alloc.c $(ENGINE_LIBS) -lm
 	cp tests/fuzz/tokenizer/* build-fuzz/corpus-tokenizer/
 	build-fuzz/fuzz_tokenizer -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 build-fuzz/corpus-tokenizer

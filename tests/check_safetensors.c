@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "safetensors.h"
+#include "testutil.h"
 
 /* A file: the header's length (8 bytes, little-endian), the header, the
  * data. A new buffer in *len bytes; the caller frees it. */
@@ -140,12 +141,56 @@ START_TEST(hostile_files_are_refused_with_a_reason)
 }
 END_TEST
 
+typedef struct {
+    const unsigned char *file;
+    size_t len;
+} Parse;
+
+static void parse_it(void *ctx)
+{
+    const Parse *p = ctx;
+    SafeTensors st;
+    AttnError err = { 0 };
+    if (safetensors_parse(p->file, p->len, &st, &err) == ATTN_OK)
+        safetensors_free(&st);
+}
+
+/* A header of 100,000 short strings (metadata of 50,000 names, and one
+ * tensor) took 401 MB, each string given the rest of the document: its
+ * memory is a small constant times its size. */
+START_TEST(a_header_of_many_strings_takes_memory_in_proportion)
+{
+    size_t cap = 50000 * 20 + 200, n = 0;
+    char *header = malloc(cap);
+    ck_assert_ptr_nonnull(header);
+    n += (size_t)snprintf(header + n, cap - n, "{\"__metadata__\": {");
+    for (int i = 0; i < 50000; i++)
+        n += (size_t)snprintf(header + n, cap - n, "%s\"k%05d\":\"v%05d\"", i ? "," : "", i, i);
+    snprintf(header + n, cap - n, "}, \"a\": {\"dtype\": \"F32\", \"shape\": [1], \"data_offsets\": [0, 4]}}");
+    float one = 1;
+    Parse p;
+    p.file = file_of(header, &one, 4, &p.len);
+    SafeTensors st;
+    AttnError err = { 0 };
+    ck_assert_msg(safetensors_parse(p.file, p.len, &st, &err) == ATTN_OK, "%s", err.msg);
+    ck_assert_int_eq(st.n, 1);
+    safetensors_free(&st);
+    long kb = peak_growth_kb(parse_it, &p);
+    if (kb >= 0)
+        ck_assert_msg(kb * 1024 <= 12 * (long)p.len, "a header of %zu bytes raised the peak by %ld KB (%.1f times it)",
+                      p.len, kb, kb * 1024.0 / (double)p.len);
+    free((void *)p.file);
+    free(header);
+}
+END_TEST
+
 Suite *safetensors_suite(void)
 {
     Suite *s = suite_create("safetensors");
     TCase *tc = tcase_create("safetensors");
     tcase_add_test(tc, three_dtypes_read_back);
     tcase_add_test(tc, hostile_files_are_refused_with_a_reason);
+    tcase_add_test(tc, a_header_of_many_strings_takes_memory_in_proportion);
     suite_add_tcase(s, tc);
     return s;
 }

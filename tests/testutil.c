@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -228,4 +229,46 @@ const char *byte_tokens_json(void)
                       cp == '"' || cp == '\\' ? "\\" : "", bpe_byte_utf8(b, t), b);
     }
     return text;
+}
+
+/* Under AddressSanitizer every block carries redzones and freed memory
+ * waits in quarantine: a peak there is not the program's. */
+#if defined(__SANITIZE_ADDRESS__)
+#define PEAK_UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PEAK_UNDER_ASAN 1
+#endif
+#endif
+
+long peak_growth_kb(void (*fn)(void *ctx), void *ctx)
+{
+#ifdef PEAK_UNDER_ASAN
+    (void)fn, (void)ctx;
+    return -1;
+#else
+    int fds[2];
+    if (pipe(fds) != 0)
+        return -1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        /* a child of its own: its high-water mark starts at what it shares */
+        struct rusage before, after;
+        getrusage(RUSAGE_SELF, &before);
+        fn(ctx);
+        getrusage(RUSAGE_SELF, &after);
+        long kb = after.ru_maxrss - before.ru_maxrss;
+        ssize_t w = write(fds[1], &kb, sizeof kb);
+        _exit(w == (ssize_t)sizeof kb ? 0 : 1);
+    }
+    close(fds[1]);
+    long kb = -1;
+    if (pid < 0 || read(fds[0], &kb, sizeof kb) != (ssize_t)sizeof kb)
+        kb = -1;
+    close(fds[0]);
+    int status;
+    if (pid > 0)
+        waitpid(pid, &status, 0);
+    return kb;
+#endif
 }
