@@ -14,16 +14,21 @@
 
 int filewrite_dirs(const char *dir)
 {
+    return filewrite_dirs_mode(dir, 0700);
+}
+
+int filewrite_dirs_mode(const char *dir, unsigned mode)
+{
     char p[PATH_MAX];
     snprintf(p, sizeof p, "%s", dir);
     for (char *s = p + 1; *s; s++)
         if (*s == '/') {
             *s = '\0';
-            if (mkdir(p, 0700) != 0 && errno != EEXIST)
+            if (mkdir(p, (mode_t)mode) != 0 && errno != EEXIST)
                 return -1;
             *s = '/';
         }
-    return mkdir(p, 0700) != 0 && errno != EEXIST ? -1 : 0;
+    return mkdir(p, (mode_t)mode) != 0 && errno != EEXIST ? -1 : 0;
 }
 
 int filewrite_replace(const char *path, const void *bytes, size_t len, char *why, size_t size)
