@@ -25,6 +25,7 @@
 #include "json_read.h"
 #include "numfmt.h"
 #include "ramp.h"
+#include "svg.h"
 #include "testutil.h"
 #include "tiny_model.h"
 #include "tmux.h"
@@ -580,6 +581,29 @@ START_TEST(w_writes_every_head_or_the_head)
 }
 END_TEST
 
+/* ---- the writer ------------------------------------------------------------- */
+
+START_TEST(every_text_is_escaped)
+{
+    /* a control byte and a bidirectional override go (as on the screen), the
+     * markup characters are references, what XML may not hold is one '?' */
+    const char *hostile = "a\x01<&\"'>\xe2\x80\xae" "b\xed\xa0\x80" "c\xef\xbf\xbe" "d\xff" "e -- f";
+    Svg s;
+    svg_begin(&s, 100, 50, 0, hostile);
+    svg_text(&s, &(SvgFont){ "t", 10, SVG_START, { 0, 0, 0 }, 0, 0 }, 1, 1, hostile);
+    char *doc = svg_end(&s);
+    ck_assert_ptr_nonnull(doc);
+    ck_assert_msg(strstr(doc, ">a&lt;&amp;&quot;&apos;&gt;b?c?d?e -- f</text>"), "%s", doc);
+    ck_assert_msg(strstr(doc, "<!-- written by attn: a<&\"'>b?c?d?e -  f -->"), "%s", doc);
+    Xml x;
+    ck_assert_msg(xml_read(&x, doc), "%s\n%s", x.err, doc);
+    ck_assert_int_eq(x.n, 3);
+    ck_assert_str_eq(x.el[2].text, "a<&\"'>b?c?d?e -- f");
+    xml_free(&x);
+    free(doc);
+}
+END_TEST
+
 /* ---- the heat scale ------------------------------------------------------- */
 
 /* c as a deuteranope sees it (Machado, Oliveira and Fernandes 2009,
@@ -644,6 +668,7 @@ Suite *svg_suite(void)
     tcase_add_test(core, a_students_picture_keeps_the_asked_cell);
     tcase_add_test(core, set_moves_the_numbers_and_no_color_is_grey);
     tcase_add_test(core, the_scales_ends_stay_apart);
+    tcase_add_test(core, every_text_is_escaped);
     suite_add_tcase(s, core);
     TCase *model = tcase_create("model");
     tcase_set_timeout(model, 60);

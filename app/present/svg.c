@@ -18,18 +18,15 @@
 /* A monospace character's advance, as a share of its size. */
 #define SVG_ADVANCE 0.6
 
+static void put_text(Svg *s, const char *text, int comment);
+
 void svg_begin(Svg *s, double w, double h, int grey, const char *what)
 {
     memset(s, 0, sizeof *s);
     s->grey = grey;
-    strbuf_add(&s->b,
-               "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" SVG_MARK ": ");
-    /* a comment may not hold "--" */
-    char clean[512];
-    text_clean(clean, sizeof clean, what, 0, 1);
-    for (char *p = clean; (p = strstr(p, "--"));)
-        *++p = ' ';
-    strbuf_add(&s->b, "%s -->\n", clean);
+    strbuf_add(&s->b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" SVG_MARK ": ");
+    put_text(s, what, 1);
+    strbuf_add(&s->b, " -->\n");
     strbuf_add(&s->b,
                "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%.1f\" height=\"%.1f\" "
                "viewBox=\"0 0 %.1f %.1f\" font-family=\"%s\" shape-rendering=\"crispEdges\">\n",
@@ -104,13 +101,24 @@ static int xml_char(const unsigned char *p)
 }
 
 /* text as XML character data: cleaned as the screen cleans it, the five
- * markup characters as references, what XML may not hold as '?'. */
-static void put_escaped(Svg *s, const char *text)
+ * markup characters as references, what XML may not hold as '?'; in a
+ * comment (comment) the markup stays and no "--" is written. */
+static void put_text(Svg *s, const char *text, int comment)
 {
     char clean[2048];
     text_clean(clean, sizeof clean, text, 0, 1);
     for (const unsigned char *p = (const unsigned char *)clean; *p;) {
         int n = xml_char(p);
+        if (comment && *p == '-' && p > (const unsigned char *)clean && p[-1] == '-') {
+            strbuf_put(&s->b, " ", 1);      /* the second of "--": a blank */
+            p++;
+            continue;
+        }
+        if (comment && n) {
+            strbuf_put(&s->b, (const char *)p, (size_t)n);
+            p += n;
+            continue;
+        }
         switch (n ? *p : 0) {
         case '<': strbuf_add(&s->b, "&lt;"); break;
         case '>': strbuf_add(&s->b, "&gt;"); break;
@@ -120,7 +128,11 @@ static void put_escaped(Svg *s, const char *text)
         case 0: strbuf_put(&s->b, "?", 1); break;
         default: strbuf_put(&s->b, (const char *)p, (size_t)n); break;
         }
-        p += n ? n : 1;
+        if (n)
+            p += n;
+        else    /* one '?' for the whole of a sequence XML may not hold */
+            for (p++; (*p & 0xC0) == 0x80; p++)
+                ;
     }
 }
 
@@ -138,7 +150,7 @@ void svg_text(Svg *s, const SvgFont *f, double x, double y, const char *text)
         strbuf_add(&s->b, " transform=\"rotate(-90 %.1f %.1f)\"", x, y);
     put_fill(s, f->fill);
     strbuf_add(&s->b, ">");
-    put_escaped(s, text);
+    put_text(s, text, 0);
     strbuf_add(&s->b, "</text>\n");
 }
 
