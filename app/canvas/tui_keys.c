@@ -54,6 +54,7 @@ const TuiBinding tui_bindings[] = {
     { 'z',           ACT_ZOOM,      KEYS_LESSON },
     { 'B',           ACT_BIG,       KEYS_LESSON },
     { 'N',           ACT_HEAT_NUMBERS, KEYS_LESSON },
+    { 'w',           ACT_WRITE_SVG, LESSON_MODEL },
     { 'b',           ACT_BLANK,     LESSON_MODEL },
     { 'K',           ACT_KNOB_NEXT, KEYS_LESSON },
     { '<',           ACT_KNOB_DOWN, LESSON_MODEL },
@@ -123,6 +124,7 @@ const char *tui_action_help_in(TuiAction a, int where)
         case ACT_KNOB_UP: return "next token: temperature up";
         case ACT_RELOAD: return "list the models again, redraw";
         case ACT_BACK: return "back: head, heads, models, menu";
+        case ACT_WRITE_SVG: return "every head, or the head, as an SVG here";
         default: break;
         }
     }

@@ -38,6 +38,7 @@
     X(ACT_ZOOM,      "zoom the pane, and back")          \
     X(ACT_BIG,       "big numbers on or off")            \
     X(ACT_HEAT_NUMBERS, "numbers on heatmaps")           \
+    X(ACT_WRITE_SVG, "the pane as SVG, here")           \
     X(ACT_BLANK,     "blank the screen")                 \
     X(ACT_KNOB_NEXT, "next knob")                        \
     X(ACT_KNOB_DOWN, "knob one step down")               \

@@ -1,6 +1,7 @@
 /*
  * cli.c - the plain-text commands' arguments and dispatch: `attn run FILE`
- * picks a printer (handout.c the plain handout, json_out.c the JSON object,
+ * picks a printer (handout.c the plain handout and, with --svg, the panes
+ * as pictures, json_out.c the JSON object,
  * markdown.c the markdown handout, cell_explain.c one cell's arithmetic); `attn check FILE...` verifies every
  * check and exercise and hands the results to the report writers of
  * report.c (plain lines then "N passed, N failed", --tap, --junit FILE,
@@ -35,8 +36,8 @@ static int usage_error(const char *fmt, const char *arg)
     char shown[1024];
     fputs("attn: ", stderr);
     fprintf(stderr, fmt, lesson_escape(arg, shown, sizeof shown));  /* an argument may hold anything */
-    fputs("\nusage: attn run [--no-answers] [--json | --markdown OUT | --explain CELL] [--set KNOB=VALUE]...\n"
-          "                [--bug N [--key]] FILE\n"
+    fputs("\nusage: attn run [--no-answers] [--json | --markdown OUT | --svg DIR | --explain CELL]\n"
+          "                [--set KNOB=VALUE]... [--bug N [--key]] FILE\n"
           "       attn check [--tap | --quiet] [--strict] [--junit FILE] FILE...\n", stderr);
     return 2;
 }
@@ -146,7 +147,7 @@ int cli_run(int argc, char **argv)
 {
     int json = 0, with_answers = 1, want_bug = 0, key = 0;
     unsigned long bug_seed = 0;
-    const char *explain = NULL, *markdown = NULL, *file = NULL, *set;
+    const char *explain = NULL, *markdown = NULL, *svg = NULL, *file = NULL, *set;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if ((set = set_arg(argc, argv, &i)) != NULL) {
@@ -177,6 +178,10 @@ int cli_run(int argc, char **argv)
             markdown = argv[++i];
         } else if (strncmp(a, "--markdown=", 11) == 0 && a[11]) {
             markdown = a + 11;
+        } else if (strcmp(a, "--svg") == 0 || (strncmp(a, "--svg=", 6) == 0 && a[6])) {
+            if (!a[5] && i + 1 >= argc)
+                return usage_error("--svg needs a folder to write the pictures into%s", "");
+            svg = a[5] ? a + 6 : argv[++i];
         } else if (strcmp(a, "--") == 0 && i + 1 < argc && !file) {
             file = argv[++i];
         } else if (a[0] == '-' && a[1] != '\0') {
@@ -191,10 +196,10 @@ int cli_run(int argc, char **argv)
         return usage_error("run needs a lesson file%s", "");
     if (key && !want_bug)
         return usage_error("--key goes with --bug N: the answer to a planted bug%s", "");
-    if (want_bug && (explain || markdown))
+    if (want_bug && (explain || markdown || svg))
         return usage_error("--bug goes with the plain handout or --json%s", "");
-    if (!!json + !!explain + !!markdown > 1)
-        return usage_error("--json, --markdown and --explain do not go together%s", "");
+    if (!!json + !!explain + !!markdown + !!svg > 1)
+        return usage_error("--json, --markdown, --svg and --explain do not go together%s", "");
     if (!with_answers && explain)
         return usage_error("--no-answers goes with a handout (plain, --json), not --explain%s", "");
     if (markdown && strcmp(markdown, "-") != 0 && output_is_a_lesson("--markdown", markdown, (char **)&file, 1))
@@ -234,6 +239,8 @@ int cli_run(int argc, char **argv)
         json_print(stdout, l, &view, want_bug && (key || with_answers));
     else if (markdown)
         status = write_markdown(markdown, l, &view);
+    else if (svg)
+        status = handout_svg(svg, l, &view);
     else
         handout_print(stdout, l, &view);
     if (want_bug && key && !json) {

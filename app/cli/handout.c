@@ -4,15 +4,22 @@
  * the engine's one formatter, heatmaps with a row of shades on the screen's
  * scale (heat.h) and a legend, lines softmax found all -inf named under
  * their matrix, exercises with hints and, unless asked not to, answers.
+ * The same panes as pictures for slides: one SVG each, drawn as the screen
+ * draws them by the one SVG writer (svg.h).
  */
 #include "handout.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "explain.h"
 #include "format.h"
 #include "heat.h"
+#include "lessonfile.h"
+#include "panes.h"
 #include "sheet.h"
+#include "svg.h"
 #include "text.h"
 
 #define WRAP_COLUMNS 78
@@ -190,4 +197,67 @@ void handout_print(FILE *out, const Lesson *l, const SheetView *v)
         for (int e = 0; e < st->n_exercises; e++)
             print_exercise(out, v, &st->exercises[e], lesson_exercise_number(l, &st->exercises[e]));
     }
+}
+
+/* ---- the panes as pictures ------------------------------------------------ */
+
+/* A cell a student's picture keeps: one an exercise of the lesson asks,
+ * in every pane of every screen, as the screen keeps it until answered. */
+typedef struct {
+    const Lesson *l;
+    const char *name;
+} Hides;
+
+static int svg_hides(const void *ctx, int i, int j)
+{
+    const Hides *h = ctx;
+    return sheet_lesson_hides(h->l, h->name, i, j);
+}
+
+/* One pane as dir/NN-NAME.svg (svg_file_stem's); its path printed. 0, or
+ * 2 after saying why. */
+static int write_pane_svg(const char *dir, int k, const Lesson *l, const LessonStep *st, const Mat *m,
+                          const SheetView *v)
+{
+    char how[200], path[1400], why[300], shown[1500], stem[MAT_NAME_MAX + 16];
+    Hides hides = { l, m->name };
+    const char *nc = getenv("NO_COLOR");
+    SvgPane pane = { m, explain_how(m, how, sizeof how), panes_heat(st, m->name), NUM_DECIMALS_DEFAULT, 0,
+                     v->with_answers ? NULL : svg_hides, &hides, nc && *nc };
+    snprintf(stem, sizeof stem, "%02d-%s", k, m->name);
+    snprintf(path, sizeof path, "%s/%s.svg", dir, svg_file_stem(stem, sizeof stem, stem));
+    char *doc = svg_pane(&pane);
+    FILE *f = doc ? lessonfile_create(path, why, sizeof why) : NULL;
+    int failed = !f;
+    errno = 0;
+    if (f) {
+        failed = fputs(doc, f) == EOF;
+        failed |= fclose(f) != 0;
+    }
+    if (failed)
+        fprintf(stderr, "attn: cannot write %s: %s\n", lesson_escape(path, shown, sizeof shown),
+                !doc ? "out of memory" : f ? strerror(errno ? errno : EIO) : why);
+    else
+        printf("%s\n", lesson_escape(path, shown, sizeof shown));
+    free(doc);
+    return failed ? 2 : 0;
+}
+
+int handout_svg(const char *dir, const Lesson *l, const SheetView *v)
+{
+    char why[700], shown[1100];
+    if (lessonfile_own_dir(dir, SVG_MARK, why, sizeof why) != 0) {
+        fprintf(stderr, "attn: --svg %s: %s\n", lesson_escape(dir, shown, sizeof shown), why);
+        return 2;
+    }
+    /* the set-up is screen 0, as the screen shows it before step 1 */
+    for (int k = 0; k <= lesson_n_steps(l); k++) {
+        const LessonStep *st = k ? lesson_step(l, k - 1) : NULL;
+        for (int i = 0; i < panes_count(l, st); i++) {
+            const Mat *m = lesson_state_get(v->shown, panes_name(l, st, i));
+            if (m && write_pane_svg(dir, k, l, st, m, v) != 0)
+                return 2;
+        }
+    }
+    return 0;
 }

@@ -1,13 +1,14 @@
 /*
  * model_cmd.c - `attn model PATH (--text TEXT | --tokens ID,...) [--json]
- * [--top K] [--attention-out FILE.npy]`: a checkpoint as the Hugging Face
- * hub lays it out (PATH/config.json, PATH/model.safetensors; for the text's
+ * [--top K] [--attention-out FILE.npy] [--svg FILE [--head L.H]]`: a
+ * checkpoint as the Hugging Face hub lays it out (PATH/config.json, PATH/model.safetensors; for the text's
  * tokens and their text the byte-level BPE of PATH/tokenizer.json, or of
  * vocab.json and merges.txt), one forward pass over the tokens
  * (engine/model), and what
  * it shows: the model's sizes, the tokens, every head's kind and score, and
  * the next token's top K; every head's attention as one float32 .npy of
- * shape (layers, heads, n, n). The weights are mapped read-only, never
+ * shape (layers, heads, n, n); every head, or one, as a picture
+ * (model_svg.h). The weights are mapped read-only, never
  * copied whole. Anything unreadable: `FILE: message`, exit 2.
  */
 #include "cli.h"
@@ -28,6 +29,7 @@
 #include "model.h"
 #include "head_lesson.h"
 #include "model_look.h"
+#include "model_svg.h"
 #include "npy.h"
 #include "safetensors.h"
 #include "numfmt.h"
@@ -46,7 +48,7 @@ static int model_usage(const char *why)
 {
     char shown[1024];
     fprintf(stderr, "attn: %s\nusage: attn model PATH (--text TEXT | --tokens ID,...) [--json] [--top K] "
-                    "[--attention-out FILE.npy] [--head-lesson LAYER,HEAD DIR]\n",
+                    "[--attention-out FILE.npy] [--head-lesson LAYER,HEAD DIR] [--svg FILE [--head L.H]]\n",
             lesson_escape(why, shown, sizeof shown));
     return 2;
 }
@@ -70,12 +72,12 @@ static int parse_tokens(const char *text, int *ids, int max)
     return n;
 }
 
-/* "L,H" (each from 1, within what any model may have) into *layer, *head:
- * 0, or -1. */
-static int layer_head(const char *s, int *layer, int *head)
+/* "L,H" (or "L.H", sep the character between) each from 1, within what
+ * any model may have, into *layer, *head: 0, or -1. */
+static int layer_head(const char *s, char sep, int *layer, int *head)
 {
     char l[32];
-    const char *comma = strchr(s, ',');
+    const char *comma = strchr(s, sep);
     long a, b;
     if (!comma || (size_t)(comma - s) >= sizeof l)
         return -1;
@@ -114,6 +116,26 @@ static int write_attention(const char *path, ModelLook *lk, char *why, size_t si
         return -1;
     }
     return 0;
+}
+
+/* Every head (layer < 0), or one, as a picture into path. */
+static int write_svg(const char *path, ModelLook *lk, int layer, int head, char *why, size_t size)
+{
+    const char *nc = getenv("NO_COLOR");
+    char *doc = layer < 0 ? model_svg_heads(lk, nc && *nc) : model_svg_head(lk, layer, head, nc && *nc);
+    FILE *f = doc ? lessonfile_create(path, why, size) : NULL;
+    int ok = f != NULL;
+    errno = 0;
+    if (f) {
+        ok = fputs(doc, f) != EOF;
+        ok &= fclose(f) == 0;
+    }
+    if (!doc)
+        snprintf(why, size, "out of memory");
+    else if (f && !ok)
+        snprintf(why, size, "could not be written: %s", strerror(errno ? errno : EIO));
+    free(doc);
+    return ok ? 0 : -1;
 }
 
 /* The next token after the last: the top k and their probabilities, the
@@ -246,8 +268,8 @@ static void print_plain(ModelLook *lk, const NextTokens *nx)
 
 int cli_model(int argc, char **argv)
 {
-    const char *dir = NULL, *tokens = NULL, *words = NULL, *att_out = NULL, *lesson_dir = NULL;
-    int json = 0, k = 5, lesson_layer = 0, lesson_head = 0;
+    const char *dir = NULL, *tokens = NULL, *words = NULL, *att_out = NULL, *lesson_dir = NULL, *svg = NULL;
+    int json = 0, k = 5, lesson_layer = 0, lesson_head = 0, svg_layer = 0, svg_head = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--json") == 0)
             json = 1;
@@ -261,10 +283,15 @@ int cli_model(int argc, char **argv)
                 return model_usage("--top takes a number from 1 to 1000");
             k = (int)v;
         } else if (strcmp(argv[i], "--head-lesson") == 0 && i + 2 < argc) {
-            if (layer_head(argv[++i], &lesson_layer, &lesson_head) != 0)
+            if (layer_head(argv[++i], ',', &lesson_layer, &lesson_head) != 0)
                 return model_usage("--head-lesson takes LAYER,HEAD (from 1) and a folder: --head-lesson 5,1 DIR");
             lesson_dir = argv[++i];
-        } else if (strcmp(argv[i], "--attention-out") == 0 && i + 1 < argc)
+        } else if (strcmp(argv[i], "--head") == 0 && i + 1 < argc) {
+            if (layer_head(argv[++i], '.', &svg_layer, &svg_head) != 0)
+                return model_usage("--head takes LAYER.HEAD (from 1): --head 5.1");
+        } else if (strcmp(argv[i], "--svg") == 0 && i + 1 < argc)
+            svg = argv[++i];
+        else if (strcmp(argv[i], "--attention-out") == 0 && i + 1 < argc)
             att_out = argv[++i];
         else if (argv[i][0] == '-')
             return model_usage("unknown option, or an option without its value");
@@ -277,6 +304,8 @@ int cli_model(int argc, char **argv)
         return model_usage("which model? give its directory (config.json, model.safetensors)");
     if (!tokens == !words)
         return model_usage("give the text (--text TEXT) or its tokens (--tokens ID,ID,...), one of them");
+    if (svg_layer && !svg)
+        return model_usage("--head L.H picks the head of a picture: --svg FILE --head 5.1");
     static int ids[TOKENS_MAX];
     int n = tokens ? parse_tokens(tokens, ids, TOKENS_MAX) : 0;
     if (tokens && n < 1)
@@ -299,12 +328,18 @@ int cli_model(int argc, char **argv)
         status = model_dir_unreadable(att_out, why);
     else if (lesson_dir && (lesson_layer > c->layers || lesson_head > c->heads))
         status = model_usage("--head-lesson: the model has no such layer or head");
+    else if (svg && (svg_layer > c->layers || svg_head > c->heads))
+        status = model_usage("--head: the model has no such layer or head");
+    else if (svg && write_svg(svg, &lk, svg_layer - 1, svg_head - 1, why, sizeof why) != 0)
+        status = model_dir_unreadable(svg, why);
     else if (lesson_dir && head_lesson_write(&lk, lesson_layer, lesson_head, words, lesson_dir, path, sizeof path, why,
                                              sizeof why) != 0) {
         fprintf(stderr, "attn: %s\n", lesson_escape(why, shown, sizeof shown));
         status = 2;
     } else if (lesson_dir && !json)
         printf("%s\n", lesson_escape(path, shown, sizeof shown));
+    else if (svg && !json)
+        printf("%s\n", lesson_escape(svg, shown, sizeof shown));
     else if (!lesson_dir || json) {
         NextTokens nx = { 0 };
         if (next_tokens(&lk, k < c->vocab ? k : c->vocab, &nx, why, sizeof why) != 0) {

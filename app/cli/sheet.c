@@ -9,14 +9,7 @@
 #include <string.h>
 
 #include "numfmt.h"
-
-static int in_list(char **names, int n, const char *name)
-{
-    for (int i = 0; i < n; i++)
-        if (strcmp(names[i], name) == 0)
-            return 1;
-    return 0;
-}
+#include "panes.h"
 
 const char *sheet_step_heading(char *buf, size_t size, int k, int n)
 {
@@ -26,7 +19,7 @@ const char *sheet_step_heading(char *buf, size_t size, int k, int n)
 
 int sheet_is_heatmap(const LessonStep *st, const char *name)
 {
-    return in_list(st->heatmap, st->n_heatmap, name);
+    return panes_heat(st, name);
 }
 
 int sheet_step_hides(const LessonStep *st, const char *name, int row, int col)

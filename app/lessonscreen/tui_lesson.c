@@ -277,6 +277,9 @@ void lv_action(TuiTerm *term, LessonScreen *ls, TuiAction a)
     case ACT_BLANK:
         ls->asks = ACT_BLANK;
         break;
+    case ACT_WRITE_SVG:
+        lv_write_svg(term, ls);
+        break;
     case ACT_BIG:
         ls->big_numbers = !ls->big_numbers;
         tui_message(term, 0, "%s", ls->big_numbers ? "big numbers where the cells have grown (B: plain)"

@@ -5,7 +5,8 @@
  * would like, how it fits the room it got (scrolling, compact heat cells,
  * the pooled overview, cells scaled up on a big screen); its drawing is
  * tui_pane_draw.c's. The title spells out how the matrix was made, in the
- * engine's words (explain_how).
+ * engine's words (explain_how). And `w`: the focused pane as the screen
+ * shows it, an SVG by the one writer (svg.h) in the current folder.
  */
 #include <curses.h>
 #include <math.h>
@@ -16,6 +17,9 @@
 #include "format.h"
 #include "tui_put.h"
 #include "heat.h"
+#include "lessonfile.h"
+#include "panes.h"
+#include "svg.h"
 #include "ramp.h"
 #include "tui_pane.h"
 #include "text.h"
@@ -130,21 +134,14 @@ static void build_panes(LessonScreen *ls, const Pane *prev, int n_prev)
     lv->n_panes = lv->focus = 0;
     const Lesson *l = session_lesson(lv->ses);
     const LessonStep *st = session_step(lv->ses);
-    int want = st ? (st->n_show > 0 ? st->n_show : st->n_defines) : lesson_n_setup(l);
+    int want = panes_count(l, st);
     lv->panes = calloc((size_t)imax(want, 1), sizeof *lv->panes);
     lv->views = calloc((size_t)imax(want, 1), sizeof *lv->views);
     if (!lv->panes || !lv->views)
         tui_fatal("out of memory");
     for (int i = 0; i < want; i++) {
-        const char *name;
-        if (!st)
-            name = lesson_setup_name(l, i);
-        else
-            name = st->n_show > 0 ? st->show[i] : st->defines[i];
-        int heat = 0;
-        for (int k = 0; st && k < st->n_heatmap; k++)
-            heat |= strcmp(st->heatmap[k], name) == 0;
-        add_pane(lv, name, heat);
+        const char *name = panes_name(l, st, i);
+        add_pane(lv, name, panes_heat(st, name));
     }
     if (!prev)
         return;
@@ -425,4 +422,38 @@ const Mat *lv_pane_mat(const LessonView *lv, int i)
 {
     /* in a bug hunt, the numbers with the bug */
     return lv->ses ? lesson_state_get(session_shown_state(lv->ses), lv->panes[i].name) : NULL;
+}
+
+/* ---- w: the pane as a picture --------------------------------------------- */
+
+/* A cell the screen keeps from the student until the exercise is answered. */
+static int kept(const void *ctx, int i, int j)
+{
+    const LessonScreen *ls = ctx;
+    const LessonView *lv = &ls->lv;
+    return session_cell_hidden(lv->ses, lv->ex_index, lv->panes[lv->focus].name, i, j);
+}
+
+void lv_write_svg(TuiTerm *term, LessonScreen *ls)
+{
+    const LessonView *lv = &ls->lv;
+    const PaneView *v = lv->n_panes > 0 ? &lv->views[lv->focus] : NULL;
+    if (!v || !v->m) {
+        tui_message(term, 1, "no matrix here to write as an SVG");
+        return;
+    }
+    const Pane *p = &lv->panes[lv->focus];
+    /* the numbers as shown: the decimals the frame chose, none where N
+     * leaves colour alone, "?" where nothing is shown yet */
+    SvgPane pane = { v->m, v->how, p->heat, p->heat && ls->heat_numbers_off ? -1 : v->decimals,
+                     !lv_pane_shown(ls, lv->focus), kept, ls, term->color == COLORS_NONE };
+    char stem[MAT_NAME_MAX + 16], name[MAT_NAME_MAX + 32], why[300];
+    snprintf(stem, sizeof stem, "%02d-%s", session_step_number(lv->ses), p->name);
+    char *doc = svg_pane(&pane);
+    if (!doc || lessonfile_write_new(svg_file_stem(stem, sizeof stem, stem), ".svg", doc, name, sizeof name, why,
+                                     sizeof why) != 0)
+        tui_message(term, 1, "the SVG was not written: %s", doc ? why : "out of memory");
+    else
+        tui_message(term, 0, "wrote %s: %s as shown", name, p->name);
+    free(doc);
 }

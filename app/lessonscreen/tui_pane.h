@@ -34,6 +34,12 @@ int lv_pane_next_hidden(const LessonScreen *ls);
 const Mat *lv_pane_mat(const LessonView *lv, int i);
 
 
+/* w writes the focused pane as the screen shows it (its
+ * decimals, its heat, the cells kept from the student as "?") as an SVG in
+ * the current folder, STEP-MATRIX.svg as `attn run --svg` names it (a new
+ * file beside any there); its name said on the status line. */
+void lv_write_svg(TuiTerm *term, LessonScreen *ls);
+
 /* A label of m's axis (by_rows: a row's) for line k of blocks of `block`
  * lines: the lesson's label, else the 1-based number, or the block's range
  * ("3-4"). Into buf. */

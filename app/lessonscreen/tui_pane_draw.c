@@ -147,10 +147,10 @@ static void draw_legend(const TuiTerm *term, const Pane *p, const PaneView *v, i
         /* shades: by value from lo to hi, or by size for signed values */
         if (v->heat.diverging) {
             snprintf(lo, sizeof lo, "|v|: 0");
-            num_format(hi, sizeof hi, v->heat.hi, 2, term->utf8);
+            num_format(hi, sizeof hi, v->heat.hi, HEAT_LEGEND_DECIMALS, term->utf8);
         } else {
-            num_format(lo, sizeof lo, v->heat.lo, 2, term->utf8);
-            num_format(hi, sizeof hi, v->heat.hi, 2, term->utf8);
+            num_format(lo, sizeof lo, v->heat.lo, HEAT_LEGEND_DECIMALS, term->utf8);
+            num_format(hi, sizeof hi, v->heat.hi, HEAT_LEGEND_DECIMALS, term->utf8);
         }
         ui_put(&term->cv, y, cx, x + w - cx, term->attr[C_DIM], lo);
         cx += fmt_display_width(lo) + 1;
@@ -158,8 +158,8 @@ static void draw_legend(const TuiTerm *term, const Pane *p, const PaneView *v, i
             for (int d = 0; d < sw; d++, cx++)
                 ui_put(&term->cv, y, cx, 1, A_NORMAL, ramp_shade(((float)k + 0.5f) / RAMP_SHADE_LEVELS, term->utf8));
     } else {
-        num_format(lo, sizeof lo, v->heat.diverging ? -v->heat.hi : v->heat.lo, 2, term->utf8);
-        num_format(hi, sizeof hi, v->heat.hi, 2, term->utf8);
+        num_format(lo, sizeof lo, v->heat.diverging ? -v->heat.hi : v->heat.lo, HEAT_LEGEND_DECIMALS, term->utf8);
+        num_format(hi, sizeof hi, v->heat.hi, HEAT_LEGEND_DECIMALS, term->utf8);
         ui_put(&term->cv, y, cx, x + w - cx, term->attr[C_DIM], lo);
         cx += fmt_display_width(lo) + 1;
         int steps = 8;

@@ -1,7 +1,7 @@
 /*
  * tui_model.c - the real models' screen (tui_model.h): its life, its keys
  * (the shelf, the heads, one head; typing a new text; the head as a
- * lesson), and the shelf drawn.
+ * lesson; w, the heads or the head as an SVG), and the shelf drawn.
  */
 #include "tui_model.h"
 
@@ -12,7 +12,10 @@
 
 #include "format.h"
 #include "head_lesson.h"
+#include "lessonfile.h"
 #include "minmax.h"
+#include "model_svg.h"
+#include "svg.h"
 #include "tui_keybar.h"
 #include "tui_screen.h"
 
@@ -133,6 +136,25 @@ static void head_as_lesson(TuiTerm *term, ModelScreen *m)
     }
 }
 
+/* w: every head, or the head shown, as an SVG in the current folder (a
+ * new file beside any there), its name said. */
+static void write_svg(TuiTerm *term, ModelScreen *m)
+{
+    char stem[200], name[240], why[300];
+    int heads = m->view == MODEL_HEADS, grey = term->color == COLORS_NONE;
+    if (heads)
+        snprintf(stem, sizeof stem, "%s-heads", m->look.name);
+    else
+        snprintf(stem, sizeof stem, "%s-L%dH%d", m->look.name, m->layer + 1, m->head + 1);
+    char *doc = heads ? model_svg_heads(&m->look, grey) : model_svg_head(&m->look, m->layer, m->head, grey);
+    if (!doc || lessonfile_write_new(svg_file_stem(stem, sizeof stem, stem), ".svg", doc, name, sizeof name, why,
+                                     sizeof why) != 0)
+        tui_message(term, 1, "the SVG was not written: %s", doc ? why : "out of memory");
+    else
+        tui_message(term, 0, "wrote %s: %s", name, heads ? "every head" : "this head");
+    free(doc);
+}
+
 static void temperature(ModelScreen *m, int up)
 {
     int at = 0;
@@ -183,6 +205,9 @@ static TuiAction models_key(TuiTerm *term, void *self, int ch)
     case ACT_TYPE:
         m->typing = 1;
         snprintf(m->typed, sizeof m->typed, "%s", m->text);
+        break;
+    case ACT_WRITE_SVG:
+        write_svg(term, m);
         break;
     case ACT_HEAD_LESSON:
         head_as_lesson(term, m);

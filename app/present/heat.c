@@ -47,6 +47,12 @@ float heat_position(const HeatScale *h, float x)
     return h->hi > h->lo ? (x - h->lo) / (h->hi - h->lo) : 0;
 }
 
+Rgb heat_rgb(const HeatScale *h, float x)
+{
+    float t = heat_position(h, x);
+    return h->diverging ? ramp_diverging(t) : ramp_sequential(t);
+}
+
 const char *heat_shade(const HeatScale *h, float x, int utf8)
 {
     if (!isfinite(x))

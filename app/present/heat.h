@@ -9,6 +9,11 @@
 #define ATTN_HEAT_H
 
 #include "mat.h"
+#include "ramp.h"
+
+/* The decimals of a heatmap's colour bar's ends, on the screen and in an
+ * SVG. */
+#define HEAT_LEGEND_DECIMALS 2
 
 typedef struct {
     int diverging;      /* signed: -hi..hi, shaded by size               */
@@ -25,6 +30,10 @@ HeatScale heat_scale_of_range(float lo, float hi);
 /* Where x sits on the scale: t in [0, 1] (sequential) or [-1, 1]
  * (diverging), what the ramps of ramp.h take. */
 float heat_position(const HeatScale *h, float x);
+
+/* The colour of x on the scale: the ramps of ramp.h (viridis for
+ * sequential values, blue-white-red for signed ones), unquantised. */
+Rgb heat_rgb(const HeatScale *h, float x);
 
 /* The shade of x (one of ramp_shade's five: blocks, or " .:#@" in ASCII);
  * a blank for a value off the scale (infinite or NaN). */

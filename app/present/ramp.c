@@ -97,6 +97,14 @@ float ramp_lightness(Rgb c)
     return (float)lab[0];
 }
 
+Rgb ramp_grey(Rgb c)
+{
+    /* a = b = 0: every channel's linear value is Y itself */
+    float v = (float)to_srgb(lab_finv((ramp_lightness(c) + 16.0) / 116.0));
+    Rgb g = { v, v, v };
+    return g;
+}
+
 /* Endpoints chosen inside the sRGB gamut so clipping never bends the
  * lightness: L* 45 at both ends, 96 at zero. */
 #define DIV_L_END 45.0

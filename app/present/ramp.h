@@ -25,6 +25,8 @@ Rgb ramp_diverging(float t);
 
 /* CIE L* (0 black .. 100 white) of an sRGB colour. */
 float ramp_lightness(Rgb c);
+/* The grey of c's lightness (what a grey printer makes of it). */
+Rgb ramp_grey(Rgb c);
 
 /* The xterm-256 index (16..255: the 6x6x6 cube and the grey steps)
  * nearest to c in CIELAB, and the colour of such an index. */

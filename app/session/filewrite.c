@@ -16,9 +16,9 @@
 
 /* One folder: made, or there already as a folder (a file or a FIFO where
  * a folder is needed is ENOTDIR, said at once). */
-static int one_dir(const char *p)
+static int one_dir(const char *p, mode_t mode)
 {
-    if (mkdir(p, 0700) == 0)
+    if (mkdir(p, mode) == 0)
         return 0;
     if (errno != EEXIST)
         return -1;
@@ -32,7 +32,9 @@ static int one_dir(const char *p)
     return 0;
 }
 
-int filewrite_dirs(const char *dir)
+int filewrite_dirs(const char *dir) { return filewrite_dirs_mode(dir, 0700); }
+
+int filewrite_dirs_mode(const char *dir, unsigned mode)
 {
     size_t len = strlen(dir);
     char *p = malloc(len + 1);      /* any length: a long path is never cut */
@@ -45,11 +47,11 @@ int filewrite_dirs(const char *dir)
     for (char *s = p + 1; rc == 0 && *s; s++)
         if (*s == '/' && s[-1] != '/') {
             *s = '\0';
-            rc = one_dir(p);
+            rc = one_dir(p, (mode_t)mode);
             *s = '/';
         }
     if (rc == 0)
-        rc = one_dir(p);
+        rc = one_dir(p, (mode_t)mode);
     int e = errno;
     free(p);
     errno = e;

@@ -27,6 +27,9 @@ int filewrite_claim(const char *dir, const char *const *names, const char *own, 
 /* Make dir and the folders above it (0700), of any length: 0, or -1 with
  * errno (ENOTDIR where a file, not a folder, stands in the way). */
 int filewrite_dirs(const char *dir);
+/* The same with the folders' mode (before the umask): 0777 for a folder a
+ * person names. */
+int filewrite_dirs_mode(const char *dir, unsigned mode);
 /* Write path whole, atomically (a new temporary file of attn's own beside
  * it, made exclusively so nothing planted there is followed, synced, then
  * renamed over it, and the folder synced): a reader sees the old file or

@@ -1,7 +1,8 @@
 /*
  * lessonfile.c - reading lesson files and the data files they load, and
  * finding the default lesson set. The parser never touches the disk; this
- * is where text comes from.
+ * is where text comes from. And the files attn writes where a person says:
+ * one at a time, a new one beside the others, a folder of them.
  */
 #include "lessonfile.h"
 
@@ -16,6 +17,8 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "filewrite.h"
 
 #ifndef ATTN_DATADIR
 #define ATTN_DATADIR "/usr/local/share/attn"
@@ -408,4 +411,97 @@ FILE *lessonfile_create(const char *path, char *why, size_t size)
         close(fd);
     }
     return f;
+}
+
+int lessonfile_write_new(const char *stem, const char *ext, const char *text, char *name, size_t name_size,
+                         char *why, size_t size)
+{
+    for (int k = 1; k <= 999; k++) {
+        if (k == 1)
+            snprintf(name, name_size, "%s%s", stem, ext);
+        else
+            snprintf(name, name_size, "%s-%d%s", stem, k, ext);
+        size_t len = strlen(name);
+        if (len >= 7 && strcmp(name + len - 7, ".lesson") == 0) {
+            snprintf(why, size, "it would be a lesson");
+            return -1;
+        }
+        int fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        if (fd < 0 && errno == EEXIST)
+            continue;
+        if (fd < 0) {
+            snprintf(why, size, "%s", strerror(errno));
+            return -1;
+        }
+        /* whole or not at all: a part left behind is taken away again */
+        size_t n = strlen(text), done = 0;
+        while (done < n) {
+            ssize_t w = write(fd, text + done, n - done);
+            if (w <= 0 && errno != EINTR)
+                break;
+            done += w > 0 ? (size_t)w : 0;
+        }
+        int err = done < n ? (errno ? errno : EIO) : 0;
+        if (close(fd) != 0 && !err)
+            err = errno;
+        if (err) {
+            unlink(name);
+            snprintf(why, size, "%s", strerror(err));
+            return -1;
+        }
+        return 0;
+    }
+    snprintf(why, size, "%s%s and 998 more are there already", stem, ext);
+    return -1;
+}
+
+/* 1 when the regular file path holds mark in its first 512 bytes. */
+static int holds_mark(const char *path, const char *mark)
+{
+    char head[512];
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0)
+        return 0;
+    ssize_t n = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? read(fd, head, sizeof head) : -1;
+    close(fd);
+    size_t len = strlen(mark);
+    for (ssize_t at = 0; at + (ssize_t)len <= n; at++)
+        if (memcmp(head + at, mark, len) == 0)
+            return 1;
+    return 0;
+}
+
+int lessonfile_own_dir(const char *dir, const char *mark, char *why, size_t size)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0) {
+        if (errno == ENOENT && filewrite_dirs_mode(dir, 0777) == 0)
+            return 0;
+        snprintf(why, size, "cannot make the folder: %s", strerror(errno));
+        return -1;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        snprintf(why, size, "it is %s, not a folder", S_ISREG(st.st_mode) ? "a file" : file_kind(st.st_mode));
+        return -1;
+    }
+    DIR *d = opendir(dir);
+    if (!d) {
+        snprintf(why, size, "cannot read the folder: %s", strerror(errno));
+        return -1;
+    }
+    int rc = 0;
+    for (struct dirent *e; rc == 0 && (e = readdir(d));) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        char path[PATH_MAX + 256], shown[300];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && holds_mark(path, mark))
+            continue;
+        snprintf(why, size, "it holds %s, which attn did not write: name a new or empty folder",
+                 lesson_escape(e->d_name, shown, sizeof shown));
+        rc = -1;
+    }
+    closedir(d);
+    return rc;
 }

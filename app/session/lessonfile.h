@@ -35,6 +35,18 @@ void lessonfile_unmap(const unsigned char *bytes, size_t len);
  * .lesson) is never overwritten, and a FIFO, a device or a directory is
  * refused at once, never waited on. The stream, or NULL with why. */
 FILE *lessonfile_create(const char *path, char *why, size_t size);
+/* A new file of text beside any there: stem + ext, else stem-2 + ext,
+ * stem-3 + ext ... up to 999, never over a file that is there (a
+ * person's `w` on the screen, pressed again, keeps both); written whole or
+ * not at all. 0 and the name used (into name), or -1 with why. */
+int lessonfile_write_new(const char *stem, const char *ext, const char *text, char *name, size_t name_size,
+                         char *why, size_t size);
+/* A folder a person names for the files attn writes into it (`attn run
+ * --svg DIR`): made, with the folders above it, when absent; refused when
+ * it holds anything but regular files with mark in their first 512 bytes,
+ * so no file attn did not write is overwritten or lost among them. 0, or
+ * -1 with why ("it holds notes.txt, which attn did not write: ..."). */
+int lessonfile_own_dir(const char *dir, const char *mark, char *why, size_t size);
 
 /* Append len bytes (one or more whole lines) to fd, opened O_APPEND, as
  * one write: all of them or none, a write the disk took only part of cut
