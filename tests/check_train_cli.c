@@ -187,14 +187,39 @@ START_TEST(interrupted_and_refused)
     ck_assert_msg(strstr(r.out, "status 130") && strstr(r.err, "attn: stopped after ")
                   && strstr(r.err, "; attn train --resume --out "), "%s%s", r.out, r.err);
     cmd_free(&r);
-    r = cmd_runf("%s train --data %s --out %s/run --resume", attn_bin(), corpus(), dir);
+    /* the same command with --resume added, as people type it: taken */
+    r = cmd_runf("%s train --data %s --out %s/run " SMALL " --resume", attn_bin(), corpus(), dir);
     ck_assert_msg(r.status == 0 && strstr(r.out, "step 1500/1500"), "%s%s", r.out, r.err);
+    cmd_free(&r);
+    /* its lines kept in the run's folder, and the word on induction at the end */
+    r = cmd_runf("cat %s/run/train.log", dir);
+    ck_assert_msg(strstr(r.out, "step 50/1500  train ") && strstr(r.out, "step 1500/1500  train ")
+                  && strstr(r.out, "no head reached the induction mark (0.4)")
+                  && strstr(r.out, "--data models/tinyshakespeare-twice.txt"), "%s", r.out);
+    cmd_free(&r);
+    /* --help is help */
+    r = cmd_runf("%s train --help", attn_bin());
+    ck_assert_msg(r.status == 0 && strstr(r.out, "usage: attn train [--data FILE]") && !r.err[0], "%s%s", r.out, r.err);
+    cmd_free(&r);
+    /* a context shorter than --init's model: honoured */
+    r = cmd_runf("%s train --data %s --init %s/run --out %s/short --context 8 --steps 1 --batch 1 --json", attn_bin(),
+                 corpus(), dir, dir);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    cmd_free(&r);
+    r = cmd_runf("%s train --data %s --out %s/short --context 8 --steps 1 --batch 1 --resume", attn_bin(), corpus(), dir);
+    ck_assert_msg(r.status == 0, "the run's own context 8 is taken: %s", r.err);
+    cmd_free(&r);
+    r = cmd_runf("%s train --data %s --out %s/run --resume --layers 3", attn_bin(), corpus(), dir);
+    ck_assert_msg(r.status == 2 && strstr(r.err, "--layers 3, but the run in ") && strstr(r.err, "has 2: --resume goes "
+                  "on with the run's own settings"), "%s", r.err);
+    cmd_free(&r);
+    r = cmd_runf("%s train --data %s --out %s/short --context 16 --resume", attn_bin(), corpus(), dir);
+    ck_assert_msg(r.status == 2 && strstr(r.err, "--context 16, but the run in ") && strstr(r.err, "has 8"), "%s", r.err);
     cmd_free(&r);
     /* what is refused, with why */
     static const struct {
         const char *args, *err;
     } refused[] = {
-        { "--resume --layers 3", "--resume continues the run in --out as it was started" },
         { "--heads 3 --d 16", "3 heads, width 16" },
         { "--lr x", "--lr does not take 'x'" },
         { "--schedule linear", "--schedule does not take 'linear'" },

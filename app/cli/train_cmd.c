@@ -34,26 +34,28 @@ static void on_stop(int sig)
     stop_asked = sig;
 }
 
+static const char train_usage_text[] =
+    "usage: attn train [--data FILE] [--out DIR] [--layers L] [--heads H] [--d D] [--context C] [--batch B] "
+    "[--steps N] [--lr X] [--wd X] [--warmup K] [--schedule cosine|constant] [--seed S] [--init DIR] [--resume] "
+    "[--json] [--eval-every N] [--threads N] [--validate]\n";
+
 static int train_usage(const char *why)
 {
     char shown[1024];
-    fprintf(stderr, "attn: %s\nusage: attn train [--data FILE] [--out DIR] [--layers L] [--heads H] [--d D] "
-                    "[--context C] [--batch B] [--steps N] [--lr X] [--wd X] [--warmup K] [--schedule cosine|constant] "
-                    "[--seed S] [--init DIR] [--resume] [--json] [--eval-every N] [--threads N] [--validate]\n",
-            lesson_escape(why, shown, sizeof shown));
+    fprintf(stderr, "attn: %s\n%s", lesson_escape(why, shown, sizeof shown), train_usage_text);
     return 2;
 }
 
 /* A line per evaluation, with each head's induction score on the model
  * screen's probe (--json: "induction", layers by heads; on paper the head
- * of the highest), so a log shows when induction heads formed. */
-static void say_point(Trainer *t, const TrainPoint *p, double tokens_per_s, const TrainRun *r, double left_s, int json)
+ * of the highest, the line train.log keeps), so a log shows when
+ * induction heads formed. */
+static void say_point(Trainer *t, double tokens_per_s, int json)
 {
+    const TrainRun *r = trainer_run(t);
+    const TrainPoint *p = &r->curve[r->n_curve - 1];
     const GptShape *g = &r->set.shape;
-    double *ind = malloc((size_t)g->layers * g->heads * sizeof *ind);
-    int best = 0, have = ind && trainer_induction(t, ind) == 0;
-    for (int k = 1; have && k < g->layers * g->heads; k++)
-        best = ind[k] > ind[best] ? k : best;
+    const float *ind = r->induction + (size_t)(r->n_curve - 1) * g->layers * g->heads;
     if (json) {
         JsonWriter w;
         jw_begin(&w, stdout);
@@ -63,7 +65,7 @@ static void say_point(Trainer *t, const TrainPoint *p, double tokens_per_s, cons
         jw_num(&w, "lr", p->lr, -1);
         jw_num(&w, "tokens_per_s", tokens_per_s, 1);
         jw_inline(&w, "induction");
-        for (int l = 0; have && l < g->layers; l++) {
+        for (int l = 0; l < g->layers; l++) {
             jw_inline(&w, NULL);
             for (int h = 0; h < g->heads; h++)
                 jw_num(&w, NULL, ind[l * g->heads + h], 4);
@@ -72,13 +74,10 @@ static void say_point(Trainer *t, const TrainPoint *p, double tokens_per_s, cons
         jw_close(&w, ']');
         jw_end(&w);
     } else {
-        printf("step %lld/%lld  train %.4f  val %.4f  lr %.6f  %.0f tokens/s  %.0fs left", (long long)p->step,
-               (long long)r->set.steps, p->train_loss, p->val_loss, p->lr, tokens_per_s, left_s);
-        if (have)
-            printf("  induction L%dH%d %.2f", best / g->heads + 1, best % g->heads + 1, ind[best]);
-        printf("\n");
+        char line[400];
+        trainer_point_line(t, tokens_per_s, line, sizeof line);
+        fputs(line, stdout);
     }
-    free(ind);
     fflush(stdout);
 }
 
@@ -97,14 +96,18 @@ static int parse(int argc, char **argv, TrainerOptions *to, int *json_out, int *
     set.seed = 1;
     set.eval_every = 100;
     const char *data = NULL, *out = "attn-model", *init = NULL;
-    int resume = 0, json = 0, given = 0, validate = 0;
+    int resume = 0, json = 0, validate = 0;
+    unsigned given = 0;
     long threads = 0;
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         long n;
         double x;
         int ok = 1, takes = 1;
-        if (strcmp(o, "--resume") == 0)
+        if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {
+            fputs(train_usage_text, stdout);
+            return -1;      /* said: exit 0 */
+        } else if (strcmp(o, "--resume") == 0)
             resume = 1, takes = 0;
         else if (strcmp(o, "--json") == 0)
             json = 1, takes = 0;
@@ -120,31 +123,31 @@ static int parse(int argc, char **argv, TrainerOptions *to, int *json_out, int *
         else if (strcmp(o, "--init") == 0)
             init = v;
         else if (strcmp(o, "--layers") == 0)
-            ok = !num_parse_whole(v, 1, TRAIN_MAX_LAYERS, &n) && (set.shape.layers = (int)n, given = 1);
+            ok = !num_parse_whole(v, 1, TRAIN_MAX_LAYERS, &n) && (set.shape.layers = (int)n, given |= GIVEN_LAYERS);
         else if (strcmp(o, "--heads") == 0)
-            ok = !num_parse_whole(v, 1, TRAIN_MAX_HEADS, &n) && (set.shape.heads = (int)n, given = 1);
+            ok = !num_parse_whole(v, 1, TRAIN_MAX_HEADS, &n) && (set.shape.heads = (int)n, given |= GIVEN_HEADS);
         else if (strcmp(o, "--d") == 0)
-            ok = !num_parse_whole(v, 1, TRAIN_MAX_WIDTH, &n) && (set.shape.d = (int)n, given = 1);
+            ok = !num_parse_whole(v, 1, TRAIN_MAX_WIDTH, &n) && (set.shape.d = (int)n, given |= GIVEN_D);
         else if (strcmp(o, "--context") == 0)
-            ok = !num_parse_whole(v, 1, TRAIN_MAX_CONTEXT, &n) && (set.shape.context = (int)n, given = 1);
+            ok = !num_parse_whole(v, 1, TRAIN_MAX_CONTEXT, &n) && (set.shape.context = (int)n, given |= GIVEN_CONTEXT);
         else if (strcmp(o, "--batch") == 0)
-            ok = !num_parse_whole(v, 1, TRAIN_MAX_BATCH, &n) && (set.batch = (int)n, 1);
+            ok = !num_parse_whole(v, 1, TRAIN_MAX_BATCH, &n) && (set.batch = (int)n, given |= GIVEN_BATCH);
         else if (strcmp(o, "--steps") == 0)
-            ok = !num_parse_whole(v, 1, TRAIN_MAX_STEPS, &n) && (set.steps = n, 1);
+            ok = !num_parse_whole(v, 1, TRAIN_MAX_STEPS, &n) && (set.steps = n, given |= GIVEN_STEPS);
         else if (strcmp(o, "--warmup") == 0)
-            ok = !num_parse_whole(v, 0, TRAIN_MAX_STEPS, &n) && (set.warmup = n, 1);
+            ok = !num_parse_whole(v, 0, TRAIN_MAX_STEPS, &n) && (set.warmup = n, given |= GIVEN_WARMUP);
         else if (strcmp(o, "--seed") == 0)
-            ok = !num_parse_whole(v, 0, TRAIN_MAX_SEED, &n) && (set.seed = (uint64_t)n, 1);
+            ok = !num_parse_whole(v, 0, TRAIN_MAX_SEED, &n) && (set.seed = (uint64_t)n, given |= GIVEN_SEED);
         else if (strcmp(o, "--eval-every") == 0)
-            ok = !num_parse_whole(v, 1, TRAIN_MAX_STEPS, &n) && (set.eval_every = n, 1);
+            ok = !num_parse_whole(v, 1, TRAIN_MAX_STEPS, &n) && (set.eval_every = n, given |= GIVEN_EVAL);
         else if (strcmp(o, "--threads") == 0)
             ok = !num_parse_whole(v, 1, 256, &threads);
         else if (strcmp(o, "--lr") == 0)
-            ok = !num_parse_real(v, TRAIN_MIN_LR, TRAIN_MAX_LR, &x) && (set.lr = x, 1);
+            ok = !num_parse_real(v, TRAIN_MIN_LR, TRAIN_MAX_LR, &x) && (set.lr = x, given |= GIVEN_LR);
         else if (strcmp(o, "--wd") == 0)
-            ok = !num_parse_real(v, 0, TRAIN_MAX_WD, &x) && (set.weight_decay = x, 1);
+            ok = !num_parse_real(v, 0, TRAIN_MAX_WD, &x) && (set.weight_decay = x, given |= GIVEN_WD);
         else if (strcmp(o, "--schedule") == 0)
-            ok = (strcmp(v, "cosine") == 0 || strcmp(v, "constant") == 0) && (set.cosine = strcmp(v, "cosine") == 0, 1);
+            ok = (strcmp(v, "cosine") == 0 || strcmp(v, "constant") == 0) && (set.cosine = strcmp(v, "cosine") == 0, given |= GIVEN_SCHEDULE);
         else
             return train_usage("an unknown option");
         if (!ok) {
@@ -154,8 +157,7 @@ static int parse(int argc, char **argv, TrainerOptions *to, int *json_out, int *
         }
         i += takes;
     }
-    if (resume && (init || given))
-        return train_usage("--resume continues the run in --out as it was started: no --init, no new shape");
+
     if (validate && (!init || resume))
         return train_usage("--validate measures the model of --init DIR on the validation text, and trains nothing");
     if (threads)
@@ -166,7 +168,7 @@ static int parse(int argc, char **argv, TrainerOptions *to, int *json_out, int *
         snprintf(path, sizeof path, "%s/tinyshakespeare.txt", shipped ? shipped : "models");
         data = path;
     }
-    *to = (TrainerOptions){ set, data, out, init, resume, validate };
+    *to = (TrainerOptions){ set, data, out, init, resume, validate, given };
     *json_out = json;
     *validate_out = validate;
     return 0;
@@ -177,8 +179,11 @@ Trainer *cli_train_begin(int argc, char **argv, int *status)
     TrainerOptions to;
     int json, validate;
     char why[2048], shown[4200];
-    if ((*status = parse(argc, argv, &to, &json, &validate)) != 0)
+    if ((*status = parse(argc, argv, &to, &json, &validate)) != 0) {
+        if (*status < 0)
+            *status = 0;
         return NULL;
+    }
     Trainer *t = trainer_open(&to, why, sizeof why);
     if (!t) {
         fprintf(stderr, "attn: %s\n", lesson_escape(why, shown, sizeof shown));
@@ -193,7 +198,7 @@ int cli_train(int argc, char **argv)
     int json, validate, status;
     char why[2048], shown[4200];
     if ((status = parse(argc, argv, &to, &json, &validate)) != 0)
-        return status;
+        return status < 0 ? 0 : status;
     const char *data = to.data, *out = to.out;
     Trainer *t = trainer_open(&to, why, sizeof why);
     if (!t) {
@@ -228,9 +233,8 @@ int cli_train(int argc, char **argv)
             fprintf(stderr, "attn: %s\n", lesson_escape(why, shown, sizeof shown));
             status = 1;
         }
-        if (e != 0) {
-            say_point(t, &run->curve[run->n_curve - 1], rate, run, trainer_seconds_left(t, rate), json);
-        }
+        if (e != 0)
+            say_point(t, rate, json);
         if (stop_asked && status == 0) {
             /* stopped: all of it kept, to go on with --resume */
             if (trainer_checkpoint(t, why, sizeof why) != 0) {
@@ -243,6 +247,8 @@ int cli_train(int argc, char **argv)
             }
         }
     }
+    if (status == 0)
+        trainer_log_end(t);
     if (status == 0 && trainer_save_model(t, why, sizeof why) != 0) {
         fprintf(stderr, "attn: %s\n", lesson_escape(why, shown, sizeof shown));
         status = 1;
@@ -255,8 +261,10 @@ int cli_train(int argc, char **argv)
             jw_str(&w, "out", out);
             jw_end(&w);
         } else {
-            char shown_out[4 * PATH_MAX];
+            char shown_out[4 * PATH_MAX], note[600];
             lesson_escape(out, shown_out, sizeof shown_out);
+            if (trainer_induction_note(t, note, sizeof note))
+                fputs(note, stdout);
             printf("done: the model is in %s (attn model %s opens it)\n", shown_out, shown_out);
         }
     }

@@ -20,7 +20,7 @@
 #include "lessonfile.h"
 
 #define CKPT_MAGIC "ATTNCKPT"
-#define CKPT_VERSION 1u
+#define CKPT_VERSION 2u     /* 2: each point's induction scores after the curve */
 #define DATA_MAX_BYTES (1L << 31)
 #define CKPT_MAX_BYTES (1L << 33)
 
@@ -85,6 +85,7 @@ int train_settings_check(const TrainSettings *s, char *why, size_t size)
         { "--lr", s->lr, TRAIN_MIN_LR, TRAIN_MAX_LR },
         { "--wd", s->weight_decay, 0, TRAIN_MAX_WD },
         { "--schedule", s->cosine, 0, 1 },
+        { "--context (the sequences')", s->seq, 0, g->context },
     };
     for (size_t i = 0; i < sizeof range / sizeof range[0]; i++)
         if (!(range[i].v >= range[i].lo && range[i].v <= range[i].hi)) {
@@ -115,7 +116,7 @@ static int run_check(const TrainRun *r, char *why, size_t size)
         return -1;
     }
     if (r->loss_n < 0 || r->loss_n > s->eval_every || !isfinite(r->loss_sum) || r->loss_sum < 0
-        || r->data_len < (uint64_t)s->shape.context + 1) {
+        || r->data_len < (uint64_t)train_seq(s) + 1) {
         snprintf(why, size, "its running loss or its text's length is not one a run could have");
         return -1;
     }
@@ -132,16 +133,25 @@ static int run_check(const TrainRun *r, char *why, size_t size)
     return 0;
 }
 
-int train_run_add_point(TrainRun *r, const TrainPoint *p)
+int train_seq(const TrainSettings *s) { return s->seq > 0 ? s->seq : s->shape.context; }
+
+int train_run_add_point(TrainRun *r, const TrainPoint *p, const double *induction)
 {
+    size_t heads = (size_t)r->set.shape.layers * r->set.shape.heads;
     if (r->n_curve == r->cap_curve) {
         int cap = r->cap_curve ? 2 * r->cap_curve : 64;
         TrainPoint *more = realloc(r->curve, (size_t)cap * sizeof *more);
         if (!more)
             return -1;
         r->curve = more;
+        float *ind = realloc(r->induction, (size_t)cap * heads * sizeof *ind);
+        if (!ind)
+            return -1;
+        r->induction = ind;
         r->cap_curve = cap;
     }
+    for (size_t k = 0; k < heads; k++)
+        r->induction[(size_t)r->n_curve * heads + k] = induction ? (float)induction[k] : 0.0f;
     r->curve[r->n_curve++] = *p;
     return 0;
 }
@@ -149,6 +159,8 @@ int train_run_add_point(TrainRun *r, const TrainPoint *p)
 void train_run_free(TrainRun *r)
 {
     free(r->curve);
+    free(r->induction);
+    r->induction = NULL;
     r->curve = NULL;
     r->n_curve = r->cap_curve = 0;
 }
@@ -227,6 +239,7 @@ int train_checkpoint_save(const char *dir, const TrainRun *r, ModelTrain *t, cha
     put(&o, &r->data_hash, sizeof r->data_hash);
     put(&o, &n_curve, sizeof n_curve);
     put(&o, r->curve, (size_t)r->n_curve * sizeof *r->curve);
+    put(&o, r->induction, (size_t)r->n_curve * r->set.shape.layers * r->set.shape.heads * sizeof *r->induction);
     put(&o, &n_weights, sizeof n_weights);
     put(&o, w, count * sizeof *w);
     put(&o, m, count * sizeof *m);
@@ -284,7 +297,7 @@ int train_checkpoint_parse(const unsigned char *bytes, size_t len, TrainRun *r, 
         bad = "not a checkpoint of attn train";
     else if (memcpy(&sum, in.b + len - sizeof sum, sizeof sum), sum != fnv(FNV_START, in.b, len - sizeof sum))
         bad = "damaged: its checksum does not match (cut short, or changed)";
-    else if (take(&in, &version, sizeof version) || version != CKPT_VERSION)
+    else if (take(&in, &version, sizeof version) || version < 1 || version > CKPT_VERSION)
         bad = "of another version of attn";
     else if (take(&in, &r->set, sizeof r->set) || take(&in, &r->step, sizeof r->step)
              || take(&in, &r->rng, sizeof r->rng) || take(&in, &r->loss_sum, sizeof r->loss_sum)
@@ -299,10 +312,21 @@ int train_checkpoint_parse(const unsigned char *bytes, size_t len, TrainRun *r, 
     /* a checksum anyone can recompute says the file is whole, not that it
      * is sound: every field is held to what a run can have, before any is
      * used (a forged eval_every of 0 divided by zero; a vocabulary of 1
-     * with weights to match wrote past the embeddings) */
+     * with weights to match wrote past the embeddings); then each point's
+     * induction scores (version 2; zeros before it), which they size */
     char field[300];
     if (!bad && run_check(r, field, sizeof field) != 0)
         bad = field;
+    if (!bad) {
+        size_t heads = (size_t)r->set.shape.layers * r->set.shape.heads;
+        if (!(r->induction = calloc((size_t)(n_curve ? n_curve : 1) * heads, sizeof *r->induction)))
+            bad = "out of memory";
+        else if (version >= 2 && take(&in, r->induction, (size_t)n_curve * heads * sizeof *r->induction))
+            bad = "damaged: cut inside its curve";
+        for (size_t k = 0; !bad && k < (size_t)n_curve * heads; k++)
+            if (!(r->induction[k] >= 0 && r->induction[k] <= 1))
+                bad = "damaged: an induction score is not one a head can have";
+    }
     AttnError err = { 0 };
     ModelConfig cfg = gpt_config(&r->set.shape);
     if (!bad && (!(*model = model_block_new(&cfg, &err)) || !(*t = model_train_new(*model, r->set.batch, &err))))

@@ -55,9 +55,18 @@ typedef struct {
     double lr, weight_decay;
     int64_t warmup;
     int cosine;                 /* 1: cosine to lr / 10; 0: constant         */
+    int seq;                    /* the sequences' length (0: the model's
+                                   context, as checkpoints before it): a
+                                   model of 32 positions trains at 16 when
+                                   asked (this field sits where the struct
+                                   had padding, so a checkpoint's layout is
+                                   the same)                                 */
     uint64_t seed;
     int64_t eval_every;
 } TrainSettings;
+
+/* The length of the sequences s trains on: seq, else the context. */
+int train_seq(const TrainSettings *s);
 
 /* One evaluation: the step, the training loss (the mean since the last),
  * the validation loss, the rate. */
@@ -76,6 +85,9 @@ typedef struct {
     uint64_t data_len, data_hash;
     TrainPoint *curve;
     int n_curve, cap_curve;
+    float *induction;           /* at each point, each head's induction score
+                                   (layers x heads a point; zeros for points
+                                   of a checkpoint older than it)            */
 } TrainRun;
 
 /* Are s's settings within the ranges above (the vocabulary the 256 bytes,
@@ -83,8 +95,9 @@ typedef struct {
  * with why, naming the setting and its value. */
 int train_settings_check(const TrainSettings *s, char *why, size_t size);
 
-/* A point more on the curve: 0, or -1 (no memory). */
-int train_run_add_point(TrainRun *r, const TrainPoint *p);
+/* A point more on the curve, with each head's induction score then
+ * (layers x heads; NULL: zeros): 0, or -1 (no memory). */
+int train_run_add_point(TrainRun *r, const TrainPoint *p, const double *induction);
 void train_run_free(TrainRun *r);
 
 /* The learning rate at step (from 0): linear warm-up over warmup steps,

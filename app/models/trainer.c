@@ -3,17 +3,22 @@
  */
 #include "trainer.h"
 
+#include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "model.h"
 #include "model_dir.h"
 #include "model_look.h"
 #include "model_write.h"
 #include "filewrite.h"
+#include "lessonfile.h"
 
 #define EVAL_BATCHES 4      /* batches of the validation text per evaluation */
 
@@ -29,6 +34,7 @@ struct Trainer {
     int64_t since;              /* the step then */
     Rng sampler;                /* the samples' own generator */
     double counts[256];         /* how often each byte comes in the training text */
+    int stepped;                /* a step was taken in this process */
 };
 
 static double now_s(void)
@@ -66,6 +72,46 @@ static Model *from_init(const char *dir, char *why, size_t size)
 const char *const trainer_files[] = { "checkpoint.bin", "config.json", "model.safetensors", "vocab.json", "merges.txt",
                                       MODEL_COUNTS_FILE, "train.log", NULL };
 
+/* Each setting a person gave that the run (or the model of --init) has
+ * otherwise: the first named, with both values, into why; -1. 0 when all
+ * agree. shape_only: the shape alone (--init; --context may be shorter). */
+static int settings_agree(const TrainerOptions *o, const TrainSettings *run, int shape_only, char *why, size_t size)
+{
+    const TrainSettings *g = &o->set;
+    const struct {
+        unsigned bit;
+        const char *name;
+        double given, has;
+        int shape;
+    } each[] = {
+        { GIVEN_LAYERS, "--layers", g->shape.layers, run->shape.layers, 1 },
+        { GIVEN_HEADS, "--heads", g->shape.heads, run->shape.heads, 1 },
+        { GIVEN_D, "--d", g->shape.d, run->shape.d, 1 },
+        { GIVEN_CONTEXT, "--context", g->shape.context, shape_only ? g->shape.context : train_seq(run), 1 },
+        { GIVEN_BATCH, "--batch", g->batch, run->batch, 0 },
+        { GIVEN_STEPS, "--steps", (double)g->steps, (double)run->steps, 0 },
+        { GIVEN_LR, "--lr", g->lr, run->lr, 0 },
+        { GIVEN_WD, "--wd", g->weight_decay, run->weight_decay, 0 },
+        { GIVEN_WARMUP, "--warmup", (double)g->warmup, (double)run->warmup, 0 },
+        { GIVEN_SCHEDULE, "--schedule", g->cosine, run->cosine, 0 },
+        { GIVEN_SEED, "--seed", (double)g->seed, (double)run->seed, 0 },
+        { GIVEN_EVAL, "--eval-every", (double)g->eval_every, (double)run->eval_every, 0 },
+    };
+    for (size_t i = 0; i < sizeof each / sizeof each[0]; i++) {
+        if (!(o->given & each[i].bit) || each[i].given == each[i].has || (shape_only && !each[i].shape))
+            continue;
+        if (shape_only)
+            snprintf(why, size, "%s %g, but the model in %s has %g: --init keeps the model's shape", each[i].name,
+                     each[i].given, o->init, each[i].has);
+        else
+            snprintf(why, size, "%s %g, but the run in %s has %g: --resume goes on with the run's own settings (leave "
+                     "%s out, or start a new run in another --out)", each[i].name, each[i].given, o->out, each[i].has,
+                     each[i].name);
+        return -1;
+    }
+    return 0;
+}
+
 Trainer *trainer_open(const TrainerOptions *o, char *why, size_t size)
 {
     /* the folder first: a run that could not keep its checkpoint there is
@@ -80,7 +126,8 @@ Trainer *trainer_open(const TrainerOptions *o, char *why, size_t size)
     }
     AttnError err = { 0 };
     if (o->resume) {
-        if (train_checkpoint_load(o->out, &t->run, &t->m, &t->tr, why, size) != 0) {
+        if (train_checkpoint_load(o->out, &t->run, &t->m, &t->tr, why, size) != 0
+            || settings_agree(o, &t->run.set, 0, why, size) != 0) {
             trainer_free(t);
             return NULL;
         }
@@ -93,6 +140,16 @@ Trainer *trainer_open(const TrainerOptions *o, char *why, size_t size)
             }
             const ModelConfig *c = model_config(t->m);
             t->run.set.shape = (GptShape){ c->layers, c->heads, c->d_model, c->context, c->vocab };
+            if (settings_agree(o, &t->run.set, 1, why, size) != 0
+                || ((o->given & GIVEN_CONTEXT) && o->set.shape.context > c->context
+                    && snprintf(why, size, "--context %d, but the model in %s has %d positions", o->set.shape.context,
+                                o->init, c->context) > 0)) {
+                trainer_free(t);
+                return NULL;
+            }
+            /* a shorter context than the model's is honoured: its
+             * positions stay, the sequences are shorter */
+            t->run.set.seq = (o->given & GIVEN_CONTEXT) && o->set.shape.context < c->context ? o->set.shape.context : 0;
         } else {
             ModelConfig c = gpt_config(&o->set.shape);
             if ((t->m = model_block_new(&c, &err)) != NULL) {
@@ -110,7 +167,7 @@ Trainer *trainer_open(const TrainerOptions *o, char *why, size_t size)
         rng_seed(&t->run.rng, o->set.seed + 1);     /* the batches' own stream */
     }
     const TrainSettings *s = &t->run.set;
-    int B = s->batch, T = s->shape.context;
+    int B = s->batch, T = train_seq(s);
     if (train_data_load(o->data, T, &t->d, why, size) != 0) {
         trainer_free(t);
         return NULL;
@@ -160,7 +217,69 @@ int trainer_done(const Trainer *t) { return t->run.step >= t->run.set.steps; }
 double trainer_seconds_left(const Trainer *t, double rate)
 {
     const TrainSettings *s = &t->run.set;
-    return rate > 0 ? (double)(s->steps - t->run.step) * s->batch * s->shape.context / rate : 0;
+    return rate > 0 ? (double)(s->steps - t->run.step) * s->batch * train_seq(s) / rate : 0;
+}
+
+double trainer_rate_now(const Trainer *t)
+{
+    const TrainSettings *s = &t->run.set;
+    double elapsed = now_s() - t->t0;
+    return t->run.step > t->since && elapsed > 0 ? (double)(t->run.step - t->since) * s->batch * train_seq(s) / elapsed
+                                                  : 0;
+}
+
+/* A line appended whole to the run's log, DIR/train.log: what a person
+ * reads of the run after it, the same lines `attn train` prints. */
+static void log_line(const Trainer *t, const char *line)
+{
+    char path[PATH_MAX];
+    if (filewrite_join(path, sizeof path, t->out, "train.log") != 0)
+        return;
+    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644);
+    struct stat st;
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+        (void)lessonfile_append_whole(fd, line, strlen(line));
+    if (fd >= 0)
+        close(fd);
+}
+
+void trainer_point_line(const Trainer *t, double rate, char *buf, size_t size)
+{
+    const TrainRun *r = &t->run;
+    const TrainPoint *p = &r->curve[r->n_curve - 1];
+    int heads = r->set.shape.layers * r->set.shape.heads, best = 0;
+    const float *ind = r->induction + (size_t)(r->n_curve - 1) * heads;
+    for (int k = 1; k < heads; k++)
+        best = ind[k] > ind[best] ? k : best;
+    snprintf(buf, size, "step %lld/%lld  train %.4f  val %.4f  lr %.6f  %.0f tokens/s  %.0fs left  induction L%dH%d %.2f\n",
+             (long long)p->step, (long long)r->set.steps, p->train_loss, p->val_loss, p->lr, rate,
+             trainer_seconds_left(t, rate), best / r->set.shape.heads + 1, best % r->set.shape.heads + 1, ind[best]);
+}
+
+int trainer_induction_note(const Trainer *t, char *buf, size_t size)
+{
+    const TrainRun *r = &t->run;
+    int heads = r->set.shape.layers * r->set.shape.heads, best = 0;
+    if (r->n_curve == 0)
+        return 0;
+    const float *ind = r->induction + (size_t)(r->n_curve - 1) * heads;
+    for (int k = 1; k < heads; k++)
+        best = ind[k] > ind[best] ? k : best;
+    if (ind[best] >= TRAINER_INDUCTION_MARK)
+        return 0;
+    snprintf(buf, size, "no head reached the induction mark (%.1f): the highest is layer %d head %d at %.2f. To watch "
+             "one form, train on a text whose lines are each said twice, which only copying can foretell: attn train "
+             "--data models/tinyshakespeare-twice.txt (there head 2 of layer 3 crossed %.1f after about 2,300 steps, 11 "
+             "minutes on two cores)\n", TRAINER_INDUCTION_MARK, best / r->set.shape.heads + 1,
+             best % r->set.shape.heads + 1, ind[best], TRAINER_INDUCTION_MARK);
+    return 1;
+}
+
+void trainer_log_end(Trainer *t)
+{
+    char note[600];
+    if (t->stepped && trainer_induction_note(t, note, sizeof note))
+        log_line(t, note);     /* once: a finished run resumed adds nothing */
 }
 
 /* B sequences of T bytes (and the byte after each) from start positions. */
@@ -176,7 +295,7 @@ static void fill(const TrainData *d, const size_t *start, int B, int T, int *inp
 double trainer_validate(Trainer *t)
 {
     const TrainData *d = &t->d;
-    int B = t->run.set.batch, T = t->run.set.shape.context, total = EVAL_BATCHES * B;
+    int B = t->run.set.batch, T = train_seq(&t->run.set), total = EVAL_BATCHES * B;
     size_t span = d->len - d->val_at - (size_t)T - 1;
     double sum = 0;
     for (int e = 0; e < EVAL_BATCHES; e++) {
@@ -202,7 +321,7 @@ int trainer_step(Trainer *t, double *rate, char *why, size_t size)
 {
     TrainRun *r = &t->run;
     const TrainSettings *s = &r->set;
-    int B = s->batch, T = s->shape.context;
+    int B = s->batch, T = train_seq(s);
     /* a batch: B sequences from random places in the training bytes */
     for (int b = 0; b < B; b++)
         t->start[b] = (size_t)(rng_u32(&r->rng) % (uint32_t)(t->d.train_len - (size_t)T));
@@ -214,6 +333,7 @@ int trainer_step(Trainer *t, double *rate, char *why, size_t size)
     GptAdamW a = { (float)lr, 0.9f, 0.95f, 1e-8f, (float)s->weight_decay };
     model_train_adamw(t->tr, &a, (int)(r->step + 1));
     r->step++;
+    t->stepped = 1;
     if (r->step % s->eval_every != 0 && r->step != s->steps)
         return 0;
     TrainPoint p = { r->step, r->loss_sum / (double)r->loss_n, trainer_validate(t), lr };
@@ -221,12 +341,22 @@ int trainer_step(Trainer *t, double *rate, char *why, size_t size)
     r->loss_n = 0;
     double elapsed = now_s() - t->t0;
     *rate = (double)(r->step - t->since) * B * T / fmax(elapsed, 1e-9);
-    t->t0 = now_s();
-    t->since = r->step;
-    if (train_run_add_point(r, &p) != 0) {
+    /* the heads on the probe, kept with the point (the screen's curves of
+     * them survive a resume) */
+    int heads = s->shape.layers * s->shape.heads;
+    double *ind = malloc((size_t)heads * sizeof *ind);
+    int probed = ind && trainer_induction(t, ind) == 0;
+    int added = train_run_add_point(r, &p, probed ? ind : NULL);
+    free(ind);
+    if (added != 0) {
         snprintf(why, size, "out of memory");
         return -1;
     }
+    char line[400];
+    trainer_point_line(t, *rate, line, sizeof line);
+    log_line(t, line);
+    t->t0 = now_s();
+    t->since = r->step;
     return trainer_checkpoint(t, why, size) == 0 ? 1 : -1;
 }
 

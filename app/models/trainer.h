@@ -16,12 +16,22 @@
 
 #include "train_state.h"
 
+/* The settings a person gave on the command line (TrainerOptions' given):
+ * on --resume each must be the run's own, and with --init the shape the
+ * model's (--context may be shorter: the sequences are). */
+enum {
+    GIVEN_LAYERS = 1 << 0, GIVEN_HEADS = 1 << 1, GIVEN_D = 1 << 2, GIVEN_CONTEXT = 1 << 3, GIVEN_BATCH = 1 << 4,
+    GIVEN_STEPS = 1 << 5, GIVEN_LR = 1 << 6, GIVEN_WD = 1 << 7, GIVEN_WARMUP = 1 << 8, GIVEN_SCHEDULE = 1 << 9,
+    GIVEN_SEED = 1 << 10, GIVEN_EVAL = 1 << 11,
+};
+
 /* How a run is begun. */
 typedef struct {
     TrainSettings set;          /* from scratch or --init (ignored on resume) */
     const char *data, *out, *init;
     int resume;
     int validate;               /* only measure: --out is not written */
+    unsigned given;             /* GIVEN_* of the settings set holds         */
 } TrainerOptions;
 
 typedef struct Trainer Trainer;
@@ -40,7 +50,8 @@ const TrainData *trainer_data(const Trainer *t);
 /* The folder it writes to (--out). */
 const char *trainer_out(const Trainer *t);
 
-/* One step. 1 when it ended in an evaluation (a point more on the curve,
+/* One step. 1 when it ended in an evaluation (a point more on the curve
+ * with each head's induction score, its line appended to DIR/train.log,
  * *rate its tokens per second since the one before, the checkpoint
  * written), 0 when not, -1 with why (the checkpoint could not be written:
  * the last good one is kept). */
@@ -49,6 +60,20 @@ int trainer_done(const Trainer *t);
 /* The seconds the run's steps left take at rate tokens a second (0 with
  * no rate yet): the time left the lines and the screen say. */
 double trainer_seconds_left(const Trainer *t, double rate);
+/* Tokens a second over the steps since the last evaluation (0 before the
+ * first step): what the screen says before an evaluation has measured it. */
+double trainer_rate_now(const Trainer *t);
+
+/* The induction score a head reaches to be called an induction head. */
+#define TRAINER_INDUCTION_MARK 0.4
+/* The line of the last evaluation (rate its tokens a second), as `attn
+ * train` prints it and DIR/train.log keeps it: "step 100/5000  train ...". */
+void trainer_point_line(const Trainer *t, double rate, char *buf, size_t size);
+/* When no head reached the induction mark at the last evaluation: a line
+ * saying so and how to watch one form, and 1; else 0. */
+int trainer_induction_note(const Trainer *t, char *buf, size_t size);
+/* At the run's end: that note, when there is one, kept in train.log. */
+void trainer_log_end(Trainer *t);
 /* The checkpoint now (a stop asked for): 0, or -1 with why. */
 int trainer_checkpoint(Trainer *t, char *why, size_t size);
 /* The model saved in the out folder as an ordinary checkpoint. */

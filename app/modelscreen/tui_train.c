@@ -12,12 +12,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <limits.h>
 
 #include "format.h"
+#include "text.h"
 #include "minmax.h"
 #include "tui_keybar.h"
 #include "tui_pixels.h"
 #include "tui_screen.h"
+#include "lesson.h"
+#include "model_shelf.h"
 
 #define SLICE_S 0.15        /* training between two looks at the keys */
 #define FRAME_S 0.5         /* the step counter redrawn at least this often */
@@ -28,8 +32,6 @@ static const char probe_text[] = "ROMEO: What light through yonder window breaks
 
 struct TrainScreen {
     Trainer *t;
-    double *induction;          /* each evaluation's scores, layers x heads each */
-    int n_evals, cap_evals;
     float *probe;               /* layers x heads x probe_n x probe_n */
     int probe_n;
     char sample[160];
@@ -45,21 +47,11 @@ static double now_s(void)
     return (double)t.tv_sec + t.tv_nsec / 1e9;
 }
 
-/* The heads measured again: the induction score, the probe, a sample. */
+/* The heads looked at again: the probe, a sample (each evaluation's
+ * induction scores are the run's own, kept in its checkpoint, so the
+ * curves of them survive a resume). */
 static void observe(TrainScreen *s)
 {
-    const GptShape *g = &trainer_run(s->t)->set.shape;
-    int heads = g->layers * g->heads;
-    if (s->n_evals == s->cap_evals) {
-        int cap = s->cap_evals ? 2 * s->cap_evals : 64;
-        double *more = realloc(s->induction, (size_t)cap * heads * sizeof *more);
-        if (!more)
-            return;
-        s->induction = more;
-        s->cap_evals = cap;
-    }
-    if (trainer_induction(s->t, s->induction + (size_t)s->n_evals * heads) == 0)
-        s->n_evals++;
     trainer_probe(s->t, probe_text, s->probe, &s->probe_n);
     trainer_sample(s->t, "ROMEO:", s->sample, sizeof s->sample);
 }
@@ -84,24 +76,38 @@ int train_screen_free(TrainScreen *s)
 {
     if (!s)
         return 0;
-    char why[1200];
+    char why[1200], shown[4200];
     const TrainRun *r = trainer_run(s->t);
     int status = s->failed ? 1 : 0;
     if (!s->finished && !s->failed) {
+        /* q: a stop asked for, everything kept (exit 0); a signal's exit
+         * status is the caller's */
         if (trainer_checkpoint(s->t, why, sizeof why) != 0) {
-            fprintf(stderr, "attn: %s\n", why);
+            fprintf(stderr, "attn: %s\n", lesson_escape(why, shown, sizeof shown));
             status = 1;
         } else {
             fprintf(stderr, "attn: stopped after %lld of %lld steps; attn train --resume --out %s goes on\n",
-                    (long long)r->step, (long long)r->set.steps, trainer_out(s->t));
-            status = 130;
+                    (long long)r->step, (long long)r->set.steps, lesson_escape(trainer_out(s->t), shown, sizeof shown));
         }
     }
     trainer_free(s->t);
-    free(s->induction);
     free(s->probe);
     free(s);
     return status;
+}
+
+/* Whether the menu's m lists the model in dir: it does for a folder in
+ * $ATTN_MODELS, or in one of them, and for those attn ships. */
+static int shelf_lists(const char *dir)
+{
+    ModelShelf shelf;
+    model_shelf_find(&shelf);
+    char want[4096], got[4096];
+    int listed = 0;
+    for (int i = 0; realpath(dir, want) && i < shelf.n && !listed; i++)
+        listed = realpath(shelf.path[i], got) && strcmp(want, got) == 0;
+    model_shelf_free(&shelf);
+    return listed;
 }
 
 /* ---- between keys: train ------------------------------------------------ */
@@ -136,7 +142,13 @@ static int train_idle(TuiTerm *term, void *self)
                 tui_message(term, 1, "%s", why);
                 s->failed = 1;
             } else {
-                tui_message(term, 0, "done: the model is saved; attn model opens it, and m on the menu lists it");
+                trainer_log_end(s->t);
+                /* what matters first: a path is long, and the line is cut */
+                if (shelf_lists(trainer_out(s->t)))
+                    tui_message(term, 0, "done: m on the menu lists it; attn model opens %s", trainer_out(s->t));
+                else
+                    tui_message(term, 0, "done: m on the menu lists it once $ATTN_MODELS holds its folder's parent; "
+                                "attn model opens %s", trainer_out(s->t));
             }
             return 1;
         }
@@ -170,7 +182,14 @@ static void draw_curves(TuiTerm *term, const TrainRun *r, int y0, int x0, int h,
     ui_putf(&term->cv, y0, x0 + 6, w - 6, tui_attr(term, C_DIM), "%s train  %s validation",
             ui_glyph(&term->cv, "·", "."), ui_glyph(&term->cv, "●", "o"));
     if (r->n_curve == 0) {
-        ui_put(&term->cv, y0 + 2, x0, w, tui_attr(term, C_DIM), "the first evaluation is on its way");
+        /* before the first evaluation: the steps so far, not a blank */
+        if (r->loss_n > 0) {
+            ui_putf(&term->cv, y0 + 2, x0, w, tui_attr(term, C_DIM), "step %lld: training loss %.4f so far",
+                    (long long)r->step, r->loss_sum / (double)r->loss_n);
+            ui_putf(&term->cv, y0 + 3, x0, w, tui_attr(term, C_DIM), "the first evaluation at step %lld",
+                    (long long)r->set.eval_every);
+        } else
+            ui_put(&term->cv, y0 + 2, x0, w, tui_attr(term, C_DIM), "the first steps are on their way");
         return;
     }
     double lo = INFINITY, hi = -INFINITY;
@@ -193,23 +212,40 @@ static void draw_curves(TuiTerm *term, const TrainRun *r, int y0, int x0, int h,
     }
 }
 
-/* Each head's induction score over the evaluations, newest at the right. */
+/* Each head's induction score over the evaluations, newest at the right;
+ * when not every head fits, the heads of the highest scores now. */
 static void draw_induction(TuiTerm *term, const TrainScreen *s, int y0, int x0, int h, int w)
 {
-    const GptShape *g = &trainer_run(s->t)->set.shape;
+    const TrainRun *r = trainer_run(s->t);
+    const GptShape *g = &r->set.shape;
     static const char *const bars[8] = { "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█" };
     static const char *const ascii = " .:-=+*#";
-    ui_put(&term->cv, y0, x0, w, tui_attr(term, C_PANE_TITLE), "induction score, each head");
-    int heads = g->layers * g->heads, width = imax(4, w - 14);
-    int first = imax(0, s->n_evals - width);
-    for (int k = 0; k < heads && k + 1 < h; k++) {
-        int y = y0 + 1 + k;
-        double now = s->n_evals ? s->induction[(size_t)(s->n_evals - 1) * heads + k] : 0;
+    int heads = g->layers * g->heads, width = imax(4, w - 14), n_evals = r->n_curve;
+    int rows = imin(heads, h - 1), first = imax(0, n_evals - width);
+    const float *now_ind = n_evals ? r->induction + (size_t)(n_evals - 1) * heads : NULL;
+    int order[TRAIN_MAX_LAYERS * 64], n = imin(heads, (int)(sizeof order / sizeof order[0]));
+    for (int k = 0; k < n; k++)
+        order[k] = k;
+    if (rows < heads && now_ind)
+        for (int i = 1; i < n; i++)     /* highest first: the head forming is never the one cut */
+            for (int j = i; j > 0 && now_ind[order[j]] > now_ind[order[j - 1]]; j--) {
+                int tmp = order[j];
+                order[j] = order[j - 1];
+                order[j - 1] = tmp;
+            }
+    if (rows < heads)
+        ui_putf(&term->cv, y0, x0, w, tui_attr(term, C_PANE_TITLE), "induction score, top %d of %d heads", rows,
+                heads);
+    else
+        ui_put(&term->cv, y0, x0, w, tui_attr(term, C_PANE_TITLE), "induction score, each head");
+    for (int row = 0; row < rows && row < n; row++) {
+        int k = order[row], y = y0 + 1 + row;
+        double now = now_ind ? now_ind[k] : 0;
         ui_putf(&term->cv, y, x0, 7, tui_attr(term, C_LABEL), "L%dH%d", k / g->heads + 1, k % g->heads + 1);
         char line[1024] = "";
         size_t at = 0;
-        for (int e = first; e < s->n_evals && at + 4 < sizeof line; e++) {
-            double v = fmax(0, fmin(1, s->induction[(size_t)e * heads + k]));
+        for (int e = first; e < n_evals && at + 4 < sizeof line; e++) {
+            double v = fmax(0, fmin(1, r->induction[(size_t)e * heads + k]));
             int level = (int)(v * 7.999);
             if (term->utf8) {
                 memcpy(line + at, bars[level], strlen(bars[level]));
@@ -219,8 +255,23 @@ static void draw_induction(TuiTerm *term, const TrainScreen *s, int y0, int x0, 
             }
         }
         line[at] = '\0';
-        ui_put(&term->cv, y, x0 + 7, width, now >= 0.4 ? tui_attr(term, C_RIGHT) : tui_attr(term, C_HINT), line);
-        ui_putf(&term->cv, y, x0 + 7 + width + 1, 5, now >= 0.4 ? tui_attr(term, C_RIGHT) : (int)A_NORMAL, "%.2f", now);
+        int mark = now >= TRAINER_INDUCTION_MARK;
+        ui_put(&term->cv, y, x0 + 7, width, mark ? tui_attr(term, C_RIGHT) : tui_attr(term, C_HINT), line);
+        if (now_ind)
+            ui_putf(&term->cv, y, x0 + 7 + width + 1, 5, mark ? tui_attr(term, C_RIGHT) : (int)A_NORMAL, "%.2f", now);
+        else if (row == 0)
+            ui_put(&term->cv, y, x0 + 7, width, tui_attr(term, C_DIM), "measured at each evaluation");
+    }
+    /* a run that ended with no copying head: how to watch one form (the
+     * whole of it in train.log and on the command line's last lines) */
+    char note[600], wrapped[800], line[200];
+    if (s->finished && trainer_induction_note(s->t, note, sizeof note)) {
+        snprintf(note, sizeof note, "No head reached %.1f. To watch one form, train on lines said twice: --data "
+                 "models/tinyshakespeare-twice.txt", TRAINER_INDUCTION_MARK);
+        text_wrap(wrapped, sizeof wrapped, note, w);
+        const char *p = wrapped;
+        for (int y = y0 + 2 + rows; y < y0 + h && (p = text_line(p, line, sizeof line)) != NULL; y++)
+            ui_put(&term->cv, y, x0, w, tui_attr(term, C_HINT), line);
     }
 }
 
@@ -252,16 +303,22 @@ static void train_draw(TuiTerm *term, void *self)
     const TrainRun *r = trainer_run(s->t);
     const GptShape *g = &r->set.shape;
     s->last_frame = now_s();
-    double left = trainer_seconds_left(s->t, s->rate);
+    /* the rate of the steps since the last evaluation until one measures it */
+    double rate = s->rate > 0 ? s->rate : trainer_rate_now(s->t), left = trainer_seconds_left(s->t, rate);
+    const char *dot = ui_glyph(&term->cv, "·", "-");
+    char state[48] = "";
+    if (s->finished)
+        snprintf(state, sizeof state, "done");
+    else if (s->paused)
+        snprintf(state, sizeof state, "paused (p)");
+    else if (rate > 0)
+        snprintf(state, sizeof state, "%.0fm%02.0fs left", floor(left / 60), fmod(left, 60));
+    /* one line, cut at a word where it does not fit: the parts never run
+     * into each other */
     ui_fill(&term->cv, 0, 0, term->cols, tui_attr(term, C_TITLE));
-    ui_putf(&term->cv, 0, 1, term->cols - 2, tui_attr(term, C_TITLE),
-            "attn train %s %d layers x %d heads x %d %s step %lld/%lld %s %.0f tokens/s %s %s",
-            ui_glyph(&term->cv, "·", "-"), g->layers, g->heads, g->d, ui_glyph(&term->cv, "·", "-"), (long long)r->step,
-            (long long)r->set.steps, ui_glyph(&term->cv, "·", "-"), s->rate, ui_glyph(&term->cv, "·", "-"),
-            s->finished ? "done" : s->paused ? "paused (p)" : "");
-    if (!s->finished && s->rate > 0)
-        ui_putf(&term->cv, 0, term->cols - 16, 15, tui_attr(term, C_TITLE), "%4.0fm%02.0fs left", floor(left / 60),
-                fmod(left, 60));
+    ui_putf(&term->cv, 0, 1, term->cols - 2, tui_attr(term, C_TITLE), "attn train %s step %lld/%lld %s %s %s %.0f "
+            "tokens/s %s %d layers x %d heads x %d", dot, (long long)r->step, (long long)r->set.steps, dot, state, dot,
+            rate, dot, g->layers, g->heads, g->d);
     int top_h = imax(6, (term->rows - 4) / 2), half = term->cols / 2;
     draw_curves(term, r, 2, 1, top_h, half - 2);
     draw_induction(term, s, 2, half + 1, top_h, term->cols - half - 2);
