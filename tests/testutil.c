@@ -4,6 +4,7 @@
 #include "testutil.h"
 #include "bpe.h"
 #include "json_read.h"
+#include "lessonfile.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -215,4 +216,14 @@ const char *byte_tokens_json(void)
                       cp == '"' || cp == '\\' ? "\\" : "", bpe_byte_utf8(b, t), b);
     }
     return text;
+}
+
+int shipped_count(void)
+{
+    char **paths = lessonfile_list(lessons_dir());
+    int n = 0;
+    while (paths && paths[n])
+        n++;
+    lessonfile_list_free(paths);
+    return n;
 }

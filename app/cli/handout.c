@@ -48,9 +48,9 @@ static void pad(FILE *out, int n)
 }
 
 /* m with its labelled axes, numbers right-aligned in columns; a heatmap
- * gets a row of shades and a legend. hide_in, when not NULL, is the step
- * whose exercises hide cells: those print as "?" and shade as '?'. */
-static void print_matrix(FILE *out, const Mat *m, int heat, const LessonStep *hide_in)
+ * gets a row of shades and a legend. The cells hide keeps (sheet_hidden)
+ * print as "?" and shade as '?'. */
+static void print_matrix(FILE *out, const Mat *m, int heat, const SheetHide *hide)
 {
     if (!m)
         return;
@@ -89,7 +89,7 @@ static void print_matrix(FILE *out, const Mat *m, int heat, const LessonStep *hi
         fputs(lab, out);
         pad(out, label_w - fmt_display_width(lab));
         for (int j = 0; j < m->cols; j++) {
-            int hidden = hide_in && sheet_step_hides(hide_in, m->name, i, j);
+            int hidden = sheet_hidden(hide, m->name, i, j);
             int w = sheet_mat_cell(buf, sizeof buf, m, i, j, hidden, 0);
             pad(out, 2 + widths[j] - w);
             fputs(buf, out);
@@ -97,7 +97,7 @@ static void print_matrix(FILE *out, const Mat *m, int heat, const LessonStep *hi
         if (heat) {
             fputs("   |", out);
             for (int j = 0; j < m->cols; j++)
-                fputs(hide_in && sheet_step_hides(hide_in, m->name, i, j) ? "?"
+                fputs(sheet_hidden(hide, m->name, i, j) ? "?"
                                                                           : heat_shade(&scale, mat_get(m, i, j), 0),
                       out);
             fputc('|', out);
@@ -167,8 +167,9 @@ void handout_print(FILE *out, const Lesson *l, const SheetView *v)
     }
     if (lesson_n_setup(l) > 0) {
         fputs("\nSet-up\n------\n\n", out);
+        SheetHide hide = { with_answers ? NULL : l, -1 };
         for (int i = 0; i < lesson_n_setup(l); i++)
-            print_matrix(out, lesson_state_get(s, lesson_setup_name(l, i)), 0, NULL);
+            print_matrix(out, lesson_state_get(s, lesson_setup_name(l, i)), 0, &hide);
     }
     int n = lesson_n_steps(l);
     for (int k = 0; k < n; k++) {
@@ -184,9 +185,9 @@ void handout_print(FILE *out, const Lesson *l, const SheetView *v)
             free(text);
         }
         fputc('\n', out);
+        SheetHide hide = { with_answers ? NULL : l, k };
         for (int i = 0; i < st->n_show; i++)
-            print_matrix(out, lesson_state_get(s, st->show[i]), sheet_is_heatmap(st, st->show[i]),
-                         with_answers ? NULL : st);
+            print_matrix(out, lesson_state_get(s, st->show[i]), sheet_is_heatmap(st, st->show[i]), &hide);
         for (int e = 0; e < st->n_exercises; e++)
             print_exercise(out, v, &st->exercises[e], lesson_exercise_number(l, &st->exercises[e]));
     }

@@ -199,11 +199,18 @@ int session_cell_hidden(const Session *s, int asked, const char *name, int row, 
     if (s->hunt)
         return 0;       /* a bug hunt asks no exercise: every number shows */
     /* the exercises passed over (x) are behind the one asked: their cells
-     * show, as the next exercise may need them */
-    for (int k = asked > 0 ? asked : 0; k < session_n_exercises(s); k++) {
-        const ExerciseState *e = session_exercise_state(s, k);
+     * show, as the next exercise may need them; every open one ahead, on
+     * this step or a later one (the set-up: all), keeps its cells: no pane
+     * shows a value before it is asked */
+    int first = 0;
+    for (int i = 0; i < s->screen - s->has_setup; i++)
+        first += lesson_step(s->lesson, i)->n_exercises;
+    if (session_step(s) && asked > 0)
+        first += asked;
+    for (int k = first; k < s->n_ex; k++) {
+        const ExerciseState *e = &s->ex[k];
         if ((e->status == EX_UNANSWERED || e->status == EX_TRIED)
-            && lesson_exercise_hides(session_exercise(s, k), name, row, col))
+            && lesson_exercise_hides(lesson_exercise_at(s->lesson, k), name, row, col))
             return 1;
     }
     return 0;

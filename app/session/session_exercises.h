@@ -79,9 +79,10 @@ RevealOffer session_reveal_offer(const Session *s, int k);
  * without being revealed first). */
 void session_progress(const Session *s, int *solved, int *total);
 /* Is name[row,col] kept as '?' now: exercise asked of the current step, or
- * one after it not yet reached, is still open (unanswered or tried) and
- * hides it. An exercise passed over (behind the one asked) hides nothing:
- * a cell is hidden only while its exercise is open. */
+ * one after it not yet reached (on this step or a later one; on the set-up
+ * every one), is still open (unanswered or tried) and hides it. An
+ * exercise passed over (behind the one asked) hides nothing: a cell is
+ * hidden only while its exercise is open. */
 int session_cell_hidden(const Session *s, int asked, const char *name, int row, int col);
 /* How the lesson went, for the summary at its end: exercises right at the
  * first attempt, right later (after hints or tries), revealed, left open. */
