@@ -329,6 +329,38 @@ START_TEST(json_expected_is_the_answer)
 }
 END_TEST
 
+/* A question says what its key asks: which token queries and which is the
+ * key (lesson 8's masked[3,2]), and which way a ratio goes (lesson 16's
+ * copying_score / plain_score, 8.9, not its inverse). */
+START_TEST(questions_say_what_their_key_asks)
+{
+    static const struct {
+        const char *lesson, *answer, *words[2];
+    } cases[] = {
+        { "08-causal-mask.lesson", "masked[3,2]", { "query token 3", "key token 2" } },
+        { "16-a-model-trained-here.lesson", "copying_score[1,1] / plain_score[1,1]",
+          { "The twice model's copying score is how many times the plain model's", "copying_score / plain_score" } },
+        { "04-two-heads.lesson", "A1[2,4]", { "query 4", "key 2" } },
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        char path[600];
+        snprintf(path, sizeof path, "%s/%s", lessons_dir(), cases[c].lesson);
+        JVal key;
+        run_json(path, 1, &key);
+        const JVal *ex[EXERCISES_MAX];
+        int step[EXERCISES_MAX], n = exercises_of(&key, ex, step, EXERCISES_MAX), found = 0;
+        for (int i = 0; i < n; i++)
+            if (strcmp(json_get(ex[i], "answer")->str, cases[c].answer) == 0) {
+                const char *q = json_get(ex[i], "question")->str;
+                ck_assert_msg(strstr(q, cases[c].words[0]) && strstr(q, cases[c].words[1]), "%s: %s", path, q);
+                found = 1;
+            }
+        ck_assert_msg(found, "%s asks %s no more", path, cases[c].answer);
+        json_free(&key);
+    }
+}
+END_TEST
+
 Suite *fair_suite(void)
 {
     Suite *s = suite_create("fair");
@@ -338,6 +370,7 @@ Suite *fair_suite(void)
     tcase_add_loop_test(c, no_value_shows_before_it_is_asked, 0, n > 0 ? n : 1);
     tcase_add_loop_test(c, json_expected_is_the_answer, 0, n > 0 ? n : 1);
     tcase_add_loop_test(c, a_rounded_right_value_is_no_mistake, 0, n > 0 ? n : 1);
+    tcase_add_test(c, questions_say_what_their_key_asks);
     suite_add_tcase(s, c);
     return s;
 }
