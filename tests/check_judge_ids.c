@@ -407,7 +407,7 @@ START_TEST(knobs_moved_change_no_value_asked)
     ck_assert_int_ge(k, 0);
     session_knob_set(s, lesson_knob_find(session_lesson(s), "T"), 1.3);
     char note[200];
-    ck_assert(session_asked_note(s, note, sizeof note));
+    ck_assert(session_asked_note(s, k, note, sizeof note));
     ck_assert_str_eq(note, "asked at T = 1; the knob is at 1.3");
     /* the value at T = 1 is right with the knob at 1.3 */
     session_answer(s, k, "0.3622");
@@ -426,7 +426,18 @@ START_TEST(knobs_moved_change_no_value_asked)
     /* the knob back at 1 is no edit */
     session_knob_set(s, lesson_knob_find(session_lesson(s), "T"), 1);
     ck_assert_int_eq(session_n_edits(s), 0);
-    ck_assert(!session_asked_note(s, note, sizeof note));
+    ck_assert(!session_asked_note(s, k, note, sizeof note));
+    session_free(s);
+    /* an exercise whose value the knob leaves alone is asked at any value:
+     * lesson 12's cache sizes at h = 1 say nothing of h */
+    s = open_shipped_session("12-grouped-query.lesson");
+    session_go(s, session_n_screens(s) - 1);
+    ck_assert_str_eq(session_exercise(s, 0)->answer, "2 * 3 * 4");
+    session_knob_set(s, lesson_knob_find(session_lesson(s), "h"), 1);
+    ck_assert(!session_asked_note(s, 0, note, sizeof note));
+    session_go(s, session_n_screens(s) - 2);
+    ck_assert(session_asked_note(s, 0, note, sizeof note));     /* A_h[1,3] moves with h */
+    ck_assert_str_eq(note, "asked at h = 3; the knob is at 1");
     session_free(s);
 }
 END_TEST

@@ -77,10 +77,20 @@ static int moved_knobs(const Session *s, char *now, char *asked, size_t size)
     return n;
 }
 
-int session_asked_note(const Session *s, char *buf, size_t size)
+int session_asked_note(const Session *s, int k, char *buf, size_t size)
 {
     char now[200], asked[200];
-    if (!moved_knobs(s, now, asked, sizeof now))
+    const LessonExercise *ex = session_exercise(s, k);
+    if (!ex || !moved_knobs(s, now, asked, sizeof now))
+        return 0;
+    /* a value the moved knobs leave as it was is asked at any of them */
+    LessonError err;
+    Mat *a = lesson_eval_expr(s->asked, ex->answer, &err), *b = lesson_eval_expr(s->state, ex->answer, &err);
+    int same = a && b && a->rows == 1 && a->cols == 1 && b->rows == 1 && b->cols == 1
+               && mat_get(a, 0, 0) == mat_get(b, 0, 0);
+    mat_free(a);
+    mat_free(b);
+    if (same)
         return 0;
     if (strchr(now, ',')) {
         snprintf(buf, size, "asked at %s; the knobs are at %s", asked, now);

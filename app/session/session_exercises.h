@@ -62,9 +62,10 @@ unsigned session_answer_shown(Session *s, int k, const char *typed, int decimals
 /* Show the next hint of exercise k (a solved one shows its hints too; a
  * revealed one has its worked answer, and refuses). */
 unsigned session_hint(Session *s, int k);
-/* When knobs are moved from the lesson's values: "asked at T = 1; the knob
- * is at 1.3" into buf, and 1; else 0. */
-int session_asked_note(const Session *s, char *buf, size_t size);
+/* When knobs are moved from the lesson's values and exercise k of this step
+ * gives another value at them: "asked at T = 1; the knob is at 1.3" into
+ * buf, and 1; else 0 (a cache's size at any h is the one asked). */
+int session_asked_note(const Session *s, int k, char *buf, size_t size);
 /* The lesson as written: its knobs at their file values, no edits (what
  * exercises are judged against). */
 const LessonState *session_asked_state(const Session *s);
