@@ -261,20 +261,20 @@ START_TEST(a_class_follows_answers_and_ends)
     /* the instructor moves on: the students follow */
     class_server_show(server, 1, 7, "Tokens and embeddings", 1);
     student_expect(&ada, "step 1/7: Tokens and embeddings\n"
-                         "exercise 1: What is the second number of the embedding of 'blue'?\n");
+                         "exercise 1: What do the two numbers of the embedding of 'blue' add up to?\n");
     student_start(&bob, class_addr(), "4242", "Bob");
     /* who joins late gets where the class is */
-    student_expect(&bob, "as Bob\nstep 1/7: Tokens and embeddings\nexercise 1: What is the second number");
+    student_expect(&bob, "as Bob\nstep 1/7: Tokens and embeddings\nexercise 1: What do the two numbers");
     ClassTally t;
     class_server_tally(server, &t);
     ck_assert_int_eq(t.joined, 2);
     ck_assert_int_eq(t.exercise, 1);
     ck_assert_int_eq(t.answered, 0);
-    /* E[3,2] of lesson 2 is -0.5321: Ada right, Bob with the sign the wrong way */
-    student_say(&ada, "1: -0.5321\n");
-    student_expect(&ada, "1 ✓ -0.5321: right\n");
-    student_say(&bob, "1: 0.5321\n");
-    student_expect(&bob, "1 ✗ 0.5321: the sign is the wrong way round\n");
+    /* E[3,1] + E[3,2] of lesson 2 is -0.5371: Ada right, Bob with the sign the wrong way */
+    student_say(&ada, "1: -0.5371\n");
+    student_expect(&ada, "1 ✓ -0.5371: right\n");
+    student_say(&bob, "1: 0.5371\n");
+    student_expect(&bob, "1 ✗ 0.5371: the sign is the wrong way round\n");
     serve(50);
     class_server_tally(server, &t);
     ck_assert_int_eq(t.answered, 2);
@@ -302,7 +302,7 @@ START_TEST(a_class_follows_answers_and_ends)
     /* closed: answers no longer count */
     class_server_close_question(server);
     student_expect(&bob, "closed 1\n");
-    student_say(&bob, "1: -0.5321\n");
+    student_say(&bob, "1: -0.5371\n");
     student_expect(&bob, "1 is not open in the class");
     /* a wrong code: one clear line, exit 1 */
     Student eve;
@@ -319,21 +319,21 @@ START_TEST(a_class_follows_answers_and_ends)
     /* the log holds both answers, and the report reads it */
     CmdResult r = cmd_runf("cat %s/answers.jsonl", dir);
     ck_assert_msg(strstr(r.out, "\"name\": \"Ada\", \"lesson\": \"Sky is blue: attention by matrix products\", "
-                                "\"exercise\": 1, \"answer\": \"-0.5321\", \"verdict\": \"right\", \"diagnosis\": null}\n"),
+                                "\"exercise\": 1, \"answer\": \"-0.5371\", \"verdict\": \"right\", \"diagnosis\": null}\n"),
                   "%s", r.out);
     ck_assert_msg(strstr(r.out, "\"name\": \"Bob\", \"lesson\": \"Sky is blue: attention by matrix products\", "
-                                "\"exercise\": 1, \"answer\": \"0.5321\", \"verdict\": \"wrong\", \"diagnosis\": \"sign\"}\n"),
+                                "\"exercise\": 1, \"answer\": \"0.5371\", \"verdict\": \"wrong\", \"diagnosis\": \"sign\"}\n"),
                   "%s", r.out);
     cmd_free(&r);
     r = cmd_runf("%s class-report %s/answers.jsonl", attn_bin(), dir);
     ck_assert_int_eq(r.status, 0);
     ck_assert_msg(strstr(r.out, "Exercise 1: 2 students answered, 1 right at their last answer (50%), 2 answers in all\n"
                                 "    1  sign: the sign the wrong way round\n"), "%s", r.out);
-    ck_assert_msg(strstr(r.out, "  Ada:  1 ✓ -0.5321\n  Bob:  1 ✗ 0.5321 (sign)\n"), "%s", r.out);
+    ck_assert_msg(strstr(r.out, "  Ada:  1 ✓ -0.5371\n  Bob:  1 ✗ 0.5371 (sign)\n"), "%s", r.out);
     cmd_free(&r);
     r = cmd_runf("%s class-report --csv %s/answers.jsonl", attn_bin(), dir);
     ck_assert_msg(strstr(r.out, "name,lesson,exercise,answer,verdict,diagnosis,time\n"
-                                "Ada,Sky is blue: attention by matrix products,1,-0.5321,right,,"), "%s", r.out);
+                                "Ada,Sky is blue: attention by matrix products,1,-0.5371,right,,"), "%s", r.out);
     cmd_free(&r);
     close_class();
 }
@@ -570,8 +570,8 @@ START_TEST(hostile_peers_are_dropped_and_nobody_stalls)
     char raw_secret[CLASS_SECRET_LEN + 1];
     ck_assert_int_eq(sscanf(got + 21, "%32[0-9a-f]", raw_secret), 1);
     ck_assert_uint_eq(strlen(raw_secret), CLASS_SECRET_LEN);
-    ck_assert_msg(strstr(got, "\nSTEP 1 7 Tokens and embeddings\nEXERCISE 1 What is the second number of the "
-                              "embedding of 'blue'?\nREADY\n"), "%s", got);
+    ck_assert_msg(strstr(got, "\nSTEP 1 7 Tokens and embeddings\nEXERCISE 1 What do the two numbers of the "
+                              "embedding of 'blue' add up to?\nREADY\n"), "%s", got);
     const char *ans = "ANSWER 1 0.36\n";
     raw_send(raw, ans);
     raw_until(raw, got, sizeof got, "COUNTED 1 wrong\n");
@@ -630,8 +630,8 @@ START_TEST(hostile_peers_are_dropped_and_nobody_stalls)
     }
     serve(100);
     /* and through all of it, Ada's answer is judged and counted */
-    student_say(&ada, "1: -0.5321\n");
-    student_expect(&ada, "1 ✓ -0.5321: right\n");
+    student_say(&ada, "1: -0.5371\n");
+    student_expect(&ada, "1 ✓ -0.5371: right\n");
     serve(50);
     ClassTally t;
     class_server_tally(server, &t);

@@ -62,8 +62,8 @@ START_TEST(test_plain_hides_cells)
     CmdResult r = cmd_runf("%s run --no-answers %s", attn_bin(), path);
     ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
     static const char *const want[] = {
-        /* the set-up screen is no step of the exercise: X in full */
-        "X  (2x2)\n          1       2\n  a  1.0000  2.0000\n  b  3.0000  4.0000\n",
+        /* the set-up screen, before every step, keeps the exercises' cells */
+        "X  (2x2)\n          1       2\n  a  1.0000       ?\n  b  3.0000  4.0000\n",
         "Step 1/2: One\n",
         /* "?" right-aligned like a number; a hidden cell's shade is '?' */
         "X  (2x2)\n          1       2\n  a  1.0000       ?\n  b  3.0000  4.0000\n",
@@ -269,7 +269,7 @@ START_TEST(test_json_small_lesson)
 END_TEST
 
 /* The student's JSON: no answer, no value, hidden cells "?" in the step's
- * panes and in the document's matrices, the set-up whole (as on paper). */
+ * panes, in the document's matrices and in the set-up (as on paper). */
 START_TEST(test_json_no_answers)
 {
     char *path = temp_lesson(hiding_lesson);
@@ -297,7 +297,8 @@ START_TEST(test_json_no_answers)
     ck_assert_double_eq(num_of(item(item(two, 0), 0)), 5);
     const JVal *m = json_get(json_get(json_get(&doc, "matrices"), "S"), "data");
     ck_assert_str_eq(item(item(m, 0), 0)->str, "?");
-    ck_assert_double_eq(num_of(item(item(json_get(item(json_get(&doc, "setup"), 0), "data"), 0), 1)), 2);
+    ck_assert_str_eq(item(item(json_get(item(json_get(&doc, "setup"), 0), "data"), 0), 1)->str, "?");
+    ck_assert_double_eq(num_of(item(item(json_get(item(json_get(&doc, "setup"), 0), "data"), 0), 0)), 1);
     json_free(&doc);
     cmd_free(&r);
     free(path);
@@ -382,14 +383,14 @@ START_TEST(test_markdown_no_answers)
         blanks++;
     }
     ck_assert_int_eq(blanks, 9);
-    ck_assert_msg(!strstr(r.out, "`E[3,2]`") && !strstr(r.out, "E[2,:] @ E[3,:]^T") && !strstr(r.out, "= 0.2294") &&
-                  !strstr(r.out, "= -0.5321"), "an answer's expression or value is in the sheet:\n%s", r.out);
-    /* step 1 hides E[3,2]; step 2 shows E whole */
+    ck_assert_msg(!strstr(r.out, "E[3,1] + E[3,2]") && !strstr(r.out, "E[2,:] @ E[3,:]^T") && !strstr(r.out, "= 0.2294") &&
+                  !strstr(r.out, "= -0.5371"), "an answer's expression or value is in the sheet:\n%s", r.out);
+    /* step 2 hides Q[1,1]; step 3 shows Q whole */
     static const char *const want[] = {
-        "## Step 1/7: Tokens and embeddings\n",
-        "| **blue** | -0.0050 |       ? |\n",
         "## Step 2/7: Three views of each word: Q, K and V\n",
-        "| **blue** | -0.0050 | -0.5321 |\n",
+        "| **sky**  |      ? | 0.7422 |\n",
+        "## Step 3/7: Logits: every query against every key\n",
+        "| **sky**  | 0.2261 | 0.7422 |\n",
         /* the heatmap's hidden cell has no shade either */
         "## Step 5/7: Softmax along each row\n",
         "| **sky**  | 0.2801 ░ |        ? |        ? |\n",
@@ -401,6 +402,9 @@ START_TEST(test_markdown_no_answers)
     r = cmd_runf("%s run --no-answers --markdown - %s", attn_bin(), path);
     ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
     static const char *const small[] = {
+        /* the set-up, before every step, keeps what they ask too */
+        "## Set-up\n",
+        "|       |      1 |      2 |\n|:------|-------:|-------:|\n| **a** | 1.0000 |      ? |\n",
         "## Step 1/2: One\n",
         "|       |      1 |      2 |\n|:------|-------:|-------:|\n| **a** | 1.0000 |      ? |\n",
         "|       |   a |         b |\n|:------|----:|----------:|\n"

@@ -135,6 +135,15 @@ START_TEST(arithmetic_on_numbers_is_an_answer)
     ck_assert_double_eq_tol(v, sqrt(2) / 2, 1e-12);
     ck_assert_int_eq(lesson_read_answer("--1", &v, why, sizeof why), 0);
     ck_assert_double_eq(v, 1);
+    /* the functions the lessons' hints write: lesson 13's x cos - y sin */
+    ck_assert_msg(lesson_read_answer("cos(1)", &v, why, sizeof why) == 0, "%s", why);
+    ck_assert_double_eq_tol(v, cos(1), 1e-12);
+    ck_assert_msg(lesson_read_answer("1 * cos(2) - 1 * sin(2)", &v, why, sizeof why) == 0, "%s", why);
+    ck_assert_double_eq_tol(v, cos(2) - sin(2), 1e-12);
+    ck_assert_int_eq(lesson_read_answer("tan(1)", &v, why, sizeof why), -1);
+    ck_assert_msg(strstr(why, "'tan' is a name"), "%s", why);
+    ck_assert_int_eq(lesson_read_answer("cos 1", &v, why, sizeof why), -1);
+    ck_assert_str_eq(why, "'cos' needs its argument in parentheses, e.g. sqrt(2)");
 }
 END_TEST
 
@@ -165,11 +174,14 @@ START_TEST(every_kind_of_mistake_is_named)
     expect_value_diagnosis(s, 2, "X[2,1] * W[1,1]", "only the first product of the sum");
     /* the sign */
     expect_value_diagnosis(s, 2, "-P[2,1]", "the sign is the wrong way round");
-    /* rounded too early: two decimals of the right value */
+    /* the right value to two decimals is no mistake: more digits */
     char typed[32];
     snprintf(typed, sizeof typed, "%.2f", value_of(s, "S[1,2]"));     /* 0.81 for 0.8132 */
     ck_assert_str_eq(typed, "0.81");
-    expect_diagnosis(s, 4, typed, "rounded too early");
+    expect_diagnosis(s, 4, typed, "not yet: more digits (the answer must be within 0.001)");
+    ck_assert_str_eq(session_exercise_state(s, 4)->judged.diagnosis, "");
+    /* one unit of the last digit off: rounded too early on the way */
+    expect_diagnosis(s, 4, "0.82", "rounded too early");
     /* nothing matches: no diagnosis, and no right value given away */
     session_answer(s, 2, "123.5");
     ck_assert_str_eq(session_exercise_state(s, 2)->judged.msg, "not yet: off by more than 0.001");
@@ -198,7 +210,13 @@ START_TEST(mistakes_on_the_shipped_lessons)
     expect_diagnosis(s, k, "2.0728", "the bias was left out");
     session_free(s);
     s = open_shipped("08-causal-mask.lesson", "A_causal[2,1]", &k);
-    expect_value_diagnosis(s, k, "A[2,1]", "the mask was left out");
+    /* 6.03e-6 without the mask, 6.14e-6 with it: to six decimals both are
+     * 0.000006, the right value rounded, which wants more digits; with the
+     * digits that tell them apart the mask is named */
+    expect_value_diagnosis(s, k, "A[2,1]", "not yet: more digits (the answer must be within 1e-07)");
+    char nine[32];
+    snprintf(nine, sizeof nine, "%.9f", value_of(s, "A[2,1]"));
+    expect_diagnosis(s, k, nine, "the mask was left out");
     session_free(s);
     /* notebook 004's shortcut: e taken as 3 gives 3 / (3 + 3) */
     s = open_shipped("01-key-query.lesson", "alpha[1,3]", &k);
@@ -247,6 +265,35 @@ START_TEST(a_long_chain_is_judged_near_its_answer)
 }
 END_TEST
 
+/* A number a visible cell of the exercise's screen shows, to the digits
+ * typed, is said to be that cell, no slip named where one only happens to
+ * give it too (lesson 3's V[1,2] is no scale multiplied; lesson 13's
+ * P[2,3] is no P[1,1] one off, which reads 1.0000); the right value
+ * rounded wants more digits, whatever slip gives it too. */
+/* typed for the exercise of file answered by answer: judged wrong with
+ * msg, and no slip named. */
+static void expect_no_slip(const char *file, const char *answer, const char *typed, const char *msg)
+{
+    int k;
+    Session *s = open_shipped(file, answer, &k);
+    expect_diagnosis(s, k, typed, msg);
+    ck_assert_str_eq(session_exercise_state(s, k)->judged.diagnosis, "");
+    session_free(s);
+}
+
+START_TEST(a_number_on_the_screen_is_that_cell)
+{
+    expect_no_slip("03-self-attention-steps.lesson", "X_prime[1,1]", "0.2053",
+                   "not yet: that is V[1,2] on the screen, not the number asked");
+    expect_no_slip("13-rotary-positions.lesson", "P[2,1]", "0.9999",
+                   "not yet: that is P[2,3] on the screen, not the number asked");
+    expect_no_slip("12-grouped-query.lesson", "A_h[1,3]", "0.3057",
+                   "not yet: that is A_h[1,1] on the screen, not the number asked");
+    expect_no_slip("08-causal-mask.lesson", "A_causal[2,1]", "0.000006",
+                   "not yet: more digits (the answer must be within 1e-07)");
+}
+END_TEST
+
 Suite *judge_suite(void)
 {
     Suite *s = suite_create("judge");
@@ -256,6 +303,7 @@ Suite *judge_suite(void)
     tcase_add_test(c, arithmetic_on_numbers_is_an_answer);
     tcase_add_test(c, every_kind_of_mistake_is_named);
     tcase_add_test(c, mistakes_on_the_shipped_lessons);
+    tcase_add_test(c, a_number_on_the_screen_is_that_cell);
     suite_add_tcase(s, c);
     return s;
 }

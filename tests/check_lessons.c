@@ -37,16 +37,6 @@ static char **shipped(void)
     return lessonfile_list(lessons_dir());
 }
 
-static int n_shipped(void)
-{
-    char **paths = shipped();
-    int n = 0;
-    while (paths && paths[n])
-        n++;
-    lessonfile_list_free(paths);
-    return n;
-}
-
 /* How many results `attn check` should report for path: its checks and
  * exercises, as the language counts them. -1 when it does not evaluate. */
 static int expected_results(const char *path, char *why, size_t why_size)
@@ -311,7 +301,7 @@ Suite *lessons_suite(void)
     TCase *core = tcase_create("core");
     tcase_set_timeout(core, 60);
     tcase_add_test(core, test_readme_documents_the_language);
-    int n = n_shipped();
+    int n = shipped_count();
     /* With no lessons at all the loops below would run zero times: run one
      * iteration so the test fails and says why. */
     tcase_add_loop_test(core, test_every_lesson_passes_attn_check, 0, n > 0 ? n : 1);

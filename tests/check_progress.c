@@ -367,6 +367,7 @@ static Session *open_in_a_lesson_set(char *lessons, size_t lsize, char *path, si
  * (no terminal: no question asked). */
 START_TEST(the_progress_command_shows_and_resets)
 {
+    LessonError err_of_reopen;
     make_dir();
     char lessons[400], path[500];
     Session *s = open_in_a_lesson_set(lessons, sizeof lessons, path, sizeof path);
@@ -378,7 +379,25 @@ START_TEST(the_progress_command_shows_and_resets)
     ck_assert_msg(r.status == 0, "%s", r.err);
     ck_assert_msg(strstr(r.out, "Progress kept in "), "%s", r.out);
     ck_assert_msg(strstr(r.out, "Progress                                  1/3        Two"), "%s", r.out);
-    ck_assert_msg(strstr(r.out, "finished"), "%s", r.out);
+    /* at the end with two exercises open: not finished */
+    ck_assert_msg(strstr(r.out, "  read to the end, 2 open\n") &&
+                  !strstr(r.out, "finished\n"), "%s", r.out);
+    cmd_free(&r);
+    r = cmd_runf("ATTN_STATE_DIR=%s ATTN_LESSONS=%s %s progress --json", dir, lessons, attn_bin());
+    ck_assert_msg(strstr(r.out, "\"finished\": false"), "%s", r.out);
+    cmd_free(&r);
+    /* every exercise answered (one revealed): finished */
+    s = session_open(path, &err_of_reopen);
+    ck_assert_ptr_nonnull(s);
+    session_keep_progress(s, dir);
+    session_go(s, 1);
+    session_answer(s, 1, "7");
+    session_go(s, 2);
+    session_reveal(s, 0);
+    session_free(s);
+    r = cmd_runf("ATTN_STATE_DIR=%s ATTN_LESSONS=%s %s progress", dir, lessons, attn_bin());
+    ck_assert_msg(strstr(r.out, "Progress                                  2/3        Two") &&
+                  strstr(r.out, "  finished\n"), "%s", r.out);
     cmd_free(&r);
     r = cmd_runf("ATTN_STATE_DIR=%s %s progress --reset %s", dir, attn_bin(), path);
     ck_assert_msg(r.status == 0 && strstr(r.out, "progress in \"Progress\" reset"), "%s%s", r.out, r.err);

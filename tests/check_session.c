@@ -211,7 +211,8 @@ END_TEST
 START_TEST(an_open_exercise_hides_its_cell)
 {
     Session *s = session_of_text(lesson_text, "session.lesson");
-    ck_assert(!session_cell_hidden(s, 0, "P", 1, 1));      /* the set-up screen asks nothing */
+    ck_assert(session_cell_hidden(s, 0, "P", 1, 1));       /* the set-up keeps what the steps ask */
+    ck_assert(!session_cell_hidden(s, 0, "P", 0, 1));
     session_go(s, 1);
     ck_assert(session_cell_hidden(s, 0, "P", 1, 1));
     ck_assert(session_cell_hidden(s, 0, "P", 0, 0));

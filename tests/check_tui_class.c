@@ -87,9 +87,9 @@ START_TEST(the_instructor_sees_the_room)
     WAIT_FOR(&t, "In class: S shows or hides the answers' spread; X closes the open exercise.");
     tmux_keys(&t, "Escape");
     ck_assert_msg(tmux_wait_gone(&t, "In class:"), "the help did not close:\n%s", t.last);
-    student(dir, addr, "Ada", "1: -0.5321\\n");
-    student(dir, addr, "Bob", "1: 0.5321\\n");
-    student(dir, addr, "Cy", "1: 0.5321\\n");
+    student(dir, addr, "Ada", "1: -0.5371\\n");
+    student(dir, addr, "Bob", "1: 0.5371\\n");
+    student(dir, addr, "Cy", "1: 0.5371\\n");
     WAIT_FOR(&t, "3 joined");
     WAIT_FOR(&t, "exercise 1: 3 answered");
     tmux_keys(&t, "S");
@@ -117,7 +117,7 @@ START_TEST(the_instructor_sees_the_room)
     end_class(&t);
     ck_assert_msg(printed(dir, "Ada", "\nended\n") && printed(dir, "Bob", "\nended\n"),
                   "the students were not told the class ended");
-    ck_assert_msg(printed(dir, "Bob", "1 ✗ 0.5321: the sign is the wrong way round\n"), "Bob's verdict");
+    ck_assert_msg(printed(dir, "Bob", "1 ✗ 0.5371: the sign is the wrong way round\n"), "Bob's verdict");
     /* a room's presenter keeps no progress of its own */
     char saved[128];
     snprintf(saved, sizeof saved, "%s/progress", t.state);
@@ -142,12 +142,12 @@ START_TEST(a_student_follows_on_a_terminal)
     start_instructor(&inst, lesson, addr);
     start_terminal_student(&stu, addr);
     WAIT_FOR(&stu, "class: step 1 │ following │ exercise 1 is open: a answers it");
-    WAIT_FOR(&stu, "Exercise 1 (1/2): What is the second number");
+    WAIT_FOR(&stu, "Exercise 1 (1/2): What do the two numbers");
     WAIT_FOR(&inst, "1 joined");
     tmux_keys(&stu, "a");
-    tmux_type(&stu, "0.5321");
+    tmux_type(&stu, "0.5371");
     tmux_keys(&stu, "Enter");
-    WAIT_FOR(&stu, "✗ 0.5321: the sign is the wrong way round");
+    WAIT_FOR(&stu, "✗ 0.5371: the sign is the wrong way round");
     WAIT_FOR(&inst, "exercise 1: 1 answered");
     /* the student's bar says what the class counted (the instructor's judge) */
     WAIT_FOR(&stu, "exercise 1: the class counted your answer wrong");
@@ -178,7 +178,7 @@ START_TEST(a_student_follows_on_a_terminal)
     WAIT_FOR(&stu, "class ended │ your answers stay in your progress");
     tmux_quit_and_check(&stu, "q", "EXITED 0");
     CmdResult r = cmd_runf("cat %s/progress", stu.state);
-    ck_assert_msg(strstr(r.out, "Sky is blue: attention by matrix products") && strstr(r.out, "0.5321"),
+    ck_assert_msg(strstr(r.out, "Sky is blue: attention by matrix products") && strstr(r.out, "0.5371"),
                   "the student's progress was not kept:\n%s", r.out);
     cmd_free(&r);
     tmux_stop(&stu);

@@ -108,13 +108,15 @@ START_TEST(reference_numbers_on_their_steps)
             ck_assert_msg(screen > 0, "no step of %s shows %s", s.paths[which], name);
             Tmux t;
             open_at_screen(&t, s.paths[which], l, screen);
-            const LessonStep *st = lesson_step(l, screen - 1 - (lesson_n_setup(l) > 0));
+            int step = screen - 1 - (lesson_n_setup(l) > 0);
             for (int i = 0; i < e->rows; i++)
                 for (int j = 0; j < e->cols; j++) {
-                    /* a cell an exercise of the step asks for shows '?' until answered */
+                    /* a cell an exercise of the step, or of a step after it,
+                     * asks for shows '?' until answered */
                     int hidden = 0;
-                    for (int x = 0; x < st->n_exercises; x++)
-                        hidden |= lesson_exercise_hides(&st->exercises[x], name, i, j);
+                    for (int k = step; k < lesson_n_steps(l); k++)
+                        for (int x = 0; x < lesson_step(l, k)->n_exercises; x++)
+                            hidden |= lesson_exercise_hides(&lesson_step(l, k)->exercises[x], name, i, j);
                     if (hidden) {
                         ck_assert_msg(strstr(t.last, "?"), "%s: %s[%d,%d] is asked but not hidden:\n%s",
                                       s.paths[which], name, i + 1, j + 1, t.last);

@@ -4,6 +4,7 @@
 #include "testutil.h"
 #include "bpe.h"
 #include "json_read.h"
+#include "lessonfile.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -271,4 +272,14 @@ long peak_growth_kb(void (*fn)(void *ctx), void *ctx)
         waitpid(pid, &status, 0);
     return kb;
 #endif
+}
+
+int shipped_count(void)
+{
+    char **paths = lessonfile_list(lessons_dir());
+    int n = 0;
+    while (paths && paths[n])
+        n++;
+    lessonfile_list_free(paths);
+    return n;
 }

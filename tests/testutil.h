@@ -48,6 +48,9 @@ char *slurp_n(const char *path, size_t *out_len);
  * the tests' vocab.json and tokenizer.json. */
 const char *byte_tokens_json(void);
 
+/* How many lessons lessons_dir() holds (for a loop test over them). */
+int shipped_count(void);
+
 /* Append printf-style text to buf (always NUL-terminated). */
 void appendf(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

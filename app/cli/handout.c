@@ -55,9 +55,9 @@ static void pad(FILE *out, int n)
 }
 
 /* m with its labelled axes, numbers right-aligned in columns; a heatmap
- * gets a row of shades and a legend. hide_in, when not NULL, is the step
- * whose exercises hide cells: those print as "?" and shade as '?'. */
-static void print_matrix(FILE *out, const Mat *m, int heat, const LessonStep *hide_in)
+ * gets a row of shades and a legend. The cells hide keeps (sheet_hidden)
+ * print as "?" and shade as '?'. */
+static void print_matrix(FILE *out, const Mat *m, int heat, const SheetHide *hide)
 {
     if (!m)
         return;
@@ -96,7 +96,7 @@ static void print_matrix(FILE *out, const Mat *m, int heat, const LessonStep *hi
         fputs(lab, out);
         pad(out, label_w - fmt_display_width(lab));
         for (int j = 0; j < m->cols; j++) {
-            int hidden = hide_in && sheet_step_hides(hide_in, m->name, i, j);
+            int hidden = sheet_hidden(hide, m->name, i, j);
             int w = sheet_mat_cell(buf, sizeof buf, m, i, j, hidden, 0);
             pad(out, 2 + widths[j] - w);
             fputs(buf, out);
@@ -104,7 +104,7 @@ static void print_matrix(FILE *out, const Mat *m, int heat, const LessonStep *hi
         if (heat) {
             fputs("   |", out);
             for (int j = 0; j < m->cols; j++)
-                fputs(hide_in && sheet_step_hides(hide_in, m->name, i, j) ? "?"
+                fputs(sheet_hidden(hide, m->name, i, j) ? "?"
                                                                           : heat_shade(&scale, mat_get(m, i, j), 0),
                       out);
             fputc('|', out);
@@ -174,8 +174,9 @@ void handout_print(FILE *out, const Lesson *l, const SheetView *v)
     }
     if (lesson_n_setup(l) > 0) {
         fputs("\nSet-up\n------\n\n", out);
+        SheetHide hide = { with_answers ? NULL : l, -1 };
         for (int i = 0; i < lesson_n_setup(l); i++)
-            print_matrix(out, lesson_state_get(s, lesson_setup_name(l, i)), 0, NULL);
+            print_matrix(out, lesson_state_get(s, lesson_setup_name(l, i)), 0, &hide);
     }
     int n = lesson_n_steps(l);
     for (int k = 0; k < n; k++) {
@@ -191,9 +192,9 @@ void handout_print(FILE *out, const Lesson *l, const SheetView *v)
             free(text);
         }
         fputc('\n', out);
+        SheetHide hide = { with_answers ? NULL : l, k };
         for (int i = 0; i < st->n_show; i++)
-            print_matrix(out, lesson_state_get(s, st->show[i]), sheet_is_heatmap(st, st->show[i]),
-                         with_answers ? NULL : st);
+            print_matrix(out, lesson_state_get(s, st->show[i]), sheet_is_heatmap(st, st->show[i]), &hide);
         for (int e = 0; e < st->n_exercises; e++)
             print_exercise(out, v, &st->exercises[e], lesson_exercise_number(l, &st->exercises[e]));
     }
@@ -201,17 +202,19 @@ void handout_print(FILE *out, const Lesson *l, const SheetView *v)
 
 /* ---- the panes as pictures ------------------------------------------------ */
 
-/* A cell a student's picture keeps: one an exercise of the lesson asks,
- * in every pane of every screen, as the screen keeps it until answered. */
+/* A cell a student's picture keeps: one an exercise of this screen's step
+ * or of a later one asks, in every pane, as the screen keeps it until
+ * answered (sheet_hidden). */
 typedef struct {
     const Lesson *l;
     const char *name;
+    int step;       /* 0-based; -1 the set-up */
 } Hides;
 
 static int svg_hides(const void *ctx, int i, int j)
 {
     const Hides *h = ctx;
-    return sheet_lesson_hides(h->l, h->name, i, j);
+    return sheet_hidden(&(SheetHide){ h->l, h->step }, h->name, i, j);
 }
 
 /* One pane as dir/NN-NAME.svg (svg_file_stem's); its path printed. 0, or
@@ -220,7 +223,7 @@ static int write_pane_svg(const char *dir, int k, const Lesson *l, const LessonS
                           const SheetView *v)
 {
     char how[200], path[1400], why[300], shown[1500], stem[MAT_NAME_MAX + 16];
-    Hides hides = { l, m->name };
+    Hides hides = { l, m->name, k - 1 };
     const char *nc = getenv("NO_COLOR");
     SvgPane pane = { m, explain_how(m, how, sizeof how), panes_heat(st, m->name), NUM_DECIMALS_DEFAULT, 0,
                      v->with_answers ? NULL : svg_hides, &hides, nc && *nc };

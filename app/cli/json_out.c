@@ -12,30 +12,17 @@
 #include "json_write.h"
 #include "sheet.h"
 
-/* Which cells a student's sheet hides: in a step's pane, those an exercise
- * of that step hides (as the plain handout); in the document's "matrices",
- * those an exercise of any step of lesson hides. Both NULL with the
- * answers, and for the set-up panes, which no exercise belongs to. */
-typedef struct {
-    const LessonStep *step;
-    const Lesson *lesson;
-} Hiding;
-
-static int hidden(const Hiding *h, const char *name, int i, int j)
-{
-    if (h->step)
-        return sheet_step_hides(h->step, name, i, j);
-    return h->lesson && sheet_lesson_hides(h->lesson, name, i, j);
-}
-
 /* "data": [[...], ...] of m, a hidden cell as "?". */
-static void put_data(JsonWriter *w, const Mat *m, const Hiding *h)
+/* Which cells a student's sheet hides: in a step's pane, those sheet_hidden
+ * keeps on that step (as the plain handout); in the set-up and in the
+ * document's "matrices", those any exercise hides. */
+static void put_data(JsonWriter *w, const Mat *m, const SheetHide *h)
 {
     jw_inline(w, "data");
     for (int r = 0; r < m->rows; r++) {
         jw_inline(w, NULL);
         for (int c = 0; c < m->cols; c++) {
-            if (hidden(h, m->name, r, c))
+            if (sheet_hidden(h, m->name, r, c))
                 jw_str(w, NULL, "?");
             else
                 jw_num(w, NULL, mat_get(m, r, c), -1);
@@ -74,7 +61,7 @@ static void put_strings(JsonWriter *w, const char *key, char *const *names, int 
  * "data"}, ...] of the names[0..n) that s defines, under key; st says
  * which are heatmaps (none when NULL). */
 static void put_panes(JsonWriter *w, const char *key, const LessonState *s, const char *const *names, int n,
-                      const LessonStep *st, const Hiding *h)
+                      const LessonStep *st, const SheetHide *h)
 {
     jw_array(w, key);
     for (int i = 0; i < n; i++) {
@@ -126,8 +113,9 @@ static void put_exercise(JsonWriter *w, const SheetView *v, const LessonExercise
     jw_close(w, '}');
 }
 
-static void put_step(JsonWriter *w, const Lesson *l, const SheetView *v, const LessonStep *st)
+static void put_step(JsonWriter *w, const Lesson *l, const SheetView *v, int k)
 {
+    const LessonStep *st = lesson_step(l, k);
     jw_object(w, NULL);
     jw_str(w, "title", st->title);
     put_strings(w, "show", st->show, st->n_show);
@@ -136,7 +124,7 @@ static void put_step(JsonWriter *w, const Lesson *l, const SheetView *v, const L
     jw_newline(w);
     jw_str(w, "text", text ? text : "");
     free(text);
-    Hiding h = { v->with_answers ? NULL : st, NULL };
+    SheetHide h = { v->with_answers ? NULL : l, k };
     jw_newline(w);
     put_panes(w, "panes", v->shown, (const char *const *)st->show, st->n_show, st, &h);
     jw_newline(w);
@@ -173,11 +161,11 @@ void json_print(FILE *out, const Lesson *l, const SheetView *v, int with_bug)
     jw_newline(&w);
     jw_array(&w, "steps");
     for (int k = 0; k < lesson_n_steps(l); k++)
-        put_step(&w, l, v, lesson_step(l, k));
+        put_step(&w, l, v, k);
     jw_close(&w, ']');
     jw_newline(&w);
     jw_object_lines(&w, "matrices");
-    Hiding everywhere = { NULL, v->with_answers ? NULL : l };
+    SheetHide everywhere = { v->with_answers ? NULL : l, -1 };
     for (int i = 0; i < lesson_state_count(s); i++) {
         const Mat *m = lesson_state_at(s, i);
         jw_object(&w, m->name);
@@ -202,9 +190,8 @@ void json_print(FILE *out, const Lesson *l, const SheetView *v, int with_bug)
     const char **setup = calloc(n_setup > 0 ? (size_t)n_setup : 1, sizeof *setup);
     for (int i = 0; setup && i < n_setup; i++)
         setup[i] = lesson_setup_name(l, i);
-    Hiding none = { NULL, NULL };
     jw_newline(&w);
-    put_panes(&w, "setup", s, setup, setup ? n_setup : 0, NULL, &none);
+    put_panes(&w, "setup", s, setup, setup ? n_setup : 0, NULL, &everywhere);
     free(setup);
     if (bug) {
         jw_newline(&w);

@@ -140,7 +140,7 @@ static void md_legend(FILE *out, const HeatScale *scale)
 /* Cell (i, j) of m's table, malloc'd: i == -1 is the header (the column
  * labels), j == -1 the row labels (in bold); the corner is empty. A
  * heatmap's number carries its shade; a hidden cell is "?". */
-static char *table_cell(const Mat *m, int i, int j, const HeatScale *heat, const LessonStep *hide_in)
+static char *table_cell(const Mat *m, int i, int j, const HeatScale *heat, const SheetHide *hide)
 {
     char buf[64], *cell;
     if (i < 0 && j < 0)
@@ -156,7 +156,7 @@ static char *table_cell(const Mat *m, int i, int j, const HeatScale *heat, const
         return cell;
     }
     float v = mat_get(m, i, j);
-    int hidden = hide_in && sheet_step_hides(hide_in, m->name, i, j);
+    int hidden = sheet_hidden(hide, m->name, i, j);
     sheet_mat_cell(buf, sizeof buf, m, i, j, hidden, 0);
     const char *shade = heat && !hidden ? heat_shade(heat, v, 1) : "";
     cell = malloc(strlen(buf) + strlen(shade) + 2);
@@ -173,7 +173,7 @@ static void put_padded(FILE *out, const char *cell, int width, int right)
 
 /* m as a table with labelled axes (widths computed first, so the columns
  * line up in the file too), then the heatmap's legend and the masked lines. */
-static void md_matrix(FILE *out, const Mat *m, int heat, const LessonStep *hide_in)
+static void md_matrix(FILE *out, const Mat *m, int heat, const SheetHide *hide)
 {
     if (!m)
         return;
@@ -187,7 +187,7 @@ static void md_matrix(FILE *out, const Mat *m, int heat, const LessonStep *hide_
         return;
     for (int i = -1; i < m->rows; i++)
         for (int j = -1; j < m->cols; j++) {
-            char *cell = table_cell(m, i, j, h, hide_in);
+            char *cell = table_cell(m, i, j, h, hide);
             int w = cell ? fmt_display_width(cell) : 0;
             if (w > width[j + 1])
                 width[j + 1] = w;
@@ -195,7 +195,7 @@ static void md_matrix(FILE *out, const Mat *m, int heat, const LessonStep *hide_
         }
     for (int i = -1; i < m->rows; i++) {
         for (int j = -1; j < m->cols; j++) {
-            char *cell = table_cell(m, i, j, h, hide_in);
+            char *cell = table_cell(m, i, j, h, hide);
             put_padded(out, cell ? cell : "", width[j + 1] < 3 ? 3 : width[j + 1], j >= 0);
             free(cell);
         }
@@ -282,8 +282,9 @@ void markdown_print(FILE *out, const Lesson *l, const SheetView *v)
     }
     if (lesson_n_setup(l) > 0) {
         fputs("\n## Set-up\n", out);
+        SheetHide hide = { with_answers ? NULL : l, -1 };
         for (int i = 0; i < lesson_n_setup(l); i++)
-            md_matrix(out, lesson_state_get(s, lesson_setup_name(l, i)), 0, NULL);
+            md_matrix(out, lesson_state_get(s, lesson_setup_name(l, i)), 0, &hide);
     }
     int n = lesson_n_steps(l);
     for (int k = 0; k < n; k++) {
@@ -298,9 +299,9 @@ void markdown_print(FILE *out, const Lesson *l, const SheetView *v)
             md_prose(out, text ? text : "");
             free(text);
         }
+        SheetHide hide = { with_answers ? NULL : l, k };
         for (int i = 0; i < st->n_show; i++)
-            md_matrix(out, lesson_state_get(s, st->show[i]), sheet_is_heatmap(st, st->show[i]),
-                      with_answers ? NULL : st);
+            md_matrix(out, lesson_state_get(s, st->show[i]), sheet_is_heatmap(st, st->show[i]), &hide);
         for (int e = 0; e < st->n_exercises; e++)
             md_exercise(out, v, &st->exercises[e], lesson_exercise_number(l, &st->exercises[e]));
     }

@@ -109,7 +109,10 @@ static void row(const CatalogueEntry *e)
     printf("  %-9s  ", done);
     pad(step, 36);
     char bugs[64];
-    const char *state = rec && rec->finished ? "finished" : rec ? "" : "not begun";
+    char open[48] = "";
+    if (rec && rec->finished && !catalogue_finished(e))
+        snprintf(open, sizeof open, "read to the end, %d open", total - e->answered);
+    const char *state = catalogue_finished(e) ? "finished" : open[0] ? open : rec ? "" : "not begun";
     bugs_note(rec, bugs, sizeof bugs);
     printf("  %s%s%s\n", state, state[0] && bugs[0] ? ", " : "", bugs);
 }
@@ -129,7 +132,7 @@ static void row_unknown(const ProgressLesson *rec)
     printf("  %-9s  ", done);
     pad(step, 36);
     char bugs[64];
-    printf("  %s%s%s\n", rec->finished ? "finished" : "(not in the lesson set)", rec->n_bugs ? ", " : "",
+    printf("  %s%s%s\n", rec->finished ? "read to the end" : "(not in the lesson set)", rec->n_bugs ? ", " : "",
            bugs_note(rec, bugs, sizeof bugs));
 }
 
@@ -227,7 +230,10 @@ static void json_record(JsonWriter *w, const ProgressLesson *rec, const Catalogu
     else
         jw_null(w, "total");
     jw_str(w, "last_step", rec ? rec->last_step : NULL);
-    jw_bool(w, "finished", rec && rec->finished);
+    int answered = 0;
+    for (int k = 0; !l && rec && k < rec->n_ex; k++)
+        answered += rec->ex[k].status == PROG_RIGHT || rec->ex[k].status == PROG_REVEALED;
+    jw_bool(w, "finished", l ? catalogue_finished(l) : rec && rec->finished && answered == rec->n_ex);
     jw_array(w, "exercises");
     for (int k = 0; rec && k < rec->n_ex; k++) {
         const ProgressExercise *e = &rec->ex[k];

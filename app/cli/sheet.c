@@ -22,19 +22,14 @@ int sheet_is_heatmap(const LessonStep *st, const char *name)
     return panes_heat(st, name);
 }
 
-int sheet_step_hides(const LessonStep *st, const char *name, int row, int col)
+int sheet_hidden(const SheetHide *h, const char *name, int row, int col)
 {
-    for (int e = 0; e < st->n_exercises; e++)
-        if (lesson_exercise_hides(&st->exercises[e], name, row, col))
-            return 1;
-    return 0;
-}
-
-int sheet_lesson_hides(const Lesson *l, const char *name, int row, int col)
-{
-    for (int k = 0; k < lesson_n_steps(l); k++)
-        if (sheet_step_hides(lesson_step(l, k), name, row, col))
-            return 1;
+    for (int k = h && h->l ? (h->step > 0 ? h->step : 0) : 0; h && h->l && k < lesson_n_steps(h->l); k++) {
+        const LessonStep *st = lesson_step(h->l, k);
+        for (int e = 0; e < st->n_exercises; e++)
+            if (lesson_exercise_hides(&st->exercises[e], name, row, col))
+                return 1;
+    }
     return 0;
 }
 

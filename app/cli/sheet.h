@@ -21,12 +21,15 @@ const char *sheet_step_heading(char *buf, size_t size, int k, int n);
 /* 1 when st draws its pane name as a heatmap. */
 int sheet_is_heatmap(const LessonStep *st, const char *name);
 
-/* 1 when an exercise of st hides name[row,col] (0-based): on a sheet
- * without answers, that cell of a matrix shown on st is written "?". */
-int sheet_step_hides(const LessonStep *st, const char *name, int row, int col);
-
-/* 1 when an exercise of any step of l hides name[row,col]. */
-int sheet_lesson_hides(const Lesson *l, const char *name, int row, int col);
+/* Which cells a sheet without answers writes as "?", as the screen keeps
+ * them: on step `step` (0-based; -1 the set-up, before every step) each
+ * cell an exercise of that step or of a later one hides, every one of them
+ * still open there. l NULL (a sheet with answers): none. */
+typedef struct {
+    const Lesson *l;
+    int step;
+} SheetHide;
+int sheet_hidden(const SheetHide *h, const char *name, int row, int col);
 
 /* Write value v as the handouts write it: by the engine's num_format with
  * the default decimals, or "?" when hidden. Returns its display width. */

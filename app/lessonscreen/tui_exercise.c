@@ -66,7 +66,7 @@ int lv_exercise_lines(const TuiTerm *term, const LessonScreen *ls, char *buf, si
     ex_add(&x, EXL_TITLE, "Exercise %d%s%s: %s", session_exercise_number(lv->ses, lv->ex_index), of, mark,
            ex->question);
     char note[300];
-    if (session_asked_note(lv->ses, note, sizeof note))
+    if (session_asked_note(lv->ses, lv->ex_index, note, sizeof note))
         ex_add(&x, EXL_NOTE, "  (%s)", note);
     for (int h = 0; h < es->hints_shown && h < ex->n_hints; h++)
         ex_add(&x, EXL_HINT, "  Hint %d: %s", h + 1, ex->hints[h]);

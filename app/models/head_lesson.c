@@ -226,7 +226,7 @@ static char *lesson_text(const ModelLook *lk, int layer, int head, const char *t
                        "    hide  ", i, i, i, j, i);
         for (int k = 1; k <= i; k++)
             strbuf_add(&b, " A[%d,%d]", i, k);     /* the row's sum would give the cell away */
-        strbuf_add(&b, "\n  end\n");
+        strbuf_add(&b, " A_model[%d,%d]\n  end\n", i, j);  /* the set-up's copy, the model's own */
     }
     strbuf_add(&b, "\nstep The weighted sum\n  text\n"
                    "    Each token's output is the values averaged with its row of weights: the head hands\n"

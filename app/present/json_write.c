@@ -4,6 +4,7 @@
  * escaped like a C0 one and a malformed byte never passes through.
  */
 #include "json_write.h"
+#include "numfmt.h"
 
 #include <math.h>
 #include <string.h>
@@ -83,8 +84,11 @@ void jw_number(FILE *out, double v)
         fputs("\"nan\"", out);
     else if (isinf(v))
         fputs(v > 0 ? "\"inf\"" : "\"-inf\"", out);
-    else
-        fprintf(out, "%.9g", v);
+    else {
+        char buf[40];
+        num_shortest(buf, sizeof buf, v);
+        fputs(buf, out);
+    }
 }
 
 /* ---- documents ------------------------------------------------------------ */

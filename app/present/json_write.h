@@ -1,8 +1,8 @@
 /*
  * json_write.h - the one JSON writer of attn (every --json output and the
  * class log's lines; no printer spells JSON punctuation by hand): strings
- * escaped so that no control byte ever reaches the output, numbers with 9
- * significant digits (enough to read every float back exactly), non-finite
+ * escaped so that no control byte ever reaches the output, numbers in the
+ * fewest digits that read back as the very same double, non-finite
  * values as the strings "inf", "-inf" and "nan".
  */
 #ifndef ATTN_JSON_WRITE_H
@@ -18,7 +18,8 @@ void jw_string(FILE *out, const char *s);
 /* The same of s[0..n), which may hold NUL bytes (\u0000). */
 void jw_string_n(FILE *out, const char *s, size_t n);
 
-/* v as a JSON number with 9 significant digits, or "inf", "-inf", "nan". */
+/* v as a JSON number in the fewest digits that read back as the same
+ * double (num_shortest), or "inf", "-inf", "nan". */
 void jw_number(FILE *out, double v);
 
 
@@ -48,7 +49,7 @@ void jw_inline(JsonWriter *w, const char *key);    /* an array on one line   */
 void jw_close(JsonWriter *w, char bracket);        /* '}' or ']' */
 void jw_newline(JsonWriter *w);                    /* the next item starts a line */
 void jw_int(JsonWriter *w, const char *key, long long v);
-/* v with the given decimals (-1: 9 significant digits); not finite: as
+/* v with the given decimals (-1: as jw_number: the same double read back); not finite: as
  * jw_number writes it. */
 void jw_num(JsonWriter *w, const char *key, double v, int decimals);
 void jw_bool(JsonWriter *w, const char *key, int v);

@@ -41,7 +41,7 @@ static int read_entry(Catalogue *c, CatalogueEntry *e, const char *path)
     e->rec = progress_find(c->recs, c->n_recs, lesson_title(l));
     if (e->rec && c->in_set)
         c->in_set[e->rec - c->recs] = 1;
-    session_lesson_progress(l, e->rec, &e->solved, &e->n_exercises);
+    session_lesson_progress(l, e->rec, &e->solved, &e->answered, &e->n_exercises);
     lesson_free(l);
     return rc;
 }
@@ -97,11 +97,16 @@ static void count_parts(Catalogue *c)
         CataloguePart *cp = &c->parts[p];
         for (int i = cp->first; i < cp->first + cp->n; i++) {
             const CatalogueEntry *e = &c->entries[i];
-            cp->finished += e->rec && e->rec->finished;
+            cp->finished += catalogue_finished(e);
             cp->solved += e->solved;
             cp->n_exercises += e->n_exercises;
         }
     }
+}
+
+int catalogue_finished(const CatalogueEntry *e)
+{
+    return e->rec && e->rec->finished && e->answered >= e->n_exercises;
 }
 
 int catalogue_load(Catalogue *c, const char *dir)

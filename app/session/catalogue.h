@@ -21,6 +21,7 @@ typedef struct {
     char *error;                /* why it does not: the first line of the
                                    message, without the folder; else NULL   */
     int n_steps, n_exercises, solved;
+    int answered;               /* right, or the worked answer revealed     */
     const ProgressLesson *rec;  /* its record in the store, or NULL         */
     int part;                   /* its part of the course; -1: none        */
 } CatalogueEntry;
@@ -57,6 +58,10 @@ typedef struct {
  * c->warn; a COURSE file refused leaves one list in file order and says
  * why in c->course_error. */
 int catalogue_load(Catalogue *c, const char *dir);
+/* Is e's lesson finished: read to its end with every exercise answered
+ * (right, or revealed)? One reaching the end with exercises open is not:
+ * the menu's mark, `attn progress` and the parts' counts all ask this. */
+int catalogue_finished(const CatalogueEntry *e);
 void catalogue_free(Catalogue *c);
 
 #endif

@@ -77,10 +77,20 @@ static int moved_knobs(const Session *s, char *now, char *asked, size_t size)
     return n;
 }
 
-int session_asked_note(const Session *s, char *buf, size_t size)
+int session_asked_note(const Session *s, int k, char *buf, size_t size)
 {
     char now[200], asked[200];
-    if (!moved_knobs(s, now, asked, sizeof now))
+    const LessonExercise *ex = session_exercise(s, k);
+    if (!ex || !moved_knobs(s, now, asked, sizeof now))
+        return 0;
+    /* a value the moved knobs leave as it was is asked at any of them */
+    LessonError err;
+    Mat *a = lesson_eval_expr(s->asked, ex->answer, &err), *b = lesson_eval_expr(s->state, ex->answer, &err);
+    int same = a && b && a->rows == 1 && a->cols == 1 && b->rows == 1 && b->cols == 1
+               && mat_get(a, 0, 0) == mat_get(b, 0, 0);
+    mat_free(a);
+    mat_free(b);
+    if (same)
         return 0;
     if (strchr(now, ',')) {
         snprintf(buf, size, "asked at %s; the knobs are at %s", asked, now);
@@ -199,11 +209,18 @@ int session_cell_hidden(const Session *s, int asked, const char *name, int row, 
     if (s->hunt)
         return 0;       /* a bug hunt asks no exercise: every number shows */
     /* the exercises passed over (x) are behind the one asked: their cells
-     * show, as the next exercise may need them */
-    for (int k = asked > 0 ? asked : 0; k < session_n_exercises(s); k++) {
-        const ExerciseState *e = session_exercise_state(s, k);
+     * show, as the next exercise may need them; every open one ahead, on
+     * this step or a later one (the set-up: all), keeps its cells: no pane
+     * shows a value before it is asked */
+    int first = 0;
+    for (int i = 0; i < s->screen - s->has_setup; i++)
+        first += lesson_step(s->lesson, i)->n_exercises;
+    if (session_step(s) && asked > 0)
+        first += asked;
+    for (int k = first; k < s->n_ex; k++) {
+        const ExerciseState *e = &s->ex[k];
         if ((e->status == EX_UNANSWERED || e->status == EX_TRIED)
-            && lesson_exercise_hides(session_exercise(s, k), name, row, col))
+            && lesson_exercise_hides(lesson_exercise_at(s->lesson, k), name, row, col))
             return 1;
     }
     return 0;

@@ -62,9 +62,10 @@ unsigned session_answer_shown(Session *s, int k, const char *typed, int decimals
 /* Show the next hint of exercise k (a solved one shows its hints too; a
  * revealed one has its worked answer, and refuses). */
 unsigned session_hint(Session *s, int k);
-/* When knobs are moved from the lesson's values: "asked at T = 1; the knob
- * is at 1.3" into buf, and 1; else 0. */
-int session_asked_note(const Session *s, char *buf, size_t size);
+/* When knobs are moved from the lesson's values and exercise k of this step
+ * gives another value at them: "asked at T = 1; the knob is at 1.3" into
+ * buf, and 1; else 0 (a cache's size at any h is the one asked). */
+int session_asked_note(const Session *s, int k, char *buf, size_t size);
 /* The lesson as written: its knobs at their file values, no edits (what
  * exercises are judged against). */
 const LessonState *session_asked_state(const Session *s);
@@ -79,9 +80,10 @@ RevealOffer session_reveal_offer(const Session *s, int k);
  * without being revealed first). */
 void session_progress(const Session *s, int *solved, int *total);
 /* Is name[row,col] kept as '?' now: exercise asked of the current step, or
- * one after it not yet reached, is still open (unanswered or tried) and
- * hides it. An exercise passed over (behind the one asked) hides nothing:
- * a cell is hidden only while its exercise is open. */
+ * one after it not yet reached (on this step or a later one; on the set-up
+ * every one), is still open (unanswered or tried) and hides it. An
+ * exercise passed over (behind the one asked) hides nothing: a cell is
+ * hidden only while its exercise is open. */
 int session_cell_hidden(const Session *s, int asked, const char *name, int row, int col);
 /* How the lesson went, for the summary at its end: exercises right at the
  * first attempt, right later (after hints or tries), revealed, left open. */

@@ -33,9 +33,9 @@ void session_exercise_key(const Lesson *l, int idx, char *buf, size_t size)
         snprintf(buf, size, "%s", target->answer);
 }
 
-void session_lesson_progress(const Lesson *l, const ProgressLesson *rec, int *solved, int *total)
+void session_lesson_progress(const Lesson *l, const ProgressLesson *rec, int *solved, int *answered, int *total)
 {
-    *solved = *total = 0;
+    *solved = *answered = *total = 0;
     char key[PROGRESS_KEY_MAX];
     for (int k = 0, idx = 0; k < lesson_n_steps(l); k++)
         for (int e = 0; e < lesson_step(l, k)->n_exercises; e++, idx++) {
@@ -43,6 +43,7 @@ void session_lesson_progress(const Lesson *l, const ProgressLesson *rec, int *so
             session_exercise_key(l, idx, key, sizeof key);
             const ProgressExercise *p = progress_find_exercise(rec, key, lesson_exercise_at(l, idx)->question);
             *solved += p && p->status == PROG_RIGHT;
+            *answered += p && (p->status == PROG_RIGHT || p->status == PROG_REVEALED);
         }
 }
 

@@ -39,7 +39,8 @@ int session_save_notes(const Session *s);
  * second with the same answer), for exercise idx in lesson order. */
 void session_exercise_key(const Lesson *l, int idx, char *buf, size_t size);
 /* A lesson's progress as the menu and `attn progress` show it: its
- * exercises, and how many rec (NULL: none kept) has right. */
-void session_lesson_progress(const Lesson *l, const ProgressLesson *rec, int *solved, int *total);
+ * exercises, how many rec (NULL: none kept) has right, and how many
+ * answered (right, or the worked answer revealed). */
+void session_lesson_progress(const Lesson *l, const ProgressLesson *rec, int *solved, int *answered, int *total);
 
 #endif

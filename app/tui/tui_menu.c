@@ -186,9 +186,9 @@ static void menu_draw(TuiTerm *term, MenuView *m)
         char steps[32] = "";
         if (!it->error && it->n_exercises > 0)
             snprintf(steps, sizeof steps, "%d/%d %s  %d steps ", it->solved, it->n_exercises,
-                     (it->rec && it->rec->finished) ? ui_glyph(&term->cv, "✓", "done") : ui_glyph(&term->cv, "·", "-"), it->n_steps);
+                     catalogue_finished(it) ? ui_glyph(&term->cv, "✓", "done") : ui_glyph(&term->cv, "·", "-"), it->n_steps);
         else if (!it->error)
-            snprintf(steps, sizeof steps, "%s%d steps ", (it->rec && it->rec->finished) ? ui_glyph(&term->cv, "✓ ", "done ") : "",
+            snprintf(steps, sizeof steps, "%s%d steps ", catalogue_finished(it) ? ui_glyph(&term->cv, "✓ ", "done ") : "",
                      it->n_steps);
         int sw = fmt_display_width(steps);
         ui_put_fit(&term->cv, y, 1, w - 3 - sw, sel ? tui_attr(term, C_SELECTED) : tui_attr(term, C_PANE_TITLE), buf);

@@ -48,6 +48,22 @@ int num_format(char *buf, size_t size, double v, int decimals, int utf8)
     return snprintf(buf, size, "%.*f", decimals, v);
 }
 
+int num_shortest(char *buf, size_t size, double v)
+{
+    if (!isfinite(v))
+        return num_format(buf, size, v, 0, 0);
+    char tmp[40];
+    /* a whole number's digits are written out (10, not 1e1) up to 17 */
+    int whole = v != 0 && fabs(v) < 1e17 ? (int)floor(log10(fabs(v))) + 1 : 0;
+    for (int p = 1; p <= 17; p++) {
+        snprintf(tmp, sizeof tmp, "%.*g", p > whole ? p : whole, v);
+        if (strtod(tmp, NULL) == v)
+            break;
+    }
+    short_exponent(tmp);
+    return snprintf(buf, size, "%s", tmp);
+}
+
 int num_decimals_for(double tol, int least)
 {
     int d = least;

@@ -18,6 +18,12 @@
  * clamped to 0..NUM_DECIMALS_MAX. */
 int num_format(char *buf, size_t size, double v, int decimals, int utf8);
 
+/* v in the fewest significant digits that read back (strtod) as the very
+ * same double: 0.5, 2147483648, 0.073663376271724701, 6.144e-6; "inf",
+ * "-inf", "nan" as num_format writes them. For JSON and every file a
+ * program reads back. Returns the length written (as snprintf). */
+int num_shortest(char *buf, size_t size, double v);
+
 /* The decimals an answer judged within tol needs (1e-3: 3, 5e-7: 7), and
  * at least `least`: so a confirmed answer shows the digits that were
  * checked. Within NUM_DECIMALS_MAX. */

@@ -1,7 +1,8 @@
 /*
  * lesson_answer.c - reading what a student typed as an answer: a number, or
- * arithmetic on numbers (+ - * / and parentheses, sqrt exp log, the
- * constant e), never a name of the lesson, so an exercise is answered by
+ * arithmetic on numbers (+ - * / and parentheses, the functions the lessons
+ * write, sqrt exp log cos sin, the constant e), never a name of the lesson,
+ * so an exercise is answered by
  * working it out, not by naming the cell. Each kind of bad input has its
  * own message; see lesson_read_answer in lesson.h.
  */
@@ -56,8 +57,15 @@ static int deeper(Reader *r)
     return -1;
 }
 
-/* A word: a function (sqrt exp log), the constant e, or a name, which is
- * not an answer. */
+/* The functions an answer may use: those the lessons' hints write (cos and
+ * sin of RoPE's angles in radians). */
+static const struct {
+    const char *name;
+    double (*fn)(double);
+} functions[] = { { "sqrt", sqrt }, { "exp", exp }, { "log", log }, { "cos", cos }, { "sin", sin } };
+
+/* A word: a function (sqrt exp log cos sin), the constant e, or a name,
+ * which is not an answer. */
 static double word(Reader *r)
 {
     size_t a = r->pos;
@@ -71,9 +79,12 @@ static double word(Reader *r)
         return refuse(r, "%s", "'nan' is not an answer: every exercise has a number for its answer");
     if (strcmp(w, "inf") == 0)
         return INFINITY;
-    int fn = strcmp(w, "sqrt") == 0 ? 1 : strcmp(w, "exp") == 0 ? 2 : strcmp(w, "log") == 0 ? 3 : 0;
+    int fn = -1;
+    for (int i = 0; i < (int)(sizeof functions / sizeof *functions); i++)
+        if (strcmp(w, functions[i].name) == 0)
+            fn = i;
     skip(r);
-    if (!fn) {
+    if (fn < 0) {
         if (r->s[r->pos] == '[')
             return refuse(r, "type the number itself: '%s[...]' names a cell of the lesson; work out its value", w);
         return refuse(r, "type the number itself: '%s' is a name, and an answer is a number (arithmetic like "
@@ -90,7 +101,7 @@ static double word(Reader *r)
     if (r->s[r->pos] != ')')
         return refuse(r, "%s", "a ')' is missing");
     r->pos++;
-    return fn == 1 ? sqrt(x) : fn == 2 ? exp(x) : log(x);
+    return functions[fn].fn(x);
 }
 
 static double atom(Reader *r)
@@ -133,7 +144,7 @@ static double atom(Reader *r)
         return refuse(r, "%s", "a number is missing at the end");
     char ch[8];
     snprintf(ch, sizeof ch, "%c", c);
-    return refuse(r, "'%s' cannot be in an answer: use digits, + - * / ( ), sqrt exp log and e", ch);
+    return refuse(r, "'%s' cannot be in an answer: use digits, + - * / ( ), sqrt exp log cos sin and e", ch);
 }
 
 static double product(Reader *r)
@@ -180,7 +191,7 @@ int lesson_read_answer(const char *text, double *out, char *why, size_t size)
         if (c == ')')
             refuse(&r, "%s", "a ')' has no '(' to close");
         else if (!isalnum((unsigned char)c) && c != '.' && c != '_' && !((unsigned char)c & 0x80))
-            refuse(&r, "'%s' cannot be in an answer: use digits, + - * / ( ), sqrt exp log and e", ch);
+            refuse(&r, "'%s' cannot be in an answer: use digits, + - * / ( ), sqrt exp log cos sin and e", ch);
         else
             refuse(&r, "'%s' does not belong after the number", text + r.pos);
     }

@@ -5,7 +5,11 @@
  * the numbers as the screen rounds them, and names a wrong answer by the
  * one rewrite of the arithmetic (lesson_diagnose.c) that gives it: none
  * when several do (the message then lists them, all true of the number),
- * rounding too early when none does and the digits fit. The verdict, the
+ * rounding too early when none does and the digits fit. The right value
+ * rounded is never a mistake: right within the tolerance, else "more
+ * digits"; a rewrite is named only where the number is nearer it than the
+ * right value; a number a visible cell of the exercise's screen holds, no
+ * reading of a cell explaining it, is said to be that cell. The verdict, the
  * diagnosis id and the message come back in one Judgement; every caller
  * (the session, `attn grade`, `attn check --strict`) only shows it.
  *
@@ -196,6 +200,20 @@ static int reads_a_cell(const char *id)
     return strcmp(id, "transposed") == 0 || strcmp(id, "off-by-one") == 0;
 }
 
+/* Is id a number read off the screen: another cell, or the same cell a
+ * stage before or after (a score for a weight), or the lesson's own
+ * diagnosis, the sign: what a visible cell holding the number does not
+ * explain better. */
+static int read_or_named(const char *id)
+{
+    static const char *const ids[] = { "transposed", "off-by-one", "score-not-weight", "weight-not-score",
+                                       "scaled-early", "author", "sign", "knob-moved", "edited" };
+    for (size_t i = 0; i < sizeof ids / sizeof *ids; i++)
+        if (strcmp(id, ids[i]) == 0)
+            return 1;
+    return 0;
+}
+
 /* Name the mistake behind got, a wrong answer: the one id the candidates
  * that match got agree on, else none. */
 static void diagnose(LessonJudge *j, const LessonExercise *ex, const char *typed, const JudgeContext *ctx,
@@ -217,27 +235,25 @@ static void diagnose(LessonJudge *j, const LessonExercise *ex, const char *typed
         mat_free(m);
     }
     /* a number written to 4 decimals stands for every value that rounds
-     * to it; the right value rounded too early is one more explanation */
+     * to it */
     double res = typed_resolution(typed), tol = fmax(ex->within, 0.5 * res * (1 + 1e-9));
-    if (res >= 1e-3 && res <= 0.1 && fabs(out->want) > ex->within)
-        diagnose_add(&cs, "rounded-early", out->want,
-                      "close, but rounded too early: keep 4 decimals to the end (the answer must be within %g)",
-                      ex->within);
+    double off = lesson_judge_distance(out->got, out->want);
     /* first the rewrites the number is exactly (to the digits typed), then
-     * those it is within the exercise's tolerance of */
-    int first = -1, ids = 0;
+     * those it is within the exercise's tolerance of; a rewrite is named
+     * only where the number is nearer it than the right value */
+    int first = -1, ids = 0, read = 0, tier = 0;
     char list[300] = "";
     double tiers[2] = { 0.5 * res * (1 + 1e-9), tol };
-    for (int tier = 0; tier < 2 && ids == 0; tier++) {
+    for (; tier < 2; tier++) {
         if (tier == 0 && res == 0)
             continue;
         list[0] = '\0';
         for (int i = 0; i < cs.n; i++) {
             const Candidate *c = &cs.c[i];
-            int early = strcmp(c->id, "rounded-early") == 0;
             /* a rewrite that gives the right value is no mistake */
-            if ((!early && lesson_judge_distance(c->value, out->want) <= ex->within)
-                || lesson_judge_distance(out->got, c->value) > tiers[tier])
+            if (lesson_judge_distance(c->value, out->want) <= ex->within
+                || lesson_judge_distance(out->got, c->value) > tiers[tier]
+                || lesson_judge_distance(out->got, c->value) >= off)
                 continue;
             /* one name per id; two rewrites of the formula that give
              * exactly one number are one slip seen twice (softmax twice is
@@ -257,11 +273,30 @@ static void diagnose(LessonJudge *j, const LessonExercise *ex, const char *typed
             if (ids == 0)
                 first = i;
             ids++;
+            read |= read_or_named(c->id);
             size_t len = strlen(list);
             snprintf(list + len, sizeof list - len, "%s%s", len ? "; or " : "", lesson_diagnosis_words(c->id));
         }
+        if (ids > 0)
+            break;
     }
-    if (ids == 1) {
+    /* a number that a cell on the screen shows to the digits typed, where
+     * no reading of a cell explains it as well and no slip lands on it
+     * (the same cell a stage before: the logit for the scaled score):
+     * that cell, which is no slip of the arithmetic */
+    char cell[MAT_NAME_MAX + 32];
+    int same_place = 0;
+    if (screen_cell_reading(j->l, j->asked, ex, out->got, res, cell, sizeof cell, &same_place)
+        && (ids == 0 || (!same_place && (!read || tier > 0)))) {
+        snprintf(out->msg, sizeof out->msg, "not yet: that is %s on the screen, not the number asked", cell);
+    } else if (ids == 0 && res >= 1e-3 && res <= 0.1 && off <= res * (1 + 1e-9)) {
+        /* one unit of the last digit off: the arithmetic on numbers rounded
+         * before the end */
+        snprintf(out->diagnosis, sizeof out->diagnosis, "rounded-early");
+        snprintf(out->msg, sizeof out->msg,
+                 "close, but rounded too early: keep 4 decimals to the end (the answer must be within %g)",
+                 ex->within);
+    } else if (ids == 1) {
         snprintf(out->diagnosis, sizeof out->diagnosis, "%s", cs.c[first].id);
         snprintf(out->msg, sizeof out->msg, "%s", cs.c[first].msg);
     } else if (ids > 1) {
@@ -309,7 +344,12 @@ void lesson_judge(LessonJudge *j, const LessonExercise *ex, const char *typed, c
         snprintf(out->msg, sizeof out->msg, "right (from the rounded numbers on screen; exact %.6g)", out->want);
     } else {
         out->verdict = VERDICT_WRONG;
-        diagnose(j, ex, typed, ctx, out);
+        /* the right value rounded is no mistake: it wants more digits */
+        double res = typed_resolution(typed);
+        if (res > 0 && lesson_judge_distance(out->got, out->want) <= 0.5 * res * (1 + 1e-9))
+            snprintf(out->msg, sizeof out->msg, "not yet: more digits (the answer must be within %g)", ex->within);
+        else
+            diagnose(j, ex, typed, ctx, out);
         return;
     }
     if (ctx && ctx->revealed) {
@@ -325,35 +365,20 @@ int lesson_judge_prose(LessonJudge *j, ProseQuoteFn fn, void *ctx)
     int found = 0;
     for (int s = 0; s < j->l->n_steps; s++) {
         const LessonStep *st = &j->l->steps[s];
-        const char *text = st->text;
-        for (const char *p = text; p && *p; p++) {
-            /* a number on its own: not inside a word (W_k, e^10, x2) */
-            if (!isdigit((unsigned char)*p) || (p > text && (isalnum((unsigned char)p[-1]) || strchr("_^.", p[-1]))))
-                continue;
-            const char *q = p;
-            while (isdigit((unsigned char)*q))
-                q++;
-            if (*q != '.' || !isdigit((unsigned char)q[1])) {
-                p = q - 1;
-                continue;
-            }
-            for (q++; isdigit((unsigned char)*q); q++)
-                ;
-            int neg = p > text && p[-1] == '-';
-            char num[48];
-            snprintf(num, sizeof num, "%s%.*s", neg ? "-" : "", (int)(q - p < 40 ? q - p : 40), p);
-            double v = strtod(num, NULL), unit = typed_resolution(num);
+        ProseNumber n;
+        for (const char *at = st->text; st->text && prose_number(&at, st->text, &n);) {
+            if (n.unit == 0)
+                continue;   /* a fraction is exact: no digits cut short */
             for (int e = 0; e < st->n_exercises; e++) {
                 const LessonExercise *ex = &st->exercises[e];
                 Judgement jd;
-                lesson_judge(j, ex, num, NULL, &jd);
-                if (jd.verdict != VERDICT_WRONG || fabs(v - jd.want) > 0.5 * unit * (1 + 1e-9))
+                lesson_judge(j, ex, n.text, NULL, &jd);
+                if (jd.verdict != VERDICT_WRONG || fabs(n.value - jd.want) > 0.5 * n.unit * (1 + 1e-9))
                     continue;   /* right, or not a quote of this exercise's value */
                 found++;
                 if (fn)
-                    fn(ctx, st, ex, num, jd.msg);
+                    fn(ctx, st, ex, n.text, jd.msg);
             }
-            p = q - 1;
         }
     }
     return found;

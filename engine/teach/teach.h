@@ -108,7 +108,7 @@ attn_status lesson_verify(const Lesson *l, const LessonState *s, VerifyResult **
 double lesson_judge_distance(double got, double want);
 
 /* Read what a student typed: a number, or arithmetic on numbers (+ - * /,
- * parentheses, sqrt exp log, e, inf), never a name. 0 and *out, or -1 with
+ * parentheses, sqrt exp log cos sin, e, inf), never a name. 0 and *out, or -1 with
  * why (one line for each kind: empty, a name, a cell, nan, too large, a
  * stray character, a missing parenthesis). */
 int lesson_read_answer(const char *text, double *out, char *why, size_t size);
@@ -175,19 +175,29 @@ LessonJudge *lesson_judge_new(const Lesson *l, const LessonState *asked);
 void lesson_judge_free(LessonJudge *j);
 
 /* Judge typed as the answer to ex (an exercise of the judge's lesson).
- * ctx may be NULL (the lesson as written, 4 decimals). A wrong answer is
- * named by the one mistake whose rewrite of the exercise's arithmetic gives
- * the student's number; when several do, none is named and the message
- * lists them; when none does, rounding too early is tried last. */
+ * ctx may be NULL (the lesson as written, 4 decimals). The right value
+ * rounded to the digits typed is right within the tolerance, else "not
+ * yet: more digits", no mistake named. A wrong answer is named by the one
+ * mistake whose rewrite of the exercise's arithmetic gives the student's
+ * number, and is nearer it than the right value; when several do, none is
+ * named and the message lists them; a number a visible cell of the
+ * exercise's screen shows, that no reading of a cell explains, is said to
+ * be that cell; when nothing fits, rounding too early (one unit of the
+ * last digit off) is tried last. */
 void lesson_judge(LessonJudge *j, const LessonExercise *ex, const char *typed, const JudgeContext *ctx,
                   Judgement *out);
 
-/* `attn check --strict`: can ex's value be read off the screen that asks
- * it while it is open (a visible cell of that step's panes, within its
- * tolerance; the cells it and the step's later exercises hide do not
- * count), or found as the one hidden cell of a row or column that sums to
- * 0 or 1? 1 with why; 0 for an answer that is a count (a whole number, 0
- * included), or not one number. */
+/* `attn check --strict` (lesson_leaks.c): is ex's value, as the screen
+ * writes it, shown before it is asked, on its step or an earlier one, the
+ * set-up included: a visible cell reads as it (any cell for a value of
+ * three significant digits or more, for a shorter one only the asked
+ * cell's neighbours in its row or column; the cells it and later exercises keep as '?' do not
+ * count), a text, question or hint writes it (a decimal or fraction the
+ * judge takes, or the value rounded to three significant digits or more;
+ * a short value in the exercise's own hints is an operand),
+ * or it is the one hidden cell of a row or column summing to 0 or 1? 1
+ * with why, naming where; 0 otherwise, and for an answer that is not one
+ * number. */
 int lesson_exercise_leaks(const Lesson *l, const LessonState *s, const LessonExercise *ex, char *why, size_t size);
 
 /* The numbers a step's prose quotes for the value one of its exercises asks

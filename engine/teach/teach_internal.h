@@ -106,6 +106,32 @@ void bug_statement_text(const Lesson *l, const LessonState *s, int i, const Muta
  * states: its name and step (0-based), or -1. */
 int bug_first_shown_change(const Lesson *l, const LessonState *right, const LessonState *bugged, const char **name);
 
+/* ---- numbers in prose (lesson_leaks.c) ---- */
+
+/* A number a text writes on its own (not inside a word: W_k, e^10, x2): a
+ * decimal ("0.4754", "-0.5") or a fraction of whole numbers ("1/4"); a
+ * whole number alone is none. unit is the place of its last digit (1e-4
+ * for 0.4754), 0 for a fraction (exact). */
+typedef struct {
+    char text[48];
+    double value, unit;
+} ProseNumber;
+/* The next such number of text from *at on: 1, *out and *at past it, or 0
+ * at the end. */
+int prose_number(const char **at, const char *text, ProseNumber *out);
+
+/* The first cell ex's own screen shows (its step's panes in s, less the
+ * cells it and the exercises after it keep as '?') that reads as got to
+ * the digits typed (within half of res, the unit of the last digit; res 0,
+ * more decimals than the screen's, or fewer than three significant digits
+ * typed, which meet their like by chance: none): 1 and "NAME[i,j]" into
+ * cell, else 0. What a student who
+ * typed got most likely read; first a cell at the asked cell's place
+ * (*same_place 1: that matrix holds the number at the asked place, another
+ * stage of the same cell, where a slip of the arithmetic lands). */
+int screen_cell_reading(const Lesson *l, const LessonState *s, const LessonExercise *ex, double got, double res,
+                        char *cell, size_t size, int *same_place);
+
 /* ---- the judge and its candidates (lesson_judge.c, lesson_diagnose.c) ---- */
 
 struct LessonJudge {

@@ -1,0 +1,272 @@
+/*
+ * lesson_leaks.c - an exercise's value shown before it is asked, the rule
+ * attn-lesson(5) states and `attn check --strict` applies. The value is
+ * written as the screen writes it (num_format at the default decimals:
+ * 0.4754, 10.0000, 4.5e-5); until the exercise is answered it must show
+ * nowhere a student looks on its step or an earlier one (the set-up
+ * included):
+ *
+ *   - no visible cell reads as that text (a cell kept as '?' by it or by a
+ *     later exercise does not count). A value of three significant digits
+ *     or more is given away by any cell; a shorter one (0, 1, 10, 0.5,
+ *     0.25, 4.5e-5) meets its like by chance on most screens, so only a
+ *     neighbour gives it away: a cell of the very matrix asked, in the
+ *     asked cell's row or column;
+ *   - no text, question or hint writes it: a decimal or a fraction (0.4754,
+ *     0.475, 1/4) the judge would take as the answer, or the value rounded
+ *     to three significant digits or more. A whole number written plainly
+ *     is a count, an index or a size, never taken for a quote, and a short
+ *     value in the exercise's own hints is an operand of the arithmetic
+ *     they spell out ([0.5 0] . [1 1]), not the answer;
+ *   - it is not the one hidden cell of a row or column that sums to 0 or 1.
+ */
+#include "numfmt.h"
+#include "teach_internal.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int prose_number(const char **at, const char *text, ProseNumber *out)
+{
+    for (const char *p = *at; *p; p++) {
+        /* a number on its own: not inside a word (W_k, e^10, x2) */
+        if (!isdigit((unsigned char)*p) || (p > text && (isalnum((unsigned char)p[-1]) || strchr("_^.", p[-1]))))
+            continue;
+        const char *q = p;
+        while (isdigit((unsigned char)*q))
+            q++;
+        int decimal = *q == '.' && isdigit((unsigned char)q[1]);
+        int fraction = !decimal && *q == '/' && isdigit((unsigned char)q[1]);
+        const char *end = q + 1;
+        while ((decimal || fraction) && isdigit((unsigned char)*end))
+            end++;
+        if ((!decimal && !fraction) || isalnum((unsigned char)*end) || (*end == '.' && isdigit((unsigned char)end[1]))) {
+            p = (decimal || fraction ? end : q) - 1;
+            continue;
+        }
+        int neg = p > text && p[-1] == '-';
+        snprintf(out->text, sizeof out->text, "%s%.*s", neg ? "-" : "", (int)(end - p < 40 ? end - p : 40), p);
+        if (decimal) {
+            out->value = strtod(out->text, NULL);
+            out->unit = pow(10.0, -(double)(end - q - 1));
+        } else {
+            double den = strtod(q + 1, NULL);
+            out->value = den > 0 ? strtod(out->text, NULL) / den : NAN;
+            out->unit = 0;
+        }
+        *at = end;
+        return 1;
+    }
+    return 0;
+}
+
+/* The significant digits of a number as written ("0.4754": 4, "10.0000":
+ * 1, "0.2500": 2, "4.5e-5": 2): leading and trailing zeros do not count. */
+static int significant(const char *t)
+{
+    char digits[48];
+    int n = 0;
+    for (; *t && *t != 'e' && *t != 'E' && n < (int)sizeof digits - 1; t++)
+        if (isdigit((unsigned char)*t) && (n > 0 || *t != '0'))
+            digits[n++] = *t;
+    while (n > 0 && digits[n - 1] == '0')
+        n--;
+    return n;
+}
+
+typedef struct {
+    const Lesson *l;
+    const LessonExercise *ex;
+    int at;                 /* ex's place among the lesson's exercises       */
+    int step;               /* the step asking it                            */
+    double v;
+    char text[40];          /* v as the screen writes it                     */
+    int long_value;         /* three significant digits or more              */
+    char *why;
+    size_t size;
+} Probe;
+
+/* Is name[r,c] kept as '?' while exercise at is open: it or a later one
+ * hides it (as the screen keeps them, on every step). */
+static int hidden_from(const Lesson *l, int at, const char *name, int r, int c)
+{
+    for (int i = at; i < lesson_n_exercises(l); i++)
+        if (lesson_exercise_hides(lesson_exercise_at(l, i), name, r, c))
+            return 1;
+    return 0;
+}
+
+static const char *screen_name(const Probe *p, int k, char *buf, size_t size)
+{
+    if (k < 0)
+        snprintf(buf, size, "the set-up");
+    else if (k == p->step)
+        snprintf(buf, size, "its own screen");
+    else
+        snprintf(buf, size, "step %d", k + 1);
+    return buf;
+}
+
+/* A visible cell of m, shown on step k (-1: the set-up), that reads as the
+ * value: 1 with why. */
+static int cell_leak(const Probe *p, const Mat *m, int k)
+{
+    int own = p->ex->has_cell && strcmp(m->name, p->ex->cell.name) == 0;
+    if (!p->long_value && !own)
+        return 0;
+    for (int r = 0; r < m->rows; r++)
+        for (int c = 0; c < m->cols; c++) {
+            double x = mat_get(m, r, c);
+            char buf[40], where[32];
+            if (!isfinite(x) || (!p->long_value && r != p->ex->cell.row && c != p->ex->cell.col))
+                continue;
+            num_format(buf, sizeof buf, x, NUM_DECIMALS_DEFAULT, 0);
+            if (strcmp(buf, p->text) != 0 || hidden_from(p->l, p->at, m->name, r, c))
+                continue;
+            snprintf(p->why, p->size, "its value %.6g can be read on %s at %s[%d,%d] (--strict): hide that cell too, "
+                     "or ask another", p->v, screen_name(p, k, where, sizeof where), m->name, r + 1, c + 1);
+            return 1;
+        }
+    return 0;
+}
+
+/* A number text writes that gives the value: 1 with why, naming where.
+ * own: text is a hint of the exercise asked. */
+static int text_leak(const Probe *p, const char *text, const char *where, int own)
+{
+    ProseNumber n;
+    for (const char *at = text; text && (p->long_value || !own) && prose_number(&at, text, &n);) {
+        double d = lesson_judge_distance(n.value, p->v);
+        int taken = d <= p->ex->within;
+        int rounded = n.unit > 0 && significant(n.text) >= 3 && d <= 0.5 * n.unit * (1 + 1e-9);
+        if (!taken && !rounded)
+            continue;
+        snprintf(p->why, p->size, "its value %.6g is written in %s before it is asked (\"%s\") (--strict): reword "
+                 "it, or ask another", p->v, where, n.text);
+        return 1;
+    }
+    return 0;
+}
+
+/* The asked cell m[i,j], kept hidden on step k, is the only hidden cell
+ * of a row (by_rows) or a column that sums to 0 or 1: found by
+ * subtraction. */
+static int sum_leak(const Probe *p, const Mat *m, int k, int by_rows)
+{
+    int i = p->ex->cell.row, j = p->ex->cell.col;
+    int n = by_rows ? m->cols : m->rows, hidden = 0;
+    double sum = 0;
+    if (n < 2 || i >= m->rows || j >= m->cols)
+        return 0;
+    for (int t = 0; t < n; t++) {
+        int r = by_rows ? i : t, c = by_rows ? t : j;
+        double x = mat_get(m, r, c);
+        if (!isfinite(x))
+            return 0;
+        sum += x;
+        hidden += hidden_from(p->l, p->at, m->name, r, c);
+    }
+    double target = fabs(sum) < 1e-4 ? 0 : fabs(sum - 1) < 1e-4 ? 1 : -1;
+    if (hidden != 1 || target < 0 || !hidden_from(p->l, p->at, m->name, i, j))
+        return 0;
+    char where[32];
+    snprintf(p->why, p->size, "its value follows from %s %d of %s, which sums to %g with only this cell hidden (on %s; "
+             "--strict): hide another cell of it, or ask another", by_rows ? "row" : "column", by_rows ? i + 1 : j + 1,
+             m->name, target, screen_name(p, k, where, sizeof where));
+    return 1;
+}
+
+/* Where ex stands: its place among the lesson's exercises and its step,
+ * each -1 when it is none of l's. */
+static void locate(const Lesson *l, const LessonExercise *ex, int *at, int *step)
+{
+    *at = *step = -1;
+    for (int i = 0; i < lesson_n_exercises(l); i++)
+        if (lesson_exercise_at(l, i) == ex)
+            *at = i;
+    for (int k = 0; k < lesson_n_steps(l) && *step < 0; k++) {
+        const LessonStep *st = lesson_step(l, k);
+        if (ex >= st->exercises && ex < st->exercises + st->n_exercises)
+            *step = k;
+    }
+}
+
+int screen_cell_reading(const Lesson *l, const LessonState *s, const LessonExercise *ex, double got, double res,
+                        char *cell, size_t size, int *same_place)
+{
+    int at, step;
+    locate(l, ex, &at, &step);
+    char typed[40];
+    snprintf(typed, sizeof typed, "%.*f", res < 1 ? (int)lround(-log10(res)) : 0, got);
+    /* a number of one or two significant digits meets its like by chance;
+     * one of more decimals than the screen shows was not read off it */
+    if (at < 0 || step < 0 || !(res > 0) || res < 0.5 * pow(10.0, -NUM_DECIMALS_DEFAULT) || !isfinite(got)
+        || significant(typed) < 3)
+        return 0;
+    const LessonStep *st = lesson_step(l, step);
+    /* first the cells at the asked cell's place, the likeliest misread */
+    for (int pass = ex->has_cell ? 0 : 1; pass < 2; pass++)
+        for (int i = 0; i < st->n_show; i++) {
+            const Mat *m = lesson_state_get(s, st->show[i]);
+            for (int r = 0; m && r < m->rows; r++)
+                for (int c = 0; c < m->cols; c++)
+                    if ((pass || (r == ex->cell.row && c == ex->cell.col))
+                        && fabs(mat_get(m, r, c) - got) <= 0.5 * res * (1 + 1e-9) && !hidden_from(l, at, m->name, r, c)) {
+                        snprintf(cell, size, "%s[%d,%d]", m->name, r + 1, c + 1);
+                        /* the matrix holds the number at the asked place
+                         * too (kept as '?' or not): a stage of the cell */
+                        *same_place = ex->has_cell && ex->cell.row < m->rows && ex->cell.col < m->cols
+                                      && fabs(mat_get(m, ex->cell.row, ex->cell.col) - got) <= 0.5 * res * (1 + 1e-9);
+                        return 1;
+                    }
+        }
+    return 0;
+}
+
+int lesson_exercise_leaks(const Lesson *l, const LessonState *s, const LessonExercise *ex, char *why, size_t size)
+{
+    Probe p = { l, ex, -1, -1, NAN, "", 0, why, size };
+    locate(l, ex, &p.at, &p.step);
+    LessonError err;
+    Mat *got = p.step >= 0 ? lesson_state_eval(s, &l->src, ex->parsed, &err) : NULL;
+    int one = got && got->rows == 1 && got->cols == 1;
+    p.v = one ? mat_get(got, 0, 0) : NAN;
+    mat_free(got);
+    if (!one || !isfinite(p.v) || p.at < 0)
+        return 0;
+    num_format(p.text, sizeof p.text, p.v, NUM_DECIMALS_DEFAULT, 0);
+    p.long_value = significant(p.text) >= 3;
+    /* its own screen first, then back to the set-up */
+    for (int k = p.step; k >= -1; k--) {
+        const LessonStep *st = k >= 0 ? lesson_step(l, k) : NULL;
+        int n = st ? st->n_show : lesson_n_setup(l);
+        for (int i = 0; i < n; i++) {
+            const Mat *m = lesson_state_get(s, st ? st->show[i] : lesson_setup_name(l, i));
+            int own = m && ex->has_cell && strcmp(m->name, ex->cell.name) == 0;
+            if (m && (cell_leak(&p, m, k) || (own && (sum_leak(&p, m, k, 1) || sum_leak(&p, m, k, 0)))))
+                return 1;
+        }
+        if (!st)
+            continue;
+        char where[96];
+        snprintf(where, sizeof where, "the text of step %d", k + 1);
+        if (text_leak(&p, st->text, where, 0))
+            return 1;
+        for (int e = 0; e < st->n_exercises; e++) {
+            const LessonExercise *x = &st->exercises[e];
+            int number = lesson_exercise_number(l, x);
+            snprintf(where, sizeof where, "the question of exercise %d", number);
+            if (text_leak(&p, x->question, where, 0))
+                return 1;
+            for (int h = 0; h < x->n_hints; h++) {
+                snprintf(where, sizeof where, "hint %d of exercise %d", h + 1, number);
+                if (text_leak(&p, x->hints[h], where, x == ex))
+                    return 1;
+            }
+        }
+    }
+    return 0;
+}
