@@ -19,7 +19,9 @@
 /* The induction score's random sequence: its length and seed. */
 #define MODEL_LOOK_INDUCTION_REP 32
 #define MODEL_LOOK_INDUCTION_SEED 1234u
-/* The most tokens a text may make (beside the model's own context). */
+/* The most of a text's first tokens the screen keeps when it cuts a text
+ * (model_look_text_cut); a text is tokenized whole, and refused only by the
+ * model's own context. */
 #define MODEL_LOOK_MAX_TOKENS 4096
 
 /* The side of a head's thumbnail: its attention pooled to at most this

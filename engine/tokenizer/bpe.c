@@ -220,7 +220,8 @@ int bpe_add_step(Bpe *b, Step step, const char *pattern, AttnError *err)
         b->byte_level = b->shows_bytes = 1;
     if (s.kind == STEP_METASPACE || (s.kind == STEP_REPLACE && strcmp(s.to, "\xe2\x96\x81") == 0))
         b->shows_metaspace = 1;
-    if ((s.kind == STEP_METASPACE || (s.kind == STEP_REPLACE && strcmp(s.from, " ") == 0)) && strlen(s.to) < sizeof b->space)
+    if ((s.kind == STEP_METASPACE || (s.kind == STEP_REPLACE && strcmp(s.from, " ") == 0))
+        && strlen(s.to) < sizeof b->space)
         snprintf(b->space, sizeof b->space, "%s", s.to);
     return 0;
 }

@@ -284,7 +284,8 @@ static int model_settings(Bpe *b, const JVal *model, AttnError *err)
 {
     static const char w[] = "the model";
     const JVal *unk, *drop, *prefix, *suffix;
-    if (member(model, "unk_token", J_STR, 0, w, &unk, err) != 0 || member(model, "dropout", J_NUM, 0, w, &drop, err) != 0
+    if (member(model, "unk_token", J_STR, 0, w, &unk, err) != 0
+        || member(model, "dropout", J_NUM, 0, w, &drop, err) != 0
         || member(model, "continuing_subword_prefix", J_STR, 0, w, &prefix, err) != 0
         || member(model, "end_of_word_suffix", J_STR, 0, w, &suffix, err) != 0
         || flag(model, "byte_fallback", 0, w, &b->byte_fallback, err) != 0
@@ -342,7 +343,8 @@ Bpe *bpe_open_json(const char *json, int vocab_size, AttnError *err)
     int ok = b != NULL && root.type == J_OBJ;
     if (b && !ok)
         attn_fail(err, ATTN_E_ARG, "tokenizer.json is %s, not an object", kind_of(&root));
-    ok = ok && member(&root, "model", J_OBJ, 1, "the file", &model, err) == 0 && (type = type_of(model, "the model", err));
+    ok = ok && member(&root, "model", J_OBJ, 1, "the file", &model, err) == 0
+         && (type = type_of(model, "the model", err)) != NULL;
     if (ok && strcmp(type, "BPE") != 0) {
         attn_fail(err, ATTN_E_ARG, "tokenizer.json: the model %.40s is not a BPE attn reads", type);
         ok = 0;
