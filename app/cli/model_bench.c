@@ -353,8 +353,8 @@ int cli_tokenizer_bench(int argc, char **argv)
     }
     /* 400 KB of it: repeated when shorter */
     enum { BIG = 400 * 1024 };
-    char *big = malloc(BIG);
-    for (size_t k = 0; big && k < BIG; k++)
+    char *big = malloc(BIG + 1);     /* and the byte after, to see where a character starts */
+    for (size_t k = 0; big && k <= BIG; k++)
         big[k] = text[k % len];
     free(text);
     size_t sizes[2] = { 100 * 1024, BIG };
