@@ -116,12 +116,13 @@ static void equals_reference(const char *layout, const char *refname)
  * the same ids; Llama 2's byte fallback, Llama 3's ignore_merges, Qwen3's
  * NFC and merges as pairs, DeepSeek-V3's three Splits, Gemma 3's
  * MergedWithPrevious and added runs, GPT-4o's inverted Split, a Metaspace,
- * every other Split behaviour. */
+ * every other Split behaviour, added tokens that take the white space
+ * around them or stand alone (lstrip, rstrip, single_word). */
 static const char *const layouts[][2] = {
     { "gpt2", "gpt2" },           { "gpt2-files", "gpt2" }, { "llama2", "llama2" },
     { "llama3", "llama3" },       { "qwen3", "qwen3" },     { "deepseek_v3", "deepseek_v3" },
     { "gemma3", "gemma3" },       { "gpt4o", "gpt4o" },     { "metaspace", "metaspace" },
-    { "splits", "splits" },
+    { "splits", "splits" },       { "stripped", "stripped" },
 };
 
 START_TEST(every_layout_equals_the_reference)

@@ -226,12 +226,12 @@ int bpe_add_step(Bpe *b, Step step, const char *pattern, AttnError *err)
     return 0;
 }
 
-int bpe_add_special(Bpe *b, const char *s, size_t n, int id, int normalized, AttnError *err)
+int bpe_add_special(Bpe *b, const char *s, size_t n, int id, int flags, AttnError *err)
 {
     if (n == 0)
         return 0;
-    Added **list = normalized ? &b->normed : &b->raw;
-    int *count = normalized ? &b->n_normed : &b->n_raw;
+    Added **list = flags & ADDED_NORMALIZED ? &b->normed : &b->raw;
+    int *count = flags & ADDED_NORMALIZED ? &b->n_normed : &b->n_raw;
     Added *more = attn_realloc(*list, (size_t)(*count + 1) * sizeof *more);
     char *copy = more ? attn_malloc(n + 1) : NULL;
     if (more)
@@ -240,7 +240,8 @@ int bpe_add_special(Bpe *b, const char *s, size_t n, int id, int normalized, Att
         return attn_fail(err, ATTN_E_NOMEM, "out of memory"), -1;
     memcpy(copy, s, n);
     copy[n] = '\0';
-    more[(*count)++] = (Added){ copy, n, id };
+    more[(*count)++] = (Added){ copy, n, id, !!(flags & ADDED_LSTRIP), !!(flags & ADDED_RSTRIP),
+                                !!(flags & ADDED_SINGLE_WORD) };
     if (set_text(b, s, n, id, 0) != 0)
         return attn_fail(err, ATTN_E_NOMEM, "out of memory"), -1;
     return 0;

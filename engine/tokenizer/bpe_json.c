@@ -2,7 +2,8 @@
  * bpe_json.c - a BPE from Hugging Face's tokenizer.json (bpe.h's
  * bpe_open_json), read from the file, not assumed: "model" (type BPE: its
  * vocab and its merges, written "a b" or ["a", "b"], byte_fallback,
- * unk_token, fuse_unk, ignore_merges), "added_tokens", "normalizer" (NFC,
+ * unk_token, fuse_unk, ignore_merges), "added_tokens" (normalized or as
+ * written, lstrip, rstrip, single_word), "normalizer" (NFC,
  * NFD, NFKC, NFKD, Prepend, Replace of a string, a Sequence of these),
  * "pre_tokenizer" (ByteLevel, Split by a regex or a string with any of the
  * five behaviours and invert, Digits, Metaspace, a Sequence of these) and
@@ -320,10 +321,9 @@ static int added_tokens(Bpe *b, const JVal *added, int vocab_size, AttnError *er
             return -1;
         if (!is_id(id, vocab_size))
             return attn_fail(err, ATTN_E_ARG, "tokenizer.json: %s has no id of 0 to %d", where, vocab_size - 1), -1;
-        if (lstrip || rstrip || single)
-            return attn_fail(err, ATTN_E_ARG, "tokenizer.json: %s's lstrip, rstrip or single_word is not read yet",
-                             where), -1;
-        if (bpe_add_special(b, content->str, strlen(content->str), (int)id->num, normalized, err) != 0)
+        int flags = (normalized ? ADDED_NORMALIZED : 0) | (lstrip ? ADDED_LSTRIP : 0) | (rstrip ? ADDED_RSTRIP : 0)
+                    | (single ? ADDED_SINGLE_WORD : 0);
+        if (bpe_add_special(b, content->str, strlen(content->str), (int)id->num, flags, err) != 0)
             return -1;
     }
     return 0;
