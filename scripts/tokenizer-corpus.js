@@ -144,6 +144,8 @@ const special = [
   '<|begin_of_text|>Hello', 'text<|end_of_text|>', '<b>bold</b> and <i>it</i>', '<table><tr><td>1</td></tr></table>',
   '<\uff5cUser\uff5c>hi<\uff5cAssistant\uff5c>', '<start_of_turn>user\nhi<end_of_turn>', '<|im_start|>user',
   '<<s>>', '< s >', '<s', 's>', '\u2581\u2581x', 'x\u2581y', '\u2581', '',
+  'a <mask> b', 'x<mask>y', '  <mask>  ', 'hi\n<mask>', 'one <|end|>  two', '<|end|>\n\nnext', 'a<w>b', 'a <w> b',
+  '<w>', '\u00e9<w>', '1<w>', 'word <w>word', '\u00a0[both]\u00a0x', 'a [both] b', 'a[both]b',
 ];
 
 // A fixed generator (xorshift), so the corpus is the same every time.

@@ -21,6 +21,7 @@
 #include "bpe.h"
 #include "json_read.h"
 #include "testutil.h"
+#include "tiny_model.h"
 
 #define DATA "tests/data/tokenizers/"
 
@@ -115,12 +116,13 @@ static void equals_reference(const char *layout, const char *refname)
  * the same ids; Llama 2's byte fallback, Llama 3's ignore_merges, Qwen3's
  * NFC and merges as pairs, DeepSeek-V3's three Splits, Gemma 3's
  * MergedWithPrevious and added runs, GPT-4o's inverted Split, a Metaspace,
- * every other Split behaviour. */
+ * every other Split behaviour, added tokens that take the white space
+ * around them or stand alone (lstrip, rstrip, single_word). */
 static const char *const layouts[][2] = {
     { "gpt2", "gpt2" },           { "gpt2-files", "gpt2" }, { "llama2", "llama2" },
     { "llama3", "llama3" },       { "qwen3", "qwen3" },     { "deepseek_v3", "deepseek_v3" },
     { "gemma3", "gemma3" },       { "gpt4o", "gpt4o" },     { "metaspace", "metaspace" },
-    { "splits", "splits" },
+    { "splits", "splits" },       { "stripped", "stripped" },
 };
 
 START_TEST(every_layout_equals_the_reference)
@@ -175,8 +177,9 @@ START_TEST(a_pattern_means_what_oniguruma_means)
     gives(b, "a1f-z", (int[]){ 45, 122 }, 2);
     gives(b, "x\vy\nz", (int[]){ 120, 121, 10, 122 }, 4);
     bpe_free(b);
-    ck_assert_ptr_null(bpe_open_json(bytes_json(BYTES_AFTER("{\"type\": \"Split\", \"pattern\": {\"Regex\": "
-                                                            "\"[\\\\S]\"}, \"behavior\": \"Isolated\"}"), "null"), 256, &err));
+    const char *negated = BYTES_AFTER("{\"type\": \"Split\", \"pattern\": {\"Regex\": \"[\\\\S]\"}, "
+                                      "\"behavior\": \"Isolated\"}");
+    ck_assert_ptr_null(bpe_open_json(bytes_json(negated, "null"), 256, &err));
     ck_assert_str_eq(err.msg, "the pre-tokenizer's pattern: \\S inside a class (at byte 2) has no PCRE2 spelling");
 }
 END_TEST
@@ -215,7 +218,8 @@ START_TEST(values_of_the_wrong_type_are_refused)
         { "{\"type\": \"TemplateProcessing\", \"single\": [{\"SpecialToken\": {\"id\": \"a\"}}], "
           "\"special_tokens\": {\"a\": {\"ids\": 5}}}",
           "tokenizer.json: the template's special token's ids is a number, not a list" },
-        { "{\"type\": \"TemplateProcessing\", \"single\": {}}", "tokenizer.json: the template's single is an object, not a list" },
+        { "{\"type\": \"TemplateProcessing\", \"single\": {}}",
+          "tokenizer.json: the template's single is an object, not a list" },
         { "{\"type\": 7}", "tokenizer.json: the post-processor's type is a number, not a string" },
         { "[1]", "tokenizer.json: the file's post_processor is a list, not an object" },
     };
@@ -238,7 +242,8 @@ START_TEST(values_of_the_wrong_type_are_refused)
           "tokenizer.json: ByteLevel's add_prefix_space is a string, not true or false" },
         { "{\"type\": \"Sequence\", \"pretokenizers\": {}}",
           "tokenizer.json: the pre-tokenizer's pretokenizers is an object, not a list" },
-        { "{\"type\": \"Sequence\", \"pretokenizers\": [3]}", "tokenizer.json: the pre-tokenizer is a number, not an object" },
+        { "{\"type\": \"Sequence\", \"pretokenizers\": [3]}",
+          "tokenizer.json: the pre-tokenizer is a number, not an object" },
     };
     for (size_t i = 0; i < sizeof pres / sizeof *pres; i++) {
         AttnError err = { 0 };
@@ -251,11 +256,11 @@ START_TEST(values_of_the_wrong_type_are_refused)
     ck_assert_ptr_null(bpe_open_json("{\"added_tokens\": [{\"id\": \"1\", \"content\": \"x\"}], \"model\": {\"type\": "
                                      "\"BPE\", \"vocab\": {}, \"merges\": []}}", 256, &err));
     ck_assert_str_eq(err.msg, "tokenizer.json: added token 1's id is a string, not a number");
-    ck_assert_ptr_null(bpe_open_json("{\"model\": {\"type\": \"BPE\", \"vocab\": {}, \"merges\": [], \"ignore_merges\": 1}}",
-                                     256, &err));
+    ck_assert_ptr_null(bpe_open_json("{\"model\": {\"type\": \"BPE\", \"vocab\": {}, \"merges\": [], "
+                                     "\"ignore_merges\": 1}}", 256, &err));
     ck_assert_str_eq(err.msg, "tokenizer.json: the model's ignore_merges is a number, not true or false");
-    ck_assert_ptr_null(bpe_open_json("{\"model\": {\"type\": \"BPE\", \"vocab\": {}, \"merges\": [], \"dropout\": 0.1}}",
-                                     256, &err));
+    ck_assert_ptr_null(bpe_open_json("{\"model\": {\"type\": \"BPE\", \"vocab\": {}, \"merges\": [], "
+                                     "\"dropout\": 0.1}}", 256, &err));
     ck_assert_str_eq(err.msg, "tokenizer.json: the model's dropout is not read (it makes the ids random)");
 }
 END_TEST
@@ -289,7 +294,8 @@ START_TEST(a_big_tokenizer_takes_memory_in_proportion)
         for (int k = 0; id < 150000 && k < (len == 2 ? 676 : len == 3 ? 17576 : 456976); k++, id++) {
             for (int c = len - 1, x = k; c >= 0; c--, x /= 26)
                 word[c] = (char)('a' + x % 26);
-            n += (size_t)snprintf(json + n, cap - n, "%s\"%.*s %c\"", id > 256 ? ", " : "", len - 1, word, word[len - 1]);
+            n += (size_t)snprintf(json + n, cap - n, "%s\"%.*s %c\"", id > 256 ? ", " : "", len - 1, word,
+                                  word[len - 1]);
         }
     snprintf(json + n, cap - n, "]}}");
     AttnError err = { 0 };
@@ -300,9 +306,156 @@ START_TEST(a_big_tokenizer_takes_memory_in_proportion)
     bpe_free(b);
     long kb = peak_growth_kb(open_it, json);
     if (kb >= 0)
-        ck_assert_msg(kb * 1024 <= 8 * (long)n, "a tokenizer.json of %zu bytes raised the peak by %ld KB (%.1f times it)",
-                      n, kb, kb * 1024.0 / (double)n);
+        ck_assert_msg(kb * 1024 <= 8 * (long)n, "a tokenizer.json of %zu bytes raised the peak by %ld KB (%.1f "
+                      "times it)", n, kb, kb * 1024.0 / (double)n);
     free(json);
+}
+END_TEST
+
+/* Line `line` (from 1) of LAYOUT.ids. A new string. */
+static char *reference_line(const char *layout, int line)
+{
+    char path[256];
+    snprintf(path, sizeof path, "tests/reference/tokenizers/%s.ids", layout);
+    char *all = slurp(path), *p = all;
+    ck_assert_ptr_nonnull(all);
+    for (int i = 1; i < line; i++)
+        p = strchr(p, '\n') + 1;
+    char *end = strchr(p, '\n'), *out = strndup(p, (size_t)(end - p));
+    free(all);
+    return out;
+}
+
+/* `attn model PATH --tokenize FILE` prints the reference's ids of a file,
+ * one line of them, or --json's count and ids; a whole file, past the
+ * 4,096 tokens a text once stopped at; only config.json and the tokenizer
+ * read (the fixtures' folders have no weights). */
+START_TEST(tokenize_prints_the_ids_of_a_whole_file)
+{
+    char *corpus_text = slurp(DATA "corpus.json");
+    JVal corpus;
+    char why[160];
+    ck_assert_msg(json_parse(corpus_text, &corpus, why, sizeof why) == 0, "%s", why);
+    static const int texts[] = { 6, 60, 150, 200, 300, 410 };
+    for (size_t k = 0; k < sizeof texts / sizeof *texts; k++) {
+        const char *file = write_temp(".txt", corpus.items[texts[k] - 1].str);
+        char *want = reference_line("gemma3", texts[k]);
+        CmdResult r = cmd_runf("%s model " DATA "gemma3 --tokenize %s", attn_bin(), file);
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        ck_assert_msg(strlen(r.out) == strlen(want) + 1 && strncmp(r.out, want, strlen(want)) == 0,
+                      "text %d: %s, the reference's %s", texts[k], r.out, want);
+        cmd_free(&r);
+        free(want);
+    }
+    /* --tokenize again: each file's line in turn, the tokenizer read once */
+    char first[64], *want1 = reference_line("llama3", 20), *want2 = reference_line("llama3", 21);
+    snprintf(first, sizeof first, "%s", write_temp(".txt", corpus.items[19].str));
+    CmdResult two = cmd_runf("%s model " DATA "llama3 --tokenize %s --tokenize %s", attn_bin(), first,
+                             write_temp(".txt", corpus.items[20].str));
+    char both[8192];
+    snprintf(both, sizeof both, "%s\n%s\n", want1, want2);
+    ck_assert_msg(two.status == 0, "%s", two.err);
+    ck_assert_str_eq(two.out, both);
+    cmd_free(&two);
+    free(want1);
+    free(want2);
+    json_free(&corpus);
+    free(corpus_text);
+    /* 100 KB of Shakespeare: every token, as JSON */
+    char *shakespeare = slurp("models/tinyshakespeare.txt");
+    ck_assert_ptr_nonnull(shakespeare);
+    shakespeare[100000] = '\0';
+    const char *file = write_temp(".txt", shakespeare);
+    free(shakespeare);
+    CmdResult r = cmd_runf("%s model " DATA "qwen3 --tokenize %s --json", attn_bin(), file);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    JVal doc;
+    ck_assert_msg(json_parse(r.out, &doc, why, sizeof why) == 0, "%s", why);
+    const JVal *count = json_get(&doc, "count"), *ids = json_get(&doc, "ids");
+    ck_assert_msg(count && ids && ids->type == J_ARR && (int)count->num == ids->n && ids->n > 4096, "%.200s", r.out);
+    json_free(&doc);
+    cmd_free(&r);
+    r = cmd_runf("%s model " DATA "qwen3 --tokenize /nonexistent/text", attn_bin());
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_str_eq(r.err, "attn: /nonexistent/text: cannot open it: No such file or directory\n");
+    cmd_free(&r);
+    r = cmd_runf("%s model " DATA "qwen3 --tokenize %s --text hi", attn_bin(), file);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "attn: --tokenize FILE goes with --json alone\n"), "%s", r.err);
+    cmd_free(&r);
+}
+END_TEST
+
+/* --text is tokenized whole: 5,000 tokens on a model whose context holds
+ * them (they once stopped at 4,096), and a text longer than the context is
+ * refused by the context. */
+START_TEST(a_text_is_refused_by_the_context_alone)
+{
+    char *dir = make_dir();
+    make_llama_weights(&variants[0]);
+    char config[1024], *tj = malloc(16384), *text = malloc(5001);
+    static const char small[] = "\"max_position_embeddings\": 32";
+    const char *ctx = strstr(variants[0].config, small);
+    ck_assert_ptr_nonnull(ctx);
+    snprintf(config, sizeof config, "%.*s\"max_position_embeddings\": 8192%s", (int)(ctx - variants[0].config),
+             variants[0].config, ctx + strlen(small));
+    write_text(dir, "config.json", config);
+    write_safetensors(dir, 0, "", NULL, NULL);
+    snprintf(tj, 16384, "{\"added_tokens\": [], \"normalizer\": null, \"pre_tokenizer\": {\"type\": \"ByteLevel\", "
+             "\"add_prefix_space\": false}, \"model\": {\"type\": \"BPE\", \"vocab\": %s, \"merges\": []}}",
+             vocab_text());
+    write_text(dir, "tokenizer.json", tj);
+    for (int i = 0; i < 5000; i++)
+        text[i] = (char)('a' + i % 7);
+    text[5000] = '\0';
+    CmdResult r = cmd_runf("%s model %s --text %s --json", attn_bin(), dir, text);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    JVal doc;
+    char why[160];
+    ck_assert_msg(json_parse(r.out, &doc, why, sizeof why) == 0, "%s", why);
+    const JVal *tokens = json_get(&doc, "tokens");
+    ck_assert_msg(tokens && tokens->n == 5000, "%d tokens", tokens ? tokens->n : -1);
+    json_free(&doc);
+    cmd_free(&r);
+    /* the same text on a context of 32 */
+    write_text(dir, "config.json", variants[0].config);
+    r = cmd_runf("%s model %s --text %s", attn_bin(), dir, text);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "attn: the text makes 5000 tokens, past the model's context of 32\n"), "%s", r.err);
+    cmd_free(&r);
+    free(text);
+    free(tj);
+    free_weights();
+    remove_dir(dir);
+}
+END_TEST
+
+/* attn bench --tokenizer reports a load and two encodings (the numbers
+ * are measured, not asserted; what is asserted is what they are of). */
+START_TEST(bench_tokenizer_reports_load_memory_and_encoding)
+{
+    CmdResult r = cmd_runf("%s bench --tokenizer " DATA "qwen3 --reps 1 --json", attn_bin());
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    JVal doc;
+    char why[160];
+    ck_assert_msg(json_parse(r.out, &doc, why, sizeof why) == 0, "%s", why);
+    size_t size;
+    char *file = slurp_n(DATA "qwen3/tokenizer.json", &size);
+    free(file);
+    const JVal *bytes = json_get(&doc, "file_bytes"), *enc = json_get(&doc, "encode");
+    ck_assert_msg(bytes && (size_t)bytes->num == size, "%s", r.out);
+    ck_assert_msg(enc && enc->n == 2, "%s", r.out);
+    ck_assert_int_eq((int)json_get(&enc->items[0], "bytes")->num, 100 * 1024);
+    ck_assert_int_eq((int)json_get(&enc->items[1], "bytes")->num, 400 * 1024);
+    ck_assert_int_gt((int)json_get(&enc->items[1], "tokens")->num, (int)json_get(&enc->items[0], "tokens")->num);
+    for (const char *const *k = (const char *const[]){ "load_ms", "load_cpu_ms", "peak_kb", "ratio", NULL }; *k; k++)
+        ck_assert_msg(json_get(&doc, *k) && json_get(&doc, *k)->type == J_NUM, "no %s: %s", *k, r.out);
+    json_free(&doc);
+    cmd_free(&r);
+    r = cmd_runf("%s bench --tokenizer /nonexistent", attn_bin());
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_str_eq(r.err, "attn: /nonexistent: cannot open it: No such file or directory\n");
+    cmd_free(&r);
 }
 END_TEST
 
@@ -320,5 +473,11 @@ Suite *tokenizers_suite(void)
     tcase_add_test(limits, values_of_the_wrong_type_are_refused);
     tcase_add_test(limits, a_big_tokenizer_takes_memory_in_proportion);
     suite_add_tcase(s, limits);
+    TCase *cmd = tcase_create("commands");
+    tcase_set_timeout(cmd, 120);
+    tcase_add_test(cmd, tokenize_prints_the_ids_of_a_whole_file);
+    tcase_add_test(cmd, a_text_is_refused_by_the_context_alone);
+    tcase_add_test(cmd, bench_tokenizer_reports_load_memory_and_encoding);
+    suite_add_tcase(s, cmd);
     return s;
 }

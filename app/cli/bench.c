@@ -37,7 +37,8 @@ static int usage_error(const char *fmt, const char *arg)
           "                  [--kernels auto|blas|avx512|avx2|scalar]\n"
           "                  [--fused-only] [--standard | --sweep [--max-n N]]\n"
           "       attn bench --model PATH|gpt2-small [--n N] [--reps R] [--json]\n"
-          "       attn bench --train [--steps N] [--json]\n", stderr);
+          "       attn bench --train [--steps N] [--json]\n"
+          "       attn bench --tokenizer PATH [--text FILE] [--reps R] [--json]\n", stderr);
     return 2;
 }
 
@@ -396,6 +397,8 @@ int cli_bench(int argc, char **argv)
             return cli_model_bench(argc, argv);     /* a whole model's forward pass */
         if (strcmp(argv[i], "--train") == 0)
             return cli_train_bench(argc, argv);     /* a training step of attn train's model */
+        if (strcmp(argv[i], "--tokenizer") == 0)
+            return cli_tokenizer_bench(argc, argv); /* a tokenizer's load and encoding */
     }
     BenchOpts o;
     if (parse_options(argc, argv, &o) != 0)

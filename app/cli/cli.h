@@ -16,6 +16,7 @@ int cli_progress(int argc, char **argv); /* argv[0] is "progress" */
 int cli_model(int argc, char **argv);    /* argv[0] is "model" (model_cmd.c) */
 int cli_model_bench(int argc, char **argv); /* argv[0] is "bench", with --model (model_bench.c) */
 int cli_train_bench(int argc, char **argv); /* argv[0] is "bench", with --train (model_bench.c) */
+int cli_tokenizer_bench(int argc, char **argv); /* argv[0] is "bench", with --tokenizer (model_bench.c) */
 int cli_train(int argc, char **argv);    /* argv[0] is "train" (train_cmd.c) */
 /* The same options, the run begun for the screen: the Trainer, or NULL
  * with *status (2, having said why). */

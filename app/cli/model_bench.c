@@ -10,6 +10,10 @@
  * train's default model (4 layers, 4 heads, width 128, 128 bytes of
  * context, batch 16; forward, backward and AdamW) on random bytes, timed
  * the same way: tokens per second, GFLOP/s and the share of the peak.
+ *
+ * `attn bench --tokenizer PATH [--text FILE] [--reps R] [--json]`: a
+ * tokenizer's load (time, and memory beside its files' size) and its
+ * encoding of 100 KB and 400 KB, to see it linear.
  */
 #include "cli.h"
 
@@ -17,6 +21,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 
 #include "pool.h"
 #include "json_write.h"
@@ -25,6 +31,7 @@
 #include "model.h"
 #include "model_train.h"
 #include "model_dir.h"
+#include "lessonfile.h"
 #include "numfmt.h"
 
 static int bench_model_usage(const char *why)
@@ -235,4 +242,188 @@ int cli_train_bench(int argc, char **argv)
     }
     model_train_free(g), model_free(m), free(tok), free(in), free(tg), free(ms);
     return 0;
+}
+
+/* ---- attn bench --tokenizer ---- */
+
+static int bench_tokenizer_usage(const char *why)
+{
+    fprintf(stderr, "attn: %s\nusage: attn bench --tokenizer PATH [--text FILE] [--reps R] [--json]\n", why);
+    return 2;
+}
+
+/* The tokenizer of PATH: a model folder (its config.json's vocabulary,
+ * its tokenizer.json, or vocab.json and merges.txt) or a tokenizer.json
+ * itself; the bytes of its files in *bytes. NULL with why. */
+static Bpe *open_tokenizer(const char *path, size_t *bytes, char *why, size_t size)
+{
+    struct stat st;
+    char file[1200];
+    *bytes = 0;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        ModelDir md;
+        static const char *const names[] = { "tokenizer.json", "vocab.json", "merges.txt" };
+        for (int i = 0; i < 3 && !(i > 0 && *bytes && i == 1); i++) {
+            snprintf(file, sizeof file, "%s/%s", path, names[i]);
+            if (stat(file, &st) == 0)
+                *bytes += (size_t)st.st_size;   /* tokenizer.json, else the other two */
+        }
+        if (model_dir_config(path, &md, why, size) != 0 || model_dir_tokenizer(&md, why, size) != 0) {
+            model_dir_close(&md);
+            return NULL;
+        }
+        Bpe *b = md.bpe;
+        md.bpe = NULL;      /* now the caller's */
+        model_dir_close(&md);
+        if (!b)
+            snprintf(why, size, "%s has no tokenizer (tokenizer.json, or vocab.json and merges.txt)", path);
+        return b;
+    }
+    char *json = NULL, msg[1024];
+    AttnError err = { 0 };
+    if (lessonfile_read_text(path, 64L << 20, &json, bytes, msg, sizeof msg) != 0) {
+        snprintf(why, size, "%.1000s: %s", path, msg);
+        return NULL;
+    }
+    char *z = realloc(json, *bytes + 1);
+    Bpe *b = NULL;
+    if (z) {
+        z[*bytes] = '\0';
+        json = z;
+        if (!(b = bpe_open_json(json, 1 << 24, &err)))
+            snprintf(why, size, "%.1000s: %s", path, err.msg);
+    } else {
+        snprintf(why, size, "out of memory");
+    }
+    free(json);
+    return b;
+}
+
+static long peak_kb(void)
+{
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return u.ru_maxrss;
+}
+
+/* `attn bench --tokenizer PATH [--text FILE] [--reps R] [--json]`: how
+ * long the tokenizer takes to load (the median of R loads) and how far the
+ * first load raised the peak memory, beside its files' size; then the
+ * first 100 KB and 400 KB of a text (the tiny Shakespeare by default,
+ * repeated to be long enough) encoded, the median of R runs each, and how
+ * many times the one costs the other: linear is 4. Reported, never
+ * asserted. */
+int cli_tokenizer_bench(int argc, char **argv)
+{
+    const char *path = NULL, *text_path = NULL;
+    int reps = 3, json = 0;
+    for (int i = 1; i < argc; i++) {
+        char *end = NULL;
+        if (strcmp(argv[i], "--tokenizer") == 0 && i + 1 < argc)
+            path = argv[++i];
+        else if (strcmp(argv[i], "--text") == 0 && i + 1 < argc)
+            text_path = argv[++i];
+        else if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc && (reps = (int)strtol(argv[++i], &end, 10), !*end)
+                 && reps >= 1 && reps <= 100)
+            ;
+        else if (strcmp(argv[i], "--json") == 0)
+            json = 1;
+        else
+            return bench_tokenizer_usage("bench --tokenizer takes --text FILE, --reps R (1 to 100) and --json");
+    }
+    if (!path)
+        return bench_tokenizer_usage("which tokenizer? a model folder or a tokenizer.json");
+    char why[2048], shown[4200], msg[1024], shipped[1200];
+    size_t bytes = 0, len = 0;
+    double load_ms[100], load_cpu[100];
+    long before = peak_kb(), grew = 0;
+    Bpe *b = NULL;
+    for (int r = 0; r < reps; r++) {
+        bpe_free(b);
+        double t0 = bench_now_ms(), c0 = bench_cpu_now_ms();
+        if (!(b = open_tokenizer(path, &bytes, why, sizeof why))) {
+            fprintf(stderr, "attn: %s\n", lesson_escape(why, shown, sizeof shown));
+            return 2;
+        }
+        load_ms[r] = bench_now_ms() - t0;
+        load_cpu[r] = bench_cpu_now_ms() - c0;
+        if (r == 0)
+            grew = peak_kb() - before;
+    }
+    double load = bench_median(load_ms, reps), load_c = bench_median(load_cpu, reps);
+    if (!text_path) {
+        const char *dir = lessonfile_shipped_models();
+        snprintf(shipped, sizeof shipped, "%s/tinyshakespeare.txt", dir ? dir : "models");
+        text_path = shipped;
+    }
+    char *text = NULL;
+    if (lessonfile_read_text(text_path, 64L << 20, &text, &len, msg, sizeof msg) != 0 || len == 0) {
+        fprintf(stderr, "attn: %s: %s\n", lesson_escape(text_path, shown, sizeof shown), len ? msg : "empty");
+        bpe_free(b), free(text);
+        return 2;
+    }
+    /* 400 KB of it: repeated when shorter */
+    enum { BIG = 400 * 1024 };
+    char *big = malloc(BIG + 1);     /* and the byte after, to see where a character starts */
+    for (size_t k = 0; big && k <= BIG; k++)
+        big[k] = text[k % len];
+    free(text);
+    size_t sizes[2] = { 100 * 1024, BIG };
+    double ms[2][100];
+    long tokens[2] = { 0, 0 };
+    int status = big ? 0 : 2;
+    for (int s = 0; status == 0 && s < 2; s++) {
+        size_t cut = sizes[s];
+        while (cut > 0 && ((unsigned char)big[cut] & 0xc0) == 0x80)
+            cut--;      /* at a character's start */
+        sizes[s] = cut;
+        for (int r = 0; status == 0 && r < reps; r++) {
+            int *ids;
+            AttnError err = { 0 };
+            double t0 = bench_now_ms();
+            tokens[s] = bpe_encode_all(b, big, cut, &ids, &err);
+            ms[s][r] = bench_now_ms() - t0;
+            free(ids);
+            if (tokens[s] < 0) {
+                fprintf(stderr, "attn: %s\n", lesson_escape(err.msg, shown, sizeof shown));
+                status = 2;
+            }
+        }
+    }
+    if (status == 0) {
+        double small = bench_median(ms[0], reps), large = bench_median(ms[1], reps);
+        if (json) {
+            JsonWriter w;
+            jw_begin(&w, stdout);
+            jw_str(&w, "tokenizer", path);
+            jw_int(&w, "file_bytes", (long long)bytes);
+            jw_num(&w, "load_ms", load, 1);
+            jw_num(&w, "load_cpu_ms", load_c, 1);
+            jw_int(&w, "peak_kb", grew);
+            jw_num(&w, "peak_per_file_byte", bytes ? grew * 1024.0 / (double)bytes : 0, 2);
+            jw_newline(&w);
+            jw_array(&w, "encode");
+            for (int s = 0; s < 2; s++) {
+                jw_object(&w, NULL);
+                jw_int(&w, "bytes", (long long)sizes[s]);
+                jw_int(&w, "tokens", tokens[s]);
+                jw_num(&w, "median_ms", s ? large : small, 2);
+                jw_close(&w, '}');
+            }
+            jw_close(&w, ']');
+            jw_newline(&w);
+            jw_num(&w, "ratio", small > 0 ? large / small : 0, 2);
+            jw_end(&w);
+        } else {
+            printf("%s: %.1f MB of files, loaded in %.0f ms (%.0f ms of CPU; the median of %d), peak memory up %.1f MB "
+                   "(%.1f times the files)\n", lesson_escape(path, shown, sizeof shown), bytes / 1048576.0, load,
+                   load_c, reps, grew / 1024.0, bytes ? grew * 1024.0 / (double)bytes : 0);
+            printf("encoding %zu bytes: %ld tokens in %.1f ms; %zu bytes: %ld tokens in %.1f ms; the longer costs %.2f "
+                   "times the shorter (linear: 4)\n", sizes[0], tokens[0], small, sizes[1], tokens[1], large,
+                   small > 0 ? large / small : 0);
+        }
+    }
+    free(big);
+    bpe_free(b);
+    return status;
 }

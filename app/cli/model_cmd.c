@@ -1,7 +1,9 @@
 /*
  * model_cmd.c - `attn model PATH (--text TEXT | --tokens ID,...) [--json]
- * [--top K] [--attention-out FILE.npy] [--svg FILE [--head L.H]]`: a
- * checkpoint as the Hugging Face hub lays it out (PATH/config.json, PATH/model.safetensors; for the text's
+ * [--top K] [--attention-out FILE.npy] [--svg FILE [--head L.H]]`, and
+ * `attn model PATH --tokenize FILE [--json]` (a whole file's ids, for
+ * scripts): a checkpoint as the Hugging Face hub lays it out
+ * (PATH/config.json, PATH/model.safetensors; for the text's
  * tokens and their text the byte-level BPE of PATH/tokenizer.json, or of
  * vocab.json and merges.txt), one forward pass over the tokens
  * (engine/model), and what
@@ -48,7 +50,8 @@ static int model_usage(const char *why)
 {
     char shown[1024];
     fprintf(stderr, "attn: %s\nusage: attn model PATH (--text TEXT | --tokens ID,...) [--json] [--top K] "
-                    "[--attention-out FILE.npy] [--head-lesson LAYER,HEAD DIR] [--svg FILE [--head L.H]]\n",
+                    "[--attention-out FILE.npy] [--head-lesson LAYER,HEAD DIR] [--svg FILE [--head L.H]]\n"
+                    "       attn model PATH --tokenize FILE [--json]\n",
             lesson_escape(why, shown, sizeof shown));
     return 2;
 }
@@ -266,9 +269,71 @@ static void print_plain(ModelLook *lk, const NextTokens *nx)
     printf("\n");
 }
 
+/* The most a file given to --tokenize may hold, and how many files. */
+#define TOKENIZE_MAX_BYTES (256L << 20)
+#define TOKENIZE_MAX_FILES 1024
+
+/* One file's ids: a line of them, or {"count": N, "ids": [...]}. 0, or -1
+ * with why. */
+static int tokenize_one(const Bpe *bpe, const char *file, int json, char *why, size_t size)
+{
+    char msg[1024];
+    char *text = NULL;
+    size_t len = 0;
+    int *ids = NULL;
+    long n = -1;
+    AttnError err = { 0 };
+    if (lessonfile_read_text(file, TOKENIZE_MAX_BYTES, &text, &len, msg, sizeof msg) != 0)
+        snprintf(why, size, "%.900s: %s", file, msg);
+    else if ((n = bpe_encode_all(bpe, text, len, &ids, &err)) < 0)
+        snprintf(why, size, "%.900s: %s", file, err.msg);
+    if (n >= 0 && json) {
+        JsonWriter w;
+        jw_begin(&w, stdout);
+        jw_int(&w, "count", n);
+        jw_newline(&w);
+        jw_inline(&w, "ids");
+        for (long i = 0; i < n; i++)
+            jw_int(&w, NULL, ids[i]);
+        jw_close(&w, ']');
+        jw_end(&w);
+    } else if (n >= 0) {
+        for (long i = 0; i < n; i++)
+            printf("%s%d", i ? " " : "", ids[i]);
+        printf("\n");
+    }
+    free(ids);
+    free(text);
+    return n >= 0 ? 0 : -1;
+}
+
+/* `attn model PATH --tokenize FILE [--json]`: the ids of the whole file by
+ * the folder's tokenizer, for scripts (its config.json and tokenizer only;
+ * no weights read); --tokenize given again, each file's in turn, the
+ * tokenizer read once. */
+static int tokenize_files(const char *dir, const char *const *files, int n_files, int json)
+{
+    char why[2048], shown[4200];
+    ModelDir md;
+    int rc = -1;
+    if (model_dir_config(dir, &md, why, sizeof why) != 0 || model_dir_tokenizer(&md, why, sizeof why) != 0)
+        ;
+    else if (!md.bpe)
+        snprintf(why, sizeof why, "%s has no tokenizer (tokenizer.json, or vocab.json and merges.txt)", dir);
+    else
+        for (int i = 0; i < n_files && (rc = tokenize_one(md.bpe, files[i], json, why, sizeof why)) == 0; i++)
+            ;
+    if (rc != 0)
+        fprintf(stderr, "attn: %s\n", lesson_escape(why, shown, sizeof shown));
+    model_dir_close(&md);
+    return rc == 0 && fflush(stdout) == 0 ? 0 : 2;
+}
+
 int cli_model(int argc, char **argv)
 {
     const char *dir = NULL, *tokens = NULL, *words = NULL, *att_out = NULL, *lesson_dir = NULL, *svg = NULL;
+    static const char *tokenize[TOKENIZE_MAX_FILES];
+    int n_tokenize = 0;
     int json = 0, k = 5, lesson_layer = 0, lesson_head = 0, svg_layer = 0, svg_head = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--json") == 0)
@@ -277,6 +342,11 @@ int cli_model(int argc, char **argv)
             tokens = argv[++i];
         else if (strcmp(argv[i], "--text") == 0 && i + 1 < argc)
             words = argv[++i];
+        else if (strcmp(argv[i], "--tokenize") == 0 && i + 1 < argc) {
+            if (n_tokenize == TOKENIZE_MAX_FILES)
+                return model_usage("--tokenize takes at most 1024 files");
+            tokenize[n_tokenize++] = argv[++i];
+        }
         else if (strcmp(argv[i], "--top") == 0 && i + 1 < argc) {
             long v;
             if (num_parse_whole(argv[++i], 1, 1000, &v) != 0)
@@ -302,6 +372,10 @@ int cli_model(int argc, char **argv)
     }
     if (!dir)
         return model_usage("which model? give its directory (config.json, model.safetensors)");
+    if (n_tokenize && (tokens || words || att_out || lesson_dir || svg))
+        return model_usage("--tokenize FILE goes with --json alone");
+    if (n_tokenize)
+        return tokenize_files(dir, tokenize, n_tokenize, json);
     if (!tokens == !words)
         return model_usage("give the text (--text TEXT) or its tokens (--tokens ID,ID,...), one of them");
     if (svg_layer && !svg)

@@ -110,8 +110,7 @@ double bench_now_ms(void)
     return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
-/* CPU time of the whole process (every thread), ms. */
-static double cpu_now_ms(void)
+double bench_cpu_now_ms(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
@@ -122,7 +121,7 @@ static double cpu_now_ms(void)
 static void start(double *wall, double *cpu)
 {
     *wall = bench_now_ms();
-    *cpu = cpu_now_ms();
+    *cpu = bench_cpu_now_ms();
 }
 
 /* End timed run i (i < 0: the warm-up, not kept): wall clock into t[i],
@@ -132,7 +131,7 @@ static void stop(double *t, int reps, int i, double wall, double cpu)
     if (i < 0)
         return;
     t[i] = bench_now_ms() - wall;
-    t[reps + i] = cpu_now_ms() - cpu;
+    t[reps + i] = bench_cpu_now_ms() - cpu;
 }
 
 static int by_value(const void *a, const void *b)

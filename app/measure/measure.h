@@ -72,6 +72,9 @@ int bench_case(const BenchOpts *o, const BenchInputs *in, BenchResult *r, float 
 AttnConfig bench_config(const BenchOpts *o);
 
 double bench_now_ms(void);
+/* The CPU time of the whole process (every thread), ms: beside the wall
+ * clock, on a machine others share. */
+double bench_cpu_now_ms(void);
 /* The median of t[0..n-1], sorting t in place (t[0] the least, t[n-1] the most). */
 double bench_median(double *t, int n);
 

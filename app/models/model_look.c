@@ -153,24 +153,23 @@ int model_look_text_cut(ModelLook *lk, const char *text, int cut, char *why, siz
         snprintf(why, size, "%s", lk->md.tokenizer_why);
         return -1;
     }
-    int max = c->context < MODEL_LOOK_MAX_TOKENS ? c->context : MODEL_LOOK_MAX_TOKENS;
-    int room = cut ? MODEL_LOOK_MAX_TOKENS : max;
-    int *ids = malloc((size_t)room * sizeof *ids);
+    /* the whole text tokenized: the model's context refuses a longer one
+     * (model_look_tokens), or keeps its first tokens when cut */
+    int *ids;
     AttnError err = { 0 };
-    int n = ids ? bpe_encode(lk->md.bpe, text, strlen(text), ids, room, &err) : -1;
+    long n = bpe_encode_all(lk->md.bpe, text, strlen(text), &ids, &err);
+    int max = c->context < MODEL_LOOK_MAX_TOKENS ? c->context : MODEL_LOOK_MAX_TOKENS;
     if (cut && n > max)
         n = max;
     int rc = -1;
-    if (!ids)
-        snprintf(why, size, "out of memory");
-    else if (n == 0)
+    if (n == 0)
         snprintf(why, size, "the text is empty");
-    else if (n < 0 && err.code == ATTN_E_TOO_BIG)
-        snprintf(why, size, "%s: the model reads at most %d", err.msg, max);
     else if (n < 0)
         snprintf(why, size, "%s", err.msg);
+    else if (n > c->context)
+        snprintf(why, size, "the text makes %ld tokens, past the model's context of %d", n, c->context);
     else
-        rc = model_look_tokens(lk, ids, n, why, size);
+        rc = model_look_tokens(lk, ids, (int)n, why, size);
     free(ids);
     return rc;
 }

@@ -21,7 +21,9 @@
  * so its heads are probed with the tokens it learnt, as attn train
  * probes them (model_probe_heads). */
 #define MODEL_COUNTS_FILE "token_counts.json"
-/* The most tokens a text may make (beside the model's own context). */
+/* The most of a text's first tokens the screen keeps when it cuts a text
+ * (model_look_text_cut); a text is tokenized whole, and refused only by the
+ * model's own context. */
 #define MODEL_LOOK_MAX_TOKENS 4096
 
 /* The side of a head's thumbnail: its attention pooled to at most this

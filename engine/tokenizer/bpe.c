@@ -220,17 +220,18 @@ int bpe_add_step(Bpe *b, Step step, const char *pattern, AttnError *err)
         b->byte_level = b->shows_bytes = 1;
     if (s.kind == STEP_METASPACE || (s.kind == STEP_REPLACE && strcmp(s.to, "\xe2\x96\x81") == 0))
         b->shows_metaspace = 1;
-    if ((s.kind == STEP_METASPACE || (s.kind == STEP_REPLACE && strcmp(s.from, " ") == 0)) && strlen(s.to) < sizeof b->space)
+    if ((s.kind == STEP_METASPACE || (s.kind == STEP_REPLACE && strcmp(s.from, " ") == 0))
+        && strlen(s.to) < sizeof b->space)
         snprintf(b->space, sizeof b->space, "%s", s.to);
     return 0;
 }
 
-int bpe_add_special(Bpe *b, const char *s, size_t n, int id, int normalized, AttnError *err)
+int bpe_add_special(Bpe *b, const char *s, size_t n, int id, int flags, AttnError *err)
 {
     if (n == 0)
         return 0;
-    Added **list = normalized ? &b->normed : &b->raw;
-    int *count = normalized ? &b->n_normed : &b->n_raw;
+    Added **list = flags & ADDED_NORMALIZED ? &b->normed : &b->raw;
+    int *count = flags & ADDED_NORMALIZED ? &b->n_normed : &b->n_raw;
     Added *more = attn_realloc(*list, (size_t)(*count + 1) * sizeof *more);
     char *copy = more ? attn_malloc(n + 1) : NULL;
     if (more)
@@ -239,7 +240,8 @@ int bpe_add_special(Bpe *b, const char *s, size_t n, int id, int normalized, Att
         return attn_fail(err, ATTN_E_NOMEM, "out of memory"), -1;
     memcpy(copy, s, n);
     copy[n] = '\0';
-    more[(*count)++] = (Added){ copy, n, id };
+    more[(*count)++] = (Added){ copy, n, id, !!(flags & ADDED_LSTRIP), !!(flags & ADDED_RSTRIP),
+                                !!(flags & ADDED_SINGLE_WORD) };
     if (set_text(b, s, n, id, 0) != 0)
         return attn_fail(err, ATTN_E_NOMEM, "out of memory"), -1;
     return 0;

@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unictype.h>
 #include <uninorm.h>
 #include <unistr.h>
 
@@ -281,6 +282,90 @@ static int next_added(const Added *list, int count, const char *s, size_t n, siz
     return -1;
 }
 
+/* The code point of the UTF-8 character at s[0..n), its length in *len. */
+static unsigned code_at(const char *s, size_t n, size_t *len)
+{
+    const uint8_t *u = (const uint8_t *)s;
+    ucs4_t c = 0xfffd;
+    int k = u8_mbtoucr(&c, u, n);
+    *len = k > 0 ? (size_t)k : 1;
+    return c;
+}
+
+/* Where the character that ends at s[at] begins (at > 0), its code point
+ * in *c (U+FFFD for bytes that are not one). */
+static size_t char_before(const char *s, size_t at, unsigned *c)
+{
+    size_t from = at - 1, len;
+    while (from > 0 && at - from < 4 && ((unsigned char)s[from] & 0xc0) == 0x80)
+        from--;
+    *c = code_at(s + from, at - from, &len);
+    if (from + len != at) {
+        *c = 0xfffd;
+        return at - 1;
+    }
+    return from;
+}
+
+/* Rust's char::is_whitespace (Unicode's White_Space) and
+ * char::is_alphanumeric (alphabetic or numeric), as the tokenizers' added
+ * tokens strip and stand alone by them. */
+static int white(unsigned c)
+{
+    return (c >= 0x9 && c <= 0xd) || c == 0x20 || c == 0x85 || c == 0xa0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200a)
+           || c == 0x2028 || c == 0x2029 || c == 0x202f || c == 0x205f || c == 0x3000;
+}
+
+static int word(unsigned c) { return uc_is_property_alphabetic(c) || uc_is_general_category(c, UC_CATEGORY_N); }
+
+/* The next added token of list in s[from..n) that stands as its flags say
+ * (single_word: no word character beside it), and where it lies once it
+ * takes the white space before it (lstrip, not before `from`) and after
+ * it (rstrip): its index, or -1. As the tokenizers' find_matches: a match
+ * that does not stand is passed over, the search going on after it. */
+static int find_added(const Added *list, int count, const char *s, size_t n, size_t from, size_t *start, size_t *stop)
+{
+    for (size_t at = from; at < n;) {
+        size_t where = 0, len;
+        int k = next_added(list, count, s + at, n - at, &where);
+        if (k < 0)
+            return -1;
+        size_t st = at + where, en = st + list[k].len, back;
+        unsigned c = 0;
+        if (list[k].single_word && ((st > 0 && (char_before(s, st, &c), word(c)))
+                                    || (en < n && word(code_at(s + en, n - en, &len))))) {
+            at = en;
+            continue;
+        }
+        while (list[k].lstrip && st > from && (back = char_before(s, st, &c)) >= from && white(c))
+            st = back;
+        while (list[k].rstrip && en < n && white(code_at(s + en, n - en, &len)))
+            en += len;
+        *start = st;
+        *stop = en;
+        return k;
+    }
+    return -1;
+}
+
+/* s[0..n) cut at the added tokens of list: each stretch between them to
+ * plain (first: it begins the text encoded), each token its id. */
+static int cut_added(Work *w, const Added *list, int count, const char *s, size_t n, int first,
+                     int (*plain)(Work *, const char *, size_t, int))
+{
+    int rc = 0;
+    for (size_t at = 0; rc == 0 && at < n;) {
+        size_t start = n, stop = n;
+        int k = find_added(list, count, s, n, at, &start, &stop);
+        if (start > at)
+            rc = plain(w, s + at, start - at, first && at == 0);
+        if (rc == 0 && k >= 0)
+            rc = put_id(w, list[k].id);
+        at = stop;
+    }
+    return rc;
+}
+
 /* One normalizer step on s[0..n): the result, the caller's (NULL with err). */
 static char *normalize(Work *w, const Step *st, const char *s, size_t n, size_t *out_n)
 {
@@ -354,18 +439,8 @@ static int stretch(Work *w, const char *s, size_t n, int first)
             owned = next, s = next, n = m;
         }
     }
-    for (size_t at = 0; rc == 0 && at < n;) {
-        size_t where = 0;
-        int k = next_added(b->normed, b->n_normed, s + at, n - at, &where);
-        size_t plain = k < 0 ? n - at : where;
-        if (plain > 0)
-            rc = pre_and_model(w, s + at, plain, first && at == 0);
-        at += plain;
-        if (rc == 0 && k >= 0) {
-            rc = put_id(w, b->normed[k].id);
-            at += b->normed[k].len;
-        }
-    }
+    if (rc == 0)
+        rc = cut_added(w, b->normed, b->n_normed, s, n, first, pre_and_model);
     free(owned);
     return rc;
 }
@@ -387,18 +462,8 @@ static int encode(const Bpe *b, const char *text, size_t len, size_t max, Work *
     int rc = 0;
     for (int i = 0; rc == 0 && i < b->n_before; i++)
         rc = put_id(w, b->before[i]);
-    for (size_t at = 0; rc == 0 && at < len;) {
-        size_t where = 0;
-        int k = next_added(b->raw, b->n_raw, text + at, len - at, &where);
-        size_t plain = k < 0 ? len - at : where;
-        if (plain > 0)
-            rc = stretch(w, text + at, plain, at == 0);
-        at += plain;
-        if (rc == 0 && k >= 0) {
-            rc = put_id(w, b->raw[k].id);
-            at += b->raw[k].len;
-        }
-    }
+    if (rc == 0)
+        rc = cut_added(w, b->raw, b->n_raw, text, len, 1, stretch);
     for (int i = 0; rc == 0 && i < b->n_after; i++)
         rc = put_id(w, b->after[i]);
     return rc;

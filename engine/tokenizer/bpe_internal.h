@@ -83,7 +83,11 @@ typedef struct {
     char *text;
     size_t len;
     int id;
+    int lstrip, rstrip;         /* it takes the white space before, after */
+    int single_word;            /* only where no word character is beside it */
 } Added;
+/* An added token's flags, for bpe_add_special. */
+enum { ADDED_NORMALIZED = 1, ADDED_LSTRIP = 2, ADDED_RSTRIP = 4, ADDED_SINGLE_WORD = 8 };
 
 #define BPE_MAX_STEPS 16
 #define BPE_MAX_TEMPLATE 4
@@ -132,8 +136,9 @@ int bpe_vocab_of(Bpe *b, const JVal *v, const char *what, int vocab_size, AttnEr
  * ("merges.txt line", 3). */
 int bpe_add_merge(Bpe *b, const char *a, size_t na, const char *c, size_t nc, const char *where, int at,
                   AttnError *err);
-/* An added token (normalized: matched in the normalized text). */
-int bpe_add_special(Bpe *b, const char *s, size_t n, int id, int normalized, AttnError *err);
+/* An added token, its flags ADDED_* (normalized: matched in the
+ * normalized text). */
+int bpe_add_special(Bpe *b, const char *s, size_t n, int id, int flags, AttnError *err);
 /* A step of the normalizer (STEP_NFC .. STEP_REPLACE) or of the
  * pre-tokenizer, its strings copied; `pattern` (Oniguruma's syntax, as the
  * file writes it) compiled for a split. 0, or -1 with err. */

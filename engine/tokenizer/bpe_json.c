@@ -2,7 +2,8 @@
  * bpe_json.c - a BPE from Hugging Face's tokenizer.json (bpe.h's
  * bpe_open_json), read from the file, not assumed: "model" (type BPE: its
  * vocab and its merges, written "a b" or ["a", "b"], byte_fallback,
- * unk_token, fuse_unk, ignore_merges), "added_tokens", "normalizer" (NFC,
+ * unk_token, fuse_unk, ignore_merges), "added_tokens" (normalized or as
+ * written, lstrip, rstrip, single_word), "normalizer" (NFC,
  * NFD, NFKC, NFKD, Prepend, Replace of a string, a Sequence of these),
  * "pre_tokenizer" (ByteLevel, Split by a regex or a string with any of the
  * five behaviours and invert, Digits, Metaspace, a Sequence of these) and
@@ -284,7 +285,8 @@ static int model_settings(Bpe *b, const JVal *model, AttnError *err)
 {
     static const char w[] = "the model";
     const JVal *unk, *drop, *prefix, *suffix;
-    if (member(model, "unk_token", J_STR, 0, w, &unk, err) != 0 || member(model, "dropout", J_NUM, 0, w, &drop, err) != 0
+    if (member(model, "unk_token", J_STR, 0, w, &unk, err) != 0
+        || member(model, "dropout", J_NUM, 0, w, &drop, err) != 0
         || member(model, "continuing_subword_prefix", J_STR, 0, w, &prefix, err) != 0
         || member(model, "end_of_word_suffix", J_STR, 0, w, &suffix, err) != 0
         || flag(model, "byte_fallback", 0, w, &b->byte_fallback, err) != 0
@@ -319,10 +321,9 @@ static int added_tokens(Bpe *b, const JVal *added, int vocab_size, AttnError *er
             return -1;
         if (!is_id(id, vocab_size))
             return attn_fail(err, ATTN_E_ARG, "tokenizer.json: %s has no id of 0 to %d", where, vocab_size - 1), -1;
-        if (lstrip || rstrip || single)
-            return attn_fail(err, ATTN_E_ARG, "tokenizer.json: %s's lstrip, rstrip or single_word is not read yet",
-                             where), -1;
-        if (bpe_add_special(b, content->str, strlen(content->str), (int)id->num, normalized, err) != 0)
+        int flags = (normalized ? ADDED_NORMALIZED : 0) | (lstrip ? ADDED_LSTRIP : 0) | (rstrip ? ADDED_RSTRIP : 0)
+                    | (single ? ADDED_SINGLE_WORD : 0);
+        if (bpe_add_special(b, content->str, strlen(content->str), (int)id->num, flags, err) != 0)
             return -1;
     }
     return 0;
@@ -342,7 +343,8 @@ Bpe *bpe_open_json(const char *json, int vocab_size, AttnError *err)
     int ok = b != NULL && root.type == J_OBJ;
     if (b && !ok)
         attn_fail(err, ATTN_E_ARG, "tokenizer.json is %s, not an object", kind_of(&root));
-    ok = ok && member(&root, "model", J_OBJ, 1, "the file", &model, err) == 0 && (type = type_of(model, "the model", err));
+    ok = ok && member(&root, "model", J_OBJ, 1, "the file", &model, err) == 0
+         && (type = type_of(model, "the model", err)) != NULL;
     if (ok && strcmp(type, "BPE") != 0) {
         attn_fail(err, ATTN_E_ARG, "tokenizer.json: the model %.40s is not a BPE attn reads", type);
         ok = 0;

@@ -74,8 +74,10 @@ static size_t escape(const char *p, int in_class, StrBuf *out)
         /* a word boundary by Oniguruma's word characters */
         if (in_class)
             return 0;
-        strbuf_add(out, c == 'b' ? "(?:(?<=[" ONIG_WORD "])(?![" ONIG_WORD "])|(?<![" ONIG_WORD "])(?=[" ONIG_WORD "]))"
-                                 : "(?:(?<=[" ONIG_WORD "])(?=[" ONIG_WORD "])|(?<![" ONIG_WORD "])(?![" ONIG_WORD "]))");
+#define W "[" ONIG_WORD "]"
+        strbuf_add(out, "%s", c == 'b' ? "(?:(?<=" W ")(?!" W ")|(?<!" W ")(?=" W "))"
+                                       : "(?:(?<=" W ")(?=" W ")|(?<!" W ")(?!" W "))");
+#undef W
         return 2;
     }
     if (!c)
@@ -111,7 +113,8 @@ static int translate(const char *pattern, StrBuf *out, char *why, size_t size)
             strbuf_add(out, "%.*s", (int)n, p);
             p += n;
         } else if (in_class && (p[0] == '[' || (p[0] == '&' && p[1] == '&'))) {
-            snprintf(why, size, "a nested class or an intersection (at byte %zu) is not read", (size_t)(p - pattern) + 1);
+            snprintf(why, size, "a nested class or an intersection (at byte %zu) is not read",
+                     (size_t)(p - pattern) + 1);
             return -1;
         } else if (!in_class && p[0] == '[') {
             /* a class: its first ']' (after a '^') is a member */

@@ -1,6 +1,6 @@
 /*
- * fuzz_tokenizer.c - libFuzzer target for the tokenizer readers
- * (engine/tokenizer/bpe.c, bpe_json.c): any tokenizer.json, or any vocab.json
+ * fuzz_tokenizer.c - libFuzzer target for the tokenizer (engine/tokenizer/:
+ * its readers, its patterns, its encoder): any tokenizer.json, or any vocab.json
  * and merges.txt (split at the first NUL byte), ends in a tokenizer or a
  * refusal that says why, never a crash, a leak or undefined behaviour
  * (ASan + UBSan); a tokenizer made encodes texts (ASCII, accents, digits,
