@@ -258,7 +258,8 @@ fuzz: deps
 	cp tests/fuzz/progress/* build-fuzz/corpus-progress/
 	build-fuzz/fuzz_progress -max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=10 build-fuzz/corpus-progress
 	@mkdir -p build-fuzz/corpus-class
-	$(FUZZ_CC) $(ATTN_CPPFLAGS) -Iapp/class -o build-fuzz/fuzz_class tests/fuzz/fuzz_class.c app/class/class_wire.c
+	$(FUZZ_CC) $(ATTN_CPPFLAGS) -Iapp/class -Iengine/base -o build-fuzz/fuzz_class tests/fuzz/fuzz_class.c app/class/class_wire.c \
+	  engine/base/clock.c
 	cp tests/fuzz/class/* build-fuzz/corpus-class/
 	build-fuzz/fuzz_class -max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=10 build-fuzz/corpus-class
 	@mkdir -p build-fuzz/corpus-client

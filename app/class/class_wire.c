@@ -3,6 +3,7 @@
  * names, addresses (see class_wire.h).
  */
 #include "class_wire.h"
+#include "clock.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -168,9 +169,4 @@ int class_addr_parse(const char *s, ClassAddr *a, char *why, size_t size)
     return 0;
 }
 
-double class_now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
+double class_now_seconds(void) { return clock_seconds(); }

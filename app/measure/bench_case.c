@@ -18,6 +18,7 @@
  * is counted so.
  */
 #include "measure.h"
+#include "clock.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -103,12 +104,7 @@ int bench_inputs_make(BenchInputs *in, int n, int d, unsigned long seed)
     return 0;
 }
 
-double bench_now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
+double bench_now_ms(void) { return clock_seconds() * 1e3; }
 
 double bench_cpu_now_ms(void)
 {

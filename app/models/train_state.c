@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "filewrite.h"
+#include "hash.h"
 #include "lessonfile.h"
 
 #define CKPT_MAGIC "ATTNCKPT"
@@ -24,15 +25,6 @@
 #define DATA_MAX_BYTES (1L << 31)
 #define CKPT_MAX_BYTES (1L << 33)
 
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-    const unsigned char *b = p;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ b[i]) * 1099511628211ull;
-    return h;
-}
-
-#define FNV_START 1469598103934665603ull
 
 int train_data_load(const char *path, int context, TrainData *d, char *why, size_t size)
 {
@@ -54,7 +46,7 @@ int train_data_load(const char *path, int context, TrainData *d, char *why, size
     size_t least = (size_t)context + 1;
     d->train_len = len * 9 / 10 < least ? least : len * 9 / 10;
     d->val_at = len - (len - len * 9 / 10 < least ? least : len - len * 9 / 10);
-    d->hash = fnv(FNV_START, d->bytes, d->len);
+    d->hash = hash_fnv1a(HASH_START, d->bytes, d->len);
     return 0;
 }
 
@@ -244,7 +236,7 @@ int train_checkpoint_save(const char *dir, const TrainRun *r, ModelTrain *t, cha
     put(&o, w, count * sizeof *w);
     put(&o, m, count * sizeof *m);
     put(&o, v, count * sizeof *v);
-    uint64_t sum = o.failed ? 0 : fnv(FNV_START, o.b, o.len);
+    uint64_t sum = o.failed ? 0 : hash_fnv1a(HASH_START, o.b, o.len);
     put(&o, &sum, sizeof sum);
     int rc = 0;
     if (o.failed) {
@@ -295,7 +287,7 @@ int train_checkpoint_parse(const unsigned char *bytes, size_t len, TrainRun *r, 
     const char *bad = NULL;
     if (len < 8 + sizeof sum || take(&in, magic, 8) || memcmp(magic, CKPT_MAGIC, 8) != 0)
         bad = "not a checkpoint of attn train";
-    else if (memcpy(&sum, in.b + len - sizeof sum, sizeof sum), sum != fnv(FNV_START, in.b, len - sizeof sum))
+    else if (memcpy(&sum, in.b + len - sizeof sum, sizeof sum), sum != hash_fnv1a(HASH_START, in.b, len - sizeof sum))
         bad = "damaged: its checksum does not match (cut short, or changed)";
     else if (take(&in, &version, sizeof version) || version < 1 || version > CKPT_VERSION)
         bad = "of another version of attn";

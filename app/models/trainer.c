@@ -17,6 +17,7 @@
 #include "model_dir.h"
 #include "model_look.h"
 #include "model_write.h"
+#include "clock.h"
 #include "filewrite.h"
 #include "lessonfile.h"
 
@@ -37,12 +38,7 @@ struct Trainer {
     int stepped;                /* a step was taken in this process */
 };
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + t.tv_nsec / 1e9;
-}
+static double now_s(void) { return clock_seconds(); }
 
 /* The model of the directory dir, its weights copied into a block of its
  * own: GPT-2 of the 256 bytes. NULL with why. */

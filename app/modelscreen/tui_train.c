@@ -14,6 +14,7 @@
 #include <time.h>
 #include <limits.h>
 
+#include "clock.h"
 #include "format.h"
 #include "text.h"
 #include "minmax.h"
@@ -40,12 +41,7 @@ struct TrainScreen {
     double last_frame;
 };
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + t.tv_nsec / 1e9;
-}
+static double now_s(void) { return clock_seconds(); }
 
 /* The heads looked at again: the probe, a sample (each evaluation's
  * induction scores are the run's own, kept in its checkpoint, so the

@@ -15,6 +15,7 @@
  * the student's lesson reads (tui_class_free, after that lesson closed).
  */
 #include "tui_class.h"
+#include "clock.h"
 
 #include <curses.h>
 #include <poll.h>
@@ -56,12 +57,7 @@ typedef struct {
     char title[256];
 } ClassPlug;
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
+static double now_ms(void) { return clock_seconds() * 1e3; }
 
 /* The screen of step n as the handout numbers steps (0: the set-up). */
 static int screen_of_step(const LessonScreen *ls, int n)

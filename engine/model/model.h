@@ -110,6 +110,9 @@ typedef struct {
     float *lnf, *lnf_mean, *lnf_rstd; /* the final norm                    */
     float *probs;       /* N x vocab: the next token's probabilities       */
     const int *tokens;  /* the pass's (the caller's, kept until the backward) */
+    void *scratch;      /* the attention's workspaces, one a worker, kept
+                           from pass to pass (model_block.c frees them)      */
+    int n_scratch;
 } ModelActs;
 ModelActs *model_acts_new(const ModelConfig *cfg, int B, int T, AttnError *err);
 void model_acts_free(ModelActs *a);

@@ -160,6 +160,10 @@ void model_acts_free(ModelActs *a)
 {
     if (!a)
         return;
+    LayerScratch *scratch = a->scratch;
+    for (int w = 0; w < a->n_scratch; w++)
+        model_layer_scratch_free(&scratch[w]);
+    free(a->scratch);
     free(a->block), free(a->layer);
     free(a);
 }

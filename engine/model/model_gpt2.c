@@ -113,23 +113,29 @@ static void batch_item(void *ctx, int b, int worker)
                                      d, NULL, a->s->lse + (size_t)b * a->c->heads * T, &a->scratch[worker], &err);
 }
 
-static attn_status batch_attention(const ModelConfig *c, const ModelLayerActs *s, int B, int T, AttnError *err)
+static attn_status batch_attention(const ModelConfig *c, const ModelLayerActs *s, int B, int T, ModelActs *keep,
+                                   AttnError *err)
 {
     int workers = pool_threads();
-    LayerScratch *scratch = attn_calloc((size_t)workers, sizeof *scratch);
-    attn_status *rc = attn_calloc((size_t)B, sizeof *rc);
-    if (!scratch || !rc) {
-        free(scratch), free(rc);
-        return attn_fail(err, ATTN_E_NOMEM, "out of memory");
+    if (keep->n_scratch < workers) {
+        /* a worker's workspace is kept from pass to pass: a step of a small
+         * model once spent more making them than attending */
+        LayerScratch *more = attn_realloc(keep->scratch, (size_t)workers * sizeof *more);
+        if (!more)
+            return attn_fail(err, ATTN_E_NOMEM, "out of memory");
+        memset(more + keep->n_scratch, 0, (size_t)(workers - keep->n_scratch) * sizeof *more);
+        keep->scratch = more;
+        keep->n_scratch = workers;
     }
-    pool_run(workers, batch_item, &(BatchArgs){ c, s, T, scratch, rc }, B);
+    attn_status *rc = attn_calloc((size_t)B, sizeof *rc);
+    if (!rc)
+        return attn_fail(err, ATTN_E_NOMEM, "out of memory");
+    pool_run(workers, batch_item, &(BatchArgs){ c, s, T, keep->scratch, rc }, B);
     attn_status out = ATTN_OK;
     for (int b = 0; b < B; b++)
         if (rc[b] != ATTN_OK && out == ATTN_OK)
             out = attn_fail(err, rc[b], "out of memory for the attention of a batch");
-    for (int w = 0; w < workers; w++)
-        model_layer_scratch_free(&scratch[w]);
-    free(scratch), free(rc);
+    free(rc);
     return out;
 }
 
@@ -174,7 +180,7 @@ static attn_status gpt2_pass(const Model *m, const int *tokens, int B, int T, Mo
             rc = model_layer_attention(c, s.qkv, 3 * d, s.qkv + d, 3 * d, s.qkv + 2 * d, 3 * d, T, s.atty, d,
                                        run ? &run->scores[l * H] : NULL, s.lse, &scratch, err);
         else
-            rc = batch_attention(c, &s, B, T, err);
+            rc = batch_attention(c, &s, B, T, keep, err);
         if (rc != ATTN_OK)
             goto done;
         if (s.res2 != x)
