@@ -992,6 +992,30 @@ START_TEST(report_rounds_its_shares)
 }
 END_TEST
 
+/* The report's student lines in columns: the names as wide as the widest,
+ * each exercise's answers as wide as its widest (the last of a line
+ * unpadded). */
+START_TEST(the_report_lines_up_its_students)
+{
+    const char *log = write_temp(".jsonl",
+        "{\"time\": 1, \"name\": \"Ada\", \"lesson\": \"L\", \"exercise\": 1, \"answer\": \"0.5\", "
+        "\"verdict\": \"right\", \"diagnosis\": null}\n"
+        "{\"time\": 2, \"name\": \"Christopher\", \"lesson\": \"L\", \"exercise\": 1, \"answer\": \"-0.25\", "
+        "\"verdict\": \"wrong\", \"diagnosis\": \"sign\"}\n"
+        "{\"time\": 3, \"name\": \"Ada\", \"lesson\": \"L\", \"exercise\": 2, \"answer\": \"3\", "
+        "\"verdict\": \"right\", \"diagnosis\": null}\n"
+        "{\"time\": 4, \"name\": \"Christopher\", \"lesson\": \"L\", \"exercise\": 2, \"answer\": \"4\", "
+        "\"verdict\": \"wrong\", \"diagnosis\": null}\n");
+    ck_assert_ptr_nonnull(log);
+    CmdResult r = cmd_runf("%s class-report %s", attn_bin(), log);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_msg(strstr(r.out, "\nStudents\n"
+                                "  Ada:          1 ✓ 0.5           2 ✓ 3\n"
+                                "  Christopher:  1 ✗ -0.25 (sign)  2 ✗ 4\n"), "%s", r.out);
+    cmd_free(&r);
+}
+END_TEST
+
 Suite *class_suite(void)
 {
     Suite *s = suite_create("class");
@@ -999,6 +1023,7 @@ Suite *class_suite(void)
     tcase_set_timeout(c, 120);
     tcase_add_test(c, report_rounds_its_shares);
     tcase_add_test(c, a_place_not_kept_is_said);
+    tcase_add_test(c, the_report_lines_up_its_students);
     tcase_add_test(c, idle_connections_do_not_lock_the_class);
     tcase_add_test(c, wrong_codes_are_slowed);
     tcase_add_test(c, a_hostile_server_cannot_exhaust_a_student);

@@ -320,6 +320,24 @@ START_TEST(reload_finds_the_step_by_title_and_keeps_what_was_done)
 }
 END_TEST
 
+/* A class closing an exercise gives its value: unsolved, it is revealed
+ * and its cells show; solved, it stays solved. */
+START_TEST(a_closed_exercise_gives_its_value)
+{
+    Session *s = session_of_text(lesson_text, "session.lesson");
+    session_go(s, 1);
+    ck_assert(session_cell_hidden(s, 0, "P", 1, 1));
+    ck_assert_uint_eq(session_close_number(s, 1), SESSION_EXERCISE);
+    ck_assert_int_eq(session_exercise_state(s, 0)->status, EX_REVEALED);
+    ck_assert(!session_cell_hidden(s, 0, "P", 1, 1));
+    session_answer(s, 1, "7");
+    ck_assert_uint_eq(session_close_number(s, 2), 0);
+    ck_assert_int_eq(session_exercise_state(s, 1)->status, EX_RIGHT);
+    ck_assert_uint_eq(session_close_number(s, 99), 0);
+    session_free(s);
+}
+END_TEST
+
 Suite *session_suite(void)
 {
     Suite *s = suite_create("session");
@@ -331,6 +349,7 @@ Suite *session_suite(void)
     tcase_add_test(c, answers_are_judged_and_remembered_across_steps);
     tcase_add_test(c, verdicts_stand_whatever_is_edited);
     tcase_add_test(c, an_open_exercise_hides_its_cell);
+    tcase_add_test(c, a_closed_exercise_gives_its_value);
     tcase_add_test(c, a_passed_exercise_hides_nothing);
     tcase_add_test(c, the_judge_treats_nan_and_infinity_one_way);
     tcase_add_test(c, a_student_may_answer_minus_infinity);

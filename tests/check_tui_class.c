@@ -298,6 +298,54 @@ START_TEST(a_reload_reaches_the_class)
 }
 END_TEST
 
+/* On a projector (250x70) the spread is in the presenter's block font,
+ * alone on the status rows (no line of the explanation under it left over:
+ * "= -1.072    Enter: mark its operands"); X gives the closed exercise's
+ * value, the cell it kept as ? showing again. */
+START_TEST(the_spread_reads_from_the_back_and_closing_gives_the_value)
+{
+    char dir[] = "/tmp/attn-tui-class-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char args[700], addr[64] = "";
+    snprintf(args, sizeof args, "--class --listen 127.0.0.1:0 --code 4242 %s/02-sky-is-blue.lesson", lessons_dir());
+    Tmux t;
+    tmux_start(&t, 250, 70, NULL, args);
+    /* (a projector's screen is too long for a failure's message: its end) */
+#define WAIT_BIG(text) ck_assert_msg(tmux_wait_for(&t, text), "no \"%s\" on:\n%s", text, \
+                                     t.last + (strlen(t.last) > 3000 ? strlen(t.last) - 3000 : 0))
+    WAIT_BIG("0 joined");
+    ck_assert_int_eq(sscanf(strstr(t.last, "attn join "), "attn join %63s", addr), 1);
+    student(dir, addr, "Ada", "1: -0.5371\\n");
+    student(dir, addr, "Bob", "1: 0.5371\\n");
+    WAIT_BIG("exercise 1: 2 answered");
+    tmux_keys(&t, "Enter");
+    WAIT_BIG("= -1.072");
+    tmux_keys(&t, "S");
+    /* "1 RIGHT, 1 THE SIGN ...": R I G H T in the half-block font */
+    WAIT_BIG("█▀▄ ▀█▀ ▄▀▀ █ █ ▀█▀");
+    ck_assert_msg(!strstr(t.last, "= -1.072") && !strstr(t.last, "1 right, 1 the sign"),
+                  "the spread is not alone, or not in the block font:\n%s", t.last + strlen(t.last) - 3000);
+#undef WAIT_BIG
+    end_class(&t);
+    tmux_stop(&t);
+
+    /* closing exercise 3 gives Q[1,1] as a teacher would: revealed, worked */
+    snprintf(args, sizeof args, "%s/02-sky-is-blue.lesson", lessons_dir());
+    start_instructor(&t, args, addr);
+    tmux_keys(&t, "n");
+    WAIT_FOR(&t, "exercise 3: 0 answered");
+    ck_assert_msg(!strstr(t.last, "0.2261"), "Q[1,1] shows before it is asked:\n%s", t.last);
+    tmux_keys(&t, "X");
+    WAIT_FOR(&t, "exercise 3 closed");
+    WAIT_FOR(&t, "Exercise 3 (revealed)");
+    WAIT_FOR(&t, "Answer (revealed): Q[1,1] = 0.226");
+    end_class(&t);
+    tmux_stop(&t);
+    CmdResult r = cmd_runf("rm -rf %s", dir);
+    cmd_free(&r);
+}
+END_TEST
+
 Suite *tui_class_suite(void)
 {
     Suite *s = suite_create("tui_class");
@@ -315,6 +363,8 @@ Suite *tui_class_suite(void)
         tcase_add_test(c, a_big_lesson_reaches_a_terminal);
     if (!(skip && strcmp(skip, "1") == 0))
         tcase_add_test(c, a_reload_reaches_the_class);
+    if (!(skip && strcmp(skip, "1") == 0))
+        tcase_add_test(c, the_spread_reads_from_the_back_and_closing_gives_the_value);
     suite_add_tcase(s, c);
     return s;
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "class_log.h"
+#include "format.h"
 #include "lesson.h"
 #include "teach.h"
 
@@ -90,6 +91,22 @@ static int is_last(const ClassLogEntry *e, int n, int i)
             strcmp(e[k].lesson, e[i].lesson) == 0)
             return 0;
     return 1;
+}
+
+/* The exercises whose answers line up in columns (a log's numbers past it
+ * are printed as they come). */
+#define ALIGN_EXERCISES 256
+
+static int imax(int a, int b) { return a > b ? a : b; }
+
+/* One answer of a student's line: "1 ✗ 0.5371 (sign)", into buf. */
+static const char *answer_item(const ClassLogEntry *e, char *buf, size_t size)
+{
+    char ans[200], diag[200];
+    snprintf(buf, size, "%d %s %s%s%s%s", e->exercise, strcmp(e->verdict, "right") == 0 ? "✓" : "✗",
+             lesson_escape(e->answer, ans, sizeof ans), e->diagnosis[0] ? " (" : "",
+             e->diagnosis[0] ? lesson_escape(e->diagnosis, diag, sizeof diag) : "", e->diagnosis[0] ? ")" : "");
+    return buf;
 }
 
 static void print_exercise(const ClassLogEntry *e, int n, const char *lesson, int k)
@@ -174,6 +191,17 @@ static void print_text(const ClassLogEntry *e, int n, const char *raw_path)
                 print_exercise(e, n, lesson, asked[q]);
         free(asked);
         printf("\nStudents\n");
+        /* in columns: the names, and each exercise's answers as wide as
+         * its widest */
+        int name_w = 0, item_w[ALIGN_EXERCISES] = { 0 };
+        char item[512];
+        for (int q = 0; q < n; q++)
+            if (strcmp(e[q].lesson, lesson) == 0) {
+                name_w = imax(name_w, fmt_display_width(lesson_escape(e[q].name, safe, sizeof safe)) + 1);
+                if (e[q].exercise > 0 && e[q].exercise < ALIGN_EXERCISES)
+                    item_w[e[q].exercise] = imax(item_w[e[q].exercise], fmt_display_width(answer_item(&e[q], item,
+                                                                                                  sizeof item)));
+            }
         for (int k = 0; k < n; k++) {
             if (strcmp(e[k].lesson, lesson) != 0)
                 continue;
@@ -182,15 +210,15 @@ static void print_text(const ClassLogEntry *e, int n, const char *raw_path)
                 first = !(strcmp(e[q].lesson, lesson) == 0 && strcmp(e[q].name, e[k].name) == 0);
             if (!first)
                 continue;
-            printf("  %s:", lesson_escape(e[k].name, safe, sizeof safe));
+            snprintf(item, sizeof item, "%s:", lesson_escape(e[k].name, safe, sizeof safe));
+            printf("  %s", item);
+            int owed = name_w - fmt_display_width(item);    /* blanks due before the next item */
             for (int q = k; q < n; q++) {
                 if (strcmp(e[q].lesson, lesson) != 0 || strcmp(e[q].name, e[k].name) != 0)
                     continue;
-                char ans[200];
-                printf("  %d %s %s%s%s%s", e[q].exercise, strcmp(e[q].verdict, "right") == 0 ? "✓" : "✗",
-                       lesson_escape(e[q].answer, ans, sizeof ans), e[q].diagnosis[0] ? " (" : "",
-                       e[q].diagnosis[0] ? lesson_escape(e[q].diagnosis, safe, sizeof safe) : "",
-                       e[q].diagnosis[0] ? ")" : "");
+                printf("%*s  %s", owed, "", answer_item(&e[q], item, sizeof item));
+                owed = e[q].exercise > 0 && e[q].exercise < ALIGN_EXERCISES
+                       ? item_w[e[q].exercise] - fmt_display_width(item) : 0;
             }
             putchar('\n');
         }

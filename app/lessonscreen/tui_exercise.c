@@ -78,16 +78,17 @@ int lv_exercise_lines(const TuiTerm *term, const LessonScreen *ls, char *buf, si
         for (const char *q = worked; (q = text_line(q, line, sizeof line));)
             ex_add(&x, EXL_HINT, "%s", line);
     }
-    /* the verdict as the session keeps it (and saved it) */
+    /* the verdict as the session keeps it (and saved it), or in its place
+     * what could not be judged, not a number: the latest thing done */
     const Judgement *j = &es->judged;
-    if (j->verdict == VERDICT_RIGHT || j->verdict == VERDICT_REVEALED) {
+    if (lv->feedback[0]) {
+        ex_add(&x, EXL_WRONG, "  %s", lv->feedback);
+    } else if (j->verdict == VERDICT_RIGHT || j->verdict == VERDICT_REVEALED) {
         ex_add(&x, EXL_RIGHT, "  %s %s: %s", ui_glyph(&term->cv, "✓", "OK"), es->last, j->msg);
     } else if (j->verdict == VERDICT_WRONG) {
         const char *more = es->status == EX_REVEALED ? ""
                          : es->hints_shown < ex->n_hints ? " (i: a hint)" : " (v: the worked answer)";
         ex_add(&x, EXL_WRONG, "  %s %s: %s.%s", ui_glyph(&term->cv, "✗", "X"), es->last, j->msg, more);
     }
-    if (lv->feedback[0])    /* what could not be judged: not a number */
-        ex_add(&x, EXL_WRONG, "  %s", lv->feedback);
     return x.n;
 }

@@ -205,6 +205,10 @@ static void end_summary(TuiTerm *term, LessonScreen *ls)
     }
     tui_message(term, 0, "the end of the lesson: %d right first time, %d after hints or tries, %d revealed, %d open; "
                 "p goes back, Esc to the menu", first, later, revealed, open);
+    /* a laptop's row holds the counts whole in fewer words */
+    if ((int)strlen(term->message) > term->cols - 2)
+        tui_message(term, 0, "the end of the lesson: %d right first time, %d later, %d revealed, %d open",
+                    first, later, revealed, open);
 }
 
 void lv_confirm_reveal(TuiTerm *term, LessonScreen *ls, int ch)

@@ -153,6 +153,13 @@ void lv_prepare(TuiTerm *term, LessonScreen *ls)
     /* zoomed, the pane has the screen: no prose, no exercise */
     int text_n = lv->zoom ? 0 : ls->frame.text_n;
     int ex_n = lv->zoom ? 0 : ls->frame.exercise_n;
+    /* the row a verdict will take is kept from the start, so that the
+     * first answer moves nothing on the screen */
+    const LessonStep *ex_step = session_step(lv->ses);
+    int last_role = ex_n > 0 && ex_n <= EX_ROLES_MAX ? ls->frame.roles[ex_n - 1] : EXL_TITLE;
+    if (ex_n > 0 && ex_step && ex_step->n_exercises > 0 && !session_bug(lv->ses) && last_role != EXL_RIGHT
+        && last_role != EXL_WRONG)
+        ex_n++;
     PaneNeed *need = calloc((size_t)imax(lv->n_panes, 1), sizeof *need);
     PanePlace *place = calloc((size_t)imax(lv->n_panes, 1), sizeof *place);
     if (!need || !place)
@@ -387,9 +394,12 @@ static void draw_status(const TuiTerm *term, const LessonScreen *ls)
 
 /* What the lesson asks of the key bar: its keys, which of them apply now,
  * and the first line of a reload error with no room under the title. */
-static void draw_keybar(const TuiTerm *term, const LessonScreen *ls)
+/* The key bar, in its row less the `room` columns at its end a note about
+ * the panes takes (its keys cut whole, never written over). */
+static void draw_keybar(const TuiTerm *term, const LessonScreen *ls, int room)
 {
     KeyBarWant want = { .where = KEYS_LESSON, .rect = ls->layout.keybar, .quiet = ls->present };
+    want.rect.w -= room < want.rect.w ? room : 0;
     if (ls->prompt.kind != PROMPT_NONE) {
         want.prompt_label = ls->prompt.label;
         want.prompt_input = ls->prompt.input;
@@ -472,21 +482,29 @@ void lv_draw(TuiTerm *term, LessonScreen *ls)
         char line[1024];
         const char *more = ui_glyph(&term->cv, "… t: all", "... t: all");
         int more_w = fmt_display_width(more);
-        for (int k = 0; k < er.h && (p = text_line(p, line, sizeof line)); k++) {
-            if (k == er.h - 1 && n_ex > er.h) {
+        static const int role_colour[] = { [EXL_TITLE] = C_PANE_TITLE, [EXL_HINT] = C_HINT,
+                                           [EXL_RIGHT] = C_RIGHT, [EXL_WRONG] = C_WRONG, [EXL_NOTE] = C_DIM };
+        /* a verdict, or why an answer could not be read, is what the
+         * student just did: where the lines do not all fit it keeps the
+         * last row, and the hints before it go under t */
+        int verdict = 0;
+        while (n_ex > er.h && verdict < er.h && n_ex - 1 - verdict >= 0 && n_ex - 1 - verdict < EX_ROLES_MAX
+               && (roles[n_ex - 1 - verdict] == EXL_RIGHT || roles[n_ex - 1 - verdict] == EXL_WRONG))
+            verdict++;
+        int rows = er.h - verdict, from = n_ex - verdict;
+        for (int k = 0; (p = text_line(p, line, sizeof line)); k++) {
+            if (k < rows && k == rows - 1 && n_ex > er.h) {
                 /* the rest (more hints, the verdict) is under t */
                 ui_put(&term->cv, er.y + k, 1, er.w - 3 - more_w, term->attr[C_HINT], line);
                 ui_put(&term->cv, er.y + k, er.w - more_w - 1, more_w, term->attr[C_DIM], more);
-                break;
+            } else if (k < rows || (verdict && k >= from)) {
+                int a = term->attr[role_colour[k < EX_ROLES_MAX ? roles[k] : EXL_HINT]];
+                ui_put(&term->cv, er.y + (k < rows ? k : rows + k - from), 1, er.w - 2, a, line);
             }
-            static const int role_colour[] = { [EXL_TITLE] = C_PANE_TITLE, [EXL_HINT] = C_HINT,
-                                               [EXL_RIGHT] = C_RIGHT, [EXL_WRONG] = C_WRONG, [EXL_NOTE] = C_DIM };
-            int a = term->attr[role_colour[k < EX_ROLES_MAX ? roles[k] : EXL_HINT]];
-            ui_put(&term->cv, er.y + k, 1, er.w - 2, a, line);
         }
     }
     draw_status(term, ls);
-    draw_keybar(term, ls);
+    draw_keybar(term, ls, note[0] && note_y == ls->layout.keybar.y ? nw + 1 : 0);
     if (note[0] && note_y == ls->layout.keybar.y)
         ui_put(&term->cv, note_y, note_x, nw, term->attr[C_DIM] | A_REVERSE, note);
     if (ls->plug)

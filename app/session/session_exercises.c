@@ -196,6 +196,18 @@ unsigned session_reveal(Session *s, int k)
     return SESSION_EXERCISE;
 }
 
+unsigned session_close_number(Session *s, int n)
+{
+    if (n < 1 || n > s->n_ex)
+        return 0;
+    ExerciseState *e = &s->ex[n - 1];
+    if (e->status == EX_RIGHT || e->status == EX_REVEALED)
+        return 0;
+    e->status = EX_REVEALED;
+    session_save_progress(s, 1);
+    return SESSION_EXERCISE;
+}
+
 RevealOffer session_reveal_offer(const Session *s, int k)
 {
     const ExerciseState *e = ex_index(s, k) >= 0 ? session_exercise_state(s, k) : NULL;

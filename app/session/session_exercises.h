@@ -71,6 +71,10 @@ int session_asked_note(const Session *s, int k, char *buf, size_t size);
 const LessonState *session_asked_state(const Session *s);
 /* Give up on exercise k: it is revealed and counts as not solved. */
 unsigned session_reveal(Session *s, int k);
+/* A class closed exercise n (1-based, in the lesson): unless it is solved
+ * it is revealed, its value shown in every pane, as a teacher gives it
+ * when the question closes. SESSION_EXERCISE when it changed, else 0. */
+unsigned session_close_number(Session *s, int n);
 /* What giving up on exercise k would do, the one rule of it (the screen
  * words it with its keys): it may be revealed, it is already, it is
  * solved (nothing to give up), or there is no such exercise. */

@@ -24,6 +24,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bigtext.h"
 #include "class_client.h"
 #include "class_pack.h"
 #include "class_server.h"
@@ -108,6 +109,9 @@ static void student_messages(ClassPlug *c, TuiTerm *term, LessonScreen *ls)
         case CLIENT_CLOSED:
             if (c->open == m.n)
                 c->open = 0;
+            /* closing gives the value: the cells it kept as ? show */
+            if (ls->lv.ses && session_close_number(ls->lv.ses, (int)m.n))
+                c->dirty = 1;
             break;
         case CLIENT_NOTE:
             tui_message(term, 0, "%s", m.text);
@@ -222,6 +226,7 @@ static int class_key(void *self, TuiTerm *term, LessonScreen *ls, int ch)
         if (tally.exercise > 0) {
             c->closed = tally.exercise;
             class_server_close_question(c->cls);
+            session_close_number(ls->lv.ses, tally.exercise);   /* and its value shows */
         }
         return 1;
     }
@@ -306,8 +311,16 @@ static void class_draw(void *self, TuiTerm *term, const LessonScreen *ls)
         m += snprintf(spread + m, sizeof spread - (size_t)m, ", %d %s", tally.spread[i].count,
                       words ? words : "wrong, no mistake named");
     }
-    ui_fill(&term->cv, st.y, st.x, st.w, term->attr[C_STATUS]);
-    ui_put(&term->cv, st.y, st.x + 1, st.w - 2, term->attr[C_STATUS] | A_BOLD, spread);
+    /* the whole status area is the spread's: no line of the explanation
+     * under it is left to read as part of it */
+    for (int r = 0; r < st.h; r++)
+        ui_fill(&term->cv, st.y + r, st.x, st.w, term->attr[C_STATUS]);
+    /* a presenter's room reads it in the block font where it fits */
+    BigSize big = ls->present ? big_fit(spread, st.w - 2, st.h, term->utf8) : BIG_NONE;
+    if (big != BIG_NONE)
+        ui_put_big(&term->cv, st.y, st.x + 1, st.w - 2, term->attr[C_STATUS] | A_BOLD, spread, big);
+    else
+        ui_put(&term->cv, st.y, st.x + 1, st.w - 2, term->attr[C_STATUS] | A_BOLD, spread);
 }
 
 /* What the loop polls beside the keyboard, and how long it waits. */
