@@ -232,6 +232,29 @@ double attention_flops(const AttnConfig *cfg)
     return 8.0 * n * d * d + 4.0 * scores * d;
 }
 
+#define ATTN_PHASE_NAME(id, name) name,
+static const char *const phase_names[ATTN_PHASES] = { ATTN_PHASE_LIST(ATTN_PHASE_NAME) };
+
+const char *attention_phase_name(AttnPhase phase)
+{
+    return phase >= 0 && phase < ATTN_PHASES ? phase_names[phase] : "?";
+}
+
+double attention_phase_flops(const AttnConfig *cfg, AttnPhase phase)
+{
+    double nd2 = (double)cfg->n * cfg->d * cfg->d;
+    switch (phase) {
+    case ATTN_PHASE_PROJECT_IN:
+        return 6.0 * nd2;
+    case ATTN_PHASE_PROJECT_OUT:
+        return 2.0 * nd2;
+    case ATTN_PHASE_CORE:
+        return attention_flops(cfg) - 8.0 * nd2;
+    default:
+        return 0.0;
+    }
+}
+
 void attention_matmul(float *c, const float *a, const float *b, int m, int k, int n)
 {
     blas_sgemm(0, 0, m, n, k, 1.0f, a, k, b, n, 0.0f, c, n);
@@ -254,7 +277,7 @@ attn_status attention_check(const AttnConfig *cfg, const AttnWeights *w, AttnErr
 attn_status attention_forward(float *out, const float *x, const AttnWeights *w, const AttnConfig *cfg,
                               AttnError *err)
 {
-    AttnWorkspace ws = { NULL, 0 };
+    AttnWorkspace ws = { NULL, 0, NULL, NULL };
     attn_status st = attention_forward_in(&ws, out, x, w, cfg, err);
     free(ws.buf);
     return st;
@@ -298,13 +321,14 @@ attn_status attention_forward_in(AttnWorkspace *ws, float *out, const float *x, 
         }
         int bands_used = (job.n + job.rows_per_item - 1) / job.rows_per_item;
         job.own_proj = job.own_core;
+        job.observe = ws->observe, job.observe_ctx = ws->observe_ctx;
         if (job.wpack)
-            attn_run_phase(&job, pack_weight, 4, threads);
-        attn_run_phase(&job, project_in, bands_used, threads);
+            attn_run_phase(&job, ATTN_PHASE_PACK_WEIGHTS, pack_weight, 4, threads);
+        attn_run_phase(&job, ATTN_PHASE_PROJECT_IN, project_in, bands_used, threads);
         if (job.own_core)
-            attn_run_phase(&job, attn_pack_head, job.heads, threads);
-        attn_run_phase(&job, attn_attend, job.heads * job.nblocks, threads);
-        attn_run_phase(&job, project_out, bands_used, threads);
+            attn_run_phase(&job, ATTN_PHASE_PACK_KV, attn_pack_head, job.heads, threads);
+        attn_run_phase(&job, ATTN_PHASE_CORE, attn_attend, job.heads * job.nblocks, threads);
+        attn_run_phase(&job, ATTN_PHASE_PROJECT_OUT, project_out, bands_used, threads);
         attn_error_clear(err);
     }
     return st;
