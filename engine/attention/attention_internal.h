@@ -126,6 +126,7 @@ struct AttnJob {
     const float *x;         /* (n, d)                                      */
     const AttnWeights *w;
     int n, d, heads, dk, causal, block, nblocks, rows_per_item;
+    int proj_bands;         /* projections by blocks of columns: bands of rows a block is split into */
     int split_products;     /* ATTN_PAR_BLAS: items on the caller, products on the pool */
     float scale;            /* 1 / sqrt(dk)                                */
     /* the core's operands: Q (n, heads x dk) at ldq, K and V (n, kv_heads
