@@ -394,13 +394,13 @@ static void standard_phases(const char names[][32], int count, const double ms[]
     printf("\nphases of the pass, each timed inside every pass: the runs' median ms, and the share of the peak\n");
     printf("%-14s", "case");
     for (int p = 0; p < ATTN_PHASES; p++)
-        printf(" %16s", attention_phase_name((AttnPhase)p));
+        printf(" %17s", attention_phase_name((AttnPhase)p));
     printf("\n");
     for (int i = 0; i < count; i++) {
         printf("%-14s", names[i]);
         for (int p = 0; p < ATTN_PHASES; p++) {
             if (ms[i][p] < 0)
-                printf(" %16s", "-");
+                printf(" %17s", "-");
             else if (share[i][p] > 0)
                 printf(" %8.1f ms %4.0f%%", ms[i][p], share[i][p]);
             else
