@@ -18,6 +18,7 @@
 
 #include "alloc.h"
 #include "attention.h"
+#include "attention_linear.h"
 #include "attention_internal.h"
 #include "bench_plot.h"
 #include "json_read.h"
@@ -626,6 +627,80 @@ START_TEST(test_bench_fused_only_text)
 }
 END_TEST
 
+/* attn bench ARGS run to success, its JSON parsed into root (the caller
+ * frees both). */
+static CmdResult bench_json(const char *args, JVal *root)
+{
+    CmdResult r = cmd_runf("%s bench %s", attn_bin(), args);
+    ck_assert_msg(r.status == 0, "attn bench %s: status %d: %s", args, r.status, r.err);
+    char jerr[128];
+    ck_assert_msg(json_parse(r.out, root, jerr, sizeof jerr) == 0, "%s in\n%s", jerr, r.out);
+    return r;
+}
+
+/* --phases: each phase of the fused pass, in the order it runs, with
+ * the flops it computes (the JSON's GFLOP/s times its ms), as text and
+ * JSON; never its speed. */
+START_TEST(test_bench_phases)
+{
+    JVal root;
+    CmdResult r = bench_json("--n 96 --d 40 --heads 2 --reps 3 --fused-only --phases --json", &root);
+    const JVal *phases = json_get(&root, "phases");
+    ck_assert_msg(phases && phases->type == J_ARR, "%s", r.out);
+    int own = strcmp(json_get(&root, "core_path")->str, "blas") != 0;
+    /* d = 40 is no multiple of a panel: attn's kernels pack the weights first */
+    static const char *const own_names[] = { "weights packed", "projections in", "K and V packed", "core",
+                                             "projection out" };
+    static const char *const blas_names[] = { "projections in", "core", "projection out" };
+    const char *const *names = own ? own_names : blas_names;
+    ck_assert_int_eq(phases->n, own ? 5 : 3);
+    for (int i = 0; i < phases->n; i++) {
+        const JVal *p = &phases->items[i];
+        ck_assert_str_eq(json_get(p, "phase")->str, names[i]);
+        ck_assert_msg(json_get(p, "ms")->num >= 0 && json_get(p, "peak_share")->num >= 0, "%s", r.out);
+    }
+    json_free(&root);
+    cmd_free(&r);
+    r = cmd_runf("%s bench --n 96 --d 40 --heads 2 --reps 3 --fused-only --phases", attn_bin());
+    ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
+    ck_assert_msg(strstr(r.out, "  phases, each timed inside every pass, the median of the passes:\n") &&
+                      strstr(r.out, "\n    core  ") && strstr(r.out, "\n    projection out  ") &&
+                      strstr(r.out, "% of the FMA peak\n"), "%s", r.out);
+    cmd_free(&r);
+    /* without --phases, neither */
+    r = cmd_runf("%s bench --n 96 --d 40 --heads 2 --reps 1 --fused-only", attn_bin());
+    ck_assert_msg(r.status == 0 && !strstr(r.out, "phases"), "%s", r.out);
+    cmd_free(&r);
+}
+END_TEST
+
+/* --linear: the four ways of one linear layer's weights, each with the
+ * kernel that took it (BF16 on AVX512_BF16 where the CPU has it); never
+ * a speed. */
+START_TEST(test_bench_linear)
+{
+    JVal root;
+    CmdResult r = bench_json("--linear --n 13 --d 40 --reps 1 --json", &root);
+    ck_assert_double_eq(json_get(&root, "in")->num, 40);
+    ck_assert_double_eq(json_get(&root, "out")->num, 120);
+    const JVal *w = json_get(&root, "weights");
+    ck_assert_msg(w && w->type == J_ARR && w->n == 4, "%s", r.out);
+    static const char *const dtypes[] = { "f32", "f32", "bf16", "bf16" }, *const layouts[] = { "in_out", "out_in" };
+    for (int i = 0; i < 4; i++) {
+        ck_assert_str_eq(json_get(&w->items[i], "dtype")->str, dtypes[i]);
+        ck_assert_str_eq(json_get(&w->items[i], "layout")->str, layouts[i % 2]);
+        ck_assert_str_eq(json_get(&w->items[i], "path")->str,
+                         attention_linear_path(i < 2 ? ATTN_DTYPE_F32 : ATTN_DTYPE_BF16));
+    }
+    json_free(&root);
+    cmd_free(&r);
+    r = cmd_runf("%s bench --linear --n 13 --d 40 --reps 1", attn_bin());
+    ck_assert_msg(r.status == 0 && strstr(r.out, "attn bench --linear: x (13, 40) @ W (40, 120) + b, median of 1") &&
+                      strstr(r.out, "\n  bf16 (out, in)   ") && strstr(r.out, "; bf16 / f32: "), "%s", r.out);
+    cmd_free(&r);
+}
+END_TEST
+
 START_TEST(test_bench_sweep_json)
 {
     CmdResult r = cmd_runf("%s bench --sweep --max-n 256 --d 8 --heads 2 --reps 1 --json", attn_bin());
@@ -743,6 +818,8 @@ Suite *attention_suite(void)
     tcase_add_test(bench, test_bench_threads_follow_the_affinity);
     tcase_add_test(bench, test_bench_kernels);
     tcase_add_test(bench, test_bench_fused_only_text);
+    tcase_add_test(bench, test_bench_phases);
+    tcase_add_test(bench, test_bench_linear);
     tcase_add_test(bench, test_bench_paths_are_a_rule);
     tcase_add_test(bench, test_bench_sweep_json);
     tcase_add_test(bench, test_plot_ascii);

@@ -9,7 +9,8 @@
  * heads of width 1, 7, 16, 64, 96 and 128, n not a multiple of the block,
  * causal and not, one worker and two: max error within 1e-5 of the scale
  * of what is computed; the online softmax over two tiles of keys; and
- * attention_core with grouped-query heads and each query's log-sum-exp. Run under ASan by `make asan` like every suite.
+ * attention_core with grouped-query heads and each query's log-sum-exp; the
+ * phases a pass tells its observer of. Run under ASan by `make asan` like every suite.
  * Never a speed.
  */
 #include <check.h>
@@ -20,6 +21,7 @@
 
 #include "attention.h"
 #include "attention_internal.h"
+#include "attention_linear.h"
 
 static uint32_t seed = 77u;
 
@@ -322,6 +324,220 @@ START_TEST(test_softmax_columns)
 }
 END_TEST
 
+/* ---- the linear layer: float32 and BF16 weights ---- */
+
+/* BF16 rounding: to nearest, ties to even; infinities kept, a float past
+ * BF16's largest goes to infinity, a NaN stays a NaN. */
+START_TEST(test_bf16_rounding)
+{
+    static const struct {
+        uint32_t f;
+        uint16_t h;
+    } cases[] = {
+        { 0x3f800000u, 0x3f80 },    /* 1 */
+        { 0x3f808000u, 0x3f80 },    /* 1 + 2^-8: a tie, to the even 1 */
+        { 0x3f818000u, 0x3f82 },    /* 1 + 3 x 2^-8: a tie, up to the even */
+        { 0x3f808001u, 0x3f81 },    /* just past the tie: up */
+        { 0x3f807fffu, 0x3f80 },    /* just short of it: down */
+        { 0xbf818000u, 0xbf82 },    /* negative: the same by magnitude */
+        { 0x7f800000u, 0x7f80 },    /* inf */
+        { 0xff800000u, 0xff80 },    /* -inf */
+        { 0x7f7fffffu, 0x7f80 },    /* FLT_MAX rounds to inf */
+        { 0x00000000u, 0x0000 },
+        { 0x80000000u, 0x8000 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        float x;
+        memcpy(&x, &cases[i].f, sizeof x);
+        ck_assert_msg(attention_bf16_of(x) == cases[i].h, "%08x -> %04x, want %04x", cases[i].f, attention_bf16_of(x),
+                      cases[i].h);
+    }
+    float nan = NAN;
+    ck_assert(isnan(attention_f32_of_bf16(attention_bf16_of(nan))));
+    ck_assert_float_eq(attention_f32_of_bf16(0x3f80), 1.0f);
+    ck_assert_float_eq(attention_f32_of_bf16(0xc040), -3.0f);
+    /* the vector packing rounds as the portable one, bit for bit, on
+     * random floats and on ties (low halves 0x8000) */
+    if (attention_bf16_supported()) {
+        int m = 29, k = 77;
+        float *a = random_buf((size_t)m * k, 3.0f);
+        for (int i = 0; i < m * k; i += 3) {
+            uint32_t u;
+            memcpy(&u, &a[i], sizeof u);
+            u = (u & 0xffff0000u) | 0x8000u;
+            memcpy(&a[i], &u, sizeof u);
+        }
+        size_t words = attn_bf16_packed_a_words(m, k);
+        uint32_t *p0 = malloc(words * sizeof *p0), *p1 = malloc(words * sizeof *p1);
+        ck_assert(p0 && p1);
+        attn_bf16_pack_a(ATTN_ISA_SCALAR, p0, a, k, m, k);
+        attn_bf16_pack_a(ATTN_ISA_AVX512, p1, a, k, m, k);
+        for (size_t i = 0; i < words; i++)
+            ck_assert_msg(p0[i] == p1[i], "word %zu: portable %08x, avx512 %08x", i, p0[i], p1[i]);
+        free(a), free(p0), free(p1);
+    }
+}
+END_TEST
+
+/* y = x @ W + b through attention_linear_isa, W float32 or BF16, stored
+ * (in, out) or (out, in), at every instruction set the CPU has, against
+ * double sums (of the BF16-rounded operands for BF16): each cell within
+ * 1e-5 of the sum of the magnitudes it adds; the columns past out never
+ * written. */
+static void expect_linear(int m, int in, int out, int out_major, AttnDtype dtype, int pad, const float *bias)
+{
+    int ld = (out_major ? in : out) + pad, ldx = in + 1, ldy = out + 2, rows = out_major ? out : in;
+    float *x = random_buf((size_t)m * ldx, 1.0f), *wf = random_buf((size_t)rows * ld, 1.0f);
+    float *y0 = random_buf((size_t)(m ? m : 1) * ldy, 1.0f), *y = malloc((size_t)(m ? m : 1) * ldy * sizeof *y);
+    uint16_t *wh = malloc((size_t)rows * ld * sizeof *wh);
+    ck_assert(y && wh);
+    for (size_t i = 0; i < (size_t)rows * ld; i++)
+        wh[i] = attention_bf16_of(wf[i]);
+    AttnLinear w = { dtype == ATTN_DTYPE_BF16 ? (const void *)wh : (const void *)wf, dtype, in, out, ld, out_major };
+    AttnWorkspace *ws = attention_workspace_new();
+    for (size_t s = 0; s < sizeof isas / sizeof *isas; s++) {
+        int have = dtype == ATTN_DTYPE_BF16 ? isas[s] != ATTN_ISA_AVX512 || attention_bf16_supported()
+                                            : attention_isa_supported(isas[s]);
+        if (!have || (dtype == ATTN_DTYPE_BF16 && isas[s] == ATTN_ISA_AVX2))
+            continue;
+        memcpy(y, y0, (size_t)(m ? m : 1) * ldy * sizeof *y);
+        AttnError err;
+        ck_assert_int_eq(attention_linear_isa(ws, y, ldy, x, ldx, m, &w, bias, isas[s], &err), ATTN_OK);
+        for (int i = 0; i < m; i++) {
+            for (int j = 0; j < out; j++) {
+                double want = bias ? bias[j] : 0, mag = fabs(want);
+                for (int p = 0; p < in; p++) {
+                    size_t at = out_major ? (size_t)j * ld + p : (size_t)p * ld + j;
+                    double a = x[(size_t)i * ldx + p], b = wf[at];
+                    if (dtype == ATTN_DTYPE_BF16)
+                        a = attention_f32_of_bf16(attention_bf16_of((float)a)), b = attention_f32_of_bf16(wh[at]);
+                    want += a * b;
+                    mag += fabs(a * b);
+                }
+                double got = y[(size_t)i * ldy + j];
+                ck_assert_msg(fabs(got - want) <= 1e-5 * (mag > 1e-30 ? mag : 1.0),
+                              "%s %s m=%d in=%d out=%d out_major=%d pad=%d: y[%d,%d] = %.9g, want %.9g",
+                              dtype == ATTN_DTYPE_BF16 ? "bf16" : "f32", attention_isa_name(isas[s]), m, in, out,
+                              out_major, pad, i, j, got, want);
+            }
+            for (int j = out; j < ldy; j++)
+                ck_assert_float_eq(y[(size_t)i * ldy + j], y0[(size_t)i * ldy + j]);
+        }
+    }
+    attention_workspace_free(ws);
+    free(x), free(wf), free(y0), free(y), free(wh);
+}
+
+START_TEST(test_linear_odd_shapes)
+{
+    static const int ms[] = { 1, 13, 25, 97 }, ins[] = { 1, 2, 7, 64, 255, 1100 }, outs[] = { 1, 33, 64, 70, 130 };
+    float *bias = random_buf(200, 1.0f);
+    int k = 0;
+    for (size_t i = 0; i < sizeof ms / sizeof *ms; i++)
+        for (size_t p = 0; p < sizeof ins / sizeof *ins; p++)
+            for (size_t j = 0; j < sizeof outs / sizeof *outs; j++, k++)
+                for (int dtype = 0; dtype <= 1; dtype++)
+                    expect_linear(ms[i], ins[p], outs[j], k % 2, (AttnDtype)dtype, k % 3, k % 4 ? bias : NULL);
+    /* a model's shape, (out, in) as torch keeps it, and (in, out) */
+    expect_linear(40, 768, 96, 1, ATTN_DTYPE_BF16, 0, bias);
+    expect_linear(40, 768, 96, 0, ATTN_DTYPE_BF16, 0, NULL);
+    /* nothing to do, and bad shapes refused */
+    expect_linear(0, 5, 7, 1, ATTN_DTYPE_BF16, 0, NULL);
+    float x[4] = { 0 }, y[4];
+    AttnLinear w = { x, ATTN_DTYPE_F32, 2, 2, 1, 0 };
+    AttnWorkspace *ws = attention_workspace_new();
+    AttnError err;
+    ck_assert_int_eq(attention_linear(ws, y, 2, x, 2, 2, &w, NULL, &err), ATTN_E_ARG);
+    ck_assert_msg(strstr(err.msg, "strides too short (ldx=2 ldy=2 ld=1 for 2 x 2)"), "%s", err.msg);
+    if (!attention_bf16_supported()) {
+        w = (AttnLinear){ x, ATTN_DTYPE_BF16, 2, 2, 2, 0 };
+        ck_assert_int_eq(attention_linear_isa(ws, y, 2, x, 2, 2, &w, NULL, ATTN_ISA_AVX512, &err), ATTN_E_ARG);
+        ck_assert_msg(strstr(err.msg, "no AVX512_BF16"), "%s", err.msg);
+    }
+    ck_assert_str_eq(attention_linear_path(ATTN_DTYPE_BF16), attention_bf16_supported() ? "avx512_bf16" : "portable");
+    attention_workspace_free(ws);
+    free(bias);
+}
+END_TEST
+
+/* The phases a pass tells its workspace's observer of, in the order
+ * they ran, each begun and ended once (what `attn bench --phases` times). */
+typedef struct {
+    int order[32], count, open;
+} PhaseLog;
+
+static void log_phase(void *ctx, AttnPhase phase, int done)
+{
+    PhaseLog *log = ctx;
+    if (!done) {
+        ck_assert_int_eq(log->open, -1);    /* phases do not nest */
+        ck_assert_int_lt(log->count, 32);
+        log->order[log->count++] = phase;
+        log->open = phase;
+    } else {
+        ck_assert_int_eq(log->open, (int)phase);
+        log->open = -1;
+    }
+}
+
+static void expect_phases(AttnWorkspace *ws, const PhaseLog *log, const AttnPhase *want, int count)
+{
+    (void)ws;
+    ck_assert_int_eq(log->open, -1);
+    ck_assert_int_eq(log->count, count);
+    for (int i = 0; i < count; i++)
+        ck_assert_msg(log->order[i] == (int)want[i], "phase %d: %s, want %s", i,
+                      attention_phase_name((AttnPhase)log->order[i]), attention_phase_name(want[i]));
+}
+
+START_TEST(test_phases_observed)
+{
+    /* d a multiple of a panel: the weights read in place; 40 = 8 x 5: packed first */
+    static const int widths[] = { 64, 40 };
+    for (size_t s = 0; s < sizeof isas / sizeof *isas; s++) {
+        if (!attention_isa_supported(isas[s]))
+            continue;
+        for (size_t i = 0; i < 2; i++) {
+            int n = 70, d = widths[i];
+            float *x = random_buf((size_t)n * d, 1.0f), *wt = random_buf((size_t)d * d, 0.1f);
+            float *out = malloc((size_t)n * d * sizeof *out);
+            AttnWeights w = { wt, wt, wt, wt, NULL, NULL, NULL, NULL };
+            AttnConfig cfg = { n, d, 4, 1, 0, 2, ATTN_PAR_POOL, ATTN_KERNELS_OWN, isas[s] };
+            AttnWorkspace *ws = attention_workspace_new();
+            PhaseLog log = { .open = -1 };
+            attention_workspace_observe(ws, log_phase, &log);
+            AttnError err;
+            ck_assert_int_eq(attention_forward_in(ws, out, x, &w, &cfg, &err), ATTN_OK);
+            AttnPhase all[] = { ATTN_PHASE_PACK_WEIGHTS, ATTN_PHASE_PROJECT_IN, ATTN_PHASE_PACK_KV, ATTN_PHASE_CORE,
+                                ATTN_PHASE_PROJECT_OUT };
+            int packed = d % KG_NR != 0;
+            expect_phases(ws, &log, all + !packed, 5 - !packed);
+            /* the core alone: K and V packed, then the core */
+            log = (PhaseLog){ .open = -1 };
+            ck_assert_int_eq(attention_core(ws, out, d, x, d, x, d, x, d, n, 4, 2, d / 4, 0, NULL, &err), ATTN_OK);
+            expect_phases(ws, &log, all + 2, 2);
+            /* nobody told once the observer is taken away */
+            attention_workspace_observe(ws, NULL, NULL);
+            log = (PhaseLog){ .open = -1 };
+            ck_assert_int_eq(attention_forward_in(ws, out, x, &w, &cfg, &err), ATTN_OK);
+            ck_assert_int_eq(log.count, 0);
+            /* the phases' flops add up to the pass's: 6nd^2 in, 2nd^2 out, the scores between */
+            double sum = 0;
+            for (int p = 0; p < ATTN_PHASES; p++)
+                sum += attention_phase_flops(&cfg, (AttnPhase)p);
+            ck_assert_double_eq_tol(sum, attention_flops(&cfg), 1e-6 * attention_flops(&cfg));
+            ck_assert_double_eq(attention_phase_flops(&cfg, ATTN_PHASE_PROJECT_IN), 6.0 * n * d * d);
+            ck_assert_double_eq(attention_phase_flops(&cfg, ATTN_PHASE_PROJECT_OUT), 2.0 * n * d * d);
+            ck_assert_double_eq(attention_phase_flops(&cfg, ATTN_PHASE_PACK_KV), 0.0);
+            attention_workspace_free(ws);
+            free(x), free(wt), free(out);
+        }
+    }
+    ck_assert_str_eq(attention_phase_name(ATTN_PHASE_CORE), "core");
+    ck_assert_str_eq(attention_phase_name(ATTN_PHASES), "?");
+}
+END_TEST
+
 /* A CPU without the instruction set asked for is refused, not crashed. */
 START_TEST(test_unsupported_isa_refused)
 {
@@ -351,6 +567,9 @@ Suite *kernels_suite(void)
     tcase_add_test(c, test_core_grouped_heads);
     tcase_add_test(c, test_transpose);
     tcase_add_test(c, test_unsupported_isa_refused);
+    tcase_add_test(c, test_phases_observed);
+    tcase_add_test(c, test_bf16_rounding);
+    tcase_add_test(c, test_linear_odd_shapes);
     suite_add_tcase(s, c);
     return s;
 }

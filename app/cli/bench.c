@@ -34,8 +34,8 @@ static int usage_error(const char *fmt, const char *arg)
     fputs("attn bench: ", stderr);
     fprintf(stderr, fmt, lesson_escape(arg, shown, sizeof shown));   /* an argument may hold anything */
     fputs("\nusage: attn bench [--n N] [--d D] [--heads H] [--causal] [--reps R] [--json]\n"
-          "                  [--kernels auto|blas|avx512|avx2|scalar]\n"
-          "                  [--fused-only] [--standard | --sweep [--max-n N]]\n"
+          "                  [--kernels auto|blas|avx512|avx2|scalar] [--phases]\n"
+          "                  [--fused-only] [--standard | --sweep [--max-n N] | --linear]\n"
           "       attn bench --model PATH|gpt2-small [--n N] [--reps R] [--json]\n"
           "       attn bench --train [--steps N] [--json]\n"
           "       attn bench --tokenizer PATH [--text FILE] [--reps R] [--json]\n", stderr);
@@ -89,6 +89,8 @@ static const BenchOption bench_options[] = {
     { "--par", BOPT_PAR, offsetof(BenchOpts, par), 0, 0, 0 },
     { "--dump", BOPT_PATH, offsetof(BenchOpts, dump), 0, 0, 1 },
     { "--kernels", BOPT_KERNELS, offsetof(BenchOpts, kernels), 0, 0, 0 },
+    { "--phases", BOPT_FLAG, offsetof(BenchOpts, phases), 0, 0, 0 },
+    { "--linear", BOPT_FLAG, offsetof(BenchOpts, linear), 0, 0, 0 },
 };
 
 /* Options into o: 0, or -1 after printing a usage error. */
@@ -170,6 +172,49 @@ static double peak_share(const BenchResult *r)
     return r->peak_gflops > 0 ? gflops(r->flops, r->fused.median) / r->peak_gflops : 0.0;
 }
 
+/* A phase's GFLOP/s as a share of the same run's FMA peak (0 for one
+ * that computes nothing). */
+static double phase_share(const BenchResult *r, int p)
+{
+    return r->peak_gflops > 0 && r->phase_ms[p] > 0 ? gflops(r->phase_flops[p], r->phase_ms[p]) / r->peak_gflops
+                                                   : 0.0;
+}
+
+/* --phases as JSON: each phase the pass ran, its median ms, GFLOP/s and
+ * share of the peak. */
+static void json_phases(JsonWriter *w, const BenchResult *r)
+{
+    jw_array(w, "phases");
+    for (int p = 0; p < ATTN_PHASES; p++) {
+        if (r->phase_ms[p] < 0)
+            continue;
+        jw_object(w, NULL);
+        jw_str(w, "phase", attention_phase_name((AttnPhase)p));
+        jw_num(w, "ms", r->phase_ms[p], 4);
+        jw_num(w, "gflops", gflops(r->phase_flops[p], r->phase_ms[p]), 2);
+        jw_num(w, "peak_share", phase_share(r, p), 4);
+        jw_close(w, '}');
+    }
+    jw_close(w, ']');
+}
+
+/* --phases as text: a line a phase, with its share of the pass and of the
+ * peak. */
+static void print_phases(FILE *f, const BenchResult *r)
+{
+    fprintf(f, "  phases, each timed inside every pass, the median of the passes:\n");
+    for (int p = 0; p < ATTN_PHASES; p++) {
+        if (r->phase_ms[p] < 0)
+            continue;
+        fprintf(f, "    %-18s %9.2f ms %4.0f%% of the pass", attention_phase_name((AttnPhase)p), r->phase_ms[p],
+                r->fused.median > 0 ? 100.0 * r->phase_ms[p] / r->fused.median : 0.0);
+        if (r->phase_flops[p] > 0)
+            fprintf(f, " %9.1f GFLOP/s %4.0f%% of the FMA peak", gflops(r->phase_flops[p], r->phase_ms[p]),
+                    100.0 * phase_share(r, p));
+        fputc('\n', f);
+    }
+}
+
 static void print_json(FILE *f, const BenchOpts *o, const BenchResult *r)
 {
     JsonWriter w;
@@ -223,6 +268,8 @@ static void print_json(FILE *f, const BenchOpts *o, const BenchResult *r)
     jw_bool(&w, "online_softmax", p.online);
     jw_int(&w, "key_tile", p.key_tile);
     jw_int(&w, "block", p.block);
+    if (o->phases)
+        json_phases(&w, r);
     jw_end(&w);
 }
 
@@ -263,6 +310,8 @@ static void print_text(FILE *f, const BenchOpts *o, const BenchResult *r)
         fprintf(f, "; %.2fx the naive path's speed; max |fused - naive| = %.3g", r->naive.median / r->fused.median,
                 r->max_abs_diff);
     fputc('\n', f);
+    if (o->phases)
+        print_phases(f, r);
 }
 
 /* The fused output as raw float32, row-major (n, d), for bench-vs-torch:
@@ -336,6 +385,31 @@ static int run_case(const BenchOpts *o, BenchResult *r, float **out)
 #define STANDARD_RUNS 5
 #define LARGE_REPS 3
 
+/* The standard cases' phases (bench --phases for each): a line a case,
+ * each phase's median over the runs in ms and as a share of the same
+ * run's peak ("-" where a case has no such phase). */
+static void standard_phases(const char names[][32], int count, const double ms[][ATTN_PHASES],
+                            const double share[][ATTN_PHASES])
+{
+    printf("\nphases of the pass, each timed inside every pass: the runs' median ms, and the share of the peak\n");
+    printf("%-14s", "case");
+    for (int p = 0; p < ATTN_PHASES; p++)
+        printf(" %17s", attention_phase_name((AttnPhase)p));
+    printf("\n");
+    for (int i = 0; i < count; i++) {
+        printf("%-14s", names[i]);
+        for (int p = 0; p < ATTN_PHASES; p++) {
+            if (ms[i][p] < 0)
+                printf(" %17s", "-");
+            else if (share[i][p] > 0)
+                printf(" %8.1f ms %4.0f%%", ms[i][p], share[i][p]);
+            else
+                printf(" %8.1f ms %5s", ms[i][p], "");
+        }
+        printf("\n");
+    }
+}
+
 static int standard(const BenchOpts *given)
 {
     static const struct { int n, causal, runs, reps; } cases[] = {
@@ -353,7 +427,10 @@ static int standard(const BenchOpts *given)
            p.online ? ", the online softmax over tiles of keys" : "", p.threads, p.threads == 1 ? "" : "s");
     printf("%-14s %4s %4s %19s %19s %17s %9s\n", "case", "runs", "reps", "ms: worst median", "GFLOP/s: worst median",
            "peak: worst median", "extra MB");
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    enum { CASES = sizeof cases / sizeof *cases };
+    double phase_ms[CASES][ATTN_PHASES], case_share[CASES][ATTN_PHASES];
+    char names[CASES][32];
+    for (size_t i = 0; i < CASES; i++) {
         BenchOpts o = *given;
         o.n = cases[i].n;
         o.causal = cases[i].causal;
@@ -363,6 +440,7 @@ static int standard(const BenchOpts *given)
         if (o.n >= 32768 && o.reps > LARGE_REPS)
             o.reps = LARGE_REPS;
         double ms[STANDARD_RUNS], share[STANDARD_RUNS], rate[STANDARD_RUNS];
+        double run_phase[ATTN_PHASES][STANDARD_RUNS], run_phase_share[ATTN_PHASES][STANDARD_RUNS];
         size_t extra = 0;
         for (int k = 0; k < cases[i].runs; k++) {
             BenchResult r;
@@ -375,18 +453,26 @@ static int standard(const BenchOpts *given)
             rate[k] = gflops(r.flops, r.fused.median);
             share[k] = 100.0 * peak_share(&r);
             extra = r.extra_bytes;
+            for (int p = 0; p < ATTN_PHASES; p++) {
+                run_phase[p][k] = r.phase_ms[p];
+                run_phase_share[p][k] = 100.0 * phase_share(&r, p);
+            }
         }
         int runs = cases[i].runs;
+        for (int p = 0; p < ATTN_PHASES; p++) {
+            phase_ms[i][p] = bench_median(run_phase[p], runs);
+            case_share[i][p] = bench_median(run_phase_share[p], runs);
+        }
         /* bench_median sorts: ms ascending, rate and share ascending too */
         double ms_med = bench_median(ms, runs), rate_med = bench_median(rate, runs), share_med = bench_median(share, runs);
-        char name[32];
-        snprintf(name, sizeof name, "n=%d%s", o.n, o.causal ? " causal" : "");
-        printf("%-14s %4d %4d %9.1f %9.1f %9.1f %9.1f %7.0f%% %7.0f%% %9.1f\n", name, runs, o.reps, ms[runs - 1],
+        snprintf(names[i], sizeof names[i], "n=%d%s", o.n, o.causal ? " causal" : "");
+        printf("%-14s %4d %4d %9.1f %9.1f %9.1f %9.1f %7.0f%% %7.0f%% %9.1f\n", names[i], runs, o.reps, ms[runs - 1],
                ms_med, rate[0], rate_med, share[0], share_med, extra / 1e6);
         fflush(stdout);
     }
     printf("peak: the fused path's GFLOP/s as a share of the FMA peak measured in the same run; worst: the worst of "
            "the runs\n");
+    standard_phases(names, CASES, phase_ms, case_share);
     return 0;
 }
 
@@ -405,6 +491,8 @@ int cli_bench(int argc, char **argv)
         return 2;
     if (o.sweep)
         return bench_sweep(&o);
+    if (o.linear)
+        return bench_linear(&o);
     if (o.standard)
         return standard(&o);
     BenchResult r;

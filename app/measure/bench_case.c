@@ -195,6 +195,28 @@ static int time_naive(const BenchOpts *o, const BenchInputs *in, const AttnConfi
     return 1;
 }
 
+/* The phases of the pass being timed, told by the engine as each begins
+ * and ends (attention_workspace_observe): each one's ms in this pass, -1
+ * for one it did not run. */
+typedef struct {
+    double t0, ms[ATTN_PHASES];
+} PhaseClock;
+
+static void phase_tick(void *ctx, AttnPhase phase, int done)
+{
+    PhaseClock *pc = ctx;
+    if (!done)
+        pc->t0 = bench_now_ms();
+    else
+        pc->ms[phase] = (pc->ms[phase] < 0 ? 0 : pc->ms[phase]) + bench_now_ms() - pc->t0;
+}
+
+static void phase_clock_reset(PhaseClock *pc)
+{
+    for (int p = 0; p < ATTN_PHASES; p++)
+        pc->ms[p] = -1.0;
+}
+
 AttnConfig bench_config(const BenchOpts *o)
 {
     return (AttnConfig){ o->n, o->d, o->heads, o->causal, 0, o->threads, o->par, o->kernels, o->isa };
@@ -207,7 +229,7 @@ int bench_case(const BenchOpts *o, const BenchInputs *in, BenchResult *r, float 
     AttnConfig plain = cfg;
     plain.causal = 0;
     size_t nd = (size_t)o->n * o->d;
-    double *t = malloc(2 * (size_t)o->reps * sizeof *t);
+    double *t = malloc((2 + ATTN_PHASES) * (size_t)o->reps * sizeof *t), *phase_t = t + 2 * (size_t)o->reps;
     float *naive_out = malloc(nd * sizeof *naive_out), *c = malloc(nd * sizeof *c);
     if (!t || !naive_out || !c) {
         free(t);
@@ -240,12 +262,19 @@ int bench_case(const BenchOpts *o, const BenchInputs *in, BenchResult *r, float 
     attn_alloc_observe(count_bytes, &r->extra_bytes);
     attn_status st = ws ? attention_forward_in(ws, out, in->x, &in->w, &cfg, &err) : ATTN_E_NOMEM;
     attn_alloc_observe(NULL, NULL);
-    /* the timed runs reuse the workspace, as a model's loop would */
+    /* the timed runs reuse the workspace, as a model's loop would, each
+     * phase timed inside them */
+    PhaseClock pc;
+    if (ws)
+        attention_workspace_observe(ws, phase_tick, &pc);
     for (int i = 0; st == ATTN_OK && i < o->reps; i++) {
         double wall, cpu;
+        phase_clock_reset(&pc);
         start(&wall, &cpu);
         st = attention_forward_in(ws, out, in->x, &in->w, &cfg, &err);
         stop(t, o->reps, i, wall, cpu);
+        for (int p = 0; p < ATTN_PHASES; p++)
+            phase_t[(size_t)p * o->reps + i] = pc.ms[p];
     }
     attention_workspace_free(ws);
     if (!ws)
@@ -258,6 +287,10 @@ int bench_case(const BenchOpts *o, const BenchInputs *in, BenchResult *r, float 
         return -1;
     }
     r->fused = spread_of(t, o->reps);
+    for (int p = 0; p < ATTN_PHASES; p++) {
+        r->phase_ms[p] = bench_median(phase_t + (size_t)p * o->reps, o->reps);
+        r->phase_flops[p] = attention_phase_flops(&cfg, (AttnPhase)p);
+    }
     r->peak_gflops = bench_fma_peak_again(peak_before, r->threads, &r->isa);
 
     r->naive_done = time_naive(o, in, &cfg, naive_out, r, t);

@@ -14,6 +14,8 @@
 
 typedef struct {
     int n, d, heads, causal, reps, json, fused_only, sweep, standard;
+    int phases;             /* --phases: each phase of the fused pass too    */
+    int linear;             /* --linear: a model's linear layer, F32 and BF16 */
     unsigned long seed;
     int max_n;              /* --max-n: the sweep's largest n               */
     int threads;            /* hidden --threads: workers, 0 = the cores     */
@@ -51,6 +53,10 @@ typedef struct {
     int threads;
     double peak_gflops;         /* the FMA peak on those threads (peak.c)  */
     AttnIsa isa;                /* the vectors it was measured with        */
+    /* each phase of the fused pass (attention.h's list), timed inside
+     * every timed pass: the median over the passes, ms (-1: the pass has
+     * no such phase), and its flops */
+    double phase_ms[ATTN_PHASES], phase_flops[ATTN_PHASES];
 } BenchResult;
 
 /* The machine's FP32 FMA peak in GFLOP/s on `threads` threads, measured in
@@ -110,6 +116,11 @@ int sweep_next(const BenchOpts *o, Sweep *s, int *ran, char *err, size_t size);
  * log-log plot of width x height cells and what it shows, as text into f
  * (what `attn bench --sweep` prints after its table). */
 void sweep_report(FILE *f, const BenchOpts *o, const Sweep *s, int width, int height, int utf8);
+
+/* `attn bench --linear` (bench_linear.c): x (n, d) @ W (d, 3d) + b on
+ * attn's kernels, W in float32 and in BF16, each stored both ways, against
+ * the same run's FMA peak; prints, returns the exit status. */
+int bench_linear(const BenchOpts *o);
 
 /* Memory this machine has available now (bytes): MemAvailable, else the
  * free pages; what the sweep plans by and a case is refused against. */

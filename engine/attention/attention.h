@@ -81,6 +81,32 @@ void attention_workspace_free(AttnWorkspace *ws);
 attn_status attention_forward_in(AttnWorkspace *ws, float *out, const float *x, const AttnWeights *w,
                                  const AttnConfig *cfg, AttnError *err);
 
+/* The phases of a pass, in the order they run, each a list of work items
+ * on the pool (attention_core runs the middle two): what `attn bench
+ * --phases` times. One row each: the id and its name. A model's forward
+ * (embeddings, each block's norm, QKV, attention, W_O, MLP, the output
+ * layer) is to add its phases to this list. */
+#define ATTN_PHASE_LIST(X)                                                                                      \
+    X(ATTN_PHASE_PACK_WEIGHTS, "weights packed")                                                                \
+    X(ATTN_PHASE_PROJECT_IN, "projections in")                                                                  \
+    X(ATTN_PHASE_PACK_KV, "K and V packed")                                                                     \
+    X(ATTN_PHASE_CORE, "core")                                                                                  \
+    X(ATTN_PHASE_PROJECT_OUT, "projection out")
+#define ATTN_PHASE_ID(id, name) id,
+typedef enum { ATTN_PHASE_LIST(ATTN_PHASE_ID) ATTN_PHASES } AttnPhase;
+#undef ATTN_PHASE_ID
+const char *attention_phase_name(AttnPhase phase);
+/* The flops a phase of a pass on cfg performs (0 for the packings): the
+ * projections 6nd^2 and 2nd^2, the core attention_flops' scores. */
+double attention_phase_flops(const AttnConfig *cfg, AttnPhase phase);
+
+/* Told as each phase of a pass on ws begins (done 0) and ends (done 1),
+ * on the calling thread, with nothing running between the two calls but
+ * the phase: a caller's clock read there times it (the engine keeps
+ * none). fn NULL: nobody is told. The workspace keeps fn and ctx. */
+typedef void (*AttnPhaseFn)(void *ctx, AttnPhase phase, int done);
+void attention_workspace_observe(AttnWorkspace *ws, AttnPhaseFn fn, void *ctx);
+
 /* The core alone, for a model's layer whose Q, K and V are made already
  * (rotary positions applied): head h of out (n, heads x dk) at ldo =
  * softmax(Q_h K_g^T / sqrt(dk) [+ causal mask]) V_g, g = h / (heads /

@@ -29,14 +29,18 @@ static void run_item(void *ctx, int item, int worker)
     job->fn(job, item, worker);
 }
 
-void attn_run_phase(AttnJob *job, AttnItemFn fn, int items, int threads)
+void attn_run_phase(AttnJob *job, AttnPhase phase, AttnItemFn fn, int items, int threads)
 {
     job->fn = fn;
+    if (job->observe)
+        job->observe(job->observe_ctx, phase, 0);
     if (job->split_products)
         for (int i = 0; i < items; i++)
             fn(job, i, 0);
     else
         pool_run(threads, run_item, job, items);
+    if (job->observe)
+        job->observe(job->observe_ctx, phase, 1);
 }
 
 /* Before the core's items (attn's kernels): one key/value head's K and
@@ -167,6 +171,12 @@ AttnWorkspace *attention_workspace_new(void)
     return attn_calloc(1, sizeof(AttnWorkspace));
 }
 
+void attention_workspace_observe(AttnWorkspace *ws, AttnPhaseFn fn, void *ctx)
+{
+    ws->observe = fn;
+    ws->observe_ctx = ctx;
+}
+
 void attention_workspace_free(AttnWorkspace *ws)
 {
     if (ws)
@@ -235,8 +245,9 @@ attn_status attention_core(AttnWorkspace *ws, float *out, int ldo, const float *
         *slot[i] = at;
         at += part[i];
     }
-    attn_run_phase(&job, attn_pack_head, kv_heads, threads);
-    attn_run_phase(&job, attn_attend, heads * job.nblocks, threads);
+    job.observe = ws->observe, job.observe_ctx = ws->observe_ctx;
+    attn_run_phase(&job, ATTN_PHASE_PACK_KV, attn_pack_head, kv_heads, threads);
+    attn_run_phase(&job, ATTN_PHASE_CORE, attn_attend, heads * job.nblocks, threads);
     attn_error_clear(err);
     return ATTN_OK;
 }

@@ -7,6 +7,8 @@
 #ifndef ATTN_ATTENTION_INTERNAL_H
 #define ATTN_ATTENTION_INTERNAL_H
 
+#include <stdint.h>
+
 #include "attention.h"
 
 /* Softmax numerators of row[0..n-1] (n >= 1) in place: row[j] =
@@ -78,6 +80,26 @@ void kg_pack_a(AttnIsa isa, float *dst, const float *a, int lda, int rows, int k
 void kg_gemm_packed(AttnIsa isa, int m, int n, int k, float alpha, const float *pa, int pa_rows, int pka,
                     const float *pb, int pkb, float beta, float *c, int ldc);
 
+/* attn's BF16 product (attention_bf16.c): A in float32 rounded to BF16
+ * as it is packed, B in BF16 where the caller keeps it, float32 sums.
+ * (The conversions are attention_linear.h's.) A is packed once into tiles of BF_MR rows of
+ * depth pairs, one 32-bit word a pair (the even depth in the low half):
+ * attn_bf16_packed_a_words(m, k) words. attn_bf16_gemm_panels then makes
+ * columns [c0, n) of c (m, n) at ldc = A @ B + beta c, B (k, n) at ldb, or
+ * with trans B^T given as (n, k) at ldb (torch's nn.Linear), packing a few
+ * panels of KG_NR columns at a time into `panel` (attn_bf16_panel_words()
+ * words, the caller's) as it goes. isa: ATTN_ISA_AVX512 for vdpbf16ps (only where
+ * attention_bf16_supported), anything else the portable reference. */
+#define BF_MR 12
+size_t attn_bf16_packed_a_words(int m, int k);
+size_t attn_bf16_panel_words(void);
+void attn_bf16_pack_a(AttnIsa isa, uint32_t *dst, const float *a, int lda, int rows, int k);
+/* B's depth pairs [p0, p0 + kp) of columns [c0, c0 + w) (w <= KG_NR) as a
+ * panel of kp x KG_NR words, zeros past w and past depth k. */
+void attn_bf16_pack_b(uint32_t *dst, const uint16_t *b, int ldb, int trans, int p0, int kp, int k, int c0, int w);
+void attn_bf16_gemm_panels(AttnIsa isa, int m, int k, const uint32_t *pa, const uint16_t *b, int ldb, int trans,
+                           int c0, int n, float beta, float *c, int ldc, uint32_t *panel);
+
 /* Query rows per block on attn's kernels: PANELS panels of KG_NR, which
  * share each tile of K and V while it is in L2 (one panel a block read
  * every key from memory once per 32 queries: 65-73% of the peak at n =
@@ -104,6 +126,7 @@ struct AttnJob {
     const float *x;         /* (n, d)                                      */
     const AttnWeights *w;
     int n, d, heads, dk, causal, block, nblocks, rows_per_item;
+    int proj_bands;         /* projections by blocks of columns: bands of rows a block is split into */
     int split_products;     /* ATTN_PAR_BLAS: items on the caller, products on the pool */
     float scale;            /* 1 / sqrt(dk)                                */
     /* the core's operands: Q (n, heads x dk) at ldq, K and V (n, kv_heads
@@ -125,14 +148,18 @@ struct AttnJob {
                                (n, dk), V^T as tiles of its columns (dk, n) */
     float *qo;              /* per worker and panel: Q^T and O^T (dk, KG_NR) */
     size_t wpack_floats, kpack_floats, vpack_floats, qo_floats; /* one of each */
-    /* the phase being run */
+    /* the phase being run, and who is told of each (the workspace's) */
     AttnItemFn fn;
+    AttnPhaseFn observe;
+    void *observe_ctx;
 };
 
 /* The workspace (attention.h): one allocation, carved by the caller. */
 struct AttnWorkspace {
     float *buf;             /* one allocation, carved by its user (attention.c: parts_of) */
     size_t bytes;
+    AttnPhaseFn observe;    /* told of each phase of a pass on it, or NULL */
+    void *observe_ctx;
 };
 
 /* Below this many flops, waking the pool costs more than it saves: one
@@ -159,8 +186,9 @@ void attn_core_sizes(AttnJob *job);
 float *attn_workspace_take(AttnWorkspace *ws, size_t bytes);
 
 /* Run one phase on `threads` workers of the pool (1: on the caller only);
- * under split_products on the caller, each product split over the pool. */
-void attn_run_phase(AttnJob *job, AttnItemFn fn, int items, int threads);
+ * under split_products on the caller, each product split over the pool.
+ * job->observe, when set, is told as it begins and ends. */
+void attn_run_phase(AttnJob *job, AttnPhase phase, AttnItemFn fn, int items, int threads);
 /* The core's phases: a key/value head's K and V^T packed (attn's
  * kernels), then one (head, block of queries) item (attention_core.c). */
 void attn_pack_head(AttnJob *job, int g, int worker);

@@ -1,0 +1,159 @@
+/*
+ * attention_linear.c - a model's linear layer on attn's kernels
+ * (attention_linear.h), in phases of work items on the pool:
+ *   BF16 weights: the activations rounded and packed into tiles of depth
+ *   pairs (items of rows), then items of LIN_COLS columns, each packing
+ *   its panels of W as it goes (attention_bf16.c): W is read once in all,
+ *   and never copied whole.
+ *   float32 weights: the same items of columns through attn's float32
+ *   kernel, W read in place where it is (in, out) with a whole number of
+ *   panels, else packed into panels first (items of panels). Items of rows
+ *   each read the whole of W: at GPT-2's 768 x 2304 (7 MB, past L2) that
+ *   was 58 GFLOP/s (51% of a busy moment's peak; (out, in), packed, 39)
+ *   where the same product by columns, each column block's slice of W read
+ *   from L2 by every band of rows, runs at 175 (76%, both layouts).
+ * The workspace (attention.h's) holds the packed activations and each
+ * worker's panel, or the packed float32 weights.
+ */
+#include "attention_linear.h"
+
+#include <string.h>
+
+#include "attention_internal.h"
+#include "pool.h"
+
+#define LIN_COLS (4 * KG_NR)    /* columns per BF16 item: 18 items at GPT-2's 2304 */
+#define LIN_ROWS 96             /* rows per item of the BF16 packing */
+
+typedef struct {
+    const AttnLinear *w;
+    const float *x, *bias;
+    float *y;
+    int ldx, ldy, m;
+    AttnIsa isa;
+    uint32_t *pa, *panels;      /* BF16: the packed activations; each worker's panel */
+    float *wpack;               /* float32: W packed into panels, or NULL (read in place) */
+} LinearJob;
+
+/* rows [lo, hi) of y's columns [c0, c1) = the bias, or 0 without one. */
+static void fill_bias(const LinearJob *job, int lo, int hi, int c0, int c1)
+{
+    for (int i = lo; i < hi; i++) {
+        float *row = job->y + (size_t)i * job->ldy + c0;
+        if (job->bias)
+            memcpy(row, job->bias + c0, (size_t)(c1 - c0) * sizeof *row);
+        else
+            memset(row, 0, (size_t)(c1 - c0) * sizeof *row);
+    }
+}
+
+static void bf16_pack_rows(void *ctx, int item, int worker)
+{
+    (void)worker;
+    LinearJob *job = ctx;
+    int lo = item * LIN_ROWS, rows = job->m - lo < LIN_ROWS ? job->m - lo : LIN_ROWS;
+    attn_bf16_pack_a(job->isa, job->pa + attn_bf16_packed_a_words(lo, job->w->in), job->x + (size_t)lo * job->ldx,
+                     job->ldx, rows, job->w->in);
+}
+
+static void bf16_columns(void *ctx, int item, int worker)
+{
+    LinearJob *job = ctx;
+    const AttnLinear *w = job->w;
+    int c0 = item * LIN_COLS, c1 = c0 + LIN_COLS < w->out ? c0 + LIN_COLS : w->out;
+    fill_bias(job, 0, job->m, c0, c1);
+    attn_bf16_gemm_panels(job->isa, job->m, w->in, job->pa, w->data, w->ld, w->out_major, c0, c1, 1.0f, job->y,
+                          job->ldy, job->panels + (size_t)worker * attn_bf16_panel_words());
+}
+
+static void f32_pack_panel(void *ctx, int item, int worker)
+{
+    (void)worker;
+    LinearJob *job = ctx;
+    const AttnLinear *w = job->w;
+    const float *b = w->data;
+    int c0 = item * KG_NR, cols = w->out - c0 < KG_NR ? w->out - c0 : KG_NR;
+    float *dst = job->wpack + (size_t)item * KG_NR * w->in;
+    if (w->out_major)   /* W^T's rows c0.. are W's columns */
+        kg_pack_b(dst, b + (size_t)c0 * w->ld, w->ld, w->in, cols, 1);
+    else
+        kg_pack_b(dst, b + c0, w->ld, w->in, cols, 0);
+}
+
+static void f32_columns(void *ctx, int item, int worker)
+{
+    (void)worker;
+    LinearJob *job = ctx;
+    const AttnLinear *w = job->w;
+    int c0 = item * LIN_COLS, c1 = c0 + LIN_COLS < w->out ? c0 + LIN_COLS : w->out;
+    fill_bias(job, 0, job->m, c0, c1);
+    if (job->wpack)
+        kg_gemm(job->isa, job->m, c1 - c0, w->in, 1.0f, job->x, job->ldx, job->wpack + (size_t)c0 * w->in, w->in, 1.0f,
+                job->y + c0, job->ldy);
+    else
+        kg_gemm_raw(job->isa, job->m, c1 - c0, w->in, 1.0f, job->x, job->ldx, (const float *)w->data + c0, w->ld, 1.0f,
+                    job->y + c0, job->ldy);
+}
+
+static attn_status check(const float *y, int ldy, const float *x, int ldx, int m, const AttnLinear *w,
+                         AttnIsa isa, AttnError *err)
+{
+    if (!w || !w->data || !x || !y || m < 0 || w->in < 1 || w->out < 1)
+        return attn_fail(err, ATTN_E_ARG, "linear layer: no weights or inputs, or m=%d in=%d out=%d", m,
+                         w ? w->in : 0, w ? w->out : 0);
+    if (ldx < w->in || ldy < w->out || w->ld < (w->out_major ? w->in : w->out))
+        return attn_fail(err, ATTN_E_ARG, "linear layer: strides too short (ldx=%d ldy=%d ld=%d for %d x %d)", ldx,
+                         ldy, w->ld, w->in, w->out);
+    if (w->dtype == ATTN_DTYPE_BF16 && isa == ATTN_ISA_AVX512 && !attention_bf16_supported())
+        return attn_fail(err, ATTN_E_ARG, "this CPU has no AVX512_BF16 for attn's BF16 kernel");
+    if (w->dtype == ATTN_DTYPE_F32 && !attention_isa_supported(isa))
+        return attn_fail(err, ATTN_E_ARG, "this CPU has no %s for attn's kernels", attention_isa_name(isa));
+    return ATTN_OK;
+}
+
+attn_status attention_linear_isa(AttnWorkspace *ws, float *y, int ldy, const float *x, int ldx, int m,
+                                 const AttnLinear *w, const float *bias, AttnIsa isa, AttnError *err)
+{
+    attn_status st = check(y, ldy, x, ldx, m, w, isa, err);
+    if (st != ATTN_OK || m == 0)
+        return st;
+    int threads = 2.0 * m * w->in * w->out < ATTN_SMALL_FLOPS ? 1 : pool_threads();
+    LinearJob job = { .w = w, .x = x, .bias = bias, .y = y, .ldx = ldx, .ldy = ldy, .m = m, .isa = isa };
+    int bf16 = w->dtype == ATTN_DTYPE_BF16;
+    int packed = !bf16 && (w->out_major || w->out % KG_NR != 0);
+    size_t a_words = bf16 ? attn_line_up(attn_bf16_packed_a_words(m, w->in)) : 0;
+    size_t words = bf16 ? a_words + (size_t)threads * attn_bf16_panel_words()
+                        : packed ? kg_packed_floats(w->in, w->out) : 0;
+    float *at = words ? attn_workspace_take(ws, words * sizeof(float)) : NULL;
+    if (words && !at)
+        return attn_fail(err, ATTN_E_NOMEM, "linear layer: no memory for the workspace (%zu bytes)",
+                         words * sizeof(float));
+    int row_items = (m + LIN_ROWS - 1) / LIN_ROWS, col_items = (w->out + LIN_COLS - 1) / LIN_COLS;
+    if (bf16) {
+        job.pa = (uint32_t *)at;
+        job.panels = job.pa + a_words;
+        pool_run(threads, bf16_pack_rows, &job, row_items);
+        pool_run(threads, bf16_columns, &job, col_items);
+    } else {
+        job.wpack = packed ? at : NULL;
+        if (packed)
+            pool_run(threads, f32_pack_panel, &job, (w->out + KG_NR - 1) / KG_NR);
+        pool_run(threads, f32_columns, &job, col_items);
+    }
+    attn_error_clear(err);
+    return ATTN_OK;
+}
+
+attn_status attention_linear(AttnWorkspace *ws, float *y, int ldy, const float *x, int ldx, int m, const AttnLinear *w,
+                             const float *bias, AttnError *err)
+{
+    AttnIsa isa = w && w->dtype == ATTN_DTYPE_BF16 ? attention_bf16_isa() : attention_isa();
+    return attention_linear_isa(ws, y, ldy, x, ldx, m, w, bias, isa, err);
+}
+
+const char *attention_linear_path(AttnDtype dtype)
+{
+    if (dtype == ATTN_DTYPE_BF16)
+        return attention_bf16_supported() ? "avx512_bf16" : "portable";
+    return attention_isa_name(attention_isa());
+}
