@@ -65,8 +65,8 @@ int write_npy_f32(const char *path, int rows, int cols);
 
 /* How far fn(ctx) raised the peak resident memory (getrusage's
  * ru_maxrss), in KB, run in a child process of its own; -1 where it cannot
- * be measured (under AddressSanitizer, whose redzones and quarantine are
- * not the program's memory). */
+ * be measured (under AddressSanitizer or valgrind, whose redzones,
+ * quarantine and shadow are not the program's memory). */
 long peak_growth_kb(void (*fn)(void *ctx), void *ctx);
 
 #endif

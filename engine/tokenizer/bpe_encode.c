@@ -19,7 +19,7 @@
  *   5. the post-processor's template around the ids.
  *
  * Linear in the text: its UTF-8 checked once, each pattern then matched
- * with PCRE2_NO_UTF_CHECK (JIT-compiled), each piece merged in n log n.
+ * with PCRE2_NO_UTF_CHECK, each piece merged in n log n.
  * A pattern PCRE2 gives up on (its match limit) refuses the text, naming
  * the limit, rather than cutting it.
  */
@@ -455,10 +455,8 @@ static int encode(const Bpe *b, const char *text, size_t len, size_t max, Work *
         if (b->norm[i].kind <= STEP_NFKD)
             return attn_fail(w->err, ATTN_E_ARG, "the text is not UTF-8 at byte %zu",
                              (size_t)(bad - (const uint8_t *)text) + 1), -1;
-    if (!(w->md = pcre2_match_data_create(1, NULL)) || !(w->mc = pcre2_match_context_create(NULL))
-        || !(w->jit = pcre2_jit_stack_create(32 * 1024, 16 * 1024 * 1024, NULL)))
+    if (!(w->md = pcre2_match_data_create(1, NULL)))
         return bpe_nomem(w);
-    pcre2_jit_stack_assign(w->mc, NULL, w->jit);
     int rc = 0;
     for (int i = 0; rc == 0 && i < b->n_before; i++)
         rc = put_id(w, b->before[i]);
@@ -472,8 +470,6 @@ static int encode(const Bpe *b, const char *text, size_t len, size_t max, Work *
 static void work_free(Work *w)
 {
     pcre2_match_data_free(w->md);
-    pcre2_match_context_free(w->mc);
-    pcre2_jit_stack_free(w->jit);
     free(w->cut);
     free(w->sym);
     free(w->prev);

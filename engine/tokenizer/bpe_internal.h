@@ -191,8 +191,6 @@ typedef struct {
     const Bpe *b;
     int checked;                /* the text is valid UTF-8: PCRE2_NO_UTF_CHECK */
     pcre2_match_data *md;
-    pcre2_match_context *mc;
-    pcre2_jit_stack *jit;
     Cut *cut;
     size_t n_cut, cut_room;
     int *sym, *prev, *next;    /* the symbols of a piece, linked */

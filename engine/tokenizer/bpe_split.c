@@ -13,6 +13,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistr.h>
 
 #include "alloc.h"
 
@@ -62,25 +63,22 @@ size_t bpe_char_len(const char *s, size_t n)
     return len > n ? n : len;
 }
 
-/* Every match of re in s[0..n) and every gap between, as the Rust
- * tokenizers find them (onig's find_iter: an empty match right where the
- * last ended is skipped by a character). 0, or -1 with err. */
-static int find_cuts(Work *w, const pcre2_code *re, const char *s, size_t n)
+static int add_cut(Work *w, size_t from, size_t to, int hit)
 {
-    w->n_cut = 0;
-    size_t last_end = 0, prev = 0, last_match = (size_t)-1;
-#define CUT(f, t, h)                                                                                      \
-    do {                                                                                                  \
-        if (bpe_room((void **)&w->cut, &w->cut_room, w->n_cut + 1, sizeof *w->cut) != 0)                  \
-            return bpe_nomem(w);                                                                              \
-        w->cut[w->n_cut++] = (Cut){ f, t, h };                                                            \
-    } while (0)
-    if (n == 0) {
-        CUT(0, 0, 0);
-        return 0;
-    }
+    if (bpe_room((void **)&w->cut, &w->cut_room, w->n_cut + 1, sizeof *w->cut) != 0)
+        return bpe_nomem(w);
+    w->cut[w->n_cut++] = (Cut){ from, to, hit };
+    return 0;
+}
+
+/* The matches of re in the valid UTF-8 s[a..b), each after the gap before
+ * it (from *prev), as onig's find_iter finds them: an empty match right
+ * where the last one ended is passed over by a character. */
+static int matches_in(Work *w, const pcre2_code *re, const char *s, size_t a, size_t b, size_t *prev)
+{
+    size_t n = b - a, last_end = 0, last_match = (size_t)-1;
     while (last_end <= n) {
-        int r = pcre2_match(re, (PCRE2_SPTR)s, n, last_end, w->checked ? PCRE2_NO_UTF_CHECK : 0, w->md, w->mc);
+        int r = pcre2_match(re, (PCRE2_SPTR)s + a, n, last_end, PCRE2_NO_UTF_CHECK, w->md, NULL);
         if (r == PCRE2_ERROR_NOMATCH)
             break;
         if (r < 0) {
@@ -90,24 +88,44 @@ static int find_cuts(Work *w, const pcre2_code *re, const char *s, size_t n)
             pcre2_config(PCRE2_CONFIG_MATCHLIMIT, &limit);
             return attn_fail(w->err, ATTN_E_ARG, "the pre-tokenizer's pattern gave up on the text %zu bytes into a "
                              "piece of %zu (PCRE2: %s; its match limit is %u steps): the text is refused rather "
-                             "than cut", last_end, n, (const char *)msg, limit), -1;
+                             "than cut", a + last_end, b, (const char *)msg, limit), -1;
         }
         PCRE2_SIZE *ov = pcre2_get_ovector_pointer(w->md);
         size_t from = ov[0], to = ov[1] > ov[0] ? ov[1] : ov[0];
         if (to == from && last_match == to) {
-            last_end += last_end < n ? bpe_char_len(s + last_end, n - last_end) : 1;
+            last_end += last_end < n ? bpe_char_len(s + a + last_end, n - last_end) : 1;
             continue;
         }
         last_end = last_match = to;
-        if (prev != from)
-            CUT(prev, from, 0);
-        CUT(from, to, 1);
-        prev = to;
+        if (*prev != a + from && add_cut(w, *prev, a + from, 0) != 0)
+            return -1;
+        if (add_cut(w, a + from, a + to, 1) != 0)
+            return -1;
+        *prev = a + to;
     }
-    if (prev != n)
-        CUT(prev, n, 0);
-#undef CUT
     return 0;
+}
+
+/* Every match of re in s[0..n) and every gap between, as the Rust
+ * tokenizers' find_matches has them. A text that is not UTF-8 (which a
+ * byte-level tokenizer takes) is matched in its valid stretches, each as a
+ * subject of its own, the bytes between them in the gaps: what PCRE2's
+ * MATCH_INVALID_UTF does, without its scan of the rest of the subject at
+ * every match, which made encoding quadratic. 0, or -1 with err. */
+static int find_cuts(Work *w, const pcre2_code *re, const char *s, size_t n)
+{
+    w->n_cut = 0;
+    if (n == 0)
+        return add_cut(w, 0, 0, 0);
+    size_t prev = 0;
+    for (size_t a = 0; a < n;) {
+        const uint8_t *bad = w->checked ? NULL : u8_check((const uint8_t *)s + a, n - a);
+        size_t b = bad ? (size_t)((const char *)bad - s) : n;
+        if (b > a && matches_in(w, re, s, a, b, &prev) != 0)
+            return -1;
+        a = b + (b < n);    /* past a byte that begins no character */
+    }
+    return prev != n ? add_cut(w, prev, n, 0) : 0;
 }
 
 /* The cuts as the behaviour joins them (the tokenizers' split): in place,
