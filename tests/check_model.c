@@ -330,13 +330,7 @@ START_TEST(a_head_as_a_lesson_checks_against_the_forward)
     char *dir = make_dir(), out[600], cmd_out[700];
     snprintf(out, sizeof out, "%s/lesson", dir);
     for (int k = -1; k < n_variants; k++) {
-        if (k < 0) {
-            tiny_gpt2_dir(dir);
-        } else {
-            make_llama_weights(&variants[k]);
-            write_text(dir, "config.json", variants[k].config);
-            write_safetensors(dir, 0, "", NULL, NULL);
-        }
+        tiny_family_dir(dir, k);
         const char *family = k < 0 ? "gpt2" : variants[k].name;
         CmdResult r = cmd_runf("%s model %s --tokens %s --head-lesson 2,3 %s", attn_bin(), dir, tokens, out);
         snprintf(cmd_out, sizeof cmd_out, "%s/head.lesson\n", out);

@@ -36,7 +36,7 @@ static int usage_error(const char *fmt, const char *arg)
     fputs("\nusage: attn bench [--n N] [--d D] [--heads H] [--causal] [--reps R] [--json]\n"
           "                  [--kernels auto|blas|avx512|avx2|scalar]\n"
           "                  [--fused-only] [--standard | --sweep [--max-n N]]\n"
-          "       attn bench --model PATH|gpt2-small [--n N] [--reps R] [--json]\n"
+          "       attn bench --model PATH|gpt2-small [--n N] [--reps R] [--generate N] [--json]\n"
           "       attn bench --train [--steps N] [--json]\n", stderr);
     return 2;
 }
