@@ -34,17 +34,27 @@ static int first_token(const char *dir, char *text, size_t size)
     return id;
 }
 
+/* attn model on a new tiny GPT-2 and "Hello, hello!" in t at cols x rows
+ * (env before it, or NULL), its first frame shown; the folder. */
+static char *open_tiny(Tmux *t, int cols, int rows, const char *env)
+{
+    static char args[700];
+    char *dir = make_dir();
+    tiny_gpt2_dir(dir);
+    snprintf(args, sizeof args, "model %s --text \"Hello, hello!\"", dir);
+    tmux_start(t, cols, rows, env, args);
+    WAIT_FOR(t, "2 layers x 4 heads · 13 tokens");
+    return dir;
+}
+
 START_TEST(generating_on_the_screen)
 {
     if (!have_tmux())
         return;
-    char *dir = make_dir(), args[700], want[200], tok[64];
-    tiny_gpt2_dir(dir);
-    int id = first_token(dir, tok, sizeof tok);
+    char want[200], tok[64];
     Tmux t;
-    snprintf(args, sizeof args, "model %s --text \"Hello, hello!\"", dir);
-    tmux_start(&t, 80, 24, NULL, args);
-    WAIT_FOR(&t, "2 layers x 4 heads · 13 tokens");
+    char *dir = open_tiny(&t, 80, 24, NULL);
+    int id = first_token(dir, tok, sizeof tok);
     tmux_keys(&t, "g");
     WAIT_FOR(&t, "generating · 13 + 0 tokens of 32");
     WAIT_FOR(&t, "▸temperature 1   top-k off   top-p off");
@@ -100,8 +110,8 @@ START_TEST(generating_on_the_screen)
     tmux_quit_and_check(&t, "q", "EXITED 0");
     tmux_stop(&t);
     /* a projector, without colour: both distributions side by side */
-    tmux_start(&t, 250, 70, "NO_COLOR=1", args);
-    WAIT_FOR(&t, "2 layers x 4 heads · 13 tokens");
+    remove_dir(dir);
+    dir = open_tiny(&t, 250, 70, "NO_COLOR=1");
     tmux_keys(&t, "g");
     WAIT_FOR(&t, "next token: 256 kept");
     tmux_keys(&t, "Space");
@@ -116,12 +126,67 @@ START_TEST(generating_on_the_screen)
 }
 END_TEST
 
+/* t: the old text selected, so typing replaces it; Ctrl-U clears, Ctrl-W
+ * takes a word, the arrows move, Alt-Enter and \n make a new line; the
+ * tokens counted against the context as it is typed. */
+START_TEST(typing_a_text_as_people_expect)
+{
+    if (!have_tmux())
+        return;
+    Tmux t;
+    char *dir = open_tiny(&t, 80, 24, NULL);
+    tmux_keys(&t, "t");
+    WAIT_FOR(&t, "text: Hello, hello!");
+    WAIT_FOR(&t, "13 tokens of 32 · ^U clears · ^W a word");
+    /* typing replaces the selected text */
+    tmux_type(&t, "abc def");
+    WAIT_FOR(&t, "text: abc def");
+    WAIT_FOR(&t, "7 tokens of 32");
+    ck_assert_msg(!strstr(t.last, "text: Hello"), "%s", t.last);
+    /* Ctrl-W: the word before the cursor */
+    tmux_keys(&t, "C-w");
+    WAIT_FOR(&t, "4 tokens of 32");
+    /* the arrows move: a letter typed in the middle */
+    tmux_keys(&t, "Left Left");
+    tmux_type(&t, "X");
+    WAIT_FOR(&t, "text: abXc");
+    /* Ctrl-U: all before the cursor */
+    tmux_keys(&t, "C-e C-u");
+    WAIT_FOR(&t, "0 tokens of 32");
+    /* a new line with Alt-Enter, and typed as \n */
+    tmux_type(&t, "one");
+    tmux_keys(&t, "M-Enter");
+    tmux_type(&t, "two\\nthree");
+    WAIT_FOR(&t, "text: one↵two\\nthree");
+    /* past the context: said as it is typed */
+    tmux_type(&t, "0123456789012345678901234567890123456789");
+    WAIT_FOR(&t, "more tokens than the 32 the model reads");
+    tmux_keys(&t, "C-u");
+    tmux_type(&t, "one");
+    tmux_keys(&t, "M-Enter");
+    tmux_type(&t, "two\\nthree");
+    tmux_keys(&t, "Enter");
+    WAIT_FOR(&t, "2 layers x 4 heads · 13 tokens");
+    WAIT_FOR(&t, "o n e ↵ t w o ↵ t h r e e");
+    /* Esc leaves the text as it was */
+    tmux_keys(&t, "t");
+    tmux_type(&t, "zzz");
+    tmux_keys(&t, "Escape");
+    WAIT_FOR(&t, "o n e ↵ t w o ↵ t h r e e");
+    tmux_quit_and_check(&t, "q", "EXITED 0");
+    tmux_stop(&t);
+    free_weights();
+    remove_dir(dir);
+}
+END_TEST
+
 Suite *tui_generate_suite(void)
 {
     Suite *s = suite_create("tui_generate");
     TCase *c = tcase_create("core");
     tcase_set_timeout(c, 120);
     tcase_add_test(c, generating_on_the_screen);
+    tcase_add_test(c, typing_a_text_as_people_expect);
     suite_add_tcase(s, c);
     return s;
 }

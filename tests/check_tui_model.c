@@ -83,7 +83,9 @@ START_TEST(every_head_one_head_and_the_head_as_a_lesson)
     WAIT_FOR(&t, "at temperature 1.5");
     /* a new text */
     tmux_keys(&t, "t");
-    WAIT_FOR(&t, "text (Enter: look, Esc: leave it): Hello, hello!");
+    WAIT_FOR(&t, "text: Hello, hello!");
+    WAIT_FOR(&t, "13 tokens of 32");
+    tmux_keys(&t, "Right");     /* the old text kept, the cursor at its end */
     tmux_type(&t, " Hi");
     tmux_keys(&t, "Enter");
     WAIT_FOR(&t, "16 tokens");

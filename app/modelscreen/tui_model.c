@@ -92,34 +92,21 @@ int model_screen_open(ModelScreen *m, const char *dir, const char *text, char *w
 
 static void typing_key(TuiTerm *term, ModelScreen *m, int ch)
 {
-    size_t len = strlen(m->typed);
-    if (ch == KEY_ESC) {
-        m->typing = 0;
-    } else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
-        char why[1200];
-        m->typing = 0;
-        if (!m->typed[0]) {
-            tui_message(term, 1, "the text is empty: nothing changed");
-        } else if (model_look_text(&m->look, m->typed, why, sizeof why) != 0) {
-            tui_message(term, 1, "%s", why);
-        } else {
-            snprintf(m->text, sizeof m->text, "%s", m->typed);
-            model_gen_stop(m);
-            if (m->view == MODEL_GEN)
-                m->view = m->gen_from;
-            m->first_query = 0;
-            cursor_to_end(m);
-            tui_message(term, 0, "%d tokens", m->look.n);
-        }
-    } else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
-        while (len > 0 && ((unsigned char)m->typed[len - 1] & 0xc0) == 0x80)
-            len--;      /* a whole character */
-        if (len > 0)
-            len--;
-        m->typed[len] = '\0';
-    } else if (ch >= 0x20 && ch < 0x100 && ch != 0x7f && len + 1 < sizeof m->typed) {
-        m->typed[len] = (char)ch;
-        m->typed[len + 1] = '\0';
+    char why[1200];
+    if (model_type_key(term, m, ch) == 0) {
+        ;
+    } else if (!m->typed[0]) {
+        tui_message(term, 1, "the text is empty: nothing changed");
+    } else if (model_look_text(&m->look, m->typed, why, sizeof why) != 0) {
+        tui_message(term, 1, "%s", why);
+    } else {
+        snprintf(m->text, sizeof m->text, "%s", m->typed);
+        model_gen_stop(m);
+        if (m->view == MODEL_GEN)
+            m->view = m->gen_from;
+        m->first_query = 0;
+        cursor_to_end(m);
+        tui_message(term, 0, "%d tokens", m->look.n);
     }
 }
 
@@ -263,8 +250,7 @@ static TuiAction models_key(TuiTerm *term, void *self, int ch)
     }
     switch (a) {
     case ACT_TYPE:
-        m->typing = 1;
-        snprintf(m->typed, sizeof m->typed, "%s", m->text);
+        model_type_start(m);
         break;
     case ACT_WRITE_SVG:
         write_svg(term, m);
@@ -369,11 +355,10 @@ static void models_draw(TuiTerm *term, void *self)
                    : m->view == MODEL_GEN   ? 0x20u | 0x80u | 0x100u | 0x200u | 0x400u | 0x800u
                                             : 0x7du | 0x1000u;
     KeyBarWant want = { .where = KEYS_MODEL, .model_keys = offer };
-    if (m->typing) {
-        want.prompt_label = "text (Enter: look, Esc: leave it): ";
-        want.prompt_input = m->typed;
-    }
-    tui_keybar_draw(term, &want);
+    if (m->typing)
+        model_type_draw(term, m);
+    else
+        tui_keybar_draw(term, &want);
 }
 
 static int models_idle(TuiTerm *term, void *self)

@@ -74,6 +74,13 @@ void model_head_move(ModelScreen *m, int dquery, int dkey);
 void model_bar(const TuiTerm *term, int y, int x, int w, double v, int attr);
 /* Enter on a weight: what it is, in the message line. */
 void model_head_explain(TuiTerm *term, ModelScreen *m);
+/* t: a new text typed (tui_model_type.c): begun on the old text,
+ * selected; a key: 1 when Enter asks for the text to be looked at
+ * (m->typed, its \n made newlines), else 0 (m->typing 0 when left); the
+ * input and its token count drawn over the last two rows. */
+void model_type_start(ModelScreen *m);
+int model_type_key(TuiTerm *term, ModelScreen *m, int ch);
+void model_type_draw(TuiTerm *term, ModelScreen *m);
 /* g: generation (tui_model_gen.c). Enter it (started on the text, or
  * resumed): 0, or -1 with the reason in the message line. */
 int model_gen_enter(TuiTerm *term, ModelScreen *m);
