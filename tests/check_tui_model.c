@@ -93,10 +93,10 @@ START_TEST(every_head_one_head_and_the_head_as_a_lesson)
     /* the head as a lesson: the lesson screen on its real numbers */
     tmux_keys(&t, "l");
     WAIT_FOR(&t, ": layer 2, head 3");
-    WAIT_FOR(&t, "Set-up, then 8 steps");
+    WAIT_FOR(&t, "Set-up, then 9 steps");
     WAIT_FOR(&t, "One head of a real model, step by step, on \"Hello, hello! Hi\".");
     tmux_keys(&t, "n n n n n n");
-    WAIT_FOR(&t, "step 6/8: Softmax");
+    WAIT_FOR(&t, "step 6/9: Softmax");
     WAIT_FOR(&t, "Exercise 2: How much of token");
     /* Esc: back to the model, on the head */
     tmux_keys(&t, "Escape");
