@@ -272,3 +272,14 @@ void tiny_gpt2_dir(const char *dir)
     write_text(dir, "merges.txt", "#version: 0.2\n");
     write_safetensors(dir, 0, "transformer.", NULL, NULL);
 }
+
+void tiny_family_dir(const char *dir, int k)
+{
+    if (k < 0) {
+        tiny_gpt2_dir(dir);
+        return;
+    }
+    make_llama_weights(&variants[k]);
+    write_text(dir, "config.json", variants[k].config);
+    write_safetensors(dir, 0, "", NULL, NULL);
+}

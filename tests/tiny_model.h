@@ -55,5 +55,8 @@ void remove_dir(const char *dir);
  * the "transformer." prefix), vocab.json and merges.txt (no merges: a
  * token a byte). */
 void tiny_gpt2_dir(const char *dir);
+/* The tiny model of family k in dir: GPT-2's (k < 0, tiny_gpt2_dir), else
+ * variants[k]'s config.json and model.safetensors (F32, no prefix). */
+void tiny_family_dir(const char *dir, int k);
 
 #endif

@@ -53,7 +53,9 @@ void tui_keybar_draw(const TuiTerm *term, const KeyBarWant *want)
         { ACT_UP, "move" }, { ACT_SELECT, "open" }, { ACT_MODELS, "real models" },
     }, model_keys[] = {
         { ACT_UP, "move" }, { ACT_SELECT, "open" }, { ACT_TYPE, "new text" }, { ACT_HEAD_LESSON, "as a lesson" },
-        { ACT_KNOB_UP, "temperature" }, { ACT_BACK, "back" },
+        { ACT_KNOB_UP, "temperature" }, { ACT_BACK, "back" }, { ACT_GENERATE, "generate" }, { ACT_NEXT, "token" },
+        { ACT_SELECT, "run" }, { ACT_KNOB_NEXT, "knob" }, { ACT_KNOB_DOWN, "turn" }, { ACT_KEEP_TEXT, "keep" },
+        { ACT_LINES, "lines" },
     }, tail[] = {
         { ACT_HELP, "help" }, { ACT_QUIT, "quit" },
     };
@@ -67,8 +69,8 @@ void tui_keybar_draw(const TuiTerm *term, const KeyBarWant *want)
           : where == KEYS_MODEL ? (int)(sizeof model_keys / sizeof *model_keys)
                                 : (int)(sizeof lesson_keys / sizeof *lesson_keys);
     int n_tail = (int)(sizeof tail / sizeof *tail);
-    char keys[16][64];
-    const char *labels[16];
+    char keys[20][64];
+    const char *labels[20];
     int n_shown = 0, tail_w = 0;
     for (int i = 0; i < n + n_tail; i++) {
         TuiAction a = i >= n ? tail[i - n].a : list[i].a;
@@ -85,7 +87,7 @@ void tui_keybar_draw(const TuiTerm *term, const KeyBarWant *want)
             *comma = '\0';
         if (a == ACT_MORE)
             snprintf(k, sizeof keys[0], "+/-");
-        else if (a == ACT_KNOB_UP)
+        else if (a == ACT_KNOB_UP || a == ACT_KNOB_DOWN)
             snprintf(k, sizeof keys[0], "<>");
         else if (a == ACT_UP)   /* the arrows, as one entry */
             snprintf(k, sizeof keys[0], "%s", where == KEYS_MENU ? ui_glyph(&term->cv, "↑↓", "Up/Down") : ui_glyph(&term->cv, "←↑↓→", "arrows"));

@@ -22,7 +22,8 @@ typedef struct {
     const char *prompt_label, *prompt_input; /* what is typed (NULL: nothing) */
     unsigned model_keys; /* KEYS_MODEL: bit i offers the model bar's key i
                             (move, open, new text, as a lesson, temperature,
-                            back)                                          */
+                            back, generate, token, run, knob, turn, keep,
+                            lines)                                         */
 } KeyBarWant;
 
 /* The prompt as it is typed, else the message, else want->alert, else the

@@ -16,12 +16,12 @@
 
 const TuiBinding tui_bindings[] = {
     { 'n',           ACT_NEXT,      KEYS_LESSON },
-    { ' ',           ACT_NEXT,      KEYS_LESSON },
+    { ' ',           ACT_NEXT,      LESSON_MODEL },
     { KEY_NPAGE,     ACT_NEXT,      KEYS_LESSON },
     { 'p',           ACT_PREV,      KEYS_LESSON },
     { KEY_PPAGE,     ACT_PREV,      KEYS_LESSON },
     { KEY_HOME,      ACT_FIRST,     ALL },
-    { 'g',           ACT_FIRST,     ALL },
+    { 'g',           ACT_FIRST,     BOTH },
     { KEY_END,       ACT_LAST,      ALL },
     { 'G',           ACT_LAST,      ALL },
     { KEY_UP,        ACT_UP,        ALL },
@@ -51,12 +51,15 @@ const TuiBinding tui_bindings[] = {
     { 't',           ACT_TYPE,      KEYS_MODEL },
     { 'l',           ACT_HEAD_LESSON, KEYS_MODEL },
     { 'p',           ACT_PAUSE,     KEYS_MODEL },
+    { 'g',           ACT_GENERATE,  KEYS_MODEL },
+    { 'a',           ACT_KEEP_TEXT, KEYS_MODEL },
+    { 'v',           ACT_LINES,     KEYS_MODEL },
     { 'z',           ACT_ZOOM,      KEYS_LESSON },
     { 'B',           ACT_BIG,       KEYS_LESSON },
     { 'N',           ACT_HEAT_NUMBERS, KEYS_LESSON },
     { 'w',           ACT_WRITE_SVG, LESSON_MODEL },
     { 'b',           ACT_BLANK,     LESSON_MODEL },
-    { 'K',           ACT_KNOB_NEXT, KEYS_LESSON },
+    { 'K',           ACT_KNOB_NEXT, LESSON_MODEL },
     { '<',           ACT_KNOB_DOWN, LESSON_MODEL },
     { '[',           ACT_KNOB_DOWN, LESSON_MODEL },
     { '>',           ACT_KNOB_UP,   LESSON_MODEL },
@@ -119,9 +122,11 @@ const char *tui_action_help_in(TuiAction a, int where)
         case ACT_DOWN: return "the model, layer or query below";
         case ACT_LEFT: return "the head or key to the left";
         case ACT_RIGHT: return "the head or key to the right";
-        case ACT_SELECT: return "open the model, the head; explain the weight";
-        case ACT_KNOB_DOWN: return "next token: temperature down";
-        case ACT_KNOB_UP: return "next token: temperature up";
+        case ACT_SELECT: return "open the model, the head; explain the weight; generating: run on";
+        case ACT_KNOB_DOWN: return "the temperature (generating: the knob picked) down";
+        case ACT_KNOB_UP: return "the temperature (generating: the knob picked) up";
+        case ACT_KNOB_NEXT: return "generating: pick the next knob (temperature, top-k, top-p)";
+        case ACT_NEXT: return "generating: one token";
         case ACT_RELOAD: return "list the models again, redraw";
         case ACT_BACK: return "back: head, heads, models, menu";
         case ACT_WRITE_SVG: return "every head, or the head, as an SVG here";

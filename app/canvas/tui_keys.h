@@ -55,6 +55,9 @@
     X(ACT_TYPE,      "type a new text")                  \
     X(ACT_HEAD_LESSON, "walk the head through the lesson's steps") \
     X(ACT_PAUSE,     "pause the training, or go on")     \
+    X(ACT_GENERATE,  "generate after the text, a token at a time") \
+    X(ACT_KEEP_TEXT, "keep the generated text as the text") \
+    X(ACT_LINES,     "one query's lines to its keys, or the matrix") \
     X(ACT_BACK,      "back to the menu")                 \
     X(ACT_QUIT,      "quit")                             \
     X(ACT_BUG_KINDS, "")    /* a screen asks: the list of bug kinds on top */ \

@@ -5,6 +5,10 @@
  * and as a share of the FMA peak measured in the same run, and tokens per
  * second. gpt2-small is GPT-2 small's shape with random weights, made here,
  * so no download is needed; a PATH is a checkpoint as `attn model` reads it.
+ * With --generate N: N tokens generated greedily after --n tokens (default
+ * 16), with the key/value cache and without (the whole sequence again for
+ * every token), each timed R times: the median tokens per second of both
+ * and how many times faster the cache is.
  *
  * `attn bench --train [--steps N] [--json]`: a training step of attn
  * train's default model (4 layers, 4 heads, width 128, 128 bytes of
@@ -29,6 +33,7 @@
 #include "lesson.h"
 #include "measure.h"
 #include "model.h"
+#include "model_gen.h"
 #include "model_train.h"
 #include "model_dir.h"
 #include "lessonfile.h"
@@ -36,7 +41,8 @@
 
 static int bench_model_usage(const char *why)
 {
-    fprintf(stderr, "attn: %s\nusage: attn bench --model PATH|gpt2-small [--n N] [--reps R] [--json]\n", why);
+    fprintf(stderr, "attn: %s\nusage: attn bench --model PATH|gpt2-small [--n N] [--reps R] [--generate N] [--json]\n",
+            why);
     return 2;
 }
 
@@ -53,10 +59,85 @@ static int threads_option(int argc, char **argv, int *i)
     return 1;
 }
 
+/* N tokens generated greedily after tokens[0..n) on m, cached or not,
+ * timed reps times (after one run that warms up): the median tokens per
+ * second into *tps. ATTN_OK, or a code with err. */
+static attn_status time_generation(const Model *m, const int *tokens, int n, int N, int cached, int reps, double *tps,
+                                   AttnError *err)
+{
+    ModelDist d;
+    ModelSampling greedy = { 0, 0, 1 };
+    double *ms = malloc((size_t)reps * sizeof *ms);
+    if (!ms)
+        return attn_fail(err, ATTN_E_NOMEM, "out of memory");
+    attn_status rc = model_dist_init(&d, model_config(m)->vocab, err);
+    for (int r = -1; rc == ATTN_OK && r < reps; r++) {
+        double t0 = bench_now_ms();
+        ModelGen *g = model_gen_new(m, tokens, n, cached, err);
+        Rng unused;
+        rng_seed(&unused, 1);
+        for (int k = 0; g && rc == ATTN_OK && k < N; k++) {
+            int id;
+            double p;
+            rc = model_gen_token(g, &greedy, &unused, &d, &id, &p, err);
+        }
+        if (!g)
+            rc = err->code;
+        model_gen_free(g);
+        if (r >= 0)
+            ms[r] = bench_now_ms() - t0;
+    }
+    if (rc == ATTN_OK)
+        *tps = N / (bench_median(ms, reps) / 1e3);
+    model_dist_free(&d);
+    free(ms);
+    return rc;
+}
+
+/* --generate N: with the cache and without, printed. 0, or 2. */
+static int bench_generation(const Model *m, const char *name, int n, int N, int reps, int json)
+{
+    const ModelConfig *c = model_config(m);
+    AttnError err = { 0 };
+    int *tokens = malloc((size_t)n * sizeof *tokens);
+    double cached = 0, plain = 0;
+    for (int i = 0; tokens && i < n; i++)
+        tokens[i] = (int)((i * 2654435761u) % (unsigned)c->vocab);
+    attn_status rc = !tokens ? attn_fail(&err, ATTN_E_NOMEM, "out of memory")
+                             : time_generation(m, tokens, n, N, 1, reps, &cached, &err);
+    if (rc == ATTN_OK)
+        rc = time_generation(m, tokens, n, N, 0, reps, &plain, &err);
+    free(tokens);
+    if (rc != ATTN_OK) {
+        fprintf(stderr, "attn: %s\n", err.msg);
+        return 2;
+    }
+    if (json) {
+        JsonWriter w;
+        jw_begin(&w, stdout);
+        jw_str(&w, "model", name);
+        jw_int(&w, "params", model_params(m));
+        jw_int(&w, "n", n);
+        jw_int(&w, "generate", N);
+        jw_int(&w, "reps", reps);
+        jw_int(&w, "threads", pool_threads());
+        jw_num(&w, "cached_tokens_per_s", cached, 1);
+        jw_num(&w, "uncached_tokens_per_s", plain, 1);
+        jw_num(&w, "speedup", plain > 0 ? cached / plain : 0, 2);
+        jw_end(&w);
+    } else {
+        char shown[4 * PATH_MAX];
+        printf("%s, %d tokens generated after %d, %d thread%s: %.1f tokens/s with the key/value cache, %.1f "
+               "without (the whole sequence again each token): %.1fx\n", lesson_escape(name, shown, sizeof shown),
+               N, n, pool_threads(), pool_threads() == 1 ? "" : "s", cached, plain, plain > 0 ? cached / plain : 0);
+    }
+    return 0;
+}
+
 int cli_model_bench(int argc, char **argv)
 {
     const char *which = NULL;
-    int n = 1024, reps = 3, json = 0;
+    int n = 1024, reps = 3, json = 0, generate = 0, n_given = 0;
     for (int i = 1; i < argc; i++) {
         long v;
         if (strcmp(argv[i], "--model") == 0 && i + 1 < argc)
@@ -65,6 +146,11 @@ int cli_model_bench(int argc, char **argv)
             if (num_parse_whole(argv[++i], 1, MODEL_MAX_CONTEXT, &v) != 0)
                 return bench_model_usage("--n takes a whole number of tokens from 1 to 131072");
             n = (int)v;
+            n_given = 1;
+        } else if (strcmp(argv[i], "--generate") == 0 && i + 1 < argc) {
+            if (num_parse_whole(argv[++i], 1, MODEL_MAX_CONTEXT, &v) != 0)
+                return bench_model_usage("--generate takes a whole number of tokens, 1 or more");
+            generate = (int)v;
         } else if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc) {
             if (num_parse_whole(argv[++i], 1, 100, &v) != 0)
                 return bench_model_usage("--reps takes a whole number from 1 to 100");
@@ -73,7 +159,7 @@ int cli_model_bench(int argc, char **argv)
         else if (strcmp(argv[i], "--json") == 0)
             json = 1;
         else if (!threads_option(argc, argv, &i))
-            return bench_model_usage("bench --model takes --n N, --reps R and --json");
+            return bench_model_usage("bench --model takes --n N, --reps R, --generate N and --json");
     }
     if (!which)
         return bench_model_usage("which model?");
@@ -96,10 +182,16 @@ int cli_model_bench(int argc, char **argv)
     }
     const ModelConfig cfg = md.cfg;
     const Model *m = md.model;
+    if (generate && !n_given)
+        n = 16;
     if (status) {
         ;
     } else if (n > cfg.context) {
         status = bench_model_usage("--n is past the model's context");
+    } else if (generate && n + generate > cfg.context) {
+        status = bench_model_usage("--n and --generate together are past the model's context");
+    } else if (generate) {
+        status = bench_generation(m, random ? "gpt2-small (random weights)" : which, n, generate, reps, json);
     } else {
         int *tokens = malloc((size_t)n * sizeof *tokens);
         double *ms = malloc((size_t)reps * sizeof *ms);

@@ -12,6 +12,12 @@
  * shape (layers, heads, n, n); every head, or one, as a picture
  * (model_svg.h). The weights are mapped read-only, never
  * copied whole. Anything unreadable: `FILE: message`, exit 2.
+ *
+ * `--generate N [--temperature X] [--top-k K] [--top-p P] [--seed S]
+ * [--no-cache]`: N tokens after the text, one at a time, by the one
+ * generator (look_gen.h: the key/value cache, the one sampler); with
+ * --json the usual object and "generated", "generation"; else the text and
+ * what was generated, plainly.
  */
 #include "cli.h"
 
@@ -30,6 +36,7 @@
 #include "bpe.h"
 #include "model.h"
 #include "head_lesson.h"
+#include "look_gen.h"
 #include "model_look.h"
 #include "model_svg.h"
 #include "npy.h"
@@ -50,7 +57,8 @@ static int model_usage(const char *why)
 {
     char shown[1024];
     fprintf(stderr, "attn: %s\nusage: attn model PATH (--text TEXT | --tokens ID,...) [--json] [--top K] "
-                    "[--attention-out FILE.npy] [--head-lesson LAYER,HEAD DIR] [--svg FILE [--head L.H]]\n"
+                    "[--attention-out FILE.npy] [--head-lesson LAYER,HEAD DIR] [--svg FILE [--head L.H]] "
+                    "[--generate N [--temperature X] [--top-k K] [--top-p P] [--seed S] [--no-cache]]\n"
                     "       attn model PATH --tokenize FILE [--json]\n",
             lesson_escape(why, shown, sizeof shown));
     return 2;
@@ -141,6 +149,151 @@ static int write_svg(const char *path, ModelLook *lk, int layer, int head, char 
     return ok ? 0 : -1;
 }
 
+/* ---- --generate: N tokens after the text ---- */
+
+typedef struct {
+    int n;              /* --generate N; 0: none                          */
+    ModelSampling s;
+    long seed;
+    int no_cache;
+    const char *knob;   /* a knob given (named, for "needs --generate")   */
+} GenOptions;
+
+/* argv[*i] when it is one of --generate's options (its value consumed):
+ * 1; 0 when it is not one; -1 with *why when its value is wrong. */
+static int gen_option(int argc, char **argv, int *i, GenOptions *g, const char **why)
+{
+    const char *o = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
+    long whole;
+    double real;
+    if (strcmp(o, "--no-cache") == 0) {
+        g->no_cache = 1;
+        g->knob = g->knob ? g->knob : o;
+        return 1;
+    }
+    int takes = strcmp(o, "--generate") == 0 || strcmp(o, "--temperature") == 0 || strcmp(o, "--top-k") == 0
+                || strcmp(o, "--top-p") == 0 || strcmp(o, "--seed") == 0;
+    if (!takes)
+        return 0;
+    if (!v) {
+        *why = "an option without its value";
+        return -1;
+    }
+    ++*i;
+    if (strcmp(o, "--generate") == 0) {
+        if (num_parse_whole(v, 1, MODEL_MAX_CONTEXT, &whole) != 0)
+            return *why = "--generate takes a whole number of tokens, 1 or more, within the model's context", -1;
+        g->n = (int)whole;
+        return 1;
+    }
+    g->knob = g->knob ? g->knob : o;
+    if (strcmp(o, "--temperature") == 0) {
+        if (num_parse_real(v, -1e300, 1e300, &real) != 0 || real < 0 || real > 1e6)
+            return *why = "--temperature takes a number from 0 (greedy: the most probable token) to 1000000", -1;
+        g->s.temperature = real;
+    } else if (strcmp(o, "--top-k") == 0) {
+        if (num_parse_whole(v, 0, MODEL_MAX_VOCAB, &whole) != 0)
+            return *why = "--top-k takes a whole number from 0 (off) to 1048576", -1;
+        g->s.top_k = (int)whole;
+    } else if (strcmp(o, "--top-p") == 0) {
+        if (num_parse_real(v, -1e300, 1e300, &real) != 0 || !(real > 0 && real <= 1))
+            return *why = "--top-p takes a number above 0 and at most 1 (1: off)", -1;
+        g->s.top_p = real;
+    } else if (num_parse_whole(v, 0, LONG_MAX, &whole) != 0) {
+        return *why = "--seed takes a whole number, 0 or more", -1;
+    } else {
+        g->seed = whole;
+    }
+    return 1;
+}
+
+/* The N tokens generated into *g after lk's text: 0 (a note on stderr
+ * when the model's context stopped it), or 2 with the reason said. */
+static int generate(ModelLook *lk, const GenOptions *o, LookGen *g)
+{
+    char why[1200], shown[2600];
+    if (look_gen_start(g, lk, &o->s, (uint64_t)o->seed, !o->no_cache, 0, why, sizeof why) != 0) {
+        fprintf(stderr, "attn: %s\n", lesson_escape(why, shown, sizeof shown));
+        return 2;
+    }
+    while (g->n < o->n) {
+        int got = look_gen_next(g, why, sizeof why);
+        if (got < 0) {
+            fprintf(stderr, "attn: %s\n", lesson_escape(why, shown, sizeof shown));
+            return 2;
+        }
+        if (got == 0) {
+            fprintf(stderr, "attn: stopped at the model's context of %d tokens: %d of the %d tokens asked for were "
+                            "generated\n", lk->md.cfg.context, g->n, o->n);
+            break;
+        }
+    }
+    return 0;
+}
+
+/* "generated" and "generation" in w. */
+static void json_generated(JsonWriter *w, const ModelLook *lk, const LookGen *g)
+{
+    jw_newline(w);
+    jw_array(w, "generated");
+    for (int j = 0; j < g->n; j++) {
+        jw_object(w, NULL);
+        jw_int(w, "id", g->ids[j]);
+        if (model_look_token(lk, g->ids[j]))
+            jw_str_n(w, "text", model_look_token(lk, g->ids[j]), model_look_token_size(lk, g->ids[j]));
+        else
+            jw_null(w, "text");
+        jw_num(w, "p", g->p[j], -1);
+        jw_close(w, '}');
+    }
+    jw_close(w, ']');
+    jw_newline(w);
+    jw_object(w, "generation");
+    jw_num(w, "tokens_per_s", look_gen_rate(g), 1);
+    jw_int(w, "cache_bytes", (long long)model_gen_cache_bytes(g->gen));
+    jw_bool(w, "cached", model_gen_cached(g->gen));
+    jw_close(w, '}');
+}
+
+/* The text and then what was generated, as it reads: each line escaped
+ * for the terminal, the newlines the model wrote kept. */
+static int print_generated(const ModelLook *lk, const LookGen *g)
+{
+    int len = look_gen_len(g);
+    const int *ids = look_gen_all(g);
+    size_t size = 1;
+    for (int i = 0; i < len; i++)
+        size += model_look_token(lk, ids[i]) ? model_look_token_size(lk, ids[i]) : 16;
+    char *text = malloc(size), *shown = malloc(4 * size + 4);
+    if (!text || !shown) {
+        free(text), free(shown);
+        fprintf(stderr, "attn: out of memory\n");
+        return 2;
+    }
+    size_t k = 0;
+    for (int i = 0; i < len; i++) {
+        const char *t = model_look_token(lk, ids[i]);
+        size_t n = t ? model_look_token_size(lk, ids[i]) : (size_t)snprintf(text + k, 16, "#%d", ids[i]);
+        if (t)
+            memcpy(text + k, t, n);
+        for (size_t j = k; j < k + n; j++)
+            text[j] = text[j] ? text[j] : ' ';     /* a NUL byte token */
+        k += n;
+    }
+    text[k] = '\0';
+    for (char *line = text;;) {
+        char *end = strchr(line, '\n');
+        if (end)
+            *end = '\0';
+        printf("%s\n", lesson_escape(line, shown, 4 * size + 4));
+        if (!end)
+            break;
+        line = end + 1;
+    }
+    free(text), free(shown);
+    return 0;
+}
+
 /* The next token after the last: the top k and their probabilities, the
  * logits they come from. */
 typedef struct {
@@ -166,7 +319,7 @@ static int next_tokens(ModelLook *lk, int k, NextTokens *nx, char *why, size_t s
     return nx->logits ? 0 : -1;
 }
 
-static void print_json(ModelLook *lk, const NextTokens *nx)
+static void print_json(ModelLook *lk, const NextTokens *nx, const LookGen *gen)
 {
     const ModelConfig *c = &lk->md.cfg;
     const int *ids = lk->ids, n = lk->n;
@@ -237,6 +390,8 @@ static void print_json(ModelLook *lk, const NextTokens *nx)
         jw_close(&w, '}');
     }
     jw_close(&w, ']');
+    if (gen)
+        json_generated(&w, lk, gen);
     jw_end(&w);
 }
 
@@ -334,8 +489,16 @@ int cli_model(int argc, char **argv)
     const char *dir = NULL, *tokens = NULL, *words = NULL, *att_out = NULL, *lesson_dir = NULL, *svg = NULL;
     static const char *tokenize[TOKENIZE_MAX_FILES];
     int n_tokenize = 0;
+    char why_knob[160];
     int json = 0, k = 5, lesson_layer = 0, lesson_head = 0, svg_layer = 0, svg_head = 0;
+    GenOptions gen = { .s = MODEL_SAMPLING_DEFAULT, .seed = 1 };
     for (int i = 1; i < argc; i++) {
+        const char *bad = NULL;
+        int is_gen = gen_option(argc, argv, &i, &gen, &bad);
+        if (is_gen < 0)
+            return model_usage(bad);
+        if (is_gen)
+            continue;
         if (strcmp(argv[i], "--json") == 0)
             json = 1;
         else if (strcmp(argv[i], "--tokens") == 0 && i + 1 < argc)
@@ -380,6 +543,12 @@ int cli_model(int argc, char **argv)
         return model_usage("give the text (--text TEXT) or its tokens (--tokens ID,ID,...), one of them");
     if (svg_layer && !svg)
         return model_usage("--head L.H picks the head of a picture: --svg FILE --head 5.1");
+    if (gen.knob && !gen.n) {
+        snprintf(why_knob, sizeof why_knob, "%s is a knob of --generate N: give that too", gen.knob);
+        return model_usage(why_knob);
+    }
+    if (gen.n && (att_out || lesson_dir || svg))
+        return model_usage("--generate writes text: not with --attention-out, --head-lesson or --svg");
     static int ids[TOKENS_MAX];
     int n = tokens ? parse_tokens(tokens, ids, TOKENS_MAX) : 0;
     if (tokens && n < 1)
@@ -400,7 +569,10 @@ int cli_model(int argc, char **argv)
         status = model_usage(why);
     else if (att_out && write_attention(att_out, &lk, why, sizeof why) != 0)
         status = model_dir_unreadable(att_out, why);
-    else if (lesson_dir && (lesson_layer > c->layers || lesson_head > c->heads))
+    else if (gen.n > c->context) {
+        snprintf(why, sizeof why, "--generate %d is past the model's context of %d tokens", gen.n, c->context);
+        status = model_usage(why);
+    } else if (lesson_dir && (lesson_layer > c->layers || lesson_head > c->heads))
         status = model_usage("--head-lesson: the model has no such layer or head");
     else if (svg && (svg_layer > c->layers || svg_head > c->heads))
         status = model_usage("--head: the model has no such layer or head");
@@ -416,14 +588,20 @@ int cli_model(int argc, char **argv)
         printf("%s\n", lesson_escape(svg, shown, sizeof shown));
     else if (!lesson_dir || json) {
         NextTokens nx = { 0 };
+        LookGen g = { 0 };
         if (next_tokens(&lk, k < c->vocab ? k : c->vocab, &nx, why, sizeof why) != 0) {
             fprintf(stderr, "attn: %s\n", lesson_escape(why, shown, sizeof shown));
             status = 2;
+        } else if (gen.n && (status = generate(&lk, &gen, &g)) != 0) {
+            ;
         } else if (json) {
-            print_json(&lk, &nx);
+            print_json(&lk, &nx, gen.n ? &g : NULL);
+        } else if (gen.n) {
+            status = print_generated(&lk, &g);
         } else {
             print_plain(&lk, &nx);
         }
+        look_gen_end(&g);
         free(nx.ids);
         free(nx.p);
     }

@@ -22,9 +22,16 @@
 
 /* The exercises: the cells they ask for (from 0) and the answers they
  * state (NAN: not known yet, the lesson's first writing). */
+#define TWINS_MAX 64
+
 typedef struct {
     int si, sj, ai, aj;
     double scaled, weight;
+    /* the cells of scaled that read as the asked one at the screen's
+     * decimals (a head's scores repeat along a diagonal): hidden too */
+    int twin[TWINS_MAX][2], n_twins;
+    int ki, kj;         /* the kind's step's cell (kind_cell), -1: none */
+    double kind_weight;
 } Stated;
 
 /* rows x cols floats (row-major) as dir/name, a float32 .npy. */
@@ -111,6 +118,89 @@ static void token_label(const ModelLook *lk, int i, char *out, size_t size)
     out[k] = '\0';
     if (!out[0] || !t)
         snprintf(out, size, t ? "_" : "t%d", i + 1);
+}
+
+/* The cell the step on the head's kind asks about (from 0): for an
+ * induction head the last token said before (its earlier showing followed
+ * by another token before it) and the token after that earlier showing,
+ * *earlier that showing; for a previous-token head the last token and the
+ * one before it. -1 when the kind has none, or the text no such token. */
+static void kind_cell(const ModelLook *lk, const char *kind, int *qi, int *kj, int *earlier)
+{
+    *qi = *kj = *earlier = -1;
+    if (strcmp(kind, "induction") == 0) {
+        for (int i = lk->n - 1; i >= 2 && *qi < 0; i--)
+            for (int p = i - 2; p >= 0; p--)
+                if (lk->ids[p] == lk->ids[i]) {
+                    *qi = i, *kj = p + 1, *earlier = p;
+                    break;
+                }
+    } else if (strcmp(kind, "previous-token") == 0 && lk->n >= 2) {
+        *qi = lk->n - 1, *kj = lk->n - 2;
+    }
+}
+
+/* The step that says what this head does, by the kind attn measured on
+ * its probe: an induction head's finds the earlier showing of a token and
+ * the token after it, a previous-token head's the diagonal below the main
+ * one, each with an exercise on that weight; the others say where to look. */
+static void kind_step(StrBuf *b, const ModelLook *lk, const char *kind, double score, const Stated *st)
+{
+    int qi, kj, earlier;
+    char q[32], k[32], e[32];
+    kind_cell(lk, kind, &qi, &kj, &earlier);
+    if (qi >= 0) {
+        token_label(lk, qi, q, sizeof q);
+        token_label(lk, kj, k, sizeof k);
+    }
+    if (strcmp(kind, "induction") == 0 && qi >= 0) {
+        token_label(lk, earlier, e, sizeof e);
+        strbuf_add(b, "step What this head does: induction\n  text\n"
+                      "    On its probe this head reads as induction (score %.2f): when a token comes again, it\n"
+                      "    looks at the token that followed it the first time, so the model can say next what\n"
+                      "    came next then. Here token %d (%s) was said before, as token %d (%s); the token after\n"
+                      "    that is token %d (%s). Find them in row %d of A.\n  end\n  show A\n  heatmap A\n",
+                   score, qi + 1, q, earlier + 1, e, kj + 1, k, qi + 1);
+        strbuf_add(b, "  exercise How much of token %d's attention goes to token %d, the token after the earlier "
+                      "%s?\n", qi + 1, kj + 1, q);
+    } else if (strcmp(kind, "induction") == 0) {
+        strbuf_add(b, "step What this head does: induction\n  text\n"
+                      "    On its probe this head reads as induction (score %.2f): when a token comes again, it\n"
+                      "    looks at the token that followed it the first time. No token of this text comes\n"
+                      "    again, so there is nothing for it to find here: give it a text that repeats itself\n"
+                      "    (a sentence said twice) and look at the repeat's rows.\n  end\n  show A\n\n", score);
+        return;
+    } else if (strcmp(kind, "previous-token") == 0 && qi >= 0) {
+        strbuf_add(b, "step What this head does: the token before\n  text\n"
+                      "    On its probe this head reads as previous-token (score %.2f): each token looks at the\n"
+                      "    one just before it. In A that is the diagonal below the main one: A[2,1], A[3,2],\n"
+                      "    and on to A[%d,%d].\n  end\n  show A\n  heatmap A\n", score, qi + 1, kj + 1);
+        strbuf_add(b, "  exercise How much of token %d's attention goes to token %d, on the diagonal below the "
+                      "main one?\n", qi + 1, kj + 1);
+    } else {
+        const char *where = strcmp(kind, "first-token") == 0 ? "at the first token: the first column of A, where\n"
+                                                              "    a head puts weight it has no other use for"
+                          : strcmp(kind, "self") == 0 ? "at itself: the main diagonal of A"
+                                                      : "at no one token: its weight is spread, so its score is 1\n"
+                                                        "    minus the highest of its four (previous, first, self, induction)";
+        strbuf_add(b, "step What this head does: %s\n  text\n"
+                      "    On its probe this head reads as %s (score %.2f): each token looks mostly\n    %s.\n"
+                      "  end\n  show A\n  heatmap A\n\n", kind, kind, score, where);
+        return;
+    }
+    if (isnan(st->kind_weight))
+        strbuf_add(b, "    answer A[%d,%d] within 0.001\n", qi + 1, kj + 1);
+    else
+        strbuf_add(b, "    answer A[%d,%d] = %.6f within 0.001\n", qi + 1, kj + 1, st->kind_weight);
+    if (earlier >= 0)
+        strbuf_add(b, "    hint   Token %d's token came before as token %d; the one after it is token %d.\n", qi + 1,
+                   earlier + 1, kj + 1);
+    else
+        strbuf_add(b, "    hint   The diagonal below the main one: row %d, column %d.\n", qi + 1, kj + 1);
+    strbuf_add(b, "    hide  ");
+    for (int c = 1; c <= qi + 1; c++)
+        strbuf_add(b, " A[%d,%d]", qi + 1, c);
+    strbuf_add(b, " A_model[%d,%d]\n  end\n\n", qi + 1, kj + 1);     /* the set-up's copy, the model's own */
 }
 
 /* The lesson's text. */
@@ -201,7 +291,14 @@ static char *lesson_text(const ModelLook *lk, int layer, int head, const char *t
             strbuf_add(&b, "    answer scaled[%d,%d] within 0.001\n", i, j);
         else
             strbuf_add(&b, "    answer scaled[%d,%d] = %.6f within 0.001\n", i, j, st->scaled);
-        strbuf_add(&b, "    hint   Take S[%d,%d] and divide it by sqrt(%d).\n  end\n", i, j, hd);
+        strbuf_add(&b, "    hint   Take S[%d,%d] and divide it by sqrt(%d).\n", i, j, hd);
+        if (st->n_twins) {
+            strbuf_add(&b, "    hide   scaled[%d,%d]", i, j);     /* a hide line names every cell */
+            for (int t = 0; t < st->n_twins; t++)
+                strbuf_add(&b, " scaled[%d,%d]", st->twin[t][0] + 1, st->twin[t][1] + 1);
+            strbuf_add(&b, "\n");
+        }
+        strbuf_add(&b, "  end\n");
     }
     strbuf_add(&b, "\nstep The causal mask\n  text\n"
                    "    A token may not look at the tokens after it: the model is trained to guess the next\n"
@@ -228,7 +325,9 @@ static char *lesson_text(const ModelLook *lk, int layer, int head, const char *t
             strbuf_add(&b, " A[%d,%d]", i, k);     /* the row's sum would give the cell away */
         strbuf_add(&b, " A_model[%d,%d]\n  end\n", i, j);  /* the set-up's copy, the model's own */
     }
-    strbuf_add(&b, "\nstep The weighted sum\n  text\n"
+    strbuf_add(&b, "\n");
+    kind_step(&b, lk, kind, kind_score, st);
+    strbuf_add(&b, "step The weighted sum\n  text\n"
                    "    Each token's output is the values averaged with its row of weights: the head hands\n"
                    "    token i a blend of what the tokens it attends to offer.\n  end\n"
                    "  let Z = A @ V\n  show A V Z\n\n");
@@ -341,6 +440,14 @@ static int evaluate(const char *path, Stated *st, char *why, size_t size)
             if (d > far)
                 far = d, st->si = i, st->sj = j, st->scaled = mat_get(scaled, i, j);
         }
+    st->n_twins = 0;
+    for (int r = 0; scaled && r < scaled->rows; r++)
+        for (int c = 0; c < scaled->cols && st->n_twins < TWINS_MAX; c++)
+            if ((r != st->si || c != st->sj) && fabs(mat_get(scaled, r, c) - st->scaled) < 5e-5) {
+                st->twin[st->n_twins][0] = r;
+                st->twin[st->n_twins][1] = c;
+                st->n_twins++;
+            }
     far = -1;
     for (int i = 1; a && i < a->rows && i < 3; i++)
         for (int j = 0; j <= i; j++) {
@@ -348,6 +455,8 @@ static int evaluate(const char *path, Stated *st, char *why, size_t size)
             if (d > far)
                 far = d, st->ai = i, st->aj = j, st->weight = mat_get(a, i, j);
         }
+    if (a && st->ki >= 0 && st->ki < a->rows && st->kj < a->cols)
+        st->kind_weight = mat_get(a, st->ki, st->kj);
     lesson_state_free(s);
     lesson_free(l);
     return 0;
@@ -364,7 +473,11 @@ int head_lesson_write(ModelLook *lk, int layer, int head, const char *text, cons
         snprintf(why, why_size, "%s: the path is too long", where);
         return -1;
     }
-    Stated st = { 1, 0, 1, 0, NAN, NAN };
+    Stated st = { .si = 1, .sj = 0, .ai = 1, .aj = 0, .scaled = NAN, .weight = NAN, .ki = -1, .kj = -1, .kind_weight = NAN };
+    const ModelConfig *c = &lk->md.cfg;
+    double score;
+    int earlier;    /* the matrices were written: layer and head are the model's */
+    kind_cell(lk, model_head_kind(&lk->scores[(layer - 1) * c->heads + head - 1], &score), &st.ki, &st.kj, &earlier);
     for (int pass = 0; pass < 2; pass++) {
         char *t = lesson_text(lk, layer, head, text, &st), msg[600];
         if (!t) {

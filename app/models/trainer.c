@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "model.h"
+#include "model_gen.h"
 #include "model_dir.h"
 #include "model_look.h"
 #include "model_write.h"
@@ -399,32 +400,33 @@ int trainer_induction(Trainer *t, double *scores)
 
 void trainer_sample(Trainer *t, const char *prompt, char *out, size_t len)
 {
-    const GptShape *s = &t->run.set.shape;
-    int n = (int)strlen(prompt);
-    n = n < s->context ? n : s->context;
+    int context = t->run.set.shape.context, n = (int)strlen(prompt), id;
+    const char *from = prompt + (n > context ? n - context : 0);
+    n = n < context ? n : context;
     for (int i = 0; i < n; i++)
-        t->inputs[i] = (unsigned char)prompt[i];
+        t->inputs[i] = (unsigned char)from[i];
+    ModelSampling at = { TRAINER_SAMPLE_T, 0, 1 };
+    ModelDist d = { 0 };
+    AttnError err = { 0 };
+    ModelGen *g = NULL;
+    if (n > 0 && model_dist_init(&d, TRAIN_VOCAB, &err) == ATTN_OK)
+        g = model_gen_new(t->m, t->inputs, n, 1, &err);
     size_t k = 0;
-    while (k + 1 < len && n > 0) {
-        ModelRun run;
-        AttnError err = { 0 };
-        if (model_forward(t->m, t->inputs, n, &run, &err) != ATTN_OK)
+    while (g && k + 1 < len) {
+        if (model_gen_len(g) == context) {
+            /* the context full: on from its last half, a cache of its own */
+            int keep = context / 2;
+            memcpy(t->inputs, model_gen_ids(g) + context - keep, (size_t)keep * sizeof *t->inputs);
+            model_gen_free(g);
+            if (!(g = model_gen_new(t->m, t->inputs, keep, 1, &err)))
+                break;
+        }
+        double p;
+        if (model_gen_token(g, &at, &t->sampler, &d, &id, &p, &err) != ATTN_OK)
             break;
-        const float *z = run.logits;
-        double mx = z[0], sum = 0, p[256];
-        for (int v = 1; v < s->vocab && v < 256; v++)
-            mx = z[v] > mx ? z[v] : mx;
-        for (int v = 0; v < s->vocab && v < 256; v++)
-            sum += p[v] = exp((z[v] - mx) / 0.8);
-        model_run_free(&run);
-        double u = (rng_u32(&t->sampler) / 4294967296.0) * sum;
-        int next = 0;
-        while (next < 255 && (u -= p[next]) > 0)
-            next++;
-        out[k++] = (char)next;
-        if (n == s->context)
-            memmove(t->inputs, t->inputs + 1, (size_t)(n - 1) * sizeof *t->inputs), n--;
-        t->inputs[n++] = next;
+        out[k++] = (char)(id ? id : 0x7f);     /* a 0 byte would end the text */
     }
     out[k] = '\0';
+    model_dist_free(&d);
+    model_gen_free(g);
 }

@@ -90,8 +90,15 @@ int trainer_probe(Trainer *t, const char *text, float *out, int *n);
  * it, the counts the saved model carries (token_counts.json): attn model
  * gives the saved model these very scores. 0, or -1. */
 int trainer_induction(Trainer *t, double *scores);
-/* Text the model writes after prompt (its bytes), at most len bytes,
- * drawn at temperature 0.8 from a generator of its own. */
+/* The temperature of a sample. */
+#define TRAINER_SAMPLE_T 0.8
+/* Text the model writes after prompt (its bytes), at most len - 1 bytes
+ * and a NUL, through the one generator (model_gen.h: a key/value cache,
+ * each byte computing its own row; when the context is full it goes on
+ * from the context's last half) at TRAINER_SAMPLE_T, its draws from the
+ * trainer's own generator (seeded 7 when the run opens); a 0 byte drawn
+ * is written as 0x7f, so the text stays one string (the screen shows either
+ * as '?'). */
 void trainer_sample(Trainer *t, const char *prompt, char *out, size_t len);
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * tui_model.c - the real models' screen (tui_model.h): its life, its keys
- * (the shelf, the heads, one head; typing a new text; the head as a
- * lesson; w, the heads or the head as an SVG), and the shelf drawn.
+ * (the shelf, the heads, one head, generating; typing a new text; the head
+ * as a lesson; w, the heads or the head as an SVG; a, the generated text
+ * kept), and the shelf drawn.
  */
 #include "tui_model.h"
 
@@ -31,6 +32,8 @@ ModelScreen *model_screen_new(void)
     if (!m)
         return NULL;
     m->temperature = 1.0;
+    m->knobs = MODEL_SAMPLING_DEFAULT;
+    m->drawn = -1;
     model_shelf_find(&m->shelf);
     return m;
 }
@@ -39,6 +42,7 @@ void model_screen_free(ModelScreen *m)
 {
     if (!m)
         return;
+    model_gen_stop(m);
     model_look_close(&m->look);
     model_shelf_free(&m->shelf);
     free(m);
@@ -73,6 +77,7 @@ int model_screen_open(ModelScreen *m, const char *dir, const char *text, char *w
         model_look_close(&look);
         return -1;
     }
+    model_gen_stop(m);
     model_look_close(&m->look);
     m->look = look;
     m->look_open = 1;
@@ -87,32 +92,51 @@ int model_screen_open(ModelScreen *m, const char *dir, const char *text, char *w
 
 static void typing_key(TuiTerm *term, ModelScreen *m, int ch)
 {
-    size_t len = strlen(m->typed);
-    if (ch == KEY_ESC) {
-        m->typing = 0;
-    } else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
-        char why[1200];
-        m->typing = 0;
-        if (!m->typed[0]) {
-            tui_message(term, 1, "the text is empty: nothing changed");
-        } else if (model_look_text(&m->look, m->typed, why, sizeof why) != 0) {
-            tui_message(term, 1, "%s", why);
-        } else {
-            snprintf(m->text, sizeof m->text, "%s", m->typed);
-            m->first_query = 0;
-            cursor_to_end(m);
-            tui_message(term, 0, "%d tokens", m->look.n);
-        }
-    } else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
-        while (len > 0 && ((unsigned char)m->typed[len - 1] & 0xc0) == 0x80)
-            len--;      /* a whole character */
-        if (len > 0)
-            len--;
-        m->typed[len] = '\0';
-    } else if (ch >= 0x20 && ch < 0x100 && ch != 0x7f && len + 1 < sizeof m->typed) {
-        m->typed[len] = (char)ch;
-        m->typed[len + 1] = '\0';
+    char why[1200];
+    if (model_type_key(term, m, ch) == 0) {
+        ;
+    } else if (!m->typed[0]) {
+        tui_message(term, 1, "the text is empty: nothing changed");
+    } else if (model_look_text(&m->look, m->typed, why, sizeof why) != 0) {
+        tui_message(term, 1, "%s", why);
+    } else {
+        snprintf(m->text, sizeof m->text, "%s", m->typed);
+        model_gen_stop(m);
+        if (m->view == MODEL_GEN)
+            m->view = m->gen_from;
+        m->first_query = 0;
+        cursor_to_end(m);
+        tui_message(term, 0, "%d tokens", m->look.n);
     }
+}
+
+/* a: the text and what was generated, looked at as the text, so every
+ * view (every head, one head, the head as a lesson) reads it. */
+static void keep_generated(TuiTerm *term, ModelScreen *m)
+{
+    if (!m->gen.gen || m->gen.n == 0) {
+        tui_message(term, 0, "nothing generated yet: Space draws a token");
+        return;
+    }
+    int len = look_gen_len(&m->gen), added = m->gen.n;
+    int *ids = malloc((size_t)len * sizeof *ids);
+    char why[1200];
+    if (!ids) {
+        tui_message(term, 1, "out of memory");
+        return;
+    }
+    memcpy(ids, look_gen_all(&m->gen), (size_t)len * sizeof *ids);
+    if (model_look_tokens(&m->look, ids, len, why, sizeof why) != 0) {
+        tui_message(term, 1, "%s", why);
+    } else {
+        model_gen_stop(m);
+        model_look_joined(&m->look, m->text, sizeof m->text);
+        m->first_query = 0;
+        cursor_to_end(m);
+        m->view = m->gen_from;
+        tui_message(term, 0, "kept: %d tokens, %d of them generated; every view reads them", len, added);
+    }
+    free(ids);
 }
 
 /* ---- keys ----------------------------------------------------------------- */
@@ -173,6 +197,11 @@ static TuiAction models_key(TuiTerm *term, void *self, int ch)
         typing_key(term, m, ch);
         return ACT_NONE;
     }
+    if (m->running && m->view == MODEL_GEN) {
+        m->running = 0;         /* any key stops a run */
+        tui_message(term, 0, "stopped: Space draws a token, Enter runs on");
+        return ACT_NONE;
+    }
     TuiAction a = tui_key_action(ch, KEYS_MODEL);
     if (a == ACT_QUIT || a == ACT_HELP)
         return a;
@@ -182,7 +211,9 @@ static TuiAction models_key(TuiTerm *term, void *self, int ch)
         return ACT_NONE;
     }
     if (a == ACT_BACK) {
-        if (m->view == MODEL_HEAD)
+        if (m->view == MODEL_GEN)
+            m->view = m->gen_from;
+        else if (m->view == MODEL_HEAD)
             m->view = MODEL_HEADS;
         else if (m->view == MODEL_HEADS && !m->direct)
             m->view = MODEL_SHELF;
@@ -201,10 +232,25 @@ static TuiAction models_key(TuiTerm *term, void *self, int ch)
             open_chosen(term, m);
         return ACT_NONE;
     }
+    if (a == ACT_GENERATE && m->view != MODEL_GEN) {
+        ModelView from = m->view;
+        if (model_gen_enter(term, m) == 0) {
+            m->gen_from = from;
+            m->view = MODEL_GEN;
+        }
+        return ACT_NONE;
+    }
+    if (a == ACT_KEEP_TEXT) {
+        keep_generated(term, m);
+        return ACT_NONE;
+    }
+    if (m->view == MODEL_GEN && a != ACT_TYPE && a != ACT_WRITE_SVG) {
+        model_gen_key(term, m, a);
+        return ACT_NONE;
+    }
     switch (a) {
     case ACT_TYPE:
-        m->typing = 1;
-        snprintf(m->typed, sizeof m->typed, "%s", m->text);
+        model_type_start(m);
         break;
     case ACT_WRITE_SVG:
         write_svg(term, m);
@@ -286,6 +332,8 @@ static void models_prepare(TuiTerm *term, void *self)
         model_heads_prepare(term, m);
     else if (m->view == MODEL_HEAD)
         model_head_prepare(term, m);
+    else if (m->view == MODEL_GEN)
+        model_gen_prepare(term, m);
 }
 
 static void models_draw(TuiTerm *term, void *self)
@@ -295,18 +343,27 @@ static void models_draw(TuiTerm *term, void *self)
         shelf_draw(term, m);
     else if (m->view == MODEL_HEADS)
         model_heads_draw(term, m);
+    else if (m->view == MODEL_GEN)
+        model_gen_draw(term, m);
     else
         model_head_draw(term, m);
-    /* the keys this view offers: move, open, new text, as a lesson,
-     * temperature, back */
+    /* the keys this view offers (tui_keybar.h's bits): move, open, new
+     * text, as a lesson, temperature, back, generate, token, run, knob,
+     * turn, keep, lines */
     unsigned offer = m->view == MODEL_SHELF ? (m->shelf.n ? 0x3u : 0x0u) | 0x20u
-                   : m->view == MODEL_HEADS ? 0x2fu : 0x3du;
+                   : m->view == MODEL_HEADS ? 0x6fu
+                   : m->view == MODEL_GEN   ? 0x20u | 0x80u | 0x100u | 0x200u | 0x400u | 0x800u
+                                            : 0x7du | 0x1000u;
     KeyBarWant want = { .where = KEYS_MODEL, .model_keys = offer };
-    if (m->typing) {
-        want.prompt_label = "text (Enter: look, Esc: leave it): ";
-        want.prompt_input = m->typed;
-    }
-    tui_keybar_draw(term, &want);
+    if (m->typing)
+        model_type_draw(term, m);
+    else
+        tui_keybar_draw(term, &want);
 }
 
-const TuiScreen tui_screen_models = { "models", models_key, models_prepare, models_draw, NULL };
+static int models_idle(TuiTerm *term, void *self)
+{
+    return model_gen_idle(term, self);
+}
+
+const TuiScreen tui_screen_models = { "models", models_key, models_prepare, models_draw, models_idle };

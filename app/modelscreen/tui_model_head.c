@@ -77,8 +77,7 @@ static const char *label_of(const TuiTerm *term, const ModelScreen *m, int i, ch
     return buf;
 }
 
-/* A bar of v (0..1) in w columns: eighths of a block with UTF-8, '#' without. */
-static void draw_bar(const TuiTerm *term, int y, int x, int w, double v, int attr)
+void model_bar(const TuiTerm *term, int y, int x, int w, double v, int attr)
 {
     static const char *const eighth[8] = { "", "▏", "▎", "▍", "▌", "▋", "▊", "▉" };
     int units = (int)lround(fmin(1, fmax(0, v)) * w * (term->utf8 ? 8 : 1));
@@ -169,7 +168,7 @@ static void draw_looks(TuiTerm *term, ModelScreen *m, const HeadLayout *h)
         int chosen = j == m->key;
         ui_put(&term->cv, y, x, lw, chosen ? tui_attr(term, C_SELECTED) : tui_attr(term, C_LABEL),
                label_of(term, m, j, label, sizeof label));
-        draw_bar(term, y, x + lw + 1, bw, weight(m, i, j), tui_attr(term, C_HINT));
+        model_bar(term, y, x + lw + 1, bw, weight(m, i, j), tui_attr(term, C_HINT));
         ui_putf(&term->cv, y, x + lw + 1 + bw + 1, 5, A_NORMAL, "%.2f", weight(m, i, j));
         y++;
     }
@@ -196,7 +195,7 @@ static void draw_next(TuiTerm *term, ModelScreen *m, const HeadLayout *h)
         int y = h->next_y + 1 + r;
         model_look_label(&m->look, ids[r], term->utf8, tok, sizeof tok);
         ui_putf(&term->cv, y, 3, 18, tui_attr(term, C_LABEL), "%s", tok);
-        draw_bar(term, y, 22, bw, p[r], tui_attr(term, C_HINT));
+        model_bar(term, y, 22, bw, p[r], tui_attr(term, C_HINT));
         ui_putf(&term->cv, y, 23 + bw, 24, A_NORMAL, "%5.1f%%  (id %d)", 100 * p[r], ids[r]);
     }
 }

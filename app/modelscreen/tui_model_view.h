@@ -1,20 +1,26 @@
 /*
  * tui_model_view.h - the real models' screen's state (ModelScreen) and its
- * two views of a model, drawn by their own files: every head
- * (tui_model_heads.c) and one head (tui_model_head.c). tui_model.c, the
- * screen object, takes the keys and hands each view its frame.
+ * views of a model, drawn by their own files: every head
+ * (tui_model_heads.c), one head (tui_model_head.c) and the text generated
+ * after the text (tui_model_gen.c). tui_model.c, the screen object, takes
+ * the keys and hands each view its frame.
  */
 #ifndef ATTN_TUI_MODEL_VIEW_H
 #define ATTN_TUI_MODEL_VIEW_H
 
 #include <stddef.h>
 
+#include "look_gen.h"
 #include "model_look.h"
 #include "model_shelf.h"
 
 #define MODEL_TEXT_MAX 2048
+#define MODEL_DRAWN_ROWS 20
 
-typedef enum { MODEL_SHELF, MODEL_HEADS, MODEL_HEAD } ModelView;
+typedef enum { MODEL_SHELF, MODEL_HEADS, MODEL_HEAD, MODEL_GEN } ModelView;
+
+/* The knobs of generation, in the order K picks them. */
+enum { KNOB_TEMPERATURE, KNOB_TOP_K, KNOB_TOP_P, N_KNOBS };
 
 typedef struct {
     ModelView view;
@@ -30,6 +36,26 @@ typedef struct {
     double temperature; /* the next token's */
     int typing;         /* t: a new text is being typed */
     char typed[MODEL_TEXT_MAX];
+    size_t typed_at;    /* the cursor in it, a byte offset                 */
+    int typed_all;      /* the old text is selected: typing replaces it    */
+    int typed_tokens;   /* its tokens as typed (-1: more than fit)         */
+    int line_view;      /* v: one head as BertViz's lines for the query */
+    /* g: text generated after the text (tui_model_gen.c); gen.gen NULL
+     * while none is under way */
+    LookGen gen;
+    ModelSampling knobs;
+    int knob;           /* the knob < and > change (KNOB_*)                */
+    int running;        /* Enter: a token each tick, until any key         */
+    int drawn;          /* the last token drawn (-1: none yet), its q, its
+                           rank in the distribution, of how many kept      */
+    double drawn_q;
+    int drawn_rank, drawn_kept;
+    struct {            /* the distribution it was drawn from, its top rows */
+        int ids[MODEL_DRAWN_ROWS];
+        double p[MODEL_DRAWN_ROWS], q[MODEL_DRAWN_ROWS];
+        int n;
+    } drawn_from;
+    ModelView gen_from; /* the view g was pressed on (Esc goes back to it) */
     char lesson[4096];  /* the head written as a lesson, for the loop (PATH_MAX) */
     int direct;         /* opened on one model (attn model PATH): Esc on
                            the heads closes the screen */
@@ -43,7 +69,28 @@ void model_heads_move(ModelScreen *m, int dlayer, int dhead);
 void model_head_prepare(TuiTerm *term, ModelScreen *m);
 void model_head_draw(TuiTerm *term, ModelScreen *m);
 void model_head_move(ModelScreen *m, int dquery, int dkey);
+/* A bar of v (0..1) in w columns at (y, x): eighths of a block with UTF-8,
+ * '#' without (tui_model_head.c). */
+void model_bar(const TuiTerm *term, int y, int x, int w, double v, int attr);
 /* Enter on a weight: what it is, in the message line. */
 void model_head_explain(TuiTerm *term, ModelScreen *m);
+/* t: a new text typed (tui_model_type.c): begun on the old text,
+ * selected; a key: 1 when Enter asks for the text to be looked at
+ * (m->typed, its \n made newlines), else 0 (m->typing 0 when left); the
+ * input and its token count drawn over the last two rows. */
+void model_type_start(ModelScreen *m);
+int model_type_key(TuiTerm *term, ModelScreen *m, int ch);
+void model_type_draw(TuiTerm *term, ModelScreen *m);
+/* g: generation (tui_model_gen.c). Enter it (started on the text, or
+ * resumed): 0, or -1 with the reason in the message line. */
+int model_gen_enter(TuiTerm *term, ModelScreen *m);
+/* Its keys (after the screen's shared ones): 1 when taken. */
+int model_gen_key(TuiTerm *term, ModelScreen *m, int action);
+void model_gen_prepare(TuiTerm *term, ModelScreen *m);
+void model_gen_draw(TuiTerm *term, ModelScreen *m);
+/* A token while running: 1 when the screen changed. */
+int model_gen_idle(TuiTerm *term, ModelScreen *m);
+/* Let what was generated go (a new text, a new model, the screen closing). */
+void model_gen_stop(ModelScreen *m);
 
 #endif

@@ -299,6 +299,30 @@ void model_layer_norm(float *out, float *mean, float *rstd, const float *x, cons
     pool_for((size_t)n, ROW_BAND, norm_rows, &(NormArgs){ out, mean, rstd, x, g, b, d, eps });
 }
 
+void model_rms_norm(float *out, const float *x, const float *g, int n, int d, double eps)
+{
+    for (int i = 0; i < n; i++) {
+        const float *r = x + (size_t)i * d;
+        double ss = 0;
+        for (int j = 0; j < d; j++)
+            ss += (double)r[j] * r[j];
+        double inv = 1.0 / sqrt(ss / d + eps);
+        for (int j = 0; j < d; j++)
+            out[(size_t)i * d + j] = (float)(r[j] * inv) * g[j];
+    }
+}
+
+void model_final(const Model *m, const float *x, int rows, float *out, float *logits)
+{
+    const ModelConfig *c = &m->cfg;
+    int d = c->d_model;
+    if (c->kind == FAMILY_GPT2)
+        model_layer_norm(out, NULL, NULL, x, m->norm_g, m->norm_b, rows, d, c->ln_eps);
+    else
+        model_rms_norm(out, x, m->norm_g, rows, d, c->ln_eps);
+    blas_sgemm(0, 1, 1, c->vocab, d, 1.0f, out + (size_t)(rows - 1) * d, d, m->out, d, 0.0f, logits, c->vocab);
+}
+
 typedef struct {
     float *out, *th;
     const float *x;
@@ -367,20 +391,25 @@ void model_softmax_rows(float *z, int n, int v, const int *targets, double *loss
     *loss = sum / n;
 }
 
-void model_causal_softmax(float *a, int n, int window)
+void model_causal_softmax_at(float *a, int rows, int cols, int past, int window)
 {
-    for (int i = 0; i < n; i++) {
-        float *r = a + (size_t)i * n;
-        int from = window > 0 && i - window + 1 > 0 ? i - window + 1 : 0;
-        float mx = r[from];
+    for (int r = 0; r < rows; r++) {
+        float *row = a + (size_t)r * cols;
+        int i = past + r, from = window > 0 && i - window + 1 > 0 ? i - window + 1 : 0;
+        float mx = row[from];
         for (int j = from + 1; j <= i; j++)
-            mx = fmaxf(mx, r[j]);
+            mx = fmaxf(mx, row[j]);
         double sum = 0;
         for (int j = from; j <= i; j++)
-            sum += (r[j] = expf(r[j] - mx));
-        for (int j = 0; j < n; j++)
-            r[j] = j < from || j > i ? 0 : (float)(r[j] / sum);
+            sum += (row[j] = expf(row[j] - mx));
+        for (int j = 0; j < cols; j++)
+            row[j] = j < from || j > i ? 0 : (float)(row[j] / sum);
     }
+}
+
+void model_causal_softmax(float *a, int n, int window)
+{
+    model_causal_softmax_at(a, n, n, 0, window);
 }
 
 /* The pass over tokens, keeping every layer's queries and keys or none,
@@ -428,13 +457,19 @@ static attn_status forward(const Model *m, const int *tokens, int n, int keep, c
     return rc;
 }
 
+void model_head_softmax_at(const ModelConfig *c, const float *Q, int ldq, const float *K, int ldk, int rows, int past,
+                           int head, float *A)
+{
+    int hd = c->head_dim, g = head / (c->heads / c->kv_heads), cols = past + rows;
+    blas_sgemm(0, 1, rows, cols, hd, 1.0f / sqrtf((float)hd), Q + (size_t)head * hd, ldq, K + (size_t)g * hd, ldk,
+               0.0f, A, cols);
+    model_causal_softmax_at(A, rows, cols, past, c->sliding_window);
+}
+
 void model_head_softmax(const ModelConfig *c, const float *Q, int ldq, const float *K, int ldk, int n, int head,
                         float *A)
 {
-    int hd = c->head_dim, g = head / (c->heads / c->kv_heads);
-    blas_sgemm(0, 1, n, n, hd, 1.0f / sqrtf((float)hd), Q + (size_t)head * hd, ldq, K + (size_t)g * hd, ldk, 0.0f,
-               A, n);
-    model_causal_softmax(A, n, c->sliding_window);
+    model_head_softmax_at(c, Q, ldq, K, ldk, n, 0, head, A);
 }
 
 void model_keep_qk(const ModelConfig *c, ModelRun *run, int l, const float *Q, int ldq, const float *K, int ldk)

@@ -92,6 +92,39 @@ int model_open_gpt2(Model *m, const SafeTensors *st, AttnError *err)
     return 0;
 }
 
+void model_gpt2_embed(const Model *m, const int *tokens, int N, int T, int pos0, float *x)
+{
+    int d = m->cfg.d_model;
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < d; j++)
+            x[(size_t)i * d + j] = m->embed[(size_t)tokens[i] * d + j] + m->pos[(size_t)(pos0 + i % T) * d + j];
+}
+
+void model_gpt2_layer_in(const Model *m, int l, const float *x, int N, const ModelLayerActs *s)
+{
+    const ModelConfig *c = &m->cfg;
+    const Gpt2Layer *y = &m->gpt2[l];
+    int d = c->d_model;
+    model_layer_norm(s->ln1, s->ln1_mean, s->ln1_rstd, x, y->ln1_g, y->ln1_b, N, d, c->ln_eps);
+    model_affine(s->ln1, N, d, y->qkv_w, y->qkv_b, 3 * d, s->qkv, 0);
+}
+
+void model_gpt2_layer_out(const Model *m, int l, const float *x, int N, const ModelLayerActs *s)
+{
+    const ModelConfig *c = &m->cfg;
+    const Gpt2Layer *y = &m->gpt2[l];
+    int d = c->d_model, f = c->d_ff;
+    if (s->res2 != x)
+        memcpy(s->res2, x, (size_t)N * d * sizeof *s->res2);
+    model_affine(s->atty, N, d, y->proj_w, y->proj_b, d, s->res2, 1);
+    model_layer_norm(s->ln2, s->ln2_mean, s->ln2_rstd, s->res2, y->ln2_g, y->ln2_b, N, d, c->ln_eps);
+    model_affine(s->ln2, N, d, y->fc_w, y->fc_b, f, s->fch, 0);
+    model_gelu(s->fch_gelu, s->fch_tanh, s->fch, (size_t)N * f);
+    if (s->res3 != s->res2)
+        memcpy(s->res3, s->res2, (size_t)N * d * sizeof *s->res3);
+    model_affine(s->fch_gelu, N, f, y->out_w, y->out_b, d, s->res3, 1);
+}
+
 /* A batch's attention, a sequence an item of attn's pool (each on one
  * thread, in one order: the same numbers on any number of threads), each
  * worker with its own scratch. */
@@ -160,20 +193,16 @@ static attn_status gpt2_pass(const Model *m, const int *tokens, int B, int T, Mo
         }
     }
     float *x0 = keep ? keep->encoded : h;
-    for (int i = 0; i < N; i++)
-        for (int j = 0; j < d; j++)
-            x0[(size_t)i * d + j] = m->embed[(size_t)tokens[i] * d + j] + m->pos[(size_t)(i % T) * d + j];
+    model_gpt2_embed(m, tokens, N, T, 0, x0);
     const float *x = x0;
     for (int l = 0; l < c->layers; l++) {
-        const Gpt2Layer *y = &m->gpt2[l];
         /* the layer's buffers: kept, or shared (the stream updated in place) */
         ModelLayerActs s = keep ? keep->layer[l]
                                 : (ModelLayerActs){ .ln1 = a, .qkv = qkv, .atty = o, .res2 = h, .ln2 = a, .fch = ff,
                                                     .fch_gelu = ff, .res3 = h };
-        model_layer_norm(s.ln1, s.ln1_mean, s.ln1_rstd, x, y->ln1_g, y->ln1_b, N, d, c->ln_eps);
+        model_gpt2_layer_in(m, l, x, N, &s);
         if (run && run->input_layer == l + 1)
             memcpy(run->layer_input, s.ln1, (size_t)N * d * sizeof *s.ln1);
-        model_affine(s.ln1, N, d, y->qkv_w, y->qkv_b, 3 * d, s.qkv, 0);
         if (run)
             model_keep_qk(c, run, l, s.qkv, 3 * d, s.qkv + d, 3 * d);
         if (B == 1)
@@ -183,15 +212,7 @@ static attn_status gpt2_pass(const Model *m, const int *tokens, int B, int T, Mo
             rc = batch_attention(c, &s, B, T, keep, err);
         if (rc != ATTN_OK)
             goto done;
-        if (s.res2 != x)
-            memcpy(s.res2, x, (size_t)N * d * sizeof *s.res2);
-        model_affine(s.atty, N, d, y->proj_w, y->proj_b, d, s.res2, 1);
-        model_layer_norm(s.ln2, s.ln2_mean, s.ln2_rstd, s.res2, y->ln2_g, y->ln2_b, N, d, c->ln_eps);
-        model_affine(s.ln2, N, d, y->fc_w, y->fc_b, f, s.fch, 0);
-        model_gelu(s.fch_gelu, s.fch_tanh, s.fch, (size_t)N * f);
-        if (s.res3 != s.res2)
-            memcpy(s.res3, s.res2, (size_t)N * d * sizeof *s.res3);
-        model_affine(s.fch_gelu, N, f, y->out_w, y->out_b, d, s.res3, 1);
+        model_gpt2_layer_out(m, l, x, N, &s);
         x = s.res3;
     }
     if (keep) {
@@ -202,11 +223,9 @@ static attn_status gpt2_pass(const Model *m, const int *tokens, int B, int T, Mo
     } else {
         /* the last position (and every one kept, for model_logits_at) */
         int rows = run->final ? N : 1;
-        model_layer_norm(a, NULL, NULL, x + (size_t)(N - rows) * d, m->norm_g, m->norm_b, rows, d, c->ln_eps);
+        model_final(m, x + (size_t)(N - rows) * d, rows, a, run->logits);
         if (run->final)
             memcpy(run->final, a, (size_t)N * d * sizeof *a);
-        blas_sgemm(0, 1, 1, c->vocab, d, 1.0f, a + (size_t)(rows - 1) * d, d, m->out, d, 0.0f, run->logits,
-                   c->vocab);
     }
 done:
     free(h), free(a), free(qkv), free(o), free(ff);

@@ -50,6 +50,11 @@ int model_walk_gpt2(Model *m, ModelVisit visit, void *ctx);
  * not NULL; rows on attn's pool. The one LayerNorm. */
 void model_layer_norm(float *out, float *mean, float *rstd, const float *x, const float *g, const float *b, int n,
                       int d, double eps);
+/* out (n x d) = RMSNorm of x's rows with gain g: the one RMSNorm. */
+void model_rms_norm(float *out, const float *x, const float *g, int n, int d, double eps);
+/* out (rows x d) = the family's final norm of x's rows (LayerNorm or
+ * RMSNorm), logits (vocab) = its last row against the output embedding. */
+void model_final(const Model *m, const float *x, int rows, float *out, float *logits);
 /* out = GELU(x) over n numbers (out may be x), on attn's pool; each
  * model_gelu_tanh into th when not NULL (what the backward reads). */
 void model_gelu(float *out, float *th, const float *x, size_t n);
@@ -75,6 +80,11 @@ const float *model_weight(Model *m, const SafeTensors *st, const char *prefix, c
  * arithmetic of a head's weights, for the pass and for model_attention. */
 void model_head_softmax(const ModelConfig *c, const float *Q, int ldq, const float *K, int ldk, int n, int head,
                         float *A);
+/* The same for rows queries at positions past .. past + rows - 1 against
+ * the past + rows keys before them (K's first rows the earlier tokens'):
+ * A (rows x (past + rows)), what a step over a key/value cache computes. */
+void model_head_softmax_at(const ModelConfig *c, const float *Q, int ldq, const float *K, int ldk, int rows, int past,
+                           int head, float *A);
 /* A layer's attention, every head (model_head.c): out (n, heads x
  * head_dim) at ldo from Q at ldq, K and V at ldk and ldv (rotary positions
  * applied), and what each head does into scores[0 .. heads - 1] (the share
@@ -102,6 +112,29 @@ void model_keep_qk(const ModelConfig *c, ModelRun *run, int l, const float *Q, i
 /* Row i of a (n x n): softmax of the scores of keys max(0, i - window + 1)
  * .. i (window 0: from 0), zeros elsewhere. */
 void model_causal_softmax(float *a, int n, int window);
+/* The same for rows queries at positions past .. (a: rows x cols). */
+void model_causal_softmax_at(float *a, int rows, int cols, int past, int window);
+
+/* GPT-2's pass in its parts (model_gpt2.c), for the pass and for a step
+ * over a key/value cache (model_decode.c): x (N x d) = the tokens'
+ * embeddings and their positions' (pos0 + i % T: sequences of T tokens
+ * from position pos0); a layer's first half over x's N rows (its first
+ * LayerNorm into s->ln1, the queries, keys and values into s->qkv, N x 3d)
+ * and its second (the heads' outputs s->atty projected and added to x into
+ * s->res2, the MLP's added into s->res3; either may be x). */
+void model_gpt2_embed(const Model *m, const int *tokens, int N, int T, int pos0, float *x);
+void model_gpt2_layer_in(const Model *m, int l, const float *x, int N, const ModelLayerActs *s);
+void model_gpt2_layer_out(const Model *m, int l, const float *x, int N, const ModelLayerActs *s);
+/* The Llama family's (model_llama.c): x (n x d) the tokens' embeddings; a
+ * layer's attention inputs over h's n rows at positions pos0 ..: its
+ * RMSNorm into a, Q (n x heads hd), K and V (n x kv_heads hd) projected,
+ * Q and K turned by their positions; and the rest: o (n x heads hd)
+ * projected and added to h, its RMSNorm into a, the SwiGLU MLP (g, u: n x
+ * d_ff of scratch) added to h. */
+void model_llama_embed(const Model *m, const int *tokens, int n, float *x);
+void model_llama_layer_in(const Model *m, int l, const float *h, int n, int pos0, float *a, float *Q, float *K,
+                          float *V);
+void model_llama_layer_out(const Model *m, int l, const float *o, int n, float *h, float *a, float *g, float *u);
 
 /* Each family's weights found (0, or -1 with err) and its forward pass
  * (run's arrays allocated by the caller, model_forward). */

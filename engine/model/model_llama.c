@@ -71,20 +71,6 @@ int model_open_llama(Model *m, const SafeTensors *st, AttnError *err)
     return ok ? 0 : -1;
 }
 
-/* out (n x d) = RMSNorm of x's rows, with gain g. */
-static void rms_norm(const float *x, float *out, int n, int d, const float *g, double eps)
-{
-    for (int i = 0; i < n; i++) {
-        const float *r = x + (size_t)i * d;
-        double ss = 0;
-        for (int j = 0; j < d; j++)
-            ss += (double)r[j] * r[j];
-        double inv = 1.0 / sqrt(ss / d + eps);
-        for (int j = 0; j < d; j++)
-            out[(size_t)i * d + j] = (float)(r[j] * inv) * g[j];
-    }
-}
-
 /* y (n x out) = x (n x in) @ w^T (w: out x in) + bias (NULL: none); or y += that. */
 static void linear(const float *x, int n, int in, const float *w, const float *bias, int out, float *y, int accumulate)
 {
@@ -97,15 +83,15 @@ static void linear(const float *x, int n, int in, const float *w, const float *b
     blas_sgemm(0, 1, n, out, in, 1.0f, x, in, w, in, 1.0f, y, out);
 }
 
-/* Each head of x (n rows of heads x hd numbers) turned by its position:
- * number j with number j + hd/2. */
-static void rotate(float *x, int n, int heads, int hd, double theta)
+/* Each head of x (n rows of heads x hd numbers) turned by its position
+ * (pos0 + the row): number j with number j + hd/2. */
+static void rotate(float *x, int n, int heads, int hd, double theta, int pos0)
 {
     int half = hd / 2;
     for (int i = 0; i < n; i++)
         for (int j = 0; j < half; j++) {
             float inv = (float)(1.0 / pow(theta, (double)(2 * j) / hd));
-            float angle = (float)i * inv, cs = cosf(angle), sn = sinf(angle);
+            float angle = (float)(pos0 + i) * inv, cs = cosf(angle), sn = sinf(angle);
             for (int h = 0; h < heads; h++) {
                 float *v = x + (size_t)i * heads * hd + (size_t)h * hd;
                 float a = v[j], b = v[j + half];
@@ -130,6 +116,40 @@ static void gate_band(void *ctx, size_t lo, size_t hi)
         gu->g[i] = silu(gu->g[i]) * gu->u[i];
 }
 
+void model_llama_embed(const Model *m, const int *tokens, int n, float *x)
+{
+    int d = m->cfg.d_model;
+    for (int i = 0; i < n; i++)
+        memcpy(x + (size_t)i * d, m->embed + (size_t)tokens[i] * d, (size_t)d * sizeof *x);
+}
+
+void model_llama_layer_in(const Model *m, int l, const float *h, int n, int pos0, float *a, float *Q, float *K,
+                          float *V)
+{
+    const ModelConfig *c = &m->cfg;
+    const LlamaLayer *y = &m->llama[l];
+    int d = c->d_model, hd = c->head_dim, q = c->heads * hd, kv = c->kv_heads * hd;
+    model_rms_norm(a, h, y->in_norm, n, d, c->ln_eps);
+    linear(a, n, d, y->q_w, y->q_b, q, Q, 0);
+    linear(a, n, d, y->k_w, y->k_b, kv, K, 0);
+    linear(a, n, d, y->v_w, y->v_b, kv, V, 0);
+    rotate(Q, n, c->heads, hd, c->rope_theta, pos0);
+    rotate(K, n, c->kv_heads, hd, c->rope_theta, pos0);
+}
+
+void model_llama_layer_out(const Model *m, int l, const float *o, int n, float *h, float *a, float *g, float *u)
+{
+    const ModelConfig *c = &m->cfg;
+    const LlamaLayer *y = &m->llama[l];
+    int d = c->d_model, f = c->d_ff;
+    linear(o, n, c->heads * c->head_dim, y->o_w, NULL, d, h, 1);
+    model_rms_norm(a, h, y->post_norm, n, d, c->ln_eps);
+    linear(a, n, d, y->gate_w, NULL, f, g, 0);
+    linear(a, n, d, y->up_w, NULL, f, u, 0);
+    pool_for((size_t)n * f, 1 << 16, gate_band, &(Gated){ g, u });
+    linear(g, n, f, y->down_w, NULL, d, h, 1);
+}
+
 attn_status model_forward_llama(const Model *m, const int *tokens, int n, ModelRun *run, AttnError *err)
 {
     const ModelConfig *c = &m->cfg;
@@ -144,34 +164,21 @@ attn_status model_forward_llama(const Model *m, const int *tokens, int n, ModelR
         rc = attn_fail(err, ATTN_E_NOMEM, "out of memory for a forward pass of %d tokens", n);
         goto done;
     }
-    for (int i = 0; i < n; i++)
-        memcpy(h + (size_t)i * d, m->embed + (size_t)tokens[i] * d, (size_t)d * sizeof *h);
+    model_llama_embed(m, tokens, n, h);
     for (int l = 0; l < c->layers; l++) {
-        const LlamaLayer *y = &m->llama[l];
-        rms_norm(h, a, n, d, y->in_norm, c->ln_eps);
+        model_llama_layer_in(m, l, h, n, 0, a, Q, K, V);
         if (run->input_layer == l + 1)
             memcpy(run->layer_input, a, (size_t)n * d * sizeof *a);
-        linear(a, n, d, y->q_w, y->q_b, q, Q, 0);
-        linear(a, n, d, y->k_w, y->k_b, kv, K, 0);
-        linear(a, n, d, y->v_w, y->v_b, kv, V, 0);
-        rotate(Q, n, H, hd, c->rope_theta);
-        rotate(K, n, KV, hd, c->rope_theta);
         model_keep_qk(c, run, l, Q, q, K, kv);
         rc = model_layer_attention(c, Q, q, K, kv, V, kv, n, o, q, &run->scores[l * H], NULL, &scratch, err);
         if (rc != ATTN_OK)
             goto done;
-        linear(o, n, q, y->o_w, NULL, d, h, 1);
-        rms_norm(h, a, n, d, y->post_norm, c->ln_eps);
-        linear(a, n, d, y->gate_w, NULL, f, g, 0);
-        linear(a, n, d, y->up_w, NULL, f, u, 0);
-        pool_for((size_t)n * f, 1 << 16, gate_band, &(Gated){ g, u });
-        linear(g, n, f, y->down_w, NULL, d, h, 1);
+        model_llama_layer_out(m, l, o, n, h, a, g, u);
     }
     int rows = run->final ? n : 1;  /* the last position (and every one kept) */
-    rms_norm(h + (size_t)(n - rows) * d, a, rows, d, m->norm_g, c->ln_eps);
+    model_final(m, h + (size_t)(n - rows) * d, rows, a, run->logits);
     if (run->final)
         memcpy(run->final, a, (size_t)n * d * sizeof *a);
-    blas_sgemm(0, 1, 1, c->vocab, d, 1.0f, a + (size_t)(rows - 1) * d, d, m->out, d, 0.0f, run->logits, c->vocab);
 done:
     free(h), free(a), free(Q), free(K), free(V), free(o), free(g), free(u);
     model_layer_scratch_free(&scratch);

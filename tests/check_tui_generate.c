@@ -1,0 +1,192 @@
+/*
+ * check_tui_generate.c - g on the real models' screen, in tmux, on the
+ * tiny GPT-2 (tiny_model.h): the generation view at 80x24 and 250x70, in
+ * colour and with NO_COLOR; Space draws the token `attn model --generate`
+ * draws for the same seed; the knobs (K picks, > turns) change the kept
+ * set; the KV cache table grows a row a token with the bytes stated;
+ * Enter runs on and any key stops; a keeps the text, which every view
+ * then reads.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_read.h"
+#include "testutil.h"
+#include "tiny_model.h"
+#include "tmux.h"
+
+/* The first token `attn model DIR --text TEXT --generate 1` draws (seed 1,
+ * temperature 1), and its text. */
+static int first_token(const char *dir, char *text, size_t size)
+{
+    CmdResult r = cmd_runf("%s model %s --text 'Hello, hello!' --generate 1 --json", attn_bin(), dir);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    JVal doc;
+    char why[200];
+    ck_assert_int_eq(json_parse(r.out, &doc, why, sizeof why), 0);
+    const JVal *g = &json_get(&doc, "generated")->items[0];
+    int id = (int)json_get(g, "id")->num;
+    snprintf(text, size, "%s", json_get(g, "text")->str);
+    json_free(&doc);
+    cmd_free(&r);
+    return id;
+}
+
+/* attn model on a new tiny GPT-2 and "Hello, hello!" in t at cols x rows
+ * (env before it, or NULL), its first frame shown; the folder. */
+static char *open_tiny(Tmux *t, int cols, int rows, const char *env)
+{
+    static char args[700];
+    char *dir = make_dir();
+    tiny_gpt2_dir(dir);
+    snprintf(args, sizeof args, "model %s --text \"Hello, hello!\"", dir);
+    tmux_start(t, cols, rows, env, args);
+    WAIT_FOR(t, "2 layers x 4 heads · 13 tokens");
+    return dir;
+}
+
+START_TEST(generating_on_the_screen)
+{
+    if (!have_tmux())
+        return;
+    char want[200], tok[64];
+    Tmux t;
+    char *dir = open_tiny(&t, 80, 24, NULL);
+    int id = first_token(dir, tok, sizeof tok);
+    tmux_keys(&t, "g");
+    WAIT_FOR(&t, "generating · 13 + 0 tokens of 32");
+    WAIT_FOR(&t, "▸temperature 1   top-k off   top-p off");
+    WAIT_FOR(&t, "next token: 256 kept");
+    /* the cache: 2 layers, keys and values of 16 floats a position */
+    WAIT_FOR(&t, "KV cache · 3328 bytes");
+    WAIT_FOR(&t, "each of 2 layers: 13 keys, 13 values of 16 (4 x 4)");
+    WAIT_FOR(&t, "with the KV cache");
+    WAIT_FOR(&t, "tokens/s");
+    /* Space: the token the command draws for seed 1, and a row more */
+    tmux_keys(&t, "Space");
+    WAIT_FOR(&t, "13 + 1 tokens of 32");
+    snprintf(want, sizeof want, "Hello, hello!%s", tok);
+    ck_assert_msg(strstr(t.last, want), "the screen's first token is not %d (\"%s\"):\n%s", id, tok, t.last);
+    WAIT_FOR(&t, "drew ▶");
+    WAIT_FOR(&t, "KV cache · 3584 bytes");
+    WAIT_FOR(&t, "   14 ");
+    WAIT_FOR(&t, "+256    3584");
+    WAIT_FOR(&t, "where ");
+    WAIT_FOR(&t, "looked · layer 1 head 1");
+    /* the knobs: top-k picked and turned to 1, then the only one kept */
+    tmux_keys(&t, "K");
+    WAIT_FOR(&t, "▸top-k off");
+    tmux_keys(&t, "'>'");
+    WAIT_FOR(&t, "▸top-k 1 ");
+    WAIT_FOR(&t, "next token: 1 kept");
+    tmux_keys(&t, "Space");
+    WAIT_FOR(&t, "q 1, the 1st most probable, of 1 kept");
+    /* greedy */
+    tmux_keys(&t, "K K '<' '<' '<' '<' '<' '<' '<' '<' '<' '<' '<' '<' '<'");
+    WAIT_FOR(&t, "▸temperature 0 (greedy)");
+    /* Enter runs on, any key stops */
+    tmux_keys(&t, "Enter");
+    WAIT_FOR(&t, "13 + 6 tokens");
+    tmux_keys(&t, "x");
+    WAIT_FOR(&t, "stopped: Space draws a token, Enter runs on");
+    /* a: kept as the text: every head reads it */
+    tmux_capture(&t, 0);
+    int n;
+    const char *at = strstr(t.last, "13 + ");
+    ck_assert(at && sscanf(at, "13 + %d", &n) == 1 && n >= 6);
+    tmux_keys(&t, "a");
+    snprintf(want, sizeof want, "kept: %d tokens, %d of them generated; every view reads them", 13 + n, n);
+    WAIT_FOR(&t, want);
+    snprintf(want, sizeof want, "2 layers x 4 heads · %d tokens", 13 + n);
+    WAIT_FOR(&t, want);
+    /* g again starts after the kept text */
+    tmux_keys(&t, "g");
+    snprintf(want, sizeof want, "generating · %d + 0 tokens of 32", 13 + n);
+    WAIT_FOR(&t, want);
+    tmux_keys(&t, "Escape");
+    WAIT_FOR(&t, "2 layers x 4 heads");
+    tmux_quit_and_check(&t, "q", "EXITED 0");
+    tmux_stop(&t);
+    /* a projector, without colour: both distributions side by side */
+    remove_dir(dir);
+    dir = open_tiny(&t, 250, 70, "NO_COLOR=1");
+    tmux_keys(&t, "g");
+    WAIT_FOR(&t, "next token: 256 kept");
+    tmux_keys(&t, "Space");
+    WAIT_FOR(&t, "the last token was drawn from 256 kept");
+    WAIT_FOR(&t, "KV cache · 3584 bytes");
+    tmux_capture(&t, 1);
+    ck_assert_msg(!has_colour_codes(t.last), "colour with NO_COLOR:\n%s", t.last);
+    tmux_quit_and_check(&t, "q", "EXITED 0");
+    tmux_stop(&t);
+    free_weights();
+    remove_dir(dir);
+}
+END_TEST
+
+/* t: the old text selected, so typing replaces it; Ctrl-U clears, Ctrl-W
+ * takes a word, the arrows move, Alt-Enter and \n make a new line; the
+ * tokens counted against the context as it is typed. */
+START_TEST(typing_a_text_as_people_expect)
+{
+    if (!have_tmux())
+        return;
+    Tmux t;
+    char *dir = open_tiny(&t, 80, 24, NULL);
+    tmux_keys(&t, "t");
+    WAIT_FOR(&t, "text: Hello, hello!");
+    WAIT_FOR(&t, "13 tokens of 32 · ^U clears · ^W a word");
+    /* typing replaces the selected text */
+    tmux_type(&t, "abc def");
+    WAIT_FOR(&t, "text: abc def");
+    WAIT_FOR(&t, "7 tokens of 32");
+    ck_assert_msg(!strstr(t.last, "text: Hello"), "%s", t.last);
+    /* Ctrl-W: the word before the cursor */
+    tmux_keys(&t, "C-w");
+    WAIT_FOR(&t, "4 tokens of 32");
+    /* the arrows move: a letter typed in the middle */
+    tmux_keys(&t, "Left Left");
+    tmux_type(&t, "X");
+    WAIT_FOR(&t, "text: abXc");
+    /* Ctrl-U: all before the cursor */
+    tmux_keys(&t, "C-e C-u");
+    WAIT_FOR(&t, "0 tokens of 32");
+    /* a new line with Alt-Enter, and typed as \n */
+    tmux_type(&t, "one");
+    tmux_keys(&t, "M-Enter");
+    tmux_type(&t, "two\\nthree");
+    WAIT_FOR(&t, "text: one↵two\\nthree");
+    /* past the context: said as it is typed */
+    tmux_type(&t, "0123456789012345678901234567890123456789");
+    WAIT_FOR(&t, "more tokens than the 32 the model reads");
+    tmux_keys(&t, "C-u");
+    tmux_type(&t, "one");
+    tmux_keys(&t, "M-Enter");
+    tmux_type(&t, "two\\nthree");
+    tmux_keys(&t, "Enter");
+    WAIT_FOR(&t, "2 layers x 4 heads · 13 tokens");
+    WAIT_FOR(&t, "o n e ↵ t w o ↵ t h r e e");
+    /* Esc leaves the text as it was */
+    tmux_keys(&t, "t");
+    tmux_type(&t, "zzz");
+    tmux_keys(&t, "Escape");
+    WAIT_FOR(&t, "o n e ↵ t w o ↵ t h r e e");
+    tmux_quit_and_check(&t, "q", "EXITED 0");
+    tmux_stop(&t);
+    free_weights();
+    remove_dir(dir);
+}
+END_TEST
+
+Suite *tui_generate_suite(void)
+{
+    Suite *s = suite_create("tui_generate");
+    TCase *c = tcase_create("core");
+    tcase_set_timeout(c, 120);
+    tcase_add_test(c, generating_on_the_screen);
+    tcase_add_test(c, typing_a_text_as_people_expect);
+    suite_add_tcase(s, c);
+    return s;
+}
