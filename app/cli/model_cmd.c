@@ -28,7 +28,9 @@
 #include "bpe.h"
 #include "model.h"
 #include "head_lesson.h"
+#include "model_effect.h"
 #include "model_look.h"
+#include "model_report.h"
 #include "model_svg.h"
 #include "npy.h"
 #include "safetensors.h"
@@ -48,7 +50,9 @@ static int model_usage(const char *why)
 {
     char shown[1024];
     fprintf(stderr, "attn: %s\nusage: attn model PATH (--text TEXT | --tokens ID,...) [--json] [--top K] "
-                    "[--attention-out FILE.npy] [--head-lesson LAYER,HEAD DIR] [--svg FILE [--head L.H]]\n",
+                    "[--attention-out FILE.npy] [--head-lesson LAYER,HEAD DIR] [--svg FILE [--head L.H]]\n"
+                    "         [--ablate L.H[,L.H...]] [--ablate-with zero|mean] [--patch L.H[,L.H...] --from TEXT2] "
+                    "[--lens] [--attribution]\n",
             lesson_escape(why, shown, sizeof shown));
     return 2;
 }
@@ -163,7 +167,115 @@ static int next_tokens(ModelLook *lk, int k, NextTokens *nx, char *why, size_t s
     return nx->logits ? 0 : -1;
 }
 
-static void print_json(ModelLook *lk, const NextTokens *nx)
+/* ---- testing what a head does: --ablate, --patch, --lens, --attribution ---- */
+
+typedef struct {
+    const char *ablate, *with, *patch, *from;   /* as given, or NULL */
+    int lens, attribution;
+} EffectArgs;
+
+/* Take argv[*i] when it is one of the block's options: 1 (taken), 0 (not
+ * one of them). */
+static int effect_option(EffectArgs *e, int argc, char **argv, int *i)
+{
+    const char *o = argv[*i];
+    const char **slot = strcmp(o, "--ablate") == 0 ? &e->ablate : strcmp(o, "--ablate-with") == 0 ? &e->with
+                      : strcmp(o, "--patch") == 0  ? &e->patch  : strcmp(o, "--from") == 0        ? &e->from : NULL;
+    if (slot && *i + 1 < argc) {
+        *slot = argv[++*i];
+        return 1;
+    }
+    if (strcmp(o, "--lens") == 0 || strcmp(o, "--attribution") == 0) {
+        *(o[2] == 'l' ? &e->lens : &e->attribution) = 1;
+        return 1;
+    }
+    return 0;
+}
+
+/* What the block's options say alone, before a model is read: NULL, or
+ * the usage message. */
+static const char *effect_usage(const EffectArgs *e)
+{
+    if (e->with && strcmp(e->with, "zero") != 0 && strcmp(e->with, "mean") != 0)
+        return "--ablate-with takes zero or mean";
+    if (e->with && !e->ablate)
+        return "--ablate-with says how --ablate replaces a head: --ablate L.H --ablate-with mean";
+    if (e->patch && !e->from)
+        return "--patch needs --from TEXT2, the text whose head outputs are put in";
+    if (e->from && !e->patch)
+        return "--from gives the text --patch takes the heads from: --patch L.H --from TEXT2";
+    return NULL;
+}
+
+/* The heads of list ("L.H,L.H", from 1) appended to ed as how, each within
+ * c and named once in all of ed: 0, or 2 with the usage message. */
+static int effect_heads(const char *opt, const char *list, ModelEditHow how, const ModelConfig *c, ModelHeadEdit *ed,
+                        int *n, int max)
+{
+    char item[64], msg[200];
+    for (const char *p = list; *p;) {
+        size_t len = strcspn(p, ",");
+        int layer, head;
+        snprintf(item, sizeof item, "%.*s", (int)(len < sizeof item ? len : sizeof item - 1), p);
+        if (len >= sizeof item || layer_head(item, '.', &layer, &head) != 0 || (p[len] == ',' && !p[len + 1])) {
+            snprintf(msg, sizeof msg, "%s takes LAYER.HEAD (from 1), several with commas: %s 3.2,1.4", opt, opt);
+            return model_usage(msg);
+        }
+        if (layer > c->layers || head > c->heads) {
+            snprintf(msg, sizeof msg, "%s: the model has no head %d.%d (layers 1 to %d, heads 1 to %d)", opt, layer,
+                     head, c->layers, c->heads);
+            return model_usage(msg);
+        }
+        for (int k = 0; k < *n; k++)
+            if (ed[k].layer == layer - 1 && ed[k].head == head - 1) {
+                snprintf(msg, sizeof msg, "%s: head %d.%d is named twice (or by --ablate and --patch both)", opt,
+                         layer, head);
+                return model_usage(msg);
+            }
+        if (*n == max)
+            return model_usage("too many heads to change");
+        ed[(*n)++] = (ModelHeadEdit){ .layer = layer - 1, .head = head - 1, .how = how };
+        p += len + (p[len] == ',');
+    }
+    return 0;
+}
+
+/* The block's options put to lk, before it looks at the text's n tokens:
+ * the heads to replace, the second text passed (as many tokens), the
+ * stream kept for the lens and the attribution. 0, or 2 with the message
+ * said. */
+static int effect_prepare(ModelLook *lk, const EffectArgs *e, int n)
+{
+    static ModelHeadEdit ed[4 * MODEL_MAX_LAYERS];
+    const ModelConfig *c = &lk->md.cfg;
+    int count = 0, status = 0, n2 = 0, *ids2 = NULL;
+    char why[2048], shown[2100];
+    ModelEditHow how = e->with && strcmp(e->with, "mean") == 0 ? MODEL_EDIT_MEAN : MODEL_EDIT_ZERO;
+    if ((e->ablate && (status = effect_heads("--ablate", e->ablate, how, c, ed, &count, 4 * MODEL_MAX_LAYERS)))
+        || (e->patch && (status = effect_heads("--patch", e->patch, MODEL_EDIT_GIVEN, c, ed, &count,
+                                               4 * MODEL_MAX_LAYERS))))
+        return status;
+    lk->keep_stream = e->lens || e->attribution;
+    if (e->from && !(ids2 = model_look_encode(lk, e->from, 0, &n2, why, sizeof why))) {
+        fprintf(stderr, "attn: --from: %s\n", lesson_escape(why, shown, sizeof shown));
+        return 2;
+    }
+    if (e->from && n2 != n) {
+        snprintf(why, sizeof why, "--patch: the text is %d tokens and --from's %d; a patch needs as many in both", n,
+                 n2);
+        free(ids2);
+        return model_usage(why);
+    }
+    if ((ids2 && model_effect_source(lk, ids2, n2, why, sizeof why) != 0)
+        || model_effect_edit(lk, ed, count, why, sizeof why) != 0) {
+        fprintf(stderr, "attn: %s\n", lesson_escape(why, shown, sizeof shown));
+        status = 2;
+    }
+    free(ids2);
+    return status;
+}
+
+static void print_json(ModelLook *lk, const NextTokens *nx, const ModelReport *rep)
 {
     const ModelConfig *c = &lk->md.cfg;
     const int *ids = lk->ids, n = lk->n;
@@ -234,10 +346,11 @@ static void print_json(ModelLook *lk, const NextTokens *nx)
         jw_close(&w, '}');
     }
     jw_close(&w, ']');
+    model_report_json(&w, lk, rep);
     jw_end(&w);
 }
 
-static void print_plain(ModelLook *lk, const NextTokens *nx)
+static void print_plain(ModelLook *lk, const NextTokens *nx, const ModelReport *rep)
 {
     const ModelConfig *c = &lk->md.cfg;
     const int *ids = lk->ids, n = lk->n;
@@ -264,14 +377,18 @@ static void print_plain(ModelLook *lk, const NextTokens *nx)
                model_look_token(lk, id) ? "\"" : "", nx->logits[id]);
     }
     printf("\n");
+    model_report_text(stdout, lk, rep);
 }
 
 int cli_model(int argc, char **argv)
 {
     const char *dir = NULL, *tokens = NULL, *words = NULL, *att_out = NULL, *lesson_dir = NULL, *svg = NULL;
     int json = 0, k = 5, lesson_layer = 0, lesson_head = 0, svg_layer = 0, svg_head = 0;
+    EffectArgs fx = { 0 };
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--json") == 0)
+        if (effect_option(&fx, argc, argv, &i))
+            ;
+        else if (strcmp(argv[i], "--json") == 0)
             json = 1;
         else if (strcmp(argv[i], "--tokens") == 0 && i + 1 < argc)
             tokens = argv[++i];
@@ -306,6 +423,10 @@ int cli_model(int argc, char **argv)
         return model_usage("give the text (--text TEXT) or its tokens (--tokens ID,ID,...), one of them");
     if (svg_layer && !svg)
         return model_usage("--head L.H picks the head of a picture: --svg FILE --head 5.1");
+    if (effect_usage(&fx))
+        return model_usage(effect_usage(&fx));
+    if (lesson_dir && (fx.ablate || fx.patch))
+        return model_usage("--head-lesson writes the model as it is: not with --ablate or --patch");
     static int ids[TOKENS_MAX];
     int n = tokens ? parse_tokens(tokens, ids, TOKENS_MAX) : 0;
     if (tokens && n < 1)
@@ -318,11 +439,15 @@ int cli_model(int argc, char **argv)
         return 2;
     }
     const ModelConfig *c = &lk.md.cfg;
+    int *text_ids = NULL;
     if (words && !lk.md.bpe) {
         fprintf(stderr, "attn: %s\n", lesson_escape(lk.md.tokenizer_why, shown, sizeof shown));
         status = 2;
-    } else if ((words ? model_look_text(&lk, words, why, sizeof why)
-                      : model_look_tokens(&lk, ids, n, why, sizeof why)) != 0)
+    } else if (words && !(text_ids = model_look_encode(&lk, words, 0, &n, why, sizeof why)))
+        status = model_usage(why);
+    else if ((status = effect_prepare(&lk, &fx, n)) != 0)
+        ;
+    else if (model_look_tokens(&lk, text_ids ? text_ids : ids, n, why, sizeof why) != 0)
         status = model_usage(why);
     else if (att_out && write_attention(att_out, &lk, why, sizeof why) != 0)
         status = model_dir_unreadable(att_out, why);
@@ -342,17 +467,21 @@ int cli_model(int argc, char **argv)
         printf("%s\n", lesson_escape(svg, shown, sizeof shown));
     else if (!lesson_dir || json) {
         NextTokens nx = { 0 };
-        if (next_tokens(&lk, k < c->vocab ? k : c->vocab, &nx, why, sizeof why) != 0) {
+        ModelReport rep = { 0 };
+        if (model_report_make(&lk, fx.lens, fx.attribution, k, &rep, why, sizeof why) != 0
+            || next_tokens(&lk, k < c->vocab ? k : c->vocab, &nx, why, sizeof why) != 0) {
             fprintf(stderr, "attn: %s\n", lesson_escape(why, shown, sizeof shown));
             status = 2;
         } else if (json) {
-            print_json(&lk, &nx);
+            print_json(&lk, &nx, &rep);
         } else {
-            print_plain(&lk, &nx);
+            print_plain(&lk, &nx, &rep);
         }
+        model_report_free(&rep);
         free(nx.ids);
         free(nx.p);
     }
+    free(text_ids);
     model_look_close(&lk);
     if (status == 0 && fflush(stdout) != 0)
         status = 2;

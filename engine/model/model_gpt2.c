@@ -135,9 +135,10 @@ static attn_status batch_attention(const ModelConfig *c, const ModelLayerActs *s
 
 /* The pass over B sequences of T tokens. keep: every layer's activations
  * kept there (training); else one layer's buffers reused by every layer,
- * and run filled as model_forward promises (B = 1). */
-static attn_status gpt2_pass(const Model *m, const int *tokens, int B, int T, ModelActs *keep, ModelRun *run,
-                             AttnError *err)
+ * and run filled as model_forward promises (B = 1), with what ask asks
+ * (the hooks of model_interv.c: a head's output replaced, the stream kept). */
+static attn_status gpt2_pass(const Model *m, const int *tokens, int B, int T, ModelActs *keep, const ModelAsk *ask,
+                             ModelRun *run, AttnError *err)
 {
     const ModelConfig *c = &m->cfg;
     int d = c->d_model, f = c->d_ff, H = c->heads, N = B * T;
@@ -158,6 +159,8 @@ static attn_status gpt2_pass(const Model *m, const int *tokens, int B, int T, Mo
         for (int j = 0; j < d; j++)
             x0[(size_t)i * d + j] = m->embed[(size_t)tokens[i] * d + j] + m->pos[(size_t)(i % T) * d + j];
     const float *x = x0;
+    if (run)
+        model_stream_kept(c, run, 0, x0, N);
     for (int l = 0; l < c->layers; l++) {
         const Gpt2Layer *y = &m->gpt2[l];
         /* the layer's buffers: kept, or shared (the stream updated in place) */
@@ -177,16 +180,22 @@ static attn_status gpt2_pass(const Model *m, const int *tokens, int B, int T, Mo
             rc = batch_attention(c, &s, B, T, err);
         if (rc != ATTN_OK)
             goto done;
+        if (run)
+            model_heads_formed(c, ask, run, l, s.atty, d, N);
         if (s.res2 != x)
             memcpy(s.res2, x, (size_t)N * d * sizeof *s.res2);
         model_affine(s.atty, N, d, y->proj_w, y->proj_b, d, s.res2, 1);
         model_layer_norm(s.ln2, s.ln2_mean, s.ln2_rstd, s.res2, y->ln2_g, y->ln2_b, N, d, c->ln_eps);
         model_affine(s.ln2, N, d, y->fc_w, y->fc_b, f, s.fch, 0);
         model_gelu(s.fch_gelu, s.fch_tanh, s.fch, (size_t)N * f);
+        if (run)
+            model_mlp_kept(c, run, l, s.fch_gelu, N);
         if (s.res3 != s.res2)
             memcpy(s.res3, s.res2, (size_t)N * d * sizeof *s.res3);
         model_affine(s.fch_gelu, N, f, y->out_w, y->out_b, d, s.res3, 1);
         x = s.res3;
+        if (run)
+            model_stream_kept(c, run, l + 1, x, N);
     }
     if (keep) {
         /* every position through the final norm, against the input
@@ -208,9 +217,10 @@ done:
     return rc;
 }
 
-attn_status model_forward_gpt2(const Model *m, const int *tokens, int n, ModelRun *run, AttnError *err)
+attn_status model_forward_gpt2(const Model *m, const int *tokens, int n, const ModelAsk *ask, ModelRun *run,
+                               AttnError *err)
 {
-    return gpt2_pass(m, tokens, 1, n, NULL, run, err);
+    return gpt2_pass(m, tokens, 1, n, NULL, ask, run, err);
 }
 
 attn_status model_forward_keep(const Model *m, const int *tokens, const int *targets, int B, int T, ModelActs *acts,
@@ -226,7 +236,7 @@ attn_status model_forward_keep(const Model *m, const int *tokens, const int *tar
         if (tokens[i] < 0 || tokens[i] >= c->vocab || (targets && (targets[i] < 0 || targets[i] >= c->vocab)))
             return attn_fail(err, ATTN_E_ARG, "token %d is outside the vocabulary of %d", i + 1, c->vocab);
     acts->tokens = tokens;
-    attn_status rc = gpt2_pass(m, tokens, B, T, acts, NULL, err);
+    attn_status rc = gpt2_pass(m, tokens, B, T, acts, NULL, NULL, err);
     if (rc == ATTN_OK)
         model_softmax_rows(acts->probs, B * T, c->vocab, targets, loss);
     return rc;

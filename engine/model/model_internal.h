@@ -103,11 +103,31 @@ void model_keep_qk(const ModelConfig *c, ModelRun *run, int l, const float *Q, i
  * .. i (window 0: from 0), zeros elsewhere. */
 void model_causal_softmax(float *a, int n, int window);
 
+/* out (n x d) = RMSNorm of x's rows with gain g (the sums in double). */
+void model_rms_norm(const float *x, float *out, int n, int d, const float *g, double eps);
+
 /* Each family's weights found (0, or -1 with err) and its forward pass
- * (run's arrays allocated by the caller, model_forward). */
+ * (run's arrays allocated by the caller, model_forward; ask checked). */
 int model_open_gpt2(Model *m, const SafeTensors *st, AttnError *err);
-attn_status model_forward_gpt2(const Model *m, const int *tokens, int n, ModelRun *run, AttnError *err);
+attn_status model_forward_gpt2(const Model *m, const int *tokens, int n, const ModelAsk *ask, ModelRun *run,
+                               AttnError *err);
 int model_open_llama(Model *m, const SafeTensors *st, AttnError *err);
-attn_status model_forward_llama(const Model *m, const int *tokens, int n, ModelRun *run, AttnError *err);
+attn_status model_forward_llama(const Model *m, const int *tokens, int n, const ModelAsk *ask, ModelRun *run,
+                                AttnError *err);
+
+/* ask's edits checked against c (a head out of range, a patch without its
+ * numbers, a head edited twice: named). ATTN_OK, or ATTN_E_ARG with err. */
+attn_status model_edits_check(const ModelConfig *c, const ModelAsk *ask, AttnError *err);
+/* The family passes' hooks (model_interv.c), each doing nothing when ask
+ * asks nothing of it. Layer l's heads formed out (n rows, ldo apart): the
+ * edited heads' slices replaced, then what is kept of them kept. */
+void model_heads_formed(const ModelConfig *c, const ModelAsk *ask, ModelRun *run, int l, float *out, int ldo, int n);
+/* The stream x (n x d) after layer `after` - 1 (0: the embeddings). */
+void model_stream_kept(const ModelConfig *c, ModelRun *run, int after, const float *x, int n);
+/* Layer l's MLP activation act (n x d_ff), as its projection reads it. */
+void model_mlp_kept(const ModelConfig *c, ModelRun *run, int l, const float *act, int n);
+/* The final norm of x's rows (rows x d) into out: LayerNorm, or RMSNorm
+ * when the model has no bias. */
+void model_final_norm(const Model *m, const float *x, int rows, float *out);
 
 #endif

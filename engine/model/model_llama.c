@@ -71,8 +71,7 @@ int model_open_llama(Model *m, const SafeTensors *st, AttnError *err)
     return ok ? 0 : -1;
 }
 
-/* out (n x d) = RMSNorm of x's rows, with gain g. */
-static void rms_norm(const float *x, float *out, int n, int d, const float *g, double eps)
+void model_rms_norm(const float *x, float *out, int n, int d, const float *g, double eps)
 {
     for (int i = 0; i < n; i++) {
         const float *r = x + (size_t)i * d;
@@ -130,7 +129,8 @@ static void gate_band(void *ctx, size_t lo, size_t hi)
         gu->g[i] = silu(gu->g[i]) * gu->u[i];
 }
 
-attn_status model_forward_llama(const Model *m, const int *tokens, int n, ModelRun *run, AttnError *err)
+attn_status model_forward_llama(const Model *m, const int *tokens, int n, const ModelAsk *ask, ModelRun *run,
+                                AttnError *err)
 {
     const ModelConfig *c = &m->cfg;
     int d = c->d_model, f = c->d_ff, H = c->heads, KV = c->kv_heads, hd = c->head_dim, q = H * hd, kv = KV * hd;
@@ -146,9 +146,10 @@ attn_status model_forward_llama(const Model *m, const int *tokens, int n, ModelR
     }
     for (int i = 0; i < n; i++)
         memcpy(h + (size_t)i * d, m->embed + (size_t)tokens[i] * d, (size_t)d * sizeof *h);
+    model_stream_kept(c, run, 0, h, n);
     for (int l = 0; l < c->layers; l++) {
         const LlamaLayer *y = &m->llama[l];
-        rms_norm(h, a, n, d, y->in_norm, c->ln_eps);
+        model_rms_norm(h, a, n, d, y->in_norm, c->ln_eps);
         if (run->input_layer == l + 1)
             memcpy(run->layer_input, a, (size_t)n * d * sizeof *a);
         linear(a, n, d, y->q_w, y->q_b, q, Q, 0);
@@ -160,15 +161,18 @@ attn_status model_forward_llama(const Model *m, const int *tokens, int n, ModelR
         rc = model_layer_attention(c, Q, q, K, kv, V, kv, n, o, q, &run->scores[l * H], NULL, &scratch, err);
         if (rc != ATTN_OK)
             goto done;
+        model_heads_formed(c, ask, run, l, o, q, n);
         linear(o, n, q, y->o_w, NULL, d, h, 1);
-        rms_norm(h, a, n, d, y->post_norm, c->ln_eps);
+        model_rms_norm(h, a, n, d, y->post_norm, c->ln_eps);
         linear(a, n, d, y->gate_w, NULL, f, g, 0);
         linear(a, n, d, y->up_w, NULL, f, u, 0);
         pool_for((size_t)n * f, 1 << 16, gate_band, &(Gated){ g, u });
+        model_mlp_kept(c, run, l, g, n);
         linear(g, n, f, y->down_w, NULL, d, h, 1);
+        model_stream_kept(c, run, l + 1, h, n);
     }
     int rows = run->final ? n : 1;  /* the last position (and every one kept) */
-    rms_norm(h + (size_t)(n - rows) * d, a, rows, d, m->norm_g, c->ln_eps);
+    model_rms_norm(h + (size_t)(n - rows) * d, a, rows, d, m->norm_g, c->ln_eps);
     if (run->final)
         memcpy(run->final, a, (size_t)n * d * sizeof *a);
     blas_sgemm(0, 1, 1, c->vocab, d, 1.0f, a + (size_t)(rows - 1) * d, d, m->out, d, 0.0f, run->logits, c->vocab);
