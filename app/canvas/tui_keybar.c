@@ -53,7 +53,8 @@ void tui_keybar_draw(const TuiTerm *term, const KeyBarWant *want)
         { ACT_UP, "move" }, { ACT_SELECT, "open" }, { ACT_MODELS, "real models" },
     }, model_keys[] = {
         { ACT_UP, "move" }, { ACT_SELECT, "open" }, { ACT_TYPE, "new text" }, { ACT_HEAD_LESSON, "as a lesson" },
-        { ACT_KNOB_UP, "temperature" }, { ACT_BACK, "back" },
+        { ACT_KNOB_UP, "temperature" }, { ACT_BACK, "back" }, { ACT_ABLATE, "ablate" }, { ACT_LENS, "lens" },
+        { ACT_ATTRIBUTION, "attribution" },
     }, tail[] = {
         { ACT_HELP, "help" }, { ACT_QUIT, "quit" },
     };

@@ -51,6 +51,10 @@ const TuiBinding tui_bindings[] = {
     { 't',           ACT_TYPE,      KEYS_MODEL },
     { 'l',           ACT_HEAD_LESSON, KEYS_MODEL },
     { 'p',           ACT_PAUSE,     KEYS_MODEL },
+    { 'x',           ACT_ABLATE,    KEYS_MODEL },
+    { 'P',           ACT_PATCH,     KEYS_MODEL },
+    { 'L',           ACT_LENS,      KEYS_MODEL },
+    { 'A',           ACT_ATTRIBUTION, KEYS_MODEL },
     { 'z',           ACT_ZOOM,      KEYS_LESSON },
     { 'B',           ACT_BIG,       KEYS_LESSON },
     { 'N',           ACT_HEAT_NUMBERS, KEYS_LESSON },
@@ -123,7 +127,7 @@ const char *tui_action_help_in(TuiAction a, int where)
         case ACT_KNOB_DOWN: return "next token: temperature down";
         case ACT_KNOB_UP: return "next token: temperature up";
         case ACT_RELOAD: return "list the models again, redraw";
-        case ACT_BACK: return "back: head, heads, models, menu";
+        case ACT_BACK: return "back: head, lens, heads, models, menu";
         case ACT_WRITE_SVG: return "every head, or the head, as an SVG here";
         default: break;
         }

@@ -55,6 +55,10 @@
     X(ACT_TYPE,      "type a new text")                  \
     X(ACT_HEAD_LESSON, "walk the head through the lesson's steps") \
     X(ACT_PAUSE,     "pause the training, or go on")     \
+    X(ACT_ABLATE,    "take the head out (ablate it), or put it back") \
+    X(ACT_PATCH,     "patch the head from a second text") \
+    X(ACT_LENS,      "the logit lens: each layer's next token") \
+    X(ACT_ATTRIBUTION, "each head's direct share of the next token") \
     X(ACT_BACK,      "back to the menu")                 \
     X(ACT_QUIT,      "quit")                             \
     X(ACT_BUG_KINDS, "")    /* a screen asks: the list of bug kinds on top */ \

@@ -87,7 +87,6 @@ int model_screen_open(ModelScreen *m, const char *dir, const char *text, char *w
 
 static void typing_key(TuiTerm *term, ModelScreen *m, int ch)
 {
-    size_t len = strlen(m->typed);
     if (ch == KEY_ESC) {
         m->typing = 0;
     } else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
@@ -103,15 +102,23 @@ static void typing_key(TuiTerm *term, ModelScreen *m, int ch)
             cursor_to_end(m);
             tui_message(term, 0, "%d tokens", m->look.n);
         }
-    } else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
-        while (len > 0 && ((unsigned char)m->typed[len - 1] & 0xc0) == 0x80)
+    } else {
+        model_text_key(m->typed, sizeof m->typed, ch);
+    }
+}
+
+void model_text_key(char *buf, size_t size, int ch)
+{
+    size_t len = strlen(buf);
+    if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
+        while (len > 0 && ((unsigned char)buf[len - 1] & 0xc0) == 0x80)
             len--;      /* a whole character */
         if (len > 0)
             len--;
-        m->typed[len] = '\0';
-    } else if (ch >= 0x20 && ch < 0x100 && ch != 0x7f && len + 1 < sizeof m->typed) {
-        m->typed[len] = (char)ch;
-        m->typed[len + 1] = '\0';
+        buf[len] = '\0';
+    } else if (ch >= 0x20 && ch < 0x100 && ch != 0x7f && len + 1 < size) {
+        buf[len] = (char)ch;
+        buf[len + 1] = '\0';
     }
 }
 
@@ -173,9 +180,15 @@ static TuiAction models_key(TuiTerm *term, void *self, int ch)
         typing_key(term, m, ch);
         return ACT_NONE;
     }
+    if (m->patching) {
+        model_effect_typing(term, m, ch);
+        return ACT_NONE;
+    }
     TuiAction a = tui_key_action(ch, KEYS_MODEL);
     if (a == ACT_QUIT || a == ACT_HELP)
         return a;
+    if (m->view != MODEL_SHELF && term->layout_ok && model_effect_key(term, m, a))
+        return ACT_NONE;        /* x, P, L, A and the lens's and attribution's keys */
     if (a == ACT_RELOAD) {
         clearok(curscr, TRUE);
         model_screen_reload(m);
@@ -286,6 +299,8 @@ static void models_prepare(TuiTerm *term, void *self)
         model_heads_prepare(term, m);
     else if (m->view == MODEL_HEAD)
         model_head_prepare(term, m);
+    else if (m->view != MODEL_SHELF)
+        model_effect_prepare(term, m);
 }
 
 static void models_draw(TuiTerm *term, void *self)
@@ -295,16 +310,20 @@ static void models_draw(TuiTerm *term, void *self)
         shelf_draw(term, m);
     else if (m->view == MODEL_HEADS)
         model_heads_draw(term, m);
-    else
+    else if (m->view == MODEL_HEAD)
         model_head_draw(term, m);
+    else
+        model_effect_draw(term, m);
     /* the keys this view offers: move, open, new text, as a lesson,
-     * temperature, back */
+     * temperature, back, ablate, lens, attribution */
     unsigned offer = m->view == MODEL_SHELF ? (m->shelf.n ? 0x3u : 0x0u) | 0x20u
-                   : m->view == MODEL_HEADS ? 0x2fu : 0x3du;
+                   : m->view == MODEL_HEADS ? 0x1efu : m->view == MODEL_HEAD ? 0x1fdu : 0x23u;
     KeyBarWant want = { .where = KEYS_MODEL, .model_keys = offer };
     if (m->typing) {
         want.prompt_label = "text (Enter: look, Esc: leave it): ";
         want.prompt_input = m->typed;
+    } else if (m->patching) {
+        want.prompt_label = model_effect_prompt(term, m, &want.prompt_input);
     }
     tui_keybar_draw(term, &want);
 }
