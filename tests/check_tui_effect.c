@@ -5,7 +5,8 @@
  * puts it back, the grid marks it, the strip shows the loss before and
  * after and the next token before and after; Enter on a weight says what
  * the change did to the next token's loss there; P patches a head from a
- * second text and refuses one of another length; L, the lens, its cells
+ * second text and refuses one of another length, and lets it go for a new
+ * text of another length; L, the lens, its cells
  * and Enter; A, the attribution, its bars and Enter; at 80x24 and at
  * 250x70, with colour and without.
  */
@@ -133,6 +134,11 @@ START_TEST(a_head_patched_from_a_second_text)
     WAIT_FOR(&t, "patched ");
     snprintf(want, sizeof want, "L2H1 patched: loss %.4f", num(&clean, "loss"));
     WAIT_FOR(&t, want);
+    /* a new text of another length: the patch is let go, and said */
+    tmux_keys(&t, "t BSpace");
+    tmux_keys(&t, "Enter");
+    WAIT_FOR(&t, "12 tokens; the patched heads are as they were again: the second text has 13");
+    ck_assert_msg(!strstr(t.last, "L2  patched") && !strstr(t.last, "L2H1 patched:"), "%s", t.last);
     tmux_quit_and_check(&t, "q", "EXITED 0");
     tmux_stop(&t);
     json_free(&clean);

@@ -17,6 +17,8 @@ void model_effect_forget(ModelLook *lk, int tokens)
     free(lk->lens_p);
     lk->lens_top = NULL;
     lk->lens_p = NULL;
+    model_attribution_free(&lk->attr);
+    lk->has_attr = 0;
     if (tokens || lk->n_edits == 0) {
         /* a pass without edits on new tokens: before is made again */
         free(lk->base_losses);
@@ -30,23 +32,26 @@ void model_effect_forget(ModelLook *lk, int tokens)
 int model_effect_patches(ModelLook *lk, int n, char *why, size_t size)
 {
     const ModelConfig *c = &lk->md.cfg;
-    int q = c->heads * c->head_dim;
+    int q = c->heads * c->head_dim, kept = 0;
+    lk->patches_dropped = 0;
     for (int i = 0; i < lk->n_edits; i++) {
         ModelHeadEdit *e = &lk->edits[i];
-        if (e->how != MODEL_EDIT_GIVEN)
-            continue;
-        if (!lk->source.heads_out) {
+        if (e->how == MODEL_EDIT_GIVEN && !lk->source.heads_out) {
             snprintf(why, size, "head %d.%d is patched, but from no second text", e->layer + 1, e->head + 1);
             return -1;
         }
-        if (lk->source_n != n) {
-            snprintf(why, size, "the second text is %d tokens and the text %d: a patch needs as many in both",
-                     lk->source_n, n);
-            return -1;
+        if (e->how == MODEL_EDIT_GIVEN && lk->source_n != n) {
+            lk->patches_dropped++;      /* a text of another length: the head as it was */
+            continue;
         }
-        e->given = lk->source.heads_out + (size_t)e->layer * n * q + (size_t)e->head * c->head_dim;
-        e->ld = q;
+        if (e->how == MODEL_EDIT_GIVEN) {
+            e->given = lk->source.heads_out + (size_t)e->layer * n * q + (size_t)e->head * c->head_dim;
+            e->ld = q;
+        }
+        lk->edits[kept++] = *e;
     }
+    lk->n_edits = kept;
+    (void)why;
     return 0;
 }
 
@@ -237,18 +242,20 @@ int model_effect_lens_top(ModelLook *lk, int layer, int pos, float *p, char *why
     return lk->lens_top[at];
 }
 
-int model_effect_attribution(ModelLook *lk, ModelAttribution *a, char *why, size_t size)
+const ModelAttribution *model_effect_attribution(ModelLook *lk, char *why, size_t size)
 {
     AttnError err = { 0 };
-    memset(a, 0, sizeof *a);
+    if (lk->has_attr)
+        return &lk->attr;
     if (want_stream(lk, why, size) != 0 || model_dir_unchanged(&lk->md, why, size) != 0)
-        return -1;
+        return NULL;
     int id;
     double p;
     model_look_top(lk->run.logits, lk->md.cfg.vocab, 1.0, 1, &id, &p);
-    if (model_attribution(lk->md.model, &lk->run, lk->ids, id, a, &err) != ATTN_OK) {
+    if (model_attribution(lk->md.model, &lk->run, lk->ids, id, &lk->attr, &err) != ATTN_OK) {
         snprintf(why, size, "%s", err.msg);
-        return -1;
+        return NULL;
     }
-    return 0;
+    lk->has_attr = 1;
+    return &lk->attr;
 }

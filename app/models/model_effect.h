@@ -47,11 +47,14 @@ int model_effect_lens(ModelLook *lk, int layer, int pos, int k, int *ids, double
 /* The lens's top token and its probability there, made once a text. */
 int model_effect_lens_top(ModelLook *lk, int layer, int pos, float *p, char *why, size_t size);
 /* The direct logit attribution of the top next token after the last
- * (model_attribution) into *a (model_attribution_free). 0, or -1. */
-int model_effect_attribution(ModelLook *lk, ModelAttribution *a, char *why, size_t size);
+ * (model_attribution), made once for the run (the look's: it holds until
+ * the look passes again); NULL with why. */
+const ModelAttribution *model_effect_attribution(ModelLook *lk, char *why, size_t size);
 
 /* For model_look.c: fill each patch's numbers from the source for a pass
- * over n tokens; 0, or -1 with why naming both counts. */
+ * over n tokens, letting go of the patches when the source has another
+ * length (how many in lk->patches_dropped: a new text was typed); 0, or -1
+ * with why (a patch with no source). */
 int model_effect_patches(ModelLook *lk, int n, char *why, size_t size);
 /* For model_look.c: what was made from the run let go (tokens: the
  * pass without edits too, the tokens changed). */

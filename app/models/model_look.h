@@ -54,6 +54,8 @@ typedef struct {
     ModelHeadEdit *edits;
     int n_edits;
     int keep_stream;
+    int patches_dropped; /* the last pass let go of this many patches: its
+                            text was not the second text's length       */
     int *source_ids;    /* a patch's second text and its clean pass, every */
     int source_n;       /* head's output kept                              */
     ModelRun source;
@@ -65,6 +67,8 @@ typedef struct {
     int has_base;
     int *lens_top;      /* (layers + 1) x n: the lens's top token there and */
     float *lens_p;      /* its probability; -1 until made                   */
+    ModelAttribution attr;      /* the top next token's, when has_attr      */
+    int has_attr;
 } ModelLook;
 
 /* Open the model directory dir (config, weights, tokenizer): 0, or -1 with

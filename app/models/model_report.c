@@ -28,7 +28,7 @@ int model_report_make(ModelLook *lk, int lens, int attribution, int k, ModelRepo
                                   why, size) != 0)
                 return -1;
     }
-    if (attribution && model_effect_attribution(lk, &r->attr, why, size) != 0)
+    if (attribution && !(r->attr = model_effect_attribution(lk, why, size)))
         return -1;
     /* last: the lens may have made the pass again to keep the stream */
     r->losses = model_effect_losses(lk, &r->loss, why, size);
@@ -39,7 +39,6 @@ void model_report_free(ModelReport *r)
 {
     free(r->lens_ids);
     free(r->lens_p);
-    model_attribution_free(&r->attr);
     memset(r, 0, sizeof *r);
 }
 
@@ -84,7 +83,7 @@ void model_report_json(JsonWriter *w, const ModelLook *lk, const ModelReport *r)
         jw_close(w, ']');
     }
     if (r->attribution) {
-        const ModelAttribution *a = &r->attr;
+        const ModelAttribution *a = r->attr;
         jw_newline(w);
         jw_object_lines(w, "attribution");
         jw_int(w, "token", a->token);
@@ -140,7 +139,7 @@ void model_report_text(FILE *f, const ModelLook *lk, const ModelReport *r)
         fputc('\n', f);
     }
     if (r->attribution) {
-        const ModelAttribution *a = &r->attr;
+        const ModelAttribution *a = r->attr;
         fprintf(f, "\nattribution of ");
         say_token(f, lk, a->token);
         fprintf(f, "'s logit %.4f at the last position:\n", a->logit);

@@ -5,8 +5,9 @@
  * token; made first (so nothing is printed of a report that failed), then
  * written into the --json document or as plain text.
  *
- * Ownership: a ModelReport owns its arrays (model_report_free); its losses
- * are the ModelLook's, valid while the look is not looked at again.
+ * Ownership: a ModelReport owns its lens arrays (model_report_free); its
+ * losses and attribution are the ModelLook's, valid while the look is not
+ * looked at again.
  */
 #ifndef ATTN_MODEL_REPORT_H
 #define ATTN_MODEL_REPORT_H
@@ -22,7 +23,7 @@ typedef struct {
     double loss;
     int *lens_ids;              /* (layers + 1) x k                      */
     double *lens_p;
-    ModelAttribution attr;
+    const ModelAttribution *attr;       /* the look's, or NULL          */
 } ModelReport;
 
 /* Make the report of lk's run: 0, or -1 with why. */

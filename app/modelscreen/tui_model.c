@@ -101,6 +101,7 @@ static void typing_key(TuiTerm *term, ModelScreen *m, int ch)
             m->first_query = 0;
             cursor_to_end(m);
             tui_message(term, 0, "%d tokens", m->look.n);
+            model_effect_said(term, m);
         }
     } else {
         model_text_key(m->typed, sizeof m->typed, ch);

@@ -135,6 +135,13 @@ const char *model_effect_prompt(const TuiTerm *term, const ModelScreen *m, const
     return label;
 }
 
+void model_effect_said(TuiTerm *term, ModelScreen *m)
+{
+    if (m->look.patches_dropped)
+        tui_message(term, 0, "%d tokens; the patched heads are as they were again: the second text has %d (P patches "
+                    "from one of as many)", m->look.n, m->look.source_n);
+}
+
 /* ---- the strip: before and after ---------------------------------------- */
 
 int model_effect_rows(const TuiTerm *term, const ModelScreen *m)
@@ -377,19 +384,17 @@ static const char *part_name(const Part *p, char *buf, size_t size)
     return buf;
 }
 
-/* The attribution and its parts sorted, or NULL with the message said. */
-static Part *attribution(TuiTerm *term, ModelScreen *m, ModelAttribution *a, int *n)
+/* The attribution into *a and its parts sorted, or NULL with the message
+ * said. */
+static Part *attribution(TuiTerm *term, ModelScreen *m, const ModelAttribution **a, int *n)
 {
     char why[600];
     const ModelConfig *c = &m->look.md.cfg;
-    if (model_effect_attribution(&m->look, a, why, sizeof why) != 0) {
+    if (!(*a = model_effect_attribution(&m->look, why, sizeof why))) {
         ui_putf(&term->cv, 2, 1, term->cols - 2, tui_attr(term, C_ERROR), "%s", why);
         return NULL;
     }
-    Part *p = parts_of(a, c->layers, c->heads, n);
-    if (!p)
-        model_attribution_free(a);
-    return p;
+    return parts_of(*a, c->layers, c->heads, n);
 }
 
 /* What row r of the attribution is, in words, into buf. */
@@ -419,7 +424,7 @@ static const char *part_explained(const ModelScreen *m, const ModelAttribution *
 static void attribution_draw(TuiTerm *term, ModelScreen *m)
 {
     ModelLook *lk = &m->look;
-    ModelAttribution a;
+    const ModelAttribution *a;
     int n;
     char tok[96], name[32], big[32], head[32], said[700];
     ui_fill(&term->cv, 0, 0, term->cols, tui_attr(term, C_TITLE));
@@ -429,9 +434,9 @@ static void attribution_draw(TuiTerm *term, ModelScreen *m)
     int top_head = 0;
     while (top_head < n - 1 && (p[top_head].layer < 0 || p[top_head].head < 0))
         top_head++;
-    model_look_label(lk, a.token, term->utf8, tok, sizeof tok);
+    model_look_label(lk, a->token, term->utf8, tok, sizeof tok);
     ui_putf(&term->cv, 0, 1, term->cols - 2, tui_attr(term, C_TITLE), "attn: %s %s who says %s comes next (logit "
-            "%.4f), part by part", lk->name, ui_glyph(&term->cv, "·", "-"), tok, a.logit);
+            "%.4f), part by part", lk->name, ui_glyph(&term->cv, "·", "-"), tok, a->logit);
     ui_putf(&term->cv, 1, 1, term->cols - 2, tui_attr(term, C_HINT), "the largest: %s %+.4f; of the heads %s %+.4f%s",
             part_name(&p[0], big, sizeof big), p[0].share, part_name(&p[top_head], head, sizeof head),
             p[top_head].share, lk->n_edits ? " (* changed)" : "");
@@ -451,25 +456,23 @@ static void attribution_draw(TuiTerm *term, ModelScreen *m)
                 "%+.4f", p[r].share);
     }
     char wrapped[900];
-    text_wrap(wrapped, sizeof wrapped, part_explained(m, &a, p, n, imin(m->attr_row, n - 1), term->utf8, said,
+    text_wrap(wrapped, sizeof wrapped, part_explained(m, a, p, n, imin(m->attr_row, n - 1), term->utf8, said,
                                                       sizeof said), term->cols - 4);
     ui_lines(&term->cv, wrapped, (Rect){ 1, bottom, term->cols - 2, ATTR_EXPLAIN }, tui_attr(term, C_HINT),
              tui_attr(term, C_DIM), "…");
     free(p);
-    model_attribution_free(&a);
 }
 
 static void attribution_explain(TuiTerm *term, ModelScreen *m)
 {
-    ModelAttribution a;
+    const ModelAttribution *a;
     int n;
     char said[700];
     Part *p = attribution(term, m, &a, &n);
     if (!p)
         return;
-    tui_message(term, 0, "%s", part_explained(m, &a, p, n, imin(m->attr_row, n - 1), term->utf8, said, sizeof said));
+    tui_message(term, 0, "%s", part_explained(m, a, p, n, imin(m->attr_row, n - 1), term->utf8, said, sizeof said));
     free(p);
-    model_attribution_free(&a);
 }
 
 void model_effect_draw(TuiTerm *term, ModelScreen *m)

@@ -63,6 +63,8 @@ void model_head_explain(TuiTerm *term, ModelScreen *m);
  * row y. */
 int model_effect_rows(const TuiTerm *term, const ModelScreen *m);
 void model_effect_strip(TuiTerm *term, ModelScreen *m, int y);
+/* After a new text: a patch it let go of, said. */
+void model_effect_said(TuiTerm *term, ModelScreen *m);
 /* A key for x, P, L, A or for the lens and attribution views: 1 when
  * taken. */
 int model_effect_key(TuiTerm *term, ModelScreen *m, int action);
