@@ -200,7 +200,7 @@ int model_effect_lens(ModelLook *lk, int layer, int pos, int k, int *ids, double
         snprintf(why, size, "out of memory");
         return -1;
     }
-    if (model_lens(lk->md.model, &lk->run, layer, pos, z, &err) != ATTN_OK) {
+    if (model_lens(lk->md.model, &lk->run, layer, pos, 1, z, &err) != ATTN_OK) {
         snprintf(why, size, "%s", err.msg);
         free(z);
         return -1;
@@ -210,8 +210,41 @@ int model_effect_lens(ModelLook *lk, int layer, int pos, int k, int *ids, double
     return 0;
 }
 
+/* The lens's top token at positions [lo, hi) of layer into the cache: one
+ * product for them all. 0, or -1 with why. */
+static int lens_band(ModelLook *lk, int layer, int lo, int hi, char *why, size_t size)
+{
+    AttnError err = { 0 };
+    int vocab = lk->md.cfg.vocab;
+    float *z = malloc((size_t)(hi - lo) * vocab * sizeof *z);
+    if (!z) {
+        snprintf(why, size, "out of memory");
+        return -1;
+    }
+    if (model_dir_unchanged(&lk->md, why, size) != 0
+        || model_lens(lk->md.model, &lk->run, layer, lo, hi - lo, z, &err) != ATTN_OK) {
+        if (err.msg[0])
+            snprintf(why, size, "%s", err.msg);
+        free(z);
+        return -1;
+    }
+    for (int i = lo; i < hi; i++) {
+        int id;
+        double p;
+        model_look_top(z + (size_t)(i - lo) * vocab, vocab, 1.0, 1, &id, &p);
+        lk->lens_top[(size_t)layer * lk->n + i] = id;
+        lk->lens_p[(size_t)layer * lk->n + i] = (float)p;
+    }
+    free(z);
+    return 0;
+}
+
+#define LENS_BAND 32    /* positions made at once for the screen's lens */
+
 int model_effect_lens_top(ModelLook *lk, int layer, int pos, float *p, char *why, size_t size)
 {
+    if (want_stream(lk, why, size) != 0)
+        return -1;
     size_t cells = (size_t)(lk->md.cfg.layers + 1) * lk->n, at = (size_t)layer * lk->n + pos;
     if (!lk->lens_top) {
         lk->lens_top = malloc(cells * sizeof *lk->lens_top);
@@ -227,17 +260,9 @@ int model_effect_lens_top(ModelLook *lk, int layer, int pos, float *p, char *why
         for (size_t i = 0; i < cells; i++)
             lk->lens_top[i] = -1;
     }
-    if (lk->lens_top[at] < 0) {
-        int id;
-        double pr;
-        int *top = lk->lens_top;
-        if (model_effect_lens(lk, layer, pos, 1, &id, &pr, why, size) != 0)
-            return -1;
-        if (lk->lens_top != top)    /* a pass made again: the cache was let go */
-            return model_effect_lens_top(lk, layer, pos, p, why, size);
-        lk->lens_top[at] = id;
-        lk->lens_p[at] = (float)pr;
-    }
+    int lo = pos / LENS_BAND * LENS_BAND, hi = lo + LENS_BAND < lk->n ? lo + LENS_BAND : lk->n;
+    if (lk->lens_top[at] < 0 && lens_band(lk, layer, lo, hi, why, size) != 0)
+        return -1;
     *p = lk->lens_p[at];
     return lk->lens_top[at];
 }

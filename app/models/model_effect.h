@@ -44,7 +44,8 @@ int model_effect_base(ModelLook *lk, char *why, size_t size);
  * (from 0): the top k tokens and their probabilities. The stream is kept
  * from then on (one more pass the first time). 0, or -1 with why. */
 int model_effect_lens(ModelLook *lk, int layer, int pos, int k, int *ids, double *p, char *why, size_t size);
-/* The lens's top token and its probability there, made once a text. */
+/* The lens's top token there (its probability into *p), made once a pass
+ * (a band of positions at a time, one product each); -1 with why. */
 int model_effect_lens_top(ModelLook *lk, int layer, int pos, float *p, char *why, size_t size);
 /* The direct logit attribution of the top next token after the last
  * (model_attribution), made once for the run (the look's: it holds until

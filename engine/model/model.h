@@ -232,11 +232,13 @@ static inline float model_gelu_tanh(float x)
 attn_status model_losses(const Model *m, const ModelRun *run, const int *tokens, double *losses, double *mean,
                          AttnError *err);
 /* The logit lens: the residual stream after layer `layer` (0: after the
- * embeddings; layers: the last, whose logits are the run's) at position
- * pos (from 0), through the model's final norm and the unembedding, into
- * logits (vocab). From a run that kept the stream (ModelAsk's keep_stream);
- * ATTN_E_ARG otherwise. */
-attn_status model_lens(const Model *m, const ModelRun *run, int layer, int pos, float *logits, AttnError *err);
+ * embeddings; layers: the last, whose logits are the run's) at positions
+ * pos .. pos + rows - 1 (from 0), through the model's final norm and the
+ * unembedding, into logits (rows x vocab; one product for them all). From
+ * a run that kept the stream (ModelAsk's keep_stream); ATTN_E_ARG
+ * otherwise. */
+attn_status model_lens(const Model *m, const ModelRun *run, int layer, int pos, int rows, float *logits,
+                       AttnError *err);
 
 /* The direct logit attribution of token at the last position: each part of
  * the residual stream through the final norm with its scale frozen from

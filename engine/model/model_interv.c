@@ -127,20 +127,22 @@ attn_status model_losses(const Model *m, const ModelRun *run, const int *tokens,
     return ATTN_OK;
 }
 
-attn_status model_lens(const Model *m, const ModelRun *run, int layer, int pos, float *logits, AttnError *err)
+attn_status model_lens(const Model *m, const ModelRun *run, int layer, int pos, int rows, float *logits,
+                       AttnError *err)
 {
     const ModelConfig *c = &m->cfg;
     int n = run->n, d = c->d_model;
-    if (!run->stream || layer < 0 || layer > c->layers || pos < 0 || pos >= n)
-        return attn_fail(err, ATTN_E_ARG, "no stream kept after layer %d at position %d", layer, pos + 1);
-    float *row = attn_malloc((size_t)d * sizeof *row);
-    if (!row)
+    if (!run->stream || layer < 0 || layer > c->layers || pos < 0 || rows < 1 || pos + rows > n)
+        return attn_fail(err, ATTN_E_ARG, "no stream kept after layer %d at positions %d to %d", layer, pos + 1,
+                         pos + rows);
+    float *normed = attn_malloc((size_t)rows * d * sizeof *normed);
+    if (!normed)
         return attn_fail(err, ATTN_E_NOMEM, "out of memory");
     /* the very arithmetic of the pass's last logits (the last layer's
-     * lens is them) */
-    model_final_norm(m, run->stream + ((size_t)layer * n + pos) * d, 1, row);
-    blas_sgemm(0, 1, 1, c->vocab, d, 1.0f, row, d, m->out, d, 0.0f, logits, c->vocab);
-    free(row);
+     * lens is them): each row normed on its own, then each row's product */
+    model_final_norm(m, run->stream + ((size_t)layer * n + pos) * d, rows, normed);
+    blas_sgemm(0, 1, rows, c->vocab, d, 1.0f, normed, d, m->out, d, 0.0f, logits, c->vocab);
+    free(normed);
     return ATTN_OK;
 }
 
