@@ -200,11 +200,12 @@ START_TEST(the_shipped_course)
     ck_assert_int_eq(c.n_parts, 3);
     ck_assert_int_eq(c.parts[0].n, 9);
     ck_assert_int_eq(c.parts[1].n, 6);
-    ck_assert_int_eq(c.parts[2].n, 1);
+    ck_assert_int_eq(c.parts[2].n, 2);
     ck_assert_str_eq(base(c.entries[0].path), "01-key-query.lesson");
     ck_assert_str_eq(base(c.entries[9].path), "10-online-softmax.lesson");
     ck_assert_str_eq(base(c.entries[14].path), "15-gradients.lesson");
     ck_assert_str_eq(base(c.entries[15].path), "16-a-model-trained-here.lesson");
+    ck_assert_str_eq(base(c.entries[16].path), "17-is-it-an-induction-head.lesson");
     for (int i = 0; i < c.n; i++)
         ck_assert_msg(c.entries[i].error == NULL, "%s: %s", c.entries[i].path, c.entries[i].error);
     catalogue_free(&c);

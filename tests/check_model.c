@@ -250,12 +250,7 @@ START_TEST(tiny_llamas_equal_pytorch)
         if (k == 0) {
             /* tokenizer.json (a byte-level BPE, no merges): --text gives
              * the document --tokens gives, the tokens' text included */
-            static char tj[16384];
-            char *vocab = vocab_text();
-            snprintf(tj, sizeof tj, "{\"version\": \"1.0\", \"added_tokens\": [], \"normalizer\": null, "
-                     "\"pre_tokenizer\": {\"type\": \"ByteLevel\", \"add_prefix_space\": false}, \"model\": "
-                     "{\"type\": \"BPE\", \"vocab\": %s, \"merges\": []}}", vocab);
-            write_text(dir, "tokenizer.json", tj);
+            write_byte_tokenizer_json(dir);
             CmdResult by_text = cmd_runf("%s model %s --text 'Hello, hello!' --json", attn_bin(), dir);
             CmdResult by_ids = cmd_runf("%s model %s --tokens %s --json", attn_bin(), dir, tokens);
             ck_assert_msg(by_text.status == 0, "%s", by_text.err);

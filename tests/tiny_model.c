@@ -247,6 +247,15 @@ void write_vocab(const char *dir)
     write_text(dir, "vocab.json", text);
 }
 
+void write_byte_tokenizer_json(const char *dir)
+{
+    static char tj[16384];
+    snprintf(tj, sizeof tj, "{\"version\": \"1.0\", \"added_tokens\": [], \"normalizer\": null, "
+             "\"pre_tokenizer\": {\"type\": \"ByteLevel\", \"add_prefix_space\": false}, \"model\": "
+             "{\"type\": \"BPE\", \"vocab\": %s, \"merges\": []}}", vocab_text());
+    write_text(dir, "tokenizer.json", tj);
+}
+
 char *make_dir(void)
 {
     static char dir[64];

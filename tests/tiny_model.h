@@ -47,6 +47,8 @@ void write_text(const char *dir, const char *name, const char *text);
 /* The 256 byte tokens as a JSON object of token -> id, and as vocab.json. */
 char *vocab_text(void);
 void write_vocab(const char *dir);
+/* dir/tokenizer.json: the 256 byte tokens as a byte-level BPE, no merges. */
+void write_byte_tokenizer_json(const char *dir);
 /* A fresh folder under /tmp (a static buffer), and its removal. */
 char *make_dir(void);
 void remove_dir(const char *dir);

@@ -55,7 +55,8 @@ void tui_keybar_draw(const TuiTerm *term, const KeyBarWant *want)
         { ACT_UP, "move" }, { ACT_SELECT, "open" }, { ACT_TYPE, "new text" }, { ACT_HEAD_LESSON, "as a lesson" },
         { ACT_KNOB_UP, "temperature" }, { ACT_BACK, "back" }, { ACT_GENERATE, "generate" }, { ACT_NEXT, "token" },
         { ACT_SELECT, "run" }, { ACT_KNOB_NEXT, "knob" }, { ACT_KNOB_DOWN, "turn" }, { ACT_KEEP_TEXT, "keep" },
-        { ACT_LINES, "lines" },
+        { ACT_LINES, "lines" }, { ACT_ABLATE, "ablate" }, { ACT_LENS, "lens" },
+        { ACT_ATTRIBUTION, "attribution" },
     }, tail[] = {
         { ACT_HELP, "help" }, { ACT_QUIT, "quit" },
     };

@@ -54,6 +54,10 @@ const TuiBinding tui_bindings[] = {
     { 'g',           ACT_GENERATE,  KEYS_MODEL },
     { 'a',           ACT_KEEP_TEXT, KEYS_MODEL },
     { 'v',           ACT_LINES,     KEYS_MODEL },
+    { 'x',           ACT_ABLATE,    KEYS_MODEL },
+    { 'P',           ACT_PATCH,     KEYS_MODEL },
+    { 'L',           ACT_LENS,      KEYS_MODEL },
+    { 'A',           ACT_ATTRIBUTION, KEYS_MODEL },
     { 'z',           ACT_ZOOM,      KEYS_LESSON },
     { 'B',           ACT_BIG,       KEYS_LESSON },
     { 'N',           ACT_HEAT_NUMBERS, KEYS_LESSON },
@@ -128,7 +132,7 @@ const char *tui_action_help_in(TuiAction a, int where)
         case ACT_KNOB_NEXT: return "generating: pick the next knob (temperature, top-k, top-p)";
         case ACT_NEXT: return "generating: one token";
         case ACT_RELOAD: return "list the models again, redraw";
-        case ACT_BACK: return "back: head, heads, models, menu";
+        case ACT_BACK: return "back: head, lens, heads, models, menu";
         case ACT_WRITE_SVG: return "every head, or the head, as an SVG here";
         default: break;
         }

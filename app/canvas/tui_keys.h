@@ -58,6 +58,10 @@
     X(ACT_GENERATE,  "generate after the text, a token at a time") \
     X(ACT_KEEP_TEXT, "keep the generated text as the text") \
     X(ACT_LINES,     "one query's lines to its keys, or the matrix") \
+    X(ACT_ABLATE,    "take the head out (ablate it), or put it back") \
+    X(ACT_PATCH,     "patch the head from a second text") \
+    X(ACT_LENS,      "the logit lens: each layer's next token") \
+    X(ACT_ATTRIBUTION, "each head's direct share of the next token") \
     X(ACT_BACK,      "back to the menu")                 \
     X(ACT_QUIT,      "quit")                             \
     X(ACT_BUG_KINDS, "")    /* a screen asks: the list of bug kinds on top */ \

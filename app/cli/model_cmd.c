@@ -36,8 +36,11 @@
 #include "bpe.h"
 #include "model.h"
 #include "head_lesson.h"
+#include "gen_cli.h"
 #include "look_gen.h"
+#include "model_effect.h"
 #include "model_look.h"
+#include "model_report.h"
 #include "model_svg.h"
 #include "npy.h"
 #include "safetensors.h"
@@ -59,6 +62,8 @@ static int model_usage(const char *why)
     fprintf(stderr, "attn: %s\nusage: attn model PATH (--text TEXT | --tokens ID,...) [--json] [--top K] "
                     "[--attention-out FILE.npy] [--head-lesson LAYER,HEAD DIR] [--svg FILE [--head L.H]] "
                     "[--generate N [--temperature X] [--top-k K] [--top-p P] [--seed S] [--no-cache]]\n"
+                    "         [--ablate L.H[,L.H...]] [--ablate-with zero|mean] [--patch L.H[,L.H...] --from TEXT2] "
+                    "[--lens] [--attribution]\n"
                     "       attn model PATH --tokenize FILE [--json]\n",
             lesson_escape(why, shown, sizeof shown));
     return 2;
@@ -149,151 +154,6 @@ static int write_svg(const char *path, ModelLook *lk, int layer, int head, char 
     return ok ? 0 : -1;
 }
 
-/* ---- --generate: N tokens after the text ---- */
-
-typedef struct {
-    int n;              /* --generate N; 0: none                          */
-    ModelSampling s;
-    long seed;
-    int no_cache;
-    const char *knob;   /* a knob given (named, for "needs --generate")   */
-} GenOptions;
-
-/* argv[*i] when it is one of --generate's options (its value consumed):
- * 1; 0 when it is not one; -1 with *why when its value is wrong. */
-static int gen_option(int argc, char **argv, int *i, GenOptions *g, const char **why)
-{
-    const char *o = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
-    long whole;
-    double real;
-    if (strcmp(o, "--no-cache") == 0) {
-        g->no_cache = 1;
-        g->knob = g->knob ? g->knob : o;
-        return 1;
-    }
-    int takes = strcmp(o, "--generate") == 0 || strcmp(o, "--temperature") == 0 || strcmp(o, "--top-k") == 0
-                || strcmp(o, "--top-p") == 0 || strcmp(o, "--seed") == 0;
-    if (!takes)
-        return 0;
-    if (!v) {
-        *why = "an option without its value";
-        return -1;
-    }
-    ++*i;
-    if (strcmp(o, "--generate") == 0) {
-        if (num_parse_whole(v, 1, MODEL_MAX_CONTEXT, &whole) != 0)
-            return *why = "--generate takes a whole number of tokens, 1 or more, within the model's context", -1;
-        g->n = (int)whole;
-        return 1;
-    }
-    g->knob = g->knob ? g->knob : o;
-    if (strcmp(o, "--temperature") == 0) {
-        if (num_parse_real(v, -1e300, 1e300, &real) != 0 || real < 0 || real > 1e6)
-            return *why = "--temperature takes a number from 0 (greedy: the most probable token) to 1000000", -1;
-        g->s.temperature = real;
-    } else if (strcmp(o, "--top-k") == 0) {
-        if (num_parse_whole(v, 0, MODEL_MAX_VOCAB, &whole) != 0)
-            return *why = "--top-k takes a whole number from 0 (off) to 1048576", -1;
-        g->s.top_k = (int)whole;
-    } else if (strcmp(o, "--top-p") == 0) {
-        if (num_parse_real(v, -1e300, 1e300, &real) != 0 || !(real > 0 && real <= 1))
-            return *why = "--top-p takes a number above 0 and at most 1 (1: off)", -1;
-        g->s.top_p = real;
-    } else if (num_parse_whole(v, 0, LONG_MAX, &whole) != 0) {
-        return *why = "--seed takes a whole number, 0 or more", -1;
-    } else {
-        g->seed = whole;
-    }
-    return 1;
-}
-
-/* The N tokens generated into *g after lk's text: 0 (a note on stderr
- * when the model's context stopped it), or 2 with the reason said. */
-static int generate(ModelLook *lk, const GenOptions *o, LookGen *g)
-{
-    char why[1200], shown[2600];
-    if (look_gen_start(g, lk, &o->s, (uint64_t)o->seed, !o->no_cache, 0, why, sizeof why) != 0) {
-        fprintf(stderr, "attn: %s\n", lesson_escape(why, shown, sizeof shown));
-        return 2;
-    }
-    while (g->n < o->n) {
-        int got = look_gen_next(g, why, sizeof why);
-        if (got < 0) {
-            fprintf(stderr, "attn: %s\n", lesson_escape(why, shown, sizeof shown));
-            return 2;
-        }
-        if (got == 0) {
-            fprintf(stderr, "attn: stopped at the model's context of %d tokens: %d of the %d tokens asked for were "
-                            "generated\n", lk->md.cfg.context, g->n, o->n);
-            break;
-        }
-    }
-    return 0;
-}
-
-/* "generated" and "generation" in w. */
-static void json_generated(JsonWriter *w, const ModelLook *lk, const LookGen *g)
-{
-    jw_newline(w);
-    jw_array(w, "generated");
-    for (int j = 0; j < g->n; j++) {
-        jw_object(w, NULL);
-        jw_int(w, "id", g->ids[j]);
-        if (model_look_token(lk, g->ids[j]))
-            jw_str_n(w, "text", model_look_token(lk, g->ids[j]), model_look_token_size(lk, g->ids[j]));
-        else
-            jw_null(w, "text");
-        jw_num(w, "p", g->p[j], -1);
-        jw_close(w, '}');
-    }
-    jw_close(w, ']');
-    jw_newline(w);
-    jw_object(w, "generation");
-    jw_num(w, "tokens_per_s", look_gen_rate(g), 1);
-    jw_int(w, "cache_bytes", (long long)model_gen_cache_bytes(g->gen));
-    jw_bool(w, "cached", model_gen_cached(g->gen));
-    jw_close(w, '}');
-}
-
-/* The text and then what was generated, as it reads: each line escaped
- * for the terminal, the newlines the model wrote kept. */
-static int print_generated(const ModelLook *lk, const LookGen *g)
-{
-    int len = look_gen_len(g);
-    const int *ids = look_gen_all(g);
-    size_t size = 1;
-    for (int i = 0; i < len; i++)
-        size += model_look_token(lk, ids[i]) ? model_look_token_size(lk, ids[i]) : 16;
-    char *text = malloc(size), *shown = malloc(4 * size + 4);
-    if (!text || !shown) {
-        free(text), free(shown);
-        fprintf(stderr, "attn: out of memory\n");
-        return 2;
-    }
-    size_t k = 0;
-    for (int i = 0; i < len; i++) {
-        const char *t = model_look_token(lk, ids[i]);
-        size_t n = t ? model_look_token_size(lk, ids[i]) : (size_t)snprintf(text + k, 16, "#%d", ids[i]);
-        if (t)
-            memcpy(text + k, t, n);
-        for (size_t j = k; j < k + n; j++)
-            text[j] = text[j] ? text[j] : ' ';     /* a NUL byte token */
-        k += n;
-    }
-    text[k] = '\0';
-    for (char *line = text;;) {
-        char *end = strchr(line, '\n');
-        if (end)
-            *end = '\0';
-        printf("%s\n", lesson_escape(line, shown, 4 * size + 4));
-        if (!end)
-            break;
-        line = end + 1;
-    }
-    free(text), free(shown);
-    return 0;
-}
-
 /* The next token after the last: the top k and their probabilities, the
  * logits they come from. */
 typedef struct {
@@ -319,7 +179,115 @@ static int next_tokens(ModelLook *lk, int k, NextTokens *nx, char *why, size_t s
     return nx->logits ? 0 : -1;
 }
 
-static void print_json(ModelLook *lk, const NextTokens *nx, const LookGen *gen)
+/* ---- testing what a head does: --ablate, --patch, --lens, --attribution ---- */
+
+typedef struct {
+    const char *ablate, *with, *patch, *from;   /* as given, or NULL */
+    int lens, attribution;
+} EffectArgs;
+
+/* Take argv[*i] when it is one of the block's options: 1 (taken), 0 (not
+ * one of them). */
+static int effect_option(EffectArgs *e, int argc, char **argv, int *i)
+{
+    const char *o = argv[*i];
+    const char **slot = strcmp(o, "--ablate") == 0 ? &e->ablate : strcmp(o, "--ablate-with") == 0 ? &e->with
+                      : strcmp(o, "--patch") == 0  ? &e->patch  : strcmp(o, "--from") == 0        ? &e->from : NULL;
+    if (slot && *i + 1 < argc) {
+        *slot = argv[++*i];
+        return 1;
+    }
+    if (strcmp(o, "--lens") == 0 || strcmp(o, "--attribution") == 0) {
+        *(o[2] == 'l' ? &e->lens : &e->attribution) = 1;
+        return 1;
+    }
+    return 0;
+}
+
+/* What the block's options say alone, before a model is read: NULL, or
+ * the usage message. */
+static const char *effect_usage(const EffectArgs *e)
+{
+    if (e->with && strcmp(e->with, "zero") != 0 && strcmp(e->with, "mean") != 0)
+        return "--ablate-with takes zero or mean";
+    if (e->with && !e->ablate)
+        return "--ablate-with says how --ablate replaces a head: --ablate L.H --ablate-with mean";
+    if (e->patch && !e->from)
+        return "--patch needs --from TEXT2, the text whose head outputs are put in";
+    if (e->from && !e->patch)
+        return "--from gives the text --patch takes the heads from: --patch L.H --from TEXT2";
+    return NULL;
+}
+
+/* The heads of list ("L.H,L.H", from 1) appended to ed as how, each within
+ * c and named once in all of ed: 0, or 2 with the usage message. */
+static int effect_heads(const char *opt, const char *list, ModelEditHow how, const ModelConfig *c, ModelHeadEdit *ed,
+                        int *n, int max)
+{
+    char item[64], msg[200];
+    for (const char *p = list; *p;) {
+        size_t len = strcspn(p, ",");
+        int layer, head;
+        snprintf(item, sizeof item, "%.*s", (int)(len < sizeof item ? len : sizeof item - 1), p);
+        if (len >= sizeof item || layer_head(item, '.', &layer, &head) != 0 || (p[len] == ',' && !p[len + 1])) {
+            snprintf(msg, sizeof msg, "%s takes LAYER.HEAD (from 1), several with commas: %s 3.2,1.4", opt, opt);
+            return model_usage(msg);
+        }
+        if (layer > c->layers || head > c->heads) {
+            snprintf(msg, sizeof msg, "%s: the model has no head %d.%d (layers 1 to %d, heads 1 to %d)", opt, layer,
+                     head, c->layers, c->heads);
+            return model_usage(msg);
+        }
+        for (int k = 0; k < *n; k++)
+            if (ed[k].layer == layer - 1 && ed[k].head == head - 1) {
+                snprintf(msg, sizeof msg, "%s: head %d.%d is named twice (or by --ablate and --patch both)", opt,
+                         layer, head);
+                return model_usage(msg);
+            }
+        if (*n == max)
+            return model_usage("too many heads to change");
+        ed[(*n)++] = (ModelHeadEdit){ .layer = layer - 1, .head = head - 1, .how = how };
+        p += len + (p[len] == ',');
+    }
+    return 0;
+}
+
+/* The block's options put to lk, before it looks at the text's n tokens:
+ * the heads to replace, the second text passed (as many tokens), the
+ * stream kept for the lens and the attribution. 0, or 2 with the message
+ * said. */
+static int effect_prepare(ModelLook *lk, const EffectArgs *e, int n)
+{
+    static ModelHeadEdit ed[4 * MODEL_MAX_LAYERS];
+    const ModelConfig *c = &lk->md.cfg;
+    int count = 0, status = 0, n2 = 0, *ids2 = NULL;
+    char why[2048], shown[2100];
+    ModelEditHow how = e->with && strcmp(e->with, "mean") == 0 ? MODEL_EDIT_MEAN : MODEL_EDIT_ZERO;
+    if ((e->ablate && (status = effect_heads("--ablate", e->ablate, how, c, ed, &count, 4 * MODEL_MAX_LAYERS)))
+        || (e->patch && (status = effect_heads("--patch", e->patch, MODEL_EDIT_GIVEN, c, ed, &count,
+                                               4 * MODEL_MAX_LAYERS))))
+        return status;
+    lk->keep_stream = e->lens || e->attribution;
+    if (e->from && !(ids2 = model_look_encode(lk, e->from, 0, &n2, why, sizeof why))) {
+        fprintf(stderr, "attn: --from: %s\n", lesson_escape(why, shown, sizeof shown));
+        return 2;
+    }
+    if (e->from && n2 != n) {
+        snprintf(why, sizeof why, "--patch: the text is %d tokens and --from's %d; a patch needs as many in both", n,
+                 n2);
+        free(ids2);
+        return model_usage(why);
+    }
+    if ((ids2 && model_effect_source(lk, ids2, n2, why, sizeof why) != 0)
+        || model_effect_edit(lk, ed, count, why, sizeof why) != 0) {
+        fprintf(stderr, "attn: %s\n", lesson_escape(why, shown, sizeof shown));
+        status = 2;
+    }
+    free(ids2);
+    return status;
+}
+
+static void print_json(ModelLook *lk, const NextTokens *nx, const LookGen *gen, const ModelReport *rep)
 {
     const ModelConfig *c = &lk->md.cfg;
     const int *ids = lk->ids, n = lk->n;
@@ -391,11 +359,12 @@ static void print_json(ModelLook *lk, const NextTokens *nx, const LookGen *gen)
     }
     jw_close(&w, ']');
     if (gen)
-        json_generated(&w, lk, gen);
+        gen_json(&w, lk, gen);
+    model_report_json(&w, lk, rep);
     jw_end(&w);
 }
 
-static void print_plain(ModelLook *lk, const NextTokens *nx)
+static void print_plain(ModelLook *lk, const NextTokens *nx, const ModelReport *rep)
 {
     const ModelConfig *c = &lk->md.cfg;
     const int *ids = lk->ids, n = lk->n;
@@ -422,6 +391,7 @@ static void print_plain(ModelLook *lk, const NextTokens *nx)
                model_look_token(lk, id) ? "\"" : "", nx->logits[id]);
     }
     printf("\n");
+    model_report_text(stdout, lk, rep);
 }
 
 /* The most a file given to --tokenize may hold, and how many files. */
@@ -492,12 +462,13 @@ int cli_model(int argc, char **argv)
     char why_knob[160];
     int json = 0, k = 5, lesson_layer = 0, lesson_head = 0, svg_layer = 0, svg_head = 0;
     GenOptions gen = { .s = MODEL_SAMPLING_DEFAULT, .seed = 1 };
+    EffectArgs fx = { 0 };
     for (int i = 1; i < argc; i++) {
         const char *bad = NULL;
         int is_gen = gen_option(argc, argv, &i, &gen, &bad);
         if (is_gen < 0)
             return model_usage(bad);
-        if (is_gen)
+        if (is_gen || effect_option(&fx, argc, argv, &i))
             continue;
         if (strcmp(argv[i], "--json") == 0)
             json = 1;
@@ -549,6 +520,10 @@ int cli_model(int argc, char **argv)
     }
     if (gen.n && (att_out || lesson_dir || svg))
         return model_usage("--generate writes text: not with --attention-out, --head-lesson or --svg");
+    if (effect_usage(&fx))
+        return model_usage(effect_usage(&fx));
+    if (lesson_dir && (fx.ablate || fx.patch))
+        return model_usage("--head-lesson writes the model as it is: not with --ablate or --patch");
     static int ids[TOKENS_MAX];
     int n = tokens ? parse_tokens(tokens, ids, TOKENS_MAX) : 0;
     if (tokens && n < 1)
@@ -561,11 +536,15 @@ int cli_model(int argc, char **argv)
         return 2;
     }
     const ModelConfig *c = &lk.md.cfg;
+    int *text_ids = NULL;
     if (words && !lk.md.bpe) {
         fprintf(stderr, "attn: %s\n", lesson_escape(lk.md.tokenizer_why, shown, sizeof shown));
         status = 2;
-    } else if ((words ? model_look_text(&lk, words, why, sizeof why)
-                      : model_look_tokens(&lk, ids, n, why, sizeof why)) != 0)
+    } else if (words && !(text_ids = model_look_encode(&lk, words, 0, &n, why, sizeof why)))
+        status = model_usage(why);
+    else if ((status = effect_prepare(&lk, &fx, n)) != 0)
+        ;
+    else if (model_look_tokens(&lk, text_ids ? text_ids : ids, n, why, sizeof why) != 0)
         status = model_usage(why);
     else if (att_out && write_attention(att_out, &lk, why, sizeof why) != 0)
         status = model_dir_unreadable(att_out, why);
@@ -589,22 +568,26 @@ int cli_model(int argc, char **argv)
     else if (!lesson_dir || json) {
         NextTokens nx = { 0 };
         LookGen g = { 0 };
-        if (next_tokens(&lk, k < c->vocab ? k : c->vocab, &nx, why, sizeof why) != 0) {
+        ModelReport rep = { 0 };
+        if (model_report_make(&lk, fx.lens, fx.attribution, k, &rep, why, sizeof why) != 0
+            || next_tokens(&lk, k < c->vocab ? k : c->vocab, &nx, why, sizeof why) != 0) {
             fprintf(stderr, "attn: %s\n", lesson_escape(why, shown, sizeof shown));
             status = 2;
-        } else if (gen.n && (status = generate(&lk, &gen, &g)) != 0) {
+        } else if (gen.n && (status = gen_run(&lk, &gen, &g)) != 0) {
             ;
         } else if (json) {
-            print_json(&lk, &nx, gen.n ? &g : NULL);
+            print_json(&lk, &nx, gen.n ? &g : NULL, &rep);
         } else if (gen.n) {
-            status = print_generated(&lk, &g);
+            status = gen_print(&lk, &g);
         } else {
-            print_plain(&lk, &nx);
+            print_plain(&lk, &nx, &rep);
         }
         look_gen_end(&g);
+        model_report_free(&rep);
         free(nx.ids);
         free(nx.p);
     }
+    free(text_ids);
     model_look_close(&lk);
     if (status == 0 && fflush(stdout) != 0)
         status = 2;

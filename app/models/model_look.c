@@ -10,6 +10,7 @@
 
 #include "json_read.h"
 #include "lessonfile.h"
+#include "model_effect.h"
 
 static int make_thumbs(ModelLook *lk);
 
@@ -107,6 +108,10 @@ void model_look_close(ModelLook *lk)
     free(lk->thumbs);
     free(lk->logits);
     model_run_free(&lk->run);
+    model_effect_forget(lk, 1);
+    free(lk->edits);
+    free(lk->source_ids);
+    model_run_free(&lk->source);
     model_dir_close(&lk->md);
     memset(lk, 0, sizeof *lk);
 }
@@ -116,7 +121,8 @@ int model_look_tokens(ModelLook *lk, const int *ids, int n, char *why, size_t si
     const ModelConfig *c = &lk->md.cfg;
     AttnError err = { 0 };
     ModelRun run;
-    ModelAsk ask = { .every_position = 1 };
+    ModelAsk ask = { .every_position = 1, .edits = lk->edits, .n_edits = lk->n_edits,
+                     .keep_stream = lk->keep_stream };
     int *copy = malloc((size_t)(n > 0 ? n : 1) * sizeof *copy);
     if (!copy) {
         snprintf(why, size, "out of memory");
@@ -124,17 +130,21 @@ int model_look_tokens(ModelLook *lk, const int *ids, int n, char *why, size_t si
     }
     if (n > c->context) {
         snprintf(why, size, "%d tokens, past the model's context of %d", n, c->context);
+    } else if (model_effect_patches(lk, n, why, size) != 0) {
+        ;
     } else if (model_dir_unchanged(&lk->md, why, size) != 0) {
         ;
     } else if (model_forward_asked(lk->md.model, ids, n, &ask, &run, &err) != ATTN_OK) {
         snprintf(why, size, "%s", err.msg);
     } else {
+        int same = lk->ids && lk->n == n && memcmp(lk->ids, ids, (size_t)n * sizeof *ids) == 0;
         memcpy(copy, ids, (size_t)n * sizeof *copy);
         free(lk->ids), free(lk->head);
         model_run_free(&lk->run);
         lk->ids = copy, lk->n = n, lk->run = run, lk->head = NULL, lk->logits_pos = 0;
         free(lk->thumbs);
         lk->thumbs = NULL;      /* made when first asked for */
+        model_effect_forget(lk, !same);
         return 0;
     }
     free(copy);
@@ -146,12 +156,12 @@ int model_look_text(ModelLook *lk, const char *text, char *why, size_t size)
     return model_look_text_cut(lk, text, 0, why, size);
 }
 
-int model_look_text_cut(ModelLook *lk, const char *text, int cut, char *why, size_t size)
+int *model_look_encode(const ModelLook *lk, const char *text, int cut, int *n_out, char *why, size_t size)
 {
     const ModelConfig *c = &lk->md.cfg;
     if (!lk->md.bpe) {
         snprintf(why, size, "%s", lk->md.tokenizer_why);
-        return -1;
+        return NULL;
     }
     /* the whole text tokenized: the model's context refuses a longer one
      * (model_look_tokens), or keeps its first tokens when cut */
@@ -161,15 +171,26 @@ int model_look_text_cut(ModelLook *lk, const char *text, int cut, char *why, siz
     int max = c->context < MODEL_LOOK_MAX_TOKENS ? c->context : MODEL_LOOK_MAX_TOKENS;
     if (cut && n > max)
         n = max;
-    int rc = -1;
-    if (n == 0)
-        snprintf(why, size, "the text is empty");
-    else if (n < 0)
+    if (n < 0)
         snprintf(why, size, "%s", err.msg);
+    else if (!ids)
+        snprintf(why, size, "out of memory");
+    else if (n == 0)
+        snprintf(why, size, "the text is empty");
     else if (n > c->context)
         snprintf(why, size, "the text makes %ld tokens, past the model's context of %d", n, c->context);
-    else
-        rc = model_look_tokens(lk, ids, (int)n, why, size);
+    else {
+        *n_out = (int)n;
+        return ids;
+    }
+    free(ids);
+    return NULL;
+}
+
+int model_look_text_cut(ModelLook *lk, const char *text, int cut, char *why, size_t size)
+{
+    int n, *ids = model_look_encode(lk, text, cut, &n, why, size);
+    int rc = ids ? model_look_tokens(lk, ids, n, why, size) : -1;
     free(ids);
     return rc;
 }
@@ -255,7 +276,12 @@ int model_look_next(ModelLook *lk, int pos, double t, int k, int *ids, double *p
     const float *z = model_look_logits(lk, pos, why, size);
     if (!z)
         return -1;
-    int vocab = lk->run.vocab;
+    model_look_top(z, lk->run.vocab, t, k, ids, p);
+    return 0;
+}
+
+void model_look_top(const float *z, int vocab, double t, int k, int *ids, double *p)
+{
     for (int j = 0; j < k; j++)
         ids[j] = -1;
     for (int i = 0; i < vocab; i++) {
@@ -272,7 +298,6 @@ int model_look_next(ModelLook *lk, int pos, double t, int k, int *ids, double *p
         sum += exp((z[i] - mx) / t);
     for (int j = 0; j < k; j++)
         p[j] = exp((z[ids[j]] - mx) / t) / sum;
-    return 0;
 }
 
 const char *model_look_joined(const ModelLook *lk, char *buf, size_t size)

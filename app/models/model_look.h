@@ -50,6 +50,27 @@ typedef struct {
     /* the logits after one position, and which (from 1; 0: none) */
     float *logits;
     int logits_pos;
+    /* what every pass changes and keeps (model_effect.h): heads replaced
+     * (owned; a patched head's numbers are found in the source at each
+     * pass), the stream kept for the lens and the attribution */
+    ModelHeadEdit *edits;
+    int n_edits;
+    int keep_stream;
+    int patches_dropped; /* the last pass let go of this many patches: its
+                            text was not the second text's length       */
+    int *source_ids;    /* a patch's second text and its clean pass, every */
+    int source_n;       /* head's output kept                              */
+    ModelRun source;
+    /* made from the run when first asked for (model_effect.h) */
+    double *losses, loss;       /* the run's: n - 1 positions            */
+    int has_losses;
+    double *base_losses, base_loss; /* the same tokens without any edit    */
+    float *base_logits;         /* (vocab) after the last token          */
+    int has_base;
+    int *lens_top;      /* (layers + 1) x n: the lens's top token there and */
+    float *lens_p;      /* its probability; -1 until made                   */
+    ModelAttribution attr;      /* the top next token's, when has_attr      */
+    int has_attr;
 } ModelLook;
 
 /* Open the model directory dir (config, weights, tokenizer): 0, or -1 with
@@ -65,6 +86,10 @@ int model_look_tokens(ModelLook *lk, const int *ids, int n, char *why, size_t si
 /* The same, keeping the text's first tokens that fit the model's context
  * (cut) rather than refusing a longer text. */
 int model_look_text_cut(ModelLook *lk, const char *text, int cut, char *why, size_t size);
+/* text's tokens (malloc'd) through the model's tokenizer, their count in
+ * *n (cut: the first that fit the context); NULL with why (no tokenizer,
+ * empty, too many for the context, named). */
+int *model_look_encode(const ModelLook *lk, const char *text, int cut, int *n, char *why, size_t size);
 /* The tokens looked at, as text (their bytes joined) into buf. */
 const char *model_look_joined(const ModelLook *lk, char *buf, size_t size);
 
@@ -86,6 +111,9 @@ const float *model_look_thumb(ModelLook *lk, int layer, int head);
  * highest first; k at most the vocabulary. 0, or -1 with why (no memory;
  * the weights changed on disk). */
 int model_look_next(ModelLook *lk, int pos, double t, int k, int *ids, double *p, char *why, size_t size);
+/* The k highest of z (vocab logits) at temperature t > 0: ids and
+ * probabilities (the softmax of z / t), highest first. */
+void model_look_top(const float *z, int vocab, double t, int k, int *ids, double *p);
 /* A token's text for a label: spaces as middle dots (underscores without
  * UTF-8), a newline as a return arrow, control bytes as '?', a byte that is
  * not UTF-8 as \xNN; "#ID" without a tokenizer. */

@@ -107,6 +107,22 @@ static void typing_key(TuiTerm *term, ModelScreen *m, int ch)
         m->first_query = 0;
         cursor_to_end(m);
         tui_message(term, 0, "%d tokens", m->look.n);
+        model_effect_said(term, m);
+    }
+}
+
+void model_text_key(char *buf, size_t size, int ch)
+{
+    size_t len = strlen(buf);
+    if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
+        while (len > 0 && ((unsigned char)buf[len - 1] & 0xc0) == 0x80)
+            len--;      /* a whole character */
+        if (len > 0)
+            len--;
+        buf[len] = '\0';
+    } else if (ch >= 0x20 && ch < 0x100 && ch != 0x7f && len + 1 < size) {
+        buf[len] = (char)ch;
+        buf[len + 1] = '\0';
     }
 }
 
@@ -202,9 +218,15 @@ static TuiAction models_key(TuiTerm *term, void *self, int ch)
         tui_message(term, 0, "stopped: Space draws a token, Enter runs on");
         return ACT_NONE;
     }
+    if (m->patching) {
+        model_effect_typing(term, m, ch);
+        return ACT_NONE;
+    }
     TuiAction a = tui_key_action(ch, KEYS_MODEL);
     if (a == ACT_QUIT || a == ACT_HELP)
         return a;
+    if (m->view != MODEL_SHELF && term->layout_ok && model_effect_key(term, m, a))
+        return ACT_NONE;        /* x, P, L, A and the lens's and attribution's keys */
     if (a == ACT_RELOAD) {
         clearok(curscr, TRUE);
         model_screen_reload(m);
@@ -334,6 +356,8 @@ static void models_prepare(TuiTerm *term, void *self)
         model_head_prepare(term, m);
     else if (m->view == MODEL_GEN)
         model_gen_prepare(term, m);
+    else if (m->view != MODEL_SHELF)
+        model_effect_prepare(term, m);
 }
 
 static void models_draw(TuiTerm *term, void *self)
@@ -345,20 +369,26 @@ static void models_draw(TuiTerm *term, void *self)
         model_heads_draw(term, m);
     else if (m->view == MODEL_GEN)
         model_gen_draw(term, m);
-    else
+    else if (m->view == MODEL_HEAD)
         model_head_draw(term, m);
+    else
+        model_effect_draw(term, m);
     /* the keys this view offers (tui_keybar.h's bits): move, open, new
      * text, as a lesson, temperature, back, generate, token, run, knob,
-     * turn, keep, lines */
+     * turn, keep, lines, ablate, lens, attribution */
     unsigned offer = m->view == MODEL_SHELF ? (m->shelf.n ? 0x3u : 0x0u) | 0x20u
-                   : m->view == MODEL_HEADS ? 0x6fu
+                   : m->view == MODEL_HEADS ? 0x6fu | 0xe000u
                    : m->view == MODEL_GEN   ? 0x20u | 0x80u | 0x100u | 0x200u | 0x400u | 0x800u
-                                            : 0x7du | 0x1000u;
+                   : m->view == MODEL_HEAD  ? 0x7du | 0x1000u | 0xe000u
+                                            : 0x23u;
     KeyBarWant want = { .where = KEYS_MODEL, .model_keys = offer };
-    if (m->typing)
+    if (m->typing) {
         model_type_draw(term, m);
-    else
+    } else {
+        if (m->patching)
+            want.prompt_label = model_effect_prompt(term, m, &want.prompt_input);
         tui_keybar_draw(term, &want);
+    }
 }
 
 static int models_idle(TuiTerm *term, void *self)

@@ -42,7 +42,7 @@ static HeadLayout layout_of(const TuiTerm *term, const ModelScreen *m)
     h.heat_w = imax(8, term->cols - h.heat_x - h.panel_w - 2);
     h.panel_x = h.heat_x + h.heat_w + 2;
     h.panel_w = term->cols - h.panel_x - 1;
-    h.next_y = term->rows - 1 - NEXT_ROWS;
+    h.next_y = term->rows - 1 - NEXT_ROWS - model_effect_rows(term, m);     /* the strip at the bottom */
     h.heat_rows = h.next_y - HEAT_TOP;
     h.cell_w = n <= h.heat_rows && 2 * n <= h.heat_w ? imin(6, h.heat_w / n) : 0;
     return h;
@@ -220,6 +220,8 @@ void model_head_draw(TuiTerm *term, ModelScreen *m)
         draw_pooled(term, m, &h);
     draw_looks(term, m, &h);
     draw_next(term, m, &h);
+    if (model_effect_rows(term, m))
+        model_effect_strip(term, m, term->rows - 1 - model_effect_rows(term, m));
 }
 
 void model_head_explain(TuiTerm *term, ModelScreen *m)
@@ -233,9 +235,10 @@ void model_head_explain(TuiTerm *term, ModelScreen *m)
         return;
     }
     double sum = 0;
+    char change[300];
     for (int c = 0; c <= i; c++)
         sum += weight(m, i, c);
     tui_message(term, 0, "A[%d,%d] = %.4f: %.1f%% of query %s's attention goes to key %s; its %d weights sum to "
-                "%.4f (l: the scores behind them)", i + 1, j + 1, weight(m, i, j), 100 * weight(m, i, j), q, k, i + 1,
-                sum);
+                "%.4f (l: the scores behind them)%s", i + 1, j + 1, weight(m, i, j), 100 * weight(m, i, j), q, k, i + 1,
+                sum, model_effect_at(m, i, change, sizeof change));
 }

@@ -15,6 +15,7 @@
 
 #include "format.h"
 #include "minmax.h"
+#include "model_effect.h"
 #include "tui_pixels.h"
 
 #define GRID_TOP 4          /* title, tokens, the chosen head, head numbers */
@@ -31,7 +32,8 @@ typedef struct {
 static Grid grid_of(const TuiTerm *term, const ModelScreen *m)
 {
     const ModelConfig *c = &m->look.md.cfg;
-    int n = m->look.n, width = term->cols - ROW_LABEL - 1, rows = term->rows - GRID_TOP - 1;
+    int n = m->look.n, width = term->cols - ROW_LABEL - 1;
+    int rows = term->rows - GRID_TOP - 1 - model_effect_rows(term, m);   /* the strip below, while a head is changed */
     Grid g;
     g.tile_w = imax(TILE_MIN, imin(TILE_MAX, n));
     if (c->heads * (g.tile_w + 1) > width)
@@ -103,7 +105,7 @@ void model_heads_draw(TuiTerm *term, ModelScreen *m)
     const HeadScores *t = &m->look.run.scores[m->layer * c->heads + m->head];
     ui_putf(&term->cv, 2, 1, term->cols - 2, tui_attr(term, C_HINT),
             "layer %d head %d: %s %.2f on the probe (previous %.2f, first %.2f, self %.2f, induction %.2f); on this "
-            "text previous %.2f, first %.2f, self %.2f; Enter opens it", m->layer + 1, m->head + 1, kind, score,
+            "text previous %.2f, first %.2f, self %.2f; Enter opens it, x takes it out", m->layer + 1, m->head + 1, kind, score,
             s->previous, s->first, s->self, s->induction, t->previous, t->first, t->self);
     for (int h = m->left_head; h < m->left_head + g.shown_heads; h++) {
         int x = ROW_LABEL + (h - m->left_head) * (g.tile_w + 1);
@@ -119,16 +121,22 @@ void model_heads_draw(TuiTerm *term, ModelScreen *m)
             double sc;
             const char *k = model_look_kind_short(&m->look, l, h, &sc);
             char label[32];
-            if (g.tile_w >= 9)
+            int how = model_effect_of(&m->look, l, h);
+            if (how >= 0)       /* taken out or patched: said instead of its kind */
+                snprintf(label, sizeof label, "%s", how == MODEL_EDIT_GIVEN ? "patched" : "ablated");
+            else if (g.tile_w >= 9)
                 snprintf(label, sizeof label, "%s %.2f", k, sc);
             else
                 snprintf(label, sizeof label, "%s %02d", k, (int)(sc * 100 + 0.5) > 99 ? 99 : (int)(sc * 100 + 0.5));
-            ui_put(&term->cv, y, x, g.tile_w, chosen ? tui_attr(term, C_SELECTED) : tui_attr(term, C_LABEL), label);
+            ui_put(&term->cv, y, x, g.tile_w, chosen ? tui_attr(term, C_SELECTED) : how >= 0 ? tui_attr(term, C_ERROR)
+                   : tui_attr(term, C_LABEL), label);
             const float *thumb = model_look_thumb(&m->look, l, h);
             if (thumb)
                 tui_pixels_matrix(term, y + 1, x, g.pixel_rows, g.tile_w, thumb, m->look.thumb);
         }
     }
+    if (model_effect_rows(term, m))
+        model_effect_strip(term, m, term->rows - 1 - model_effect_rows(term, m));
     /* where the grid goes on past the screen */
     if (g.shown_layers < c->layers || g.shown_heads < c->heads)
         ui_putf(&term->cv, GRID_TOP - 1, term->cols - 24, 23, tui_attr(term, C_DIM), "%s layers %d-%d, heads %d-%d",

@@ -17,7 +17,7 @@
 #define MODEL_TEXT_MAX 2048
 #define MODEL_DRAWN_ROWS 20
 
-typedef enum { MODEL_SHELF, MODEL_HEADS, MODEL_HEAD, MODEL_GEN } ModelView;
+typedef enum { MODEL_SHELF, MODEL_HEADS, MODEL_HEAD, MODEL_GEN, MODEL_LENS, MODEL_ATTRIBUTION } ModelView;
 
 /* The knobs of generation, in the order K picks them. */
 enum { KNOB_TEMPERATURE, KNOB_TOP_K, KNOB_TOP_P, N_KNOBS };
@@ -59,6 +59,13 @@ typedef struct {
     char lesson[4096];  /* the head written as a lesson, for the loop (PATH_MAX) */
     int direct;         /* opened on one model (attn model PATH): Esc on
                            the heads closes the screen */
+    /* testing what a head does (tui_model_effect.c) */
+    ModelView from;     /* the view L or A was opened from, for Esc      */
+    int patching;       /* P: the second text is being typed             */
+    char patch_text[MODEL_TEXT_MAX];    /* the patch's second text       */
+    int lens_layer, lens_pos, lens_left; /* the lens's cursor, its first
+                                           position shown              */
+    int attr_row, attr_top; /* the attribution's cursor and first row    */
 } ModelScreen;
 
 /* The views' parts (tui_model_heads.c, tui_model_head.c). */
@@ -72,6 +79,9 @@ void model_head_move(ModelScreen *m, int dquery, int dkey);
 /* A bar of v (0..1) in w columns at (y, x): eighths of a block with UTF-8,
  * '#' without (tui_model_head.c). */
 void model_bar(const TuiTerm *term, int y, int x, int w, double v, int attr);
+/* A key typed into a line of text (buf, size bytes): a character added, or
+ * the last whole one taken away (Backspace); other keys do nothing. */
+void model_text_key(char *buf, size_t size, int ch);
 /* Enter on a weight: what it is, in the message line. */
 void model_head_explain(TuiTerm *term, ModelScreen *m);
 /* t: a new text typed (tui_model_type.c): begun on the old text,
@@ -92,5 +102,28 @@ void model_gen_draw(TuiTerm *term, ModelScreen *m);
 int model_gen_idle(TuiTerm *term, ModelScreen *m);
 /* Let what was generated go (a new text, a new model, the screen closing). */
 void model_gen_stop(ModelScreen *m);
+
+/* Testing what a head does (tui_model_effect.c): x takes the chosen head
+ * out or puts it back, P patches it from a second text typed, L and A open
+ * the lens and the attribution. The strip the heads and the head show
+ * while a head is changed: its rows (0: none changed) and its drawing from
+ * row y. */
+int model_effect_rows(const TuiTerm *term, const ModelScreen *m);
+void model_effect_strip(TuiTerm *term, ModelScreen *m, int y);
+/* After a new text: a patch it let go of, said. */
+void model_effect_said(TuiTerm *term, ModelScreen *m);
+/* A key for x, P, L, A or for the lens and attribution views: 1 when
+ * taken. */
+int model_effect_key(TuiTerm *term, ModelScreen *m, int action);
+/* A key while the patch's second text is typed; the prompt's label and
+ * the end of the text typed that fits beside it. */
+void model_effect_typing(TuiTerm *term, ModelScreen *m, int ch);
+const char *model_effect_prompt(const TuiTerm *term, const ModelScreen *m, const char **input);
+/* The lens and the attribution views. */
+void model_effect_prepare(TuiTerm *term, ModelScreen *m);
+void model_effect_draw(TuiTerm *term, ModelScreen *m);
+/* What the strip adds to Enter on a head's weight: the loss of the token
+ * after query i before and after the change, into buf ("" when none). */
+const char *model_effect_at(ModelScreen *m, int i, char *buf, size_t size);
 
 #endif

@@ -425,12 +425,18 @@ static attn_status forward(const Model *m, const int *tokens, int n, int keep, c
         if (tokens[i] < 0 || tokens[i] >= c->vocab)
             return attn_fail(err, ATTN_E_ARG, "token %d is %d; the vocabulary has 0 to %d", i + 1, tokens[i],
                              c->vocab - 1);
-    double kept = keep ? (double)c->layers * n * (c->heads + c->kv_heads) * c->head_dim : 0;
+    double q = (double)c->heads * c->head_dim;
+    double kept = (keep ? (double)c->layers * n * (q + (double)c->kv_heads * c->head_dim) : 0)
+                + (ask->keep_heads ? (double)c->layers * n * q : 0)
+                + (ask->keep_stream ? (double)(c->layers + 1) * n * c->d_model : 0);
     if (kept > (double)MODEL_MAX_KEPT)
-        return attn_fail(err, ATTN_E_TOO_BIG, "%d tokens make %.0f queries' and keys' numbers to keep, over the %ld "
-                         "attn keeps", n, kept, MODEL_MAX_KEPT);
+        return attn_fail(err, ATTN_E_TOO_BIG, "%d tokens make %.0f numbers to keep (queries, keys and what was asked), "
+                         "over the %ld attn keeps", n, kept, MODEL_MAX_KEPT);
     if (ask->input_layer < 0 || ask->input_layer > c->layers)
         return attn_fail(err, ATTN_E_ARG, "layer %d; the model has 1 to %d", ask->input_layer, c->layers);
+    attn_status bad = model_edits_check(c, ask, err);
+    if (bad != ATTN_OK)
+        return bad;
     run->logits = attn_malloc((size_t)c->vocab * sizeof *run->logits);
     if (ask->every_position)
         run->final = attn_malloc((size_t)n * c->d_model * sizeof *run->final);
@@ -442,8 +448,16 @@ static attn_status forward(const Model *m, const int *tokens, int n, int keep, c
     run->input_layer = ask->input_layer;
     if (run->input_layer)
         run->layer_input = attn_malloc((size_t)n * c->d_model * sizeof *run->layer_input);
+    if (ask->keep_heads)
+        run->heads_out = attn_malloc((size_t)c->layers * n * c->heads * c->head_dim * sizeof *run->heads_out);
+    if (ask->keep_stream) {
+        run->stream = attn_malloc((size_t)(c->layers + 1) * n * c->d_model * sizeof *run->stream);
+        run->last_att = attn_malloc((size_t)c->layers * c->heads * c->head_dim * sizeof *run->last_att);
+        run->last_mlp = attn_malloc((size_t)c->layers * c->d_ff * sizeof *run->last_mlp);
+    }
     if (!run->logits || !run->scores || (keep && (!run->q || !run->k)) || (run->input_layer && !run->layer_input)
-        || (ask->every_position && !run->final)) {
+        || (ask->every_position && !run->final) || (ask->keep_heads && !run->heads_out)
+        || (ask->keep_stream && (!run->stream || !run->last_att || !run->last_mlp))) {
         model_run_free(run);
         return attn_fail(err, ATTN_E_NOMEM, "out of memory for a forward pass of %d tokens", n);
     }
@@ -451,7 +465,7 @@ static attn_status forward(const Model *m, const int *tokens, int n, int keep, c
     run->layers = c->layers;
     run->heads = c->heads;
     run->vocab = c->vocab;
-    attn_status rc = (c->kind == FAMILY_GPT2 ? model_forward_gpt2 : model_forward_llama)(m, tokens, n, run, err);
+    attn_status rc = (c->kind == FAMILY_GPT2 ? model_forward_gpt2 : model_forward_llama)(m, tokens, n, ask, run, err);
     if (rc != ATTN_OK)
         model_run_free(run);
     return rc;
@@ -539,5 +553,9 @@ void model_run_free(ModelRun *run)
     free(run->logits);
     free(run->final);
     free(run->layer_input);
+    free(run->heads_out);
+    free(run->stream);
+    free(run->last_att);
+    free(run->last_mlp);
     memset(run, 0, sizeof *run);
 }

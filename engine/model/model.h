@@ -143,14 +143,49 @@ typedef struct {
                            (ModelAsk's every_position), for model_logits_at */
     int input_layer;    /* 1..layers: layer_input holds that layer's input  */
     float *layer_input; /* n x d_model, after the layer's norm; or NULL      */
+    /* what ModelAsk's keep_heads and keep_stream kept, or NULL */
+    float *heads_out;   /* layers x n x (heads x head_dim): each head's output
+                           (its attention-weighted sum of values, its slice
+                           before the output projection), as the projection
+                           read it: after any edit                          */
+    float *stream;      /* (layers + 1) x n x d_model: the residual stream
+                           after the embeddings (0) and after each layer     */
+    float *last_att;    /* layers x (heads x head_dim): the last position's
+                           heads' outputs, as the output projection read them */
+    float *last_mlp;    /* layers x d_ff: the last position's MLP activation,
+                           as its output projection read it                  */
 } ModelRun;
 
-/* What a pass is asked to keep beyond the attention and the last logits. */
+/* An intervention on one head: its output (the attention-weighted sum of
+ * values, the head's slice before the output projection) replaced at every
+ * position of the pass, before the projection reads it, so every later
+ * computation sees it. A grouped-query head's key/value head is untouched:
+ * only the query head's own output is replaced. */
+typedef enum { MODEL_EDIT_ZERO, MODEL_EDIT_MEAN, MODEL_EDIT_GIVEN } ModelEditHow;
+typedef struct {
+    int layer, head;    /* from 0                                           */
+    ModelEditHow how;   /* zeros; its own mean over the pass's positions (in
+                           this pass); given (another pass's: a patch)      */
+    const float *given; /* GIVEN: n rows of head_dim numbers, ld apart (the
+                           borrowed heads_out of a pass over as many tokens) */
+    int ld;
+} ModelHeadEdit;
+
+/* What a pass is asked to keep beyond the attention and the last logits,
+ * and what it is asked to change. */
 typedef struct {
     int every_position; /* keep every position's final state, so the logits
                            after any token can be had (model_logits_at)    */
     int input_layer;    /* 1..layers: that layer's normalized input (the
                            head shown as a lesson); 0: none                 */
+    const ModelHeadEdit *edits; /* heads whose output is replaced (borrowed) */
+    int n_edits;
+    int keep_heads;     /* keep every head's output (run->heads_out): the
+                           source of a patch                                */
+    int keep_stream;    /* keep the residual stream (run->stream) and what
+                           the last position's output projections read
+                           (run->last_att, run->last_mlp): the logit lens
+                           and the direct logit attribution                 */
 } ModelAsk;
 
 
@@ -190,6 +225,45 @@ static inline float model_gelu_tanh(float x)
     float u = 0.7978845608028654f * (x + 0.044715f * x * x * x);
     return 1.0f - 2.0f / (expf(2.0f * u) + 1.0f);
 }
+
+/* ---- what a pass did, read back (model_interv.c) ---- */
+
+/* The next-token cross-entropy in nats at each of the run's n - 1
+ * positions (position i predicts tokens[i + 1]) into losses, and their mean
+ * into *mean (0 when n is 1), from a run that kept every position
+ * (ModelAsk's every_position); tokens the run's. ATTN_E_ARG otherwise. */
+attn_status model_losses(const Model *m, const ModelRun *run, const int *tokens, double *losses, double *mean,
+                         AttnError *err);
+/* The logit lens: the residual stream after layer `layer` (0: after the
+ * embeddings; layers: the last, whose logits are the run's) at positions
+ * pos .. pos + rows - 1 (from 0), through the model's final norm and the
+ * unembedding, into logits (rows x vocab; one product for them all). From
+ * a run that kept the stream (ModelAsk's keep_stream); ATTN_E_ARG
+ * otherwise. */
+attn_status model_lens(const Model *m, const ModelRun *run, int layer, int pos, int rows, float *logits,
+                       AttnError *err);
+
+/* The direct logit attribution of token at the last position: each part of
+ * the residual stream through the final norm with its scale frozen from
+ * the run (LayerNorm: a part c gives ((c - mean(c)) / sigma) . (gamma * u),
+ * sigma the run's sqrt(var + eps), u the token's unembedding row; RMSNorm:
+ * (c / rms) . (gamma * u)). A head's part is its output through its slice
+ * of the output projection (no bias); an MLP's its output less its
+ * projection's bias; rest the embeddings, the biases the output
+ * projections add (GPT-2's attention and MLP c_proj) and the norm's
+ * beta . u. The parts add up to logit. Arrays owned (model_attribution_free). */
+typedef struct {
+    int token;
+    double logit;       /* the run's logit of token                        */
+    double *heads;      /* layers x heads                                  */
+    double *mlps;       /* layers                                          */
+    double rest;
+    double scale;       /* sigma (LayerNorm) or rms (RMSNorm): what each part
+                           is divided by                                    */
+} ModelAttribution;
+attn_status model_attribution(const Model *m, const ModelRun *run, const int *tokens, int token, ModelAttribution *out,
+                              AttnError *err);
+void model_attribution_free(ModelAttribution *a);
 
 /* The floating-point operations of a forward pass over n tokens. */
 double model_forward_flops(const ModelConfig *cfg, int n);

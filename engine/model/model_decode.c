@@ -158,7 +158,7 @@ attn_status model_step(const Model *m, ModelCache *kc, const int *tokens, int n,
             model_gpt2_layer_in(m, l, b.x, n, &s);
             cached_attention(c, kc, l, b.qkv, 3 * d, b.qkv + d, b.qkv + 2 * d, 3 * d, n, b.A, b.o,
                              looked ? looked + (size_t)l * H * L : NULL);
-            model_gpt2_layer_out(m, l, b.x, n, &s);
+            model_gpt2_layer_out(m, l, b.x, n, &s, NULL);
         }
     } else {
         float *Q = b.qkv, *K = Q + (size_t)n * q, *V = K + (size_t)n * kv;
@@ -166,7 +166,7 @@ attn_status model_step(const Model *m, ModelCache *kc, const int *tokens, int n,
         for (int l = 0; l < c->layers; l++) {
             model_llama_layer_in(m, l, b.x, n, past, b.a, Q, K, V);
             cached_attention(c, kc, l, Q, q, K, V, kv, n, b.A, b.o, looked ? looked + (size_t)l * H * L : NULL);
-            model_llama_layer_out(m, l, b.o, n, b.x, b.a, b.ff, b.ff2);
+            model_llama_layer_out(m, l, b.o, n, b.x, b.a, b.ff, b.ff2, NULL);
         }
     }
     kc->len = L;

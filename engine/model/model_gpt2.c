@@ -109,7 +109,7 @@ void model_gpt2_layer_in(const Model *m, int l, const float *x, int N, const Mod
     model_affine(s->ln1, N, d, y->qkv_w, y->qkv_b, 3 * d, s->qkv, 0);
 }
 
-void model_gpt2_layer_out(const Model *m, int l, const float *x, int N, const ModelLayerActs *s)
+void model_gpt2_layer_out(const Model *m, int l, const float *x, int N, const ModelLayerActs *s, ModelRun *run)
 {
     const ModelConfig *c = &m->cfg;
     const Gpt2Layer *y = &m->gpt2[l];
@@ -120,6 +120,8 @@ void model_gpt2_layer_out(const Model *m, int l, const float *x, int N, const Mo
     model_layer_norm(s->ln2, s->ln2_mean, s->ln2_rstd, s->res2, y->ln2_g, y->ln2_b, N, d, c->ln_eps);
     model_affine(s->ln2, N, d, y->fc_w, y->fc_b, f, s->fch, 0);
     model_gelu(s->fch_gelu, s->fch_tanh, s->fch, (size_t)N * f);
+    if (run)
+        model_mlp_kept(c, run, l, s->fch_gelu, N);     /* what the MLP's output projection reads */
     if (s->res3 != s->res2)
         memcpy(s->res3, s->res2, (size_t)N * d * sizeof *s->res3);
     model_affine(s->fch_gelu, N, f, y->out_w, y->out_b, d, s->res3, 1);
@@ -174,9 +176,10 @@ static attn_status batch_attention(const ModelConfig *c, const ModelLayerActs *s
 
 /* The pass over B sequences of T tokens. keep: every layer's activations
  * kept there (training); else one layer's buffers reused by every layer,
- * and run filled as model_forward promises (B = 1). */
-static attn_status gpt2_pass(const Model *m, const int *tokens, int B, int T, ModelActs *keep, ModelRun *run,
-                             AttnError *err)
+ * and run filled as model_forward promises (B = 1), with what ask asks
+ * (the hooks of model_interv.c: a head's output replaced, the stream kept). */
+static attn_status gpt2_pass(const Model *m, const int *tokens, int B, int T, ModelActs *keep, const ModelAsk *ask,
+                             ModelRun *run, AttnError *err)
 {
     const ModelConfig *c = &m->cfg;
     int d = c->d_model, f = c->d_ff, H = c->heads, N = B * T;
@@ -195,6 +198,8 @@ static attn_status gpt2_pass(const Model *m, const int *tokens, int B, int T, Mo
     float *x0 = keep ? keep->encoded : h;
     model_gpt2_embed(m, tokens, N, T, 0, x0);
     const float *x = x0;
+    if (run)
+        model_stream_kept(c, run, 0, x0, N);
     for (int l = 0; l < c->layers; l++) {
         /* the layer's buffers: kept, or shared (the stream updated in place) */
         ModelLayerActs s = keep ? keep->layer[l]
@@ -212,8 +217,12 @@ static attn_status gpt2_pass(const Model *m, const int *tokens, int B, int T, Mo
             rc = batch_attention(c, &s, B, T, keep, err);
         if (rc != ATTN_OK)
             goto done;
-        model_gpt2_layer_out(m, l, x, N, &s);
+        if (run)
+            model_heads_formed(c, ask, run, l, s.atty, d, N);
+        model_gpt2_layer_out(m, l, x, N, &s, run);
         x = s.res3;
+        if (run)
+            model_stream_kept(c, run, l + 1, x, N);
     }
     if (keep) {
         /* every position through the final norm, against the input
@@ -233,9 +242,10 @@ done:
     return rc;
 }
 
-attn_status model_forward_gpt2(const Model *m, const int *tokens, int n, ModelRun *run, AttnError *err)
+attn_status model_forward_gpt2(const Model *m, const int *tokens, int n, const ModelAsk *ask, ModelRun *run,
+                               AttnError *err)
 {
-    return gpt2_pass(m, tokens, 1, n, NULL, run, err);
+    return gpt2_pass(m, tokens, 1, n, NULL, ask, run, err);
 }
 
 attn_status model_forward_keep(const Model *m, const int *tokens, const int *targets, int B, int T, ModelActs *acts,
@@ -251,7 +261,7 @@ attn_status model_forward_keep(const Model *m, const int *tokens, const int *tar
         if (tokens[i] < 0 || tokens[i] >= c->vocab || (targets && (targets[i] < 0 || targets[i] >= c->vocab)))
             return attn_fail(err, ATTN_E_ARG, "token %d is outside the vocabulary of %d", i + 1, c->vocab);
     acts->tokens = tokens;
-    attn_status rc = gpt2_pass(m, tokens, B, T, acts, NULL, err);
+    attn_status rc = gpt2_pass(m, tokens, B, T, acts, NULL, NULL, err);
     if (rc == ATTN_OK)
         model_softmax_rows(acts->probs, B * T, c->vocab, targets, loss);
     return rc;

@@ -124,7 +124,7 @@ void model_causal_softmax_at(float *a, int rows, int cols, int past, int window)
  * s->res2, the MLP's added into s->res3; either may be x). */
 void model_gpt2_embed(const Model *m, const int *tokens, int N, int T, int pos0, float *x);
 void model_gpt2_layer_in(const Model *m, int l, const float *x, int N, const ModelLayerActs *s);
-void model_gpt2_layer_out(const Model *m, int l, const float *x, int N, const ModelLayerActs *s);
+void model_gpt2_layer_out(const Model *m, int l, const float *x, int N, const ModelLayerActs *s, ModelRun *run);
 /* The Llama family's (model_llama.c): x (n x d) the tokens' embeddings; a
  * layer's attention inputs over h's n rows at positions pos0 ..: its
  * RMSNorm into a, Q (n x heads hd), K and V (n x kv_heads hd) projected,
@@ -134,13 +134,32 @@ void model_gpt2_layer_out(const Model *m, int l, const float *x, int N, const Mo
 void model_llama_embed(const Model *m, const int *tokens, int n, float *x);
 void model_llama_layer_in(const Model *m, int l, const float *h, int n, int pos0, float *a, float *Q, float *K,
                           float *V);
-void model_llama_layer_out(const Model *m, int l, const float *o, int n, float *h, float *a, float *g, float *u);
+void model_llama_layer_out(const Model *m, int l, const float *o, int n, float *h, float *a, float *g, float *u,
+                           ModelRun *run);
+
 
 /* Each family's weights found (0, or -1 with err) and its forward pass
- * (run's arrays allocated by the caller, model_forward). */
+ * (run's arrays allocated by the caller, model_forward; ask checked). */
 int model_open_gpt2(Model *m, const SafeTensors *st, AttnError *err);
-attn_status model_forward_gpt2(const Model *m, const int *tokens, int n, ModelRun *run, AttnError *err);
+attn_status model_forward_gpt2(const Model *m, const int *tokens, int n, const ModelAsk *ask, ModelRun *run,
+                               AttnError *err);
 int model_open_llama(Model *m, const SafeTensors *st, AttnError *err);
-attn_status model_forward_llama(const Model *m, const int *tokens, int n, ModelRun *run, AttnError *err);
+attn_status model_forward_llama(const Model *m, const int *tokens, int n, const ModelAsk *ask, ModelRun *run,
+                                AttnError *err);
+
+/* ask's edits checked against c (a head out of range, a patch without its
+ * numbers, a head edited twice: named). ATTN_OK, or ATTN_E_ARG with err. */
+attn_status model_edits_check(const ModelConfig *c, const ModelAsk *ask, AttnError *err);
+/* The family passes' hooks (model_interv.c), each doing nothing when ask
+ * asks nothing of it. Layer l's heads formed out (n rows, ldo apart): the
+ * edited heads' slices replaced, then what is kept of them kept. */
+void model_heads_formed(const ModelConfig *c, const ModelAsk *ask, ModelRun *run, int l, float *out, int ldo, int n);
+/* The stream x (n x d) after layer `after` - 1 (0: the embeddings). */
+void model_stream_kept(const ModelConfig *c, ModelRun *run, int after, const float *x, int n);
+/* Layer l's MLP activation act (n x d_ff), as its projection reads it. */
+void model_mlp_kept(const ModelConfig *c, ModelRun *run, int l, const float *act, int n);
+/* The final norm of x's rows (rows x d) into out: LayerNorm, or RMSNorm
+ * when the model has no bias. */
+void model_final_norm(const Model *m, const float *x, int rows, float *out);
 
 #endif

@@ -137,7 +137,8 @@ void model_llama_layer_in(const Model *m, int l, const float *h, int n, int pos0
     rotate(K, n, c->kv_heads, hd, c->rope_theta, pos0);
 }
 
-void model_llama_layer_out(const Model *m, int l, const float *o, int n, float *h, float *a, float *g, float *u)
+void model_llama_layer_out(const Model *m, int l, const float *o, int n, float *h, float *a, float *g, float *u,
+                           ModelRun *run)
 {
     const ModelConfig *c = &m->cfg;
     const LlamaLayer *y = &m->llama[l];
@@ -147,10 +148,13 @@ void model_llama_layer_out(const Model *m, int l, const float *o, int n, float *
     linear(a, n, d, y->gate_w, NULL, f, g, 0);
     linear(a, n, d, y->up_w, NULL, f, u, 0);
     pool_for((size_t)n * f, 1 << 16, gate_band, &(Gated){ g, u });
+    if (run)
+        model_mlp_kept(c, run, l, g, n);     /* what the MLP's output projection reads, for --attribution */
     linear(g, n, f, y->down_w, NULL, d, h, 1);
 }
 
-attn_status model_forward_llama(const Model *m, const int *tokens, int n, ModelRun *run, AttnError *err)
+attn_status model_forward_llama(const Model *m, const int *tokens, int n, const ModelAsk *ask, ModelRun *run,
+                                AttnError *err)
 {
     const ModelConfig *c = &m->cfg;
     int d = c->d_model, f = c->d_ff, H = c->heads, KV = c->kv_heads, hd = c->head_dim, q = H * hd, kv = KV * hd;
@@ -165,6 +169,7 @@ attn_status model_forward_llama(const Model *m, const int *tokens, int n, ModelR
         goto done;
     }
     model_llama_embed(m, tokens, n, h);
+    model_stream_kept(c, run, 0, h, n);
     for (int l = 0; l < c->layers; l++) {
         model_llama_layer_in(m, l, h, n, 0, a, Q, K, V);
         if (run->input_layer == l + 1)
@@ -173,7 +178,9 @@ attn_status model_forward_llama(const Model *m, const int *tokens, int n, ModelR
         rc = model_layer_attention(c, Q, q, K, kv, V, kv, n, o, q, &run->scores[l * H], NULL, &scratch, err);
         if (rc != ATTN_OK)
             goto done;
-        model_llama_layer_out(m, l, o, n, h, a, g, u);
+        model_heads_formed(c, ask, run, l, o, q, n);
+        model_llama_layer_out(m, l, o, n, h, a, g, u, run);
+        model_stream_kept(c, run, l + 1, h, n);
     }
     int rows = run->final ? n : 1;  /* the last position (and every one kept) */
     model_final(m, h + (size_t)(n - rows) * d, rows, a, run->logits);
