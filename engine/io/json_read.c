@@ -43,9 +43,12 @@ static int jfail(JParser *p, const char *what)
 
 static void jskip(JParser *p)
 {
-    while (p->pos < p->len && (p->s[p->pos] == ' ' || p->s[p->pos] == '\n' || p->s[p->pos] == '\t'
-                               || p->s[p->pos] == '\r'))
-        p->pos++;
+    const char *s = p->s;
+    size_t pos = p->pos, len = p->len;
+    while (pos < len && (unsigned char)s[pos] <= ' ' && (s[pos] == ' ' || s[pos] == '\n' || s[pos] == '\t'
+                                                         || s[pos] == '\r'))
+        pos++;
+    p->pos = pos;
 }
 
 static int jvalue(JParser *p, JVal *v);
@@ -96,11 +99,22 @@ static int jstring(JParser *p, char **out)
 {
     p->pos++;
     size_t end = p->pos, n = 0;
-    while (end < p->len && p->s[end] != '"')
-        end += p->s[end] == '\\' ? 2 : 1;
+    int plain = 1;          /* no escape and no control character: copied whole */
+    while (end < p->len && p->s[end] != '"') {
+        unsigned char c = (unsigned char)p->s[end];
+        plain &= c != '\\' && c >= 0x20;
+        end += c == '\\' ? 2 : 1;
+    }
     char *buf = attn_malloc((end < p->len ? end : p->len) - p->pos + 1);
     if (!buf)
         return jfail(p, "out of memory");
+    if (plain && end < p->len) {
+        memcpy(buf, p->s + p->pos, end - p->pos);
+        buf[end - p->pos] = '\0';
+        p->pos = end + 1;
+        *out = buf;
+        return 0;
+    }
     while (p->pos < p->len && p->s[p->pos] != '"') {
         unsigned char c = (unsigned char)p->s[p->pos];
         if (c < 0x20) {
@@ -241,7 +255,7 @@ static int jcontainer(JParser *p, JVal *v, int is_object)
     int cap = 0;
     for (;;) {
         if (v->n == cap) {
-            cap = cap ? cap * 2 : 8;
+            cap = cap ? cap * 2 : 2;     /* a merge's pair fits without a cut */
             JVal *items = attn_realloc(v->items, (size_t)cap * sizeof *items);
             if (!items)
                 return jfail(p, "out of memory");
