@@ -282,6 +282,8 @@ START_TEST(bad_requests_are_refused_naming_the_option)
     REFUSED("--ablate 1", "--ablate takes LAYER.HEAD (from 1), several with commas");
     REFUSED("--ablate 1.1,,2.1", "--ablate takes LAYER.HEAD (from 1), several with commas");
     REFUSED("--ablate 1.1,1.1", "--ablate: head 1.1 is named twice");
+    REFUSED("--ablate ''", "--ablate takes LAYER.HEAD (from 1), several with commas");
+    REFUSED("--patch '' --from abc", "--patch takes LAYER.HEAD (from 1), several with commas");
     REFUSED("--ablate 1.2 --patch 1.2 --from abc", "--patch: head 1.2 is named twice (or by --ablate and --patch both)");
     REFUSED("--patch 9.1 --from abc", "--patch: the model has no head 9.1");
     REFUSED("--patch 1.1", "--patch needs --from TEXT2");

@@ -225,6 +225,10 @@ static int effect_heads(const char *opt, const char *list, ModelEditHow how, con
                         int *n, int max)
 {
     char item[64], msg[200];
+    if (!*list) {
+        snprintf(msg, sizeof msg, "%s takes LAYER.HEAD (from 1), several with commas: %s 3.2,1.4", opt, opt);
+        return model_usage(msg);
+    }
     for (const char *p = list; *p;) {
         size_t len = strcspn(p, ",");
         int layer, head;
