@@ -44,6 +44,8 @@ typedef struct {
     int n;
     double tokens_per_s, cache_bytes;
     int cached;
+    int next_id;        /* "next"'s first: the screen's list, model_look_next */
+    double next_p;
 } Generated;
 
 static Generated generate(const char *dir, int n, const char *args)
@@ -57,6 +59,8 @@ static Generated generate(const char *dir, int n, const char *args)
     const JVal *list = json_get(&root, "generated"), *info = json_get(&root, "generation");
     ck_assert_msg(list && list->type == J_ARR && info, "no generated or generation in %s", r.out);
     ck_assert(json_get(&root, "next") && json_get(&root, "heads") && json_get(&root, "tokens"));
+    g.next_id = (int)json_get(&json_get(&root, "next")->items[0], "id")->num;
+    g.next_p = json_get(&json_get(&root, "next")->items[0], "p")->num;
     for (int i = 0; i < list->n && i < 64; i++) {
         g.ids[i] = (int)json_get(&list->items[i], "id")->num;
         g.p[i] = json_get(&list->items[i], "p")->num;
@@ -107,6 +111,10 @@ START_TEST(greedy_generation_equals_a_pytorch_loop)
         Generated plain = generate(dir, N_GEN, "--temperature 0 --no-cache");
         ck_assert_int_eq(g.n, N_GEN);
         ck_assert(g.cached && !plain.cached);
+        /* the next-token list (the screen's) is the sampler's softmax and
+         * order: its first is greedy's first, with its p */
+        ck_assert_int_eq(g.next_id, g.ids[0]);
+        ck_assert_msg(fabs(g.next_p - g.p[0]) <= 1e-6, "%s: next p %.9f, greedy %.9f", family_of(k), g.next_p, g.p[0]);
         for (int i = 0; i < N_GEN; i++) {
             ck_assert_msg(g.ids[i] == want[i], "%s: token %d is %d, PyTorch's %d", family_of(k), i + 1, g.ids[i],
                           want[i]);

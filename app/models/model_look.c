@@ -106,6 +106,7 @@ void model_look_close(ModelLook *lk)
     free(lk->head);
     free(lk->thumbs);
     free(lk->logits);
+    model_dist_free(&lk->next);
     model_run_free(&lk->run);
     model_dir_close(&lk->md);
     memset(lk, 0, sizeof *lk);
@@ -256,23 +257,15 @@ int model_look_next(ModelLook *lk, int pos, double t, int k, int *ids, double *p
     const float *z = model_look_logits(lk, pos, why, size);
     if (!z)
         return -1;
-    int vocab = lk->run.vocab;
-    for (int j = 0; j < k; j++)
-        ids[j] = -1;
-    for (int i = 0; i < vocab; i++) {
-        int at = k;
-        while (at > 0 && (ids[at - 1] < 0 || z[i] > z[ids[at - 1]]))
-            at--;
-        if (at < k) {
-            memmove(&ids[at + 1], &ids[at], (size_t)(k - at - 1) * sizeof *ids);
-            ids[at] = i;
-        }
+    AttnError err = { 0 };
+    if (!lk->next.p && model_dist_init(&lk->next, lk->run.vocab, &err) != ATTN_OK) {
+        snprintf(why, size, "%s", err.msg);
+        return -1;
     }
-    double mx = z[ids[0]], sum = 0;
-    for (int i = 0; i < vocab; i++)
-        sum += exp((z[i] - mx) / t);
+    model_dist_make(&lk->next, z, &(ModelSampling){ t, 0, 1.0 });
+    model_top_ids(lk->next.p, lk->next.vocab, k, ids);
     for (int j = 0; j < k; j++)
-        p[j] = exp((z[ids[j]] - mx) / t) / sum;
+        p[j] = lk->next.p[ids[j]];
     return 0;
 }
 
