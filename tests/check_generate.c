@@ -378,6 +378,23 @@ START_TEST(the_first_tokens_frequency_matches_the_distribution)
 }
 END_TEST
 
+/* The same from outside (scripts/check-sampling): the rule as the issue
+ * states it computed in Python from the logits attn prints, and the
+ * command's first token over seeds 1..200 inside the kept set, their
+ * frequencies passing the chi-square. */
+START_TEST(the_command_samples_as_the_rule_says)
+{
+    char *dir = tiny_dir(-1);
+    CmdResult r = cmd_runf("scripts/check-sampling %s 'Hello, hello!' --temperature 4 --top-k 12 --top-p 0.9 "
+                           "--seeds 1-200 --attn %s", dir, attn_bin());
+    ck_assert_msg(r.status == 0 && strstr(r.out, "over 200 seeds") && strstr(r.out, "below the 0.001 critical"),
+                  "exit %d: %s%s", r.status, r.out, r.err);
+    cmd_free(&r);
+    free_weights();
+    remove_dir(dir);
+}
+END_TEST
+
 /* attn bench --model --generate: both rates measured, a ratio of them;
  * the prompt and the tokens together within the context. */
 START_TEST(bench_times_generation_with_and_without_the_cache)
@@ -465,6 +482,7 @@ Suite *generate_suite(void)
     tcase_add_test(tc, greedy_ties_go_to_the_lowest_id);
     tcase_add_test(tc, the_first_tokens_frequency_matches_the_distribution);
     tcase_add_test(tc, bench_times_generation_with_and_without_the_cache);
+    tcase_add_test(tc, the_command_samples_as_the_rule_says);
     tcase_add_test(tc, the_training_sample_is_the_generators);
     suite_add_tcase(s, tc);
     return s;
