@@ -44,6 +44,8 @@ typedef struct {
     int n;
     double tokens_per_s, cache_bytes;
     int cached;
+    int next_id;        /* "next"'s first: the screen's list, model_look_next */
+    double next_p;
 } Generated;
 
 static Generated generate(const char *dir, int n, const char *args)
@@ -57,6 +59,8 @@ static Generated generate(const char *dir, int n, const char *args)
     const JVal *list = json_get(&root, "generated"), *info = json_get(&root, "generation");
     ck_assert_msg(list && list->type == J_ARR && info, "no generated or generation in %s", r.out);
     ck_assert(json_get(&root, "next") && json_get(&root, "heads") && json_get(&root, "tokens"));
+    g.next_id = (int)json_get(&json_get(&root, "next")->items[0], "id")->num;
+    g.next_p = json_get(&json_get(&root, "next")->items[0], "p")->num;
     for (int i = 0; i < list->n && i < 64; i++) {
         g.ids[i] = (int)json_get(&list->items[i], "id")->num;
         g.p[i] = json_get(&list->items[i], "p")->num;
@@ -107,6 +111,10 @@ START_TEST(greedy_generation_equals_a_pytorch_loop)
         Generated plain = generate(dir, N_GEN, "--temperature 0 --no-cache");
         ck_assert_int_eq(g.n, N_GEN);
         ck_assert(g.cached && !plain.cached);
+        /* the next-token list (the screen's) is the sampler's softmax and
+         * order: its first is greedy's first, with its p */
+        ck_assert_int_eq(g.next_id, g.ids[0]);
+        ck_assert_msg(fabs(g.next_p - g.p[0]) <= 1e-6, "%s: next p %.9f, greedy %.9f", family_of(k), g.next_p, g.p[0]);
         for (int i = 0; i < N_GEN; i++) {
             ck_assert_msg(g.ids[i] == want[i], "%s: token %d is %d, PyTorch's %d", family_of(k), i + 1, g.ids[i],
                           want[i]);
@@ -370,6 +378,23 @@ START_TEST(the_first_tokens_frequency_matches_the_distribution)
 }
 END_TEST
 
+/* The same from outside (scripts/check-sampling): the rule as the issue
+ * states it computed in Python from the logits attn prints, and the
+ * command's first token over seeds 1..200 inside the kept set, their
+ * frequencies passing the chi-square. */
+START_TEST(the_command_samples_as_the_rule_says)
+{
+    char *dir = tiny_dir(-1);
+    CmdResult r = cmd_runf("scripts/check-sampling %s 'Hello, hello!' --temperature 4 --top-k 12 --top-p 0.9 "
+                           "--seeds 1-200 --attn %s", dir, attn_bin());
+    ck_assert_msg(r.status == 0 && strstr(r.out, "over 200 seeds") && strstr(r.out, "below the 0.001 critical"),
+                  "exit %d: %s%s", r.status, r.out, r.err);
+    cmd_free(&r);
+    free_weights();
+    remove_dir(dir);
+}
+END_TEST
+
 /* attn bench --model --generate: both rates measured, a ratio of them;
  * the prompt and the tokens together within the context. */
 START_TEST(bench_times_generation_with_and_without_the_cache)
@@ -457,6 +482,7 @@ Suite *generate_suite(void)
     tcase_add_test(tc, greedy_ties_go_to_the_lowest_id);
     tcase_add_test(tc, the_first_tokens_frequency_matches_the_distribution);
     tcase_add_test(tc, bench_times_generation_with_and_without_the_cache);
+    tcase_add_test(tc, the_command_samples_as_the_rule_says);
     tcase_add_test(tc, the_training_sample_is_the_generators);
     suite_add_tcase(s, tc);
     return s;

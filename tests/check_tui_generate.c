@@ -5,7 +5,9 @@
  * draws for the same seed; the knobs (K picks, > turns) change the kept
  * set; the KV cache table grows a row a token with the bytes stated;
  * Enter runs on and any key stops; a keeps the text, which every view
- * then reads.
+ * then reads. And the rest of the screen that explains itself: typing a
+ * text as people expect, the legend, a head's four scores, its tokens on
+ * both axes, BertViz's lines, the grid filling a large terminal.
  */
 #include <check.h>
 #include <stdio.h>
@@ -180,6 +182,68 @@ START_TEST(typing_a_text_as_people_expect)
 }
 END_TEST
 
+/* The model screen explains itself: a legend of the kinds; in one head its
+ * four scores on the probe (the JSON's) and its shares on the text; the
+ * tokens along both axes of a head too long for its cells; BertViz's lines
+ * for one query (v); and at 250x70 the grid grows to fill the width. */
+START_TEST(the_model_screen_explains_itself)
+{
+    if (!have_tmux())
+        return;
+    Tmux t;
+    char *dir = open_tiny(&t, 80, 24, NULL), want[300];
+    WAIT_FOR(&t, "prev: token before; sink: first; self; ind: after earlier copy; broad: 1 - max");
+    CmdResult r = cmd_runf("%s model %s --text 'Hello, hello!' --json", attn_bin(), dir);
+    JVal doc;
+    char why[200];
+    ck_assert_int_eq(json_parse(r.out, &doc, why, sizeof why), 0);
+    const JVal *h = &json_get(&doc, "heads")->items[0], *sc = json_get(h, "scores"), *on = json_get(h, "on_text");
+    tmux_keys(&t, "Enter");
+    snprintf(want, sizeof want, "on the probe: previous %.2f, first %.2f, self %.2f, induction %.2f", 
+             json_get(sc, "previous")->num, json_get(sc, "first")->num, json_get(sc, "self")->num,
+             json_get(sc, "induction")->num);
+    WAIT_FOR(&t, want);
+    snprintf(want, sizeof want, "on this text: previous %.2f, first %.2f, self %.2f", json_get(on, "previous")->num,
+             json_get(on, "first")->num, json_get(on, "self")->num);
+    WAIT_FOR(&t, want);
+    json_free(&doc);
+    cmd_free(&r);
+    /* 13 tokens in 10 rows: pooled, two queries a row of pixels, so 7
+     * rows, each naming its first query; the keys' tokens along the top,
+     * the cursor's (the last, !) always */
+    WAIT_FOR(&t, "13 x 13, pooled (max)");
+    int labelled = 0;
+    char line[400];
+    for (int k = 6; k < 16; k++)
+        labelled += line_at(t.last, k, line, sizeof line) && line[0] >= '1' && line[0] <= '9';
+    ck_assert_msg(labelled == 7, "%d rows name their query:\n%s", labelled, t.last);
+    int col;
+    ck_assert_msg(line_with(t.last, 6, "13 !", &col) >= 6 && col == 0, "%s", t.last);
+    int top = line_with(t.last, 0, "13 x 13, pooled", &col) + 1;
+    line_at(t.last, top, line, sizeof line);
+    ck_assert_msg(strstr(line, "H") && strstr(line, "!"), "the keys' tokens are not along the top:\n%s", t.last);
+    /* v: the lines from the query to its keys, each key's weight beside it */
+    tmux_keys(&t, "v");
+    WAIT_FOR(&t, "lines from 13 ! to its keys (v: matrix)");
+    WAIT_FOR(&t, "13 ! 0.66");     /* beside each key on the right, its weight */
+    tmux_keys(&t, "v");
+    WAIT_FOR(&t, "13 x 13, pooled (max)");
+    tmux_quit_and_check(&t, "q", "EXITED 0");
+    tmux_stop(&t);
+    remove_dir(dir);
+    /* 250x70: the legend says it whole, the tiles take the width */
+    dir = open_tiny(&t, 250, 70, NULL);
+    WAIT_FOR(&t, "broad: none reaches 0.4 (1 - the highest)");
+    int c1, c4, at = line_with(t.last, 0, "H1 ", &c1);
+    ck_assert_msg(at >= 0 && line_with(t.last, at, "H4", &c4) == at, "%s", t.last);
+    ck_assert_msg(c4 - c1 >= 3 * 55, "the heads sit %d columns apart at 250 columns:\n%s", (c4 - c1) / 3, t.last);
+    tmux_quit_and_check(&t, "q", "EXITED 0");
+    tmux_stop(&t);
+    free_weights();
+    remove_dir(dir);
+}
+END_TEST
+
 Suite *tui_generate_suite(void)
 {
     Suite *s = suite_create("tui_generate");
@@ -187,6 +251,7 @@ Suite *tui_generate_suite(void)
     tcase_set_timeout(c, 120);
     tcase_add_test(c, generating_on_the_screen);
     tcase_add_test(c, typing_a_text_as_people_expect);
+    tcase_add_test(c, the_model_screen_explains_itself);
     suite_add_tcase(s, c);
     return s;
 }

@@ -6,6 +6,7 @@
 #include <curses.h>
 #include <math.h>
 
+#include "minmax.h"
 #include "ramp.h"
 
 void tui_pixel_pair(const TuiTerm *term, int y, int x, float up, float down)
@@ -61,5 +62,22 @@ void tui_pixels_matrix(const TuiTerm *term, int y, int x, int rows, int cols, co
             }
             if (2 * r < py)
                 tui_pixel_pair(term, y + r, x + c, v[0], v[1]);
+        }
+}
+
+void tui_pixels_matrix_fill(const TuiTerm *term, int y, int x, int rows, int cols, const float *a, int n)
+{
+    int py = 2 * rows;
+    for (int r = 0; r < rows; r++)
+        for (int c = 0; c < cols; c++) {
+            float v[2];
+            for (int h = 0; h < 2; h++) {
+                /* pixel p of py stands for rows [p n / py, (p + 1) n / py),
+                 * at least one: a row of a over several pixels when n < py */
+                int p = 2 * r + h, r0 = p * n / py, r1 = imax(r0 + 1, (p + 1) * n / py);
+                int c0 = c * n / cols, c1 = imax(c0 + 1, (c + 1) * n / cols);
+                v[h] = pool(a, n, r0, r1, c0, c1);
+            }
+            tui_pixel_pair(term, y + r, x + c, v[0], v[1]);
         }
 }

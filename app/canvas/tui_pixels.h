@@ -22,5 +22,8 @@ void tui_pixel_pair(const TuiTerm *term, int y, int x, float up, float down);
  * column, from the top left); above the diagonal, and where a is NaN,
  * nothing. */
 void tui_pixels_matrix(const TuiTerm *term, int y, int x, int rows, int cols, const float *a, int n);
+/* The same filling the whole box: where n is smaller than the box, each
+ * row and column of a drawn over several pixels (the cells grow). */
+void tui_pixels_matrix_fill(const TuiTerm *term, int y, int x, int rows, int cols, const float *a, int n);
 
 #endif

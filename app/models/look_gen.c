@@ -3,19 +3,18 @@
  * (look_gen.h).
  */
 #include "look_gen.h"
+#include "clock.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-/* The monotonic clock, in seconds. */
-static double seconds_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + t.tv_nsec / 1e9;
-}
+#define PLAIN_SLOW_MS 250.0
+#define PLAIN_EVERY 8
+
+/* The one clock (engine/base/clock.h), in seconds. */
+static double seconds_now(void) { return clock_seconds(); }
 
 int look_gen_start(LookGen *g, ModelLook *lk, const ModelSampling *s, uint64_t seed, int cached, int compare,
                    char *why, size_t size)
@@ -85,7 +84,10 @@ const ModelDist *look_gen_dist(LookGen *g, char *why, size_t size)
     const float *z = logits_of(g, g->gen, &g->seconds, &g->last_ms, &g->passes, why, size);
     if (!z)
         return NULL;
-    if (g->plain && !logits_of(g, g->plain, &g->plain_seconds, &g->last_plain_ms, &g->plain_passes, why, size))
+    /* the comparison, timed every token while a pass without the cache is
+     * quick, every PLAIN_EVERY-th once it is slow (the screen waits on it) */
+    if (g->plain && (g->last_plain_ms < PLAIN_SLOW_MS || g->passes % PLAIN_EVERY == 0)
+        && !logits_of(g, g->plain, &g->plain_seconds, &g->last_plain_ms, &g->plain_passes, why, size))
         return NULL;
     model_dist_make(&g->dist, z, &g->s);
     g->dist_ready = 1;

@@ -24,7 +24,9 @@ typedef struct {
     ModelLook *lk;
     ModelGen *gen;      /* the one that draws: cached, or not (--no-cache) */
     ModelGen *plain;    /* the same tokens without a cache, only timed (the
-                           screen's comparison); NULL when not asked       */
+                           screen's comparison: every token while a pass
+                           takes under 250 ms, then every 8th); NULL when
+                           not asked                                       */
     ModelSampling s;    /* the knobs, changed at will between tokens       */
     ModelDist dist;     /* the next token's, before its draw                */
     int dist_ready;     /* dist is made for the sequence and the knobs     */

@@ -107,6 +107,7 @@ void model_look_close(ModelLook *lk)
     free(lk->head);
     free(lk->thumbs);
     free(lk->logits);
+    model_dist_free(&lk->next);
     model_run_free(&lk->run);
     model_effect_forget(lk, 1);
     free(lk->edits);
@@ -276,28 +277,34 @@ int model_look_next(ModelLook *lk, int pos, double t, int k, int *ids, double *p
     const float *z = model_look_logits(lk, pos, why, size);
     if (!z)
         return -1;
-    model_look_top(z, lk->run.vocab, t, k, ids, p);
+    AttnError err = { 0 };
+    if (!lk->next.p && model_dist_init(&lk->next, lk->run.vocab, &err) != ATTN_OK) {
+        snprintf(why, size, "%s", err.msg);
+        return -1;
+    }
+    model_dist_make(&lk->next, z, &(ModelSampling){ t, 0, 1.0 });
+    model_top_ids(lk->next.p, lk->next.vocab, k, ids);
+    for (int j = 0; j < k; j++)
+        p[j] = lk->next.p[ids[j]];
     return 0;
 }
 
 void model_look_top(const float *z, int vocab, double t, int k, int *ids, double *p)
 {
-    for (int j = 0; j < k; j++)
-        ids[j] = -1;
-    for (int i = 0; i < vocab; i++) {
-        int at = k;
-        while (at > 0 && (ids[at - 1] < 0 || z[i] > z[ids[at - 1]]))
-            at--;
-        if (at < k) {
-            memmove(&ids[at + 1], &ids[at], (size_t)(k - at - 1) * sizeof *ids);
-            ids[at] = i;
-        }
+    /* the one sampler's softmax and order (model_gen.h), as the next
+     * token's list has them */
+    ModelDist d = { 0 };
+    AttnError err = { 0 };
+    if (model_dist_init(&d, vocab, &err) != ATTN_OK) {
+        for (int j = 0; j < k; j++)
+            ids[j] = j, p[j] = 0;
+        return;
     }
-    double mx = z[ids[0]], sum = 0;
-    for (int i = 0; i < vocab; i++)
-        sum += exp((z[i] - mx) / t);
+    model_dist_make(&d, z, &(ModelSampling){ t, 0, 1.0 });
+    model_top_ids(d.p, vocab, k, ids);
     for (int j = 0; j < k; j++)
-        p[j] = exp((z[ids[j]] - mx) / t) / sum;
+        p[j] = d.p[ids[j]];
+    model_dist_free(&d);
 }
 
 const char *model_look_joined(const ModelLook *lk, char *buf, size_t size)

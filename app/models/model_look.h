@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 #include "model.h"
+#include "model_gen.h"
 #include "model_dir.h"
 
 /* The file a model trained here carries beside its weights: how often each
@@ -71,6 +72,8 @@ typedef struct {
     float *lens_p;      /* its probability; -1 until made                   */
     ModelAttribution attr;      /* the top next token's, when has_attr      */
     int has_attr;
+    ModelDist next;     /* the next token's distribution (model_look_next):
+                           the one sampler's softmax and order            */
 } ModelLook;
 
 /* Open the model directory dir (config, weights, tokenizer): 0, or -1 with
@@ -108,7 +111,8 @@ const float *model_look_attention(ModelLook *lk, int layer, int head);
 const float *model_look_thumb(ModelLook *lk, int layer, int head);
 /* The k most likely next tokens after position pos (from 0) at
  * temperature t > 0: ids and probabilities (of the softmax of logits / t),
- * highest first; k at most the vocabulary. 0, or -1 with why (no memory;
+ * highest first, ties to the lower id: the one sampler's softmax and order
+ * (model_gen.h); k at most the vocabulary. 0, or -1 with why (no memory;
  * the weights changed on disk). */
 int model_look_next(ModelLook *lk, int pos, double t, int k, int *ids, double *p, char *why, size_t size);
 /* The k highest of z (vocab logits) at temperature t > 0: ids and

@@ -277,6 +277,10 @@ static TuiAction models_key(TuiTerm *term, void *self, int ch)
     case ACT_WRITE_SVG:
         write_svg(term, m);
         break;
+    case ACT_LINES:
+        if (m->view == MODEL_HEAD)
+            m->line_view = !m->line_view;
+        break;
     case ACT_HEAD_LESSON:
         head_as_lesson(term, m);
         return m->lesson[0] ? ACT_OPEN_HEAD_LESSON : ACT_NONE;

@@ -2,9 +2,11 @@
  * tui_model_head.c - one head of the model (tui_model.h): its attention as
  * the lessons draw a weights matrix (rows the queries, columns the keys,
  * the tokens as labels, the cursor on one weight; past the pane's size a
- * pooled overview two pixels a cell), where the query under the cursor
- * looks as bars beside it (BertViz's view, in text), and the model's next
- * token after that query at a temperature. Enter explains the weight.
+ * pooled overview two pixels a cell; the tokens along both axes, every
+ * k-th where they do not fit, the cursor's always), or (v) BertViz's lines
+ * from the cursor's query to the keys; where the query looks as bars
+ * beside it, the head's four scores, and the model's next token after
+ * that query at a temperature. Enter explains the weight.
  */
 #include "tui_model_view.h"
 
@@ -19,10 +21,11 @@
 #include "ramp.h"
 #include "tui_pixels.h"
 
-#define HEAT_TOP 3          /* title, the cursor's weight, key numbers */
+#define HEAT_TOP 6          /* title, the cursor's weight, the head's scores (2), key numbers, key tokens */
 #define NEXT_ROWS 7         /* the next token: a title, five, a blank */
 #define NEXT_K 5
 #define LABEL_MAX 12
+#define KEY_LABEL_W 5       /* the most columns of a key's token along the top */
 
 typedef struct {
     int label_w;            /* the rows' labels: "12 token" */
@@ -96,14 +99,36 @@ void model_bar(const TuiTerm *term, int y, int x, int w, double v, int attr)
     ui_put(&term->cv, y, x, w, attr, buf);
 }
 
+/* The keys' tokens along the top at row y: key j's at x0 + j * per
+ * columns, every k-th where they do not all fit (k the fewest that leave
+ * each room for a few letters), the cursor's key always, marked. */
+static void draw_key_labels(TuiTerm *term, const ModelScreen *m, int y, int x0, double per, int right)
+{
+    int n = m->look.n, k = imax(1, (int)ceil(KEY_LABEL_W / per)), cx = x0 + (int)(m->key * per);
+    char t[96], label[96];
+    model_look_label(&m->look, m->look.ids[m->key], term->utf8, label, sizeof label);
+    int cw = imin(KEY_LABEL_W + 2, fmt_display_width(label)), cend = cx + cw;
+    ui_put(&term->cv, y, cx, imin(cw, right - cx), tui_attr(term, C_SELECTED), label);
+    int free_from = x0;
+    for (int j = 0; j < n; j += k) {
+        int x = x0 + (int)(j * per), w = imin(KEY_LABEL_W, (int)(k * per) - 1);
+        if (j == m->key || x < free_from || w < 1 || x + w > right || (x + w >= cx && x <= cend))
+            continue;
+        model_look_label(&m->look, m->look.ids[j], term->utf8, t, sizeof t);
+        ui_put(&term->cv, y, x, w, j % (2 * k) ? tui_attr(term, C_LABEL) : tui_attr(term, C_PANE_TITLE), t);
+        free_from = x + w + 1;
+    }
+}
+
 /* The weights one a cell, the cursor's marked, above the diagonal blank. */
 static void draw_cells(TuiTerm *term, ModelScreen *m, const HeadLayout *h)
 {
     int n = m->look.n, cw = h->cell_w;
     for (int j = 0; j < n; j++)
         if (cw >= 3 || j % 5 == 4 || j == 0)
-            ui_putf(&term->cv, HEAT_TOP - 1, h->heat_x + j * cw, imax(cw, 3), j == m->key ? tui_attr(term, C_SELECTED)
+            ui_putf(&term->cv, HEAT_TOP - 2, h->heat_x + j * cw, imax(cw, 3), j == m->key ? tui_attr(term, C_SELECTED)
                     : tui_attr(term, C_DIM), "%d", j + 1);
+    draw_key_labels(term, m, HEAT_TOP - 1, h->heat_x, cw, h->heat_x + h->heat_w);
     for (int i = 0; i < n; i++) {
         char label[128];
         ui_put(&term->cv, HEAT_TOP + i, 0, h->label_w, i == m->query ? tui_attr(term, C_SELECTED)
@@ -131,13 +156,98 @@ static void draw_cells(TuiTerm *term, ModelScreen *m, const HeadLayout *h)
 static void draw_pooled(TuiTerm *term, ModelScreen *m, const HeadLayout *h)
 {
     int n = m->look.n, rows = h->heat_rows, cols = imin(h->heat_w, n);
-    ui_putf(&term->cv, HEAT_TOP - 1, h->heat_x, h->heat_w, tui_attr(term, C_DIM), "%d x %d, pooled (max)", n, n);
+    ui_putf(&term->cv, HEAT_TOP - 2, h->heat_x, h->heat_w, tui_attr(term, C_DIM), "%d x %d, pooled (max)", n, n);
+    draw_key_labels(term, m, HEAT_TOP - 1, h->heat_x, (double)cols / n, h->heat_x + h->heat_w);
     const float *a = model_look_attention(&m->look, m->layer, m->head);
     if (a)
         tui_pixels_matrix(term, HEAT_TOP, h->heat_x, rows, cols, a, n);
+    /* a query's token a row (each row stands for a few: the first named),
+     * the cursor's on its own row always */
     int py = imin(2 * rows, n), y = HEAT_TOP + (m->query * py / n) / 2;
     char label[128];
+    for (int r = 0; r < (py + 1) / 2; r++)
+        if (HEAT_TOP + r != y)
+            ui_put(&term->cv, HEAT_TOP + r, 0, h->label_w, r % 2 ? tui_attr(term, C_LABEL) : tui_attr(term, C_DIM),
+                   label_of(term, m, 2 * r * n / py, label, sizeof label));
     ui_put(&term->cv, y, 0, h->label_w, tui_attr(term, C_SELECTED), label_of(term, m, m->query, label, sizeof label));
+}
+
+/* BertViz's view of one query (v): the tokens down the left and again
+ * down the right, a line from the query on the left to each key on the
+ * right, as bright as its weight (the largest the brightest); past the
+ * rows, the keys it weighs most and the query, in order. */
+static void draw_lines(TuiTerm *term, ModelScreen *m, const HeadLayout *h)
+{
+    int n = m->look.n, i = m->query, rows = h->heat_rows, right = h->panel_x - 2;
+    int lw = h->label_w, x0 = lw + 1, rw = imin(LABEL_MAX + 4, (right - x0) / 3), x1 = right - rw - 1, W = x1 - x0;
+    char label[128];
+    ui_putf(&term->cv, HEAT_TOP - 1, 0, right, tui_attr(term, C_PANE_TITLE), "lines from %s to its keys (v: matrix)", label_of(term, m, i, label, sizeof label));
+    if (W < 4 || rows < 2)
+        return;
+    /* the tokens shown: all, or the query and the keys it weighs most */
+    int *shown = malloc((size_t)n * sizeof *shown), count = 0;
+    float *grid = malloc((size_t)2 * rows * W * sizeof *grid);
+    if (!shown || !grid) {
+        free(shown), free(grid);
+        return;
+    }
+    float floor_w = -1;
+    if (n > rows) {
+        float *w = malloc((size_t)(i + 1) * sizeof *w);
+        for (int j = 0; w && j <= i; j++)
+            w[j] = weight(m, i, j);
+        for (int k = 0; w && k < rows - 1 && k <= i; k++) {     /* the rows-1'th largest */
+            int best = -1;
+            for (int j = 0; j <= i; j++)
+                if (w[j] >= 0 && (best < 0 || w[j] > w[best]))
+                    best = j;
+            floor_w = w[best];
+            w[best] = -1;
+        }
+        free(w);
+    }
+    for (int j = 0; j < n; j++)
+        if (n <= rows || j == i || (j <= i && weight(m, i, j) >= floor_w && count < rows - 1))
+            shown[count++] = j;
+    int row_of_query = 0;
+    float top = 0;
+    for (int r = 0; r < count; r++) {
+        row_of_query = shown[r] == i ? r : row_of_query;
+        if (shown[r] <= i)
+            top = fmaxf(top, weight(m, i, shown[r]));
+    }
+    for (int p = 0; p < 2 * rows * W; p++)
+        grid[p] = NAN;
+    for (int r = 0; r < count; r++) {
+        int j = shown[r];
+        if (j > i || top <= 0)
+            continue;
+        float v = weight(m, i, j) / top;
+        /* a straight line, pixel by pixel, from the query's row to key j's */
+        int ya = 2 * row_of_query + 1, yb = 2 * r + 1, steps = imax(W, abs(yb - ya) + 1);
+        for (int s = 0; s < steps; s++) {
+            int px = s * (W - 1) / imax(1, steps - 1), py = ya + (yb - ya) * s / imax(1, steps - 1);
+            float *g = &grid[(size_t)py * W + px];
+            *g = isnan(*g) ? v : fmaxf(*g, v);
+        }
+    }
+    for (int r = 0; r < rows; r++)
+        for (int c = 0; c < W; c++)
+            if (!isnan(grid[(size_t)2 * r * W + c]) || !isnan(grid[(size_t)(2 * r + 1) * W + c]))
+                tui_pixel_pair(term, HEAT_TOP + r, x0 + c, grid[(size_t)2 * r * W + c],
+                               grid[(size_t)(2 * r + 1) * W + c]);
+    for (int r = 0; r < count; r++) {
+        int j = shown[r];
+        ui_put(&term->cv, HEAT_TOP + r, 0, lw, j == i ? tui_attr(term, C_SELECTED) : tui_attr(term, C_DIM),
+               label_of(term, m, j, label, sizeof label));
+        if (j <= i)
+            ui_putf(&term->cv, HEAT_TOP + r, x1 + 1, rw, j == m->key ? tui_attr(term, C_SELECTED)
+                    : tui_attr(term, C_LABEL), "%s %.2f", label_of(term, m, j, label, sizeof label), weight(m, i, j));
+        else
+            ui_put(&term->cv, HEAT_TOP + r, x1 + 1, rw, tui_attr(term, C_DIM), label_of(term, m, j, label,
+                   sizeof label));
+    }
+    free(shown), free(grid);
 }
 
 /* Where the cursor's query looks: each key it can see, a bar for its
@@ -214,7 +324,18 @@ void model_head_draw(TuiTerm *term, ModelScreen *m)
     ui_putf(&term->cv, 1, 1, term->cols - 2, tui_attr(term, C_HINT), "query %s puts %.4f on key %s; Enter explains, "
             "l walks this head as a lesson", label_of(term, m, m->query, q, sizeof q),
             m->key <= m->query ? weight(m, m->query, m->key) : 0.0, label_of(term, m, m->key, k, sizeof k));
-    if (h.cell_w)
+    /* what the head is (its four scores on the probe name its kind) and
+     * what it does on this text */
+    const HeadScores *ps = &m->look.scores[m->layer * c->heads + m->head];
+    const HeadScores *ts = &m->look.run.scores[m->layer * c->heads + m->head];
+    ui_putf(&term->cv, 2, 1, term->cols - 2, tui_attr(term, C_DIM), "on the probe: previous %.2f, first %.2f, self "
+            "%.2f, induction %.2f %s %s%s", ps->previous, ps->first, ps->self, ps->induction,
+            ui_glyph(&term->cv, "→", "->"), kind, strcmp(kind, "broad") == 0 ? " (none reaches 0.4)" : "");
+    ui_putf(&term->cv, 3, 1, term->cols - 2, tui_attr(term, C_DIM), "on this text: previous %.2f, first %.2f, self "
+            "%.2f (its share on the token before, the first, itself)", ts->previous, ts->first, ts->self);
+    if (m->line_view)
+        draw_lines(term, m, &h);
+    else if (h.cell_w)
         draw_cells(term, m, &h);
     else
         draw_pooled(term, m, &h);

@@ -2,10 +2,11 @@
  * tui_model_heads.c - every head of the model at once (tui_model.h): a
  * grid of layers (rows) by heads (columns), each head its attention as a
  * small heatmap two pixels a cell (tui_pixels.h), under a label with the
- * kind attn measured and its score; the text's tokens above. The tiles
- * grow to the terminal: at 250x70 GPT-2 small's 144 heads fit for a
- * sentence; on a small terminal the grid scrolls to keep the chosen head
- * in view.
+ * kind attn measured and its score; the text's tokens above, a legend of
+ * the kinds. The tiles grow to fill the terminal (a head's picture drawn
+ * larger than its pooled thumbnail when there is room): at 250x70 GPT-2
+ * small's 144 heads fit for a sentence; on a small terminal the grid
+ * scrolls to keep the chosen head in view.
  */
 #include "tui_model_view.h"
 
@@ -18,11 +19,10 @@
 #include "model_effect.h"
 #include "tui_pixels.h"
 
-#define GRID_TOP 4          /* title, tokens, the chosen head, head numbers */
+#define GRID_TOP 5          /* title, tokens, the legend, the chosen head, head numbers */
 #define ROW_LABEL 4         /* "L12 " */
 #define TILE_MIN 7          /* columns: room for "prev 93" */
-#define TILE_MAX 24
-#define PIXEL_ROWS_MAX 12
+#define TILE_LABEL 17       /* columns of a tile no wider than square, at least */
 
 typedef struct {
     int tile_w, pixel_rows;     /* a tile's columns (its gap aside) and rows of pixels */
@@ -32,17 +32,17 @@ typedef struct {
 static Grid grid_of(const TuiTerm *term, const ModelScreen *m)
 {
     const ModelConfig *c = &m->look.md.cfg;
-    int n = m->look.n, width = term->cols - ROW_LABEL - 1;
+    int width = term->cols - ROW_LABEL - 1;
     int rows = term->rows - GRID_TOP - 1 - model_effect_rows(term, m);   /* the strip below, while a head is changed */
     Grid g;
-    g.tile_w = imax(TILE_MIN, imin(TILE_MAX, n));
-    if (c->heads * (g.tile_w + 1) > width)
-        g.tile_w = imax(TILE_MIN, width / c->heads - 1);
+    /* as large as the terminal allows: the width shared by the heads, no
+     * wider than about square (a cell two pixels high) once that is wider
+     * than a label ("broad 0.87"); at least a short label wide and two
+     * rows of pixels high, else it scrolls */
+    int w_max = width / c->heads - 1, rows_max = rows / c->layers - 1;
+    g.tile_w = imax(TILE_MIN, imin(w_max, imax(TILE_LABEL, 2 * rows_max)));
+    g.pixel_rows = imax(2, imin(rows_max, (g.tile_w + 1) / 2));
     g.shown_heads = imax(1, imin(c->heads, width / (g.tile_w + 1)));
-    int want = imin(PIXEL_ROWS_MAX, (n + 1) / 2);
-    g.pixel_rows = imax(1, imin(want, rows / c->layers - 1));
-    if (g.pixel_rows < 2)
-        g.pixel_rows = imin(want, 2);
     g.shown_layers = imax(1, imin(c->layers, rows / (g.pixel_rows + 1)));
     return g;
 }
@@ -103,7 +103,13 @@ void model_heads_draw(TuiTerm *term, ModelScreen *m)
     const char *kind = model_head_kind(&m->look.scores[m->layer * c->heads + m->head], &score);
     const HeadScores *s = &m->look.scores[m->layer * c->heads + m->head];
     const HeadScores *t = &m->look.run.scores[m->layer * c->heads + m->head];
-    ui_putf(&term->cv, 2, 1, term->cols - 2, tui_attr(term, C_HINT),
+    /* what the labels mean */
+    ui_put(&term->cv, 2, 1, term->cols - 2, tui_attr(term, C_DIM), term->cols >= 120
+           ? "kinds, measured on a probe of random tokens said twice: prev looks at the token before, sink at the "
+             "first, self at itself, ind at the token after an earlier copy of its own; the number is that share; "
+             "broad: none reaches 0.4 (1 - the highest)"
+           : "prev: token before; sink: first; self; ind: after earlier copy; broad: 1 - max");
+    ui_putf(&term->cv, 3, 1, term->cols - 2, tui_attr(term, C_HINT),
             "layer %d head %d: %s %.2f on the probe (previous %.2f, first %.2f, self %.2f, induction %.2f); on this "
             "text previous %.2f, first %.2f, self %.2f; Enter opens it, x takes it out", m->layer + 1, m->head + 1, kind, score,
             s->previous, s->first, s->self, s->induction, t->previous, t->first, t->self);
@@ -132,7 +138,7 @@ void model_heads_draw(TuiTerm *term, ModelScreen *m)
                    : tui_attr(term, C_LABEL), label);
             const float *thumb = model_look_thumb(&m->look, l, h);
             if (thumb)
-                tui_pixels_matrix(term, y + 1, x, g.pixel_rows, g.tile_w, thumb, m->look.thumb);
+                tui_pixels_matrix_fill(term, y + 1, x, g.pixel_rows, g.tile_w, thumb, m->look.thumb);
         }
     }
     if (model_effect_rows(term, m))
