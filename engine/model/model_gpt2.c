@@ -19,7 +19,6 @@
 #include <string.h>
 
 #include "alloc.h"
-#include "blas.h"
 #include "pool.h"
 
 #define P "transformer."
@@ -88,7 +87,8 @@ int model_open_gpt2(Model *m, const SafeTensors *st, AttnError *err)
         return attn_fail(err, ATTN_E_NOMEM, "out of memory"), -1;
     if (model_walk_gpt2(m, read_one, &(Reading){ m, st, err }) != 0)
         return -1;
-    m->out = m->embed;     /* tied: lm_head.weight, when the file has it, is the same numbers */
+    /* tied: lm_head.weight, when the file has it, is the same numbers */
+    m->tok = m->out = model_linear_f32(m->embed, m->cfg.vocab, m->cfg.d_model, 1);
     return 0;
 }
 
@@ -139,6 +139,26 @@ static attn_status batch_attention(const ModelConfig *c, const ModelLayerActs *s
     return out;
 }
 
+/* Each position's token and place embedded, a band of positions an item
+ * of attn's pool. */
+typedef struct {
+    const Model *m;
+    const int *tokens;
+    int T;
+    float *x;
+} Embedding;
+
+static void embed_band(void *ctx, size_t lo, size_t hi)
+{
+    const Embedding *e = ctx;
+    int d = e->m->cfg.d_model;
+    for (size_t i = lo; i < hi; i++) {
+        const float *tok = e->m->embed + (size_t)e->tokens[i] * d, *pos = e->m->pos + (i % e->T) * d;
+        for (int j = 0; j < d; j++)
+            e->x[i * d + j] = tok[j] + pos[j];
+    }
+}
+
 /* The pass over B sequences of T tokens. keep: every layer's activations
  * kept there (training); else one layer's buffers reused by every layer,
  * and run filled as model_forward promises (B = 1). */
@@ -148,8 +168,11 @@ static attn_status gpt2_pass(const Model *m, const int *tokens, int B, int T, Mo
     const ModelConfig *c = &m->cfg;
     int d = c->d_model, f = c->d_ff, H = c->heads, N = B * T;
     float *h = NULL, *a = NULL, *qkv = NULL, *o = NULL, *ff = NULL;
-    LayerScratch scratch = { 0 };
-    attn_status rc = ATTN_OK;
+    LayerScratch scratch = { .ws = attention_workspace_new() };
+    AttnWorkspace *ws = scratch.ws;     /* the products' (and a sequence's attention) */
+    attn_status rc = ws ? ATTN_OK : attn_fail(err, ATTN_E_NOMEM, "out of memory");
+    if (!ws)
+        goto done;
     if (!keep) {
         h = attn_malloc((size_t)N * d * sizeof *h), a = attn_malloc((size_t)N * d * sizeof *a);
         qkv = attn_malloc((size_t)N * 3 * d * sizeof *qkv), o = attn_malloc((size_t)N * d * sizeof *o);
@@ -160,9 +183,7 @@ static attn_status gpt2_pass(const Model *m, const int *tokens, int B, int T, Mo
         }
     }
     float *x0 = keep ? keep->encoded : h;
-    for (int i = 0; i < N; i++)
-        for (int j = 0; j < d; j++)
-            x0[(size_t)i * d + j] = m->embed[(size_t)tokens[i] * d + j] + m->pos[(size_t)(i % T) * d + j];
+    pool_for((size_t)N, 64, embed_band, &(Embedding){ m, tokens, T, x0 });
     const float *x = x0;
     for (int l = 0; l < c->layers; l++) {
         const Gpt2Layer *y = &m->gpt2[l];
@@ -173,7 +194,8 @@ static attn_status gpt2_pass(const Model *m, const int *tokens, int B, int T, Mo
         model_layer_norm(s.ln1, s.ln1_mean, s.ln1_rstd, x, y->ln1_g, y->ln1_b, N, d, c->ln_eps);
         if (run && run->input_layer == l + 1)
             memcpy(run->layer_input, s.ln1, (size_t)N * d * sizeof *s.ln1);
-        model_affine(s.ln1, N, d, y->qkv_w, y->qkv_b, 3 * d, s.qkv, 0);
+        if ((rc = model_affine(ws, s.ln1, N, d, y->qkv_w, y->qkv_b, 3 * d, s.qkv, 0, err)) != ATTN_OK)
+            goto done;
         if (run)
             model_keep_qk(c, run, l, s.qkv, 3 * d, s.qkv + d, 3 * d);
         if (B == 1)
@@ -185,28 +207,30 @@ static attn_status gpt2_pass(const Model *m, const int *tokens, int B, int T, Mo
             goto done;
         if (s.res2 != x)
             memcpy(s.res2, x, (size_t)N * d * sizeof *s.res2);
-        model_affine(s.atty, N, d, y->proj_w, y->proj_b, d, s.res2, 1);
+        if ((rc = model_affine(ws, s.atty, N, d, y->proj_w, y->proj_b, d, s.res2, 1, err)) != ATTN_OK)
+            goto done;
         model_layer_norm(s.ln2, s.ln2_mean, s.ln2_rstd, s.res2, y->ln2_g, y->ln2_b, N, d, c->ln_eps);
-        model_affine(s.ln2, N, d, y->fc_w, y->fc_b, f, s.fch, 0);
+        if ((rc = model_affine(ws, s.ln2, N, d, y->fc_w, y->fc_b, f, s.fch, 0, err)) != ATTN_OK)
+            goto done;
         model_gelu(s.fch_gelu, s.fch_tanh, s.fch, (size_t)N * f);
         if (s.res3 != s.res2)
             memcpy(s.res3, s.res2, (size_t)N * d * sizeof *s.res3);
-        model_affine(s.fch_gelu, N, f, y->out_w, y->out_b, d, s.res3, 1);
+        if ((rc = model_affine(ws, s.fch_gelu, N, f, y->out_w, y->out_b, d, s.res3, 1, err)) != ATTN_OK)
+            goto done;
         x = s.res3;
     }
     if (keep) {
         /* every position through the final norm, against the input
          * embedding (tied): the next token's logits after each */
         model_layer_norm(keep->lnf, keep->lnf_mean, keep->lnf_rstd, x, m->norm_g, m->norm_b, N, d, c->ln_eps);
-        blas_sgemm(0, 1, N, c->vocab, d, 1.0f, keep->lnf, d, m->out, d, 0.0f, keep->probs, c->vocab);
+        rc = model_product(ws, keep->lnf, N, &m->out, NULL, keep->probs, 0, err);
     } else {
         /* the last position (and every one kept, for model_logits_at) */
         int rows = run->final ? N : 1;
         model_layer_norm(a, NULL, NULL, x + (size_t)(N - rows) * d, m->norm_g, m->norm_b, rows, d, c->ln_eps);
         if (run->final)
             memcpy(run->final, a, (size_t)N * d * sizeof *a);
-        blas_sgemm(0, 1, 1, c->vocab, d, 1.0f, a + (size_t)(rows - 1) * d, d, m->out, d, 0.0f, run->logits,
-                   c->vocab);
+        rc = model_product(ws, a + (size_t)(rows - 1) * d, 1, &m->out, NULL, run->logits, 0, err);
     }
 done:
     free(h), free(a), free(qkv), free(o), free(ff);
