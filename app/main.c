@@ -49,7 +49,7 @@ static void usage(FILE *out)
           "                  [--kernels auto|blas|avx512|avx2|scalar] [--phases]\n"
           "                  [--fused-only] [--standard | --sweep [--max-n N] | --linear]\n"
           "                                         time attention: fused, naive (n x n), sgemm\n"
-          "       attn bench --model PATH|gpt2-small [--n N] [--reps R] [--json]\n"
+          "       attn bench --model PATH|gpt2-small|llama-small [--n N] [--reps R] [--dtype f32|bf16] [--json]\n"
           "                                         time a model's forward pass\n"
           "       attn bench --train [--steps N] [--json]\n"
           "                                         time a training step of attn train's model\n"
