@@ -151,10 +151,14 @@ check-lessons: attn
 	./attn check lessons/*.lesson
 
 # n = 512 and 2048, plain and causal, against the naive path; n = 8192 fused
-# only. Speed is measured here, never in the tests.
+# only; then gpt2-small and llama-small (float32 and BF16 weights) forward
+# over 1024 tokens. Speed is measured here, never in the tests.
 bench: deps
 	@$(MAKE) --no-print-directory attn
 	./attn bench --standard
+	./attn bench --model gpt2-small
+	./attn bench --model llama-small --dtype f32
+	./attn bench --model llama-small --dtype bf16
 
 # The screen's answer to a key, in a pseudo-terminal at 250x70 and 80x24
 # over every shipped lesson and a 512-token one (tests/bench/screenbench.c,

@@ -36,7 +36,8 @@ static int usage_error(const char *fmt, const char *arg)
     fputs("\nusage: attn bench [--n N] [--d D] [--heads H] [--causal] [--reps R] [--json]\n"
           "                  [--kernels auto|blas|avx512|avx2|scalar] [--phases]\n"
           "                  [--fused-only] [--standard | --sweep [--max-n N] | --linear]\n"
-          "       attn bench --model PATH|gpt2-small [--n N] [--reps R] [--generate N] [--json]\n"
+          "       attn bench --model PATH|gpt2-small|llama-small [--n N] [--reps R] [--generate N]\n"
+          "                  [--dtype f32|bf16] [--json]\n"
           "       attn bench --train [--steps N] [--json]\n"
           "       attn bench --tokenizer PATH [--text FILE] [--reps R] [--json]\n", stderr);
     return 2;

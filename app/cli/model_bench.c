@@ -1,10 +1,16 @@
 /*
- * model_bench.c - `attn bench --model PATH|gpt2-small [--n N] [--reps R]
- * [--json]`: a model's forward pass over N tokens timed (one warm-up, then
- * R runs; the median, the fastest and the slowest), its work in GFLOP/s
- * and as a share of the FMA peak measured in the same run, and tokens per
- * second. gpt2-small is GPT-2 small's shape with random weights, made here,
- * so no download is needed; a PATH is a checkpoint as `attn model` reads it.
+ * model_bench.c - `attn bench --model PATH|gpt2-small|llama-small [--n N]
+ * [--reps R] [--generate N] [--dtype f32|bf16] [--json]`: a model's forward
+ * pass over N tokens timed (one warm-up, then R runs; the median, the
+ * fastest and the slowest), its work in GFLOP/s and as a share of the FMA
+ * peak measured in the same run, tokens per second, its products' path
+ * (float32 or BF16) and the process's peak resident memory. gpt2-small is
+ * GPT-2 small's shape and llama-small a Llama's (12 layers, width 768, 12
+ * heads, 4 key/value heads, SwiGLU of 2048, vocabulary 32000) with random
+ * weights, made here, so no download is needed; a PATH is a checkpoint as
+ * `attn model` reads it, its BF16 weights computed as BF16 where the CPU
+ * has AVX512_BF16 (--dtype f32: converted to float32, as `attn model`
+ * does); --dtype bf16 rounds llama-small's products' weights to BF16.
  * With --generate N: N tokens generated greedily after --n tokens (default
  * 16), with the key/value cache and without (the whole sequence again for
  * every token), each timed R times: the median tokens per second of both
@@ -28,6 +34,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 
+#include "attention_linear.h"
 #include "pool.h"
 #include "json_write.h"
 #include "lesson.h"
@@ -41,8 +48,8 @@
 
 static int bench_model_usage(const char *why)
 {
-    fprintf(stderr, "attn: %s\nusage: attn bench --model PATH|gpt2-small [--n N] [--reps R] [--generate N] [--json]\n",
-            why);
+    fprintf(stderr, "attn: %s\nusage: attn bench --model PATH|gpt2-small|llama-small [--n N] [--reps R] "
+            "[--generate N] [--dtype f32|bf16] [--json]\n", why);
     return 2;
 }
 
@@ -134,14 +141,36 @@ static int bench_generation(const Model *m, const char *name, int n, int N, int 
     return 0;
 }
 
+static long peak_kb(void);
+
+/* The config of a shape `attn bench --model` makes with random weights,
+ * or NULL for a path. */
+static const char *random_shape(const char *which)
+{
+    if (strcmp(which, "gpt2-small") == 0)
+        return "{\"model_type\": \"gpt2\", \"n_layer\": 12, \"n_head\": 12, \"n_embd\": 768, "
+               "\"vocab_size\": 50257, \"n_positions\": 1024}";
+    if (strcmp(which, "llama-small") == 0)
+        return "{\"model_type\": \"llama\", \"num_hidden_layers\": 12, \"num_attention_heads\": 12, "
+               "\"num_key_value_heads\": 4, \"hidden_size\": 768, \"intermediate_size\": 2048, "
+               "\"vocab_size\": 32000, \"max_position_embeddings\": 2048, \"tie_word_embeddings\": false}";
+    return NULL;
+}
+
 int cli_model_bench(int argc, char **argv)
 {
     const char *which = NULL;
-    int n = 1024, reps = 3, json = 0, generate = 0, n_given = 0;
+    int n = 1024, reps = 3, json = 0, generate = 0, n_given = 0, dtype = -1; /* dtype -1: as stored, or float32 */
     for (int i = 1; i < argc; i++) {
         long v;
         if (strcmp(argv[i], "--model") == 0 && i + 1 < argc)
             which = argv[++i];
+        else if (strcmp(argv[i], "--dtype") == 0 && i + 1 < argc) {
+            const char *t = argv[++i];
+            if (strcmp(t, "f32") != 0 && strcmp(t, "bf16") != 0)
+                return bench_model_usage("--dtype is f32 or bf16");
+            dtype = strcmp(t, "bf16") == 0;
+        }
         else if (strcmp(argv[i], "--n") == 0 && i + 1 < argc) {
             if (num_parse_whole(argv[++i], 1, MODEL_MAX_CONTEXT, &v) != 0)
                 return bench_model_usage("--n takes a whole number of tokens from 1 to 131072");
@@ -159,23 +188,26 @@ int cli_model_bench(int argc, char **argv)
         else if (strcmp(argv[i], "--json") == 0)
             json = 1;
         else if (!threads_option(argc, argv, &i))
-            return bench_model_usage("bench --model takes --n N, --reps R, --generate N and --json");
+            return bench_model_usage("bench --model takes --n N, --reps R, --generate N, --dtype f32|bf16 and --json");
     }
     if (!which)
         return bench_model_usage("which model?");
     ModelDir md = { 0 };
     AttnError err = { 0 };
-    int random = strcmp(which, "gpt2-small") == 0, status = 0;
+    const char *shape = random_shape(which);
+    int random = shape != NULL, status = 0;
     if (random) {
-        if (model_config_parse("{\"model_type\": \"gpt2\", \"n_layer\": 12, \"n_head\": 12, \"n_embd\": 768, "
-                               "\"vocab_size\": 50257, \"n_positions\": 1024}", &md.cfg, &err) != ATTN_OK
-            || !(md.model = model_random(&md.cfg, 1, &err))) {
+        if (model_config_parse(shape, &md.cfg, &err) != ATTN_OK
+            || !(md.model = model_random_as(&md.cfg, 1, dtype == 1 ? MODEL_WEIGHTS_STORED : MODEL_WEIGHTS_F32,
+                                            &err))) {
             fprintf(stderr, "attn: %s\n", err.msg);
             status = 2;
         }
     } else {
         char why[2048], shown[4200];
-        if (model_dir_config(which, &md, why, sizeof why) != 0 || model_dir_weights(&md, why, sizeof why) != 0) {
+        ModelWeights how = dtype == 0 ? MODEL_WEIGHTS_F32 : MODEL_WEIGHTS_STORED;
+        if (model_dir_config(which, &md, why, sizeof why) != 0
+            || model_dir_weights_as(&md, how, why, sizeof why) != 0) {
             fprintf(stderr, "attn: %s\n", lesson_escape(why, shown, sizeof shown));
             status = 2;
         }
@@ -191,7 +223,9 @@ int cli_model_bench(int argc, char **argv)
     } else if (generate && n + generate > cfg.context) {
         status = bench_model_usage("--n and --generate together are past the model's context");
     } else if (generate) {
-        status = bench_generation(m, random ? "gpt2-small (random weights)" : which, n, generate, reps, json);
+        char named[64];
+        snprintf(named, sizeof named, "%s (random weights)", which);
+        status = bench_generation(m, random ? named : which, n, generate, reps, json);
     } else {
         int *tokens = malloc((size_t)n * sizeof *tokens);
         double *ms = malloc((size_t)reps * sizeof *ms);
@@ -219,10 +253,17 @@ int cli_model_bench(int argc, char **argv)
             double gflops = model_forward_flops(&cfg, n) / (median * 1e6);
             int threads = pool_threads();
             double peak = bench_fma_peak_again(peak_before, threads, NULL);
+            int bf16 = model_bf16_weights(m) > 0;
+            char path[64], named[64];
+            snprintf(path, sizeof path, "%s (%s)", bf16 ? "bf16" : "float32",
+                     attention_linear_path(bf16 ? ATTN_DTYPE_BF16 : ATTN_DTYPE_F32));
+            snprintf(named, sizeof named, "%s (random weights)", which);
+            long rss = peak_kb();
             if (json) {
                 JsonWriter w;
                 jw_begin(&w, stdout);
-                jw_str(&w, "model", random ? "gpt2-small (random weights)" : which);
+                jw_str(&w, "model", random ? named : which);
+                jw_str(&w, "products", path);
                 jw_int(&w, "params", model_params(m));
                 jw_int(&w, "n", n);
                 jw_int(&w, "reps", reps);
@@ -234,15 +275,17 @@ int cli_model_bench(int argc, char **argv)
                 jw_num(&w, "gflops", gflops, 2);
                 jw_num(&w, "peak_gflops", peak, 2);
                 jw_num(&w, "peak_share", peak > 0 ? gflops / peak : 0, 4);
+                jw_int(&w, "peak_rss_kb", rss);
                 jw_end(&w);
             } else {
                 char shown[4 * PATH_MAX];   /* the path as typed: its ESC and BEL shown, not obeyed */
                 printf("%s, %lld parameters, %d tokens, %d thread%s: median %.1f ms (%.1f to %.1f), %.0f tokens/s, "
-                       "%.1f GFLOP/s, %.0f%% of the FMA peak (%.1f GFLOP/s)\n",
-                       random ? "gpt2-small (random weights)" : lesson_escape(which, shown, sizeof shown),
+                       "%.1f GFLOP/s, %.0f%% of the FMA peak (%.1f GFLOP/s); products %s, peak memory %.0f MB\n",
+                       random ? named : lesson_escape(which, shown, sizeof shown),
                        (long long)model_params(m), n, threads,
                        threads == 1 ? "" : "s", median,
-                       ms[0], ms[reps - 1], n / (median / 1e3), gflops, peak > 0 ? 100 * gflops / peak : 0, peak);
+                       ms[0], ms[reps - 1], n / (median / 1e3), gflops, peak > 0 ? 100 * gflops / peak : 0, peak,
+                       path, rss / 1024.0);
             }
         }
         free(tokens);

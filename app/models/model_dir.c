@@ -176,11 +176,16 @@ static int open_shards(ModelDir *md, char *why, size_t size)
 
 int model_dir_weights(ModelDir *md, char *why, size_t size)
 {
+    return model_dir_weights_as(md, MODEL_WEIGHTS_F32, why, size);
+}
+
+int model_dir_weights_as(ModelDir *md, ModelWeights how, char *why, size_t size)
+{
     int sharded = !model_dir_has(md->dir, "model.safetensors") && model_dir_has(md->dir, "model.safetensors.index.json");
     if (sharded ? open_shards(md, why, size) != 0 : add_shard(md, "model.safetensors", why, size) != 0)
         return -1;
     AttnError err = { 0 };
-    if (!(md->model = model_open(&md->cfg, &md->st, &err)))
+    if (!(md->model = model_open_as(&md->cfg, &md->st, how, &err)))
         return fail(why, size, md->dir, sharded ? "model.safetensors.index.json" : "model.safetensors", err.msg);
     return 0;
 }

@@ -52,6 +52,9 @@ typedef struct {
 int model_dir_config(const char *dir, ModelDir *md, char *why, size_t size);
 /* Then its weights and the model on them: 0, or -1 with why. */
 int model_dir_weights(ModelDir *md, char *why, size_t size);
+/* The same, its BF16 weights as how says (model_open_as); model_dir_weights
+ * converts them to float32. */
+int model_dir_weights_as(ModelDir *md, ModelWeights how, char *why, size_t size);
 /* Then its tokenizer, when it has one (md->bpe stays NULL when it has
  * none): 0, or -1 with why. */
 int model_dir_tokenizer(ModelDir *md, char *why, size_t size);

@@ -7,7 +7,9 @@
  *   and never copied whole.
  *   float32 weights: the same items of columns through attn's float32
  *   kernel, W read in place where it is (in, out) with a whole number of
- *   panels, else packed into panels first (items of panels). Items of rows
+ *   panels, else each item packing its own columns into its worker's
+ *   panels as it goes (W read once in all: a model's output layer of
+ *   50257 x 768 for one row was a 154 MB copy when packed whole first). Items of rows
  *   each read the whole of W: at GPT-2's 768 x 2304 (7 MB, past L2) that
  *   was 58 GFLOP/s (51% of a busy moment's peak; (out, in), packed, 39)
  *   where the same product by columns, each column block's slice of W read
@@ -31,16 +33,23 @@ typedef struct {
     float *y;
     int ldx, ldy, m;
     AttnIsa isa;
+    int add;                    /* y += x @ W + bias (attention_linear_add) */
     uint32_t *pa, *panels;      /* BF16: the packed activations; each worker's panel */
-    float *wpack;               /* float32: W packed into panels, or NULL (read in place) */
+    float *wpack;               /* float32: each worker's panels of W, or NULL (read in place) */
 } LinearJob;
 
-/* rows [lo, hi) of y's columns [c0, c1) = the bias, or 0 without one. */
+/* rows [lo, hi) of y's columns [c0, c1) = the bias, or 0 without one; or,
+ * adding, += the bias. */
 static void fill_bias(const LinearJob *job, int lo, int hi, int c0, int c1)
 {
     for (int i = lo; i < hi; i++) {
         float *row = job->y + (size_t)i * job->ldy + c0;
-        if (job->bias)
+        if (job->add && job->bias)
+            for (int j = 0; j < c1 - c0; j++)
+                row[j] += job->bias[c0 + j];
+        else if (job->add)
+            ;
+        else if (job->bias)
             memcpy(row, job->bias + c0, (size_t)(c1 - c0) * sizeof *row);
         else
             memset(row, 0, (size_t)(c1 - c0) * sizeof *row);
@@ -66,31 +75,23 @@ static void bf16_columns(void *ctx, int item, int worker)
                           job->ldy, job->panels + (size_t)worker * attn_bf16_panel_words());
 }
 
-static void f32_pack_panel(void *ctx, int item, int worker)
-{
-    (void)worker;
-    LinearJob *job = ctx;
-    const AttnLinear *w = job->w;
-    const float *b = w->data;
-    int c0 = item * KG_NR, cols = w->out - c0 < KG_NR ? w->out - c0 : KG_NR;
-    float *dst = job->wpack + (size_t)item * KG_NR * w->in;
-    if (w->out_major)   /* W^T's rows c0.. are W's columns */
-        kg_pack_b(dst, b + (size_t)c0 * w->ld, w->ld, w->in, cols, 1);
-    else
-        kg_pack_b(dst, b + c0, w->ld, w->in, cols, 0);
-}
-
 static void f32_columns(void *ctx, int item, int worker)
 {
-    (void)worker;
     LinearJob *job = ctx;
     const AttnLinear *w = job->w;
     int c0 = item * LIN_COLS, c1 = c0 + LIN_COLS < w->out ? c0 + LIN_COLS : w->out;
     fill_bias(job, 0, job->m, c0, c1);
-    if (job->wpack)
-        kg_gemm(job->isa, job->m, c1 - c0, w->in, 1.0f, job->x, job->ldx, job->wpack + (size_t)c0 * w->in, w->in, 1.0f,
-                job->y + c0, job->ldy);
-    else
+    if (job->wpack) {
+        /* this item's columns packed into its worker's panels: W^T's rows
+         * c0.. are W's columns */
+        float *pan = job->wpack + (size_t)worker * kg_packed_floats(w->in, LIN_COLS);
+        const float *b = w->data;
+        if (w->out_major)
+            kg_pack_b(pan, b + (size_t)c0 * w->ld, w->ld, w->in, c1 - c0, 1);
+        else
+            kg_pack_b(pan, b + c0, w->ld, w->in, c1 - c0, 0);
+        kg_gemm(job->isa, job->m, c1 - c0, w->in, 1.0f, job->x, job->ldx, pan, w->in, 1.0f, job->y + c0, job->ldy);
+    } else
         kg_gemm_raw(job->isa, job->m, c1 - c0, w->in, 1.0f, job->x, job->ldx, (const float *)w->data + c0, w->ld, 1.0f,
                     job->y + c0, job->ldy);
 }
@@ -111,19 +112,19 @@ static attn_status check(const float *y, int ldy, const float *x, int ldx, int m
     return ATTN_OK;
 }
 
-attn_status attention_linear_isa(AttnWorkspace *ws, float *y, int ldy, const float *x, int ldx, int m,
-                                 const AttnLinear *w, const float *bias, AttnIsa isa, AttnError *err)
+static attn_status linear(AttnWorkspace *ws, float *y, int ldy, const float *x, int ldx, int m, const AttnLinear *w,
+                          const float *bias, AttnIsa isa, int add, AttnError *err)
 {
     attn_status st = check(y, ldy, x, ldx, m, w, isa, err);
     if (st != ATTN_OK || m == 0)
         return st;
     int threads = 2.0 * m * w->in * w->out < ATTN_SMALL_FLOPS ? 1 : pool_threads();
-    LinearJob job = { .w = w, .x = x, .bias = bias, .y = y, .ldx = ldx, .ldy = ldy, .m = m, .isa = isa };
+    LinearJob job = { .w = w, .x = x, .bias = bias, .y = y, .ldx = ldx, .ldy = ldy, .m = m, .isa = isa, .add = add };
     int bf16 = w->dtype == ATTN_DTYPE_BF16;
     int packed = !bf16 && (w->out_major || w->out % KG_NR != 0);
     size_t a_words = bf16 ? attn_line_up(attn_bf16_packed_a_words(m, w->in)) : 0;
     size_t words = bf16 ? a_words + (size_t)threads * attn_bf16_panel_words()
-                        : packed ? kg_packed_floats(w->in, w->out) : 0;
+                        : packed ? (size_t)threads * kg_packed_floats(w->in, LIN_COLS) : 0;
     float *at = words ? attn_workspace_take(ws, words * sizeof(float)) : NULL;
     if (words && !at)
         return attn_fail(err, ATTN_E_NOMEM, "linear layer: no memory for the workspace (%zu bytes)",
@@ -136,19 +137,34 @@ attn_status attention_linear_isa(AttnWorkspace *ws, float *y, int ldy, const flo
         pool_run(threads, bf16_columns, &job, col_items);
     } else {
         job.wpack = packed ? at : NULL;
-        if (packed)
-            pool_run(threads, f32_pack_panel, &job, (w->out + KG_NR - 1) / KG_NR);
         pool_run(threads, f32_columns, &job, col_items);
     }
     attn_error_clear(err);
     return ATTN_OK;
 }
 
+attn_status attention_linear_isa(AttnWorkspace *ws, float *y, int ldy, const float *x, int ldx, int m,
+                                 const AttnLinear *w, const float *bias, AttnIsa isa, AttnError *err)
+{
+    return linear(ws, y, ldy, x, ldx, m, w, bias, isa, 0, err);
+}
+
+/* The instruction set w's dtype is computed at: the widest the CPU has. */
+static AttnIsa isa_for(const AttnLinear *w)
+{
+    return w && w->dtype == ATTN_DTYPE_BF16 ? attention_bf16_isa() : attention_isa();
+}
+
 attn_status attention_linear(AttnWorkspace *ws, float *y, int ldy, const float *x, int ldx, int m, const AttnLinear *w,
                              const float *bias, AttnError *err)
 {
-    AttnIsa isa = w && w->dtype == ATTN_DTYPE_BF16 ? attention_bf16_isa() : attention_isa();
-    return attention_linear_isa(ws, y, ldy, x, ldx, m, w, bias, isa, err);
+    return linear(ws, y, ldy, x, ldx, m, w, bias, isa_for(w), 0, err);
+}
+
+attn_status attention_linear_add(AttnWorkspace *ws, float *y, int ldy, const float *x, int ldx, int m,
+                                 const AttnLinear *w, const float *bias, AttnError *err)
+{
+    return linear(ws, y, ldy, x, ldx, m, w, bias, isa_for(w), 1, err);
 }
 
 const char *attention_linear_path(AttnDtype dtype)

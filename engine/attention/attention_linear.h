@@ -36,6 +36,11 @@ typedef struct {
 attn_status attention_linear(AttnWorkspace *ws, float *y, int ldy, const float *x, int ldx, int m, const AttnLinear *w,
                              const float *bias, AttnError *err);
 
+/* The same adding: y += x @ W + bias (a residual stream's update), y
+ * read as it is. */
+attn_status attention_linear_add(AttnWorkspace *ws, float *y, int ldy, const float *x, int ldx, int m,
+                                 const AttnLinear *w, const float *bias, AttnError *err);
+
 /* The same at a chosen instruction set, for tests and benchmarks:
  * ATTN_ISA_AVX512 (for BF16: vdpbf16ps, refused unless
  * attention_bf16_supported), ATTN_ISA_AVX2, ATTN_ISA_SCALAR (portable). */

@@ -155,21 +155,12 @@ static float *owned_buffer(Model *m, int64_t count, const char *name, AttnError 
     return buf;
 }
 
-const float *model_weight(Model *m, const SafeTensors *st, const char *prefix, const char *name, int64_t rows,
-                          int64_t cols, int optional, AttnError *err)
+/* The tensor prefix+name (or name alone) of shape rows x cols (cols 0: a
+ * vector of rows). NULL with err (missing, named; of another shape, both
+ * named), or NULL without an error when optional and absent. */
+static const StTensor *find_tensor(const SafeTensors *st, const char *prefix, const char *name, int64_t rows,
+                                   int64_t cols, int optional, AttnError *err)
 {
-    if (m->draw) {
-        /* a random model: every weight drawn, whatever it is for */
-        int64_t count = rows * (cols ? cols : 1);
-        float *buf = owned_buffer(m, count, name, err);
-        if (!buf)
-            return NULL;
-        rng_randn_fill(m->draw, buf, (long)count);
-        for (int64_t i = 0; i < count; i++)
-            buf[i] *= 0.02f;
-        m->params += count;
-        return buf;
-    }
     char prefixed[200];
     snprintf(prefixed, sizeof prefixed, "%s%s", prefix, name);
     const StTensor *t = safetensors_find(st, prefixed);
@@ -194,6 +185,27 @@ const float *model_weight(Model *m, const SafeTensors *st, const char *prefix, c
                       (long long)rows);
         return NULL;
     }
+    return t;
+}
+
+const float *model_weight(Model *m, const SafeTensors *st, const char *prefix, const char *name, int64_t rows,
+                          int64_t cols, int optional, AttnError *err)
+{
+    if (m->draw) {
+        /* a random model: every weight drawn, whatever it is for */
+        int64_t count = rows * (cols ? cols : 1);
+        float *buf = owned_buffer(m, count, name, err);
+        if (!buf)
+            return NULL;
+        rng_randn_fill(m->draw, buf, (long)count);
+        for (int64_t i = 0; i < count; i++)
+            buf[i] *= 0.02f;
+        m->params += count;
+        return buf;
+    }
+    const StTensor *t = find_tensor(st, prefix, name, rows, cols, optional, err);
+    if (!t)
+        return NULL;
     m->params += t->count;
     const float *in_place = safetensors_f32_in_place(t);
     if (in_place)
@@ -204,7 +216,45 @@ const float *model_weight(Model *m, const SafeTensors *st, const char *prefix, c
     return buf;
 }
 
-Model *model_open(const ModelConfig *cfg, const SafeTensors *st, AttnError *err)
+int model_linear(Model *m, const SafeTensors *st, const char *prefix, const char *name, int64_t out, int64_t in,
+                 AttnLinear *w, AttnError *err)
+{
+    const StTensor *t = m->draw || !m->keep_bf16 ? NULL : find_tensor(st, prefix, name, out, in, 0, err);
+    if (t && t->dtype == ST_BF16 && (uintptr_t)t->data % 2 == 0) {
+        /* computed as BF16 where it lies (attention_linear) */
+        m->params += t->count;
+        m->n_bf16++;
+        *w = (AttnLinear){ .data = t->data, .dtype = ATTN_DTYPE_BF16, .in = (int)in, .out = (int)out, .ld = (int)in,
+                           .out_major = 1 };
+        return 0;
+    }
+    if (!t && !m->draw && m->keep_bf16)
+        return -1;      /* missing or misshapen, err says which */
+    const float *f = model_weight(m, st, prefix, name, out, in, 0, err);
+    if (!f)
+        return -1;
+    *w = model_linear_f32(f, (int)out, (int)in, 1);
+    if (m->draw && m->keep_bf16) {
+        /* drawn, then rounded to BF16 in a buffer of half the size, which
+         * takes the float32 one's place among those m owns */
+        size_t count = (size_t)out * (size_t)in;
+        uint16_t *h = attn_malloc(count * sizeof *h);
+        if (!h)
+            return attn_fail(err, ATTN_E_NOMEM, "out of memory for %s as BF16", name), -1;
+        for (size_t i = 0; i < count; i++)
+            h[i] = attention_bf16_of(f[i]);
+        free(m->owned[m->n_owned - 1]);
+        m->owned[m->n_owned - 1] = (float *)(void *)h;
+        w->data = h;
+        w->dtype = ATTN_DTYPE_BF16;
+        m->n_bf16++;
+    }
+    return 0;
+}
+
+int model_bf16_weights(const Model *m) { return m->n_bf16; }
+
+Model *model_open_as(const ModelConfig *cfg, const SafeTensors *st, ModelWeights how, AttnError *err)
 {
     Model *m = attn_calloc(1, sizeof *m);
     if (!m) {
@@ -212,6 +262,7 @@ Model *model_open(const ModelConfig *cfg, const SafeTensors *st, AttnError *err)
         return NULL;
     }
     m->cfg = *cfg;
+    m->keep_bf16 = how == MODEL_WEIGHTS_STORED && attention_bf16_supported();
     if ((cfg->kind == FAMILY_GPT2 ? model_open_gpt2 : model_open_llama)(m, st, err) != 0) {
         model_free(m);
         return NULL;
@@ -219,7 +270,17 @@ Model *model_open(const ModelConfig *cfg, const SafeTensors *st, AttnError *err)
     return m;
 }
 
+Model *model_open(const ModelConfig *cfg, const SafeTensors *st, AttnError *err)
+{
+    return model_open_as(cfg, st, MODEL_WEIGHTS_F32, err);
+}
+
 Model *model_random(const ModelConfig *cfg, unsigned seed, AttnError *err)
+{
+    return model_random_as(cfg, seed, MODEL_WEIGHTS_F32, err);
+}
+
+Model *model_random_as(const ModelConfig *cfg, unsigned seed, ModelWeights how, AttnError *err)
 {
     Rng g;
     rng_seed(&g, seed);
@@ -230,6 +291,7 @@ Model *model_random(const ModelConfig *cfg, unsigned seed, AttnError *err)
     }
     m->cfg = *cfg;
     m->draw = &g;
+    m->keep_bf16 = how == MODEL_WEIGHTS_STORED && attention_bf16_supported();
     SafeTensors none = { 0 };
     if ((cfg->kind == FAMILY_GPT2 ? model_open_gpt2 : model_open_llama)(m, &none, err) != 0) {
         model_free(m);
@@ -258,159 +320,6 @@ const ModelConfig *model_config(const Model *m) { return &m->cfg; }
 int64_t model_params(const Model *m) { return m->params; }
 
 /* ---- the forward pass ---- */
-
-/* A LayerNorm's operands, a band of rows an item of attn's pool (each row
- * on its own: the same numbers on any thread). */
-typedef struct {
-    float *out, *mean, *rstd;
-    const float *x, *g, *b;
-    int d;
-    double eps;
-} NormArgs;
-
-#define ROW_BAND 64
-
-static void norm_rows(void *ctx, size_t lo, size_t hi)
-{
-    const NormArgs *a = ctx;
-    int d = a->d;
-    for (size_t i = lo; i < hi; i++) {
-        const float *r = a->x + i * d;
-        double mean = 0, var = 0;
-        for (int j = 0; j < d; j++)
-            mean += r[j];
-        mean /= d;
-        for (int j = 0; j < d; j++)
-            var += (r[j] - mean) * (r[j] - mean);
-        double inv = 1.0 / sqrt(var / d + a->eps);
-        float *o = a->out + i * d;
-        for (int j = 0; j < d; j++)
-            o[j] = (float)((r[j] - mean) * inv * a->g[j] + a->b[j]);
-        if (a->mean) {
-            a->mean[i] = (float)mean;
-            a->rstd[i] = (float)inv;
-        }
-    }
-}
-
-void model_layer_norm(float *out, float *mean, float *rstd, const float *x, const float *g, const float *b, int n,
-                      int d, double eps)
-{
-    pool_for((size_t)n, ROW_BAND, norm_rows, &(NormArgs){ out, mean, rstd, x, g, b, d, eps });
-}
-
-void model_rms_norm(float *out, const float *x, const float *g, int n, int d, double eps)
-{
-    for (int i = 0; i < n; i++) {
-        const float *r = x + (size_t)i * d;
-        double ss = 0;
-        for (int j = 0; j < d; j++)
-            ss += (double)r[j] * r[j];
-        double inv = 1.0 / sqrt(ss / d + eps);
-        for (int j = 0; j < d; j++)
-            out[(size_t)i * d + j] = (float)(r[j] * inv) * g[j];
-    }
-}
-
-void model_final(const Model *m, const float *x, int rows, float *out, float *logits)
-{
-    const ModelConfig *c = &m->cfg;
-    int d = c->d_model;
-    if (c->kind == FAMILY_GPT2)
-        model_layer_norm(out, NULL, NULL, x, m->norm_g, m->norm_b, rows, d, c->ln_eps);
-    else
-        model_rms_norm(out, x, m->norm_g, rows, d, c->ln_eps);
-    blas_sgemm(0, 1, 1, c->vocab, d, 1.0f, out + (size_t)(rows - 1) * d, d, m->out, d, 0.0f, logits, c->vocab);
-}
-
-typedef struct {
-    float *out, *th;
-    const float *x;
-} GeluArgs;
-
-static void gelu_band(void *ctx, size_t lo, size_t hi)
-{
-    const GeluArgs *a = ctx;
-    for (size_t i = lo; i < hi; i++) {
-        float x = a->x[i], t = model_gelu_tanh(x);
-        if (a->th)
-            a->th[i] = t;
-        a->out[i] = 0.5f * x * (1.0f + t);
-    }
-}
-
-void model_gelu(float *out, float *th, const float *x, size_t n)
-{
-    pool_for(n, 1 << 14, gelu_band, &(GeluArgs){ out, th, x });
-}
-
-void model_affine(const float *x, int n, int inner, const float *w, const float *bias, int cols, float *y,
-                  int accumulate)
-{
-    for (int i = 0; i < n; i++) {
-        float *r = y + (size_t)i * cols;
-        if (!accumulate && bias)
-            memcpy(r, bias, (size_t)cols * sizeof *r);
-        else if (!accumulate)
-            memset(r, 0, (size_t)cols * sizeof *r);
-        else if (bias)
-            for (int j = 0; j < cols; j++)
-                r[j] += bias[j];
-    }
-    blas_sgemm(0, 0, n, cols, inner, 1.0f, x, inner, w, cols, 1.0f, y, cols);
-}
-
-typedef struct {
-    float *z;
-    int v;
-} SoftmaxArgs;
-
-static void softmax_band(void *ctx, size_t lo, size_t hi)
-{
-    const SoftmaxArgs *a = ctx;
-    for (size_t r = lo; r < hi; r++) {
-        float *z = a->z + r * a->v, mx = z[0];
-        for (int i = 1; i < a->v; i++)
-            mx = z[i] > mx ? z[i] : mx;
-        double sum = 0;
-        for (int i = 0; i < a->v; i++)
-            sum += exp((double)z[i] - mx);
-        for (int i = 0; i < a->v; i++)
-            z[i] = (float)(exp((double)z[i] - mx) / sum);
-    }
-}
-
-void model_softmax_rows(float *z, int n, int v, const int *targets, double *loss)
-{
-    pool_for((size_t)n, ROW_BAND, softmax_band, &(SoftmaxArgs){ z, v });
-    if (!targets || !loss)
-        return;
-    double sum = 0;     /* in order, on one thread: the same on any number of them */
-    for (int r = 0; r < n; r++)
-        sum -= log(fmax((double)z[(size_t)r * v + targets[r]], 1e-30));
-    *loss = sum / n;
-}
-
-void model_causal_softmax_at(float *a, int rows, int cols, int past, int window)
-{
-    for (int r = 0; r < rows; r++) {
-        float *row = a + (size_t)r * cols;
-        int i = past + r, from = window > 0 && i - window + 1 > 0 ? i - window + 1 : 0;
-        float mx = row[from];
-        for (int j = from + 1; j <= i; j++)
-            mx = fmaxf(mx, row[j]);
-        double sum = 0;
-        for (int j = from; j <= i; j++)
-            sum += (row[j] = expf(row[j] - mx));
-        for (int j = 0; j < cols; j++)
-            row[j] = j < from || j > i ? 0 : (float)(row[j] / sum);
-    }
-}
-
-void model_causal_softmax(float *a, int n, int window)
-{
-    model_causal_softmax_at(a, n, n, 0, window);
-}
 
 /* The pass over tokens, keeping every layer's queries and keys or none,
  * and what ask asks for. */
@@ -502,9 +411,11 @@ attn_status model_logits_at(const Model *m, const ModelRun *run, int pos, float 
     const ModelConfig *c = &m->cfg;
     if (!run->final || pos < 0 || pos >= run->n)
         return attn_fail(err, ATTN_E_ARG, "no position %d kept", pos + 1);
-    blas_sgemm(0, 1, 1, c->vocab, c->d_model, 1.0f, run->final + (size_t)pos * c->d_model, c->d_model, m->out,
-               c->d_model, 0.0f, out, c->vocab);
-    return ATTN_OK;
+    AttnWorkspace *ws = attention_workspace_new();
+    attn_status rc = ws ? model_product(ws, run->final + (size_t)pos * c->d_model, 1, &m->out, NULL, out, 0, err)
+                        : attn_fail(err, ATTN_E_NOMEM, "out of memory");
+    attention_workspace_free(ws);
+    return rc;
 }
 
 attn_status model_attention(const Model *m, const ModelRun *run, int layer, int head, float *out, AttnError *err)

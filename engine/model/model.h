@@ -16,6 +16,12 @@
  * scores, and the next-token logits.
  *
  * No files, no printing: the app reads config.json and maps the weights.
+ * Every product of a pass (the projections, the MLP, the output layer) runs
+ * on attn's kernels (attention_linear.h). BF16 weights are converted to
+ * float32 once when opened (model_open: every number the lessons and tests
+ * compare), or left where they lie and computed as BF16 where the CPU has
+ * AVX512_BF16 (model_open_as, MODEL_WEIGHTS_STORED).
+ *
  * Ownership: a Model borrows the SafeTensors (and through it the mapped
  * bytes) it was opened on, which must outlive it, and owns only what it
  * converted from F16 or BF16; model_free releases that. A ModelRun owns its
@@ -63,9 +69,23 @@ attn_status model_config_parse(const char *json, ModelConfig *cfg, AttnError *er
  * not needed). NULL with err: a tensor missing (named) or of the wrong
  * shape (named, with both shapes). */
 Model *model_open(const ModelConfig *cfg, const SafeTensors *st, AttnError *err);
+/* How a model's BF16 weights are computed: converted to float32 once
+ * (model_open's), or left as stored (mapped, never copied) and computed as
+ * BF16 where the CPU has AVX512_BF16 (the Llama family's products and its
+ * embeddings; GPT-2's, the norms and the biases stay float32; elsewhere
+ * converted as with MODEL_WEIGHTS_F32). */
+typedef enum { MODEL_WEIGHTS_F32, MODEL_WEIGHTS_STORED } ModelWeights;
+Model *model_open_as(const ModelConfig *cfg, const SafeTensors *st, ModelWeights how, AttnError *err);
+/* The weights m computes as BF16 (0: every product in float32), for
+ * `attn bench` to say which path a model takes. */
+int model_bf16_weights(const Model *m);
 /* A model of cfg with random weights (normal, 0.02; seeded): what `attn
  * bench --model` times without a download. NULL with err (no memory). */
 Model *model_random(const ModelConfig *cfg, unsigned seed, AttnError *err);
+/* The same, a Llama's products' weights rounded to BF16 and kept so with
+ * MODEL_WEIGHTS_STORED (where the CPU has AVX512_BF16): what `attn bench
+ * --model llama-small --bf16` times. */
+Model *model_random_as(const ModelConfig *cfg, unsigned seed, ModelWeights how, AttnError *err);
 void model_free(Model *m);
 const ModelConfig *model_config(const Model *m);
 /* The weights' count (the parameters, the tied output counted once). */

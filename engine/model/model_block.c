@@ -66,7 +66,7 @@ static attn_status lay_out(Model *m, int copy, AttnError *err)
     m->block_count = b.count;
     m->table = table;
     m->n_table = b.n;
-    m->out = m->embed;      /* tied */
+    m->tok = m->out = model_linear_f32(m->embed, m->cfg.vocab, m->cfg.d_model, 1);    /* tied */
     /* what was converted or drawn is in the block now */
     for (int i = 0; i < m->n_owned; i++)
         free(m->owned[i]);

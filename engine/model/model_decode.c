@@ -23,6 +23,7 @@ struct ModelCache {
     int layers, width;          /* width: kv_heads x head_dim               */
     int len, cap, context;      /* positions held, room for, at most        */
     float **k, **v;             /* layers, each cap x width                 */
+    AttnWorkspace *ws;          /* the products' packing, kept from step to step */
 };
 
 ModelCache *model_cache_new(const Model *m, AttnError *err)
@@ -35,8 +36,9 @@ ModelCache *model_cache_new(const Model *m, AttnError *err)
         c->context = cfg->context;
         c->k = attn_calloc((size_t)cfg->layers, sizeof *c->k);
         c->v = attn_calloc((size_t)cfg->layers, sizeof *c->v);
+        c->ws = attention_workspace_new();
     }
-    if (!c || !c->k || !c->v) {
+    if (!c || !c->k || !c->v || !c->ws) {
         model_cache_free(c);
         attn_fail(err, ATTN_E_NOMEM, "out of memory for a key/value cache");
         return NULL;
@@ -52,6 +54,7 @@ void model_cache_free(ModelCache *c)
         free(c->k[l]);
     for (int l = 0; c->v && l < c->layers; l++)
         free(c->v[l]);
+    attention_workspace_free(c->ws);
     free(c->k), free(c->v), free(c);
 }
 
@@ -150,29 +153,35 @@ attn_status model_step(const Model *m, ModelCache *kc, const int *tokens, int n,
         return attn_fail(err, ATTN_E_NOMEM, "out of memory for a step of %d tokens after %d", n, past);
     }
     int q = c->heads * c->head_dim, kv = c->kv_heads * c->head_dim, H = c->heads;
+    AttnWorkspace *ws = kc->ws;
+    attn_status rc = ATTN_OK;
     if (c->kind == FAMILY_GPT2) {
         model_gpt2_embed(m, tokens, n, n, past, b.x);
         ModelLayerActs s = { .ln1 = b.a, .qkv = b.qkv, .atty = b.o, .res2 = b.x, .ln2 = b.a, .fch = b.ff,
                              .fch_gelu = b.ff, .res3 = b.x };
-        for (int l = 0; l < c->layers; l++) {
-            model_gpt2_layer_in(m, l, b.x, n, &s);
+        for (int l = 0; l < c->layers && rc == ATTN_OK; l++) {
+            if ((rc = model_gpt2_layer_in(m, l, b.x, n, &s, ws, err)) != ATTN_OK)
+                break;
             cached_attention(c, kc, l, b.qkv, 3 * d, b.qkv + d, b.qkv + 2 * d, 3 * d, n, b.A, b.o,
                              looked ? looked + (size_t)l * H * L : NULL);
-            model_gpt2_layer_out(m, l, b.x, n, &s, NULL);
+            rc = model_gpt2_layer_out(m, l, b.x, n, &s, NULL, ws, err);
         }
     } else {
         float *Q = b.qkv, *K = Q + (size_t)n * q, *V = K + (size_t)n * kv;
         model_llama_embed(m, tokens, n, b.x);
-        for (int l = 0; l < c->layers; l++) {
-            model_llama_layer_in(m, l, b.x, n, past, b.a, Q, K, V);
+        for (int l = 0; l < c->layers && rc == ATTN_OK; l++) {
+            if ((rc = model_llama_layer_in(m, l, b.x, n, past, b.a, Q, K, V, ws, err)) != ATTN_OK)
+                break;
             cached_attention(c, kc, l, Q, q, K, V, kv, n, b.A, b.o, looked ? looked + (size_t)l * H * L : NULL);
-            model_llama_layer_out(m, l, b.o, n, b.x, b.a, b.ff, b.ff2, NULL);
+            rc = model_llama_layer_out(m, l, b.o, n, b.x, b.a, b.ff, b.ff2, NULL, ws, err);
         }
     }
-    kc->len = L;
-    model_final(m, b.x + (size_t)(n - 1) * d, 1, b.a, logits);
+    if (rc == ATTN_OK) {
+        kc->len = L;
+        rc = model_final(m, b.x + (size_t)(n - 1) * d, 1, b.a, logits, ws, err);
+    }
     step_free(&b);
-    return ATTN_OK;
+    return rc;
 }
 
 /* ---- the generator ---- */

@@ -88,43 +88,67 @@ int model_open_gpt2(Model *m, const SafeTensors *st, AttnError *err)
         return attn_fail(err, ATTN_E_NOMEM, "out of memory"), -1;
     if (model_walk_gpt2(m, read_one, &(Reading){ m, st, err }) != 0)
         return -1;
-    m->out = m->embed;     /* tied: lm_head.weight, when the file has it, is the same numbers */
+    /* tied: lm_head.weight, when the file has it, is the same numbers */
+    m->tok = m->out = model_linear_f32(m->embed, m->cfg.vocab, m->cfg.d_model, 1);
     return 0;
+}
+
+/* Each position's token and place embedded, a band of positions an item
+ * of attn's pool. */
+typedef struct {
+    const Model *m;
+    const int *tokens;
+    int T, pos0;
+    float *x;
+} Embedding;
+
+static void embed_band(void *ctx, size_t lo, size_t hi)
+{
+    const Embedding *e = ctx;
+    int d = e->m->cfg.d_model;
+    for (size_t i = lo; i < hi; i++) {
+        const float *tok = e->m->embed + (size_t)e->tokens[i] * d;
+        const float *pos = e->m->pos + (size_t)(e->pos0 + (int)(i % (size_t)e->T)) * d;
+        for (int j = 0; j < d; j++)
+            e->x[i * d + j] = tok[j] + pos[j];
+    }
 }
 
 void model_gpt2_embed(const Model *m, const int *tokens, int N, int T, int pos0, float *x)
 {
-    int d = m->cfg.d_model;
-    for (int i = 0; i < N; i++)
-        for (int j = 0; j < d; j++)
-            x[(size_t)i * d + j] = m->embed[(size_t)tokens[i] * d + j] + m->pos[(size_t)(pos0 + i % T) * d + j];
+    pool_for((size_t)N, 64, embed_band, &(Embedding){ m, tokens, T, pos0, x });
 }
 
-void model_gpt2_layer_in(const Model *m, int l, const float *x, int N, const ModelLayerActs *s)
+attn_status model_gpt2_layer_in(const Model *m, int l, const float *x, int N, const ModelLayerActs *s,
+                                AttnWorkspace *ws, AttnError *err)
 {
     const ModelConfig *c = &m->cfg;
     const Gpt2Layer *y = &m->gpt2[l];
     int d = c->d_model;
     model_layer_norm(s->ln1, s->ln1_mean, s->ln1_rstd, x, y->ln1_g, y->ln1_b, N, d, c->ln_eps);
-    model_affine(s->ln1, N, d, y->qkv_w, y->qkv_b, 3 * d, s->qkv, 0);
+    return model_affine(ws, s->ln1, N, d, y->qkv_w, y->qkv_b, 3 * d, s->qkv, 0, err);
 }
 
-void model_gpt2_layer_out(const Model *m, int l, const float *x, int N, const ModelLayerActs *s, ModelRun *run)
+attn_status model_gpt2_layer_out(const Model *m, int l, const float *x, int N, const ModelLayerActs *s,
+                                 ModelRun *run, AttnWorkspace *ws, AttnError *err)
 {
     const ModelConfig *c = &m->cfg;
     const Gpt2Layer *y = &m->gpt2[l];
     int d = c->d_model, f = c->d_ff;
+    attn_status rc;
     if (s->res2 != x)
         memcpy(s->res2, x, (size_t)N * d * sizeof *s->res2);
-    model_affine(s->atty, N, d, y->proj_w, y->proj_b, d, s->res2, 1);
+    if ((rc = model_affine(ws, s->atty, N, d, y->proj_w, y->proj_b, d, s->res2, 1, err)) != ATTN_OK)
+        return rc;
     model_layer_norm(s->ln2, s->ln2_mean, s->ln2_rstd, s->res2, y->ln2_g, y->ln2_b, N, d, c->ln_eps);
-    model_affine(s->ln2, N, d, y->fc_w, y->fc_b, f, s->fch, 0);
+    if ((rc = model_affine(ws, s->ln2, N, d, y->fc_w, y->fc_b, f, s->fch, 0, err)) != ATTN_OK)
+        return rc;
     model_gelu(s->fch_gelu, s->fch_tanh, s->fch, (size_t)N * f);
     if (run)
         model_mlp_kept(c, run, l, s->fch_gelu, N);     /* what the MLP's output projection reads */
     if (s->res3 != s->res2)
         memcpy(s->res3, s->res2, (size_t)N * d * sizeof *s->res3);
-    model_affine(s->fch_gelu, N, f, y->out_w, y->out_b, d, s->res3, 1);
+    return model_affine(ws, s->fch_gelu, N, f, y->out_w, y->out_b, d, s->res3, 1, err);
 }
 
 /* A batch's attention, a sequence an item of attn's pool (each on one
@@ -184,8 +208,11 @@ static attn_status gpt2_pass(const Model *m, const int *tokens, int B, int T, Mo
     const ModelConfig *c = &m->cfg;
     int d = c->d_model, f = c->d_ff, H = c->heads, N = B * T;
     float *h = NULL, *a = NULL, *qkv = NULL, *o = NULL, *ff = NULL;
-    LayerScratch scratch = { 0 };
-    attn_status rc = ATTN_OK;
+    LayerScratch scratch = { .ws = attention_workspace_new() };
+    AttnWorkspace *ws = scratch.ws;     /* the products' (and a sequence's attention) */
+    attn_status rc = ws ? ATTN_OK : attn_fail(err, ATTN_E_NOMEM, "out of memory");
+    if (!ws)
+        goto done;
     if (!keep) {
         h = attn_malloc((size_t)N * d * sizeof *h), a = attn_malloc((size_t)N * d * sizeof *a);
         qkv = attn_malloc((size_t)N * 3 * d * sizeof *qkv), o = attn_malloc((size_t)N * d * sizeof *o);
@@ -205,7 +232,8 @@ static attn_status gpt2_pass(const Model *m, const int *tokens, int B, int T, Mo
         ModelLayerActs s = keep ? keep->layer[l]
                                 : (ModelLayerActs){ .ln1 = a, .qkv = qkv, .atty = o, .res2 = h, .ln2 = a, .fch = ff,
                                                     .fch_gelu = ff, .res3 = h };
-        model_gpt2_layer_in(m, l, x, N, &s);
+        if ((rc = model_gpt2_layer_in(m, l, x, N, &s, ws, err)) != ATTN_OK)
+            goto done;
         if (run && run->input_layer == l + 1)
             memcpy(run->layer_input, s.ln1, (size_t)N * d * sizeof *s.ln1);
         if (run)
@@ -219,7 +247,8 @@ static attn_status gpt2_pass(const Model *m, const int *tokens, int B, int T, Mo
             goto done;
         if (run)
             model_heads_formed(c, ask, run, l, s.atty, d, N);
-        model_gpt2_layer_out(m, l, x, N, &s, run);
+        if ((rc = model_gpt2_layer_out(m, l, x, N, &s, run, ws, err)) != ATTN_OK)
+            goto done;
         x = s.res3;
         if (run)
             model_stream_kept(c, run, l + 1, x, N);
@@ -228,11 +257,11 @@ static attn_status gpt2_pass(const Model *m, const int *tokens, int B, int T, Mo
         /* every position through the final norm, against the input
          * embedding (tied): the next token's logits after each */
         model_layer_norm(keep->lnf, keep->lnf_mean, keep->lnf_rstd, x, m->norm_g, m->norm_b, N, d, c->ln_eps);
-        blas_sgemm(0, 1, N, c->vocab, d, 1.0f, keep->lnf, d, m->out, d, 0.0f, keep->probs, c->vocab);
+        rc = model_product(ws, keep->lnf, N, &m->out, NULL, keep->probs, 0, err);
     } else {
         /* the last position (and every one kept, for model_logits_at) */
         int rows = run->final ? N : 1;
-        model_final(m, x + (size_t)(N - rows) * d, rows, a, run->logits);
+        rc = model_final(m, x + (size_t)(N - rows) * d, rows, a, run->logits, ws, err);
         if (run->final)
             memcpy(run->final, a, (size_t)N * d * sizeof *a);
     }

@@ -182,6 +182,14 @@ attn_status model_probe_heads(const Model *m, const double *weights, HeadScores 
     return rc;
 }
 
+/* Row r, column c of nn.Linear's (out, in) weight as stored (float32, or
+ * BF16 as the float it is exactly). */
+static float stored(const AttnLinear *w, int r, int c)
+{
+    size_t at = (size_t)r * w->ld + c;
+    return w->dtype == ATTN_DTYPE_F32 ? ((const float *)w->data)[at] : attention_f32_of_bf16(((const uint16_t *)w->data)[at]);
+}
+
 void model_head_weights_free(ModelHeadWeights *w)
 {
     free(w->wq), free(w->wk), free(w->wv), free(w->bq), free(w->bk), free(w->bv), free(w->wo);
@@ -230,15 +238,15 @@ attn_status model_head_weights(const Model *m, int layer, int head, ModelHeadWei
         /* q/k/v_proj (out, in): the head's rows, transposed; the key and
          * value head it shares (GQA); o_proj (d, heads x hd): its columns */
         const LlamaLayer *y = &m->llama[layer - 1];
-        int g = k / (c->heads / c->kv_heads), q = c->heads * hd;
+        int g = k / (c->heads / c->kv_heads);
         w->kv_head = g + 1;
         w->has_bias = y->q_b != NULL;
         for (int i = 0; i < d; i++)
             for (int j = 0; j < hd; j++) {
-                w->wq[(size_t)i * hd + j] = y->q_w[(size_t)(k * hd + j) * d + i];
-                w->wk[(size_t)i * hd + j] = y->k_w[(size_t)(g * hd + j) * d + i];
-                w->wv[(size_t)i * hd + j] = y->v_w[(size_t)(g * hd + j) * d + i];
-                w->wo[(size_t)j * d + i] = y->o_w[(size_t)i * q + k * hd + j];
+                w->wq[(size_t)i * hd + j] = stored(&y->q, k * hd + j, i);
+                w->wk[(size_t)i * hd + j] = stored(&y->k, g * hd + j, i);
+                w->wv[(size_t)i * hd + j] = stored(&y->v, g * hd + j, i);
+                w->wo[(size_t)j * d + i] = stored(&y->o, i, k * hd + j);
             }
         for (int j = 0; j < hd; j++) {
             w->bq[j] = y->q_b ? y->q_b[k * hd + j] : 0.0f;

@@ -9,6 +9,7 @@
 #define ATTN_MODEL_INTERNAL_H
 
 #include "attention.h"
+#include "attention_linear.h"
 #include "model.h"
 #include "rng.h"
 
@@ -16,8 +17,13 @@ typedef struct {
     const float *ln1_g, *ln1_b, *qkv_w, *qkv_b, *proj_w, *proj_b, *ln2_g, *ln2_b, *fc_w, *fc_b, *out_w, *out_b;
 } Gpt2Layer;
 
+/* A Llama layer: its norms' gains and q/k/v biases (float32, or NULL
+ * where the checkpoint has none), and each product's weight described
+ * once, as the checkpoint stores it: nn.Linear's (out, in), float32 or
+ * BF16 (model_linear), read where it lies. */
 typedef struct {
-    const float *in_norm, *q_w, *q_b, *k_w, *k_b, *v_w, *v_b, *o_w, *post_norm, *gate_w, *up_w, *down_w;
+    const float *in_norm, *q_b, *k_b, *v_b, *post_norm;
+    AttnLinear q, k, v, o, gate, up, down;
 } LlamaLayer;
 
 struct Model {
@@ -25,10 +31,17 @@ struct Model {
     const float *embed;         /* vocab x d: the tokens' embedding         */
     const float *pos;           /* GPT-2: context x d, the learned positions */
     const float *norm_g, *norm_b; /* the final norm (b NULL: RMSNorm)        */
-    const float *out;           /* vocab x d: the output embedding (embed when tied) */
+    AttnLinear tok;             /* vocab x d as stored: the tokens' embedding
+                                   a row a token (Llama: float32 or BF16;
+                                   GPT-2: embed)                            */
+    AttnLinear out;             /* vocab x d, (out, in): the output layer
+                                   (tok when tied)                           */
+    int keep_bf16;              /* BF16 weights stay BF16 (model_open_as)    */
+    int n_bf16;                 /* the weights computed as BF16              */
     Gpt2Layer *gpt2;            /* layers, by family                         */
     LlamaLayer *llama;
-    float **owned;              /* the weights converted from F16/BF16 (or drawn) */
+    float **owned;              /* the weights converted from F16/BF16, or
+                                   drawn (float32, or BF16 for model_random_as) */
     Rng *draw;                  /* model_random: weights drawn, not read     */
     int n_owned;
     int64_t params;
@@ -54,14 +67,31 @@ void model_layer_norm(float *out, float *mean, float *rstd, const float *x, cons
 void model_rms_norm(float *out, const float *x, const float *g, int n, int d, double eps);
 /* out (rows x d) = the family's final norm of x's rows (LayerNorm or
  * RMSNorm), logits (vocab) = its last row against the output embedding. */
-void model_final(const Model *m, const float *x, int rows, float *out, float *logits);
+attn_status model_final(const Model *m, const float *x, int rows, float *out, float *logits, AttnWorkspace *ws,
+                        AttnError *err);
 /* out = GELU(x) over n numbers (out may be x), on attn's pool; each
  * model_gelu_tanh into th when not NULL (what the backward reads). */
 void model_gelu(float *out, float *th, const float *x, size_t n);
-/* y (n x cols) = x (n x inner) @ w (inner x cols) + bias (NULL: none), or
- * y += that (accumulate). */
-void model_affine(const float *x, int n, int inner, const float *w, const float *bias, int cols, float *y,
-                  int accumulate);
+/* y (n x w->out) = x (n x w->in) @ W + bias (NULL: none), or y += that
+ * (accumulate): every product of a forward, on attn's kernels
+ * (attention_linear) with ws's workspace. ATTN_OK, or ATTN_E_NOMEM with
+ * err. */
+attn_status model_product(AttnWorkspace *ws, const float *x, int n, const AttnLinear *w, const float *bias, float *y,
+                          int accumulate, AttnError *err);
+/* The same for GPT-2's Conv1D weights: w float32, (inner, cols) as
+ * stored. */
+attn_status model_affine(AttnWorkspace *ws, const float *x, int n, int inner, const float *w, const float *bias,
+                         int cols, float *y, int accumulate, AttnError *err);
+/* A float32 matrix of rows x cols as an AttnLinear: (in, out) = (rows,
+ * cols), or out_major: (out, in). */
+AttnLinear model_linear_f32(const float *w, int rows, int cols, int out_major);
+/* Row id of an embedding (vocab x d as stored) into dst (d floats). */
+void model_embed_row(const AttnLinear *t, int id, float *dst);
+/* The weight prefix+name (or name alone) of nn.Linear's shape out x in as
+ * an AttnLinear: BF16 left where it lies when m keeps BF16 (keep_bf16),
+ * else float32 as model_weight reads it. 0, or -1 with err. */
+int model_linear(Model *m, const SafeTensors *st, const char *prefix, const char *name, int64_t out, int64_t in,
+                 AttnLinear *w, AttnError *err);
 /* Each row of z (n x v) made its softmax in place; with targets, the
  * mean of -log p[target] into *loss (rows on the pool, the sum in order). */
 void model_softmax_rows(float *z, int n, int v, const int *targets, double *loss);
@@ -123,8 +153,10 @@ void model_causal_softmax_at(float *a, int rows, int cols, int past, int window)
  * and its second (the heads' outputs s->atty projected and added to x into
  * s->res2, the MLP's added into s->res3; either may be x). */
 void model_gpt2_embed(const Model *m, const int *tokens, int N, int T, int pos0, float *x);
-void model_gpt2_layer_in(const Model *m, int l, const float *x, int N, const ModelLayerActs *s);
-void model_gpt2_layer_out(const Model *m, int l, const float *x, int N, const ModelLayerActs *s, ModelRun *run);
+attn_status model_gpt2_layer_in(const Model *m, int l, const float *x, int N, const ModelLayerActs *s,
+                                AttnWorkspace *ws, AttnError *err);
+attn_status model_gpt2_layer_out(const Model *m, int l, const float *x, int N, const ModelLayerActs *s,
+                                 ModelRun *run, AttnWorkspace *ws, AttnError *err);
 /* The Llama family's (model_llama.c): x (n x d) the tokens' embeddings; a
  * layer's attention inputs over h's n rows at positions pos0 ..: its
  * RMSNorm into a, Q (n x heads hd), K and V (n x kv_heads hd) projected,
@@ -132,10 +164,10 @@ void model_gpt2_layer_out(const Model *m, int l, const float *x, int N, const Mo
  * projected and added to h, its RMSNorm into a, the SwiGLU MLP (g, u: n x
  * d_ff of scratch) added to h. */
 void model_llama_embed(const Model *m, const int *tokens, int n, float *x);
-void model_llama_layer_in(const Model *m, int l, const float *h, int n, int pos0, float *a, float *Q, float *K,
-                          float *V);
-void model_llama_layer_out(const Model *m, int l, const float *o, int n, float *h, float *a, float *g, float *u,
-                           ModelRun *run);
+attn_status model_llama_layer_in(const Model *m, int l, const float *h, int n, int pos0, float *a, float *Q,
+                                 float *K, float *V, AttnWorkspace *ws, AttnError *err);
+attn_status model_llama_layer_out(const Model *m, int l, const float *o, int n, float *h, float *a, float *g,
+                                  float *u, ModelRun *run, AttnWorkspace *ws, AttnError *err);
 
 
 /* Each family's weights found (0, or -1 with err) and its forward pass

@@ -115,7 +115,7 @@ attn_status model_losses(const Model *m, const ModelRun *run, const int *tokens,
     double sum = 0;     /* in order: the same on any number of threads */
     for (int i0 = 0; i0 < n - 1; i0 += LOSS_ROWS) {
         int rows = n - 1 - i0 < LOSS_ROWS ? n - 1 - i0 : LOSS_ROWS;
-        blas_sgemm(0, 1, rows, v, d, 1.0f, run->final + (size_t)i0 * d, d, m->out, d, 0.0f, z, v);
+        blas_sgemm(0, 1, rows, v, d, 1.0f, run->final + (size_t)i0 * d, d, (const float *)m->out.data, m->out.ld, 0.0f, z, v);
         model_softmax_rows(z, rows, v, NULL, NULL);
         for (int r = 0; r < rows; r++) {
             losses[i0 + r] = -log(fmax((double)z[(size_t)r * v + tokens[i0 + r + 1]], 1e-30));
@@ -141,7 +141,7 @@ attn_status model_lens(const Model *m, const ModelRun *run, int layer, int pos, 
     /* the very arithmetic of the pass's last logits (the last layer's
      * lens is them): each row normed on its own, then each row's product */
     model_final_norm(m, run->stream + ((size_t)layer * n + pos) * d, rows, normed);
-    blas_sgemm(0, 1, rows, c->vocab, d, 1.0f, normed, d, m->out, d, 0.0f, logits, c->vocab);
+    blas_sgemm(0, 1, rows, c->vocab, d, 1.0f, normed, d, (const float *)m->out.data, m->out.ld, 0.0f, logits, c->vocab);
     free(normed);
     return ATTN_OK;
 }
@@ -186,7 +186,7 @@ attn_status model_attribution(const Model *m, const ModelRun *run, const int *to
         return attn_fail(err, ATTN_E_NOMEM, "out of memory");
     }
     /* the final norm's scale, as the pass computed it on the last stream */
-    const float *x = run->stream + ((size_t)L * n + last) * d, *u = m->out + (size_t)token * d;
+    const float *x = run->stream + ((size_t)L * n + last) * d, *u = (const float *)m->out.data + (size_t)token * m->out.ld;
     double mean = 0, var = 0, sum_w = 0;
     for (int j = 0; j < d; j++)
         mean += x[j];
@@ -207,7 +207,7 @@ attn_status model_attribution(const Model *m, const ModelRun *run, const int *to
                 for (int k = 0; k < hd; k++)
                     s += (double)z[h * hd + k]
                        * (centred ? m->gpt2[l].proj_w[(size_t)(h * hd + k) * d + j]
-                                  : m->llama[l].o_w[(size_t)j * q + h * hd + k]);
+                                  : ((const float *)m->llama[l].o.data)[(size_t)j * m->llama[l].o.ld + h * hd + k]);
                 p[j] = s;
             }
             out->heads[l * H + h] = through_norm(p, d, w, sum_w, out->scale, centred);
@@ -215,21 +215,25 @@ attn_status model_attribution(const Model *m, const ModelRun *run, const int *to
         for (int j = 0; j < d; j++) {
             double s = 0;
             for (int k = 0; k < f; k++)
-                s += (double)a[k] * (centred ? m->gpt2[l].out_w[(size_t)k * d + j] : m->llama[l].down_w[(size_t)j * f + k]);
+                s += (double)a[k] * (centred ? m->gpt2[l].out_w[(size_t)k * d + j] : ((const float *)m->llama[l].down.data)[(size_t)j * m->llama[l].down.ld + k]);
             p[j] = s;
         }
         out->mlps[l] = through_norm(p, d, w, sum_w, out->scale, centred);
     }
     /* the rest: the embeddings and the output projections' biases, and the
      * norm's own bias */
+    float *row = malloc((size_t)d * sizeof *row);
+    if (row)
+        model_embed_row(&m->tok, tokens[last], row);    /* as stored: float32 where attribution runs */
     for (int j = 0; j < d; j++) {
-        p[j] = m->embed[(size_t)tokens[last] * d + j];
+        p[j] = row ? row[j] : 0;
         if (centred) {
             p[j] += m->pos[(size_t)last * d + j];
             for (int l = 0; l < L; l++)
                 p[j] += (double)m->gpt2[l].proj_b[j] + m->gpt2[l].out_b[j];
         }
     }
+    free(row);
     out->rest = through_norm(p, d, w, sum_w, out->scale, centred);
     for (int j = 0; centred && j < d; j++)
         out->rest += (double)m->norm_b[j] * u[j];

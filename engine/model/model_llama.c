@@ -30,70 +30,61 @@ int model_open_llama(Model *m, const SafeTensors *st, AttnError *err)
     if (!(m->llama = attn_calloc((size_t)c->layers, sizeof *m->llama)))
         return attn_fail(err, ATTN_E_NOMEM, "out of memory"), -1;
     int64_t d = c->d_model, f = c->d_ff, q = (int64_t)c->heads * c->head_dim, kv = (int64_t)c->kv_heads * c->head_dim;
-    int ok = (m->embed = model_weight(m, st, P, "embed_tokens.weight", c->vocab, d, 0, err)) != NULL;
+    int ok = model_linear(m, st, P, "embed_tokens.weight", c->vocab, d, &m->tok, err) == 0;
     for (int l = 0; ok && l < c->layers; l++) {
         LlamaLayer *y = &m->llama[l];
-        char n[15][96];
-        static const char *const part[15] = {
+        char n[12][96];
+        static const char *const part[12] = {
             "input_layernorm.weight", "self_attn.q_proj.weight", "self_attn.q_proj.bias",
             "self_attn.k_proj.weight", "self_attn.k_proj.bias",  "self_attn.v_proj.weight",
             "self_attn.v_proj.bias",  "self_attn.o_proj.weight", "post_attention_layernorm.weight",
             "mlp.gate_proj.weight",   "mlp.up_proj.weight",      "mlp.down_proj.weight",
-            "", "", "",
         };
         for (int k = 0; k < 12; k++)
             snprintf(n[k], sizeof n[k], "layers.%d.%s", l, part[k]);
         ok = (y->in_norm = model_weight(m, st, P, n[0], d, 0, 0, err))
-             && (y->q_w = model_weight(m, st, P, n[1], q, d, 0, err))
+             && model_linear(m, st, P, n[1], q, d, &y->q, err) == 0
              && ((y->q_b = model_weight(m, st, P, n[2], q, 0, 1, err)) || !err->msg[0])
-             && (y->k_w = model_weight(m, st, P, n[3], kv, d, 0, err))
+             && model_linear(m, st, P, n[3], kv, d, &y->k, err) == 0
              && ((y->k_b = model_weight(m, st, P, n[4], kv, 0, 1, err)) || !err->msg[0])
-             && (y->v_w = model_weight(m, st, P, n[5], kv, d, 0, err))
+             && model_linear(m, st, P, n[5], kv, d, &y->v, err) == 0
              && ((y->v_b = model_weight(m, st, P, n[6], kv, 0, 1, err)) || !err->msg[0])
-             && (y->o_w = model_weight(m, st, P, n[7], d, q, 0, err))
+             && model_linear(m, st, P, n[7], d, q, &y->o, err) == 0
              && (y->post_norm = model_weight(m, st, P, n[8], d, 0, 0, err))
-             && (y->gate_w = model_weight(m, st, P, n[9], f, d, 0, err))
-             && (y->up_w = model_weight(m, st, P, n[10], f, d, 0, err))
-             && (y->down_w = model_weight(m, st, P, n[11], d, f, 0, err));
+             && model_linear(m, st, P, n[9], f, d, &y->gate, err) == 0
+             && model_linear(m, st, P, n[10], f, d, &y->up, err) == 0
+             && model_linear(m, st, P, n[11], d, f, &y->down, err) == 0;
     }
     ok = ok && (m->norm_g = model_weight(m, st, P, "norm.weight", d, 0, 0, err));
-    if (ok) {
-        /* the output embedding: its own, unless tied (a tied checkpoint may
-         * still carry lm_head.weight: the same numbers, not counted twice) */
-        int64_t before = m->params;
-        m->out = model_weight(m, st, "", "lm_head.weight", c->vocab, d, c->tied, err);
-        if (c->tied) {
-            m->params = before;
-            m->out = m->embed;
-        }
-        ok = m->out != NULL;
+    if (ok && c->tied) {
+        /* a tied checkpoint may still carry lm_head.weight: the same
+         * numbers, neither read nor counted twice */
+        m->out = m->tok;
+    } else if (ok) {
+        ok = model_linear(m, st, "", "lm_head.weight", c->vocab, d, &m->out, err) == 0;
     }
     return ok ? 0 : -1;
 }
 
-/* y (n x out) = x (n x in) @ w^T (w: out x in) + bias (NULL: none); or y += that. */
-static void linear(const float *x, int n, int in, const float *w, const float *bias, int out, float *y, int accumulate)
-{
-    for (int i = 0; !accumulate && i < n; i++)
-        for (int j = 0; j < out; j++)
-            y[(size_t)i * out + j] = bias ? bias[j] : 0.0f;
-    for (int i = 0; accumulate && bias && i < n; i++)
-        for (int j = 0; j < out; j++)
-            y[(size_t)i * out + j] += bias[j];
-    blas_sgemm(0, 1, n, out, in, 1.0f, x, in, w, in, 1.0f, y, out);
-}
-
 /* Each head of x (n rows of heads x hd numbers) turned by its position
- * (pos0 + the row): number j with number j + hd/2. */
-static void rotate(float *x, int n, int heads, int hd, double theta, int pos0)
+ * (pos0 + the row): number j with number j + hd/2; a band of positions an
+ * item of the pool. */
+typedef struct {
+    float *x;
+    int heads, hd, pos0;
+    double theta;
+} Rotation;
+
+static void rotate_band(void *ctx, size_t lo, size_t hi)
 {
-    int half = hd / 2;
-    for (int i = 0; i < n; i++)
+    const Rotation *r = ctx;
+    int half = r->hd / 2, hd = r->hd;
+    for (size_t i = lo; i < hi; i++)
         for (int j = 0; j < half; j++) {
-            float inv = (float)(1.0 / pow(theta, (double)(2 * j) / hd));
-            float angle = (float)(pos0 + i) * inv, cs = cosf(angle), sn = sinf(angle);
-            for (int h = 0; h < heads; h++) {
-                float *v = x + (size_t)i * heads * hd + (size_t)h * hd;
+            float inv = (float)(1.0 / pow(r->theta, (double)(2 * j) / hd));
+            float angle = (float)(r->pos0 + (int)i) * inv, cs = cosf(angle), sn = sinf(angle);
+            for (int h = 0; h < r->heads; h++) {
+                float *v = r->x + i * r->heads * hd + (size_t)h * hd;
                 float a = v[j], b = v[j + half];
                 v[j] = a * cs - b * sn;
                 v[j + half] = b * cs + a * sn;
@@ -101,9 +92,14 @@ static void rotate(float *x, int n, int heads, int hd, double theta, int pos0)
         }
 }
 
+static void rotate(float *x, int n, int heads, int hd, double theta, int pos0)
+{
+    pool_for((size_t)n, 16, rotate_band, &(Rotation){ x, heads, hd, pos0, theta });
+}
+
 static float silu(float x) { return x / (1.0f + expf(-x)); }
 
-/* g[lo, hi) = silu(g) * u, a band of the gated MLP on attn's pool. */
+/* g = silu(g) * u, element by element: the SwiGLU's gate, on the pool. */
 typedef struct {
     float *g;
     const float *u;
@@ -111,46 +107,65 @@ typedef struct {
 
 static void gate_band(void *ctx, size_t lo, size_t hi)
 {
-    Gated *gu = ctx;
+    const Gated *gu = ctx;
     for (size_t i = lo; i < hi; i++)
         gu->g[i] = silu(gu->g[i]) * gu->u[i];
 }
 
-void model_llama_embed(const Model *m, const int *tokens, int n, float *x)
+/* Each token's embedding row (float32 or BF16 as stored), a band of
+ * positions an item of the pool. */
+typedef struct {
+    const AttnLinear *tok;
+    const int *tokens;
+    float *h;
+} Gather;
+
+static void gather_band(void *ctx, size_t lo, size_t hi)
 {
-    int d = m->cfg.d_model;
-    for (int i = 0; i < n; i++)
-        memcpy(x + (size_t)i * d, m->embed + (size_t)tokens[i] * d, (size_t)d * sizeof *x);
+    const Gather *g = ctx;
+    for (size_t i = lo; i < hi; i++)
+        model_embed_row(g->tok, g->tokens[i], g->h + i * g->tok->in);
 }
 
-void model_llama_layer_in(const Model *m, int l, const float *h, int n, int pos0, float *a, float *Q, float *K,
-                          float *V)
+void model_llama_embed(const Model *m, const int *tokens, int n, float *x)
+{
+    pool_for((size_t)n, 64, gather_band, &(Gather){ &m->tok, tokens, x });
+}
+
+attn_status model_llama_layer_in(const Model *m, int l, const float *h, int n, int pos0, float *a, float *Q,
+                                 float *K, float *V, AttnWorkspace *ws, AttnError *err)
 {
     const ModelConfig *c = &m->cfg;
     const LlamaLayer *y = &m->llama[l];
-    int d = c->d_model, hd = c->head_dim, q = c->heads * hd, kv = c->kv_heads * hd;
+    int d = c->d_model, hd = c->head_dim;
+    attn_status rc;
     model_rms_norm(a, h, y->in_norm, n, d, c->ln_eps);
-    linear(a, n, d, y->q_w, y->q_b, q, Q, 0);
-    linear(a, n, d, y->k_w, y->k_b, kv, K, 0);
-    linear(a, n, d, y->v_w, y->v_b, kv, V, 0);
+    if ((rc = model_product(ws, a, n, &y->q, y->q_b, Q, 0, err)) != ATTN_OK
+        || (rc = model_product(ws, a, n, &y->k, y->k_b, K, 0, err)) != ATTN_OK
+        || (rc = model_product(ws, a, n, &y->v, y->v_b, V, 0, err)) != ATTN_OK)
+        return rc;
     rotate(Q, n, c->heads, hd, c->rope_theta, pos0);
     rotate(K, n, c->kv_heads, hd, c->rope_theta, pos0);
+    return ATTN_OK;
 }
 
-void model_llama_layer_out(const Model *m, int l, const float *o, int n, float *h, float *a, float *g, float *u,
-                           ModelRun *run)
+attn_status model_llama_layer_out(const Model *m, int l, const float *o, int n, float *h, float *a, float *g,
+                                  float *u, ModelRun *run, AttnWorkspace *ws, AttnError *err)
 {
     const ModelConfig *c = &m->cfg;
     const LlamaLayer *y = &m->llama[l];
     int d = c->d_model, f = c->d_ff;
-    linear(o, n, c->heads * c->head_dim, y->o_w, NULL, d, h, 1);
+    attn_status rc;
+    if ((rc = model_product(ws, o, n, &y->o, NULL, h, 1, err)) != ATTN_OK)
+        return rc;
     model_rms_norm(a, h, y->post_norm, n, d, c->ln_eps);
-    linear(a, n, d, y->gate_w, NULL, f, g, 0);
-    linear(a, n, d, y->up_w, NULL, f, u, 0);
+    if ((rc = model_product(ws, a, n, &y->gate, NULL, g, 0, err)) != ATTN_OK
+        || (rc = model_product(ws, a, n, &y->up, NULL, u, 0, err)) != ATTN_OK)
+        return rc;
     pool_for((size_t)n * f, 1 << 16, gate_band, &(Gated){ g, u });
     if (run)
         model_mlp_kept(c, run, l, g, n);     /* what the MLP's output projection reads, for --attribution */
-    linear(g, n, f, y->down_w, NULL, d, h, 1);
+    return model_product(ws, g, n, &y->down, NULL, h, 1, err);
 }
 
 attn_status model_forward_llama(const Model *m, const int *tokens, int n, const ModelAsk *ask, ModelRun *run,
@@ -162,16 +177,18 @@ attn_status model_forward_llama(const Model *m, const int *tokens, int n, const 
     float *Q = attn_malloc((size_t)n * q * sizeof *Q), *K = attn_malloc((size_t)n * kv * sizeof *K);
     float *V = attn_malloc((size_t)n * kv * sizeof *V), *o = attn_malloc((size_t)n * q * sizeof *o);
     float *g = attn_malloc((size_t)n * f * sizeof *g), *u = attn_malloc((size_t)n * f * sizeof *u);
-    LayerScratch scratch = { 0 };
+    LayerScratch scratch = { .ws = attention_workspace_new() };
+    AttnWorkspace *ws = scratch.ws;     /* the products' (and the attention's) */
     attn_status rc = ATTN_OK;
-    if (!h || !a || !Q || !K || !V || !o || !g || !u) {
+    if (!h || !a || !Q || !K || !V || !o || !g || !u || !ws) {
         rc = attn_fail(err, ATTN_E_NOMEM, "out of memory for a forward pass of %d tokens", n);
         goto done;
     }
     model_llama_embed(m, tokens, n, h);
     model_stream_kept(c, run, 0, h, n);
     for (int l = 0; l < c->layers; l++) {
-        model_llama_layer_in(m, l, h, n, 0, a, Q, K, V);
+        if ((rc = model_llama_layer_in(m, l, h, n, 0, a, Q, K, V, ws, err)) != ATTN_OK)
+            goto done;
         if (run->input_layer == l + 1)
             memcpy(run->layer_input, a, (size_t)n * d * sizeof *a);
         model_keep_qk(c, run, l, Q, q, K, kv);
@@ -179,11 +196,12 @@ attn_status model_forward_llama(const Model *m, const int *tokens, int n, const 
         if (rc != ATTN_OK)
             goto done;
         model_heads_formed(c, ask, run, l, o, q, n);
-        model_llama_layer_out(m, l, o, n, h, a, g, u, run);
+        if ((rc = model_llama_layer_out(m, l, o, n, h, a, g, u, run, ws, err)) != ATTN_OK)
+            goto done;
         model_stream_kept(c, run, l + 1, h, n);
     }
     int rows = run->final ? n : 1;  /* the last position (and every one kept) */
-    model_final(m, h + (size_t)(n - rows) * d, rows, a, run->logits);
+    rc = model_final(m, h + (size_t)(n - rows) * d, rows, a, run->logits, ws, err);
     if (run->final)
         memcpy(run->final, a, (size_t)n * d * sizeof *a);
 done:
