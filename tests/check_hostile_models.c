@@ -107,6 +107,10 @@ START_TEST(a_forged_checkpoint_is_held_to_the_command_lines_ranges)
         /* steps -5 trained with negative learning rates */
         { AT_SETTINGS + offsetof(TrainSettings, steps), &minus, 8, "--steps is -5, outside 1 to" },
         { AT_STEP, &back, 8, "its step -100 is outside 0 to 2" },
+        /* a width far below zero was multiplied (4 x d, an overflow UBSan
+         * names) before the check refused it */
+        { AT_SETTINGS + offsetof(TrainSettings, shape) + offsetof(GptShape, d), &(int){ -1707126686 }, sizeof(int),
+          "--d is -1.70713e+09, outside 1 to" },
         { AT_RNG + offsetof(Rng, mti), &(int){ 100000 }, sizeof(int), "its batches' generator is not in a state" },
     };
     for (size_t i = 0; i < sizeof forged_fields / sizeof *forged_fields; i++) {

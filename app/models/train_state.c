@@ -320,9 +320,11 @@ int train_checkpoint_parse(const unsigned char *bytes, size_t len, TrainRun *r, 
                 bad = "damaged: an induction score is not one a head can have";
     }
     AttnError err = { 0 };
-    ModelConfig cfg = gpt_config(&r->set.shape);
-    if (!bad && (!(*model = model_block_new(&cfg, &err)) || !(*t = model_train_new(*model, r->set.batch, &err))))
-        bad = err.msg;
+    if (!bad) {     /* the shape is only read once run_check has held it */
+        ModelConfig cfg = gpt_config(&r->set.shape);
+        if (!(*model = model_block_new(&cfg, &err)) || !(*t = model_train_new(*model, r->set.batch, &err)))
+            bad = err.msg;
+    }
     size_t count = 0;
     float *w = *t ? model_block(*model, &count) : NULL, *m = NULL, *v = NULL;
     if (*t)
