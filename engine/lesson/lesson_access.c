@@ -105,9 +105,11 @@ const LessonExercise *lesson_exercise_at(const Lesson *l, int i)
 
 int lesson_exercise_number(const Lesson *l, const LessonExercise *ex)
 {
-    for (int k = 0, n = 0; k < l->n_steps; n += l->steps[k].n_exercises, k++)
-        if (ex >= l->steps[k].exercises && ex < l->steps[k].exercises + l->steps[k].n_exercises)
-            return n + (int)(ex - l->steps[k].exercises) + 1;
+    for (int k = 0, n = 0; k < l->n_steps; n += l->steps[k].n_exercises, k++) {
+        const LessonStep *st = &l->steps[k];
+        if (st->n_exercises > 0 && ex >= st->exercises && ex < st->exercises + st->n_exercises)
+            return n + (int)(ex - st->exercises) + 1;
+    }
     return 0;
 }
 

@@ -189,7 +189,7 @@ static void locate(const Lesson *l, const LessonExercise *ex, int *at, int *step
             *at = i;
     for (int k = 0; k < lesson_n_steps(l) && *step < 0; k++) {
         const LessonStep *st = lesson_step(l, k);
-        if (ex >= st->exercises && ex < st->exercises + st->n_exercises)
+        if (st->n_exercises > 0 && ex >= st->exercises && ex < st->exercises + st->n_exercises)
             *step = k;
     }
 }

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model.h"
+#include "model_train.h"
 #include "train_state.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -36,14 +38,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         h = (h ^ b[i]) * 1099511628211ull;
     memcpy(b + size - 8, &h, 8);
     TrainRun r;
-    GptTrain *g;
+    Model *m = NULL;
+    ModelTrain *t = NULL;
     char why[400];
-    if (train_checkpoint_parse(b, size, &r, &g, why, sizeof why) == 0) {
-        if (!g || r.step < 0 || r.step > r.set.steps || r.set.eval_every < 1 || r.set.shape.vocab != 256)
+    if (train_checkpoint_parse(b, size, &r, &m, &t, why, sizeof why) == 0) {
+        if (!m || !t || r.step < 0 || r.step > r.set.steps || r.set.eval_every < 1 || r.set.shape.vocab != 256)
             abort();
-        gpt_train_free(g);
+        model_train_free(t);
+        model_free(m);
         train_run_free(&r);
-    } else if (!why[0] || g) {
+    } else if (!why[0] || m || t) {
         abort();
     }
     free(b);
