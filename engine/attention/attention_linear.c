@@ -14,6 +14,9 @@
  *   was 58 GFLOP/s (51% of a busy moment's peak; (out, in), packed, 39)
  *   where the same product by columns, each column block's slice of W read
  *   from L2 by every band of rows, runs at 175 (76%, both layouts).
+ *   One row of float32 (a generated token's step) goes to BLAS, whose
+ *   matrix-vector product reads W once in place: the kernel's 12-row tiles
+ *   would do twelve rows' work for it (generation ran at half the speed).
  * The workspace (attention.h's) holds the packed activations and each
  * worker's panel, or the packed float32 weights.
  */
@@ -22,6 +25,7 @@
 #include <string.h>
 
 #include "attention_internal.h"
+#include "blas.h"
 #include "pool.h"
 
 #define LIN_COLS (4 * KG_NR)    /* columns per BF16 item: 18 items at GPT-2's 2304 */
@@ -118,6 +122,14 @@ static attn_status linear(AttnWorkspace *ws, float *y, int ldy, const float *x, 
     attn_status st = check(y, ldy, x, ldx, m, w, isa, err);
     if (st != ATTN_OK || m == 0)
         return st;
+    LinearJob one = { .w = w, .bias = bias, .y = y, .ldy = ldy, .m = m, .add = add };
+    if (m == 1 && w->dtype == ATTN_DTYPE_F32) {
+        /* one row: see the purpose comment */
+        fill_bias(&one, 0, 1, 0, w->out);
+        blas_sgemm(0, w->out_major, 1, w->out, w->in, 1.0f, x, ldx, w->data, w->ld, 1.0f, y, ldy);
+        attn_error_clear(err);
+        return ATTN_OK;
+    }
     int threads = 2.0 * m * w->in * w->out < ATTN_SMALL_FLOPS ? 1 : pool_threads();
     LinearJob job = { .w = w, .x = x, .bias = bias, .y = y, .ldx = ldx, .ldy = ldy, .m = m, .isa = isa, .add = add };
     int bf16 = w->dtype == ATTN_DTYPE_BF16;

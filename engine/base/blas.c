@@ -1,5 +1,6 @@
 /*
- * blas.c - the one caller of cblas: matrix products by cblas_sgemm.
+ * blas.c - the one caller of cblas: matrix products by cblas_sgemm (one
+ * row by cblas_sgemv).
  *
  * Row-major throughout. A transposed operand is passed as CblasTrans with
  * its stored leading dimension, so Q @ K^T multiplies K in place (as
@@ -35,6 +36,14 @@ static void blas_single(void)
 static void sgemm_one(int trans_a, int trans_b, int m, int n, int k, float alpha, const float *a, int lda,
                       const float *b, int ldb, float beta, float *c, int ldc)
 {
+    if (m == 1 && !trans_a) {
+        /* one row is a matrix-vector product: sgemm would copy all of b
+         * into its panels first (a model's weights, for each generated
+         * token), sgemv reads it once where it lies */
+        cblas_sgemv(CblasRowMajor, trans_b ? CblasNoTrans : CblasTrans, trans_b ? n : k, trans_b ? k : n, alpha, b,
+                    ldb, a, 1, beta, c, 1);
+        return;
+    }
     cblas_sgemm(CblasRowMajor, trans_a ? CblasTrans : CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans,
                 m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
