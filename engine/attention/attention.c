@@ -2,16 +2,19 @@
  * attention.c - the fused multi-head self-attention forward (attention.h):
  * the layer around the core of attention_core.c.
  *
- * Three phases, each a list of work items taken from an atomic counter by
- * the workers of attn's pool (the calling thread is worker 0):
- *   1. rows of x:   qkv[rows] = x[rows] @ [Wq Wk Wv] + [bq bk bv]  (three
- *                   products writing side by side into qkv (n, 3d))
- *   2. the core (attention_core.c), (head, block of query rows) items: on
- *      attn's kernels the online softmax over tiles of keys, each head's
- *      K and V^T packed once before; on BLAS a block's whole row of
- *      scores by one sgemm against K^T in place, causal columns up to the
- *      block's last row, blocks taken largest first
- *   3. rows of cat: out[rows] = cat[rows] @ Wo + bo
+ Phases, each a list of work items taken from an atomic counter by the
+ * workers of attn's pool (the calling thread is worker 0):
+ *   0. (attn's kernels, d not a multiple of KG_NR) the four weights packed
+ *   1. qkv = x @ [Wq Wk Wv] + [bq bk bv] (three products side by side in
+ *      qkv (n, 3d)): with the weights in place, items of a block of
+ *      columns by a band of rows; packed or on BLAS, bands of rows
+ *   2. (attn's kernels) each head's K and V^T packed
+ *   3. the core (attention_core.c), (head, block of query rows) items: on
+ *      attn's kernels the online softmax over tiles of keys; on BLAS a
+ *      block's whole row of scores by one sgemm against K^T in place,
+ *      causal columns up to the block's last row, blocks taken largest
+ *      first
+ *   4. out = cat @ Wo + bo, items as in 1
  * Nothing is ever n x n. All the scratch is one allocation, a workspace
  * the caller may keep between calls (attention_forward_in): in a VM a
  * first touch of fresh memory costs a page fault per 4 KB, a fifth of a
@@ -56,7 +59,8 @@ static void fill_bias(float *dst, int ld, int lo, int hi, const float *bias, int
     }
 }
 
-/* Phase 1: one band of rows through the three input projections. */
+/* Phase 1 on packed weights or BLAS: one band of rows through the three
+ * input projections. */
 static void project_in(AttnJob *job, int item, int worker)
 {
     (void)worker;
@@ -70,10 +74,7 @@ static void project_in(AttnJob *job, int item, int worker)
         float *dst = job->qkv + p * d;
         fill_bias(dst, ld, lo, hi, bias[p], d);
         /* dst[lo:hi] (hi-lo, d) += x[lo:hi] (hi-lo, d) @ W (d, d) */
-        if (job->own_proj && !job->wpack)
-            kg_gemm_raw(job->isa, hi - lo, d, d, 1.0f, job->x + (size_t)lo * d, d, wt[p], d, 1.0f,
-                        dst + (size_t)lo * ld, ld);
-        else if (job->own_proj)
+        if (job->own_proj)      /* packed: in place goes by columns (project_in_cols) */
             kg_gemm(job->isa, hi - lo, d, d, 1.0f, job->x + (size_t)lo * d, d, job->wpack + p * job->wpack_floats, d,
                     1.0f, dst + (size_t)lo * ld, ld);
         else
@@ -138,7 +139,8 @@ static void pack_weight(AttnJob *job, int item, int worker)
     kg_pack_b(job->wpack + item * job->wpack_floats, w[item], job->d, job->d, job->d, 0);
 }
 
-/* Phase 3: one band of rows through the output projection. */
+/* Phase 3 on packed weights or BLAS: one band of rows through the output
+ * projection. */
 static void project_out(AttnJob *job, int item, int worker)
 {
     (void)worker;
@@ -147,10 +149,7 @@ static void project_out(AttnJob *job, int item, int worker)
         hi = job->n;
     int d = job->d;
     fill_bias(job->out, d, lo, hi, job->w->bo, d);
-    if (job->own_proj && !job->wpack)
-        kg_gemm_raw(job->isa, hi - lo, d, d, 1.0f, job->cat + (size_t)lo * d, d, job->w->wo, d, 1.0f,
-                    job->out + (size_t)lo * d, d);
-    else if (job->own_proj)
+    if (job->own_proj)          /* packed: in place goes by columns (project_out_cols) */
         kg_gemm(job->isa, hi - lo, d, d, 1.0f, job->cat + (size_t)lo * d, d, job->wpack + 3 * job->wpack_floats, d,
                 1.0f, job->out + (size_t)lo * d, d);
     else
