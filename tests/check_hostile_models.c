@@ -193,6 +193,18 @@ START_TEST(an_output_is_never_a_file_the_model_reads)
     cmd_free(&r);
     ck_assert_int_eq(stat(weights, &after), 0);
     ck_assert_int_eq(after.st_size, before.st_size);
+    /* nor a picture: --svg onto config.json replaced it, and the model
+     * could not be opened again */
+    char config[300];
+    snprintf(config, sizeof config, "%s/config.json", dir);
+    char *was = slurp_n(config, NULL);
+    r = cmd_runf("timeout 20 %s model %s --text hi --svg %s", attn_bin(), dir, config);
+    ck_assert_msg(r.status == 2 && strstr(r.err, "config.json: it is one of the model's own files: write the picture "
+                                                 "to another"), "%d: %s", r.status, r.err);
+    cmd_free(&r);
+    char *is = slurp_n(config, NULL);
+    ck_assert_str_eq(is, was);
+    free(was), free(is);
     remove_dir(dir);
 }
 END_TEST

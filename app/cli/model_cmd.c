@@ -2,7 +2,7 @@
  * model_cmd.c - `attn model PATH (--text TEXT | --tokens ID,...) [--json]
  * [--top K] [--attention-out FILE.npy] [--svg FILE [--head L.H]]`, and
  * `attn model PATH --tokenize FILE [--json]` (a whole file's ids, for
- * scripts): a checkpoint as the Hugging Face hub lays it out
+ * scripts, tokenize_cli.h): a checkpoint as the Hugging Face hub lays it out
  * (PATH/config.json, PATH/model.safetensors; for the text's
  * tokens and their text the byte-level BPE of PATH/tokenizer.json, or of
  * vocab.json and merges.txt), one forward pass over the tokens
@@ -37,6 +37,7 @@
 #include "model.h"
 #include "head_lesson.h"
 #include "gen_cli.h"
+#include "tokenize_cli.h"
 #include "look_gen.h"
 #include "model_effect.h"
 #include "model_look.h"
@@ -106,15 +107,23 @@ static int layer_head(const char *s, char sep, int *layer, int *head)
     return 0;
 }
 
+/* path made for an output of attn model: never one of the files the
+ * model is read from (written over, a mapped checkpoint would change
+ * under the pass). The file, or NULL with why. */
+static FILE *create_output(const char *path, const ModelLook *lk, const char *what, char *why, size_t size)
+{
+    if (model_dir_reads(&lk->md, path)) {
+        snprintf(why, size, "it is one of the model's own files: write the %s to another", what);
+        return NULL;
+    }
+    return lessonfile_create(path, why, size);
+}
+
 /* Every head's attention as float32, shape (layers, heads, n, n), each
  * head made again from the queries and keys the pass kept. */
 static int write_attention(const char *path, ModelLook *lk, char *why, size_t size)
 {
-    if (model_dir_reads(&lk->md, path)) {
-        snprintf(why, size, "it is one of the model's own files: write the attention to another");
-        return -1;
-    }
-    FILE *f = lessonfile_create(path, why, size);
+    FILE *f = create_output(path, lk, "attention", why, size);
     if (!f)
         return -1;
     const ModelRun *run = &lk->run;
@@ -139,7 +148,7 @@ static int write_svg(const char *path, ModelLook *lk, int layer, int head, char 
 {
     const char *nc = getenv("NO_COLOR");
     char *doc = layer < 0 ? model_svg_heads(lk, nc && *nc) : model_svg_head(lk, layer, head, nc && *nc);
-    FILE *f = doc ? lessonfile_create(path, why, size) : NULL;
+    FILE *f = doc ? create_output(path, lk, "picture", why, size) : NULL;
     int ok = f != NULL;
     errno = 0;
     if (f) {
@@ -398,66 +407,6 @@ static void print_plain(ModelLook *lk, const NextTokens *nx, const ModelReport *
     model_report_text(stdout, lk, rep);
 }
 
-/* The most a file given to --tokenize may hold, and how many files. */
-#define TOKENIZE_MAX_BYTES (256L << 20)
-#define TOKENIZE_MAX_FILES 1024
-
-/* One file's ids: a line of them, or {"count": N, "ids": [...]}. 0, or -1
- * with why. */
-static int tokenize_one(const Bpe *bpe, const char *file, int json, char *why, size_t size)
-{
-    char msg[1024];
-    char *text = NULL;
-    size_t len = 0;
-    int *ids = NULL;
-    long n = -1;
-    AttnError err = { 0 };
-    if (lessonfile_read_text(file, TOKENIZE_MAX_BYTES, &text, &len, msg, sizeof msg) != 0)
-        snprintf(why, size, "%.900s: %s", file, msg);
-    else if ((n = bpe_encode_all(bpe, text, len, &ids, &err)) < 0)
-        snprintf(why, size, "%.900s: %s", file, err.msg);
-    if (n >= 0 && json) {
-        JsonWriter w;
-        jw_begin(&w, stdout);
-        jw_int(&w, "count", n);
-        jw_newline(&w);
-        jw_inline(&w, "ids");
-        for (long i = 0; i < n; i++)
-            jw_int(&w, NULL, ids[i]);
-        jw_close(&w, ']');
-        jw_end(&w);
-    } else if (n >= 0) {
-        for (long i = 0; i < n; i++)
-            printf("%s%d", i ? " " : "", ids[i]);
-        printf("\n");
-    }
-    free(ids);
-    free(text);
-    return n >= 0 ? 0 : -1;
-}
-
-/* `attn model PATH --tokenize FILE [--json]`: the ids of the whole file by
- * the folder's tokenizer, for scripts (its config.json and tokenizer only;
- * no weights read); --tokenize given again, each file's in turn, the
- * tokenizer read once. */
-static int tokenize_files(const char *dir, const char *const *files, int n_files, int json)
-{
-    char why[2048], shown[4200];
-    ModelDir md;
-    int rc = -1;
-    if (model_dir_config(dir, &md, why, sizeof why) != 0 || model_dir_tokenizer(&md, why, sizeof why) != 0)
-        ;
-    else if (!md.bpe)
-        snprintf(why, sizeof why, "%s has no tokenizer (tokenizer.json, or vocab.json and merges.txt)", dir);
-    else
-        for (int i = 0; i < n_files && (rc = tokenize_one(md.bpe, files[i], json, why, sizeof why)) == 0; i++)
-            ;
-    if (rc != 0)
-        fprintf(stderr, "attn: %s\n", lesson_escape(why, shown, sizeof shown));
-    model_dir_close(&md);
-    return rc == 0 && fflush(stdout) == 0 ? 0 : 2;
-}
-
 int cli_model(int argc, char **argv)
 {
     const char *dir = NULL, *tokens = NULL, *words = NULL, *att_out = NULL, *lesson_dir = NULL, *svg = NULL;
@@ -513,7 +462,7 @@ int cli_model(int argc, char **argv)
     if (n_tokenize && (tokens || words || att_out || lesson_dir || svg))
         return model_usage("--tokenize FILE goes with --json alone");
     if (n_tokenize)
-        return tokenize_files(dir, tokenize, n_tokenize, json);
+        return tokenize_cli(dir, tokenize, n_tokenize, json);
     if (!tokens == !words)
         return model_usage("give the text (--text TEXT) or its tokens (--tokens ID,ID,...), one of them");
     if (svg_layer && !svg)
