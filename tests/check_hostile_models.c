@@ -352,6 +352,19 @@ START_TEST(a_head_lesson_takes_any_text_and_path)
     ck_assert_msg(strstr(text, "/m check 1 = 2: layer 2, head 3") && strstr(text, " c a f \\xc3 \\xa9 _ a u _ l a i t"),
                   "%.600s", text);
     free(text);
+    /* what a lesson refuses (a right-to-left override, a C1 control) is
+     * written as \xNN, not copied into a lesson that then fails to read */
+    r = cmd_runf("timeout 30 %s model '%s' --text \"$(printf 'ab\\342\\200\\256cd\\302\\205e')\" "
+                 "--head-lesson 1,1 %s/out2", attn_bin(), dir, tmp);
+    ck_assert_msg(r.status == 0, "%d: %s", r.status, r.err);
+    cmd_free(&r);
+    r = cmd_runf("timeout 30 %s check --strict %s/out2/head.lesson", attn_bin(), tmp);
+    ck_assert_msg(r.status == 0 && strstr(r.out, " passed, 0 failed"), "%d: %s%s", r.status, r.out, r.err);
+    cmd_free(&r);
+    snprintf(path, sizeof path, "%s/out2/head.lesson", tmp);
+    text = slurp(path);
+    ck_assert_msg(strstr(text, "on \"ab\\xe2\\x80\\xaecd\\xc2\\x85e\"."), "%.600s", text);
+    free(text);
     remove_dir(tmp);
 }
 END_TEST

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "filewrite.h"
+#include "lesson.h"
 #include "lessonfile.h"
 #include "npy.h"
 #include "progress.h"
@@ -60,48 +61,42 @@ static int write_npy(const char *dir, const char *name, const float *v, int rows
     return rc;
 }
 
-/* The length of the valid UTF-8 character at p (left bytes), or 0. */
-static size_t utf8_char(const unsigned char *p, size_t left)
-{
-    size_t n = p[0] < 0x80 ? 1 : (p[0] & 0xe0) == 0xc0 ? 2 : (p[0] & 0xf0) == 0xe0 ? 3 : (p[0] & 0xf8) == 0xf0 ? 4 : 0;
-    if (n == 0 || n > left || (n == 2 && p[0] < 0xc2) || (n == 4 && p[0] > 0xf4))
-        return 0;
-    for (size_t i = 1; i < n; i++)
-        if ((p[i] & 0xc0) != 0x80)
-            return 0;
-    if ((n == 3 && p[0] == 0xe0 && p[1] < 0xa0) || (n == 3 && p[0] == 0xed && p[1] >= 0xa0)
-        || (n == 4 && p[0] == 0xf0 && p[1] < 0x90) || (n == 4 && p[0] == 0xf4 && p[1] >= 0x90))
-        return 0;   /* overlong, a surrogate, past U+10FFFF */
-    return n;
-}
-
 /* s made fit for one line of a lesson: no newline, no '#' (a comment),
- * control bytes as spaces, a byte that is not UTF-8 (half a character, as
- * a byte-level model's tokens often are) written as \xNN, at most max
- * bytes (never a character cut in two). Any text a student types can so
- * be written as a lesson. */
+ * control bytes as spaces, and every byte a lesson refuses (one that is
+ * not UTF-8, half a character as a byte-level model's tokens often are; a
+ * C1 control; a bidirectional override or isolate) written as \xNN by the
+ * lesson's own escape, at most max bytes (never a character or an escape
+ * cut in two). Any text a student types can so be written as a lesson. */
 static void one_line(const char *s, char *out, size_t size, size_t max)
 {
-    size_t k = 0, len = s ? strlen(s) : 0;
+    size_t len = s ? strlen(s) : 0;
+    char *plain = malloc(len + 1), *escaped = malloc(4 * len + 1);
+    out[0] = '\0';
+    if (!plain || !escaped) {
+        free(plain), free(escaped);
+        return;
+    }
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        plain[i] = c < 0x20 || c == 0x7f || c == '#' ? ' ' : (char)c;
+    }
+    plain[len] = '\0';
+    lesson_escape_text(plain, escaped, 4 * len + 1);
     if (max > size - 1)
         max = size - 1;
-    for (size_t i = 0; i < len;) {
-        const unsigned char *p = (const unsigned char *)s + i;
-        size_t n = utf8_char(p, len - i);
-        if (n == 0) {
-            if (k + 4 > max)
-                break;
-            k += (size_t)snprintf(out + k, size - k, "\\x%02x", p[0]);
-            i++;
-            continue;
-        }
+    size_t k = 0, total = strlen(escaped);
+    for (size_t i = 0; i < total;) {
+        unsigned char c = (unsigned char)escaped[i];
+        size_t n = c == '\\' && escaped[i + 1] == 'x' ? 4 : c < 0x80 ? 1 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+        if (n > total - i)
+            n = total - i;
         if (k + n > max)
             break;
-        for (size_t j = 0; j < n; j++)
-            out[k++] = n == 1 && (p[0] < 0x20 || p[0] == 0x7f || p[0] == '#') ? ' ' : (char)p[j];
-        i += n;
+        memcpy(out + k, escaped + i, n);
+        k += n, i += n;
     }
     out[k] = '\0';
+    free(plain), free(escaped);
 }
 
 /* A token as a label of the lesson's `tokens` line: no spaces (they
