@@ -96,6 +96,10 @@ START_TEST(a_head_taken_out_and_put_back)
     tmux_capture(&t, 1);
     ck_assert_msg(!has_colour_codes(t.last), "colour with NO_COLOR:\n%s", t.last);
     ck_assert_msg(strstr(t.last, "█") || strstr(t.last, "▓") || strstr(t.last, "▒"), "no shades:\n%s", t.last);
+    /* a head as a lesson is of the model as it is: with a head taken out,
+     * its check would fail, so l says so and writes nothing */
+    tmux_keys(&t, "l");
+    WAIT_FOR(&t, "could not be written as a lesson: a lesson is of the model as it is: put the changed heads back");
     tmux_quit_and_check(&t, "q", "EXITED 0");
     tmux_stop(&t);
     json_free(&clean);

@@ -461,6 +461,12 @@ int head_lesson_write(ModelLook *lk, int layer, int head, const char *text, cons
                       size_t path_size, char *why, size_t why_size)
 {
     char where[PATH_MAX];
+    if (lk->n_edits > 0) {
+        /* its x.npy is a pass of the model as it is, its attention the
+         * edited one's: the lesson's check would fail */
+        snprintf(why, why_size, "a lesson is of the model as it is: put the changed heads back first");
+        return -1;
+    }
     if (folder(lk, layer, head, dir, where, sizeof where, why, why_size) != 0
         || write_matrices(lk, layer, head, where, why, why_size) != 0)
         return -1;

@@ -23,7 +23,7 @@
 /* Write head head of layer layer (both from 1) of lk, on its tokens and
  * its text (for the lesson's words; NULL or "" when tokens were given), in
  * dir (NULL: the state directory's). 0 with the lesson's path in path, or
- * -1 with why. */
+ * -1 with why (also when lk has heads taken out or patched). */
 int head_lesson_write(ModelLook *lk, int layer, int head, const char *text, const char *dir, char *path,
                       size_t path_size, char *why, size_t why_size);
 
