@@ -95,8 +95,9 @@ static void usage(FILE *out)
           "                                         again each token)\n"
           "       attn --help | --version\n"
           "\n"
-          "Exit status: 0 success, 1 a check failed (or a save of progress failed),\n"
-          "2 a file could not be read or parsed, or a usage error.\n"
+          "Exit status: 0 success, 1 a check failed (a wrong answer to grade, a class\n"
+          "not joined, a save of progress failed), 2 a file could not be read or parsed,\n"
+          "or a usage error, 128+N ended by signal N.\n"
           "Lessons: $ATTN_LESSONS, else the shipped set.\n", out);
 }
 
