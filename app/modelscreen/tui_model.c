@@ -358,9 +358,7 @@ static void models_prepare(TuiTerm *term, void *self)
         model_heads_prepare(term, m);
     else if (m->view == MODEL_HEAD)
         model_head_prepare(term, m);
-    else if (m->view == MODEL_GEN)
-        model_gen_prepare(term, m);
-    else if (m->view != MODEL_SHELF)
+    else if (m->view != MODEL_SHELF && m->view != MODEL_GEN)
         model_effect_prepare(term, m);
 }
 

@@ -164,12 +164,6 @@ int model_gen_key(TuiTerm *term, ModelScreen *m, int action)
     }
 }
 
-void model_gen_prepare(TuiTerm *term, ModelScreen *m)
-{
-    (void)term;
-    (void)m;
-}
-
 /* ---- drawing ---------------------------------------------------------- */
 
 /* A token's text as it reads in running text into buf: its bytes, a

@@ -96,7 +96,6 @@ void model_type_draw(TuiTerm *term, ModelScreen *m);
 int model_gen_enter(TuiTerm *term, ModelScreen *m);
 /* Its keys (after the screen's shared ones): 1 when taken. */
 int model_gen_key(TuiTerm *term, ModelScreen *m, int action);
-void model_gen_prepare(TuiTerm *term, ModelScreen *m);
 void model_gen_draw(TuiTerm *term, ModelScreen *m);
 /* A token while running: 1 when the screen changed. */
 int model_gen_idle(TuiTerm *term, ModelScreen *m);

@@ -58,14 +58,10 @@ void model_cache_free(ModelCache *c)
     free(c->k), free(c->v), free(c);
 }
 
-int model_cache_len(const ModelCache *c) { return c->len; }
-
 size_t model_cache_bytes(const ModelCache *c)
 {
     return 2 * (size_t)c->layers * (size_t)c->width * sizeof(float) * (size_t)c->len;
 }
-
-void model_cache_clear(ModelCache *c) { c->len = 0; }
 
 /* Room for need positions (doubling, up to the context): 0, or -1 (no
  * memory; what it held is kept). */

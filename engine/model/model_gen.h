@@ -31,13 +31,9 @@ typedef struct ModelCache ModelCache;
  * with err (no memory). */
 ModelCache *model_cache_new(const Model *m, AttnError *err);
 void model_cache_free(ModelCache *c);
-/* The positions it holds. */
-int model_cache_len(const ModelCache *c);
 /* What it holds, in bytes: 2 (keys and values) x layers x kv_heads x
  * head_dim x 4 (float32) a position. */
 size_t model_cache_bytes(const ModelCache *c);
-/* Forget every position (the memory is kept). */
-void model_cache_clear(ModelCache *c);
 
 /* tokens[0..n) at positions len .. len + n - 1 (len the cache's) through
  * m, computing only their rows: each layer's queries against the cached

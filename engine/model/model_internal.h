@@ -139,10 +139,9 @@ void model_layer_scratch_free(LayerScratch *s);
  * ldq apart, of K ldk apart. */
 void model_keep_qk(const ModelConfig *c, ModelRun *run, int l, const float *Q, int ldq, const float *K, int ldk);
 
-/* Row i of a (n x n): softmax of the scores of keys max(0, i - window + 1)
- * .. i (window 0: from 0), zeros elsewhere. */
-void model_causal_softmax(float *a, int n, int window);
-/* The same for rows queries at positions past .. (a: rows x cols). */
+/* Rows of a (rows x cols), queries at positions past, past + 1, ...: row
+ * i's softmax over the scores of keys max(0, past + i - window + 1) ..
+ * past + i (window 0: from 0), zeros elsewhere. */
 void model_causal_softmax_at(float *a, int rows, int cols, int past, int window);
 
 /* GPT-2's pass in its parts (model_gpt2.c), for the pass and for a step

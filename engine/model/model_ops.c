@@ -192,8 +192,3 @@ void model_causal_softmax_at(float *a, int rows, int cols, int past, int window)
             row[j] = j < from || j > i ? 0 : (float)(row[j] / sum);
     }
 }
-
-void model_causal_softmax(float *a, int n, int window)
-{
-    model_causal_softmax_at(a, n, n, 0, window);
-}
