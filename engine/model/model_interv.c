@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include "alloc.h"
-#include "blas.h"
 
 attn_status model_edits_check(const ModelConfig *c, const ModelAsk *ask, AttnError *err)
 {
@@ -86,15 +85,6 @@ void model_mlp_kept(const ModelConfig *c, ModelRun *run, int l, const float *act
         memcpy(run->last_mlp + (size_t)l * c->d_ff, act + (size_t)(n - 1) * c->d_ff, (size_t)c->d_ff * sizeof *act);
 }
 
-void model_final_norm(const Model *m, const float *x, int rows, float *out)
-{
-    const ModelConfig *c = &m->cfg;
-    if (m->norm_b)
-        model_layer_norm(out, NULL, NULL, x, m->norm_g, m->norm_b, rows, c->d_model, c->ln_eps);
-    else
-        model_rms_norm(out, x, m->norm_g, rows, c->d_model, c->ln_eps);
-}
-
 /* ---- read back ---- */
 
 #define LOSS_ROWS 64    /* the logits of this many positions at a time */
@@ -110,12 +100,19 @@ attn_status model_losses(const Model *m, const ModelRun *run, const int *tokens,
     if (n < 2)
         return ATTN_OK;
     float *z = attn_malloc((size_t)LOSS_ROWS * v * sizeof *z);
-    if (!z)
+    AttnWorkspace *ws = attention_workspace_new();
+    if (!z || !ws) {
+        free(z);
+        attention_workspace_free(ws);
         return attn_fail(err, ATTN_E_NOMEM, "out of memory for the logits of %d positions", LOSS_ROWS);
+    }
     double sum = 0;     /* in order: the same on any number of threads */
-    for (int i0 = 0; i0 < n - 1; i0 += LOSS_ROWS) {
+    attn_status rc = ATTN_OK;
+    for (int i0 = 0; rc == ATTN_OK && i0 < n - 1; i0 += LOSS_ROWS) {
         int rows = n - 1 - i0 < LOSS_ROWS ? n - 1 - i0 : LOSS_ROWS;
-        blas_sgemm(0, 1, rows, v, d, 1.0f, run->final + (size_t)i0 * d, d, (const float *)m->out.data, m->out.ld, 0.0f, z, v);
+        /* the output layer as the pass multiplies it, whatever its dtype */
+        if ((rc = model_product(ws, run->final + (size_t)i0 * d, rows, &m->out, NULL, z, 0, err)) != ATTN_OK)
+            break;
         model_softmax_rows(z, rows, v, NULL, NULL);
         for (int r = 0; r < rows; r++) {
             losses[i0 + r] = -log(fmax((double)z[(size_t)r * v + tokens[i0 + r + 1]], 1e-30));
@@ -123,8 +120,10 @@ attn_status model_losses(const Model *m, const ModelRun *run, const int *tokens,
         }
     }
     free(z);
-    *mean = sum / (n - 1);
-    return ATTN_OK;
+    attention_workspace_free(ws);
+    if (rc == ATTN_OK)
+        *mean = sum / (n - 1);
+    return rc;
 }
 
 attn_status model_lens(const Model *m, const ModelRun *run, int layer, int pos, int rows, float *logits,
@@ -136,14 +135,17 @@ attn_status model_lens(const Model *m, const ModelRun *run, int layer, int pos, 
         return attn_fail(err, ATTN_E_ARG, "no stream kept after layer %d at positions %d to %d", layer, pos + 1,
                          pos + rows);
     float *normed = attn_malloc((size_t)rows * d * sizeof *normed);
-    if (!normed)
-        return attn_fail(err, ATTN_E_NOMEM, "out of memory");
-    /* the very arithmetic of the pass's last logits (the last layer's
-     * lens is them): each row normed on its own, then each row's product */
-    model_final_norm(m, run->stream + ((size_t)layer * n + pos) * d, rows, normed);
-    blas_sgemm(0, 1, rows, c->vocab, d, 1.0f, normed, d, (const float *)m->out.data, m->out.ld, 0.0f, logits, c->vocab);
+    AttnWorkspace *ws = attention_workspace_new();
+    attn_status rc = !normed || !ws ? attn_fail(err, ATTN_E_NOMEM, "out of memory") : ATTN_OK;
+    /* the pass's own final norm and output product (model_final's): the
+     * last layer's lens at the last position is the pass's next logits */
+    if (rc == ATTN_OK) {
+        model_final_norm(m, run->stream + ((size_t)layer * n + pos) * d, rows, normed);
+        rc = model_product(ws, normed, rows, &m->out, NULL, logits, 0, err);
+    }
     free(normed);
-    return ATTN_OK;
+    attention_workspace_free(ws);
+    return rc;
 }
 
 /* A part p (d numbers) of the stream through the frozen final norm:

@@ -83,16 +83,20 @@ void model_rms_norm(float *out, const float *x, const float *g, int n, int d, do
     pool_for((size_t)n, ROW_BAND, rms_rows, &(RmsArgs){ out, x, g, d, eps });
 }
 
+void model_final_norm(const Model *m, const float *x, int rows, float *out)
+{
+    const ModelConfig *c = &m->cfg;
+    if (m->norm_b)
+        model_layer_norm(out, NULL, NULL, x, m->norm_g, m->norm_b, rows, c->d_model, c->ln_eps);
+    else
+        model_rms_norm(out, x, m->norm_g, rows, c->d_model, c->ln_eps);
+}
+
 attn_status model_final(const Model *m, const float *x, int rows, float *out, float *logits, AttnWorkspace *ws,
                         AttnError *err)
 {
-    const ModelConfig *c = &m->cfg;
-    int d = c->d_model;
-    if (c->kind == FAMILY_GPT2)
-        model_layer_norm(out, NULL, NULL, x, m->norm_g, m->norm_b, rows, d, c->ln_eps);
-    else
-        model_rms_norm(out, x, m->norm_g, rows, d, c->ln_eps);
-    return model_product(ws, out + (size_t)(rows - 1) * d, 1, &m->out, NULL, logits, 0, err);
+    model_final_norm(m, x, rows, out);
+    return model_product(ws, out + (size_t)(rows - 1) * m->cfg.d_model, 1, &m->out, NULL, logits, 0, err);
 }
 
 typedef struct {
