@@ -429,6 +429,9 @@ START_TEST(an_option_past_its_range_is_refused_never_wrapped)
     r = cmd_runf("timeout 20 %s model %s --text hi --head-lesson 4294967297,1 %s/hl", attn_bin(), dir, dir);
     ck_assert_msg(r.status == 2 && strstr(r.err, "--head-lesson takes LAYER,HEAD"), "%s", r.err);
     cmd_free(&r);
+    r = cmd_runf("timeout 20 %s bench --tokenizer %s --reps 4294967297", attn_bin(), dir);   /* wrapped to 1 */
+    ck_assert_msg(r.status == 2 && strstr(r.err, "--reps R (1 to 100)"), "%s", r.err);
+    cmd_free(&r);
     remove_dir(dir);
 }
 END_TEST

@@ -453,14 +453,13 @@ int cli_tokenizer_bench(int argc, char **argv)
     const char *path = NULL, *text_path = NULL;
     int reps = 3, json = 0;
     for (int i = 1; i < argc; i++) {
-        char *end = NULL;
+        long v;
         if (strcmp(argv[i], "--tokenizer") == 0 && i + 1 < argc)
             path = argv[++i];
         else if (strcmp(argv[i], "--text") == 0 && i + 1 < argc)
             text_path = argv[++i];
-        else if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc && (reps = (int)strtol(argv[++i], &end, 10), !*end)
-                 && reps >= 1 && reps <= 100)
-            ;
+        else if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc && num_parse_whole(argv[++i], 1, 100, &v) == 0)
+            reps = (int)v;
         else if (strcmp(argv[i], "--json") == 0)
             json = 1;
         else
