@@ -1,7 +1,7 @@
 /*
  * bpe_table.c - the tokenizer's hash tables (bpe_internal.h): strings to
  * ints, the keys' bytes in one block of the table's own, and pairs of ids
- * to their merge; open addressing, FNV-1a, each doubled at three quarters
+ * to their merge; open addressing, the one hash (hash.h), each doubled at three quarters
  * full. A 150,000-token vocabulary is two allocations, not 150,000.
  */
 #include <stdint.h>
@@ -10,12 +10,12 @@
 
 #include "alloc.h"
 #include "bpe_internal.h"
+#include "hash.h"
 
 static uint32_t hash_of(const char *s, size_t n)
 {
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 16777619u;
+    uint64_t wide = hash_fnv1a(HASH_START, s, n);
+    uint32_t h = (uint32_t)(wide ^ (wide >> 32));
     /* mixed, so the low bits that pick the slot depend on every byte */
     h ^= h >> 16;
     h *= 0x85ebca6bu;
