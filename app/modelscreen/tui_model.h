@@ -1,6 +1,6 @@
 /*
  * tui_model.h - the real models' screen (app/modelscreen): one screen in
- * three views, each Esc going back to the one before.
+ * views, each Esc going back to the one before.
  *   - the shelf: the models on disk (app/models/model_shelf.h), or how to
  *     get one;
  *   - the heads (tui_model_heads.c): every layer x head of the model on a
@@ -9,8 +9,13 @@
  *   - one head (tui_model_head.c): its attention with the tokens as labels,
  *     where the token under the cursor looks (bars), the next token after
  *     it at a temperature, Enter explaining a weight.
- * t types a new text, l writes the head as a lesson (app/models/
- * head_lesson.h) for the loop to open (ACT_OPEN_HEAD_LESSON).
+ *   - generating (g, tui_model_gen.c): tokens after the text, the sampling
+ *     knobs, the key/value cache; a keeps the text;
+ *   - the lens (L) and the attribution (A) (tui_model_effect.c).
+ * t types a new text (tui_model_type.c), x takes a head out and P patches
+ * it from a second text (the loss before and after on a strip), v draws a
+ * head as lines, w writes an SVG, l writes the head as a lesson
+ * (app/models/head_lesson.h) for the loop to open (ACT_OPEN_HEAD_LESSON).
  *
  * Ownership: the ModelScreen owns the shelf and the model it looks at
  * (model_screen_free); the main loop owns the ModelScreen.

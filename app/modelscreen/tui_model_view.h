@@ -1,9 +1,11 @@
 /*
  * tui_model_view.h - the real models' screen's state (ModelScreen) and its
  * views of a model, drawn by their own files: every head
- * (tui_model_heads.c), one head (tui_model_head.c) and the text generated
- * after the text (tui_model_gen.c). tui_model.c, the screen object, takes
- * the keys and hands each view its frame.
+ * (tui_model_heads.c), one head (tui_model_head.c), the text generated
+ * after the text (tui_model_gen.c), the lens, the attribution and the
+ * strip of an edit's loss (tui_model_effect.c), and the text being typed
+ * (tui_model_type.c). tui_model.c, the screen object, takes the keys and
+ * hands each view its frame.
  */
 #ifndef ATTN_TUI_MODEL_VIEW_H
 #define ATTN_TUI_MODEL_VIEW_H

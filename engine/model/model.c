@@ -1,9 +1,10 @@
 /*
  * model.c - a checkpoint's model (model.h): config.json read and checked
  * for its family, the weights found by name and shape (read where they lie
- * when float32, converted once from F16 or BF16), the forward pass handed to
- * the family's module (model_gpt2.c, model_llama.c), and what each head
- * does, measured.
+ * when float32, converted once from F16, and from BF16 unless kept as BF16
+ * for attn's BF16 products), the forward pass handed to the family's
+ * module (model_gpt2.c, model_llama.c), the run's logits and attention
+ * read back.
  */
 #include "model_internal.h"
 

@@ -23,8 +23,10 @@
  * AVX512_BF16 (model_open_as, MODEL_WEIGHTS_STORED).
  *
  * Ownership: a Model borrows the SafeTensors (and through it the mapped
- * bytes) it was opened on, which must outlive it, and owns only what it
- * converted from F16 or BF16; model_free releases that. A ModelRun owns its
+ * bytes) it was opened on, which must outlive it, and owns what it
+ * converted from F16 or BF16 or drew, its table of tensors and, laid out
+ * for training or a save (model_block.c), the block of all its weights;
+ * model_free releases them. A ModelRun owns its
  * arrays (model_run_free).
  */
 #ifndef ATTN_MODEL_H
@@ -84,7 +86,7 @@ int model_bf16_weights(const Model *m);
 Model *model_random(const ModelConfig *cfg, unsigned seed, AttnError *err);
 /* The same, a Llama's products' weights rounded to BF16 and kept so with
  * MODEL_WEIGHTS_STORED (where the CPU has AVX512_BF16): what `attn bench
- * --model llama-small --bf16` times. */
+ * --model llama-small --dtype bf16` times. */
 Model *model_random_as(const ModelConfig *cfg, unsigned seed, ModelWeights how, AttnError *err);
 void model_free(Model *m);
 const ModelConfig *model_config(const Model *m);

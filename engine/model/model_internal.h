@@ -1,8 +1,11 @@
 /*
  * model_internal.h - what the modules of engine/model share: the Model
- * (its config and the weights of its family), finding a weight by name and
- * shape, the causal softmax, and each family's open and forward pass
- * (model_gpt2.c, model_llama.c); model.c reads the config, dispatches, and
+ * (its config and the weights of its family, its table of tensors and
+ * block), finding a weight by name and shape, the layer arithmetic of
+ * model_ops.c, each family's open, layer parts and forward pass
+ * (model_gpt2.c, model_llama.c) that the pass, the cache's step
+ * (model_decode.c) and training share, and the interventions' hooks
+ * (model_interv.c); model.c reads the config and dispatches, model_head.c
  * scores the heads.
  */
 #ifndef ATTN_MODEL_INTERNAL_H
