@@ -205,7 +205,7 @@ int model_effect_lens(ModelLook *lk, int layer, int pos, int k, int *ids, double
         free(z);
         return -1;
     }
-    model_look_top(z, vocab, 1.0, k < vocab ? k : vocab, ids, p);
+    model_look_top(lk, z, 1.0, k < vocab ? k : vocab, ids, p);
     free(z);
     return 0;
 }
@@ -231,7 +231,7 @@ static int lens_band(ModelLook *lk, int layer, int lo, int hi, char *why, size_t
     for (int i = lo; i < hi; i++) {
         int id;
         double p;
-        model_look_top(z + (size_t)(i - lo) * vocab, vocab, 1.0, 1, &id, &p);
+        model_look_top(lk, z + (size_t)(i - lo) * vocab, 1.0, 1, &id, &p);
         lk->lens_top[(size_t)layer * lk->n + i] = id;
         lk->lens_p[(size_t)layer * lk->n + i] = (float)p;
     }
@@ -276,7 +276,7 @@ const ModelAttribution *model_effect_attribution(ModelLook *lk, char *why, size_
         return NULL;
     int id;
     double p;
-    model_look_top(lk->run.logits, lk->md.cfg.vocab, 1.0, 1, &id, &p);
+    model_look_top(lk, lk->run.logits, 1.0, 1, &id, &p);
     if (model_attribution(lk->md.model, &lk->run, lk->ids, id, &lk->attr, &err) != ATTN_OK) {
         snprintf(why, size, "%s", err.msg);
         return NULL;

@@ -108,6 +108,7 @@ void model_look_close(ModelLook *lk)
     free(lk->thumbs);
     free(lk->logits);
     model_dist_free(&lk->next);
+    model_dist_free(&lk->top);
     model_run_free(&lk->run);
     model_effect_forget(lk, 1);
     free(lk->edits);
@@ -272,39 +273,39 @@ const float *model_look_logits(ModelLook *lk, int pos, char *why, size_t size)
     return lk->logits;
 }
 
+/* The k highest of z at temperature t by the one sampler's softmax and
+ * order (model_gen.h), in d (made the first time, vocab wide): 0, or -1
+ * with err (no memory). */
+static int top_of(ModelDist *d, int vocab, const float *z, double t, int k, int *ids, double *p, AttnError *err)
+{
+    if (!d->p && model_dist_init(d, vocab, err) != ATTN_OK)
+        return -1;
+    model_dist_make(d, z, &(ModelSampling){ t, 0, 1.0 });
+    model_top_ids(d->p, d->vocab, k, ids);
+    for (int j = 0; j < k; j++)
+        p[j] = d->p[ids[j]];
+    return 0;
+}
+
 int model_look_next(ModelLook *lk, int pos, double t, int k, int *ids, double *p, char *why, size_t size)
 {
     const float *z = model_look_logits(lk, pos, why, size);
     if (!z)
         return -1;
     AttnError err = { 0 };
-    if (!lk->next.p && model_dist_init(&lk->next, lk->run.vocab, &err) != ATTN_OK) {
+    if (top_of(&lk->next, lk->run.vocab, z, t, k, ids, p, &err) != 0) {
         snprintf(why, size, "%s", err.msg);
         return -1;
     }
-    model_dist_make(&lk->next, z, &(ModelSampling){ t, 0, 1.0 });
-    model_top_ids(lk->next.p, lk->next.vocab, k, ids);
-    for (int j = 0; j < k; j++)
-        p[j] = lk->next.p[ids[j]];
     return 0;
 }
 
-void model_look_top(const float *z, int vocab, double t, int k, int *ids, double *p)
+void model_look_top(ModelLook *lk, const float *z, double t, int k, int *ids, double *p)
 {
-    /* the one sampler's softmax and order (model_gen.h), as the next
-     * token's list has them */
-    ModelDist d = { 0 };
     AttnError err = { 0 };
-    if (model_dist_init(&d, vocab, &err) != ATTN_OK) {
+    if (top_of(&lk->top, lk->md.cfg.vocab, z, t, k, ids, p, &err) != 0)
         for (int j = 0; j < k; j++)
             ids[j] = j, p[j] = 0;
-        return;
-    }
-    model_dist_make(&d, z, &(ModelSampling){ t, 0, 1.0 });
-    model_top_ids(d.p, vocab, k, ids);
-    for (int j = 0; j < k; j++)
-        p[j] = d.p[ids[j]];
-    model_dist_free(&d);
 }
 
 const char *model_look_joined(const ModelLook *lk, char *buf, size_t size)

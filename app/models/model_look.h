@@ -74,6 +74,7 @@ typedef struct {
     int has_attr;
     ModelDist next;     /* the next token's distribution (model_look_next):
                            the one sampler's softmax and order            */
+    ModelDist top;      /* model_look_top's, made once and kept           */
 } ModelLook;
 
 /* Open the model directory dir (config, weights, tokenizer): 0, or -1 with
@@ -115,9 +116,10 @@ const float *model_look_thumb(ModelLook *lk, int layer, int head);
  * (model_gen.h); k at most the vocabulary. 0, or -1 with why (no memory;
  * the weights changed on disk). */
 int model_look_next(ModelLook *lk, int pos, double t, int k, int *ids, double *p, char *why, size_t size);
-/* The k highest of z (vocab logits) at temperature t > 0: ids and
- * probabilities (the softmax of z / t), highest first. */
-void model_look_top(const float *z, int vocab, double t, int k, int *ids, double *p);
+/* The k highest of z (lk's vocabulary of logits: a lens's, an edited
+ * pass's) at temperature t > 0: ids and probabilities (the softmax of z /
+ * t), highest first; zeros without the memory for it. */
+void model_look_top(ModelLook *lk, const float *z, double t, int k, int *ids, double *p);
 /* A token's text for a label: spaces as middle dots (underscores without
  * UTF-8), a newline as a return arrow, control bytes as '?', a byte that is
  * not UTF-8 as \xNN; "#ID" without a tokenizer. */

@@ -150,13 +150,13 @@ int model_effect_rows(const TuiTerm *term, const ModelScreen *m)
 }
 
 /* The top k of z as "tok 94%  tok 1%" into buf. */
-static const char *top_said(const TuiTerm *term, const ModelLook *lk, const float *z, char *buf, size_t size)
+static const char *top_said(const TuiTerm *term, ModelLook *lk, const float *z, char *buf, size_t size)
 {
     int ids[NEXT_K];
     double p[NEXT_K];
     char tok[96];
     size_t k = 0;
-    model_look_top(z, lk->md.cfg.vocab, 1.0, imin(NEXT_K, lk->md.cfg.vocab), ids, p);
+    model_look_top(lk, z, 1.0, imin(NEXT_K, lk->md.cfg.vocab), ids, p);
     buf[0] = '\0';
     for (int j = 0; j < imin(NEXT_K, lk->md.cfg.vocab) && k + 1 < size; j++)
         k += (size_t)snprintf(buf + k, size - k, "%s%s %.0f%%", j ? "  " : "",
