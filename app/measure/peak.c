@@ -8,19 +8,14 @@
  */
 #include <pthread.h>
 #include <stdatomic.h>
-#include <time.h>
 
 #include "measure.h"
-#include "clock.h"
 
 #define PEAK_TRIES 3
 #define PEAK_ITERS 4000000L     /* x 24 chains x 16 lanes x 2: 3 GFLOP a thread (AVX-512) */
 #define CHAINS 24
 
 static volatile float sink;
-
-/* The wall clock in ms (the one clock: the probe depends on no timed case). */
-static double wall_ms(void) { return clock_seconds() * 1e3; }
 
 static void fma_scalar(long iters)
 {
@@ -131,7 +126,7 @@ double bench_fma_peak(int threads, AttnIsa *isa_out)
         Probe p = { isa, iters, &ready, threads };
         pthread_t tid[64];
         int started = 0;
-        double t0 = wall_ms();
+        double t0 = bench_now_ms();
         for (int k = 1; k < threads; k++)
             if (pthread_create(&tid[k], NULL, probe_run, &p) == 0)
                 started++;
@@ -139,7 +134,7 @@ double bench_fma_peak(int threads, AttnIsa *isa_out)
         probe_run(&p);
         for (int k = 1; k <= started; k++)
             pthread_join(tid[k], NULL);
-        double ms = wall_ms() - t0;
+        double ms = bench_now_ms() - t0;
         double g = ms > 0 ? flops_of(isa, iters) * (started + 1) / (ms * 1e6) : 0.0;
         if (g > best)
             best = g;

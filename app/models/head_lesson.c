@@ -374,6 +374,8 @@ static int write_matrices(ModelLook *lk, int layer, int head, const char *dir, c
     ModelRun run;
     ModelAsk ask = { .input_layer = layer };
     AttnError err = { 0 };
+    if (model_dir_unchanged(&lk->md, why, size) != 0)
+        return -1;      /* the weights are read where they are mapped */
     if (model_head_weights(lk->md.model, layer, head, &w, &err) != ATTN_OK) {
         snprintf(why, size, "%s", err.msg);
         return -1;
