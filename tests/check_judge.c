@@ -147,6 +147,30 @@ START_TEST(arithmetic_on_numbers_is_an_answer)
 }
 END_TEST
 
+/* Brackets carry a mistake's expression onto later lines; its message is
+ * the rest of the line its ':' is on (once read as the line before: a
+ * negative length, out of memory, found by the fuzzer). */
+START_TEST(a_mistake_across_lines_keeps_its_message)
+{
+    const char *text =
+        "lesson Lines\n"
+        "let X = [ 0.5 -1.0 ; 1.5 0.3 ]\n"
+        "step S\n"
+        "  let P = X @ X\n"
+        "  show P\n"
+        "  exercise p\n    answer P[2,1]\n"
+        "    mistake (X[2,1]\n\n  * X[1,1]) : only the first product\n"
+        "    hint the row of one, the column of the other\n  end\n";
+    Session *s = open_lesson_text(text);
+    const LessonExercise *ex = session_exercise(s, 0);
+    ck_assert_int_eq(ex->n_mistakes, 1);
+    ck_assert_str_eq(ex->mistakes[0].message, "only the first product");
+    ck_assert_int_eq(ex->n_hints, 1);
+    expect_value_diagnosis(s, 0, "X[2,1] * X[1,1]", "only the first product");
+    session_free(s);
+}
+END_TEST
+
 /* Every kind of mistake, on a lesson written for the test. */
 START_TEST(every_kind_of_mistake_is_named)
 {
@@ -302,6 +326,7 @@ Suite *judge_suite(void)
     tcase_add_test(c, malformed_answers_have_their_own_messages);
     tcase_add_test(c, arithmetic_on_numbers_is_an_answer);
     tcase_add_test(c, every_kind_of_mistake_is_named);
+    tcase_add_test(c, a_mistake_across_lines_keeps_its_message);
     tcase_add_test(c, mistakes_on_the_shipped_lessons);
     tcase_add_test(c, a_number_on_the_screen_is_that_cell);
     suite_add_tcase(s, c);

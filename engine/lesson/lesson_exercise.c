@@ -114,6 +114,10 @@ static int d_mistake(PS *ps, size_t kw, size_t arg, LessonExercise *ex)
     m->parsed = e;
     m->pos = start;
     m->expr = ps_squeeze(ps, start, end);
+    /* brackets may carry the expression onto later lines: the message is
+     * the rest of the line the ':' is on */
+    if (c.tok.pos > ps->eol)
+        ps_set_line(ps, c.tok.pos);
     m->message = ps_rest_of_line(ps, c.tok.pos + 1);
     if (!m->expr || !m->message)
         return ps_nomem(ps);
