@@ -284,7 +284,7 @@ fuzz: deps
 	build-fuzz/fuzz_json -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 build-fuzz/corpus-json
 	@mkdir -p build-fuzz/corpus-tokenizer
 	$(FUZZ_CC) $(ATTN_CPPFLAGS) $(ENGINE_INC) $(ENGINE_CFLAGS) -o build-fuzz/fuzz_tokenizer tests/fuzz/fuzz_tokenizer.c \
-	  $(wildcard engine/tokenizer/*.c) engine/io/json_read.c engine/base/status.c engine/base/strbuf.c \
+	  $(wildcard engine/tokenizer/*.c) engine/io/json_read.c engine/base/status.c engine/base/strbuf.c engine/base/hash.c \
 	  engine/base/alloc.c $(ENGINE_LIBS) -lm
 	cp tests/fuzz/tokenizer/* build-fuzz/corpus-tokenizer/
 	build-fuzz/fuzz_tokenizer -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 build-fuzz/corpus-tokenizer
