@@ -141,7 +141,6 @@ static int bug_main(int argc, char **argv)
         fprintf(stderr, "attn bug: the hunt is on the screen (a terminal); on paper: attn run --bug N [--key] FILE\n");
         return 2;
     }
-    opt.no_color |= getenv("NO_COLOR") != NULL;
     return tui_main(file, &opt);
 }
 
@@ -173,7 +172,6 @@ int main(int argc, char **argv)
         }
         if (!mo.model_dir)
             return cli_model(argc - 1, argv + 1);
-        mo.no_color |= getenv("NO_COLOR") != NULL;
         return tui_main(NULL, &mo);
     }
     if (argc >= 2 && strcmp(argv[1], "train") == 0) {
@@ -187,7 +185,6 @@ int main(int argc, char **argv)
         int status;
         if (!(to.trainer = cli_train_begin(argc - 1, argv + 1, &status)))
             return status;
-        to.no_color = getenv("NO_COLOR") != NULL;
         return tui_main(NULL, &to);
     }
     if (argc >= 2 && strcmp(argv[1], "bench") == 0)
@@ -209,7 +206,6 @@ int main(int argc, char **argv)
             return cli_join(argc - 1, argv + 1);
         if (!jo.join_name)
             jo.join_name = getenv("USER") && getenv("USER")[0] ? getenv("USER") : "student";
-        jo.no_color = getenv("NO_COLOR") != NULL;
         return tui_main(NULL, &jo);
     }
     if (argc >= 2 && strcmp(argv[1], "bug") == 0)

@@ -142,6 +142,14 @@ START_TEST(giving_up_and_no_terminal)
     ck_assert_msg(strstr(r.err, "--seed takes a whole number from 0 to 4294967295, not 'x'"), "%s", r.err);
     cmd_free(&r);
     tmux_stop(&t);
+    /* NO_COLOR set but empty asks for nothing (no-color.org): the hunt is
+     * in colour, as the lesson screen and the pictures read it (the hunt,
+     * the model, the training and the student's screens once went grey) */
+    tmux_start(&t, 80, 24, "NO_COLOR=", args);
+    WAIT_FOR(&t, "Find the bug (seed 1)");
+    tmux_capture(&t, 1);
+    ck_assert_msg(has_colour_codes(t.last), "no colour with NO_COLOR empty:\n%s", t.last);
+    tmux_stop(&t);
 }
 END_TEST
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "ramp.h"
+#include "text.h"
 #include "tui_term.h"
 
 int tui_attr(const TuiTerm *t, TuiColor c)
@@ -69,8 +70,7 @@ static int mono_attr(TuiColor c)
 
 void tui_colors_init(TuiTerm *t, int no_color)
 {
-    const char *nc = getenv("NO_COLOR");
-    if (no_color || (nc && *nc) || !has_colors()) {
+    if (no_color || text_no_color() || !has_colors()) {
         t->color = COLORS_NONE;
     } else {
         start_color();

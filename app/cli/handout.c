@@ -224,9 +224,8 @@ static int write_pane_svg(const char *dir, int k, const Lesson *l, const LessonS
 {
     char how[200], path[1400], why[300], shown[1500], stem[MAT_NAME_MAX + 16];
     Hides hides = { l, m->name, k - 1 };
-    const char *nc = getenv("NO_COLOR");
     SvgPane pane = { m, explain_how(m, how, sizeof how), panes_heat(st, m->name), NUM_DECIMALS_DEFAULT, 0,
-                     v->with_answers ? NULL : svg_hides, &hides, nc && *nc };
+                     v->with_answers ? NULL : svg_hides, &hides, text_no_color() };
     snprintf(stem, sizeof stem, "%02d-%s", k, m->name);
     snprintf(path, sizeof path, "%s/%s.svg", dir, svg_file_stem(stem, sizeof stem, stem));
     char *doc = svg_pane(&pane);

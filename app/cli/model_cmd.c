@@ -31,6 +31,7 @@
 
 #include "json_read.h"
 #include "json_write.h"
+#include "text.h"
 #include "lesson.h"
 #include "lessonfile.h"
 #include "bpe.h"
@@ -146,8 +147,8 @@ static int write_attention(const char *path, ModelLook *lk, char *why, size_t si
 /* Every head (layer < 0), or one, as a picture into path. */
 static int write_svg(const char *path, ModelLook *lk, int layer, int head, char *why, size_t size)
 {
-    const char *nc = getenv("NO_COLOR");
-    char *doc = layer < 0 ? model_svg_heads(lk, nc && *nc) : model_svg_head(lk, layer, head, nc && *nc);
+    int grey = text_no_color();
+    char *doc = layer < 0 ? model_svg_heads(lk, grey) : model_svg_head(lk, layer, head, grey);
     FILE *f = doc ? create_output(path, lk, "picture", why, size) : NULL;
     int ok = f != NULL;
     errno = 0;

@@ -209,7 +209,7 @@ static void print_text(const BenchOpts *o, const Sweep *s)
                s->nn[i] / 1e6, s->extra[i] / 1e6);
     }
     putchar('\n');
-    int utf8 = text_locale_utf8() && !getenv("NO_COLOR");
+    int utf8 = text_locale_utf8() && !text_no_color();
     sweep_report(stdout, o, s, 60, 16, utf8);
 }
 

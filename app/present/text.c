@@ -6,6 +6,7 @@
 
 #include <langinfo.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "minmax.h"
@@ -141,6 +142,12 @@ int text_locale_utf8(void)
 {
     const char *cs = nl_langinfo(CODESET);
     return cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0);
+}
+
+int text_no_color(void)
+{
+    const char *nc = getenv("NO_COLOR");
+    return nc && *nc;
 }
 
 char *text_shorten(char *out, size_t size, const char *s, int w, int utf8)

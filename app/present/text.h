@@ -43,6 +43,10 @@ size_t text_fit(const char *s, int w);
  * be written)? The one test, for the screen and the printed commands. */
 int text_locale_utf8(void);
 
+/* Does the environment ask for no colour: NO_COLOR set and not empty
+ * (no-color.org)? The one reading, for the screen and every picture. */
+int text_no_color(void);
+
 /* s into out as it fits w columns: whole, or cut at a word's end with "…"
  * ("..." when not utf8) after it, never in the middle of a word unless
  * the first word alone is too long. Returns out. */
