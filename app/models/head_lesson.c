@@ -20,10 +20,14 @@
 #include "npy.h"
 #include "progress.h"
 #include "strbuf.h"
+#include "teach.h"
 
 /* The exercises: the cells they ask for (from 0) and the answers they
  * state (NAN: not known yet, the lesson's first writing). */
 #define TWINS_MAX 64
+#define CHANCE_MAX 8
+
+enum { EX_SCALED, EX_WEIGHT, EX_KIND, EX_KINDS };
 
 typedef struct {
     int si, sj, ai, aj;
@@ -33,7 +37,20 @@ typedef struct {
     int twin[TWINS_MAX][2], n_twins;
     int ki, kj;         /* the kind's step's cell (kind_cell), -1: none */
     double kind_weight;
+    /* cells elsewhere on the screens (an input, a weight) that read as an
+     * exercise's answer by chance, as `attn check --strict` finds them:
+     * each exercise hides its own too */
+    LessonCell chance[EX_KINDS][CHANCE_MAX];
+    int n_chance[EX_KINDS];
 } Stated;
+
+/* The cells exercise `which` hides by chance, each " NAME[r,c]". */
+static void add_chance(StrBuf *b, const Stated *st, int which)
+{
+    for (int i = 0; i < st->n_chance[which]; i++)
+        strbuf_add(b, " %s[%d,%d]", st->chance[which][i].name, st->chance[which][i].row + 1,
+                   st->chance[which][i].col + 1);
+}
 
 /* rows x cols floats (row-major) as dir/name, a float32 .npy. */
 static int write_npy(const char *dir, const char *name, const float *v, int rows, int cols, char *why, size_t size)
@@ -195,7 +212,9 @@ static void kind_step(StrBuf *b, const ModelLook *lk, const char *kind, double s
     strbuf_add(b, "    hide  ");
     for (int c = 1; c <= qi + 1; c++)
         strbuf_add(b, " A[%d,%d]", qi + 1, c);
-    strbuf_add(b, " A_model[%d,%d]\n  end\n\n", qi + 1, kj + 1);     /* the set-up's copy, the model's own */
+    strbuf_add(b, " A_model[%d,%d]", qi + 1, kj + 1);     /* the set-up's copy, the model's own */
+    add_chance(b, st, EX_KIND);
+    strbuf_add(b, "\n  end\n\n");
 }
 
 /* The lesson's text. */
@@ -287,10 +306,11 @@ static char *lesson_text(const ModelLook *lk, int layer, int head, const char *t
         else
             strbuf_add(&b, "    answer scaled[%d,%d] = %.6f within 0.001\n", i, j, st->scaled);
         strbuf_add(&b, "    hint   Take S[%d,%d] and divide it by sqrt(%d).\n", i, j, hd);
-        if (st->n_twins) {
+        if (st->n_twins || st->n_chance[EX_SCALED]) {
             strbuf_add(&b, "    hide   scaled[%d,%d]", i, j);     /* a hide line names every cell */
             for (int t = 0; t < st->n_twins; t++)
                 strbuf_add(&b, " scaled[%d,%d]", st->twin[t][0] + 1, st->twin[t][1] + 1);
+            add_chance(&b, st, EX_SCALED);
             strbuf_add(&b, "\n");
         }
         strbuf_add(&b, "  end\n");
@@ -318,7 +338,9 @@ static char *lesson_text(const ModelLook *lk, int layer, int head, const char *t
                        "    hide  ", i, i, i, j, i);
         for (int k = 1; k <= i; k++)
             strbuf_add(&b, " A[%d,%d]", i, k);     /* the row's sum would give the cell away */
-        strbuf_add(&b, " A_model[%d,%d]\n  end\n", i, j);  /* the set-up's copy, the model's own */
+        strbuf_add(&b, " A_model[%d,%d]", i, j);  /* the set-up's copy, the model's own */
+        add_chance(&b, st, EX_WEIGHT);
+        strbuf_add(&b, "\n  end\n");
     }
     strbuf_add(&b, "\n");
     kind_step(&b, lk, kind, kind_score, st);
@@ -459,6 +481,36 @@ static int evaluate(const char *path, Stated *st, char *why, size_t size)
     return 0;
 }
 
+/* The cells of the screens that read as an exercise's answer by chance
+ * (the lesson at path as `attn check --strict` reads it), added to the
+ * exercise's own: how many were new, or -1 with why. */
+static int chance_cells(const char *path, Stated *st, char *why, size_t size)
+{
+    LessonError err;
+    Lesson *l = lessonfile_load(path, &err);
+    LessonState *s = l ? lesson_eval(l, NULL, 0, &err) : NULL;
+    if (!s) {
+        char buf[2048];
+        snprintf(why, size, "the head's lesson does not evaluate: %s", lesson_error_format(&err, buf, sizeof buf));
+        lesson_free(l);
+        return -1;
+    }
+    int added = 0;
+    /* the exercises stand in the order of EX_SCALED, EX_WEIGHT, EX_KIND */
+    for (int i = 0; i < lesson_n_exercises(l) && i < EX_KINDS; i++) {
+        LessonCell cell;
+        char leak[352];
+        if (lesson_exercise_leak_cell(l, s, lesson_exercise_at(l, i), &cell, leak, sizeof leak) && cell.name[0]
+            && st->n_chance[i] < CHANCE_MAX) {
+            st->chance[i][st->n_chance[i]++] = cell;
+            added++;
+        }
+    }
+    lesson_state_free(s);
+    lesson_free(l);
+    return added;
+}
+
 int head_lesson_write(ModelLook *lk, int layer, int head, const char *text, const char *dir, char *path,
                       size_t path_size, char *why, size_t why_size)
 {
@@ -481,7 +533,10 @@ int head_lesson_write(ModelLook *lk, int layer, int head, const char *text, cons
     double score;
     int earlier;    /* the matrices were written: layer and head are the model's */
     kind_cell(lk, model_head_kind(&lk->scores[(layer - 1) * c->heads + head - 1], &score), &st.ki, &st.kj, &earlier);
-    for (int pass = 0; pass < 2; pass++) {
+    /* written to find the answers, with them, then again while a cell
+     * elsewhere reads as one of them by chance (each round hides one more
+     * for each exercise; a few suffice) */
+    for (int pass = 0; pass < 2 + CHANCE_MAX; pass++) {
         char *t = lesson_text(lk, layer, head, text, &st), msg[600];
         if (!t) {
             snprintf(why, why_size, "out of memory");
@@ -495,6 +550,11 @@ int head_lesson_write(ModelLook *lk, int layer, int head, const char *text, cons
         }
         if (pass == 0 && evaluate(path, &st, why, why_size) != 0)
             return -1;
+        int chance = pass > 0 ? chance_cells(path, &st, why, why_size) : 1;
+        if (chance < 0)
+            return -1;
+        if (chance == 0)
+            break;
     }
     return 0;
 }

@@ -87,6 +87,7 @@ typedef struct {
     int long_value;         /* three significant digits or more              */
     char *why;
     size_t size;
+    LessonCell *cell;       /* the visible cell that gives it, when one does */
 } Probe;
 
 /* Is name[r,c] kept as '?' while exercise at is open: it or a later one
@@ -128,6 +129,11 @@ static int cell_leak(const Probe *p, const Mat *m, int k)
                 continue;
             snprintf(p->why, p->size, "its value %.6g can be read on %s at %s[%d,%d] (--strict): hide that cell too, "
                      "or ask another", p->v, screen_name(p, k, where, sizeof where), m->name, r + 1, c + 1);
+            if (p->cell) {
+                snprintf(p->cell->name, sizeof p->cell->name, "%s", m->name);
+                p->cell->row = r;
+                p->cell->col = c;
+            }
             return 1;
         }
     return 0;
@@ -228,7 +234,15 @@ int screen_cell_reading(const Lesson *l, const LessonState *s, const LessonExerc
 
 int lesson_exercise_leaks(const Lesson *l, const LessonState *s, const LessonExercise *ex, char *why, size_t size)
 {
-    Probe p = { l, ex, -1, -1, NAN, "", 0, why, size };
+    return lesson_exercise_leak_cell(l, s, ex, NULL, why, size);
+}
+
+int lesson_exercise_leak_cell(const Lesson *l, const LessonState *s, const LessonExercise *ex, LessonCell *cell,
+                              char *why, size_t size)
+{
+    Probe p = { l, ex, -1, -1, NAN, "", 0, why, size, cell };
+    if (cell)
+        *cell = (LessonCell){ 0 };
     locate(l, ex, &p.at, &p.step);
     LessonError err;
     Mat *got = p.step >= 0 ? lesson_state_eval(s, &l->src, ex->parsed, &err) : NULL;

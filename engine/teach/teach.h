@@ -199,6 +199,10 @@ void lesson_judge(LessonJudge *j, const LessonExercise *ex, const char *typed, c
  * with why, naming where; 0 otherwise, and for an answer that is not one
  * number. */
 int lesson_exercise_leaks(const Lesson *l, const LessonState *s, const LessonExercise *ex, char *why, size_t size);
+/* The same, and when the value is read off a visible cell, that cell in
+ * *cell (its name "" otherwise): what a writer of lessons hides to cure it. */
+int lesson_exercise_leak_cell(const Lesson *l, const LessonState *s, const LessonExercise *ex, LessonCell *cell,
+                              char *why, size_t size);
 
 /* The numbers a step's prose quotes for the value one of its exercises asks
  * (the asked value rounded to the digits written) that the judge would
