@@ -2,8 +2,8 @@
  * check_house.c - the house rules, measured on the tree: no source file of
  * the program (engine/, app/) over 600 lines, no folder of it with more
  * than 15 .c files, no screen header (app/tui, app/lessonscreen) included
- * by more than 8 files of the program, and ARCHITECTURE.md naming every
- * top-level folder. The project as it stands passes; a planted tree with
+ * by more than 8 files of the program, ARCHITECTURE.md naming every
+ * top-level folder, and one clock and one hash in engine/base. The project as it stands passes; a planted tree with
  * one of each breach fails with each named. (The walls between folders
  * are check_layers.c's.)
  */
@@ -219,12 +219,84 @@ START_TEST(a_planted_breach_of_each_rule_is_named)
 }
 END_TEST
 
+/* One home for what every room uses: the monotonic clock is read only in
+ * engine/base/clock.c, and the FNV-1a hash (its prime) is written only in
+ * engine/base/hash.c. Each file of the program (root/engine, root/app)
+ * that has its own, one line each into out. */
+static void check_one_home(const char *root, const char *top, StrBuf *out)
+{
+    static const struct { const char *mark, *home, *what; } homes[] = {
+        { "CLOCK_MONOTONIC", "engine/base/clock.c", "a clock of its own" },
+        { "1099511628211", "engine/base/hash.c", "an FNV-1a of its own" },
+        { "100000001b3", "engine/base/hash.c", "an FNV-1a of its own" },
+    };
+    char path[2048];
+    snprintf(path, sizeof path, "%s/%s", root, top);
+    DIR *d = opendir(path);
+    ck_assert_ptr_nonnull(d);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        char folder[1024], dir[4096];
+        snprintf(folder, sizeof folder, "%s/%s", top, e->d_name);
+        snprintf(dir, sizeof dir, "%s/%s", root, folder);
+        DIR *f = e->d_name[0] != '.' && is_dir(dir) ? opendir(dir) : NULL;
+        struct dirent *g;
+        while (f && (g = readdir(f))) {
+            if (!ends_with(g->d_name, ".c") && !ends_with(g->d_name, ".h"))
+                continue;
+            char file[8192], name[2048];
+            snprintf(file, sizeof file, "%s/%s", dir, g->d_name);
+            snprintf(name, sizeof name, "%s/%s", folder, g->d_name);
+            char *text = slurp(file);
+            for (size_t i = 0; text && i < sizeof homes / sizeof *homes; i++)
+                if (strcmp(name, homes[i].home) != 0 && strstr(text, homes[i].mark))
+                    strbuf_add(out, "%s: %s (%s is the one)\n", name, homes[i].what, homes[i].home);
+            free(text);
+        }
+        if (f)
+            closedir(f);
+    }
+    closedir(d);
+}
+
+START_TEST(one_clock_and_one_hash)
+{
+    StrBuf out = { 0 };
+    strbuf_add(&out, "%s", "");
+    check_one_home(".", "engine", &out);
+    check_one_home(".", "app", &out);
+    char *b = strbuf_take(&out);
+    ck_assert_msg(b && b[0] == '\0', "%s", b ? b : "(no memory)");
+    free(b);
+    /* planted: a file with a clock and a hash of its own is named */
+    char dir[] = "/tmp/attn-home-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    CmdResult r = cmd_runf("cd %s && mkdir -p engine/base app/measure && "
+                           "echo 'clock_gettime(CLOCK_MONOTONIC, &t);' > app/measure/own.c && "
+                           "echo 'h *= 1099511628211ull;' > engine/base/table.c && "
+                           "echo 'clock_gettime(CLOCK_MONOTONIC, &t);' > engine/base/clock.c",
+                           dir);
+    ck_assert_int_eq(r.status, 0);
+    cmd_free(&r);
+    StrBuf planted = { 0 };
+    check_one_home(dir, "engine", &planted);
+    check_one_home(dir, "app", &planted);
+    b = strbuf_take(&planted);
+    ck_assert_str_eq(b, "engine/base/table.c: an FNV-1a of its own (engine/base/hash.c is the one)\n"
+                        "app/measure/own.c: a clock of its own (engine/base/clock.c is the one)\n");
+    free(b);
+    r = cmd_runf("rm -rf %s", dir);
+    cmd_free(&r);
+}
+END_TEST
+
 Suite *house_suite(void)
 {
     Suite *s = suite_create("house");
     TCase *tc = tcase_create("house");
     tcase_add_test(tc, the_project_keeps_the_house_rules);
     tcase_add_test(tc, a_planted_breach_of_each_rule_is_named);
+    tcase_add_test(tc, one_clock_and_one_hash);
     suite_add_tcase(s, tc);
     return s;
 }
