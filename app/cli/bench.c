@@ -18,11 +18,11 @@
 
 #include "alloc.h"
 #include "attention.h"
+#include "filewrite.h"
 #include "json_write.h"
 #include "measure.h"
 #include "bench_naive.h"
 #include "lesson.h"
-#include "lessonfile.h"
 #include "mat.h"
 #include "rng.h"
 #include "numfmt.h"
@@ -320,7 +320,7 @@ static void print_text(FILE *f, const BenchOpts *o, const BenchResult *r)
 static int dump(const char *path, const float *out, size_t count)
 {
     char why[300] = "", shown[1024];
-    FILE *f = lessonfile_create(path, why, sizeof why);
+    FILE *f = filewrite_create(path, why, sizeof why);
     int ok = f && fwrite(out, sizeof *out, count, f) == count;
     if (f && fclose(f) != 0)
         ok = 0;

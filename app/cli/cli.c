@@ -22,11 +22,11 @@
 #include <sys/stat.h>
 
 #include "cell_explain.h"
+#include "filewrite.h"
 #include "handout.h"
 #include "json_out.h"
 #include "lesson.h"
 #include "teach.h"
-#include "lessonfile.h"
 #include "markdown.h"
 #include "report.h"
 #include "session.h"
@@ -78,7 +78,7 @@ static int write_markdown(const char *path, const Lesson *l, const SheetView *v)
     }
     char why[300] = "";
     errno = 0;
-    FILE *f = lessonfile_create(path, why, sizeof why);
+    FILE *f = filewrite_create(path, why, sizeof why);
     int failed = !f;
     if (f) {
         markdown_print(f, l, v);

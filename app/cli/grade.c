@@ -25,10 +25,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fileread.h"
 #include "json_write.h"
 #include "lesson.h"
 #include "teach.h"
-#include "lessonfile.h"
 #include "report.h"
 #include "session.h"
 
@@ -126,7 +126,7 @@ static int read_sheet(const char *path, int n_ex, Sheet *sh, int bug_given)
     Graded *g = sh->g;
     char *text, why[300], name[512];
     size_t len;
-    if (lessonfile_read_text(path, SHEET_MAX_BYTES, &text, &len, why, sizeof why) != 0) {
+    if (fileread_text(path, SHEET_MAX_BYTES, &text, &len, why, sizeof why) != 0) {
         fprintf(stderr, "attn: cannot read the answer sheet %s: %s\n", lesson_escape(path, name, sizeof name), why);
         return -1;
     }

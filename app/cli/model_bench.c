@@ -35,6 +35,7 @@
 #include <sys/stat.h>
 
 #include "attention_linear.h"
+#include "fileread.h"
 #include "pool.h"
 #include "json_write.h"
 #include "lesson.h"
@@ -416,7 +417,7 @@ static Bpe *open_tokenizer(const char *path, size_t *bytes, char *why, size_t si
     }
     char *json = NULL, msg[1024];
     AttnError err = { 0 };
-    if (lessonfile_read_text(path, 64L << 20, &json, bytes, msg, sizeof msg) != 0) {
+    if (fileread_text(path, 64L << 20, &json, bytes, msg, sizeof msg) != 0) {
         snprintf(why, size, "%.1000s: %s", path, msg);
         return NULL;
     }
@@ -491,7 +492,7 @@ int cli_tokenizer_bench(int argc, char **argv)
         text_path = shipped;
     }
     char *text = NULL;
-    if (lessonfile_read_text(text_path, 64L << 20, &text, &len, msg, sizeof msg) != 0 || len == 0) {
+    if (fileread_text(text_path, 64L << 20, &text, &len, msg, sizeof msg) != 0 || len == 0) {
         fprintf(stderr, "attn: %s: %s\n", lesson_escape(text_path, shown, sizeof shown), len ? msg : "empty");
         bpe_free(b), free(text);
         return 2;

@@ -29,10 +29,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "filewrite.h"
 #include "json_read.h"
 #include "json_write.h"
 #include "lesson.h"
-#include "lessonfile.h"
 #include "bpe.h"
 #include "model.h"
 #include "head_lesson.h"
@@ -116,7 +116,7 @@ static FILE *create_output(const char *path, const ModelLook *lk, const char *wh
         snprintf(why, size, "it is one of the model's own files: write the %s to another", what);
         return NULL;
     }
-    return lessonfile_create(path, why, size);
+    return filewrite_create(path, why, size);
 }
 
 /* Every head's attention as float32, shape (layers, heads, n, n), each

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "filewrite.h"
 #include "lesson.h"
-#include "lessonfile.h"
 
 #define NAME_MAX_SHOWN 1024
 
@@ -287,7 +287,7 @@ void report_junit(FILE *out, const ReportItem *items, int n)
 int report_junit_file(const char *path, const ReportItem *items, int n)
 {
     char why[300] = "";
-    FILE *f = lessonfile_create(path, why, sizeof why);
+    FILE *f = filewrite_create(path, why, sizeof why);
     if (f)
         report_junit(f, items, n);
     if (!f || fclose(f) != 0) {

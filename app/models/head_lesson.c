@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fileclaim.h"
 #include "filewrite.h"
 #include "lesson.h"
 #include "lessonfile.h"
@@ -363,7 +364,7 @@ static int folder(const ModelLook *lk, int layer, int head, const char *dir, cha
      * refused, never replaced without asking */
     static const char *const files[] = { "head.lesson", "x.npy", "wq.npy", "wk.npy", "wv.npy", "wo.npy", "bq.npy",
                                          "bk.npy", "bv.npy", "attention.npy", NULL };
-    return filewrite_claim(out, files, NULL, why, why_size);
+    return fileclaim_stamp(out, files, NULL, why, why_size);
 }
 
 /* The matrices beside the lesson. */

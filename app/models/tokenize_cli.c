@@ -9,9 +9,9 @@
 #include <stdlib.h>
 
 #include "bpe.h"
+#include "fileread.h"
 #include "json_write.h"
 #include "lesson.h"
-#include "lessonfile.h"
 #include "model_dir.h"
 
 /* The most a file given to --tokenize may hold. */
@@ -27,7 +27,7 @@ static int tokenize_one(const Bpe *bpe, const char *file, int json, char *why, s
     int *ids = NULL;
     long n = -1;
     AttnError err = { 0 };
-    if (lessonfile_read_text(file, TOKENIZE_MAX_BYTES, &text, &len, msg, sizeof msg) != 0)
+    if (fileread_text(file, TOKENIZE_MAX_BYTES, &text, &len, msg, sizeof msg) != 0)
         snprintf(why, size, "%.900s: %s", file, msg);
     else if ((n = bpe_encode_all(bpe, text, len, &ids, &err)) < 0)
         snprintf(why, size, "%.900s: %s", file, err.msg);
