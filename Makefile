@@ -47,7 +47,7 @@ ENGINE_DIRS := engine/base engine/io engine/attention engine/ops engine/explain 
 APP_DIRS    := app/files app/session app/present app/measure app/class app/models app/cli app/canvas app/lessonscreen \
                app/modelscreen app/tui
 SEES_files   := app/files
-SEES_session := app/files app/session
+SEES_session := app/files app/present app/session
 SEES_present := app/present
 SEES_measure := app/present app/measure
 SEES_class   := app/files app/session app/present app/class
@@ -58,7 +58,7 @@ SEES_lessonscreen := app/files app/session app/present app/canvas app/lessonscre
 SEES_modelscreen := app/files app/session app/present app/canvas app/models app/modelscreen
 SEES_tui     := app/files app/session app/present app/measure app/class app/models app/canvas app/lessonscreen \
                 app/modelscreen app/tui
-SEES_main    := app/cli app/tui
+SEES_main    := app/present app/cli app/tui
 ENGINE_INC  := $(addprefix -I,$(ENGINE_DIRS))
 APP_INC     := $(ENGINE_INC) $(addprefix -I,$(APP_DIRS))
 # The folder of app/FOLDER/x.c (main for app/main.c) and its -I flags.
@@ -245,8 +245,8 @@ FUZZ_CC := clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-saniti
 fuzz: deps
 	@scripts/install-deps --fuzz
 	@mkdir -p build-fuzz/corpus build-fuzz/corpus-answer build-fuzz/corpus-npy build-fuzz/corpus-csv
-	$(FUZZ_CC) $(ATTN_CPPFLAGS) $(ENGINE_INC) $(ENGINE_CFLAGS) -o build-fuzz/fuzz_lesson tests/fuzz/fuzz_lesson.c \
-	  $(ENGINE_SRC) $(ENGINE_LIBS) -lm
+	$(FUZZ_CC) $(ATTN_CPPFLAGS) $(ENGINE_INC) -Iapp/present $(ENGINE_CFLAGS) -o build-fuzz/fuzz_lesson \
+	  tests/fuzz/fuzz_lesson.c app/present/escape.c $(ENGINE_SRC) $(ENGINE_LIBS) -lm
 	cp lessons/*.lesson tests/broken/*.lesson build-fuzz/corpus/ 2>/dev/null || true
 	build-fuzz/fuzz_lesson -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
 	  -dict=tests/fuzz/lesson.dict build-fuzz/corpus

@@ -18,6 +18,7 @@
 
 #include "alloc.h"
 #include "attention.h"
+#include "escape.h"
 #include "filewrite.h"
 #include "json_write.h"
 #include "measure.h"
@@ -32,7 +33,7 @@ static int usage_error(const char *fmt, const char *arg)
 {
     char shown[512];
     fputs("attn bench: ", stderr);
-    fprintf(stderr, fmt, lesson_escape(arg, shown, sizeof shown));   /* an argument may hold anything */
+    fprintf(stderr, fmt, term_escape(arg, shown, sizeof shown));   /* an argument may hold anything */
     fputs("\nusage: attn bench [--n N] [--d D] [--heads H] [--causal] [--reps R] [--json]\n"
           "                  [--kernels auto|blas|avx512|avx2|scalar] [--phases]\n"
           "                  [--fused-only] [--standard | --sweep [--max-n N] | --linear]\n"
@@ -325,7 +326,7 @@ static int dump(const char *path, const float *out, size_t count)
     if (f && fclose(f) != 0)
         ok = 0;
     if (!ok)
-        fprintf(stderr, "attn bench: cannot write '%s'%s%s\n", lesson_escape(path, shown, sizeof shown),
+        fprintf(stderr, "attn bench: cannot write '%s'%s%s\n", term_escape(path, shown, sizeof shown),
                 why[0] ? ": " : "", why);
     return ok ? 0 : -1;
 }

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "explain.h"
 #include "fileclaim.h"
 #include "filewrite.h"
@@ -239,10 +240,10 @@ static int write_pane_svg(const char *dir, int k, const Lesson *l, const LessonS
         failed |= fclose(f) != 0;
     }
     if (failed)
-        fprintf(stderr, "attn: cannot write %s: %s\n", lesson_escape(path, shown, sizeof shown),
+        fprintf(stderr, "attn: cannot write %s: %s\n", term_escape(path, shown, sizeof shown),
                 !doc ? "out of memory" : f ? strerror(errno ? errno : EIO) : why);
     else
-        printf("%s\n", lesson_escape(path, shown, sizeof shown));
+        printf("%s\n", term_escape(path, shown, sizeof shown));
     free(doc);
     return failed ? 2 : 0;
 }
@@ -251,8 +252,8 @@ int handout_svg(const char *dir, const Lesson *l, const SheetView *v)
 {
     char why[700], shown[1100], why_shown[1100];
     if (fileclaim_marks(dir, SVG_MARK, why, sizeof why) != 0) {
-        fprintf(stderr, "attn: --svg %s: %s\n", lesson_escape(dir, shown, sizeof shown),
-                lesson_escape(why, why_shown, sizeof why_shown));
+        fprintf(stderr, "attn: --svg %s: %s\n", term_escape(dir, shown, sizeof shown),
+                term_escape(why, why_shown, sizeof why_shown));
         return 2;
     }
     /* the set-up is screen 0, as the screen shows it before step 1 */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "bpe.h"
+#include "escape.h"
 #include "fileread.h"
 #include "json_write.h"
 #include "lesson.h"
@@ -68,7 +69,7 @@ int tokenize_cli(const char *dir, const char *const *files, int n_files, int jso
         for (int i = 0; i < n_files && (rc = tokenize_one(md.bpe, files[i], json, why, sizeof why)) == 0; i++)
             ;
     if (rc != 0)
-        fprintf(stderr, "attn: %s\n", lesson_escape(why, shown, sizeof shown));
+        fprintf(stderr, "attn: %s\n", term_escape(why, shown, sizeof shown));
     model_dir_close(&md);
     return rc == 0 && fflush(stdout) == 0 ? 0 : 2;
 }

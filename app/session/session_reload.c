@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "lessonfile.h"
 #include "session_internal.h"
 
@@ -103,7 +104,7 @@ static int find_screen(const Lesson *l, const char *title)
 static void reload_refused(Session *s, const LessonError *err)
 {
     char buf[2048];
-    lesson_error_format(err, buf, sizeof buf);
+    term_lesson_error(err, buf, sizeof buf);
     size_t n = strlen(buf);
     while (n > 0 && buf[n - 1] == '\n')
         buf[--n] = '\0';
