@@ -5,7 +5,9 @@
  * replaces the lesson, finding the person's step again by its
  * title, carrying exercise states over by question (verdicts as they were
  * given: nothing is judged again) and keeping the edits that still apply;
- * a refused version changes nothing and keeps its error.
+ * a refused version changes nothing and keeps its error. Which data files
+ * are watched is session_life.c's (session_watch_data), set when a
+ * lesson is opened.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,26 +16,6 @@
 #include "escape.h"
 #include "lessonfile.h"
 #include "session_internal.h"
-
-void session_watch_data(Session *s, const Lesson *l)
-{
-    for (int i = 0; i < s->n_data; i++)
-        free(s->data[i].path);
-    free(s->data);
-    s->data = NULL;
-    s->n_data = 0;
-    int n = l && s->path ? lesson_n_loads(l) : 0;
-    if (n == 0 || !(s->data = calloc((size_t)n, sizeof *s->data)))
-        return;
-    for (int i = 0; i < n; i++) {
-        char full[4096];
-        lessonfile_data_path(s->path, lesson_load_path(l, i), full, sizeof full);
-        if (!(s->data[i].path = strdup(full)))
-            break;
-        s->data[i].stamp = file_stamp(full);
-        s->n_data = i + 1;
-    }
-}
 
 /* Has a watched data file changed since it was stamped? */
 static int data_changed(const Session *s)
