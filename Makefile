@@ -44,20 +44,21 @@ CHECK_LIBS    := $(call pc_libs,check,-lcheck -lsubunit -lrt -lpthread)
 # curses or printing in the engine.
 ENGINE_DIRS := engine/base engine/io engine/attention engine/ops engine/explain engine/lesson engine/teach engine/model \
                engine/tokenizer engine/train
-APP_DIRS    := app/session app/present app/measure app/class app/models app/cli app/canvas app/lessonscreen \
+APP_DIRS    := app/files app/session app/present app/measure app/class app/models app/cli app/canvas app/lessonscreen \
                app/modelscreen app/tui
-SEES_session := app/session
+SEES_files   := app/files
+SEES_session := app/files app/present app/session
 SEES_present := app/present
 SEES_measure := app/present app/measure
-SEES_class   := app/session app/present app/class
-SEES_models  := app/session app/present app/models
-SEES_cli     := app/session app/present app/measure app/class app/models app/cli
+SEES_class   := app/files app/session app/present app/class
+SEES_models  := app/files app/session app/present app/models
+SEES_cli     := app/files app/session app/present app/measure app/class app/models app/cli
 SEES_canvas  := app/present app/canvas
-SEES_lessonscreen := app/session app/present app/canvas app/lessonscreen
-SEES_modelscreen := app/session app/present app/canvas app/models app/modelscreen
-SEES_tui     := app/session app/present app/measure app/class app/models app/canvas app/lessonscreen \
+SEES_lessonscreen := app/files app/session app/present app/canvas app/lessonscreen
+SEES_modelscreen := app/files app/session app/present app/canvas app/models app/modelscreen
+SEES_tui     := app/files app/session app/present app/measure app/class app/models app/canvas app/lessonscreen \
                 app/modelscreen app/tui
-SEES_main    := app/cli app/tui
+SEES_main    := app/present app/cli app/tui
 ENGINE_INC  := $(addprefix -I,$(ENGINE_DIRS))
 APP_INC     := $(ENGINE_INC) $(addprefix -I,$(APP_DIRS))
 # The folder of app/FOLDER/x.c (main for app/main.c) and its -I flags.
@@ -244,8 +245,8 @@ FUZZ_CC := clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-saniti
 fuzz: deps
 	@scripts/install-deps --fuzz
 	@mkdir -p build-fuzz/corpus build-fuzz/corpus-answer build-fuzz/corpus-npy build-fuzz/corpus-csv
-	$(FUZZ_CC) $(ATTN_CPPFLAGS) $(ENGINE_INC) $(ENGINE_CFLAGS) -o build-fuzz/fuzz_lesson tests/fuzz/fuzz_lesson.c \
-	  $(ENGINE_SRC) $(ENGINE_LIBS) -lm
+	$(FUZZ_CC) $(ATTN_CPPFLAGS) $(ENGINE_INC) -Iapp/present $(ENGINE_CFLAGS) -o build-fuzz/fuzz_lesson \
+	  tests/fuzz/fuzz_lesson.c app/present/escape.c $(ENGINE_SRC) $(ENGINE_LIBS) -lm
 	cp lessons/*.lesson tests/broken/*.lesson build-fuzz/corpus/ 2>/dev/null || true
 	build-fuzz/fuzz_lesson -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
 	  -dict=tests/fuzz/lesson.dict build-fuzz/corpus
@@ -255,8 +256,9 @@ fuzz: deps
 	build-fuzz/fuzz_answer -max_total_time=$(FUZZ_SECONDS) -max_len=256 -timeout=10 \
 	  -dict=tests/fuzz/answer.dict build-fuzz/corpus-answer
 	@mkdir -p build-fuzz/corpus-progress
-	$(FUZZ_CC) $(ATTN_CPPFLAGS) -Iapp/session -Iengine/base -Iengine/lesson -o build-fuzz/fuzz_progress tests/fuzz/fuzz_progress.c \
-	  app/session/progress.c app/session/progress_file.c app/session/progress_lines.c app/session/filewrite.c \
+	$(FUZZ_CC) $(ATTN_CPPFLAGS) -Iapp/files -Iapp/session -Iengine/base -Iengine/lesson -o build-fuzz/fuzz_progress \
+	  tests/fuzz/fuzz_progress.c app/session/progress.c app/session/progress_file.c app/session/progress_lines.c \
+	  app/files/filewrite.c \
 	  engine/base/strbuf.c \
 	  engine/base/alloc.c
 	cp tests/fuzz/progress/* build-fuzz/corpus-progress/
@@ -267,9 +269,9 @@ fuzz: deps
 	cp tests/fuzz/class/* build-fuzz/corpus-class/
 	build-fuzz/fuzz_class -max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=10 build-fuzz/corpus-class
 	@mkdir -p build-fuzz/corpus-client
-	$(FUZZ_CC) $(ATTN_CPPFLAGS) $(ENGINE_INC) -Iapp/session -Iapp/present -Iapp/class $(ENGINE_CFLAGS) \
+	$(FUZZ_CC) $(ATTN_CPPFLAGS) $(ENGINE_INC) -Iapp/files -Iapp/session -Iapp/present -Iapp/class $(ENGINE_CFLAGS) \
 	  -o build-fuzz/fuzz_client tests/fuzz/fuzz_client.c app/class/class_client.c app/class/class_wire.c \
-	  app/class/class_pack.c $(wildcard app/session/*.c) $(wildcard app/present/*.c) $(ENGINE_SRC) $(ENGINE_LIBS) -lm
+	  app/class/class_pack.c $(wildcard app/files/*.c) $(wildcard app/session/*.c) $(wildcard app/present/*.c) $(ENGINE_SRC) $(ENGINE_LIBS) -lm
 	cp tests/fuzz/client/* build-fuzz/corpus-client/
 	build-fuzz/fuzz_client -max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=10 build-fuzz/corpus-client
 	@mkdir -p build-fuzz/corpus-safetensors
@@ -289,8 +291,8 @@ fuzz: deps
 	cp tests/fuzz/tokenizer/* build-fuzz/corpus-tokenizer/
 	build-fuzz/fuzz_tokenizer -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 build-fuzz/corpus-tokenizer
 	@mkdir -p build-fuzz/corpus-checkpoint
-	$(FUZZ_CC) $(ATTN_CPPFLAGS) $(ENGINE_INC) -Iapp/session -Iapp/models $(ENGINE_CFLAGS) -o build-fuzz/fuzz_checkpoint \
-	  tests/fuzz/fuzz_checkpoint.c app/models/train_state.c app/session/filewrite.c app/session/lessonfile.c \
+	$(FUZZ_CC) $(ATTN_CPPFLAGS) $(ENGINE_INC) -Iapp/files -Iapp/models $(ENGINE_CFLAGS) -o build-fuzz/fuzz_checkpoint \
+	  tests/fuzz/fuzz_checkpoint.c app/models/train_state.c app/files/filewrite.c app/files/fileread.c \
 	  $(ENGINE_SRC) $(ENGINE_LIBS) -lm
 	cp tests/fuzz/checkpoint/* build-fuzz/corpus-checkpoint/
 	build-fuzz/fuzz_checkpoint -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 build-fuzz/corpus-checkpoint

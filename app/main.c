@@ -12,6 +12,7 @@
 
 #include "bench.h"
 #include "cli.h"
+#include "escape.h"
 #include "lesson.h"
 #include "teach.h"
 #include "tui.h"
@@ -116,7 +117,7 @@ static int bug_main(int argc, char **argv)
             unsigned v;
             if (lesson_bug_seed_parse(argv[++i], &v) != 0) {
                 fprintf(stderr, "attn bug: --seed takes a whole number from 0 to 4294967295, not '%s'\n",
-                        lesson_escape(argv[i], shown, sizeof shown));
+                        term_escape(argv[i], shown, sizeof shown));
                 return 2;
             }
             opt.bug_seed = (unsigned)v;
@@ -124,7 +125,7 @@ static int bug_main(int argc, char **argv)
             opt.no_color = 1;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             fprintf(stderr, "attn bug: unknown option '%s'\nusage: attn bug [--seed N] FILE.lesson\n",
-                    lesson_escape(argv[i], shown, sizeof shown));
+                    term_escape(argv[i], shown, sizeof shown));
             return 2;
         } else if (!file) {
             file = argv[i];
@@ -234,15 +235,15 @@ int main(int argc, char **argv)
             *slot = argv[++i];
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
             char shown[512];
-            fprintf(stderr, "attn: unknown option '%s'\n", lesson_escape(argv[i], shown, sizeof shown));
+            fprintf(stderr, "attn: unknown option '%s'\n", term_escape(argv[i], shown, sizeof shown));
             usage(stderr);
             return 2;
         } else if (!file) {
             file = argv[i];
         } else {
             char a[512], b[512];
-            fprintf(stderr, "attn: one lesson at a time ('%s' and '%s')\n", lesson_escape(file, a, sizeof a),
-                    lesson_escape(argv[i], b, sizeof b));
+            fprintf(stderr, "attn: one lesson at a time ('%s' and '%s')\n", term_escape(file, a, sizeof a),
+                    term_escape(argv[i], b, sizeof b));
             return 2;
         }
     }

@@ -602,7 +602,7 @@ START_TEST(test_sweep_slope_states_its_range)
 END_TEST
 
 /* Every file attn writes where a person names it is made the one way
- * (lessonfile_create): bench --dump once overwrote a lesson and hung on a
+ * (filewrite_create): bench --dump once overwrote a lesson and hung on a
  * FIFO; it and the markdown handout and the JUnit report refuse both. */
 START_TEST(outputs_never_overwrite_a_lesson_or_wait_on_a_fifo)
 {

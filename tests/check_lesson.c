@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "lesson.h"
 #include "teach.h"
 #include "lesson_fixtures.h"
@@ -369,12 +370,12 @@ START_TEST(test_error_format)
     ck_assert_ptr_null(l);
     char buf[1024];
     /* the tab counts as one column and shows as a blank */
-    ck_assert_str_eq(lesson_error_format(&err, buf, sizeof buf),
+    ck_assert_str_eq(term_lesson_error(&err, buf, sizeof buf),
                      "f.lesson:3:9: error: unknown name 'Kk'; did you mean 'K'?\n"
                      "let S = Kk @ K\n"
                      "        ^\n");
     char small[16];
-    lesson_error_format(&err, small, sizeof small);
+    term_lesson_error(&err, small, sizeof small);
     ck_assert_str_eq(small, "f.lesson:3:9: e");
 }
 END_TEST

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "lesson.h"
 #include "teach.h"
 #include "lesson_fixtures.h"
@@ -229,7 +230,7 @@ START_TEST(test_long_line_window)
         ck_assert_ptr_null(l);
         ck_assert_msg(err.line == 4 && err.col == col, "at %d:%d, expected 4:%d", err.line, err.col, col);
         char buf[1024];
-        lesson_error_format(&err, buf, sizeof buf);
+        term_lesson_error(&err, buf, sizeof buf);
         char *quote = strchr(buf, '\n') + 1, *caret = strchr(quote, '\n') + 1;
         *strchr(caret, '\n') = '\0';
         caret[-1] = '\0';
@@ -267,7 +268,7 @@ START_TEST(test_long_line_window)
     ck_assert_msg(strncmp(q, "...\xc3\xa9", 5) == 0, "the window starts inside a character: %s", q);
     ck_assert_msg(len > 8 && strcmp(q + len - 5, "\xc3\xa9...") == 0, "the window ends inside a character: %s", q);
     char buf[1024];
-    const char *caret = strchr(strchr(lesson_error_format(&err, buf, sizeof buf), '\n') + 1, '\n') + 1;
+    const char *caret = strchr(strchr(term_lesson_error(&err, buf, sizeof buf), '\n') + 1, '\n') + 1;
     size_t chars = 0;   /* characters of the quote before the '?' */
     for (const char *p = q; *p != '?'; p++)
         chars += ((unsigned char)*p & 0xC0) != 0x80;
@@ -302,7 +303,7 @@ START_TEST(test_file_size_limit)
     ck_assert_str_eq(err.file, "big.lesson");
     ck_assert_str_eq(err.msg, "the lesson is larger than the limit of 1048576 bytes");
     char buf[512];
-    ck_assert_str_eq(lesson_error_format(&err, buf, sizeof buf),
+    ck_assert_str_eq(term_lesson_error(&err, buf, sizeof buf),
                      "big.lesson: error: the lesson is larger than the limit of 1048576 bytes\n");
     free(text);
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "lesson.h"
 #include "teach.h"
 
@@ -18,7 +19,7 @@ static Lesson *parse_ok(const char *text, size_t len)
     LessonError err;
     Lesson *l = lesson_parse(text, len, "t.lesson", &err);
     char buf[1024];
-    ck_assert_msg(l != NULL, "refused: %s", lesson_error_format(&err, buf, sizeof buf));
+    ck_assert_msg(l != NULL, "refused: %s", term_lesson_error(&err, buf, sizeof buf));
     return l;
 }
 
@@ -70,7 +71,7 @@ START_TEST(test_crlf)
     const char *bad = "lesson T\r\nlet B = [1]\r\nlet C = Bb + B\r\n";
     ck_assert_ptr_null(lesson_parse(bad, strlen(bad), "w.lesson", &err));
     char buf[1024];
-    ck_assert_str_eq(lesson_error_format(&err, buf, sizeof buf),
+    ck_assert_str_eq(term_lesson_error(&err, buf, sizeof buf),
                      "w.lesson:3:9: error: unknown name 'Bb'; did you mean 'B'?\n"
                      "let C = Bb + B\n"
                      "        ^\n");
@@ -233,7 +234,7 @@ START_TEST(test_hostile_code_points)
         ck_assert_str_eq(err.msg, want);
         /* the quoted line shows a stand-in, never the character itself */
         char buf[1024];
-        lesson_error_format(&err, buf, sizeof buf);
+        term_lesson_error(&err, buf, sizeof buf);
         enc[k] = '\0';
         ck_assert_msg(!strstr(buf, enc), "U+%04X reaches the error:\n%s", cp, buf);
         ck_assert_msg(strstr(buf, k == 2 ? "\n    ab\xc2\xbf" "cd\n      ^\n" : "\n    ab\xef\xbf\xbd" "cd\n      ^\n"),
@@ -245,16 +246,16 @@ END_TEST
 START_TEST(test_escape)
 {
     char buf[256];
-    ck_assert_str_eq(lesson_escape("plain/\xc3\xa9t\xc3\xa9.lesson", buf, sizeof buf), "plain/\xc3\xa9t\xc3\xa9.lesson");
-    ck_assert_str_eq(lesson_escape("a\x1b[2Jb\tc\\d\x7f", buf, sizeof buf), "a\\x1b[2Jb\\x09c\\\\d\\x7f");
-    ck_assert_str_eq(lesson_escape("\xc2\x9b\xe2\x80\xae\xff", buf, sizeof buf), "\\xc2\\x9b\\xe2\\x80\\xae\\xff");
+    ck_assert_str_eq(term_escape("plain/\xc3\xa9t\xc3\xa9.lesson", buf, sizeof buf), "plain/\xc3\xa9t\xc3\xa9.lesson");
+    ck_assert_str_eq(term_escape("a\x1b[2Jb\tc\\d\x7f", buf, sizeof buf), "a\\x1b[2Jb\\x09c\\\\d\\x7f");
+    ck_assert_str_eq(term_escape("\xc2\x9b\xe2\x80\xae\xff", buf, sizeof buf), "\\xc2\\x9b\\xe2\\x80\\xae\\xff");
     /* cut on a whole escape, never inside one */
     char small[8];
-    ck_assert_str_eq(lesson_escape("ab\x1b\x1b", small, sizeof small), "ab\\x1b");
+    ck_assert_str_eq(term_escape("ab\x1b\x1b", small, sizeof small), "ab\\x1b");
     /* a file name in an error is shown escaped */
     LessonError err;
     ck_assert_ptr_null(lesson_parse("lesson T\nlet A = Q\n", 19, "x\x1b]0;owned\x07.lesson", &err));
-    ck_assert_str_eq(lesson_error_format(&err, buf, sizeof buf),
+    ck_assert_str_eq(term_lesson_error(&err, buf, sizeof buf),
                      "x\\x1b]0;owned\\x07.lesson:2:9: error: unknown name 'Q'\nlet A = Q\n        ^\n");
 }
 END_TEST

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "explain.h"
 #include "json_read.h"
 #include "lesson.h"
@@ -44,14 +45,14 @@ static int expected_results(const char *path, char *why, size_t why_size)
     LessonError err;
     Lesson *l = lessonfile_load(path, &err);
     if (!l) {
-        lesson_error_format(&err, why, why_size);
+        term_lesson_error(&err, why, why_size);
         return -1;
     }
     LessonState *s = lesson_eval(l, NULL, 0, &err);
     int n = -1;
     VerifyResult *results = NULL;
     if (!s)
-        lesson_error_format(&err, why, why_size);
+        term_lesson_error(&err, why, why_size);
     else if (lesson_verify(l, s, &results, &n) != ATTN_OK)
         snprintf(why, why_size, "%s: lesson_verify failed", path), n = -1;
     free(results);
@@ -108,7 +109,7 @@ static Lesson *load_shipped(int i, char ***paths)
     LessonError err;
     Lesson *l = lessonfile_load((*paths)[i], &err);
     char buf[1024];
-    ck_assert_msg(l != NULL, "%s", l ? "" : lesson_error_format(&err, buf, sizeof buf));
+    ck_assert_msg(l != NULL, "%s", l ? "" : term_lesson_error(&err, buf, sizeof buf));
     return l;
 }
 

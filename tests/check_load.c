@@ -16,6 +16,7 @@
 
 #include "alloc.h"
 #include "csv.h"
+#include "escape.h"
 #include "lesson.h"
 #include "lessonfile.h"
 #include "npy.h"
@@ -188,9 +189,9 @@ START_TEST(npy_round_trip_of_the_script_files)
     LessonError err;
     Lesson *l = lessonfile_load("tests/data/roundtrip.lesson", &err);
     char buf[1024];
-    ck_assert_msg(l != NULL, "%s", lesson_error_format(&err, buf, sizeof buf));
+    ck_assert_msg(l != NULL, "%s", term_lesson_error(&err, buf, sizeof buf));
     LessonState *s = lesson_eval(l, NULL, 0, &err);
-    ck_assert_msg(s != NULL, "%s", lesson_error_format(&err, buf, sizeof buf));
+    ck_assert_msg(s != NULL, "%s", term_lesson_error(&err, buf, sizeof buf));
     static const float M[6] = { 1.5f, -2.25f, 3.0f, 0.125f, -0.5f, 1024.0f };
     static const char *const same[] = { "f32_le", "f32_be", "f64_le", "f64_be", "f32_fortran", "f64_be_fortran",
                                         "f32_v2", "f32_v3" };
@@ -375,7 +376,7 @@ static const char *lesson_error(const char *text)
     lesson_set_loader(l, mem_loader, NULL);
     LessonState *s = l ? lesson_eval(l, NULL, 0, &err) : NULL;
     if (!s)
-        lesson_error_format(&err, buf, sizeof buf);
+        term_lesson_error(&err, buf, sizeof buf);
     buf[strcspn(buf, "\n")] = '\0';
     lesson_state_free(s);
     lesson_free(l);
@@ -486,7 +487,7 @@ START_TEST(reload_watches_loaded_files)
     snprintf(path, sizeof path, "%s/l.lesson", dir);
     LessonError err;
     Session *s = session_open(path, &err);
-    ck_assert_msg(s != NULL, "%s", lesson_error_format(&err, buf, sizeof buf));
+    ck_assert_msg(s != NULL, "%s", term_lesson_error(&err, buf, sizeof buf));
     ck_assert_float_eq(mat_get(lesson_state_get(session_state(s), "S"), 0, 0), 1);
     ck_assert_int_eq(session_reload(s, 0), SESSION_NOTHING);
     put("data.csv", "10,2\n3,4\n");

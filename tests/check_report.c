@@ -277,6 +277,27 @@ START_TEST(test_option_errors)
 }
 END_TEST
 
+/* The bidirectional marks (U+061C, U+200E, U+200F) in a file name: a
+ * terminal shows them as nothing and reorders the text around them, so
+ * every report writes them escaped, as JSON does (they once went through). */
+START_TEST(test_file_name_with_bidi_marks)
+{
+    const char *name = "/tmp/attn-test-\xd8\x9c" "a\xe2\x80\x8e" "b\xe2\x80\x8f" "c.lesson";
+    const char *shown = "/tmp/attn-test-\\xd8\\x9ca\\xe2\\x80\\x8eb\\xe2\\x80\\x8fc.lesson";
+    FILE *f = fopen(name, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("lesson H\nlet A = Q\n", f);
+    fclose(f);
+    CmdResult r = cmd_runf("%s check '%s'", attn_bin(), name);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.out, shown) && !strstr(r.out, "\xe2\x80\x8f") && !strstr(r.out, "\xd8\x9c"),
+                  "check printed %s", r.out);
+    ck_assert_msg(strncmp(r.err, shown, strlen(shown)) == 0 && !strstr(r.err, "\xe2\x80\x8e"), "stderr %s", r.err);
+    cmd_free(&r);
+    remove(name);
+}
+END_TEST
+
 /* A file name with terminal controls in it (ESC, the 8-bit CSI U+009B, a
  * right-to-left override) is written escaped by every report. */
 START_TEST(test_hostile_file_name)
@@ -379,6 +400,7 @@ Suite *report_suite(void)
     tcase_set_timeout(limits, 60);     /* dozens of runs of attn on a shared machine */
     tcase_add_test(limits, test_option_errors);
     tcase_add_test(limits, test_hostile_file_name);
+    tcase_add_test(limits, test_file_name_with_bidi_marks);
     tcase_add_test(limits, test_hostile_lesson_text);
     suite_add_tcase(s, limits);
     return s;

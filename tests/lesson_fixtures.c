@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "escape.h"
 #include "lesson_fixtures.h"
 
 /* Parse and evaluate text; both must succeed. */
@@ -16,7 +17,7 @@ Lesson *parse_ok(const char *text)
     LessonError err;
     Lesson *l = lesson_parse(text, strlen(text), "t.lesson", &err);
     char buf[1024];
-    ck_assert_msg(l != NULL, "parse failed: %s", lesson_error_format(&err, buf, sizeof buf));
+    ck_assert_msg(l != NULL, "parse failed: %s", term_lesson_error(&err, buf, sizeof buf));
     return l;
 }
 
@@ -25,7 +26,7 @@ LessonState *eval_ok(const Lesson *l, const LessonEdit *edits, int n)
     LessonError err;
     LessonState *s = lesson_eval(l, edits, n, &err);
     char buf[1024];
-    ck_assert_msg(s != NULL, "eval failed: %s", lesson_error_format(&err, buf, sizeof buf));
+    ck_assert_msg(s != NULL, "eval failed: %s", term_lesson_error(&err, buf, sizeof buf));
     return s;
 }
 

@@ -2,7 +2,6 @@
  * class_client.c - a student's connection to a class (see class_client.h).
  */
 #include "class_client.h"
-#include "lessonfile.h"
 #include "filewrite.h"
 #include "progress.h"
 
@@ -106,7 +105,7 @@ static int secret_keep(const char *addr, const char *name, const char *secret, c
     int rc = -1;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
         snprintf(why, size, "cannot write %s: it is not a regular file", path);
-    else if (n <= 0 || (size_t)n >= sizeof line || lessonfile_append_whole(fd, line, (size_t)n) != 0)
+    else if (n <= 0 || (size_t)n >= sizeof line || filewrite_append_whole(fd, line, (size_t)n) != 0)
         snprintf(why, size, "cannot write %s: %s", path, strerror(errno ? errno : EIO));
     else
         rc = 0;

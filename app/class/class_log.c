@@ -14,9 +14,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fileread.h"
+#include "filewrite.h"
 #include "json_read.h"
 #include "json_write.h"
-#include "lessonfile.h"
 
 #define LOG_MAX_BYTES (1L << 28)
 
@@ -75,7 +76,7 @@ int class_log_answer(ClassLog *log, const char *name, const char *lesson, int ex
     jw_str(&w, "verdict", verdict);
     jw_str(&w, "diagnosis", diagnosis && diagnosis[0] ? diagnosis : NULL);
     jw_end(&w);
-    int failed = fclose(f) != 0 || !line || lessonfile_append_whole(log->fd, line, len) != 0;
+    int failed = fclose(f) != 0 || !line || filewrite_append_whole(log->fd, line, len) != 0;
     int err = errno;
     free(line);
     if (failed) {
@@ -107,7 +108,7 @@ int class_log_read(const char *path, ClassLogEntry **out, int *n, int *skipped, 
     why[0] = '\0';
     char *text, reason[300];
     size_t len;
-    if (lessonfile_read_text(path, LOG_MAX_BYTES, &text, &len, reason, sizeof reason) != 0) {
+    if (fileread_text(path, LOG_MAX_BYTES, &text, &len, reason, sizeof reason) != 0) {
         snprintf(why, size, "cannot read the class log %s: %s", path, reason);
         return -1;
     }

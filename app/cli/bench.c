@@ -18,11 +18,12 @@
 
 #include "alloc.h"
 #include "attention.h"
+#include "escape.h"
+#include "filewrite.h"
 #include "json_write.h"
 #include "measure.h"
 #include "bench_naive.h"
 #include "lesson.h"
-#include "lessonfile.h"
 #include "mat.h"
 #include "rng.h"
 #include "numfmt.h"
@@ -32,7 +33,7 @@ static int usage_error(const char *fmt, const char *arg)
 {
     char shown[512];
     fputs("attn bench: ", stderr);
-    fprintf(stderr, fmt, lesson_escape(arg, shown, sizeof shown));   /* an argument may hold anything */
+    fprintf(stderr, fmt, term_escape(arg, shown, sizeof shown));   /* an argument may hold anything */
     fputs("\nusage: attn bench [--n N] [--d D] [--heads H] [--causal] [--reps R] [--json]\n"
           "                  [--kernels auto|blas|avx512|avx2|scalar] [--phases]\n"
           "                  [--fused-only] [--standard | --sweep [--max-n N] | --linear]\n"
@@ -320,12 +321,12 @@ static void print_text(FILE *f, const BenchOpts *o, const BenchResult *r)
 static int dump(const char *path, const float *out, size_t count)
 {
     char why[300] = "", shown[1024];
-    FILE *f = lessonfile_create(path, why, sizeof why);
+    FILE *f = filewrite_create(path, why, sizeof why);
     int ok = f && fwrite(out, sizeof *out, count, f) == count;
     if (f && fclose(f) != 0)
         ok = 0;
     if (!ok)
-        fprintf(stderr, "attn bench: cannot write '%s'%s%s\n", lesson_escape(path, shown, sizeof shown),
+        fprintf(stderr, "attn bench: cannot write '%s'%s%s\n", term_escape(path, shown, sizeof shown),
                 why[0] ? ": " : "", why);
     return ok ? 0 : -1;
 }

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "escape.h"
 #include "explain.h"
 
 /* "NAME[ROW,COL]" (1-based, blanks allowed) into its parts: 0, or -1 with
@@ -69,7 +70,7 @@ int cell_explain_print(const LessonState *s, const char *spec)
     const char *why;
     if (parse_cell(spec, name, sizeof name, &row, &col, &why) != 0) {
         char shown[512];
-        fprintf(stderr, "attn: bad cell '%s': %s\n", lesson_escape(spec, shown, sizeof shown), why);
+        fprintf(stderr, "attn: bad cell '%s': %s\n", term_escape(spec, shown, sizeof shown), why);
         return 2;
     }
     const Mat *m = lesson_state_get(s, name);

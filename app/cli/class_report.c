@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "class_log.h"
+#include "escape.h"
 #include "format.h"
 #include "lesson.h"
 #include "teach.h"
@@ -35,14 +36,14 @@ static int plain_number(const char *s)
     return *end == '\0' && !strpbrk(s, "xXpPnNiI");
 }
 
-/* One cell: the bytes a terminal acts on escaped (lesson_escape), quoted
+/* One cell: the bytes a terminal acts on escaped (term_escape), quoted
  * where it holds a comma, a quote or a line end, and a cell a spreadsheet
  * would read as a formula (= + - @ first, not a number) given a leading
  * apostrophe, so =HYPERLINK(...) typed as an answer stays text. */
 static void csv_field(const char *raw, int last)
 {
     char safe[1024];
-    const char *s = lesson_escape(raw, safe, sizeof safe);
+    const char *s = term_escape(raw, safe, sizeof safe);
     int formula = strchr("=+-@", s[0]) && s[0] && !plain_number(s);
     if (formula || strpbrk(s, ",\"\n\r")) {
         putchar('"');
@@ -104,8 +105,8 @@ static const char *answer_item(const ClassLogEntry *e, char *buf, size_t size)
 {
     char ans[200], diag[200];
     snprintf(buf, size, "%d %s %s%s%s%s", e->exercise, strcmp(e->verdict, "right") == 0 ? "✓" : "✗",
-             lesson_escape(e->answer, ans, sizeof ans), e->diagnosis[0] ? " (" : "",
-             e->diagnosis[0] ? lesson_escape(e->diagnosis, diag, sizeof diag) : "", e->diagnosis[0] ? ")" : "");
+             term_escape(e->answer, ans, sizeof ans), e->diagnosis[0] ? " (" : "",
+             e->diagnosis[0] ? term_escape(e->diagnosis, diag, sizeof diag) : "", e->diagnosis[0] ? ")" : "");
     return buf;
 }
 
@@ -148,7 +149,7 @@ static void print_exercise(const ClassLogEntry *e, int n, const char *lesson, in
         const char *words = ids[best][0] ? lesson_diagnosis_words(ids[best]) : NULL;
         char safe[200];
         printf("  %3d  %s%s%s\n", counts[best],
-               ids[best][0] ? lesson_escape(ids[best], safe, sizeof safe) : "wrong, no mistake named",
+               ids[best][0] ? term_escape(ids[best], safe, sizeof safe) : "wrong, no mistake named",
                words ? ": " : "", words ? words : "");
         counts[best] = 0;
     }
@@ -157,7 +158,7 @@ static void print_exercise(const ClassLogEntry *e, int n, const char *lesson, in
 static void print_text(const ClassLogEntry *e, int n, const char *raw_path)
 {
     char path_shown[1024];
-    const char *path = lesson_escape(raw_path, path_shown, sizeof path_shown);
+    const char *path = term_escape(raw_path, path_shown, sizeof path_shown);
     char safe[1200];
     for (int i = 0; i < n; i++) {
         /* each lesson of the log once, in the order it first appears */
@@ -176,7 +177,7 @@ static void print_text(const ClassLogEntry *e, int n, const char *raw_path)
                 first = !(strcmp(e[q].lesson, lesson) == 0 && strcmp(e[q].name, e[k].name) == 0);
             students += first;
         }
-        printf("%s (%s): %d student%s\n\n", lesson_escape(lesson, safe, sizeof safe), path, students,
+        printf("%s (%s): %d student%s\n\n", term_escape(lesson, safe, sizeof safe), path, students,
                students == 1 ? "" : "s");
         /* the exercises answered, in order: each number once, never a
          * count from 1 to the largest (2147483647 looped for ever) */
@@ -197,7 +198,7 @@ static void print_text(const ClassLogEntry *e, int n, const char *raw_path)
         char item[512];
         for (int q = 0; q < n; q++)
             if (strcmp(e[q].lesson, lesson) == 0) {
-                name_w = imax(name_w, fmt_display_width(lesson_escape(e[q].name, safe, sizeof safe)) + 1);
+                name_w = imax(name_w, fmt_display_width(term_escape(e[q].name, safe, sizeof safe)) + 1);
                 if (e[q].exercise > 0 && e[q].exercise < ALIGN_EXERCISES)
                     item_w[e[q].exercise] = imax(item_w[e[q].exercise], fmt_display_width(answer_item(&e[q], item,
                                                                                                   sizeof item)));
@@ -210,7 +211,7 @@ static void print_text(const ClassLogEntry *e, int n, const char *raw_path)
                 first = !(strcmp(e[q].lesson, lesson) == 0 && strcmp(e[q].name, e[k].name) == 0);
             if (!first)
                 continue;
-            snprintf(item, sizeof item, "%s:", lesson_escape(e[k].name, safe, sizeof safe));
+            snprintf(item, sizeof item, "%s:", term_escape(e[k].name, safe, sizeof safe));
             printf("  %s", item);
             int owed = name_w - fmt_display_width(item);    /* blanks due before the next item */
             for (int q = k; q < n; q++) {
@@ -249,12 +250,12 @@ int cli_class_report(int argc, char **argv)
     char why[1200];
     char shown[sizeof why * 4];
     if (class_log_read(path, &e, &n, &skipped, why, sizeof why) != 0) {
-        fprintf(stderr, "attn: %s\n", lesson_escape(why, shown, sizeof shown));
+        fprintf(stderr, "attn: %s\n", term_escape(why, shown, sizeof shown));
         return 2;
     }
     if (skipped)
         fprintf(stderr, "attn: %s%s (%d line%s not read; the whole ones are reported)\n",
-                lesson_escape(why, shown, sizeof shown), skipped > 1 ? ", and more" : "", skipped,
+                term_escape(why, shown, sizeof shown), skipped > 1 ? ", and more" : "", skipped,
                 skipped == 1 ? "" : "s");
     if (csv)
         print_csv(e, n);

@@ -22,11 +22,12 @@
 #include <sys/stat.h>
 
 #include "cell_explain.h"
+#include "escape.h"
+#include "filewrite.h"
 #include "handout.h"
 #include "json_out.h"
 #include "lesson.h"
 #include "teach.h"
-#include "lessonfile.h"
 #include "markdown.h"
 #include "report.h"
 #include "session.h"
@@ -35,7 +36,7 @@ static int usage_error(const char *fmt, const char *arg)
 {
     char shown[1024];
     fputs("attn: ", stderr);
-    fprintf(stderr, fmt, lesson_escape(arg, shown, sizeof shown));  /* an argument may hold anything */
+    fprintf(stderr, fmt, term_escape(arg, shown, sizeof shown));  /* an argument may hold anything */
     fputs("\nusage: attn run [--no-answers] [--json | --markdown OUT | --svg DIR | --explain CELL]\n"
           "                [--set KNOB=VALUE]... [--bug N [--key]] FILE\n"
           "       attn check [--tap | --quiet] [--strict] [--junit FILE] FILE...\n", stderr);
@@ -45,7 +46,7 @@ static int usage_error(const char *fmt, const char *arg)
 static void print_error(const LessonError *err)
 {
     char buf[1024];
-    fputs(lesson_error_format(err, buf, sizeof buf), stderr);
+    fputs(term_lesson_error(err, buf, sizeof buf), stderr);
 }
 
 /* Would writing out overwrite a lesson? A name ending in .lesson, or the
@@ -63,7 +64,7 @@ static int output_is_a_lesson(const char *opt, const char *out, char **inputs, i
     if (clash) {
         char shown[1024];
         fprintf(stderr, "attn: %s %s would overwrite a lesson; name the file to write, e.g. %s %s\n", opt,
-                lesson_escape(out, shown, sizeof shown), opt, strcmp(opt, "--junit") == 0 ? "report.xml" : "out.md");
+                term_escape(out, shown, sizeof shown), opt, strcmp(opt, "--junit") == 0 ? "report.xml" : "out.md");
     }
     return clash;
 }
@@ -78,7 +79,7 @@ static int write_markdown(const char *path, const Lesson *l, const SheetView *v)
     }
     char why[300] = "";
     errno = 0;
-    FILE *f = lessonfile_create(path, why, sizeof why);
+    FILE *f = filewrite_create(path, why, sizeof why);
     int failed = !f;
     if (f) {
         markdown_print(f, l, v);

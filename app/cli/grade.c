@@ -25,10 +25,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
+#include "fileread.h"
 #include "json_write.h"
 #include "lesson.h"
 #include "teach.h"
-#include "lessonfile.h"
 #include "report.h"
 #include "session.h"
 
@@ -59,7 +60,7 @@ static int grade_usage(const char *why, const char *arg)
 {
     char shown[512];
     fputs("attn: ", stderr);
-    fprintf(stderr, why, arg ? lesson_escape(arg, shown, sizeof shown) : "");
+    fprintf(stderr, why, arg ? term_escape(arg, shown, sizeof shown) : "");
     fputs("\nusage: attn grade [--json | --tap] [--bug N] LESSON SHEET...\n"
           "       a sheet has lines 'N: ANSWER' (N the exercise's number), '#' comments and blank lines;\n"
           "       with --bug N (a bug handout's seed), one line 'bug: MATRIX KIND'\n",
@@ -74,8 +75,8 @@ static int sheet_error(const char *path, int line, int col, const char *msg, con
     size_t n = len < sizeof src - 1 ? len : sizeof src - 1;
     memcpy(src, text, n);
     src[n] = '\0';
-    fprintf(stderr, "%s:%d:%d: error: %s\n  %s\n  %*s^\n", lesson_escape(path, name, sizeof name), line, col, msg,
-            lesson_escape(src, shown, sizeof shown), col - 1, "");
+    fprintf(stderr, "%s:%d:%d: error: %s\n  %s\n  %*s^\n", term_escape(path, name, sizeof name), line, col, msg,
+            term_escape(src, shown, sizeof shown), col - 1, "");
     return -1;
 }
 
@@ -126,8 +127,8 @@ static int read_sheet(const char *path, int n_ex, Sheet *sh, int bug_given)
     Graded *g = sh->g;
     char *text, why[300], name[512];
     size_t len;
-    if (lessonfile_read_text(path, SHEET_MAX_BYTES, &text, &len, why, sizeof why) != 0) {
-        fprintf(stderr, "attn: cannot read the answer sheet %s: %s\n", lesson_escape(path, name, sizeof name), why);
+    if (fileread_text(path, SHEET_MAX_BYTES, &text, &len, why, sizeof why) != 0) {
+        fprintf(stderr, "attn: cannot read the answer sheet %s: %s\n", term_escape(path, name, sizeof name), why);
         return -1;
     }
     int rc = 0, lineno = 0;
@@ -240,14 +241,14 @@ static void print_text(const Lesson *l, const Sheet *sh, int n_sheets, const Les
 {
     char shown[256], name[512];
     if (n_sheets > 1)
-        printf("%s\n", lesson_escape(sh->path, name, sizeof name));
+        printf("%s\n", term_escape(sh->path, name, sizeof name));
     for (int i = 0; i < lesson_n_exercises(l); i++) {
         const Graded *g = &sh->g[i];
         if (!g->answer)
             printf("%d - unanswered\n", i + 1);
         else
             printf("%d %s %s: %s\n", i + 1, g->j.verdict == VERDICT_RIGHT ? "✓" : "✗",
-                   lesson_escape(g->answer, shown, sizeof shown), g->j.msg);
+                   term_escape(g->answer, shown, sizeof shown), g->j.msg);
     }
     if (bug && !sh->bug_matrix) {
         printf("bug - unanswered\n");
@@ -255,8 +256,8 @@ static void print_text(const Lesson *l, const Sheet *sh, int n_sheets, const Les
         char kind[256];
         const char *id = lesson_bug_kind_named(sh->bug_kind);
         printf("bug %s the first wrong matrix, %s: %s\n", mark(&sh->on_matrix),
-               lesson_escape(sh->bug_matrix, shown, sizeof shown), sh->on_matrix.msg);
-        printf("bug %s the mistake, %s%s%s%s: %s\n", mark(&sh->on_kind), lesson_escape(sh->bug_kind, kind, sizeof kind),
+               term_escape(sh->bug_matrix, shown, sizeof shown), sh->on_matrix.msg);
+        printf("bug %s the mistake, %s%s%s%s: %s\n", mark(&sh->on_kind), term_escape(sh->bug_kind, kind, sizeof kind),
                id && strcmp(id, sh->bug_kind) ? " (" : "", id && strcmp(id, sh->bug_kind) ? id : "",
                id && strcmp(id, sh->bug_kind) ? ")" : "", sh->on_kind.msg);
     }
@@ -393,7 +394,7 @@ static int print_tap(const Lesson *l, const Sheet *sheets, int n, const LessonBu
                 snprintf(it->detail, sizeof it->detail, "unanswered");
             else if (!it->passed)
                 snprintf(it->detail, sizeof it->detail, "%s: %s%s%s%s",
-                         lesson_escape(g->answer, shown, sizeof shown), g->j.msg, g->j.diagnosis[0] ? " [" : "",
+                         term_escape(g->answer, shown, sizeof shown), g->j.msg, g->j.diagnosis[0] ? " [" : "",
                          g->j.diagnosis, g->j.diagnosis[0] ? "]" : "");
         }
     for (int s = 0; bug && s < n; s++) {
@@ -462,7 +463,7 @@ int cli_grade(int argc, char **argv)
     Session *ses = session_open(lesson, &err);
     if (!ses) {
         char buf[1024];
-        fputs(lesson_error_format(&err, buf, sizeof buf), stderr);
+        fputs(term_lesson_error(&err, buf, sizeof buf), stderr);
         free(paths);
         return 2;
     }
@@ -471,7 +472,7 @@ int cli_grade(int argc, char **argv)
     LessonBug bug = { 0 };
     if (bug_given && lesson_bug_plant(l, session_asked_state(ses), (unsigned)bug_seed, &bug, &err) != 0) {
         char shown[512];
-        fprintf(stderr, "attn: %s: %s\n", lesson_escape(lesson, shown, sizeof shown), err.msg);
+        fprintf(stderr, "attn: %s: %s\n", term_escape(lesson, shown, sizeof shown), err.msg);
         session_free(ses);
         free(paths);
         return 2;

@@ -13,10 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "explain.h"
+#include "fileclaim.h"
+#include "filewrite.h"
 #include "format.h"
 #include "heat.h"
-#include "lessonfile.h"
 #include "panes.h"
 #include "sheet.h"
 #include "svg.h"
@@ -229,7 +231,7 @@ static int write_pane_svg(const char *dir, int k, const Lesson *l, const LessonS
     snprintf(stem, sizeof stem, "%02d-%s", k, m->name);
     snprintf(path, sizeof path, "%s/%s.svg", dir, svg_file_stem(stem, sizeof stem, stem));
     char *doc = svg_pane(&pane);
-    FILE *f = doc ? lessonfile_create(path, why, sizeof why) : NULL;
+    FILE *f = doc ? filewrite_create(path, why, sizeof why) : NULL;
     int failed = !f;
     errno = 0;
     if (f) {
@@ -237,19 +239,20 @@ static int write_pane_svg(const char *dir, int k, const Lesson *l, const LessonS
         failed |= fclose(f) != 0;
     }
     if (failed)
-        fprintf(stderr, "attn: cannot write %s: %s\n", lesson_escape(path, shown, sizeof shown),
+        fprintf(stderr, "attn: cannot write %s: %s\n", term_escape(path, shown, sizeof shown),
                 !doc ? "out of memory" : f ? strerror(errno ? errno : EIO) : why);
     else
-        printf("%s\n", lesson_escape(path, shown, sizeof shown));
+        printf("%s\n", term_escape(path, shown, sizeof shown));
     free(doc);
     return failed ? 2 : 0;
 }
 
 int handout_svg(const char *dir, const Lesson *l, const SheetView *v)
 {
-    char why[700], shown[1100];
-    if (lessonfile_own_dir(dir, SVG_MARK, why, sizeof why) != 0) {
-        fprintf(stderr, "attn: --svg %s: %s\n", lesson_escape(dir, shown, sizeof shown), why);
+    char why[700], shown[1100], why_shown[1100];
+    if (fileclaim_marks(dir, SVG_MARK, why, sizeof why) != 0) {
+        fprintf(stderr, "attn: --svg %s: %s\n", term_escape(dir, shown, sizeof shown),
+                term_escape(why, why_shown, sizeof why_shown));
         return 2;
     }
     /* the set-up is screen 0, as the screen shows it before step 1 */

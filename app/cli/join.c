@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "class_client.h"
+#include "escape.h"
 #include "session.h"
 #include "lesson.h"
 #include "teach.h"
@@ -35,7 +36,7 @@ static int join_usage(const char *why)
     char shown[2048];
     fprintf(stderr, "attn: %s\nusage: attn join ADDR CODE [--name NAME]\n"
                     "       ADDR is HOST:PORT or unix:PATH, as the instructor's screen shows it\n",
-            lesson_escape(why, shown, sizeof shown));
+            term_escape(why, shown, sizeof shown));
     return 2;
 }
 
@@ -59,12 +60,12 @@ static int ready(Joined *jn)
         jn->ses = session_open_lesson(l, &err);     /* takes l */
     if (!jn->ses) {
         char buf[1024];
-        fprintf(stderr, "attn: the class's lesson does not open here: %s", lesson_error_format(&err, buf, sizeof buf));
+        fprintf(stderr, "attn: the class's lesson does not open here: %s", term_lesson_error(&err, buf, sizeof buf));
         return -1;
     }
     char t[600], n[200];
-    printf("joined %s as %s\n", lesson_escape(lesson_title(session_lesson(jn->ses)), t, sizeof t),
-           lesson_escape(class_client_name(jn->c), n, sizeof n));
+    printf("joined %s as %s\n", term_escape(lesson_title(session_lesson(jn->ses)), t, sizeof t),
+           term_escape(class_client_name(jn->c), n, sizeof n));
     return 0;
 }
 
@@ -93,7 +94,7 @@ static void answer_line(Joined *jn, char *line)
         fprintf(stderr, "attn: there is no exercise %ld%s\n", k, jn->ses ? "" : " yet: the lesson has not arrived");
         return;
     }
-    printf("%ld %s %s: %s\n", k, j.verdict == VERDICT_RIGHT ? "✓" : "✗", lesson_escape(ans, shown, sizeof shown),
+    printf("%ld %s %s: %s\n", k, j.verdict == VERDICT_RIGHT ? "✓" : "✗", term_escape(ans, shown, sizeof shown),
            j.msg);
     if (k != jn->open)
         printf("%ld is not open in the class: your answer is yours, the instructor does not count it\n", k);
@@ -113,11 +114,11 @@ static int from_class(Joined *jn, const ClientMsg *m)
     case CLIENT_READY:
         return ready(jn) == 0 ? 1 : -1;
     case CLIENT_STEP:
-        printf("step %ld/%ld: %s\n", m->n, m->m, lesson_escape(m->text, t, sizeof t));
+        printf("step %ld/%ld: %s\n", m->n, m->m, term_escape(m->text, t, sizeof t));
         break;
     case CLIENT_EXERCISE:
         jn->open = (int)m->n;
-        printf("exercise %ld: %s\n", m->n, lesson_escape(m->text, t, sizeof t));
+        printf("exercise %ld: %s\n", m->n, term_escape(m->text, t, sizeof t));
         break;
     case CLIENT_CLOSED:
         if (jn->open == m->n)
@@ -131,13 +132,13 @@ static int from_class(Joined *jn, const ClientMsg *m)
         fflush(stdout);
         return 0;
     case CLIENT_REFUSED:
-        fprintf(stderr, "attn: the class refused to let you in: %s\n", lesson_escape(m->text, t, sizeof t));
+        fprintf(stderr, "attn: the class refused to let you in: %s\n", term_escape(m->text, t, sizeof t));
         return -1;
     case CLIENT_LOST:
-        fprintf(stderr, "attn: %s\n", lesson_escape(m->text, t, sizeof t));
+        fprintf(stderr, "attn: %s\n", term_escape(m->text, t, sizeof t));
         return -1;
     case CLIENT_NOTE:
-        fprintf(stderr, "attn: %s\n", lesson_escape(m->text, t, sizeof t));
+        fprintf(stderr, "attn: %s\n", term_escape(m->text, t, sizeof t));
         break;
     }
     fflush(stdout);
@@ -168,7 +169,7 @@ int cli_join(int argc, char **argv)
     jn.c = class_client_connect(addr, code, name, why, sizeof why);
     if (!jn.c) {
         char shown[2400];   /* the address and the name, as typed */
-        fprintf(stderr, "attn: %s\n", lesson_escape(why, shown, sizeof shown));
+        fprintf(stderr, "attn: %s\n", term_escape(why, shown, sizeof shown));
         return 1;
     }
     int status = 1, stdin_open = 1, go = 1;

@@ -35,6 +35,8 @@
 #include <sys/stat.h>
 
 #include "attention_linear.h"
+#include "escape.h"
+#include "fileread.h"
 #include "pool.h"
 #include "json_write.h"
 #include "lesson.h"
@@ -135,7 +137,7 @@ static int bench_generation(const Model *m, const char *name, int n, int N, int 
     } else {
         char shown[4 * PATH_MAX];
         printf("%s, %d tokens generated after %d, %d thread%s: %.1f tokens/s with the key/value cache, %.1f "
-               "without (the whole sequence again each token): %.1fx\n", lesson_escape(name, shown, sizeof shown),
+               "without (the whole sequence again each token): %.1fx\n", term_escape(name, shown, sizeof shown),
                N, n, pool_threads(), pool_threads() == 1 ? "" : "s", cached, plain, plain > 0 ? cached / plain : 0);
     }
     return 0;
@@ -208,7 +210,7 @@ int cli_model_bench(int argc, char **argv)
         ModelWeights how = dtype == 0 ? MODEL_WEIGHTS_F32 : MODEL_WEIGHTS_STORED;
         if (model_dir_config(which, &md, why, sizeof why) != 0
             || model_dir_weights_as(&md, how, why, sizeof why) != 0) {
-            fprintf(stderr, "attn: %s\n", lesson_escape(why, shown, sizeof shown));
+            fprintf(stderr, "attn: %s\n", term_escape(why, shown, sizeof shown));
             status = 2;
         }
     }
@@ -281,7 +283,7 @@ int cli_model_bench(int argc, char **argv)
                 char shown[4 * PATH_MAX];   /* the path as typed: its ESC and BEL shown, not obeyed */
                 printf("%s, %lld parameters, %d tokens, %d thread%s: median %.1f ms (%.1f to %.1f), %.0f tokens/s, "
                        "%.1f GFLOP/s, %.0f%% of the FMA peak (%.1f GFLOP/s); products %s, peak memory %.0f MB\n",
-                       random ? named : lesson_escape(which, shown, sizeof shown),
+                       random ? named : term_escape(which, shown, sizeof shown),
                        (long long)model_params(m), n, threads,
                        threads == 1 ? "" : "s", median,
                        ms[0], ms[reps - 1], n / (median / 1e3), gflops, peak > 0 ? 100 * gflops / peak : 0, peak,
@@ -416,7 +418,7 @@ static Bpe *open_tokenizer(const char *path, size_t *bytes, char *why, size_t si
     }
     char *json = NULL, msg[1024];
     AttnError err = { 0 };
-    if (lessonfile_read_text(path, 64L << 20, &json, bytes, msg, sizeof msg) != 0) {
+    if (fileread_text(path, 64L << 20, &json, bytes, msg, sizeof msg) != 0) {
         snprintf(why, size, "%.1000s: %s", path, msg);
         return NULL;
     }
@@ -476,7 +478,7 @@ int cli_tokenizer_bench(int argc, char **argv)
         bpe_free(b);
         double t0 = bench_now_ms(), c0 = bench_cpu_now_ms();
         if (!(b = open_tokenizer(path, &bytes, why, sizeof why))) {
-            fprintf(stderr, "attn: %s\n", lesson_escape(why, shown, sizeof shown));
+            fprintf(stderr, "attn: %s\n", term_escape(why, shown, sizeof shown));
             return 2;
         }
         load_ms[r] = bench_now_ms() - t0;
@@ -491,8 +493,8 @@ int cli_tokenizer_bench(int argc, char **argv)
         text_path = shipped;
     }
     char *text = NULL;
-    if (lessonfile_read_text(text_path, 64L << 20, &text, &len, msg, sizeof msg) != 0 || len == 0) {
-        fprintf(stderr, "attn: %s: %s\n", lesson_escape(text_path, shown, sizeof shown), len ? msg : "empty");
+    if (fileread_text(text_path, 64L << 20, &text, &len, msg, sizeof msg) != 0 || len == 0) {
+        fprintf(stderr, "attn: %s: %s\n", term_escape(text_path, shown, sizeof shown), len ? msg : "empty");
         bpe_free(b), free(text);
         return 2;
     }
@@ -519,7 +521,7 @@ int cli_tokenizer_bench(int argc, char **argv)
             ms[s][r] = bench_now_ms() - t0;
             free(ids);
             if (tokens[s] < 0) {
-                fprintf(stderr, "attn: %s\n", lesson_escape(err.msg, shown, sizeof shown));
+                fprintf(stderr, "attn: %s\n", term_escape(err.msg, shown, sizeof shown));
                 status = 2;
             }
         }
@@ -550,7 +552,7 @@ int cli_tokenizer_bench(int argc, char **argv)
             jw_end(&w);
         } else {
             printf("%s: %.1f MB of files, loaded in %.0f ms (%.0f ms of CPU; the median of %d), peak memory up %.1f MB "
-                   "(%.1f times the files)\n", lesson_escape(path, shown, sizeof shown), bytes / 1048576.0, load,
+                   "(%.1f times the files)\n", term_escape(path, shown, sizeof shown), bytes / 1048576.0, load,
                    load_c, reps, grew / 1024.0, bytes ? grew * 1024.0 / (double)bytes : 0);
             printf("encoding %zu bytes: %ld tokens in %.1f ms; %zu bytes: %ld tokens in %.1f ms; the longer costs %.2f "
                    "times the shorter (linear: 4)\n", sizes[0], tokens[0], small, sizes[1], tokens[1], large,

@@ -29,11 +29,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
+#include "filewrite.h"
 #include "json_read.h"
 #include "json_write.h"
 #include "text.h"
 #include "lesson.h"
-#include "lessonfile.h"
 #include "bpe.h"
 #include "model.h"
 #include "head_lesson.h"
@@ -54,7 +55,7 @@
 static int model_dir_unreadable(const char *file, const char *msg)
 {
     char f[1200], m[1200];
-    fprintf(stderr, "attn: %s: %s\n", lesson_escape(file, f, sizeof f), lesson_escape(msg, m, sizeof m));
+    fprintf(stderr, "attn: %s: %s\n", term_escape(file, f, sizeof f), term_escape(msg, m, sizeof m));
     return 2;
 }
 
@@ -67,7 +68,7 @@ static int model_usage(const char *why)
                     "         [--ablate L.H[,L.H...]] [--ablate-with zero|mean] [--patch L.H[,L.H...] --from TEXT2] "
                     "[--lens] [--attribution]\n"
                     "       attn model PATH --tokenize FILE [--json]\n",
-            lesson_escape(why, shown, sizeof shown));
+            term_escape(why, shown, sizeof shown));
     return 2;
 }
 
@@ -117,7 +118,7 @@ static FILE *create_output(const char *path, const ModelLook *lk, const char *wh
         snprintf(why, size, "it is one of the model's own files: write the %s to another", what);
         return NULL;
     }
-    return lessonfile_create(path, why, size);
+    return filewrite_create(path, why, size);
 }
 
 /* Every head's attention as float32, shape (layers, heads, n, n), each
@@ -283,7 +284,7 @@ static int effect_prepare(ModelLook *lk, const EffectArgs *e, int n)
         return status;
     lk->keep_stream = e->lens || e->attribution;
     if (e->from && !(ids2 = model_look_encode(lk, e->from, 0, &n2, why, sizeof why))) {
-        fprintf(stderr, "attn: --from: %s\n", lesson_escape(why, shown, sizeof shown));
+        fprintf(stderr, "attn: --from: %s\n", term_escape(why, shown, sizeof shown));
         return 2;
     }
     if (e->from && n2 != n) {
@@ -294,7 +295,7 @@ static int effect_prepare(ModelLook *lk, const EffectArgs *e, int n)
     }
     if ((ids2 && model_effect_source(lk, ids2, n2, why, sizeof why) != 0)
         || model_effect_edit(lk, ed, count, why, sizeof why) != 0) {
-        fprintf(stderr, "attn: %s\n", lesson_escape(why, shown, sizeof shown));
+        fprintf(stderr, "attn: %s\n", term_escape(why, shown, sizeof shown));
         status = 2;
     }
     free(ids2);
@@ -388,7 +389,7 @@ static void print_plain(ModelLook *lk, const NextTokens *nx, const ModelReport *
     printf("%d tokens:", n);
     for (int i = 0; i < n; i++)
         printf(" %d%s%s%s", ids[i], model_look_token(lk, ids[i]) ? "=\"" : "",
-               model_look_token(lk, ids[i]) ? lesson_escape(model_look_token(lk, ids[i]), shown, sizeof shown) : "",
+               model_look_token(lk, ids[i]) ? term_escape(model_look_token(lk, ids[i]), shown, sizeof shown) : "",
                model_look_token(lk, ids[i]) ? "\"" : "");
     printf("\n\nlayer head  kind            score\n");
     for (int l = 0; l < c->layers; l++)
@@ -401,7 +402,7 @@ static void print_plain(ModelLook *lk, const NextTokens *nx, const ModelReport *
     for (int j = 0; j < nx->k; j++) {
         int id = nx->ids[j];
         printf(" %d%s%s%s (logit %.4f)", id, model_look_token(lk, id) ? "=\"" : "",
-               model_look_token(lk, id) ? lesson_escape(model_look_token(lk, id), shown, sizeof shown) : "",
+               model_look_token(lk, id) ? term_escape(model_look_token(lk, id), shown, sizeof shown) : "",
                model_look_token(lk, id) ? "\"" : "", nx->logits[id]);
     }
     printf("\n");
@@ -486,13 +487,13 @@ int cli_model(int argc, char **argv)
     ModelLook lk;
     int status = 0;
     if (model_look_open(&lk, dir, why, sizeof why) != 0) {
-        fprintf(stderr, "attn: %s\n", lesson_escape(why, shown, sizeof shown));
+        fprintf(stderr, "attn: %s\n", term_escape(why, shown, sizeof shown));
         return 2;
     }
     const ModelConfig *c = &lk.md.cfg;
     int *text_ids = NULL;
     if (words && !lk.md.bpe) {
-        fprintf(stderr, "attn: %s\n", lesson_escape(lk.md.tokenizer_why, shown, sizeof shown));
+        fprintf(stderr, "attn: %s\n", term_escape(lk.md.tokenizer_why, shown, sizeof shown));
         status = 2;
     } else if (words && !(text_ids = model_look_encode(&lk, words, 0, &n, why, sizeof why)))
         status = model_usage(why);
@@ -513,19 +514,19 @@ int cli_model(int argc, char **argv)
         status = model_dir_unreadable(svg, why);
     else if (lesson_dir && head_lesson_write(&lk, lesson_layer, lesson_head, words, lesson_dir, path, sizeof path, why,
                                              sizeof why) != 0) {
-        fprintf(stderr, "attn: %s\n", lesson_escape(why, shown, sizeof shown));
+        fprintf(stderr, "attn: %s\n", term_escape(why, shown, sizeof shown));
         status = 2;
     } else if (lesson_dir && !json)
-        printf("%s\n", lesson_escape(path, shown, sizeof shown));
+        printf("%s\n", term_escape(path, shown, sizeof shown));
     else if (svg && !json)
-        printf("%s\n", lesson_escape(svg, shown, sizeof shown));
+        printf("%s\n", term_escape(svg, shown, sizeof shown));
     else if (!lesson_dir || json) {
         NextTokens nx = { 0 };
         LookGen g = { 0 };
         ModelReport rep = { 0 };
         if (model_report_make(&lk, fx.lens, fx.attribution, k, &rep, why, sizeof why) != 0
             || next_tokens(&lk, k < c->vocab ? k : c->vocab, &nx, why, sizeof why) != 0) {
-            fprintf(stderr, "attn: %s\n", lesson_escape(why, shown, sizeof shown));
+            fprintf(stderr, "attn: %s\n", term_escape(why, shown, sizeof shown));
             status = 2;
         } else if (gen.n && (status = gen_run(&lk, &gen, &g)) != 0) {
             ;

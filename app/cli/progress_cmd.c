@@ -11,7 +11,7 @@
  * of it is done, and the whole course's completion closes the table.
  *
  * What the store holds came from a file anyone could have written: every
- * string of it reaches the terminal escaped (lesson_escape).
+ * string of it reaches the terminal escaped (term_escape).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +20,7 @@
 
 #include "catalogue.h"
 #include "cli.h"
+#include "escape.h"
 #include "format.h"
 #include "json_write.h"
 #include "lessonfile.h"
@@ -51,7 +52,7 @@ static int reset(const char *dir, const char *file)
         Lesson *l = lessonfile_load(file, &err);
         if (!l) {
             char buf[1024];
-            fputs(lesson_error_format(&err, buf, sizeof buf), stderr);
+            fputs(term_lesson_error(&err, buf, sizeof buf), stderr);
             return 2;
         }
         snprintf(title, sizeof title, "%s", lesson_title(l));
@@ -100,10 +101,10 @@ static void row(const CatalogueEntry *e)
     int total = e->n_exercises, solved = e->solved;
     char title[200], done[32], step[200], safe[PROGRESS_KEY_MAX * 4];
     /* cut at a word, with a mark: "…attention by matrix product" lost its s */
-    text_shorten(title, sizeof title, lesson_escape(e->title, safe, sizeof safe), 40, text_locale_utf8());
+    text_shorten(title, sizeof title, term_escape(e->title, safe, sizeof safe), 40, text_locale_utf8());
     snprintf(done, sizeof done, "%d/%d", solved, total);
     text_shorten(step, sizeof step,
-                 rec && rec->last_step[0] ? lesson_escape(rec->last_step, safe, sizeof safe) : rec ? "(set-up)" : "-",
+                 rec && rec->last_step[0] ? term_escape(rec->last_step, safe, sizeof safe) : rec ? "(set-up)" : "-",
                  36, text_locale_utf8());
     pad(title, 40);
     printf("  %-9s  ", done);
@@ -124,9 +125,9 @@ static void row_unknown(const ProgressLesson *rec)
     for (int k = 0; k < rec->n_ex; k++)
         solved += rec->ex[k].status == PROG_RIGHT;
     char title[200], done[32], step[200], safe[PROGRESS_KEY_MAX * 4];
-    text_shorten(title, sizeof title, lesson_escape(rec->lesson, safe, sizeof safe), 40, text_locale_utf8());
+    text_shorten(title, sizeof title, term_escape(rec->lesson, safe, sizeof safe), 40, text_locale_utf8());
     snprintf(done, sizeof done, "%d right", solved);
-    text_shorten(step, sizeof step, rec->last_step[0] ? lesson_escape(rec->last_step, safe, sizeof safe) : "(set-up)",
+    text_shorten(step, sizeof step, rec->last_step[0] ? term_escape(rec->last_step, safe, sizeof safe) : "(set-up)",
                  36, text_locale_utf8());
     pad(title, 40);
     printf("  %-9s  ", done);
@@ -140,7 +141,7 @@ static void row_unknown(const ProgressLesson *rec)
 static void part_heading(const CataloguePart *p)
 {
     char safe[1200];
-    printf("\n%s  (%d/%d lessons finished, %d/%d exercises right)\n", lesson_escape(p->title, safe, sizeof safe),
+    printf("\n%s  (%d/%d lessons finished, %d/%d exercises right)\n", term_escape(p->title, safe, sizeof safe),
            p->finished, p->n, p->solved, p->n_exercises);
 }
 
@@ -308,7 +309,7 @@ int cli_progress(int argc, char **argv)
         jw_str(&w, "store", where);
         jw_array(&w, "lessons");
     } else {
-        printf("Progress kept in %s/progress\n\n", lesson_escape(cat.store, safe, sizeof safe));
+        printf("Progress kept in %s/progress\n\n", term_escape(cat.store, safe, sizeof safe));
         printf("%-40s  %-9s  %-36s  %s\n", "lesson", "exercises", "last step", "");
     }
     for (int i = 0; i < cat.n; i++) {

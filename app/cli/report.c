@@ -1,7 +1,7 @@
 /*
  * report.c - the three reports of `attn check` (plain, TAP 14, JUnit XML),
  * written from a list of results (ReportList, which cli.c fills). Every string that came from outside the
- * program is escaped for where it goes: file names through lesson_escape,
+ * program is escaped for where it goes: file names through term_escape,
  * TAP descriptions for '#', YAML strings and XML text for their quotes.
  */
 #include "report.h"
@@ -10,8 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
+#include "filewrite.h"
 #include "lesson.h"
-#include "lessonfile.h"
 
 #define NAME_MAX_SHOWN 1024
 
@@ -46,7 +47,7 @@ ReportItem *report_add(ReportList *list, const char *file)
 void report_put_name(FILE *out, const char *s)
 {
     char buf[NAME_MAX_SHOWN * 4 + 1];
-    fputs(lesson_escape(s, buf, sizeof buf), out);
+    fputs(term_escape(s, buf, sizeof buf), out);
 }
 
 /* "FILE:LINE" (or "FILE" when the result has no line), escaped. */
@@ -61,7 +62,7 @@ static void put_where(FILE *out, const ReportItem *it)
 static void put_text(FILE *out, const char *s)
 {
     char buf[NAME_MAX_SHOWN * 4 + 1];
-    fputs(lesson_escape_text(s, buf, sizeof buf), out);
+    fputs(term_escape_text(s, buf, sizeof buf), out);
 }
 
 void report_plain(FILE *out, const ReportItem *items, int n, int quiet)
@@ -149,7 +150,7 @@ void report_tap(FILE *out, const ReportItem *items, int n)
     for (int i = 0; i < n; i++) {
         const ReportItem *it = &items[i];
         fprintf(out, "%s %d - ", it->passed ? "ok" : "not ok", i + 1);
-        tap_text(out, lesson_escape(it->file, name, sizeof name));
+        tap_text(out, term_escape(it->file, name, sizeof name));
         if (it->line > 0)
             fprintf(out, ":%d", it->line);
         fprintf(out, " %s", kind_name(it->kind));
@@ -272,7 +273,7 @@ void report_junit(FILE *out, const ReportItem *items, int n)
             continue;
         int t, f, e;
         file_counts(items, n, items[i].file, &t, &f, &e);
-        lesson_escape(items[i].file, name, sizeof name);
+        term_escape(items[i].file, name, sizeof name);
         fputs("  <testsuite name=\"", out);
         xml_text(out, name);
         fprintf(out, "\" tests=\"%d\" failures=\"%d\" errors=\"%d\">\n", t, f, e);
@@ -287,7 +288,7 @@ void report_junit(FILE *out, const ReportItem *items, int n)
 int report_junit_file(const char *path, const ReportItem *items, int n)
 {
     char why[300] = "";
-    FILE *f = lessonfile_create(path, why, sizeof why);
+    FILE *f = filewrite_create(path, why, sizeof why);
     if (f)
         report_junit(f, items, n);
     if (!f || fclose(f) != 0) {

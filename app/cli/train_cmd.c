@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "pool.h"
 #include "json_write.h"
 #include "lesson.h"
@@ -42,7 +43,7 @@ static const char train_usage_text[] =
 static int train_usage(const char *why)
 {
     char shown[1024];
-    fprintf(stderr, "attn: %s\n%s", lesson_escape(why, shown, sizeof shown), train_usage_text);
+    fprintf(stderr, "attn: %s\n%s", term_escape(why, shown, sizeof shown), train_usage_text);
     return 2;
 }
 
@@ -186,7 +187,7 @@ Trainer *cli_train_begin(int argc, char **argv, int *status)
     }
     Trainer *t = trainer_open(&to, why, sizeof why);
     if (!t) {
-        fprintf(stderr, "attn: %s\n", lesson_escape(why, shown, sizeof shown));
+        fprintf(stderr, "attn: %s\n", term_escape(why, shown, sizeof shown));
         *status = 2;
     }
     return t;
@@ -202,7 +203,7 @@ int cli_train(int argc, char **argv)
     const char *data = to.data, *out = to.out;
     Trainer *t = trainer_open(&to, why, sizeof why);
     if (!t) {
-        fprintf(stderr, "attn: %s\n", lesson_escape(why, shown, sizeof shown));
+        fprintf(stderr, "attn: %s\n", term_escape(why, shown, sizeof shown));
         return 2;
     }
     const TrainRun *run = trainer_run(t);
@@ -216,7 +217,7 @@ int cli_train(int argc, char **argv)
             jw_end(&w);
         } else {
             printf("validation loss %.4f (the evaluation's batches of %d x %d bytes from the last 10%% of %s)\n", val,
-                   run->set.batch, run->set.shape.context, lesson_escape(data, shown, sizeof shown));
+                   run->set.batch, run->set.shape.context, term_escape(data, shown, sizeof shown));
         }
         trainer_free(t);
         return fflush(stdout) == 0 ? 0 : 2;
@@ -230,7 +231,7 @@ int cli_train(int argc, char **argv)
         double rate = 0;
         int e = trainer_step(t, &rate, why, sizeof why);
         if (e < 0) {
-            fprintf(stderr, "attn: %s\n", lesson_escape(why, shown, sizeof shown));
+            fprintf(stderr, "attn: %s\n", term_escape(why, shown, sizeof shown));
             status = 1;
         }
         if (e != 0)
@@ -238,11 +239,11 @@ int cli_train(int argc, char **argv)
         if (stop_asked && status == 0) {
             /* stopped: all of it kept, to go on with --resume */
             if (trainer_checkpoint(t, why, sizeof why) != 0) {
-                fprintf(stderr, "attn: %s\n", lesson_escape(why, shown, sizeof shown));
+                fprintf(stderr, "attn: %s\n", term_escape(why, shown, sizeof shown));
                 status = 1;
             } else {
                 fprintf(stderr, "attn: stopped after %lld of %lld steps; attn train --resume --out %s goes on\n",
-                        (long long)run->step, (long long)run->set.steps, lesson_escape(out, shown, sizeof shown));
+                        (long long)run->step, (long long)run->set.steps, term_escape(out, shown, sizeof shown));
                 status = 128 + (int)stop_asked;
             }
         }
@@ -250,7 +251,7 @@ int cli_train(int argc, char **argv)
     if (status == 0)
         trainer_log_end(t);
     if (status == 0 && trainer_save_model(t, why, sizeof why) != 0) {
-        fprintf(stderr, "attn: %s\n", lesson_escape(why, shown, sizeof shown));
+        fprintf(stderr, "attn: %s\n", term_escape(why, shown, sizeof shown));
         status = 1;
     }
     if (status == 0) {
@@ -262,7 +263,7 @@ int cli_train(int argc, char **argv)
             jw_end(&w);
         } else {
             char shown_out[4 * PATH_MAX], note[600];
-            lesson_escape(out, shown_out, sizeof shown_out);
+            term_escape(out, shown_out, sizeof shown_out);
             if (trainer_induction_note(t, note, sizeof note))
                 fputs(note, stdout);
             printf("done: the model is in %s (attn model %s opens it)\n", shown_out, shown_out);

@@ -17,6 +17,7 @@
 #include "tui_lesson_internal.h"
 
 
+#include "escape.h"
 #include "minmax.h"
 
 void lv_close(LessonView *lv)
@@ -49,7 +50,7 @@ int lv_open(TuiTerm *term, LessonScreen *ls, const char *path, char *msg, size_t
     LessonError err;
     Session *ses = session_open(path, &err);
     if (!ses) {
-        lesson_error_format(&err, msg, size);
+        term_lesson_error(&err, msg, size);
         return -1;
     }
     lv_adopt(term, ls, ses);

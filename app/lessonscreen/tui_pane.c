@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "filewrite.h"
 #include "format.h"
 #include "tui_put.h"
 #include "heat.h"
-#include "lessonfile.h"
 #include "panes.h"
 #include "svg.h"
 #include "ramp.h"
@@ -450,7 +450,7 @@ void lv_write_svg(TuiTerm *term, LessonScreen *ls)
     char stem[MAT_NAME_MAX + 16], name[MAT_NAME_MAX + 32], why[300];
     snprintf(stem, sizeof stem, "%02d-%s", session_step_number(lv->ses), p->name);
     char *doc = svg_pane(&pane);
-    if (!doc || lessonfile_write_new(svg_file_stem(stem, sizeof stem, stem), ".svg", doc, name, sizeof name, why,
+    if (!doc || filewrite_new(svg_file_stem(stem, sizeof stem, stem), ".svg", doc, name, sizeof name, why,
                                      sizeof why) != 0)
         tui_message(term, 1, "the SVG was not written: %s", doc ? why : "out of memory");
     else

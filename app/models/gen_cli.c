@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "lesson.h"
 #include "numfmt.h"
 
@@ -68,13 +69,13 @@ int gen_run(ModelLook *lk, const GenOptions *o, LookGen *g)
 {
     char why[1200], shown[2600];
     if (look_gen_start(g, lk, &o->s, (uint64_t)o->seed, !o->no_cache, 0, why, sizeof why) != 0) {
-        fprintf(stderr, "attn: %s\n", lesson_escape(why, shown, sizeof shown));
+        fprintf(stderr, "attn: %s\n", term_escape(why, shown, sizeof shown));
         return 2;
     }
     while (g->n < o->n) {
         int got = look_gen_next(g, why, sizeof why);
         if (got < 0) {
-            fprintf(stderr, "attn: %s\n", lesson_escape(why, shown, sizeof shown));
+            fprintf(stderr, "attn: %s\n", term_escape(why, shown, sizeof shown));
             return 2;
         }
         if (got == 0) {
@@ -140,7 +141,7 @@ int gen_print(const ModelLook *lk, const LookGen *g)
         char *end = strchr(line, '\n');
         if (end)
             *end = '\0';
-        printf("%s\n", lesson_escape(line, shown, 4 * size + 4));
+        printf("%s\n", term_escape(line, shown, 4 * size + 4));
         if (!end)
             break;
         line = end + 1;

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
+#include "fileclaim.h"
 #include "filewrite.h"
 #include "lesson.h"
 #include "lessonfile.h"
@@ -98,7 +100,7 @@ static void one_line(const char *s, char *out, size_t size, size_t max)
         plain[i] = c < 0x20 || c == 0x7f || c == '#' ? ' ' : (char)c;
     }
     plain[len] = '\0';
-    lesson_escape_text(plain, escaped, 4 * len + 1);
+    term_escape_text(plain, escaped, 4 * len + 1);
     if (max > size - 1)
         max = size - 1;
     size_t k = 0, total = strlen(escaped);
@@ -385,7 +387,7 @@ static int folder(const ModelLook *lk, int layer, int head, const char *dir, cha
      * refused, never replaced without asking */
     static const char *const files[] = { "head.lesson", "x.npy", "wq.npy", "wk.npy", "wv.npy", "wo.npy", "bq.npy",
                                          "bk.npy", "bv.npy", "attention.npy", NULL };
-    return filewrite_claim(out, files, NULL, why, why_size);
+    return fileclaim_stamp(out, files, NULL, why, why_size);
 }
 
 /* The matrices beside the lesson. */
@@ -446,7 +448,7 @@ static int evaluate(const char *path, Stated *st, char *why, size_t size)
     LessonState *s = l ? lesson_eval(l, NULL, 0, &err) : NULL;
     if (!s) {
         char buf[2048];
-        snprintf(why, size, "the head's lesson does not evaluate: %s", lesson_error_format(&err, buf, sizeof buf));
+        snprintf(why, size, "the head's lesson does not evaluate: %s", term_lesson_error(&err, buf, sizeof buf));
         lesson_free(l);
         return -1;
     }

@@ -13,9 +13,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "json_read.h"
+#include "fileread.h"
 #include "filewrite.h"
-#include "lessonfile.h"
+#include "json_read.h"
 
 #define CONFIG_MAX_BYTES (1L << 20)
 #define INDEX_MAX_BYTES (16L << 20)
@@ -36,7 +36,7 @@ static int read_file(const char *dir, const char *name, size_t limit, char **tex
     size_t len;
     if (filewrite_join(path, sizeof path, dir, name) != 0)
         return fail(why, size, dir, name, "the path is too long");
-    if (lessonfile_read_text(path, limit, text, &len, msg, sizeof msg) != 0)
+    if (fileread_text(path, limit, text, &len, msg, sizeof msg) != 0)
         return fail(why, size, dir, name, msg);
     char *z = realloc(*text, len + 1);
     if (!z) {
@@ -81,7 +81,7 @@ static int add_shard(ModelDir *md, const char *name, char *why, size_t size)
     ModelShard *s = &md->shard[md->n_shards];
     snprintf(s->name, sizeof s->name, "%s", name);
     s->first = md->st.n;
-    if (lessonfile_map(path, &s->bytes, &s->size, msg, sizeof msg) != 0)
+    if (fileread_map(path, &s->bytes, &s->size, msg, sizeof msg) != 0)
         return fail(why, size, md->dir, name, msg);
     md->n_shards++;
     struct stat st;
@@ -275,6 +275,6 @@ void model_dir_close(ModelDir *md)
     bpe_free(md->bpe);
     safetensors_free(&md->st);
     for (int i = 0; i < md->n_shards; i++)
-        lessonfile_unmap(md->shard[i].bytes, md->shard[i].size);
+        fileread_unmap(md->shard[i].bytes, md->shard[i].size);
     memset(md, 0, sizeof *md);
 }

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fileread.h"
 #include "json_read.h"
-#include "lessonfile.h"
 #include "model_effect.h"
 
 static int make_thumbs(ModelLook *lk);
@@ -23,7 +23,7 @@ static double *trained_counts(const ModelDir *md)
     size_t len;
     if (snprintf(path, sizeof path, "%s/%s", md->dir, MODEL_COUNTS_FILE) >= (int)sizeof path
         || !model_dir_has(md->dir, MODEL_COUNTS_FILE)
-        || lessonfile_read_text(path, 16L << 20, &text, &len, msg, sizeof msg) != 0)
+        || fileread_text(path, 16L << 20, &text, &len, msg, sizeof msg) != 0)
         return NULL;
     char *z = realloc(text, len + 1);
     if (!z) {

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "lesson.h"
 
 int model_report_make(ModelLook *lk, int lens, int attribution, int k, ModelReport *r, char *why, size_t size)
@@ -117,7 +118,7 @@ static void say_token(FILE *f, const ModelLook *lk, int id)
     char shown[400];
     const char *t = model_look_token(lk, id);
     if (t)
-        fprintf(f, "%d=\"%s\"", id, lesson_escape(t, shown, sizeof shown));
+        fprintf(f, "%d=\"%s\"", id, term_escape(t, shown, sizeof shown));
     else
         fprintf(f, "%d", id);
 }

@@ -9,9 +9,10 @@
 #include <stdlib.h>
 
 #include "bpe.h"
+#include "escape.h"
+#include "fileread.h"
 #include "json_write.h"
 #include "lesson.h"
-#include "lessonfile.h"
 #include "model_dir.h"
 
 /* The most a file given to --tokenize may hold. */
@@ -27,7 +28,7 @@ static int tokenize_one(const Bpe *bpe, const char *file, int json, char *why, s
     int *ids = NULL;
     long n = -1;
     AttnError err = { 0 };
-    if (lessonfile_read_text(file, TOKENIZE_MAX_BYTES, &text, &len, msg, sizeof msg) != 0)
+    if (fileread_text(file, TOKENIZE_MAX_BYTES, &text, &len, msg, sizeof msg) != 0)
         snprintf(why, size, "%.900s: %s", file, msg);
     else if ((n = bpe_encode_all(bpe, text, len, &ids, &err)) < 0)
         snprintf(why, size, "%.900s: %s", file, err.msg);
@@ -68,7 +69,7 @@ int tokenize_cli(const char *dir, const char *const *files, int n_files, int jso
         for (int i = 0; i < n_files && (rc = tokenize_one(md.bpe, files[i], json, why, sizeof why)) == 0; i++)
             ;
     if (rc != 0)
-        fprintf(stderr, "attn: %s\n", lesson_escape(why, shown, sizeof shown));
+        fprintf(stderr, "attn: %s\n", term_escape(why, shown, sizeof shown));
     model_dir_close(&md);
     return rc == 0 && fflush(stdout) == 0 ? 0 : 2;
 }

@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fileread.h"
 #include "filewrite.h"
 #include "hash.h"
-#include "lessonfile.h"
 
 #define CKPT_MAGIC "ATTNCKPT"
 #define CKPT_VERSION 2u     /* 2: each point's induction scores after the curve */
@@ -32,7 +32,7 @@ int train_data_load(const char *path, int context, TrainData *d, char *why, size
     char *text;
     size_t len;
     char msg[600];
-    if (lessonfile_read_text(path, DATA_MAX_BYTES, &text, &len, msg, sizeof msg) != 0) {
+    if (fileread_text(path, DATA_MAX_BYTES, &text, &len, msg, sizeof msg) != 0) {
         snprintf(why, size, "%s: %s", path, msg);
         return -1;
     }
@@ -263,7 +263,7 @@ int train_checkpoint_load(const char *dir, TrainRun *r, Model **model, ModelTrai
     }
     char *text;
     size_t len;
-    if (lessonfile_read_text(path, CKPT_MAX_BYTES, &text, &len, msg, sizeof msg) != 0) {
+    if (fileread_text(path, CKPT_MAX_BYTES, &text, &len, msg, sizeof msg) != 0) {
         snprintf(why, size, "%s: %s", path, msg);
         return -1;
     }

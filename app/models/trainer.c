@@ -13,14 +13,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fileclaim.h"
+#include "filewrite.h"
 #include "model.h"
 #include "model_gen.h"
 #include "model_dir.h"
 #include "model_look.h"
 #include "model_write.h"
 #include "clock.h"
-#include "filewrite.h"
-#include "lessonfile.h"
 
 #define EVAL_BATCHES 4      /* batches of the validation text per evaluation */
 
@@ -113,7 +113,7 @@ Trainer *trainer_open(const TrainerOptions *o, char *why, size_t size)
 {
     /* the folder first: a run that could not keep its checkpoint there is
      * refused at once, not at its first evaluation */
-    if (!o->validate && filewrite_claim(o->out, trainer_files, "checkpoint.bin", why, size) != 0)
+    if (!o->validate && fileclaim_stamp(o->out, trainer_files, "checkpoint.bin", why, size) != 0)
         return NULL;
     Trainer *t = calloc(1, sizeof *t);
     if (!t || !(t->out = strdup(o->out))) {
@@ -235,7 +235,7 @@ static void log_line(const Trainer *t, const char *line)
     int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644);
     struct stat st;
     if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
-        (void)lessonfile_append_whole(fd, line, strlen(line));
+        (void)filewrite_append_whole(fd, line, strlen(line));
     if (fd >= 0)
         close(fd);
 }

@@ -5,29 +5,10 @@
  */
 #include "json_write.h"
 #include "numfmt.h"
+#include "utf8.h"
 
 #include <math.h>
 #include <string.h>
-
-/* The length of the valid UTF-8 sequence at p and its code point in *cp,
- * or 0 when p does not start one (overlong forms and surrogates included). */
-static int utf8_decode(const unsigned char *p, unsigned *cp)
-{
-    static const unsigned min[4] = { 0, 0x80, 0x800, 0x10000 };
-    int len = p[0] < 0x80 ? 1 : (p[0] & 0xe0) == 0xc0 ? 2 : (p[0] & 0xf0) == 0xe0 ? 3 : (p[0] & 0xf8) == 0xf0 ? 4 : 0;
-    if (len == 0)
-        return 0;
-    unsigned c = len == 1 ? p[0] : p[0] & (0x7fu >> len);
-    for (int i = 1; i < len; i++) {
-        if ((p[i] & 0xc0) != 0x80)
-            return 0;
-        c = (c << 6) | (p[i] & 0x3fu);
-    }
-    if (c < min[len - 1] || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-        return 0;
-    *cp = c;
-    return len;
-}
 
 void jw_string(FILE *out, const char *s)
 {
@@ -37,26 +18,14 @@ void jw_string(FILE *out, const char *s)
         jw_string_n(out, s, strlen(s));
 }
 
-/* The bidirectional controls (marks, embeddings, overrides, isolates): a
- * text holding one reads in another order than it is stored, so JSON
- * writes them as escapes too, never raw (U+202E once reached a terminal
- * through attn model --json). */
-static int is_bidi_control(unsigned cp)
-{
-    return cp == 0x061c || cp == 0x200e || cp == 0x200f || (cp >= 0x202a && cp <= 0x202e)
-           || (cp >= 0x2066 && cp <= 0x2069);
-}
-
 void jw_string_n(FILE *out, const char *s, size_t n)
 {
     fputc('"', out);
     const unsigned char *end = (const unsigned char *)s + n;
     for (const unsigned char *p = (const unsigned char *)s; p < end;) {
         unsigned cp;
-        int len = *p ? utf8_decode(p, &cp) : 1;
-        if (!*p)
-            cp = 0;             /* a NUL byte of the text: a character too */
-        if (len == 0 || p + len > end) {
+        size_t len = utf8_decode(p, (size_t)(end - p), &cp);    /* a NUL byte: a character too */
+        if (len == 0) {
             fputs("\\ufffd", out);
             p++;
             continue;
@@ -69,10 +38,13 @@ void jw_string_n(FILE *out, const char *s, size_t n)
             fputs("\\r", out);
         else if (cp == '\t')
             fputs("\\t", out);
-        else if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x2028 || cp == 0x2029 || is_bidi_control(cp))
+        /* the C1 and the bidirectional controls (utf8.h's list: U+202E once
+         * reached a terminal through attn model --json), DEL, and the line
+         * and paragraph separators JavaScript ends a line at */
+        else if (cp < 0x20 || cp == 0x7f || cp == 0x2028 || cp == 0x2029 || utf8_control_name(cp))
             fprintf(out, "\\u%04x", cp);
         else
-            fwrite(p, 1, (size_t)len, out);
+            fwrite(p, 1, len, out);
         p += len;
     }
     fputc('"', out);

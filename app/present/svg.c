@@ -11,6 +11,7 @@
 
 #include "format.h"
 #include "text.h"
+#include "utf8.h"
 
 /* The fonts, a monospace family list: the numbers line up and a token's
  * width is known before it is drawn. */
@@ -79,25 +80,14 @@ void svg_rect(Svg *s, const char *cls, double x, double y, double w, double h, R
     strbuf_add(&s->b, "/>\n");
 }
 
-/* The length of the character at p when XML may hold it (well-formed
+/* The length of the character at p (at most n bytes) when XML may hold it (well-formed
  * UTF-8: no overlong form, no surrogate, nothing past U+10FFFF, neither
  * U+FFFE nor U+FFFF), else 0. text_clean has taken the controls. */
-static int xml_char(const unsigned char *p)
+static int xml_char(const unsigned char *p, size_t n)
 {
-    if (p[0] < 0x80)
-        return 1;
-    int n = (p[0] & 0xE0) == 0xC0 ? 2 : (p[0] & 0xF0) == 0xE0 ? 3 : (p[0] & 0xF8) == 0xF0 ? 4 : 0;
-    if (!n || (n == 2 && p[0] < 0xC2))
-        return 0;
-    for (int k = 1; k < n; k++)
-        if ((p[k] & 0xC0) != 0x80)
-            return 0;
-    if ((p[0] == 0xE0 && p[1] < 0xA0) || (p[0] == 0xED && p[1] >= 0xA0) || (p[0] == 0xF0 && p[1] < 0x90)
-        || (p[0] == 0xF4 && p[1] >= 0x90) || p[0] > 0xF4)
-        return 0;
-    if (p[0] == 0xEF && p[1] == 0xBF && (p[2] == 0xBE || p[2] == 0xBF))
-        return 0;
-    return n;
+    unsigned cp;
+    size_t len = utf8_decode(p, n, &cp);
+    return cp == 0xFFFE || cp == 0xFFFF ? 0 : (int)len;
 }
 
 /* text as XML character data: cleaned as the screen cleans it, the five
@@ -107,8 +97,9 @@ static void put_text(Svg *s, const char *text, int comment)
 {
     char clean[2048];
     text_clean(clean, sizeof clean, text, 0, 1);
+    const unsigned char *end = (const unsigned char *)clean + strlen(clean);
     for (const unsigned char *p = (const unsigned char *)clean; *p;) {
-        int n = xml_char(p);
+        int n = xml_char(p, (size_t)(end - p));
         if (comment && *p == '-' && p > (const unsigned char *)clean && p[-1] == '-') {
             strbuf_put(&s->b, " ", 1);      /* the second of "--": a blank */
             p++;

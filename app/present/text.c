@@ -10,27 +10,7 @@
 #include <string.h>
 
 #include "minmax.h"
-
-
-/* The length of a well-formed UTF-8 sequence at s (1..4), or 0. */
-static int utf8_len(const unsigned char *s)
-{
-    int n;
-    if (s[0] < 0x80)
-        return 1;
-    else if ((s[0] & 0xE0) == 0xC0 && s[0] >= 0xC2)
-        n = 2;
-    else if ((s[0] & 0xF0) == 0xE0)
-        n = 3;
-    else if ((s[0] & 0xF8) == 0xF0 && s[0] <= 0xF4)
-        n = 4;
-    else
-        return 0;
-    for (int k = 1; k < n; k++)
-        if ((s[k] & 0xC0) != 0x80)
-            return 0;
-    return n;
-}
+#include "utf8.h"
 
 char *text_clean(char *out, size_t size, const char *in, int keep_newlines, int utf8)
 {
@@ -39,6 +19,8 @@ char *text_clean(char *out, size_t size, const char *in, int keep_newlines, int 
     size_t o = 0;
     const unsigned char *s = (const unsigned char *)(in ? in : "");
     while (*s && o + 1 < size) {
+        unsigned cp;
+        size_t n = utf8_decode(s, 4, &cp);     /* the NUL at the end stops a sequence cut short */
         if (*s == '\t') {
             out[o++] = ' ';
             s++;
@@ -51,21 +33,22 @@ char *text_clean(char *out, size_t size, const char *in, int keep_newlines, int 
             out[o++] = (char)*s++;
         } else if (!utf8) {
             out[o++] = '?';
-            s += utf8_len(s) > 0 ? utf8_len(s) : 1;
+            s += n > 0 ? n : 1;
         } else {
-            int n = utf8_len(s);
             if (n == 0) {
+                /* one '?' for a malformed sequence: its lead and the
+                 * continuation bytes it holds (an overlong form, a surrogate) */
                 out[o++] = '?';
-                s++;
-            } else if (n == 2 && s[0] == 0xC2 && s[1] < 0xA0) {
-                s += 2;   /* C1 control */
-            } else if (n == 3 && s[0] == 0xE2 && ((s[1] == 0x80 && s[2] >= 0xAA && s[2] <= 0xAE)
-                                                  || (s[1] == 0x81 && s[2] >= 0xA6 && s[2] <= 0xA9))) {
-                s += 3;   /* a bidirectional override or isolate (U+202A-E, U+2066-9): it would
-                             turn the rest of a line around, as a server's title or a file may try */
-            } else if (o + (size_t)n < size) {
-                memcpy(out + o, s, (size_t)n);
-                o += (size_t)n;
+                int lead = *s++ >= 0xC0;
+                for (int k = 0; lead && k < 3 && (*s & 0xC0) == 0x80; k++)
+                    s++;
+            } else if (utf8_control_name(cp)) {
+                s += n;   /* a C1 control or a bidirectional control (utf8.h's list): the first a
+                             terminal acts on, the second would turn the rest of a line around, as
+                             a server's title or a file may try */
+            } else if (o + n < size) {
+                memcpy(out + o, s, n);
+                o += n;
                 s += n;
             } else {
                 break;

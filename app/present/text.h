@@ -10,9 +10,15 @@
 
 #include <stddef.h>
 
+/* For app/tui/ and app/modelscreen/ alone, which call the engine's old
+ * names of escape.h's functions through this header until their owners
+ * include escape.h (another change holds those folders). */
+#include "escape.h"
+
 /* Copy in to out (size bytes, NUL-terminated), dropping control
- * characters (C0 but newline when keep_newlines, DEL, and C1 in UTF-8);
- * tabs become spaces. Without utf8, bytes >= 0x80 become '?'; with it,
+ * characters (C0 but newline when keep_newlines, DEL, and in UTF-8 the C1
+ * and bidirectional controls of engine/base/utf8.h's list); tabs become
+ * spaces. Without utf8, bytes >= 0x80 become '?'; with it,
  * malformed UTF-8 bytes become '?'. Returns out. */
 char *text_clean(char *out, size_t size, const char *in, int keep_newlines, int utf8);
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "lesson.h"
 #include "lessonfile.h"
 #include "session.h"
@@ -28,7 +29,7 @@ static int read_entry(Catalogue *c, CatalogueEntry *e, const char *path)
         if (err.code == ATTN_E_NOMEM)
             return -1;
         char buf[1024];
-        lesson_error_format(&err, buf, sizeof buf);
+        term_lesson_error(&err, buf, sizeof buf);
         char *nl = strchr(buf, '\n');
         if (nl)
             *nl = '\0';

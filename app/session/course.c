@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "lessonfile.h"
+#include "fileread.h"
 
 /* Say where in the file: "PATH:LINE:COL: message". Returns -1. */
 static int refuse(char *why, size_t size, const char *path, int line, int col, const char *fmt, ...)
@@ -147,7 +147,7 @@ int course_read(const char *dir, Course *c, char *why, size_t size)
         return 1;
     char *text = NULL, reason[300];
     size_t len = 0;
-    if (lessonfile_read_text(path, COURSE_MAX_BYTES, &text, &len, reason, sizeof reason) != 0) {
+    if (fileread_text(path, COURSE_MAX_BYTES, &text, &len, reason, sizeof reason) != 0) {
         snprintf(why, size, "%s: %s", path, reason);
         return -1;
     }

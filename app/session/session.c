@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "lessonfile.h"
 #include "session_internal.h"
 #include "strbuf.h"
@@ -30,7 +31,7 @@ unsigned session_say(Session *s, unsigned change, const char *fmt, ...)
 static void error_line(const LessonError *err, char *buf, size_t size)
 {
     char full[1200];
-    lesson_error_format(err, full, sizeof full);
+    term_lesson_error(err, full, sizeof full);
     size_t n = strcspn(full, "\n");
     if (n >= size)
         n = size - 1;

@@ -10,8 +10,29 @@
 #include <string.h>
 
 #include "filestamp.h"
+#include "lessonfile.h"
 #include "session.h"
 #include "session_internal.h"
+
+void session_watch_data(Session *s, const Lesson *l)
+{
+    for (int i = 0; i < s->n_data; i++)
+        free(s->data[i].path);
+    free(s->data);
+    s->data = NULL;
+    s->n_data = 0;
+    int n = l && s->path ? lesson_n_loads(l) : 0;
+    if (n == 0 || !(s->data = calloc((size_t)n, sizeof *s->data)))
+        return;
+    for (int i = 0; i < n; i++) {
+        char full[4096];
+        lessonfile_data_path(s->path, lesson_load_path(l, i), full, sizeof full);
+        if (!(s->data[i].path = strdup(full)))
+            break;
+        s->data[i].stamp = file_stamp(full);
+        s->n_data = i + 1;
+    }
+}
 
 /* Take ownership of a parsed, evaluated lesson. NULL when out of memory
  * (l and st are then freed). */

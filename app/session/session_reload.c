@@ -5,34 +5,17 @@
  * replaces the lesson, finding the person's step again by its
  * title, carrying exercise states over by question (verdicts as they were
  * given: nothing is judged again) and keeping the edits that still apply;
- * a refused version changes nothing and keeps its error.
+ * a refused version changes nothing and keeps its error. Which data files
+ * are watched is session_life.c's (session_watch_data), set when a
+ * lesson is opened.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "lessonfile.h"
 #include "session_internal.h"
-
-void session_watch_data(Session *s, const Lesson *l)
-{
-    for (int i = 0; i < s->n_data; i++)
-        free(s->data[i].path);
-    free(s->data);
-    s->data = NULL;
-    s->n_data = 0;
-    int n = l && s->path ? lesson_n_loads(l) : 0;
-    if (n == 0 || !(s->data = calloc((size_t)n, sizeof *s->data)))
-        return;
-    for (int i = 0; i < n; i++) {
-        char full[4096];
-        lessonfile_data_path(s->path, lesson_load_path(l, i), full, sizeof full);
-        if (!(s->data[i].path = strdup(full)))
-            break;
-        s->data[i].stamp = file_stamp(full);
-        s->n_data = i + 1;
-    }
-}
 
 /* Has a watched data file changed since it was stamped? */
 static int data_changed(const Session *s)
@@ -103,7 +86,7 @@ static int find_screen(const Lesson *l, const char *title)
 static void reload_refused(Session *s, const LessonError *err)
 {
     char buf[2048];
-    lesson_error_format(err, buf, sizeof buf);
+    term_lesson_error(err, buf, sizeof buf);
     size_t n = strlen(buf);
     while (n > 0 && buf[n - 1] == '\n')
         buf[--n] = '\0';

@@ -53,20 +53,6 @@ typedef struct {
     int source_col;
 } LessonError;
 
-/* Write "FILE:LINE:COL: error: MSG\n" + the line + "\n" + a caret under the
- * column + "\n" into buf (truncating safely). Returns buf. */
-const char *lesson_error_format(const LessonError *e, char *buf, size_t size);
-
-/* Copy s into buf (truncating safely) with every byte a terminal could act
- * on written as \xNN: C0 controls and tab, DEL, invalid UTF-8, C1 controls
- * (U+0080..U+009F), bidirectional overrides and isolates; a backslash
- * becomes \\. For text the lesson checks did not pass, such as a file
- * name. Returns buf. */
-const char *lesson_escape(const char *s, char *buf, size_t size);
-/* The same for a message attn wrote that may quote bytes of a file: every
- * byte a terminal could act on as \xNN, a backslash left as it is. */
-const char *lesson_escape_text(const char *s, char *buf, size_t size);
-
 /* One cell of a named matrix (0-based), and where the lesson names it. */
 typedef struct {
     char name[MAT_NAME_MAX];

@@ -113,14 +113,6 @@ int lesson_exercise_number(const Lesson *l, const LessonExercise *ex)
     return 0;
 }
 
-int lesson_exercise_hides(const LessonExercise *ex, const char *name, int row, int col)
-{
-    for (int i = 0; i < ex->n_hides; i++)
-        if (ex->hides[i].row == row && ex->hides[i].col == col && strcmp(ex->hides[i].name, name) == 0)
-            return 1;
-    return 0;
-}
-
 int lesson_answer_cell(const LessonExercise *ex, LessonCell *cell)
 {
     if (!ex->has_cell)

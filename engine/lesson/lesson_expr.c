@@ -46,20 +46,6 @@ const char *lesson_suggest_name(const char *name, size_t len, char *const *names
     return best;
 }
 
-void expr_free(Expr *e)
-{
-    if (!e)
-        return;
-    expr_free(e->a);
-    expr_free(e->b);
-    for (int i = 0; i < e->n_args; i++)
-        expr_free(e->args[i]);
-    free(e->args);
-    free(e->str);
-    free(e->vals);
-    free(e);
-}
-
 static Expr *parse_expr(Parser *p);
 
 typedef struct { char opener; size_t pos; int skip; } Saved;

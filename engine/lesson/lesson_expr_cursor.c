@@ -2,7 +2,8 @@
  * lesson_expr_cursor.c - the expression parser's cursor over tokens: advancing
  * (line ends are blanks inside ( )), describing the current token and
  * reporting an error at FILE:LINE:COL, blaming an unclosed bracket when
- * that is the cause; node allocation and the nesting and chain limits.
+ * that is the cause; a node made and freed (expr_free), the nesting and
+ * chain limits.
  */
 #include "alloc.h"
 #include "lesson_expr_cursor.h"
@@ -78,6 +79,20 @@ Expr *px_node(ExprKind kind, size_t pos, size_t start)
         e->end = start;
     }
     return e;
+}
+
+void expr_free(Expr *e)
+{
+    if (!e)
+        return;
+    expr_free(e->a);
+    expr_free(e->b);
+    for (int i = 0; i < e->n_args; i++)
+        expr_free(e->args[i]);
+    free(e->args);
+    free(e->str);
+    free(e->vals);
+    free(e);
 }
 
 /* parent sits on child: count the height, refuse past LESSON_MAX_CHAIN. */

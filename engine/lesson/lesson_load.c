@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "utf8.h"
+
 void lesson_set_loader(Lesson *l, LessonLoader fn, void *ctx)
 {
     if (!l)
@@ -98,19 +100,19 @@ const char *lesson_load_path(const Lesson *l, int i)
     return l && i >= 0 ? nth_load(l, i, &n) : NULL;
 }
 
-/* A label from a CSV may reach a terminal: it is refused when escaping it
- * changes more than its backslashes (lesson_escape writes every byte a
- * terminal could act on as \xNN, a backslash as \\). */
+/* A label from a CSV may reach a terminal: it is refused when it holds a
+ * character that may not be written there raw (utf8_unsafe: a control, a
+ * tab, invalid UTF-8, a character of the list), as escaping it would
+ * change more than its backslashes. */
 static int label_is_safe(const char *label)
 {
-    size_t n = strlen(label), slashes = 0;
-    for (size_t i = 0; i < n; i++)
-        slashes += label[i] == '\\';
-    char buf[4 * 64 + 8];
-    if (4 * n + 1 > sizeof buf)
+    size_t n = strlen(label);
+    if (4 * n + 1 > 4 * 64 + 8)      /* longer than a label escaped ever fit (65 bytes) */
         return 0;
-    lesson_escape(label, buf, sizeof buf);
-    return strlen(buf) == n + slashes;
+    for (size_t i = 0, k; i < n; i += k)
+        if (utf8_unsafe((const unsigned char *)label + i, n - i, &k))
+            return 0;
+    return 1;
 }
 
 Mat *eval_load(EvalCtx *c, const Expr *e, const OpInfo *op)

@@ -1,14 +1,19 @@
 /*
  * lesson_src.c - the source text of a lesson: positions as line and column,
- * errors that quote the offending line, an expression's text as written
- * (for messages), the checks that refuse text that is not lesson text, and
- * the formatted error a person reads.
+ * errors that quote the offending line (every character the list of
+ * engine/base/utf8.h names, and every control, shown as a harmless one of
+ * the same length, so the line an error carries is safe wherever it is
+ * shown), an expression's text as written (for messages), and the checks
+ * that refuse text that is not lesson text. How an error is shown on a
+ * terminal is app/present/escape.c's.
  */
 #include "lesson_tree.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "utf8.h"
 
 void src_linecol(const Src *s, size_t pos, int *line, int *col)
 {
@@ -25,114 +30,6 @@ void src_linecol(const Src *s, size_t pos, int *line, int *col)
     *col = (int)(pos - start) + 1;
 }
 
-/* The length of the UTF-8 sequence at p (at most n bytes), 0 if invalid;
- * its code point in *cp. */
-static size_t utf8_decode(const unsigned char *p, size_t n, unsigned *cp_out)
-{
-    unsigned char c = p[0];
-    size_t len;
-    unsigned min;
-    unsigned cp;
-    *cp_out = c;
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xC2 && c <= 0xDF) { len = 2; cp = c & 0x1F; min = 0x80; }
-    else if (c >= 0xE0 && c <= 0xEF) { len = 3; cp = c & 0x0F; min = 0x800; }
-    else if (c >= 0xF0 && c <= 0xF4) { len = 4; cp = c & 0x07; min = 0x10000; }
-    else
-        return 0;
-    if (len > n)
-        return 0;
-    for (size_t i = 1; i < len; i++) {
-        if ((p[i] & 0xC0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (p[i] & 0x3F);
-    }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-        return 0;
-    *cp_out = cp;
-    return len;
-}
-
-/* The name of a code point that is valid UTF-8 but may not be in a lesson
- * (a terminal or a bidi algorithm would act on it), or NULL. */
-static const char *refused_codepoint(unsigned cp)
-{
-    static const char *const bidi[] = {
-        "left-to-right embedding", "right-to-left embedding", "pop directional formatting",
-        "left-to-right override", "right-to-left override",
-    };
-    static const char *const isolates[] = {
-        "left-to-right isolate", "right-to-left isolate", "first strong isolate", "pop directional isolate",
-    };
-    if (cp == 0x9B)
-        return "control sequence introducer, a C1 control character";
-    if (cp >= 0x80 && cp <= 0x9F)
-        return "a C1 control character";
-    if (cp >= 0x202A && cp <= 0x202E)
-        return bidi[cp - 0x202A];
-    if (cp >= 0x2066 && cp <= 0x2069)
-        return isolates[cp - 0x2066];
-    return NULL;
-}
-
-/* 1 when the character at t[0..n) (of length *len) is one a terminal may
- * act on: C0 but tab, DEL, invalid UTF-8, C1, bidi controls. */
-static int char_unsafe(const unsigned char *t, size_t n, size_t *len)
-{
-    unsigned cp;
-    size_t k = utf8_decode(t, n, &cp);
-    *len = k ? k : 1;
-    if (k == 0)
-        return 1;
-    if (k == 1)
-        return (cp < 0x20 && cp != '\t') || cp == 0x7f;
-    return refused_codepoint(cp) != NULL;
-}
-
-/* The one escaping of text for a terminal; doubled: a backslash as \\ too,
- * so an escaped name reads back unambiguously. */
-static const char *escape(const char *s, char *buf, size_t size, int doubled)
-{
-    if (!buf || size == 0)
-        return buf;
-    static const char hex[] = "0123456789abcdef";
-    size_t n = 0, len = strlen(s);
-    const unsigned char *t = (const unsigned char *)s;
-    for (size_t i = 0; i < len;) {
-        size_t k;
-        int bad = char_unsafe(t + i, len - i, &k) || t[i] == '\t';
-        if (!bad && (t[i] != '\\' || !doubled)) {
-            if (n + k >= size)
-                break;
-            memcpy(buf + n, s + i, k);
-            n += k;
-            i += k;
-            continue;
-        }
-        if (n + (bad ? 4 * k : 2) >= size)
-            break;
-        if (!bad) {
-            buf[n++] = '\\';
-            buf[n++] = '\\';
-            i++;
-            continue;
-        }
-        for (size_t j = 0; j < k; j++, i++) {
-            buf[n++] = '\\';
-            buf[n++] = 'x';
-            buf[n++] = hex[t[i] >> 4];
-            buf[n++] = hex[t[i] & 15];
-        }
-    }
-    buf[n] = '\0';
-    return buf;
-}
-
-const char *lesson_escape(const char *s, char *buf, size_t size) { return escape(s, buf, size, 1); }
-
-const char *lesson_escape_text(const char *s, char *buf, size_t size) { return escape(s, buf, size, 0); }
-
 /* Shown of a line too long for LessonError.source_line: this many bytes,
  * about a third of them before the column. */
 #define WINDOW_BYTES 200
@@ -148,7 +45,7 @@ static size_t copy_shown(char *out, const char *text, size_t from, size_t to)
         unsigned char c = (unsigned char)text[i];
         unsigned cp;
         size_t k = utf8_decode((const unsigned char *)text + i, to - i, &cp);
-        if (k > 1 && refused_codepoint(cp)) {
+        if (k > 1 && utf8_control_name(cp)) {
             /* shown as a stand-in of the same length: U+00BF or U+FFFD */
             memcpy(out + n, k == 2 ? "\xc2\xbf" : "\xef\xbf\xbd", k);
             n += k;
@@ -263,9 +160,9 @@ int src_validate(const Src *s, LessonError *err)
         if (n == 0)
             return src_error(s, err, ATTN_E_SYNTAX, i,
                              "byte 0x%02x is not valid UTF-8 (save the lesson as UTF-8)", c);
-        const char *name = refused_codepoint(cp);
-        if (name)
-            return src_error(s, err, ATTN_E_SYNTAX, i, "U+%04X (%s) is not allowed in a lesson", cp, name);
+        if (utf8_control_refused_in_text(cp))
+            return src_error(s, err, ATTN_E_SYNTAX, i, "U+%04X (%s) is not allowed in a lesson", cp,
+                             utf8_control_name(cp));
         i += n;
     }
     return 0;
@@ -301,70 +198,6 @@ int lesson_edit_distance(const char *a, size_t na, const char *b, size_t nb)
         memcpy(prev, cur, sizeof(int) * (nb + 1));
     }
     return prev[nb];
-}
-
-/* The code point at s (n bytes left) and its length; a byte that does not
- * start valid UTF-8 counts as one column of its own. */
-static unsigned utf8_at(const char *s, size_t n, size_t *len)
-{
-    const unsigned char *u = (const unsigned char *)s;
-    int k = u[0] < 0x80 ? 1 : (u[0] & 0xE0) == 0xC0 ? 2 : (u[0] & 0xF0) == 0xE0 ? 3 : (u[0] & 0xF8) == 0xF0 ? 4 : 1;
-    if ((size_t)k > n)
-        k = 1;
-    unsigned cp = k == 1 ? u[0] : u[0] & (0x7F >> k);
-    for (int i = 1; i < k; i++) {
-        if ((u[i] & 0xC0) != 0x80) {
-            *len = 1;
-            return u[0];
-        }
-        cp = cp << 6 | (u[i] & 0x3F);
-    }
-    *len = (size_t)k;
-    return cp;
-}
-
-/* Does a terminal give cp two columns (East Asian wide and full-width,
- * emoji)? So a caret stands under its character after them. */
-static int wide_char(unsigned cp)
-{
-    return (cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0xA4CF && cp != 0x303F)
-           || (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0xFE30 && cp <= 0xFE4F)
-           || (cp >= 0xFF00 && cp <= 0xFF60) || (cp >= 0xFFE0 && cp <= 0xFFE6) || (cp >= 0x1F300 && cp <= 0x1F64F)
-           || (cp >= 0x1F900 && cp <= 0x1F9FF) || (cp >= 0x20000 && cp <= 0x3FFFD);
-}
-
-const char *lesson_error_format(const LessonError *e, char *buf, size_t size)
-{
-    if (!buf || size == 0)
-        return buf;
-    /* the file name is whatever the user gave, and the message may quote a
-     * data file's bytes: both shown escaped, so nothing in them reaches a
-     * terminal as a control */
-    char file[sizeof e->file * 4], msg[sizeof e->msg * 4];
-    lesson_escape(e->file, file, sizeof file);
-    lesson_escape_text(e->msg, msg, sizeof msg);
-    if (e->line <= 0) {
-        snprintf(buf, size, "%s: error: %s\n", file, msg);
-        return buf;
-    }
-    /* the caret goes under the character at col (bytes; in a window of a
-     * long line, at source_col), in display columns */
-    char caret[sizeof e->source_line + 2];
-    size_t w = 0, bytes = (size_t)((e->source_col > 0 ? e->source_col : e->col) - 1);
-    size_t shown = strlen(e->source_line);
-    if (bytes > shown)
-        bytes = shown;
-    for (size_t i = 0; i < bytes && w + 3 < sizeof caret;) {
-        size_t len;
-        unsigned cp = utf8_at(e->source_line + i, bytes - i, &len);
-        for (int k = wide_char(cp) ? 2 : 1; k > 0; k--)
-            caret[w++] = ' ';
-        i += len;
-    }
-    caret[w++] = '^';
-    caret[w] = '\0';
-    snprintf(buf, size, "%s:%d:%d: error: %s\n%s\n%s\n", file, e->line, e->col, msg, e->source_line, caret);
-    return buf;
 }
 
 /* An expression as written, blanks and comments squeezed, cut to 40

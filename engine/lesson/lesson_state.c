@@ -1,8 +1,8 @@
 /*
  * lesson_state.c - a finished lesson state and what is asked of it: the
  * value of a name, an expression against it (the screen's answers, the
- * judge's), with the numbers rounded as the screen shows them, and the
- * nearest name to one misspelt.
+ * judge's), with the numbers rounded as the screen shows them (the
+ * cells an exercise hides left out), and the nearest name to one misspelt.
  */
 #include "alloc.h"
 #include "lesson_tree.h"
@@ -39,6 +39,14 @@ Mat *lesson_state_eval(const LessonState *s, const Src *src, const Expr *e, Less
     Rng rng = s->rng;
     EvalCtx c = { .src = src, .env = s->vals, .rng = &rng, .err = err };
     return expr_eval(&c, e);
+}
+
+int lesson_exercise_hides(const LessonExercise *ex, const char *name, int row, int col)
+{
+    for (int i = 0; i < ex->n_hides; i++)
+        if (ex->hides[i].row == row && ex->hides[i].col == col && strcmp(ex->hides[i].name, name) == 0)
+            return 1;
+    return 0;
 }
 
 /* Mark in mark[] (one byte per slot) every name e uses. */

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "utf8.h"
+
 
 typedef struct {
     const char *s;
@@ -25,13 +27,13 @@ typedef struct {
 } Reader;
 
 /* Why the answer is refused; arg, a piece of what was typed, quoted with
- * every byte a terminal could act on escaped (lesson_escape): the message
- * reaches screens, sheets' reports and the class. */
+ * every byte a terminal could act on escaped (utf8_escape): the message
+ * reaches screens, sheets' reports and the class as the engine made it. */
 static double refuse(Reader *r, const char *fmt, const char *arg)
 {
     if (!r->failed) {
         char quoted[256];
-        snprintf(r->why, r->size, fmt, lesson_escape(arg, quoted, sizeof quoted));
+        snprintf(r->why, r->size, fmt, utf8_escape(arg, quoted, sizeof quoted, 1));
     }
     r->failed = 1;
     return 0;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "explain.h"
 #include "lesson.h"
 #include "teach.h"
@@ -22,7 +23,7 @@ static void check_refusal(const LessonError *err)
     if (err->code == ATTN_OK || !err->msg[0] || err->line < 0 || (err->line > 0 && err->col < 1))
         abort();
     char buf[1024];
-    lesson_error_format(err, buf, sizeof buf);
+    term_lesson_error(err, buf, sizeof buf);
     if (!strstr(buf, ": error: "))
         abort();
 }

@@ -1,7 +1,8 @@
 /*
- * filewrite.c - the files attn makes for itself, written one way
- * (filewrite.h): a folder with the folders above it, a file replaced
- * whole and atomically through a temporary file of its own.
+ * filewrite.c - writing files, each kind one way (filewrite.h): a folder
+ * with the folders above it, a file replaced whole and atomically through
+ * a temporary file of its own, a file a person names, a new file beside
+ * others, a line appended whole.
  */
 #include "filewrite.h"
 
@@ -63,43 +64,6 @@ int filewrite_join(char *out, size_t size, const char *dir, const char *name)
     int n = snprintf(out, size, "%s/%s", dir, name);
     if (n < 0 || (size_t)n >= size) {
         errno = ENAMETOOLONG;
-        return -1;
-    }
-    return 0;
-}
-
-/* Is there something at dir/name (of any kind; stat never waits on a FIFO)? */
-static int holds(const char *dir, const char *name)
-{
-    char path[PATH_MAX];
-    struct stat st;
-    return filewrite_join(path, sizeof path, dir, name) == 0 && lstat(path, &st) == 0;
-}
-
-int filewrite_claim(const char *dir, const char *const *names, const char *own, char *why, size_t size)
-{
-    struct stat st;
-    int existed = stat(dir, &st) == 0;
-    if (filewrite_dirs(dir) != 0) {
-        snprintf(why, size, "%s: cannot make the folder: %s", dir,
-                 errno == ENOTDIR ? "a file, not a folder, is in the way" : strerror(errno));
-        return -1;
-    }
-    int ours = !existed || holds(dir, FILEWRITE_STAMP) || (own && holds(dir, own));
-    for (int i = 0; !ours && names[i]; i++)
-        if (holds(dir, names[i])) {
-            snprintf(why, size, "%s/%s: attn did not write it, and would replace it: choose another folder, or move "
-                     "it away", dir, names[i]);
-            return -1;
-        }
-    char stamp[PATH_MAX], msg[300];
-    static const char text[] = "attn wrote the files of this folder and may replace them\n";
-    if (filewrite_join(stamp, sizeof stamp, dir, FILEWRITE_STAMP) != 0) {
-        snprintf(why, size, "%s: the path is too long", dir);
-        return -1;
-    }
-    if (!holds(dir, FILEWRITE_STAMP) && filewrite_replace(stamp, text, sizeof text - 1, msg, sizeof msg) != 0) {
-        snprintf(why, size, "%s: %s", stamp, msg);
         return -1;
     }
     return 0;
@@ -169,4 +133,93 @@ int filewrite_replace_as(const char *path, const void *bytes, size_t len, mode_t
     }
     free(tmp);
     return err ? -1 : 0;
+}
+
+int filewrite_append_whole(int fd, const char *bytes, size_t len)
+{
+    off_t before = lseek(fd, 0, SEEK_END);
+    if (before < 0)
+        return -1;
+    ssize_t put = write(fd, bytes, len);
+    if (put >= 0 && (size_t)put == len)
+        return 0;
+    int err = put < 0 ? errno : ENOSPC;
+    if (put >= 0 && ftruncate(fd, before) != 0)
+        err = errno;
+    errno = err ? err : EIO;
+    return -1;
+}
+
+FILE *filewrite_create(const char *path, char *why, size_t size)
+{
+    size_t len = strlen(path);
+    if (len >= 7 && strcmp(path + len - 7, ".lesson") == 0) {
+        snprintf(why, size, "it would overwrite a lesson");
+        return NULL;
+    }
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        snprintf(why, size, "it is %s, not a regular file", S_ISFIFO(st.st_mode) ? "a FIFO"
+                                                           : S_ISDIR(st.st_mode) ? "a directory" : "a device");
+        return NULL;
+    }
+    /* O_NONBLOCK: one made a FIFO meanwhile opens at once (or fails) */
+    int fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0644);
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(why, size, "%s", fd < 0 ? strerror(errno) : "it is not a regular file");
+        if (fd >= 0)
+            close(fd);
+        return NULL;
+    }
+    int flags = fcntl(fd, F_GETFL);
+    FILE *f = NULL;
+    if (flags >= 0 && fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 && ftruncate(fd, 0) == 0)
+        f = fdopen(fd, "w");
+    if (!f) {
+        snprintf(why, size, "%s", strerror(errno));
+        close(fd);
+    }
+    return f;
+}
+
+int filewrite_new(const char *stem, const char *ext, const char *text, char *name, size_t name_size, char *why,
+                  size_t size)
+{
+    for (int k = 1; k <= 999; k++) {
+        if (k == 1)
+            snprintf(name, name_size, "%s%s", stem, ext);
+        else
+            snprintf(name, name_size, "%s-%d%s", stem, k, ext);
+        size_t len = strlen(name);
+        if (len >= 7 && strcmp(name + len - 7, ".lesson") == 0) {
+            snprintf(why, size, "it would be a lesson");
+            return -1;
+        }
+        int fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        if (fd < 0 && errno == EEXIST)
+            continue;
+        if (fd < 0) {
+            snprintf(why, size, "%s", strerror(errno));
+            return -1;
+        }
+        /* whole or not at all: a part left behind is taken away again */
+        size_t n = strlen(text), done = 0;
+        while (done < n) {
+            ssize_t w = write(fd, text + done, n - done);
+            if (w <= 0 && errno != EINTR)
+                break;
+            done += w > 0 ? (size_t)w : 0;
+        }
+        int err = done < n ? (errno ? errno : EIO) : 0;
+        if (close(fd) != 0 && !err)
+            err = errno;
+        if (err) {
+            unlink(name);
+            snprintf(why, size, "%s", strerror(err));
+            return -1;
+        }
+        return 0;
+    }
+    snprintf(why, size, "%s%s and 998 more are there already", stem, ext);
+    return -1;
 }
