@@ -195,6 +195,12 @@ void jw_null(JsonWriter *w, const char *key)
     put_s(&w->out, "null");
 }
 
+void jw_literal(JsonWriter *w, const char *key, const char *json)
+{
+    item(w, key);
+    put_s(&w->out, json);
+}
+
 int jw_print(JsonWriter *w, FILE *f)
 {
     int ok = !w->out.failed && (w->out.len == 0 || fwrite(w->out.s, 1, w->out.len, f) == w->out.len);

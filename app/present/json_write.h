@@ -1,9 +1,10 @@
 /*
- * json_write.h - the one JSON writer of attn (every --json output and the
- * class log's lines; no printer spells JSON punctuation by hand): strings
- * escaped so that no control byte ever reaches the output, numbers in the
- * fewest digits that read back as the very same double, non-finite
- * values as the strings "inf", "-inf" and "nan". It writes into a StrBuf (strbuf.h), so a document can go to a
+ * json_write.h - the one JSON writer of attn (every --json output, the
+ * class log's lines, the files of a trained model; no printer spells JSON
+ * punctuation by hand): strings escaped so that no control byte ever
+ * reaches the output, numbers in the fewest digits that read back as the
+ * very same double, non-finite values as the strings "inf", "-inf" and
+ * "nan". It writes into a StrBuf (strbuf.h), so a document can go to a
  * stream, a file replaced whole or a log line written at once alike.
  */
 #ifndef ATTN_JSON_WRITE_H
@@ -64,6 +65,10 @@ void jw_bool(JsonWriter *w, const char *key, int v);
 void jw_str(JsonWriter *w, const char *key, const char *s);     /* NULL: null */
 void jw_str_n(JsonWriter *w, const char *key, const char *s, size_t n);
 void jw_null(JsonWriter *w, const char *key);
+/* A value already spelled in JSON, written as it is: for a number a file
+ * must spell as another program does (Python's 1e-05 in a config.json). */
+void jw_literal(JsonWriter *w, const char *key, const char *json);
+
 /* Write the document to f and release it: 0, or -1 when an allocation
  * failed while it was written (then nothing is written) or f refused it. */
 int jw_print(JsonWriter *w, FILE *f);
