@@ -233,54 +233,52 @@ static int softmax_rows_kernel(Mat *out, const Mat *a, unsigned char *masked)
     return n_masked;
 }
 
+/* The columns softmax_cols_kernel takes at a time: its scratch is on the
+ * stack, so the kernel needs no allocation that could fail. */
+#define SOFTMAX_COLS_BLOCK 256
+
 /* Down each column, walking the matrix a row at a time (cache-friendly for
- * row-major data): column maxima, then exponentials and sums, then scale. */
+ * row-major data), a block of columns at a time: column maxima, then
+ * exponentials and sums, then scale. */
 static int softmax_cols_kernel(Mat *out, const Mat *a, unsigned char *masked)
 {
-    int n = a->cols;
-    float *max = attn_malloc((size_t)n * sizeof *max);
-    double *sum = attn_calloc((size_t)n, sizeof *sum);
-    unsigned char *finite_seen = attn_calloc((size_t)n, 1);
-    if (!max || !sum || !finite_seen) {
-        free(max);
-        free(sum);
-        free(finite_seen);
-        return ref_softmax_cols(out, a, masked);   /* no scratch: the plain loops need none */
-    }
-    for (int j = 0; j < n; j++)
-        max[j] = -INFINITY;
-    for (int i = 0; i < a->rows; i++) {
-        const float *x = mat_row(a, i);
-        for (int j = 0; j < n; j++) {
-            finite_seen[j] |= x[j] != -INFINITY;
-            if (x[j] > max[j])
-                max[j] = x[j];
-        }
-    }
-    for (int i = 0; i < a->rows; i++) {
-        const float *x = mat_row(a, i);
-        float *y = mat_row(out, i);
-        for (int j = 0; j < n; j++) {
-            y[j] = finite_seen[j] ? expf(x[j] - max[j]) : 0.0f;
-            sum[j] += y[j];
-        }
-    }
     int n_masked = 0;
-    for (int j = 0; j < n; j++) {
-        if (!finite_seen[j]) {
-            masked[j] = 1;
-            n_masked++;
-        }
-        max[j] = finite_seen[j] ? (float)(1.0 / sum[j]) : 0.0f;    /* reuse as the scale */
-    }
-    for (int i = 0; i < a->rows; i++) {
-        float *y = mat_row(out, i);
+    for (int j0 = 0; j0 < a->cols; j0 += SOFTMAX_COLS_BLOCK) {
+        int n = a->cols - j0 < SOFTMAX_COLS_BLOCK ? a->cols - j0 : SOFTMAX_COLS_BLOCK;
+        float max[SOFTMAX_COLS_BLOCK];
+        double sum[SOFTMAX_COLS_BLOCK] = { 0 };
+        unsigned char finite_seen[SOFTMAX_COLS_BLOCK] = { 0 };
         for (int j = 0; j < n; j++)
-            y[j] *= max[j];
+            max[j] = -INFINITY;
+        for (int i = 0; i < a->rows; i++) {
+            const float *x = mat_row(a, i) + j0;
+            for (int j = 0; j < n; j++) {
+                finite_seen[j] |= x[j] != -INFINITY;
+                if (x[j] > max[j])
+                    max[j] = x[j];
+            }
+        }
+        for (int i = 0; i < a->rows; i++) {
+            const float *x = mat_row(a, i) + j0;
+            float *y = mat_row(out, i) + j0;
+            for (int j = 0; j < n; j++) {
+                y[j] = finite_seen[j] ? expf(x[j] - max[j]) : 0.0f;
+                sum[j] += y[j];
+            }
+        }
+        for (int j = 0; j < n; j++) {
+            if (!finite_seen[j]) {
+                masked[j0 + j] = 1;
+                n_masked++;
+            }
+            max[j] = finite_seen[j] ? (float)(1.0 / sum[j]) : 0.0f;    /* reuse as the scale */
+        }
+        for (int i = 0; i < a->rows; i++) {
+            float *y = mat_row(out, i) + j0;
+            for (int j = 0; j < n; j++)
+                y[j] *= max[j];
+        }
     }
-    free(max);
-    free(sum);
-    free(finite_seen);
     return n_masked;
 }
 
