@@ -27,13 +27,17 @@
 /* A size of the table, in the config's terms. */
 typedef enum { DIM_NONE, DIM_D, DIM_3D, DIM_FF, DIM_VOCAB, DIM_CONTEXT } Dim;
 
+/* A row of the table: a tensor's name, its shape, and where the Model
+ * points at it (offsetof a Gpt2Layer's or the Model's own pointer). */
+typedef struct {
+    const char *name;
+    Dim rows, cols;
+    size_t slot;
+} TensorRow;
+
 /* A layer's tensors, by part (model.h): the order GPT-2's checkpoints
  * hold them in. */
-static const struct {
-    const char *part;
-    Dim rows, cols;
-    size_t slot;        /* offsetof(Gpt2Layer, ...) */
-} layer_table[GPT2_LAYER_PARTS] = {
+static const TensorRow layer_table[GPT2_LAYER_PARTS] = {
     [GPT2_LN1_W] = { "ln_1.weight", DIM_D, DIM_NONE, offsetof(Gpt2Layer, ln1_g) },
     [GPT2_LN1_B] = { "ln_1.bias", DIM_D, DIM_NONE, offsetof(Gpt2Layer, ln1_b) },
     [GPT2_QKV_W] = { "attn.c_attn.weight", DIM_D, DIM_3D, offsetof(Gpt2Layer, qkv_w) },
@@ -49,11 +53,7 @@ static const struct {
 };
 
 /* The model's own tensors, by Gpt2Whole. */
-static const struct {
-    const char *name;
-    Dim rows, cols;
-    size_t slot;        /* offsetof(Model, ...) */
-} whole_table[GPT2_WHOLES] = {
+static const TensorRow whole_table[GPT2_WHOLES] = {
     [GPT2_WTE] = { "wte.weight", DIM_VOCAB, DIM_D, offsetof(Model, embed) },
     [GPT2_WPE] = { "wpe.weight", DIM_CONTEXT, DIM_D, offsetof(Model, pos) },
     [GPT2_LNF_W] = { "ln_f.weight", DIM_D, DIM_NONE, offsetof(Model, norm_g) },
@@ -72,13 +72,15 @@ static int64_t dim(Dim k, const ModelConfig *c)
     }
 }
 
-/* The model's tensors g from lo to hi (not included), visited. */
-static int walk_wholes(Model *m, int lo, int hi, ModelVisit visit, void *ctx)
+/* Rows lo to hi (not included) of a table visited, named with prefix, the
+ * pointers in the struct at base. */
+static int walk_rows(const TensorRow *rows, int lo, int hi, const char *prefix, void *base, const ModelConfig *c,
+                     ModelVisit visit, void *ctx)
 {
-    for (int g = lo; g < hi; g++) {
-        const float **slot = (const float **)((char *)m + whole_table[g].slot);
-        if (visit(ctx, whole_table[g].name, dim(whole_table[g].rows, &m->cfg), dim(whole_table[g].cols, &m->cfg),
-                  slot))
+    for (int k = lo; k < hi; k++) {
+        char name[80];
+        snprintf(name, sizeof name, "%s%s", prefix, rows[k].name);
+        if (visit(ctx, name, dim(rows[k].rows, c), dim(rows[k].cols, c), (const float **)((char *)base + rows[k].slot)))
             return -1;
     }
     return 0;
@@ -87,17 +89,15 @@ static int walk_wholes(Model *m, int lo, int hi, ModelVisit visit, void *ctx)
 int model_walk_gpt2(Model *m, ModelVisit visit, void *ctx)
 {
     const ModelConfig *c = &m->cfg;
-    if (walk_wholes(m, 0, GPT2_AFTER_LAYERS, visit, ctx) != 0)
+    if (walk_rows(whole_table, 0, GPT2_AFTER_LAYERS, "", m, c, visit, ctx) != 0)
         return -1;
-    for (int l = 0; l < c->layers; l++)
-        for (int k = 0; k < GPT2_LAYER_PARTS; k++) {
-            char name[80];
-            snprintf(name, sizeof name, "h.%d.%s", l, layer_table[k].part);
-            const float **slot = (const float **)((char *)&m->gpt2[l] + layer_table[k].slot);
-            if (visit(ctx, name, dim(layer_table[k].rows, c), dim(layer_table[k].cols, c), slot))
-                return -1;
-        }
-    return walk_wholes(m, GPT2_AFTER_LAYERS, GPT2_WHOLES, visit, ctx);
+    for (int l = 0; l < c->layers; l++) {
+        char prefix[24];
+        snprintf(prefix, sizeof prefix, "h.%d.", l);
+        if (walk_rows(layer_table, 0, GPT2_LAYER_PARTS, prefix, &m->gpt2[l], c, visit, ctx) != 0)
+            return -1;
+    }
+    return walk_rows(whole_table, GPT2_AFTER_LAYERS, GPT2_WHOLES, "", m, c, visit, ctx);
 }
 
 /* Where the walk above puts each tensor in the table. */
