@@ -462,11 +462,9 @@ START_TEST(paths_and_tokens_reach_the_terminal_escaped)
                   r.out);
     cmd_free(&r);
     /* a right-to-left override in JSON: \u202e, never the raw bytes */
-    char *json = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&json, &len);
-    jw_string(f, "a\u202eb\u2066c");
-    fclose(f);
+    StrBuf escaped = { 0 };
+    jw_string(&escaped, "a\u202eb\u2066c");
+    char *json = strbuf_take(&escaped);
     ck_assert_str_eq(json, "\"a\\u202eb\\u2066c\"");
     free(json);
     remove_dir(tmp);

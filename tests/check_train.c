@@ -185,6 +185,47 @@ START_TEST(the_trained_model_is_the_looked_at_model)
 }
 END_TEST
 
+/* The table found by what a tensor is: each layer's parts and the model's
+ * own tensors are the entries of their names, and together every entry
+ * once (the backward reads the weights through these). */
+START_TEST(the_table_by_part)
+{
+    ModelTrain *g = tiny();
+    static const char *const parts[GPT2_LAYER_PARTS] = {
+        [GPT2_LN1_W] = "ln_1.weight", [GPT2_LN1_B] = "ln_1.bias", [GPT2_QKV_W] = "attn.c_attn.weight",
+        [GPT2_QKV_B] = "attn.c_attn.bias", [GPT2_PROJ_W] = "attn.c_proj.weight", [GPT2_PROJ_B] = "attn.c_proj.bias",
+        [GPT2_LN2_W] = "ln_2.weight", [GPT2_LN2_B] = "ln_2.bias", [GPT2_FC_W] = "mlp.c_fc.weight",
+        [GPT2_FC_B] = "mlp.c_fc.bias", [GPT2_OUT_W] = "mlp.c_proj.weight", [GPT2_OUT_B] = "mlp.c_proj.bias",
+    };
+    static const char *const wholes[GPT2_WHOLES] = {
+        [GPT2_WTE] = "wte.weight", [GPT2_WPE] = "wpe.weight", [GPT2_LNF_W] = "ln_f.weight", [GPT2_LNF_B] = "ln_f.bias",
+    };
+    int n;
+    const ModelTensor *table = model_tensors(tiny_model, &n);
+    ck_assert_int_eq(n, GPT2_WHOLES + LAYERS * GPT2_LAYER_PARTS);
+    char *seen = calloc((size_t)n, 1);
+    for (int w = 0; w < GPT2_WHOLES; w++) {
+        const ModelTensor *t = model_gpt2_whole(tiny_model, (Gpt2Whole)w);
+        ck_assert_str_eq(t->name, wholes[w]);
+        seen[t - table]++;
+    }
+    for (int l = 0; l < LAYERS; l++)
+        for (int p = 0; p < GPT2_LAYER_PARTS; p++) {
+            const ModelTensor *t = model_gpt2_part(tiny_model, l, (Gpt2Part)p);
+            char want[80];
+            snprintf(want, sizeof want, "h.%d.%s", l, parts[p]);
+            ck_assert_str_eq(t->name, want);
+            seen[t - table]++;
+        }
+    for (int i = 0; i < n; i++)
+        ck_assert_msg(seen[i] == 1, "%s found %d times", table[i].name, seen[i]);
+    ck_assert_ptr_null(model_gpt2_part(tiny_model, LAYERS, GPT2_LN1_W));
+    ck_assert_ptr_null(model_gpt2_part(tiny_model, -1, GPT2_LN1_W));
+    free(seen);
+    tiny_free(g);
+}
+END_TEST
+
 Suite *train_suite(void)
 {
     Suite *s = suite_create("train");
@@ -192,6 +233,7 @@ Suite *train_suite(void)
     tcase_add_test(tc, one_step_equals_pytorch);
     tcase_add_test(tc, passes_are_repeatable);
     tcase_add_test(tc, the_trained_model_is_the_looked_at_model);
+    tcase_add_test(tc, the_table_by_part);
     suite_add_tcase(s, tc);
     return s;
 }

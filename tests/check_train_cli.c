@@ -95,6 +95,23 @@ START_TEST(one_step_from_init_is_pytorchs)
     ck_assert_msg(r.status == 0 && strstr(r.out, "\"family\": \"gpt2\", \"layers\": 2, \"heads\": 4"), "%s%s", r.out,
                   r.err);
     cmd_free(&r);
+    /* and so do other tools: config.json byte for byte as Hugging Face
+     * spells one (1e-05 as Python writes it), the byte vocabulary with
+     * its quote and backslash escaped */
+    snprintf(path, sizeof path, "%s/config.json", out);
+    char *config = slurp_n(path, &len);
+    ck_assert_str_eq(config, "{\"model_type\": \"gpt2\", \"architectures\": [\"GPT2LMHeadModel\"], \"n_layer\": 2, "
+                             "\"n_head\": 4, \"n_embd\": 16, \"n_positions\": 32, \"n_ctx\": 32, \"vocab_size\": 256, "
+                             "\"n_inner\": null, \"activation_function\": \"gelu_new\", \"layer_norm_epsilon\": 1e-05, "
+                             "\"tie_word_embeddings\": true, \"bos_token_id\": 10, \"eos_token_id\": 10}\n");
+    free(config);
+    snprintf(path, sizeof path, "%s/vocab.json", out);
+    char *vocab = slurp_n(path, &len);
+    static const char first[] = "{\"\u0100\": 0, ", last[] = ", \"\u00ff\": 255}\n";
+    ck_assert_msg(len > sizeof first + sizeof last && strncmp(vocab, first, sizeof first - 1) == 0
+                  && strcmp(vocab + len - (sizeof last - 1), last) == 0 && strstr(vocab, ", \"\\\"\": 34, ")
+                  && strstr(vocab, ", \"\\\\\": 92, "), "%s", vocab);
+    free(vocab);
     json_free(&ref);
     free(ref_text);
     remove_dir(dir);

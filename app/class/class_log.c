@@ -58,16 +58,8 @@ int class_log_answer(ClassLog *log, const char *name, const char *lesson, int ex
      * disk took only part of is cut off again: each answer is one whole
      * line or none (a full disk once left half a line, the next answer
      * glued to it, and class-report refused the log) */
-    char *line = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&line, &len);
-    if (!f) {
-        snprintf(why, size, "the class log %s could not be written: out of memory; answers are not being recorded",
-                 log->path);
-        return -1;
-    }
     JsonWriter w;
-    jw_begin(&w, f);
+    jw_begin(&w);
     jw_int(&w, "time", (long long)time(NULL));
     jw_str(&w, "name", name);
     jw_str(&w, "lesson", lesson);
@@ -76,9 +68,15 @@ int class_log_answer(ClassLog *log, const char *name, const char *lesson, int ex
     jw_str(&w, "verdict", verdict);
     jw_str(&w, "diagnosis", diagnosis && diagnosis[0] ? diagnosis : NULL);
     jw_end(&w);
-    int failed = fclose(f) != 0 || !line || filewrite_append_whole(log->fd, line, len) != 0;
+    if (w.out.failed) {
+        strbuf_free(&w.out);
+        snprintf(why, size, "the class log %s could not be written: out of memory; answers are not being recorded",
+                 log->path);
+        return -1;
+    }
+    int failed = filewrite_append_whole(log->fd, w.out.s, w.out.len) != 0;
     int err = errno;
-    free(line);
+    strbuf_free(&w.out);
     if (failed) {
         snprintf(why, size, "the class log %s could not be written: %s; answers are not being recorded", log->path,
                  strerror(err ? err : EIO));

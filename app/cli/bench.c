@@ -220,7 +220,7 @@ static void print_phases(FILE *f, const BenchResult *r)
 static void print_json(FILE *f, const BenchOpts *o, const BenchResult *r)
 {
     JsonWriter w;
-    jw_begin(&w, f);
+    jw_begin(&w);
     jw_int(&w, "n", o->n);
     jw_int(&w, "d", o->d);
     jw_int(&w, "heads", o->heads);
@@ -273,6 +273,7 @@ static void print_json(FILE *f, const BenchOpts *o, const BenchResult *r)
     if (o->phases)
         json_phases(&w, r);
     jw_end(&w);
+    jw_print(&w, f);
 }
 
 static void print_text(FILE *f, const BenchOpts *o, const BenchResult *r)

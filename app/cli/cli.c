@@ -237,7 +237,7 @@ int cli_run(int argc, char **argv)
     else if (json)
         /* JSON is the handout for programs and carries its answers (the
          * exercises' too) unless --no-answers: the bug's among them */
-        json_print(stdout, l, &view, want_bug && (key || with_answers));
+        status = json_print(stdout, l, &view, want_bug && (key || with_answers)) == 0 ? 0 : 2;
     else if (markdown)
         status = write_markdown(markdown, l, &view);
     else if (svg)

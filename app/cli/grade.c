@@ -347,29 +347,29 @@ static void json_exercises(JsonWriter *w, const Lesson *l, const Sheet *sh)
     jw_int(w, "unanswered", sh->unanswered);
 }
 
-static void print_json(const Lesson *l, const Sheet *sheets, int n, const LessonBug *bug)
+static int print_json(const Lesson *l, const Sheet *sheets, int n, const LessonBug *bug)
 {
     JsonWriter w;
-    jw_begin(&w, stdout);
+    jw_begin(&w);
     jw_str(&w, "lesson", lesson_title(l));
     if (n == 1) {
         json_exercises(&w, l, &sheets[0]);
         if (bug)
             json_bug(&w, bug, &sheets[0]);
-        jw_end(&w);
-        return;
+    } else {
+        jw_array(&w, "sheets");
+        for (int s = 0; s < n; s++) {
+            jw_object(&w, NULL);
+            jw_str(&w, "sheet", sheets[s].path);
+            json_exercises(&w, l, &sheets[s]);
+            if (bug)
+                json_bug(&w, bug, &sheets[s]);
+            jw_close(&w, '}');
+        }
+        jw_close(&w, ']');
     }
-    jw_array(&w, "sheets");
-    for (int s = 0; s < n; s++) {
-        jw_object(&w, NULL);
-        jw_str(&w, "sheet", sheets[s].path);
-        json_exercises(&w, l, &sheets[s]);
-        if (bug)
-            json_bug(&w, bug, &sheets[s]);
-        jw_close(&w, '}');
-    }
-    jw_close(&w, ']');
     jw_end(&w);
+    return jw_print(&w, stdout);
 }
 
 /* One TAP test point per exercise of each sheet. */
@@ -507,7 +507,7 @@ int cli_grade(int argc, char **argv)
     n_paths = n_read;
     if (rc == 0 && n_paths > 0) {
         if (fmt == GRADE_JSON)
-            print_json(l, sheets, n_paths, bug_given ? &bug : NULL);
+            rc = print_json(l, sheets, n_paths, bug_given ? &bug : NULL) == 0 ? 0 : 2;
         else if (fmt == GRADE_TAP)
             rc = print_tap(l, sheets, n_paths, bug_given ? &bug : NULL) == 0 ? 0 : 2;
         else {

@@ -150,12 +150,12 @@ static void put_knob(JsonWriter *w, const LessonState *s, const LessonKnob *k)
     jw_close(w, '}');
 }
 
-void json_print(FILE *out, const Lesson *l, const SheetView *v, int with_bug)
+int json_print(FILE *out, const Lesson *l, const SheetView *v, int with_bug)
 {
     const LessonState *s = v->shown;
     const LessonBug *bug = with_bug ? v->bug : NULL;
     JsonWriter w;
-    jw_begin(&w, out);
+    jw_begin(&w);
     jw_str(&w, "lesson", lesson_title(l));
     jw_str(&w, "layout", lesson_layout(l) == LAYOUT_ROWS ? "rows" : "columns");
     jw_newline(&w);
@@ -205,4 +205,5 @@ void json_print(FILE *out, const Lesson *l, const SheetView *v, int with_bug)
         jw_close(&w, '}');
     }
     jw_end(&w);
+    return jw_print(&w, out);
 }

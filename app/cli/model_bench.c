@@ -123,7 +123,7 @@ static int bench_generation(const Model *m, const char *name, int n, int N, int 
     }
     if (json) {
         JsonWriter w;
-        jw_begin(&w, stdout);
+        jw_begin(&w);
         jw_str(&w, "model", name);
         jw_int(&w, "params", model_params(m));
         jw_int(&w, "n", n);
@@ -134,6 +134,7 @@ static int bench_generation(const Model *m, const char *name, int n, int N, int 
         jw_num(&w, "uncached_tokens_per_s", plain, 1);
         jw_num(&w, "speedup", plain > 0 ? cached / plain : 0, 2);
         jw_end(&w);
+        jw_print(&w, stdout);
     } else {
         char shown[4 * PATH_MAX];
         printf("%s, %d tokens generated after %d, %d thread%s: %.1f tokens/s with the key/value cache, %.1f "
@@ -263,7 +264,7 @@ int cli_model_bench(int argc, char **argv)
             long rss = peak_kb();
             if (json) {
                 JsonWriter w;
-                jw_begin(&w, stdout);
+                jw_begin(&w);
                 jw_str(&w, "model", random ? named : which);
                 jw_str(&w, "products", path);
                 jw_int(&w, "params", model_params(m));
@@ -279,6 +280,7 @@ int cli_model_bench(int argc, char **argv)
                 jw_num(&w, "peak_share", peak > 0 ? gflops / peak : 0, 4);
                 jw_int(&w, "peak_rss_kb", rss);
                 jw_end(&w);
+                jw_print(&w, stdout);
             } else {
                 char shown[4 * PATH_MAX];   /* the path as typed: its ESC and BEL shown, not obeyed */
                 printf("%s, %lld parameters, %d tokens, %d thread%s: median %.1f ms (%.1f to %.1f), %.0f tokens/s, "
@@ -361,7 +363,7 @@ int cli_train_bench(int argc, char **argv)
     double peak = bench_fma_peak_again(peak_before, threads, NULL);
     if (json) {
         JsonWriter w;
-        jw_begin(&w, stdout);
+        jw_begin(&w);
         jw_str(&w, "model", "attn train's default: 4 layers, 4 heads, width 128, context 128, batch 16");
         jw_int(&w, "steps", steps);
         jw_int(&w, "threads", threads);
@@ -371,6 +373,7 @@ int cli_train_bench(int argc, char **argv)
         jw_num(&w, "peak_gflops", peak, 2);
         jw_num(&w, "peak_share", peak > 0 ? gflops / peak : 0, 4);
         jw_end(&w);
+        jw_print(&w, stdout);
     } else {
         printf("a training step of attn train's default model (batch 16 x 128 bytes), %d thread%s: median %.1f ms, "
                "%.0f tokens/s, %.1f GFLOP/s, %.0f%% of the FMA peak (%.1f GFLOP/s)\n", threads, threads == 1 ? "" : "s",
@@ -530,7 +533,7 @@ int cli_tokenizer_bench(int argc, char **argv)
         double small = bench_median(ms[0], reps), large = bench_median(ms[1], reps);
         if (json) {
             JsonWriter w;
-            jw_begin(&w, stdout);
+            jw_begin(&w);
             jw_str(&w, "tokenizer", path);
             jw_int(&w, "file_bytes", (long long)bytes);
             jw_num(&w, "load_ms", load, 1);
@@ -550,6 +553,7 @@ int cli_tokenizer_bench(int argc, char **argv)
             jw_newline(&w);
             jw_num(&w, "ratio", small > 0 ? large / small : 0, 2);
             jw_end(&w);
+            jw_print(&w, stdout);
         } else {
             printf("%s: %.1f MB of files, loaded in %.0f ms (%.0f ms of CPU; the median of %d), peak memory up %.1f MB "
                    "(%.1f times the files)\n", term_escape(path, shown, sizeof shown), bytes / 1048576.0, load,

@@ -302,12 +302,12 @@ static int effect_prepare(ModelLook *lk, const EffectArgs *e, int n)
     return status;
 }
 
-static void print_json(ModelLook *lk, const NextTokens *nx, const LookGen *gen, const ModelReport *rep)
+static int print_json(ModelLook *lk, const NextTokens *nx, const LookGen *gen, const ModelReport *rep)
 {
     const ModelConfig *c = &lk->md.cfg;
     const int *ids = lk->ids, n = lk->n;
     JsonWriter w;
-    jw_begin(&w, stdout);
+    jw_begin(&w);
     jw_object(&w, "model");
     jw_str(&w, "family", c->family);
     jw_int(&w, "layers", c->layers);
@@ -377,6 +377,7 @@ static void print_json(ModelLook *lk, const NextTokens *nx, const LookGen *gen, 
         gen_json(&w, lk, gen);
     model_report_json(&w, lk, rep);
     jw_end(&w);
+    return jw_print(&w, stdout);
 }
 
 static void print_plain(ModelLook *lk, const NextTokens *nx, const ModelReport *rep)
@@ -531,7 +532,7 @@ int cli_model(int argc, char **argv)
         } else if (gen.n && (status = gen_run(&lk, &gen, &g)) != 0) {
             ;
         } else if (json) {
-            print_json(&lk, &nx, gen.n ? &g : NULL, &rep);
+            status = print_json(&lk, &nx, gen.n ? &g : NULL, &rep) == 0 ? 0 : 2;
         } else if (gen.n) {
             status = gen_print(&lk, &g);
         } else {

@@ -305,7 +305,7 @@ int cli_progress(int argc, char **argv)
     if (json) {
         char where[1100];
         snprintf(where, sizeof where, "%s/progress", cat.store);
-        jw_begin(&w, stdout);
+        jw_begin(&w);
         jw_str(&w, "store", where);
         jw_array(&w, "lessons");
     } else {
@@ -338,6 +338,7 @@ int cli_progress(int argc, char **argv)
         jw_close(&w, ']');
         json_course(&w, &cat);
         jw_end(&w);
+        jw_print(&w, stdout);
     } else if (cat.n_parts > 0) {
         int finished, lessons, solved, total;
         course_totals(&cat, &finished, &lessons, &solved, &total);

@@ -59,7 +59,7 @@ static void say_point(Trainer *t, double tokens_per_s, int json)
     const float *ind = r->induction + (size_t)(r->n_curve - 1) * g->layers * g->heads;
     if (json) {
         JsonWriter w;
-        jw_begin(&w, stdout);
+        jw_begin(&w);
         jw_int(&w, "step", (long long)p->step);
         jw_num(&w, "train_loss", p->train_loss, 6);
         jw_num(&w, "val_loss", p->val_loss, 6);
@@ -74,6 +74,7 @@ static void say_point(Trainer *t, double tokens_per_s, int json)
         }
         jw_close(&w, ']');
         jw_end(&w);
+        jw_print(&w, stdout);
     } else {
         char line[400];
         trainer_point_line(t, tokens_per_s, line, sizeof line);
@@ -212,9 +213,10 @@ int cli_train(int argc, char **argv)
         double val = trainer_validate(t);
         if (json) {
             JsonWriter w;
-            jw_begin(&w, stdout);
+            jw_begin(&w);
             jw_num(&w, "val_loss", val, 6);
             jw_end(&w);
+            jw_print(&w, stdout);
         } else {
             printf("validation loss %.4f (the evaluation's batches of %d x %d bytes from the last 10%% of %s)\n", val,
                    run->set.batch, run->set.shape.context, term_escape(data, shown, sizeof shown));
@@ -257,10 +259,11 @@ int cli_train(int argc, char **argv)
     if (status == 0) {
         if (json) {
             JsonWriter w;
-            jw_begin(&w, stdout);
+            jw_begin(&w);
             jw_bool(&w, "done", 1);
             jw_str(&w, "out", out);
             jw_end(&w);
+            jw_print(&w, stdout);
         } else {
             char shown_out[4 * PATH_MAX], note[600];
             term_escape(out, shown_out, sizeof shown_out);

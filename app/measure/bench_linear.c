@@ -90,7 +90,7 @@ int bench_linear(const BenchOpts *o)
     double bf16_best = rows[2].gflops > rows[3].gflops ? rows[2].gflops : rows[3].gflops;
     if (o->json) {
         JsonWriter w;
-        jw_begin(&w, stdout);
+        jw_begin(&w);
         jw_int(&w, "n", n);
         jw_int(&w, "in", d);
         jw_int(&w, "out", out);
@@ -111,6 +111,7 @@ int bench_linear(const BenchOpts *o)
         jw_close(&w, ']');
         jw_num(&w, "bf16_over_f32", f32_best > 0 ? bf16_best / f32_best : 0.0, 3);
         jw_end(&w);
+        jw_print(&w, stdout);
     } else {
         printf("attn bench --linear: x (%d, %d) @ W (%d, %d) + b, median of %d after a warm-up, %d thread%s\n", n, d, d,
                out, o->reps, threads, threads == 1 ? "" : "s");

@@ -159,7 +159,7 @@ static void print_json(const BenchOpts *o, const Sweep *s, double fused_slope, d
                        long wall)
 {
     JsonWriter w;
-    jw_begin(&w, stdout);
+    jw_begin(&w);
     jw_int(&w, "d", o->d);
     jw_int(&w, "heads", o->heads);
     jw_bool(&w, "causal", o->causal);
@@ -192,6 +192,7 @@ static void print_json(const BenchOpts *o, const Sweep *s, double fused_slope, d
     jw_num(&w, "available_bytes", avail, 0);
     jw_int(&w, "naive_out_of_memory_n", wall);
     jw_end(&w);
+    jw_print(&w, stdout);
 }
 
 static void print_text(const BenchOpts *o, const Sweep *s)

@@ -13,10 +13,12 @@
 
 #include "bpe.h"
 #include "filewrite.h"
+#include "json_write.h"
 #include "model_look.h"
 #include "strbuf.h"
 
-/* dir/name whole from b (a StrBuf's text or bytes): 0, or -1 with why. */
+/* dir/name whole from bytes (NULL: they could not be made): 0, or -1 with
+ * why. */
 static int put(const char *dir, const char *name, const void *bytes, size_t len, char *why, size_t size)
 {
     char path[PATH_MAX], msg[600];
@@ -35,6 +37,12 @@ static int put(const char *dir, const char *name, const void *bytes, size_t len,
     return 0;
 }
 
+/* dir/name whole from the document w wrote. */
+static int put_json(const char *dir, const char *name, const JsonWriter *w, char *why, size_t size)
+{
+    return put(dir, name, w->out.failed ? NULL : w->out.s, w->out.len, why, size);
+}
+
 /* The weights as safetensors: the header (8-byte length, JSON padded with
  * spaces to a multiple of 8) and the F32 bytes in the table's order. */
 static unsigned char *safetensors_of(Model *m, size_t *len)
@@ -43,32 +51,42 @@ static unsigned char *safetensors_of(Model *m, size_t *len)
     size_t count;
     const ModelTensor *t = model_tensors(m, &n);
     const float *w = model_block(m, &count);
-    StrBuf h = { 0 };
-    strbuf_add(&h, "{\"__metadata__\": {\"format\": \"pt\"}");
+    JsonWriter j;
+    jw_begin(&j);
+    jw_object(&j, "__metadata__");
+    jw_str(&j, "format", "pt");
+    jw_close(&j, '}');
     for (int i = 0; i < n; i++) {
+        jw_object(&j, t[i].name);
+        jw_str(&j, "dtype", "F32");
+        jw_inline(&j, "shape");
+        jw_int(&j, NULL, t[i].rows);
         if (t[i].cols)
-            strbuf_add(&h, ", \"%s\": {\"dtype\": \"F32\", \"shape\": [%d, %d], \"data_offsets\": [%zu, %zu]}",
-                       t[i].name, t[i].rows, t[i].cols, t[i].offset * 4, (t[i].offset + t[i].count) * 4);
-        else
-            strbuf_add(&h, ", \"%s\": {\"dtype\": \"F32\", \"shape\": [%d], \"data_offsets\": [%zu, %zu]}", t[i].name,
-                       t[i].rows, t[i].offset * 4, (t[i].offset + t[i].count) * 4);
+            jw_int(&j, NULL, t[i].cols);
+        jw_close(&j, ']');
+        jw_inline(&j, "data_offsets");
+        jw_int(&j, NULL, (long long)(t[i].offset * 4));
+        jw_int(&j, NULL, (long long)((t[i].offset + t[i].count) * 4));
+        jw_close(&j, ']');
+        jw_close(&j, '}');
     }
-    strbuf_add(&h, "}");
-    while (!h.failed && h.len % 8)
-        strbuf_add(&h, " ");
-    if (h.failed || !w) {
-        strbuf_free(&h);
+    jw_close(&j, '}');         /* one line, no newline: the padding follows */
+    StrBuf *h = &j.out;
+    while (!h->failed && h->len % 8)
+        strbuf_put(h, " ", 1);
+    if (h->failed || !w) {
+        strbuf_free(h);
         return NULL;
     }
-    *len = 8 + h.len + count * 4;
+    *len = 8 + h->len + count * 4;
     unsigned char *out = malloc(*len);
     if (out) {
         for (int i = 0; i < 8; i++)
-            out[i] = (unsigned char)((uint64_t)h.len >> (8 * i));
-        memcpy(out + 8, h.s, h.len);
-        memcpy(out + 8 + h.len, w, count * 4);     /* little-endian, as x86 holds them */
+            out[i] = (unsigned char)((uint64_t)h->len >> (8 * i));
+        memcpy(out + 8, h->s, h->len);
+        memcpy(out + 8 + h->len, w, count * 4);     /* little-endian, as x86 holds them */
     }
-    strbuf_free(&h);
+    strbuf_free(h);
     return out;
 }
 
@@ -79,38 +97,53 @@ int model_write_gpt2(const char *dir, Model *m, const double *counts, char *why,
         return -1;
     }
     const ModelConfig *s = model_config(m);
-    StrBuf cfg = { 0 }, vocab = { 0 }, freq = { 0 };
-    strbuf_add(&cfg, "{\"model_type\": \"gpt2\", \"architectures\": [\"GPT2LMHeadModel\"], \"n_layer\": %d, "
-                     "\"n_head\": %d, \"n_embd\": %d, \"n_positions\": %d, \"n_ctx\": %d, \"vocab_size\": %d, "
-                     "\"n_inner\": null, \"activation_function\": \"gelu_new\", \"layer_norm_epsilon\": 1e-05, "
-                     "\"tie_word_embeddings\": true, \"bos_token_id\": 10, \"eos_token_id\": 10}\n",
-               s->layers, s->heads, s->d_model, s->context, s->context, s->vocab);
+    JsonWriter cfg, vocab, freq = { 0 };
+    jw_begin(&cfg);
+    jw_str(&cfg, "model_type", "gpt2");
+    jw_inline(&cfg, "architectures");
+    jw_str(&cfg, NULL, "GPT2LMHeadModel");
+    jw_close(&cfg, ']');
+    jw_int(&cfg, "n_layer", s->layers);
+    jw_int(&cfg, "n_head", s->heads);
+    jw_int(&cfg, "n_embd", s->d_model);
+    jw_int(&cfg, "n_positions", s->context);
+    jw_int(&cfg, "n_ctx", s->context);
+    jw_int(&cfg, "vocab_size", s->vocab);
+    jw_null(&cfg, "n_inner");
+    jw_str(&cfg, "activation_function", "gelu_new");
+    jw_literal(&cfg, "layer_norm_epsilon", "1e-05");
+    jw_bool(&cfg, "tie_word_embeddings", 1);
+    jw_int(&cfg, "bos_token_id", 10);
+    jw_int(&cfg, "eos_token_id", 10);
+    jw_end(&cfg);
     /* the 256 bytes in GPT-2's byte alphabet, no merges: a token a byte */
-    strbuf_add(&vocab, "{");
+    jw_begin(&vocab);
     for (int b = 0; b < 256; b++) {
-        unsigned cp = bpe_byte_char(b);
         char ch[3];
-        strbuf_add(&vocab, "%s\"%s%s\": %d", b ? ", " : "", cp == '"' || cp == '\\' ? "\\" : "", bpe_byte_utf8(b, ch), b);
+        jw_int(&vocab, bpe_byte_utf8(b, ch), b);
     }
-    strbuf_add(&vocab, "}\n");
+    jw_end(&vocab);
     if (counts) {
-        strbuf_add(&freq, "{\"about\": \"how often each token came in the text attn train trained this model on: the "
-                          "tokens its heads are probed with\",\n \"counts\": [");
+        jw_begin(&freq);
+        jw_str(&freq, "about", "how often each token came in the text attn train trained this model on: the tokens its "
+                               "heads are probed with");
+        jw_newline(&freq);
+        jw_inline(&freq, "counts");
         for (int i = 0; i < s->vocab; i++)
-            strbuf_add(&freq, "%s%.0f", i ? ", " : "", counts[i]);
-        strbuf_add(&freq, "]}\n");
+            jw_num(&freq, NULL, counts[i], 0);
+        jw_close(&freq, ']');
+        jw_end(&freq);
     }
     size_t st_len = 0;
     unsigned char *st = safetensors_of(m, &st_len);
     static const char merges[] = "#version: 0.2\n";
-    int rc = put(dir, "config.json", cfg.failed ? NULL : cfg.s, cfg.len, why, size) != 0
-             || put(dir, "vocab.json", vocab.failed ? NULL : vocab.s, vocab.len, why, size) != 0
+    int rc = put_json(dir, "config.json", &cfg, why, size) != 0 || put_json(dir, "vocab.json", &vocab, why, size) != 0
              || put(dir, "merges.txt", merges, sizeof merges - 1, why, size) != 0
-             || (counts && put(dir, MODEL_COUNTS_FILE, freq.failed ? NULL : freq.s, freq.len, why, size) != 0)
+             || (counts && put_json(dir, MODEL_COUNTS_FILE, &freq, why, size) != 0)
              || put(dir, "model.safetensors", st, st_len, why, size) != 0;
-    strbuf_free(&cfg);
-    strbuf_free(&vocab);
-    strbuf_free(&freq);
+    strbuf_free(&cfg.out);
+    strbuf_free(&vocab.out);
+    strbuf_free(&freq.out);
     free(st);
     return rc ? -1 : 0;
 }

@@ -34,7 +34,7 @@ static int tokenize_one(const Bpe *bpe, const char *file, int json, char *why, s
         snprintf(why, size, "%.900s: %s", file, err.msg);
     if (n >= 0 && json) {
         JsonWriter w;
-        jw_begin(&w, stdout);
+        jw_begin(&w);
         jw_int(&w, "count", n);
         jw_newline(&w);
         jw_inline(&w, "ids");
@@ -42,6 +42,7 @@ static int tokenize_one(const Bpe *bpe, const char *file, int json, char *why, s
             jw_int(&w, NULL, ids[i]);
         jw_close(&w, ']');
         jw_end(&w);
+        jw_print(&w, stdout);
     } else if (n >= 0) {
         for (long i = 0; i < n; i++)
             printf("%s%d", i ? " " : "", ids[i]);

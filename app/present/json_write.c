@@ -10,56 +10,59 @@
 #include <math.h>
 #include <string.h>
 
-void jw_string(FILE *out, const char *s)
+static void put_s(StrBuf *out, const char *s) { strbuf_put(out, s, strlen(s)); }
+static void put_c(StrBuf *out, char c) { strbuf_put(out, &c, 1); }
+
+void jw_string(StrBuf *out, const char *s)
 {
     if (!s)
-        fputs("null", out);
+        put_s(out, "null");
     else
         jw_string_n(out, s, strlen(s));
 }
 
-void jw_string_n(FILE *out, const char *s, size_t n)
+void jw_string_n(StrBuf *out, const char *s, size_t n)
 {
-    fputc('"', out);
+    put_c(out, '"');
     const unsigned char *end = (const unsigned char *)s + n;
     for (const unsigned char *p = (const unsigned char *)s; p < end;) {
         unsigned cp;
         size_t len = utf8_decode(p, (size_t)(end - p), &cp);    /* a NUL byte: a character too */
         if (len == 0) {
-            fputs("\\ufffd", out);
+            put_s(out, "\\ufffd");
             p++;
             continue;
         }
         if (cp == '"' || cp == '\\')
-            fprintf(out, "\\%c", (char)cp);
+            strbuf_add(out, "\\%c", (char)cp);
         else if (cp == '\n')
-            fputs("\\n", out);
+            put_s(out, "\\n");
         else if (cp == '\r')
-            fputs("\\r", out);
+            put_s(out, "\\r");
         else if (cp == '\t')
-            fputs("\\t", out);
+            put_s(out, "\\t");
         /* the C1 and the bidirectional controls (utf8.h's list: U+202E once
          * reached a terminal through attn model --json), DEL, and the line
          * and paragraph separators JavaScript ends a line at */
         else if (cp < 0x20 || cp == 0x7f || cp == 0x2028 || cp == 0x2029 || utf8_control_name(cp))
-            fprintf(out, "\\u%04x", cp);
+            strbuf_add(out, "\\u%04x", cp);
         else
-            fwrite(p, 1, len, out);
+            strbuf_put(out, (const char *)p, len);
         p += len;
     }
-    fputc('"', out);
+    put_c(out, '"');
 }
 
-void jw_number(FILE *out, double v)
+void jw_number(StrBuf *out, double v)
 {
     if (isnan(v))
-        fputs("\"nan\"", out);
+        put_s(out, "\"nan\"");
     else if (isinf(v))
-        fputs(v > 0 ? "\"inf\"" : "\"-inf\"", out);
+        put_s(out, v > 0 ? "\"inf\"" : "\"-inf\"");
     else {
         char buf[40];
         num_shortest(buf, sizeof buf, v);
-        fputs(buf, out);
+        put_s(out, buf);
     }
 }
 
@@ -71,26 +74,26 @@ static void item(JsonWriter *w, const char *key)
 {
     int first = w->count[w->depth]++ == 0;
     if (!first)
-        fputc(',', w->f);
+        put_c(&w->out, ',');
     int brk = w->next_line || w->lines[w->depth] || (!key && w->depth > 0 && !w->inl[w->depth]);
     w->next_line = 0;
     if (brk) {
-        fputc('\n', w->f);
+        put_c(&w->out, '\n');
         for (int i = 0; i < w->depth; i++)
-            fputc(' ', w->f);
+            put_c(&w->out, ' ');
     } else if (!first) {
-        fputc(' ', w->f);
+        put_c(&w->out, ' ');
     }
     if (key) {
-        jw_string(w->f, key);
-        fputs(": ", w->f);
+        jw_string(&w->out, key);
+        put_s(&w->out, ": ");
     }
 }
 
 static void open_level(JsonWriter *w, const char *key, char bracket, int inl, int lines)
 {
     item(w, key);
-    fputc(bracket, w->f);
+    put_c(&w->out, bracket);
     if (w->depth + 1 < JW_DEPTH_MAX) {
         int parent = w->inl[w->depth];
         w->count[++w->depth] = 0;
@@ -99,18 +102,17 @@ static void open_level(JsonWriter *w, const char *key, char bracket, int inl, in
     }
 }
 
-void jw_begin(JsonWriter *w, FILE *f)
+void jw_begin(JsonWriter *w)
 {
     memset(w, 0, sizeof *w);
-    w->f = f;
-    fputc('{', f);
+    put_c(&w->out, '{');
     w->depth = 1;
 }
 
 void jw_end(JsonWriter *w)
 {
     jw_close(w, '}');
-    fputc('\n', w->f);
+    put_c(&w->out, '\n');
 }
 
 void jw_object(JsonWriter *w, const char *key) { open_level(w, key, '{', 0, 0); }
@@ -123,44 +125,57 @@ void jw_close(JsonWriter *w, char bracket)
 {
     if (w->depth > 0)
         w->depth--;
-    fputc(bracket, w->f);
+    put_c(&w->out, bracket);
 }
 
 void jw_int(JsonWriter *w, const char *key, long long v)
 {
     item(w, key);
-    fprintf(w->f, "%lld", v);
+    strbuf_add(&w->out, "%lld", v);
 }
 
 void jw_num(JsonWriter *w, const char *key, double v, int decimals)
 {
     item(w, key);
     if (decimals < 0 || !isfinite(v))
-        jw_number(w->f, v);
+        jw_number(&w->out, v);
     else
-        fprintf(w->f, "%.*f", decimals, v);
+        strbuf_add(&w->out, "%.*f", decimals, v);
 }
 
 void jw_bool(JsonWriter *w, const char *key, int v)
 {
     item(w, key);
-    fputs(v ? "true" : "false", w->f);
+    put_s(&w->out, v ? "true" : "false");
 }
 
 void jw_str(JsonWriter *w, const char *key, const char *s)
 {
     item(w, key);
-    jw_string(w->f, s);
+    jw_string(&w->out, s);
 }
 
 void jw_str_n(JsonWriter *w, const char *key, const char *s, size_t n)
 {
     item(w, key);
-    jw_string_n(w->f, s, n);
+    jw_string_n(&w->out, s, n);
 }
 
 void jw_null(JsonWriter *w, const char *key)
 {
     item(w, key);
-    fputs("null", w->f);
+    put_s(&w->out, "null");
+}
+
+void jw_literal(JsonWriter *w, const char *key, const char *json)
+{
+    item(w, key);
+    put_s(&w->out, json);
+}
+
+int jw_print(JsonWriter *w, FILE *f)
+{
+    int ok = !w->out.failed && (w->out.len == 0 || fwrite(w->out.s, 1, w->out.len, f) == w->out.len);
+    strbuf_free(&w->out);
+    return ok ? 0 : -1;
 }

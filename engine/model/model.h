@@ -117,6 +117,32 @@ attn_status model_to_block(Model *m, AttnError *err);
 float *model_block(Model *m, size_t *count);
 const ModelTensor *model_tensors(const Model *m, int *n);
 
+/* GPT-2's tensors by what they are, never by where they lie: a layer's
+ * twelve parts in the order its checkpoints hold them, and the model's own
+ * four (its embeddings before the layers, the final LayerNorm after). Its
+ * table (model_gpt2.c) is indexed by these and its walk goes in their
+ * order, so the table, the block and whoever reads them cannot disagree. */
+typedef enum {
+    GPT2_LN1_W, GPT2_LN1_B,     /* ln_1                                  */
+    GPT2_QKV_W, GPT2_QKV_B,     /* attn.c_attn: (d, 3d), 3d              */
+    GPT2_PROJ_W, GPT2_PROJ_B,   /* attn.c_proj: (d, d), d                */
+    GPT2_LN2_W, GPT2_LN2_B,     /* ln_2                                  */
+    GPT2_FC_W, GPT2_FC_B,       /* mlp.c_fc: (d, ff), ff                 */
+    GPT2_OUT_W, GPT2_OUT_B,     /* mlp.c_proj: (ff, d), d                */
+    GPT2_LAYER_PARTS
+} Gpt2Part;
+typedef enum {
+    GPT2_WTE, GPT2_WPE,         /* before the layers                     */
+    GPT2_LNF_W, GPT2_LNF_B,     /* after them, from GPT2_AFTER_LAYERS    */
+    GPT2_WHOLES
+} Gpt2Whole;
+#define GPT2_AFTER_LAYERS GPT2_LNF_W
+/* The table entry (model_tensors) of part of layer l, or of the model's
+ * tensor g: where it lies in m's block. NULL when m has no block or l is
+ * not one of its layers. */
+const ModelTensor *model_gpt2_part(const Model *m, int l, Gpt2Part part);
+const ModelTensor *model_gpt2_whole(const Model *m, Gpt2Whole g);
+
 /* What a pass over B sequences of T tokens keeps for the backward
  * (engine/train), in one allocation laid out for up to B x T: each row a
  * position, N = B x T rows. */

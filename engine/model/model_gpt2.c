@@ -25,48 +25,94 @@
 #define P "transformer."
 
 /* A size of the table, in the config's terms. */
-typedef enum { DIM_NONE, DIM_D, DIM_3D, DIM_FF } Dim;
+typedef enum { DIM_NONE, DIM_D, DIM_3D, DIM_FF, DIM_VOCAB, DIM_CONTEXT } Dim;
 
-/* A layer's tensors, in the order GPT-2's checkpoints hold them. */
-static const struct {
-    const char *part;
+/* A row of the table: a tensor's name, its shape, and where the Model
+ * points at it (offsetof a Gpt2Layer's or the Model's own pointer). */
+typedef struct {
+    const char *name;
     Dim rows, cols;
-    size_t slot;        /* offsetof(Gpt2Layer, ...) */
-} layer_table[12] = {
-    { "ln_1.weight", DIM_D, DIM_NONE, offsetof(Gpt2Layer, ln1_g) },
-    { "ln_1.bias", DIM_D, DIM_NONE, offsetof(Gpt2Layer, ln1_b) },
-    { "attn.c_attn.weight", DIM_D, DIM_3D, offsetof(Gpt2Layer, qkv_w) },
-    { "attn.c_attn.bias", DIM_3D, DIM_NONE, offsetof(Gpt2Layer, qkv_b) },
-    { "attn.c_proj.weight", DIM_D, DIM_D, offsetof(Gpt2Layer, proj_w) },
-    { "attn.c_proj.bias", DIM_D, DIM_NONE, offsetof(Gpt2Layer, proj_b) },
-    { "ln_2.weight", DIM_D, DIM_NONE, offsetof(Gpt2Layer, ln2_g) },
-    { "ln_2.bias", DIM_D, DIM_NONE, offsetof(Gpt2Layer, ln2_b) },
-    { "mlp.c_fc.weight", DIM_D, DIM_FF, offsetof(Gpt2Layer, fc_w) },
-    { "mlp.c_fc.bias", DIM_FF, DIM_NONE, offsetof(Gpt2Layer, fc_b) },
-    { "mlp.c_proj.weight", DIM_FF, DIM_D, offsetof(Gpt2Layer, out_w) },
-    { "mlp.c_proj.bias", DIM_D, DIM_NONE, offsetof(Gpt2Layer, out_b) },
+    size_t slot;
+} TensorRow;
+
+/* A layer's tensors, by part (model.h): the order GPT-2's checkpoints
+ * hold them in. */
+static const TensorRow layer_table[GPT2_LAYER_PARTS] = {
+    [GPT2_LN1_W] = { "ln_1.weight", DIM_D, DIM_NONE, offsetof(Gpt2Layer, ln1_g) },
+    [GPT2_LN1_B] = { "ln_1.bias", DIM_D, DIM_NONE, offsetof(Gpt2Layer, ln1_b) },
+    [GPT2_QKV_W] = { "attn.c_attn.weight", DIM_D, DIM_3D, offsetof(Gpt2Layer, qkv_w) },
+    [GPT2_QKV_B] = { "attn.c_attn.bias", DIM_3D, DIM_NONE, offsetof(Gpt2Layer, qkv_b) },
+    [GPT2_PROJ_W] = { "attn.c_proj.weight", DIM_D, DIM_D, offsetof(Gpt2Layer, proj_w) },
+    [GPT2_PROJ_B] = { "attn.c_proj.bias", DIM_D, DIM_NONE, offsetof(Gpt2Layer, proj_b) },
+    [GPT2_LN2_W] = { "ln_2.weight", DIM_D, DIM_NONE, offsetof(Gpt2Layer, ln2_g) },
+    [GPT2_LN2_B] = { "ln_2.bias", DIM_D, DIM_NONE, offsetof(Gpt2Layer, ln2_b) },
+    [GPT2_FC_W] = { "mlp.c_fc.weight", DIM_D, DIM_FF, offsetof(Gpt2Layer, fc_w) },
+    [GPT2_FC_B] = { "mlp.c_fc.bias", DIM_FF, DIM_NONE, offsetof(Gpt2Layer, fc_b) },
+    [GPT2_OUT_W] = { "mlp.c_proj.weight", DIM_FF, DIM_D, offsetof(Gpt2Layer, out_w) },
+    [GPT2_OUT_B] = { "mlp.c_proj.bias", DIM_D, DIM_NONE, offsetof(Gpt2Layer, out_b) },
+};
+
+/* The model's own tensors, by Gpt2Whole. */
+static const TensorRow whole_table[GPT2_WHOLES] = {
+    [GPT2_WTE] = { "wte.weight", DIM_VOCAB, DIM_D, offsetof(Model, embed) },
+    [GPT2_WPE] = { "wpe.weight", DIM_CONTEXT, DIM_D, offsetof(Model, pos) },
+    [GPT2_LNF_W] = { "ln_f.weight", DIM_D, DIM_NONE, offsetof(Model, norm_g) },
+    [GPT2_LNF_B] = { "ln_f.bias", DIM_D, DIM_NONE, offsetof(Model, norm_b) },
 };
 
 static int64_t dim(Dim k, const ModelConfig *c)
 {
-    return k == DIM_D ? c->d_model : k == DIM_3D ? 3 * (int64_t)c->d_model : k == DIM_FF ? c->d_ff : 0;
+    switch (k) {
+    case DIM_D: return c->d_model;
+    case DIM_3D: return 3 * (int64_t)c->d_model;
+    case DIM_FF: return c->d_ff;
+    case DIM_VOCAB: return c->vocab;
+    case DIM_CONTEXT: return c->context;
+    default: return 0;
+    }
+}
+
+/* Rows lo to hi (not included) of a table visited, named with prefix, the
+ * pointers in the struct at base. */
+static int walk_rows(const TensorRow *rows, int lo, int hi, const char *prefix, void *base, const ModelConfig *c,
+                     ModelVisit visit, void *ctx)
+{
+    for (int k = lo; k < hi; k++) {
+        char name[80];
+        snprintf(name, sizeof name, "%s%s", prefix, rows[k].name);
+        if (visit(ctx, name, dim(rows[k].rows, c), dim(rows[k].cols, c), (const float **)((char *)base + rows[k].slot)))
+            return -1;
+    }
+    return 0;
 }
 
 int model_walk_gpt2(Model *m, ModelVisit visit, void *ctx)
 {
     const ModelConfig *c = &m->cfg;
-    int64_t d = c->d_model;
-    if (visit(ctx, "wte.weight", c->vocab, d, &m->embed) || visit(ctx, "wpe.weight", c->context, d, &m->pos))
+    if (walk_rows(whole_table, 0, GPT2_AFTER_LAYERS, "", m, c, visit, ctx) != 0)
         return -1;
-    for (int l = 0; l < c->layers; l++)
-        for (int k = 0; k < 12; k++) {
-            char name[80];
-            snprintf(name, sizeof name, "h.%d.%s", l, layer_table[k].part);
-            const float **slot = (const float **)((char *)&m->gpt2[l] + layer_table[k].slot);
-            if (visit(ctx, name, dim(layer_table[k].rows, c), dim(layer_table[k].cols, c), slot))
-                return -1;
-        }
-    return visit(ctx, "ln_f.weight", d, 0, &m->norm_g) || visit(ctx, "ln_f.bias", d, 0, &m->norm_b) ? -1 : 0;
+    for (int l = 0; l < c->layers; l++) {
+        char prefix[24];
+        snprintf(prefix, sizeof prefix, "h.%d.", l);
+        if (walk_rows(layer_table, 0, GPT2_LAYER_PARTS, prefix, &m->gpt2[l], c, visit, ctx) != 0)
+            return -1;
+    }
+    return walk_rows(whole_table, GPT2_AFTER_LAYERS, GPT2_WHOLES, "", m, c, visit, ctx);
+}
+
+/* Where the walk above puts each tensor in the table. */
+const ModelTensor *model_gpt2_part(const Model *m, int l, Gpt2Part part)
+{
+    if (!m->table || l < 0 || l >= m->cfg.layers || (int)part < 0 || part >= GPT2_LAYER_PARTS)
+        return NULL;
+    return &m->table[GPT2_AFTER_LAYERS + l * GPT2_LAYER_PARTS + part];
+}
+
+const ModelTensor *model_gpt2_whole(const Model *m, Gpt2Whole g)
+{
+    if (!m->table || (int)g < 0 || g >= GPT2_WHOLES)
+        return NULL;
+    return &m->table[g < GPT2_AFTER_LAYERS ? g : g + m->cfg.layers * GPT2_LAYER_PARTS];
 }
 
 /* Reading a checkpoint: each tensor of the table found by name and shape. */

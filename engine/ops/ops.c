@@ -10,7 +10,6 @@
  * uses; ranges are quoted 1-based, as the lessons write them), then allocates, computes,
  * attaches labels and records provenance. Nothing here prints or exits.
  */
-#include "alloc.h"
 #include "ops.h"
 
 #include <math.h>
@@ -22,34 +21,9 @@
 
 #include "blas.h"
 #include "mat_make.h"
-#include "ops_ref.h"
 #include "ops_kernel.h"
 
 /* ---- products ------------------------------------------------------------ */
-
-attn_status ops_matmul_with(Mat **out, const Mat *a, int trans_a, const Mat *b, int trans_b,
-                            MatmulKernel kernel, AttnError *err)
-{
-    BEGIN(out, err);
-    if (!out || !a || !b)
-        return missing(err, OP_MATMUL);
-    char an[MAT_NAME_MAX + 4], bn[MAT_NAME_MAX + 4];
-    snprintf(an, sizeof an, "%s%s", who(a, "the left operand"), a->name[0] && trans_a ? "^T" : "");
-    snprintf(bn, sizeof bn, "%s%s", who(b, "the right operand"), b->name[0] && trans_b ? "^T" : "");
-    OpShape x[2] = { { trans_a ? a->cols : a->rows, trans_a ? a->rows : a->cols, an },
-                     { trans_b ? b->cols : b->rows, trans_b ? b->rows : b->cols, bn } };
-    Mat *c = fitted_new(OP_MATMUL, x, 2, err);
-    if (!c)
-        return err->code;
-    kernel(c, a, trans_a, b, trans_b);
-    mat_set_row_labels(c, trans_a ? a->col_labels : a->row_labels);
-    mat_set_col_labels(c, trans_b ? b->row_labels : b->col_labels);
-    mat_set_prov(c, OP_MATMUL, a, b);
-    c->prov.trans_a = trans_a != 0;
-    c->prov.trans_b = trans_b != 0;
-    *out = c;
-    return ATTN_OK;
-}
 
 attn_status op_matmul(Mat **out, const Mat *a, int trans_a, const Mat *b, int trans_b, AttnError *err)
 {
@@ -173,33 +147,6 @@ attn_status op_elu(Mat **out, const Mat *a, AttnError *err) { return unary(out, 
 
 /* ---- softmax ---------------------------------------------------------------- */
 
-attn_status ops_softmax_with(Mat **out, const Mat *a, MatOp op, SoftmaxKernel kernel, AttnError *err)
-{
-    BEGIN(out, err);
-    if (!out || !a)
-        return missing(err, op);
-    Mat *m = new_like(a, err);
-    if (!m)
-        return err->code;
-    unsigned char *masked = attn_calloc((size_t)mat_masked_len(m), 1);
-    if (!masked) {
-        mat_free(m);
-        return attn_fail(err, ATTN_E_NOMEM, "out of memory for %s of a %dx%d matrix",
-                         mat_op_name(op), a->rows, a->cols);
-    }
-    int n_masked = kernel(m, a, masked);
-    if (n_masked > 0) {
-        m->masked = masked;
-        m->n_masked = n_masked;
-        m->masked_cols = op == OP_SOFTMAX_COLS;
-    } else {
-        free(masked);
-    }
-    mat_set_prov(m, op, a, NULL);
-    *out = m;
-    return ATTN_OK;
-}
-
 /* Along each row: shift by the row's true max, exponentiate in float, sum in
  * double. A row that is all -inf becomes 0s and is flagged. */
 static int softmax_rows_kernel(Mat *out, const Mat *a, unsigned char *masked)
@@ -233,54 +180,52 @@ static int softmax_rows_kernel(Mat *out, const Mat *a, unsigned char *masked)
     return n_masked;
 }
 
+/* The columns softmax_cols_kernel takes at a time: its scratch is on the
+ * stack, so the kernel needs no allocation that could fail. */
+#define SOFTMAX_COLS_BLOCK 256
+
 /* Down each column, walking the matrix a row at a time (cache-friendly for
- * row-major data): column maxima, then exponentials and sums, then scale. */
+ * row-major data), a block of columns at a time: column maxima, then
+ * exponentials and sums, then scale. */
 static int softmax_cols_kernel(Mat *out, const Mat *a, unsigned char *masked)
 {
-    int n = a->cols;
-    float *max = attn_malloc((size_t)n * sizeof *max);
-    double *sum = attn_calloc((size_t)n, sizeof *sum);
-    unsigned char *finite_seen = attn_calloc((size_t)n, 1);
-    if (!max || !sum || !finite_seen) {
-        free(max);
-        free(sum);
-        free(finite_seen);
-        return ref_softmax_cols(out, a, masked);   /* no scratch: the plain loops need none */
-    }
-    for (int j = 0; j < n; j++)
-        max[j] = -INFINITY;
-    for (int i = 0; i < a->rows; i++) {
-        const float *x = mat_row(a, i);
-        for (int j = 0; j < n; j++) {
-            finite_seen[j] |= x[j] != -INFINITY;
-            if (x[j] > max[j])
-                max[j] = x[j];
-        }
-    }
-    for (int i = 0; i < a->rows; i++) {
-        const float *x = mat_row(a, i);
-        float *y = mat_row(out, i);
-        for (int j = 0; j < n; j++) {
-            y[j] = finite_seen[j] ? expf(x[j] - max[j]) : 0.0f;
-            sum[j] += y[j];
-        }
-    }
     int n_masked = 0;
-    for (int j = 0; j < n; j++) {
-        if (!finite_seen[j]) {
-            masked[j] = 1;
-            n_masked++;
-        }
-        max[j] = finite_seen[j] ? (float)(1.0 / sum[j]) : 0.0f;    /* reuse as the scale */
-    }
-    for (int i = 0; i < a->rows; i++) {
-        float *y = mat_row(out, i);
+    for (int j0 = 0; j0 < a->cols; j0 += SOFTMAX_COLS_BLOCK) {
+        int n = a->cols - j0 < SOFTMAX_COLS_BLOCK ? a->cols - j0 : SOFTMAX_COLS_BLOCK;
+        float max[SOFTMAX_COLS_BLOCK];
+        double sum[SOFTMAX_COLS_BLOCK] = { 0 };
+        unsigned char finite_seen[SOFTMAX_COLS_BLOCK] = { 0 };
         for (int j = 0; j < n; j++)
-            y[j] *= max[j];
+            max[j] = -INFINITY;
+        for (int i = 0; i < a->rows; i++) {
+            const float *x = mat_row(a, i) + j0;
+            for (int j = 0; j < n; j++) {
+                finite_seen[j] |= x[j] != -INFINITY;
+                if (x[j] > max[j])
+                    max[j] = x[j];
+            }
+        }
+        for (int i = 0; i < a->rows; i++) {
+            const float *x = mat_row(a, i) + j0;
+            float *y = mat_row(out, i) + j0;
+            for (int j = 0; j < n; j++) {
+                y[j] = finite_seen[j] ? expf(x[j] - max[j]) : 0.0f;
+                sum[j] += y[j];
+            }
+        }
+        for (int j = 0; j < n; j++) {
+            if (!finite_seen[j]) {
+                masked[j0 + j] = 1;
+                n_masked++;
+            }
+            max[j] = finite_seen[j] ? (float)(1.0 / sum[j]) : 0.0f;    /* reuse as the scale */
+        }
+        for (int i = 0; i < a->rows; i++) {
+            float *y = mat_row(out, i) + j0;
+            for (int j = 0; j < n; j++)
+                y[j] *= max[j];
+        }
     }
-    free(max);
-    free(sum);
-    free(finite_seen);
     return n_masked;
 }
 
@@ -295,20 +240,6 @@ attn_status op_softmax_cols(Mat **out, const Mat *a, AttnError *err)
 }
 
 /* ---- layer norm -------------------------------------------------------------- */
-
-attn_status ops_layernorm_with(Mat **out, const Mat *a, RowKernel kernel, AttnError *err)
-{
-    BEGIN(out, err);
-    if (!out || !a)
-        return missing(err, OP_LAYERNORM_ROWS);
-    Mat *m = new_like(a, err);
-    if (!m)
-        return err->code;
-    kernel(m, a);
-    mat_set_prov(m, OP_LAYERNORM_ROWS, a, NULL);
-    *out = m;
-    return ATTN_OK;
-}
 
 /* Float data, double accumulators, two passes (mean, then variance). */
 static void layernorm_rows_kernel(Mat *out, const Mat *a)

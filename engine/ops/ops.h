@@ -23,10 +23,9 @@
 
 /* out = op(a) @ op(b) where op transposes when trans_* is set, by one
  * cblas_sgemm: Q @ K^T is (q, 0, k, 1), no copy of K. (r, c) = (rows of
- * op(a), cols of op(b)). */
+ * op(a), cols of op(b)). Its plain-loop reference, and softmax's and
+ * layer norm's, are in ops_ref.h. */
 attn_status op_matmul(Mat **out, const Mat *a, int trans_a, const Mat *b, int trans_b, AttnError *err);
-/* The same with plain loops: the algorithmic reference for tests. */
-attn_status op_matmul_ref(Mat **out, const Mat *a, int trans_a, const Mat *b, int trans_b, AttnError *err);
 
 attn_status op_transpose(Mat **out, const Mat *a, AttnError *err);
 

@@ -1,14 +1,38 @@
 /*
- * ops_kernel.h - helpers shared by the operation files (ops.c,
- * ops_shape.c): naming an operand, refusing a missing one, the BEGIN
- * prologue, checking a shape rule, copying labels. Not part of ops.h.
+ * ops_kernel.h - what a kernel of an operation runs in, below the fast
+ * operations (ops.c, ops_shape.c, ...) and their references (ops_ref.c)
+ * alike: the kernels' signatures, the frames that wrap one with checks,
+ * labels and provenance (ops_kernel.c), the layer norm's epsilon, and the
+ * helpers the operation files share (naming an operand, refusing a
+ * missing one, the BEGIN prologue, checking a shape rule, copying
+ * labels). Engine-internal: not part of ops.h.
  */
 #ifndef ATTN_OPS_KERNEL_H
 #define ATTN_OPS_KERNEL_H
 
 #include "mat_make.h"
-#include "ops.h"
 #include "op_rules.h"
+
+/* ---- kernels and their frames ------------------------------------------- */
+
+/* c = op(a) @ op(b) into an allocated c of the right shape. */
+typedef void (*MatmulKernel)(Mat *c, const Mat *a, int trans_a, const Mat *b, int trans_b);
+/* Softmax of a into out (same shape) along rows or columns; sets masked[line]
+ * for each line of a that is all -inf (masked holds max(rows, cols) zeros
+ * on entry) and returns how many there were. */
+typedef int (*SoftmaxKernel)(Mat *out, const Mat *a, unsigned char *masked);
+/* Layer norm of each row of a into out (same shape). */
+typedef void (*RowKernel)(Mat *out, const Mat *a);
+
+/* The frames: the contract of ops.h (a new matrix in *out, or NULL and
+ * err) around the given kernel. */
+attn_status ops_matmul_with(Mat **out, const Mat *a, int trans_a, const Mat *b, int trans_b,
+                            MatmulKernel kernel, AttnError *err);
+attn_status ops_softmax_with(Mat **out, const Mat *a, MatOp op, SoftmaxKernel kernel, AttnError *err);
+attn_status ops_layernorm_with(Mat **out, const Mat *a, RowKernel kernel, AttnError *err);
+
+/* The layer norm epsilon (torch.nn.LayerNorm's default). */
+#define OPS_LAYERNORM_EPS 1e-5
 
 /* ---- small helpers ------------------------------------------------------ */
 

@@ -1,13 +1,15 @@
 /*
  * ops_ref.c - the algorithmic references: matrix product, softmax along rows
  * and columns, and layer norm as plain loops in double precision, straight
- * from their formulas. They define what the fast paths in ops.c and blas.c
- * must compute; the tests compare the two.
+ * from their formulas, and the operations that run them in the frames of
+ * ops_kernel.h. They define what the fast paths in ops.c and blas.c must
+ * compute; the tests compare the two.
  */
-#include "ops.h"
 #include "ops_ref.h"
 
 #include <math.h>
+
+#include "ops_kernel.h"
 
 void ref_matmul(Mat *c, const Mat *a, int trans_a, const Mat *b, int trans_b)
 {

@@ -158,16 +158,18 @@ double model_train_forward(ModelTrain *t, const int *inputs, const int *targets,
 /* The gradient of the weight at p: the same place in the gradients' block. */
 #define G(p) (t->grad + ((p) - t->w))
 
+/* The weights of the model's tensor g, and of part of layer l, in the
+ * block: found by what they are (model.h), never by a position. */
+static const float *whole(const ModelTrain *t, Gpt2Whole g) { return t->w + model_gpt2_whole(t->m, g)->offset; }
+static const float *part(const ModelTrain *t, int l, Gpt2Part p) { return t->w + model_gpt2_part(t->m, l, p)->offset; }
+
 void model_train_backward(ModelTrain *t)
 {
     const ModelConfig *c = &t->cfg;
     const ModelActs *a = t->acts;
     int B = t->B, T = t->T, C = c->d_model, F = c->d_ff, H = c->heads, V = c->vocab, N = B * T;
-    /* the weights, as the table lays them out in the block */
-    int n_tensors;
-    const ModelTensor *tab = model_tensors(t->m, &n_tensors);
-    const float *wte = t->w + tab[0].offset, *wpe = t->w + tab[1].offset;
-    const float *lnfw = t->w + tab[n_tensors - 2].offset, *lnfb = t->w + tab[n_tensors - 1].offset;
+    const float *wte = whole(t, GPT2_WTE), *wpe = whole(t, GPT2_WPE);
+    const float *lnfw = whole(t, GPT2_LNF_W), *lnfb = whole(t, GPT2_LNF_B);
     memset(t->grad, 0, t->count * sizeof *t->grad);
     float *dlogits = a->probs;
     gpt_crossentropy_backward(dlogits, t->targets, N, V);
@@ -178,29 +180,27 @@ void model_train_backward(ModelTrain *t)
     const float *last = c->layers ? a->layer[c->layers - 1].res3 : a->encoded;
     gpt_norm_backward(t->dres, G(lnfw), G(lnfb), t->dln, last, lnfw, a->lnf_mean, a->lnf_rstd, N, C);
     for (int l = c->layers - 1; l >= 0; l--) {
-        /* the layer's twelve tensors, in the table's order */
-        const ModelTensor *y = &tab[2 + 12 * l];
-        const float *ln1w = t->w + y[0].offset, *qkvw = t->w + y[2].offset, *projw = t->w + y[4].offset;
-        const float *ln2w = t->w + y[6].offset, *fcw = t->w + y[8].offset, *outw = t->w + y[10].offset;
+        const float *ln1w = part(t, l, GPT2_LN1_W), *qkvw = part(t, l, GPT2_QKV_W), *projw = part(t, l, GPT2_PROJ_W);
+        const float *ln2w = part(t, l, GPT2_LN2_W), *fcw = part(t, l, GPT2_FC_W), *outw = part(t, l, GPT2_OUT_W);
         const ModelLayerActs *s = &a->layer[l];
         const float *x = l ? a->layer[l - 1].res3 : a->encoded;
         /* the MLP: res3 = res2 + gelu(ln2 @ Wfc + b) @ Wout + b */
         memset(t->dfch_gelu, 0, (size_t)N * F * sizeof *t->dfch_gelu);
-        gpt_linear_backward(t->dfch_gelu, G(outw), G(t->w + y[11].offset), t->dres, s->fch_gelu, outw, N, F, C);
+        gpt_linear_backward(t->dfch_gelu, G(outw), G(part(t, l, GPT2_OUT_B)), t->dres, s->fch_gelu, outw, N, F, C);
         memset(t->dfch, 0, (size_t)N * F * sizeof *t->dfch);
         gpt_gelu_backward(t->dfch, s->fch, s->fch_tanh, t->dfch_gelu, (long)N * F);
         memset(t->dln, 0, (size_t)N * C * sizeof *t->dln);
-        gpt_linear_backward(t->dln, G(fcw), G(t->w + y[9].offset), t->dfch, s->ln2, fcw, N, C, F);
-        gpt_norm_backward(t->dres, G(ln2w), G(t->w + y[7].offset), t->dln, s->res2, ln2w, s->ln2_mean, s->ln2_rstd, N,
+        gpt_linear_backward(t->dln, G(fcw), G(part(t, l, GPT2_FC_B)), t->dfch, s->ln2, fcw, N, C, F);
+        gpt_norm_backward(t->dres, G(ln2w), G(part(t, l, GPT2_LN2_B)), t->dln, s->res2, ln2w, s->ln2_mean, s->ln2_rstd, N,
                           C);
         /* the attention: res2 = x + attention(ln1 @ Wqkv + b) @ Wproj + b */
         memset(t->datty, 0, (size_t)N * C * sizeof *t->datty);
-        gpt_linear_backward(t->datty, G(projw), G(t->w + y[5].offset), t->dres, s->atty, projw, N, C, C);
+        gpt_linear_backward(t->datty, G(projw), G(part(t, l, GPT2_PROJ_B)), t->dres, s->atty, projw, N, C, C);
         memset(t->dqkv, 0, (size_t)N * 3 * C * sizeof *t->dqkv);
         gpt_attention_backward(t->dqkv, t->datty, s->qkv, s->atty, s->lse, B, T, C, H);
         memset(t->dln, 0, (size_t)N * C * sizeof *t->dln);
-        gpt_linear_backward(t->dln, G(qkvw), G(t->w + y[3].offset), t->dqkv, s->ln1, qkvw, N, C, 3 * C);
-        gpt_norm_backward(t->dres, G(ln1w), G(t->w + y[1].offset), t->dln, x, ln1w, s->ln1_mean, s->ln1_rstd, N, C);
+        gpt_linear_backward(t->dln, G(qkvw), G(part(t, l, GPT2_QKV_B)), t->dqkv, s->ln1, qkvw, N, C, 3 * C);
+        gpt_norm_backward(t->dres, G(ln1w), G(part(t, l, GPT2_LN1_B)), t->dln, x, ln1w, s->ln1_mean, s->ln1_rstd, N, C);
     }
     gpt_embed_backward(G(wte), G(wpe), t->dres, t->inputs, B, T, C);
 }
