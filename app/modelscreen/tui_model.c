@@ -111,21 +111,6 @@ static void typing_key(TuiTerm *term, ModelScreen *m, int ch)
     }
 }
 
-void model_text_key(char *buf, size_t size, int ch)
-{
-    size_t len = strlen(buf);
-    if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
-        while (len > 0 && ((unsigned char)buf[len - 1] & 0xc0) == 0x80)
-            len--;      /* a whole character */
-        if (len > 0)
-            len--;
-        buf[len] = '\0';
-    } else if (ch >= 0x20 && ch < 0x100 && ch != 0x7f && len + 1 < size) {
-        buf[len] = (char)ch;
-        buf[len + 1] = '\0';
-    }
-}
-
 /* a: the text and what was generated, looked at as the text, so every
  * view (every head, one head, the head as a lesson) reads it. */
 static void keep_generated(TuiTerm *term, ModelScreen *m)
