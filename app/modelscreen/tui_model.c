@@ -17,6 +17,7 @@
 #include "minmax.h"
 #include "model_svg.h"
 #include "svg.h"
+#include "tui_help.h"
 #include "tui_keybar.h"
 #include "tui_screen.h"
 
@@ -190,9 +191,8 @@ static void temperature(ModelScreen *m, int up)
     m->temperature = temperatures[at];
 }
 
-static TuiAction models_key(TuiTerm *term, void *self, int ch)
+static TuiAction models_key_of(TuiTerm *term, ModelScreen *m, int ch)
 {
-    ModelScreen *m = self;
     term->message[0] = '\0';
     if (m->typing) {
         typing_key(term, m, ch);
@@ -268,7 +268,7 @@ static TuiAction models_key(TuiTerm *term, void *self, int ch)
         break;
     case ACT_HEAD_LESSON:
         head_as_lesson(term, m);
-        return m->lesson[0] ? ACT_OPEN_HEAD_LESSON : ACT_NONE;
+        return m->lesson[0] ? ACT_OPEN_LESSON : ACT_NONE;
     case ACT_KNOB_DOWN:
     case ACT_KNOB_UP:
         temperature(m, a == ACT_KNOB_UP);
@@ -383,4 +383,21 @@ static int models_idle(TuiTerm *term, void *self)
     return model_gen_idle(term, self);
 }
 
-const TuiScreen tui_screen_models = { "models", models_key, models_prepare, models_draw, models_idle };
+/* A key; what it leaves to the loop: the help of the models' keys, the
+ * head's lesson (written to m->lesson) to open over the model, which Esc on
+ * the lesson comes back to, the end, or the screen closed. */
+static TuiAsk models_key(TuiTerm *term, void *self, int ch)
+{
+    ModelScreen *m = self;
+    TuiAction a = models_key_of(term, m, ch);
+    if (a == ACT_HELP)
+        return tui_help_open(&(HelpWant){ .where = KEYS_MODEL });
+    if (a == ACT_OPEN_LESSON)
+        return tui_ask_for(ACT_OPEN_LESSON, m->lesson);
+    return tui_ask(a);
+}
+
+static void models_close(void *self) { model_screen_free(self); }
+
+const TuiScreen tui_screen_models = { .name = "models", .key = models_key, .prepare = models_prepare,
+                                      .draw = models_draw, .idle = models_idle, .close = models_close };

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "lesson.h"
+#include "tui_screen.h"
 #include "tui_state.h"
 
 /* The terminal as it was before curses, for a crash: a signal that cannot
