@@ -107,8 +107,10 @@ static int includes(const char *path, const char *header)
     return yes;
 }
 
-/* How many files of the program (the .c and .h of each folder of app/) include header. */
-static int includers(const char *root, const char *header)
+#define APP_FOLDERS_MAX 64
+
+/* The folders of app/ under root (their names), and how many. */
+static int app_folders(const char *root, char (*names)[256])
 {
     int n = 0;
     char app[2048];
@@ -116,10 +118,27 @@ static int includers(const char *root, const char *header)
     DIR *d = opendir(app);
     ck_assert_ptr_nonnull(d);
     struct dirent *e;
-    while ((e = readdir(d))) {
+    while ((e = readdir(d)) && n < APP_FOLDERS_MAX) {
         char dir[4096];
         snprintf(dir, sizeof dir, "%s/%s", app, e->d_name);
-        DIR *f = e->d_name[0] != '.' && is_dir(dir) ? opendir(dir) : NULL;
+        if (e->d_name[0] != '.' && is_dir(dir))
+            snprintf(names[n++], sizeof names[0], "%s", e->d_name);
+    }
+    closedir(d);
+    return n;
+}
+
+/* How many files of the program (the .c and .h of each folder of app/) include header. */
+static int includers(const char *root, const char *header)
+{
+    char names[APP_FOLDERS_MAX][256];
+    int n = 0, folders = app_folders(root, names);
+    char app[2048];
+    snprintf(app, sizeof app, "%s/app", root);
+    for (int i = 0; i < folders; i++) {
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%s/%.255s", app, names[i]);
+        DIR *f = opendir(dir);
         struct dirent *g;
         while (f && (g = readdir(f))) {
             char path[8192];
@@ -130,7 +149,6 @@ static int includers(const char *root, const char *header)
         if (f)
             closedir(f);
     }
-    closedir(d);
     return n;
 }
 
@@ -167,17 +185,15 @@ static int listed(const char *const *list, size_t n, const char *folder)
  * screen's room nor the floor. */
 static void check_screen_rooms(const char *root, StrBuf *out)
 {
+    char names[APP_FOLDERS_MAX][256];
+    int folders = app_folders(root, names);
     char app[2048];
     snprintf(app, sizeof app, "%s/app", root);
-    DIR *d = opendir(app);
-    ck_assert_ptr_nonnull(d);
-    struct dirent *e;
-    while ((e = readdir(d))) {
+    for (int i = 0; i < folders; i++) {
         char dir[4096], folder[600];
-        snprintf(dir, sizeof dir, "%s/%s", app, e->d_name);
-        snprintf(folder, sizeof folder, "app/%s", e->d_name);
-        if (e->d_name[0] == '.' || !is_dir(dir)
-            || listed(screen_folders, sizeof screen_folders / sizeof *screen_folders, folder)
+        snprintf(dir, sizeof dir, "%s/%.255s", app, names[i]);
+        snprintf(folder, sizeof folder, "app/%.255s", names[i]);
+        if (listed(screen_folders, sizeof screen_folders / sizeof *screen_folders, folder)
             || listed(floor_folders, sizeof floor_folders / sizeof *floor_folders, folder))
             continue;
         DIR *f = opendir(dir);
@@ -190,7 +206,6 @@ static void check_screen_rooms(const char *root, StrBuf *out)
         if (screens)
             strbuf_add(out, "%s: screen headers in a folder neither a screen's room nor the floor\n", folder);
     }
-    closedir(d);
 }
 
 /* The text of a C file with its comments and its strings blanked, so
