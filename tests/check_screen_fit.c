@@ -17,6 +17,7 @@
 #include "tui_chrome.h"
 #include "tui_keybar.h"
 #include "tui_screen.h"
+#include "tui_lesson.h"
 #include "tui_state.h"
 #include "tui_pane.h"
 #include "testutil.h"
@@ -24,7 +25,7 @@
 #include "minmax.h"
 
 /* A screen of size cols x rows, with no window, on lesson path. */
-static void open_headless(Tui *t, const char *path, int cols, int rows)
+static LessonScreen *open_headless(Tui *t, const char *path, int cols, int rows)
 {
     static char state[] = "/tmp/attn-fit-XXXXXX";
     static int made;
@@ -38,42 +39,44 @@ static void open_headless(Tui *t, const char *path, int cols, int rows)
     t->term.color = COLORS_256;
     t->term.cols = cols;
     t->term.rows = rows;
-    tui_set_base(t, &tui_screen_lesson, &t->ls);
+    LessonScreen *ls = lesson_screen_new(NULL);
+    ck_assert_ptr_nonnull(ls);
+    tui_push(t, &tui_screen_lesson, ls);
     char msg[512];
-    ck_assert_msg(lv_open(&t->term, &t->ls, path, msg, sizeof msg) == 0, "%s: %s", path, msg);
+    ck_assert_msg(lv_open(&t->term, ls, path, msg, sizeof msg) == 0, "%s: %s", path, msg);
+    return ls;
 }
 
 static void close_headless(Tui *t)
 {
-    lv_frame_free(&t->ls);
-    lv_close(&t->ls.lv);
+    tui_close_top(t);
 }
 
 /* The area the visible panes of the frame cover. */
-static long panes_area(const Tui *t)
+static long panes_area(const LessonScreen *ls)
 {
     long a = 0;
-    for (int i = 0; i < t->ls.lv.n_panes; i++)
-        if (t->ls.lv.views[i].place.visible)
-            a += (long)t->ls.lv.views[i].place.r.w * t->ls.lv.views[i].place.r.h;
+    for (int i = 0; i < ls->lv.n_panes; i++)
+        if (ls->lv.views[i].place.visible)
+            a += (long)ls->lv.views[i].place.r.w * ls->lv.views[i].place.r.h;
     return a;
 }
 
 /* Are all of the frame's panes one row (1 x N)? Those grow down no
  * further than the block font needs: such a screen has nothing to fill. */
-static int one_row_only(const Tui *t)
+static int one_row_only(const LessonScreen *ls)
 {
-    for (int i = 0; i < t->ls.lv.n_panes; i++)
-        if (t->ls.lv.views[i].m && t->ls.lv.views[i].m->rows > 1)
+    for (int i = 0; i < ls->lv.n_panes; i++)
+        if (ls->lv.views[i].m && ls->lv.views[i].m->rows > 1)
             return 0;
     return 1;
 }
 
 /* Is one of the frame's panes one row (1 x N)? */
-static int has_one_row(const Tui *t)
+static int has_one_row(const LessonScreen *ls)
 {
-    for (int i = 0; i < t->ls.lv.n_panes; i++)
-        if (t->ls.lv.views[i].m && t->ls.lv.views[i].m->rows == 1)
+    for (int i = 0; i < ls->lv.n_panes; i++)
+        if (ls->lv.views[i].m && ls->lv.views[i].m->rows == 1)
             return 1;
     return 0;
 }
@@ -93,30 +96,31 @@ static int every_screen_at(int cols, int rows)
     const char *report = getenv("ATTN_FIT_REPORT");   /* print every share */
     for (int i = 0; i < s.n; i++) {
         Tui t;
-        open_headless(&t, s.paths[i], cols, rows);
+        LessonScreen *ls;
+        ls = open_headless(&t, s.paths[i], cols, rows);
         for (int k = 0; k < n_screens(s.lessons[i]); k++) {
-            lv_go(&t.ls, k);
-            for (int f = 0; f < imax(t.ls.lv.n_panes, 1); f++) {
-                t.ls.lv.focus = f;
+            lv_go(ls, k);
+            for (int f = 0; f < imax(ls->lv.n_panes, 1); f++) {
+                ls->lv.focus = f;
                 tui_prepare(&t);
                 ck_assert_msg(t.term.layout_ok, "%s screen %d at %dx%d: no layout", s.paths[i], k + 1, cols, rows);
-                for (int j = 0; j < t.ls.lv.n_panes; j++) {
-                    const PaneView *v = &t.ls.lv.views[j];
+                for (int j = 0; j < ls->lv.n_panes; j++) {
+                    const PaneView *v = &ls->lv.views[j];
                     if (!v->place.visible || !v->m || v->m->rows > PANE_WHOLE_MAX || v->m->cols > PANE_WHOLE_MAX)
                         continue;
                     ck_assert_msg(v->fit_r == v->m->rows && v->fit_c == v->m->cols,
                                   "%s screen %d at %dx%d: %s %dx%d shows %dx%d", s.paths[i], k + 1, cols, rows,
-                                  t.ls.lv.panes[j].name, v->m->rows, v->m->cols, v->fit_r, v->fit_c);
+                                  ls->lv.panes[j].name, v->m->rows, v->m->cols, v->fit_r, v->fit_c);
                 }
-                int share = (int)(100 * panes_area(&t) / ((long)cols * rows));
+                int share = (int)(100 * panes_area(ls) / ((long)cols * rows));
                 if (report && f == 0)
                     fprintf(stderr, "%dx%d %s screen %d: %d%%\n", cols, rows, s.paths[i], k + 1, share);
-                int counts = t.ls.lv.n_panes > 0 && f == 0 && !one_row_only(&t);
+                int counts = ls->lv.n_panes > 0 && f == 0 && !one_row_only(ls);
                 if (counts) {
                     total += share;
                     screens++;
                 }
-                if (counts && !has_one_row(&t) && share < least) {
+                if (counts && !has_one_row(ls) && share < least) {
                     least = share;
                     snprintf(worst, sizeof worst, "%s screen %d", s.paths[i], k + 1);
                 }
@@ -168,17 +172,18 @@ START_TEST(zoom_gives_a_pane_the_screen)
     int which = find_lesson(&s, "sky-is-blue");
     ck_assert_msg(which >= 0, "no sky-is-blue lesson");
     Tui t;
-    open_headless(&t, s.paths[which], 80, 24);
-    lv_go(&t.ls, n_screens(s.lessons[which]) - 1);
-    ck_assert_int_gt(t.ls.lv.n_panes, 1);
+    LessonScreen *ls;
+    ls = open_headless(&t, s.paths[which], 80, 24);
+    lv_go(ls, n_screens(s.lessons[which]) - 1);
+    ck_assert_int_gt(ls->lv.n_panes, 1);
     tui_prepare(&t);
-    Rect before = t.ls.lv.views[0].place.r;
-    lv_action(&t.term, &t.ls, ACT_PANE_NEXT);
-    lv_action(&t.term, &t.ls, ACT_ZOOM);
+    Rect before = ls->lv.views[0].place.r;
+    lv_action(&t.term, ls, ACT_PANE_NEXT);
+    lv_action(&t.term, ls, ACT_ZOOM);
     tui_prepare(&t);
-    const PaneView *v = &t.ls.lv.views[1];
-    ck_assert_msg(v->place.visible && !t.ls.lv.views[0].place.visible, "zoomed, only the focused pane shows");
-    ck_assert_int_eq(t.ls.layout.text.h, 0);
+    const PaneView *v = &ls->lv.views[1];
+    ck_assert_msg(v->place.visible && !ls->lv.views[0].place.visible, "zoomed, only the focused pane shows");
+    ck_assert_int_eq(ls->layout.text.h, 0);
     ck_assert_msg(v->place.r.w == 80 && v->place.r.h >= 24 - 2 - STATUS_ROWS - 1,
                   "the zoomed pane is %dx%d of 80x24", v->place.r.w, v->place.r.h);
     ck_assert_msg(grid_cell_h(&v->grid) > 1 && v->scaled, "its cells did not grow");
@@ -186,28 +191,28 @@ START_TEST(zoom_gives_a_pane_the_screen)
     close_headless(&t);
     /* on a projector, zoomed cells show their digits in the block font too
      * (without B): z grows the numbers, not only the cells */
-    open_headless(&t, s.paths[which], 250, 70);
-    lv_go(&t.ls, n_screens(s.lessons[which]) - 1);
-    lv_action(&t.term, &t.ls, ACT_PANE_NEXT);
-    lv_action(&t.term, &t.ls, ACT_ZOOM);
+    ls = open_headless(&t, s.paths[which], 250, 70);
+    lv_go(ls, n_screens(s.lessons[which]) - 1);
+    lv_action(&t.term, ls, ACT_PANE_NEXT);
+    lv_action(&t.term, ls, ACT_ZOOM);
     tui_prepare(&t);
-    ck_assert_msg(!t.ls.big_numbers && t.ls.lv.views[1].big != BIG_NONE, "zoomed at 250x70, the digits stayed small");
-    lv_action(&t.term, &t.ls, ACT_ZOOM);
+    ck_assert_msg(!ls->big_numbers && ls->lv.views[1].big != BIG_NONE, "zoomed at 250x70, the digits stayed small");
+    lv_action(&t.term, ls, ACT_ZOOM);
     tui_prepare(&t);
-    ck_assert_msg(t.ls.lv.views[1].big == BIG_NONE, "unzoomed, without B, the digits are plain");
+    ck_assert_msg(ls->lv.views[1].big == BIG_NONE, "unzoomed, without B, the digits are plain");
     close_headless(&t);
-    open_headless(&t, s.paths[which], 80, 24);
-    lv_go(&t.ls, n_screens(s.lessons[which]) - 1);
+    ls = open_headless(&t, s.paths[which], 80, 24);
+    lv_go(ls, n_screens(s.lessons[which]) - 1);
     tui_prepare(&t);
-    before = t.ls.lv.views[0].place.r;
-    lv_action(&t.term, &t.ls, ACT_PANE_NEXT);
-    lv_action(&t.term, &t.ls, ACT_ZOOM);
+    before = ls->lv.views[0].place.r;
+    lv_action(&t.term, ls, ACT_PANE_NEXT);
+    lv_action(&t.term, ls, ACT_ZOOM);
     tui_prepare(&t);
-    lv_action(&t.term, &t.ls, ACT_ZOOM);
-    lv_action(&t.term, &t.ls, ACT_PANE_PREV);
+    lv_action(&t.term, ls, ACT_ZOOM);
+    lv_action(&t.term, ls, ACT_PANE_PREV);
     tui_prepare(&t);
-    ck_assert_msg(t.ls.lv.views[0].place.visible && t.ls.lv.views[1].place.visible, "z again: all the panes");
-    ck_assert_msg(memcmp(&before, &t.ls.lv.views[0].place.r, sizeof before) == 0, "z again: not as it was");
+    ck_assert_msg(ls->lv.views[0].place.visible && ls->lv.views[1].place.visible, "z again: all the panes");
+    ck_assert_msg(memcmp(&before, &ls->lv.views[0].place.r, sizeof before) == 0, "z again: not as it was");
     close_headless(&t);
     shipped_free(&s);
 }
@@ -223,15 +228,16 @@ START_TEST(a_room_can_tell_the_numbers_apart)
     int two = 0, more = 0;
     for (int i = 0; i < s.n; i++) {
         Tui t;
+        LessonScreen *ls;
         memset(&t, 0, sizeof t);
-        open_headless(&t, s.paths[i], 250, 70);
-        t.ls.present = 1;
+        ls = open_headless(&t, s.paths[i], 250, 70);
+        ls->present = 1;
         for (int k = 0; k < n_screens(s.lessons[i]); k++) {
-            lv_go(&t.ls, k);
+            lv_go(ls, k);
             tui_prepare(&t);
-            int d = t.ls.lv.decimals_shown;
-            for (int p = 0; p < t.ls.lv.n_panes; p++) {
-                const Mat *m = lv_pane_mat(&t.ls.lv, p);
+            int d = ls->lv.decimals_shown;
+            for (int p = 0; p < ls->lv.n_panes; p++) {
+                const Mat *m = lv_pane_mat(&ls->lv, p);
                 if (!m || m->rows * m->cols > 256 || d >= 4)
                     continue;
                 for (int a = 0; a < m->rows * m->cols; a++)
@@ -244,7 +250,7 @@ START_TEST(a_room_can_tell_the_numbers_apart)
                         snprintf(fx, sizeof fx, "%.*f", d, x);
                         snprintf(fy, sizeof fy, "%.*f", d, y);
                         ck_assert_msg(strcmp(fx, fy) != 0, "%s screen %d: %s shows %g and %g both as %s", s.paths[i],
-                                      k + 1, t.ls.lv.panes[p].name, x, y, fx);
+                                      k + 1, ls->lv.panes[p].name, x, y, fx);
                     }
             }
             two += d == 2;
@@ -254,18 +260,19 @@ START_TEST(a_room_can_tell_the_numbers_apart)
     }
     /* lesson 2's last step needs 4: A's 0.3418 and 0.3422 */
     Tui t;
+    LessonScreen *ls;
     char path[600];
     snprintf(path, sizeof path, "%s/02-sky-is-blue.lesson", lessons_dir());
     memset(&t, 0, sizeof t);
-    open_headless(&t, path, 250, 70);
-    t.ls.present = 1;
-    lv_go(&t.ls, n_screens(s.lessons[1]) - 1);
+    ls = open_headless(&t, path, 250, 70);
+    ls->present = 1;
+    lv_go(ls, n_screens(s.lessons[1]) - 1);
     tui_prepare(&t);
-    ck_assert_int_eq(t.ls.lv.decimals_shown, 4);
+    ck_assert_int_eq(ls->lv.decimals_shown, 4);
     /* the names and labels in the block font: three more rows above the
      * cells, and a label column as wide as "blue" (15 columns) in it */
-    ck_assert_int_eq(grid_header_h(&t.ls.lv.views[0].grid), 1 + 3);
-    ck_assert_int_ge(t.ls.lv.views[0].grid.label_w, 16);
+    ck_assert_int_eq(grid_header_h(&ls->lv.views[0].grid), 1 + 3);
+    ck_assert_int_ge(ls->lv.views[0].grid.label_w, 16);
     close_headless(&t);
     ck_assert_msg(two > 0 && more > 0, "%d screens at 2 decimals, %d at more", two, more);
     shipped_free(&s);

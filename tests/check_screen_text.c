@@ -20,6 +20,8 @@
 #include "tui_keybar.h"
 #include "tui_fixtures.h"
 #include "tui_screen.h"
+#include "tui_lesson.h"
+#include "tui_menu.h"
 #include "tui_state.h"
 
 #include "minmax.h"
@@ -88,7 +90,7 @@ static void frame(Tui *t)
     tui_prepare(t);
     werase(stdscr);
     if (t->term.layout_ok)
-        tui_screen(t)->draw(&t->term, tui_screen_self(t));
+        tui_top(t)->draw(&t->term, tui_top_self(t));
     else
         tui_draw_too_small(&t->term);
 }
@@ -102,45 +104,50 @@ static void every_screen(int cols, int rows, int utf8)
     open_curses(cols, rows, utf8, &t);
     Watch w = { .bad = 0 };
     ui_put_watch(watch_put, &w);
-    /* the menu, and help over it */
-    menu_load(&t.menu, getenv("ATTN_LESSONS") ? getenv("ATTN_LESSONS") : "lessons");
-    tui_set_base(&t, &tui_screen_menu, &t.menu);
+    /* the menu, and help over it (?, as a person opens it) */
+    MenuView *menu = menu_new(getenv("ATTN_LESSONS") ? getenv("ATTN_LESSONS") : "lessons", NULL);
+    ck_assert_ptr_nonnull(menu);
+    tui_push(&t, &tui_screen_menu, menu);
     snprintf(w.where, sizeof w.where, "the menu at %dx%d", cols, rows);
     frame(&t);
-    t.overlay = (OverlayView){ 0, 0, NULL, 0 };
-    tui_push(&t, &tui_screen_help, &t.overlay);
+    tui_key(&t, '?');
+    ck_assert_str_eq(tui_top(&t)->name, "help");
     snprintf(w.where, sizeof w.where, "help at %dx%d", cols, rows);
     frame(&t);
-    tui_pop(&t, &tui_screen_help);
-    menu_free(&t.menu);
+    tui_close_top(&t);
+    tui_close_top(&t);
     Shipped s = shipped_load();
     for (int i = 0; i < s.n; i++) {
         char msg[512];
-        tui_set_base(&t, &tui_screen_lesson, &t.ls);
-        ck_assert_msg(lv_open(&t.term, &t.ls, s.paths[i], msg, sizeof msg) == 0, "%s", msg);
-        for (int k = 0; k < session_n_screens(t.ls.lv.ses); k++) {
-            lv_go(&t.ls, k);
-            for (int f = 0; f < imax(t.ls.lv.n_panes, 1); f++) {
-                t.ls.lv.focus = f;
+        LessonScreen *ls = lesson_screen_new(NULL);
+        ck_assert_ptr_nonnull(ls);
+        tui_push(&t, &tui_screen_lesson, ls);
+        ck_assert_msg(lv_open(&t.term, ls, s.paths[i], msg, sizeof msg) == 0, "%s", msg);
+        for (int k = 0; k < session_n_screens(ls->lv.ses); k++) {
+            lv_go(ls, k);
+            for (int f = 0; f < imax(ls->lv.n_panes, 1); f++) {
+                ls->lv.focus = f;
                 snprintf(w.where, sizeof w.where, "%s screen %d pane %d at %dx%d%s", s.paths[i], k + 1, f + 1,
                          cols, rows, utf8 ? "" : " (ASCII)");
                 frame(&t);
             }
-            /* the exercise answered wrong, its hints shown, then the whole text */
-            const LessonStep *st = session_step(t.ls.lv.ses);
+            /* the exercise answered wrong, its hints shown, then the whole text (t) */
+            const LessonStep *st = session_step(ls->lv.ses);
             if (st && st->n_exercises > 0) {
-                session_answer(t.ls.lv.ses, t.ls.lv.ex_index, "12345.678");
+                session_answer(ls->lv.ses, ls->lv.ex_index, "12345.678");
                 for (int h = 0; h < 3; h++)
-                    lv_action(&t.term, &t.ls, ACT_HINT);
+                    lv_action(&t.term, ls, ACT_HINT);
                 frame(&t);
             }
-            t.overlay = (OverlayView){ 0, 0, &t.ls, 0 };
-            tui_push(&t, &tui_screen_text, &t.overlay);
+            ck_assert_msg(t.term.layout_ok, "%s", w.where);
+            if (ls->lv.confirm_reveal)
+                tui_key(&t, 'n');   /* the worked answer the hints led to, declined */
+            tui_key(&t, 't');
+            ck_assert_str_eq(tui_top(&t)->name, "text");
             frame(&t);
-            tui_pop(&t, &tui_screen_text);
+            tui_close_top(&t);
         }
-        lv_frame_free(&t.ls);
-        lv_close(&t.ls.lv);
+        tui_close_top(&t);
     }
     shipped_free(&s);
     ui_put_watch(NULL, NULL);

@@ -1,8 +1,8 @@
 /*
  * tui_keybar.c - the terminal's bottom row as every screen draws it: the
  * prompt as it is typed, else the message, else the screen's alert, else
- * its keys read from the key table (help and quit at the right); and the
- * "too small" notice (tui_keybar.h).
+ * its keys read from the key table (help and quit at the right)
+ * (tui_keybar.h).
  */
 #include "tui_keybar.h"
 
@@ -110,27 +110,3 @@ void tui_keybar_draw(const TuiTerm *term, const KeyBarWant *want)
         x += (int)strlen(labels[i]) + 2;
     }
 }
-
-void tui_prepare_min_size(TuiTerm *term, void *self)
-{
-    (void)self;
-    term->layout_ok = term->cols >= TUI_MIN_COLS && term->rows >= TUI_MIN_ROWS;
-}
-
-void tui_draw_too_small(const TuiTerm *term)
-{
-    char msg[128];
-    snprintf(msg, sizeof msg, "terminal too small: need at least %dx%d, have %dx%d", TUI_MIN_COLS,
-             TUI_MIN_ROWS, term->cols, term->rows);
-    int w = (int)strlen(msg);
-    int y = term->rows / 2, x = imax(0, (term->cols - w) / 2);
-    if (w > term->cols) {
-        /* split it so it still reads on a very narrow terminal */
-        ui_put(&term->cv, y, 0, term->cols, term->attr[C_ERROR], "terminal too small:");
-        ui_putf(&term->cv, y + 1, 0, term->cols, A_NORMAL, "need at least %dx%d,", TUI_MIN_COLS, TUI_MIN_ROWS);
-        ui_putf(&term->cv, y + 2, 0, term->cols, A_NORMAL, "have %dx%d", term->cols, term->rows);
-    } else {
-        ui_put(&term->cv, y, x, term->cols - x, term->attr[C_ERROR], msg);
-    }
-}
-

@@ -1,7 +1,6 @@
 /*
  * tui_keybar.h - the bottom row every screen draws (tui_keybar.c): the
- * prompt, the message, an alert or the screen's keys; and the notice of a
- * terminal too small.
+ * prompt, the message, an alert or the screen's keys.
  */
 #ifndef ATTN_TUI_KEYBAR_H
 #define ATTN_TUI_KEYBAR_H
@@ -29,10 +28,5 @@ typedef struct {
 /* The prompt as it is typed, else the message, else want->alert, else the
  * screen's keys (read from the key table), help and quit at the right. */
 void tui_keybar_draw(const TuiTerm *term, const KeyBarWant *want);
-/* The terminal is below TUI_MIN_COLS x TUI_MIN_ROWS: say so. */
-void tui_draw_too_small(const TuiTerm *term);
-/* The layout of a screen that only needs that much: term->layout_ok says
- * whether the terminal has it (a screen object's prepare; self unused). */
-void tui_prepare_min_size(TuiTerm *term, void *self);
 
 #endif

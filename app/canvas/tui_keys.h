@@ -67,8 +67,8 @@
     X(ACT_BUG_KINDS, "")    /* a screen asks: the list of bug kinds on top */ \
     X(ACT_BUG_FIX,   "")    /* the fix of a found bug on top                  */ \
     X(ACT_CLOSE,     "")    /* the screen on top closes                       */ \
-    X(ACT_OPEN_LESSON, "")  /* the menu's chosen lesson opens                 */ \
-    X(ACT_OPEN_HEAD_LESSON, "") /* a model's head, written as a lesson, opens */
+    X(ACT_OPEN,      "")    /* a screen the key carries goes on top           */ \
+    X(ACT_OPEN_LESSON, "")  /* a lesson at a path opens (the menu's, a head's) */
 
 typedef enum {
 #define TUI_ACTION_ENUM(name, help) name,

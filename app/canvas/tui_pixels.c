@@ -1,10 +1,12 @@
 /*
- * tui_pixels.c - pictures two pixels a cell (tui_pixels.h).
+ * tui_pixels.c - pictures two pixels a cell, and bars in eighths of a
+ * cell (tui_pixels.h).
  */
 #include "tui_pixels.h"
 
 #include <curses.h>
 #include <math.h>
+#include <string.h>
 
 #include "minmax.h"
 #include "ramp.h"
@@ -80,4 +82,23 @@ void tui_pixels_matrix_fill(const TuiTerm *term, int y, int x, int rows, int col
             }
             tui_pixel_pair(term, y + r, x + c, v[0], v[1]);
         }
+}
+
+void tui_bar(const TuiTerm *term, int y, int x, int w, double v, int attr)
+{
+    static const char *const eighth[8] = { "", "▏", "▎", "▍", "▌", "▋", "▊", "▉" };
+    int units = (int)lround(fmin(1, fmax(0, v)) * w * (term->utf8 ? 8 : 1));
+    char buf[512] = "";
+    size_t k = 0;
+    for (int c = 0; c < w && k + 4 < sizeof buf; c++) {
+        int here = imin(units, term->utf8 ? 8 : 1);
+        units -= here;
+        const char *g = term->utf8 ? (here == 8 ? "█" : eighth[here]) : (here ? "#" : "");
+        memcpy(buf + k, g, strlen(g));
+        k += strlen(g);
+        if (!here)
+            break;
+    }
+    buf[k] = '\0';
+    ui_put(&term->cv, y, x, w, attr, buf);
 }

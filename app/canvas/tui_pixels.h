@@ -4,7 +4,9 @@
  * a heatmap of a model's head fits in half the rows. Values are on the
  * attention weights' fixed scale, 0 to 1. Without the colour pairs (8
  * colours with too few, or no colour) or without UTF-8, a cell shows one
- * shade of the larger of its two values (" ░▒▓█" or " .:#@").
+ * shade of the larger of its two values (" ░▒▓█" or " .:#@"). And a bar
+ * of a value in eighths of a cell, for the weights and probabilities the
+ * model screens list.
  */
 #ifndef ATTN_TUI_PIXELS_H
 #define ATTN_TUI_PIXELS_H
@@ -25,5 +27,8 @@ void tui_pixels_matrix(const TuiTerm *term, int y, int x, int rows, int cols, co
 /* The same filling the whole box: where n is smaller than the box, each
  * row and column of a drawn over several pixels (the cells grow). */
 void tui_pixels_matrix_fill(const TuiTerm *term, int y, int x, int rows, int cols, const float *a, int n);
+/* A bar of v (0..1) in w columns at (y, x): eighths of a block with UTF-8,
+ * '#' without. */
+void tui_bar(const TuiTerm *term, int y, int x, int w, double v, int attr);
 
 #endif

@@ -2,7 +2,8 @@
  * tui_term.h - the terminal as every screen shares it, and the only thing
  * they share (TuiTerm): the canvas drawn on, its size, its palette (the
  * semantic colours and the heat scale's pairs, tui_colors.c), whether the
- * last frame fitted, and the one-line message in the key bar (tui_term.c).
+ * last frame fitted, the one-line message in the key bar (tui_term.c) and
+ * a failure to say again when the screen ends.
  * A screen's functions take the terminal and their own state, nothing
  * else (tui_screen.h).
  *
@@ -37,6 +38,10 @@ typedef struct TuiTerm {
     char message[512];
     int message_error;
     int message_brief;  /* goes by itself after a few seconds too */
+    /* a failure said in the message line when it happens and again on
+     * stderr when the screen ends, attn then exiting with 1 (a save of
+     * progress that failed: the last one kept); "": none */
+    char exit_note[600];
 } TuiTerm;
 
 /* A one-line message in the key bar until the next key. */

@@ -15,10 +15,10 @@
 #include "format.h"
 #include "text.h"
 #include "tui_bug.h"
-#include "tui_keybar.h"
 #include "tui_pane.h"
 #include "tui_put.h"
-#include "tui_lesson_internal.h"
+#include "tui_lesson.h"
+#include "tui_screen.h"
 
 #include "minmax.h"
 
@@ -221,12 +221,14 @@ static void kinds_draw(TuiTerm *term, LessonScreen *ls)
                                                                      : term->attr[C_KEYBAR], term->message);
 }
 
-static TuiAction kinds_screen_key(TuiTerm *term, void *self, int ch) { return kinds_key(term, self, ch); }
+static TuiAsk kinds_screen_key(TuiTerm *term, void *self, int ch) { return tui_ask(kinds_key(term, self, ch)); }
 
 static void kinds_screen_draw(TuiTerm *term, void *self) { kinds_draw(term, self); }
 
-/* The screen objects of a hunt's lists (self: the LessonScreen). */
-const TuiScreen tui_screen_bug_kinds = { "bug-kinds", kinds_screen_key, tui_prepare_min_size, kinds_screen_draw, NULL };
+/* The screen objects of a hunt's lists (self: the LessonScreen under
+ * them, borrowed: nothing to close). */
+const TuiScreen tui_screen_bug_kinds = { .name = "bug-kinds", .key = kinds_screen_key, .prepare = tui_prepare_min_size,
+                                         .draw = kinds_screen_draw };
 
 /* ---- the fix ---- */
 
@@ -383,8 +385,9 @@ static TuiAction fix_key(TuiTerm *term, LessonScreen *ls, int ch)
     return ACT_NONE;
 }
 
-static TuiAction fix_screen_key(TuiTerm *term, void *self, int ch) { return fix_key(term, self, ch); }
+static TuiAsk fix_screen_key(TuiTerm *term, void *self, int ch) { return tui_ask(fix_key(term, self, ch)); }
 
 static void fix_screen_draw(TuiTerm *term, void *self) { fix_draw(term, self); }
 
-const TuiScreen tui_screen_bug_fix = { "bug-fix", fix_screen_key, tui_prepare_min_size, fix_screen_draw, NULL };
+const TuiScreen tui_screen_bug_fix = { .name = "bug-fix", .key = fix_screen_key, .prepare = tui_prepare_min_size,
+                                       .draw = fix_screen_draw };

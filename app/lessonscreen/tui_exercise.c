@@ -15,7 +15,7 @@
 #include "tui_bug.h"
 #include "tui_exercise.h"
 #include "tui_put.h"
-#include "tui_lesson_internal.h"
+#include "tui_lesson.h"
 
 /* The worked answer of a revealed exercise: the value, and the arithmetic
  * of its cell when the answer is one cell. */

@@ -14,7 +14,7 @@
 #include "tui_knobs.h"
 #include "tui_pane.h"
 #include "text.h"
-#include "tui_lesson_internal.h"
+#include "tui_lesson.h"
 
 #include "minmax.h"
 

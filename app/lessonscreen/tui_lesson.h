@@ -3,7 +3,7 @@
  * see it: its state (LessonScreen: the open session, its panes and what the
  * last frame computed for each, the cursor, the decimals, the exercise
  * shown, the prompt, the bars), its life, its whole text and its screen
- * objects. What its parts share beyond this is tui_lesson_internal.h's.
+ * objects (tui_screen.h). What its parts share beyond this is tui_lesson_internal.h's.
  */
 #ifndef ATTN_TUI_LESSON_H
 #define ATTN_TUI_LESSON_H
@@ -19,10 +19,6 @@
 #include "tui_put.h"
 #include "tui_exlines.h"
 #include "tui_term.h"
-/* For app/tui/tui_start.c alone, which calls the engine's old name of
- * term_escape through this header until its owners include escape.h
- * (another change holds that folder). */
-#include "escape.h"
 
 /* What the lesson screen is typing: an answer or an edit, with its label. */
 typedef struct {
@@ -34,10 +30,18 @@ typedef struct {
 
 struct TuiPlugin;
 
+/* What a person set on one lesson screen and keeps on the next: the
+ * presenter's settings. Owned by whoever opens lessons (tui_main.c); a
+ * lesson screen reads it when made and writes B and N back as it closes. */
+typedef struct {
+    int present, big_numbers, heat_numbers_off;
+} LessonLook;
+
 /* The lesson screen's state, all of it (its functions take the terminal and
  * this): the view of the session, the prompt, the frame's layout and what
  * the last frame computed, the presenter's settings, the bars' heights.
- * Ownership: the view's session and the frame's text and explanation. */
+ * Ownership: the view's session and the frame's text and explanation; the
+ * stack owns the LessonScreen (tui_screen_lesson's close). */
 typedef struct LessonScreen {
     LessonView lv;
     LessonPrompt prompt;
@@ -74,7 +78,14 @@ typedef struct LessonScreen {
     /* a screen the main loop is asked to open (ACT_TEXT, ACT_BLANK,
      * ACT_BUG_KINDS, ACT_BUG_FIX), handed back by the key */
     TuiAction asks;
+    int save_notes_seen;  /* the session's notes of saves last shown       */
+    LessonLook *look;     /* kept from lesson to lesson (borrowed; NULL: none) */
 } LessonScreen;
+
+/* tui_lesson_screen.c: a lesson screen with nothing open yet (lv_open,
+ * lv_adopt), its presenter's settings from look (NULL: none); NULL on no
+ * memory. Freed by tui_screen_lesson's close. */
+LessonScreen *lesson_screen_new(LessonLook *look);
 
 /* tui_lesson.c: the lesson screen's life, as the loop and the screens over
  * it see it. Open the lesson at path into ls. Returns 0, or -1 with the
@@ -94,8 +105,9 @@ void lv_frame_free(LessonScreen *ls);
  * (what t shows whole). Returns the lines. */
 int lv_whole_text(const TuiTerm *term, const LessonScreen *ls, char *buf, size_t size, int width);
 
-/* The screen objects (self: the LessonScreen): the lesson, and a bug
- * hunt's list of kinds and its fix (tui_bug.c). */
+/* The screen objects: the lesson (self: a LessonScreen of
+ * lesson_screen_new, the stack's), and a bug hunt's list of kinds and its
+ * fix (tui_bug.c; self: the LessonScreen under them, borrowed). */
 struct TuiScreen;
 extern const struct TuiScreen tui_screen_lesson;
 extern const struct TuiScreen tui_screen_bug_kinds;

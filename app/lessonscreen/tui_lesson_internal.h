@@ -1,8 +1,8 @@
 /*
  * tui_lesson_internal.h - what the parts of the lesson screen share beyond
  * its public face (tui_lesson.h): its frame laid out and drawn
- * (tui_lesson_draw.c), its prompt, its mouse, the screen it asks the loop
- * for, the projector test (tui_lesson.c), and the headers of its parts.
+ * (tui_lesson_draw.c), its prompt, its mouse, the projector test
+ * (tui_lesson.c), and the headers of its parts.
  * Included from app/lessonscreen alone.
  */
 #ifndef ATTN_TUI_LESSON_INTERNAL_H
@@ -17,7 +17,7 @@
  * its cursor, scroll and view (tui_pane.c). */
 void lv_build_panes(LessonScreen *ls, const Pane *prev, int n_prev);
 /* tui_lesson_draw.c: the lesson screen's frame, laid out then drawn (the
- * screen object, tui_screen_lesson, is tui_lesson.c's). */
+ * screen object, tui_screen_lesson, is tui_lesson_screen.c's). */
 void lv_prepare(TuiTerm *term, LessonScreen *ls);
 void lv_draw(TuiTerm *term, LessonScreen *ls);
 /* Finish the prompt with the typed text. */

@@ -19,7 +19,7 @@
 #include "ramp.h"
 #include "tui_pane.h"
 #include "text.h"
-#include "tui_lesson_internal.h"
+#include "tui_lesson.h"
 
 #include "minmax.h"
 

@@ -1,14 +1,15 @@
 /*
- * tui_plugin.h - what runs beside the lesson screen in the same loop
- * (class mode: the instructor's server, a student's connection, in
- * tui_class.c). The main loop polls its descriptors beside the keyboard,
- * hands it what they bring, and after each action tells it what the action
- * changed (SessionChange bits); the lesson screen gives it the first look
- * at each key, room for its bar and a line of help. Neither knows what the
- * plug-in is.
+ * tui_plugin.h - what runs beside a lesson screen in the same loop (class
+ * mode: the instructor's server, a student's connection, in tui_class.c),
+ * made for that lesson. The main loop polls its descriptors beside the
+ * keyboard, hands it what they bring, and after each key tells it to look
+ * at what its lesson's last actions changed (the lesson's SessionChange
+ * bits); the lesson screen gives it the first look at each key, room for
+ * its bar and a line of help. Neither knows what the plug-in is.
  *
- * Ownership: whoever made the plug-in frees it (tui_class_free); the loop
- * and the lesson screen only borrow it.
+ * Ownership: whoever made the plug-in frees it (tui_class_free, after the
+ * lesson it runs beside is closed); the loop and the lesson screen only
+ * borrow it.
  */
 #ifndef ATTN_TUI_PLUGIN_H
 #define ATTN_TUI_PLUGIN_H
@@ -28,14 +29,15 @@ typedef struct TuiPlugin {
     int (*fds)(void *self, struct pollfd *fds, int max, int *wait_ms);
     /* What poll reported on them (n = 0 and fds NULL: before waiting,
      * what was read last time): 1 when the screen is to be drawn again. */
-    int (*pump)(void *self, TuiTerm *term, LessonScreen *ls, const struct pollfd *fds, int n);
+    int (*pump)(void *self, TuiTerm *term, const struct pollfd *fds, int n);
     /* A key on the lesson screen before the screen has it: 1 when it was
      * the plug-in's. */
     int (*key)(void *self, TuiTerm *term, LessonScreen *ls, int ch);
-    /* After an action, with what it changed (SessionChange bits; 0 for a
-     * key that changed nothing the session knows): 1 when the screen is to
-     * be drawn again. */
-    int (*after)(void *self, TuiTerm *term, LessonScreen *ls, unsigned changed);
+    /* After a key (key 1: told even when its lesson's actions changed
+     * nothing the session knows), or a tick (key 0: only when they changed
+     * something): what they changed (the lesson's SessionChange bits, taken
+     * and cleared). 1 when the screen is to be drawn again. */
+    int (*after)(void *self, TuiTerm *term, int key);
     /* Rows of its bar under the lesson's title and bars (0 or 1), and the
      * bar drawn; help in words for the help screen. */
     int (*bar_rows)(void *self);

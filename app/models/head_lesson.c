@@ -493,7 +493,7 @@ static int chance_cells(const char *path, Stated *st, char *why, size_t size)
     LessonState *s = l ? lesson_eval(l, NULL, 0, &err) : NULL;
     if (!s) {
         char buf[2048];
-        snprintf(why, size, "the head's lesson does not evaluate: %s", lesson_error_format(&err, buf, sizeof buf));
+        snprintf(why, size, "the head's lesson does not evaluate: %s", term_lesson_error(&err, buf, sizeof buf));
         lesson_free(l);
         return -1;
     }

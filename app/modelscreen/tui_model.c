@@ -5,6 +5,7 @@
  * kept), and the shelf drawn.
  */
 #include "tui_model.h"
+#include "filewrite.h"
 
 #include <curses.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include "minmax.h"
 #include "model_svg.h"
 #include "svg.h"
+#include "tui_help.h"
 #include "tui_keybar.h"
 #include "tui_screen.h"
 
@@ -111,21 +113,6 @@ static void typing_key(TuiTerm *term, ModelScreen *m, int ch)
     }
 }
 
-void model_text_key(char *buf, size_t size, int ch)
-{
-    size_t len = strlen(buf);
-    if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
-        while (len > 0 && ((unsigned char)buf[len - 1] & 0xc0) == 0x80)
-            len--;      /* a whole character */
-        if (len > 0)
-            len--;
-        buf[len] = '\0';
-    } else if (ch >= 0x20 && ch < 0x100 && ch != 0x7f && len + 1 < size) {
-        buf[len] = (char)ch;
-        buf[len + 1] = '\0';
-    }
-}
-
 /* a: the text and what was generated, looked at as the text, so every
  * view (every head, one head, the head as a lesson) reads it. */
 static void keep_generated(TuiTerm *term, ModelScreen *m)
@@ -187,7 +174,7 @@ static void write_svg(TuiTerm *term, ModelScreen *m)
     else
         snprintf(stem, sizeof stem, "%s-L%dH%d", m->look.name, m->layer + 1, m->head + 1);
     char *doc = heads ? model_svg_heads(&m->look, grey) : model_svg_head(&m->look, m->layer, m->head, grey);
-    if (!doc || lessonfile_write_new(svg_file_stem(stem, sizeof stem, stem), ".svg", doc, name, sizeof name, why,
+    if (!doc || filewrite_new(svg_file_stem(stem, sizeof stem, stem), ".svg", doc, name, sizeof name, why,
                                      sizeof why) != 0)
         tui_message(term, 1, "the SVG was not written: %s", doc ? why : "out of memory");
     else
@@ -205,9 +192,8 @@ static void temperature(ModelScreen *m, int up)
     m->temperature = temperatures[at];
 }
 
-static TuiAction models_key(TuiTerm *term, void *self, int ch)
+static TuiAction models_key_of(TuiTerm *term, ModelScreen *m, int ch)
 {
-    ModelScreen *m = self;
     term->message[0] = '\0';
     if (m->typing) {
         typing_key(term, m, ch);
@@ -283,7 +269,7 @@ static TuiAction models_key(TuiTerm *term, void *self, int ch)
         break;
     case ACT_HEAD_LESSON:
         head_as_lesson(term, m);
-        return m->lesson[0] ? ACT_OPEN_HEAD_LESSON : ACT_NONE;
+        return m->lesson[0] ? ACT_OPEN_LESSON : ACT_NONE;
     case ACT_KNOB_DOWN:
     case ACT_KNOB_UP:
         temperature(m, a == ACT_KNOB_UP);
@@ -398,4 +384,21 @@ static int models_idle(TuiTerm *term, void *self)
     return model_gen_idle(term, self);
 }
 
-const TuiScreen tui_screen_models = { "models", models_key, models_prepare, models_draw, models_idle };
+/* A key; what it leaves to the loop: the help of the models' keys, the
+ * head's lesson (written to m->lesson) to open over the model, which Esc on
+ * the lesson comes back to, the end, or the screen closed. */
+static TuiAsk models_key(TuiTerm *term, void *self, int ch)
+{
+    ModelScreen *m = self;
+    TuiAction a = models_key_of(term, m, ch);
+    if (a == ACT_HELP)
+        return tui_help_open(&(HelpWant){ .where = KEYS_MODEL });
+    if (a == ACT_OPEN_LESSON)
+        return tui_ask_for(ACT_OPEN_LESSON, m->lesson);
+    return tui_ask(a);
+}
+
+static void models_close(void *self) { model_screen_free(self); }
+
+const TuiScreen tui_screen_models = { .name = "models", .key = models_key, .prepare = models_prepare,
+                                      .draw = models_draw, .idle = models_idle, .close = models_close };

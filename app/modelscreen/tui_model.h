@@ -15,10 +15,12 @@
  * t types a new text (tui_model_type.c), x takes a head out and P patches
  * it from a second text (the loss before and after on a strip), v draws a
  * head as lines, w writes an SVG, l writes the head as a lesson
- * (app/models/head_lesson.h) for the loop to open (ACT_OPEN_HEAD_LESSON).
+ * (app/models/head_lesson.h) and asks the loop to open it over the model
+ * (ACT_OPEN_LESSON), so Esc on the lesson comes back here.
  *
  * Ownership: the ModelScreen owns the shelf and the model it looks at
- * (model_screen_free); the main loop owns the ModelScreen.
+ * (model_screen_free); the main loop's stack owns the ModelScreen
+ * (tui_screen_models' close).
  */
 #ifndef ATTN_TUI_MODEL_H
 #define ATTN_TUI_MODEL_H
@@ -35,7 +37,7 @@ int model_screen_open(ModelScreen *m, const char *dir, const char *text, char *w
 /* List the shelf again. */
 void model_screen_reload(ModelScreen *m);
 
-/* The screen object (self: the ModelScreen). */
+/* The screen object (self: a ModelScreen of model_screen_new). */
 struct TuiScreen;
 extern const struct TuiScreen tui_screen_models;
 

@@ -22,6 +22,7 @@
 #include "format.h"
 #include "minmax.h"
 #include "tui_keys.h"
+#include "tui_pixels.h"
 #include "tui_term.h"
 
 #define GEN_SEED 1
@@ -265,7 +266,7 @@ static void draw_dist_rows(TuiTerm *term, int y, int x, int w, int rows, const M
         ui_put(&term->cv, y + r, x, 2, attr, mark);
         model_look_label(&m->look, ids[r], term->utf8, label, sizeof label);
         ui_put(&term->cv, y + r, x + 2, lw, attr, label);
-        model_bar(term, y + r, x + 3 + lw, bw, p[r], kept ? tui_attr(term, C_HINT) : tui_attr(term, C_DIM));
+        tui_bar(term, y + r, x + 3 + lw, bw, p[r], kept ? tui_attr(term, C_HINT) : tui_attr(term, C_DIM));
         if (kept)
             ui_putf(&term->cv, y + r, x + 4 + lw + bw, w - lw - bw - 4, attr, "%5.1f%% q %5.1f%%", 100 * p[r],
                     100 * q[r]);
@@ -341,7 +342,7 @@ static void draw_looked(TuiTerm *term, ModelScreen *m, int y, int x, int w, int 
         snprintf(label, sizeof label, "%d %s", j + 1, t);
         ui_put(&term->cv, y + 1 + shown, x, lw, j == len - 1 ? tui_attr(term, C_SELECTED) : tui_attr(term, C_LABEL),
                label);
-        model_bar(term, y + 1 + shown, x + lw + 1, bw, a[j], tui_attr(term, C_HINT));
+        tui_bar(term, y + 1 + shown, x + lw + 1, bw, a[j], tui_attr(term, C_HINT));
         ui_putf(&term->cv, y + 1 + shown, x + lw + 2 + bw, 6, A_NORMAL, "%.2f", a[j]);
         shown++;
     }

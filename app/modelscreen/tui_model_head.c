@@ -80,25 +80,6 @@ static const char *label_of(const TuiTerm *term, const ModelScreen *m, int i, ch
     return buf;
 }
 
-void model_bar(const TuiTerm *term, int y, int x, int w, double v, int attr)
-{
-    static const char *const eighth[8] = { "", "▏", "▎", "▍", "▌", "▋", "▊", "▉" };
-    int units = (int)lround(fmin(1, fmax(0, v)) * w * (term->utf8 ? 8 : 1));
-    char buf[512] = "";
-    size_t k = 0;
-    for (int c = 0; c < w && k + 4 < sizeof buf; c++) {
-        int here = imin(units, term->utf8 ? 8 : 1);
-        units -= here;
-        const char *g = term->utf8 ? (here == 8 ? "█" : eighth[here]) : (here ? "#" : "");
-        memcpy(buf + k, g, strlen(g));
-        k += strlen(g);
-        if (!here)
-            break;
-    }
-    buf[k] = '\0';
-    ui_put(&term->cv, y, x, w, attr, buf);
-}
-
 /* The keys' tokens along the top at row y: key j's at x0 + j * per
  * columns, every k-th where they do not all fit (k the fewest that leave
  * each room for a few letters), the cursor's key always, marked. */
@@ -278,7 +259,7 @@ static void draw_looks(TuiTerm *term, ModelScreen *m, const HeadLayout *h)
         int chosen = j == m->key;
         ui_put(&term->cv, y, x, lw, chosen ? tui_attr(term, C_SELECTED) : tui_attr(term, C_LABEL),
                label_of(term, m, j, label, sizeof label));
-        model_bar(term, y, x + lw + 1, bw, weight(m, i, j), tui_attr(term, C_HINT));
+        tui_bar(term, y, x + lw + 1, bw, weight(m, i, j), tui_attr(term, C_HINT));
         ui_putf(&term->cv, y, x + lw + 1 + bw + 1, 5, A_NORMAL, "%.2f", weight(m, i, j));
         y++;
     }
@@ -305,7 +286,7 @@ static void draw_next(TuiTerm *term, ModelScreen *m, const HeadLayout *h)
         int y = h->next_y + 1 + r;
         model_look_label(&m->look, ids[r], term->utf8, tok, sizeof tok);
         ui_putf(&term->cv, y, 3, 18, tui_attr(term, C_LABEL), "%s", tok);
-        model_bar(term, y, 22, bw, p[r], tui_attr(term, C_HINT));
+        tui_bar(term, y, 22, bw, p[r], tui_attr(term, C_HINT));
         ui_putf(&term->cv, y, 23 + bw, 24, A_NORMAL, "%5.1f%%  (id %d)", 100 * p[r], ids[r]);
     }
 }

@@ -4,7 +4,9 @@
  * (an arrow or Home or End keeps it and moves); Backspace and Delete,
  * Ctrl-U (all before the cursor), Ctrl-W (the word before it), Ctrl-A and
  * Ctrl-E; a newline with Alt-Enter, or typed as \n; and as it is typed,
- * its tokens counted against the model's context.
+ * its tokens counted against the model's context. And the one way a
+ * line of text takes a key (model_text_key), which the patch's second
+ * text (tui_model_effect.c) types with too.
  */
 #include "tui_model_view.h"
 
@@ -206,4 +208,19 @@ void model_type_draw(TuiTerm *term, ModelScreen *m)
     }
     if (m->typed_at >= len && x < w - 1)
         ui_fill(&term->cv, y, x, 1, tui_attr(term, C_CURSOR));
+}
+
+void model_text_key(char *buf, size_t size, int ch)
+{
+    size_t len = strlen(buf);
+    if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
+        while (len > 0 && ((unsigned char)buf[len - 1] & 0xc0) == 0x80)
+            len--;      /* a whole character */
+        if (len > 0)
+            len--;
+        buf[len] = '\0';
+    } else if (ch >= 0x20 && ch < 0x100 && ch != 0x7f && len + 1 < size) {
+        buf[len] = (char)ch;
+        buf[len + 1] = '\0';
+    }
 }

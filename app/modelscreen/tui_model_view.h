@@ -78,11 +78,9 @@ void model_heads_move(ModelScreen *m, int dlayer, int dhead);
 void model_head_prepare(TuiTerm *term, ModelScreen *m);
 void model_head_draw(TuiTerm *term, ModelScreen *m);
 void model_head_move(ModelScreen *m, int dquery, int dkey);
-/* A bar of v (0..1) in w columns at (y, x): eighths of a block with UTF-8,
- * '#' without (tui_model_head.c). */
-void model_bar(const TuiTerm *term, int y, int x, int w, double v, int attr);
 /* A key typed into a line of text (buf, size bytes): a character added, or
- * the last whole one taken away (Backspace); other keys do nothing. */
+ * the last whole one taken away (Backspace); other keys do nothing
+ * (tui_model_type.c, for the text and the patch's second text). */
 void model_text_key(char *buf, size_t size, int ch);
 /* Enter on a weight: what it is, in the message line. */
 void model_head_explain(TuiTerm *term, ModelScreen *m);

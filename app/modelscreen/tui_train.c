@@ -5,6 +5,7 @@
  * heads again.
  */
 #include "tui_train.h"
+#include "escape.h"
 
 #include <curses.h>
 #include <math.h>
@@ -18,6 +19,7 @@
 #include "format.h"
 #include "text.h"
 #include "minmax.h"
+#include "tui_help.h"
 #include "tui_keybar.h"
 #include "tui_pixels.h"
 #include "tui_screen.h"
@@ -68,28 +70,37 @@ TrainScreen *train_screen_new(Trainer *t)
     return s;
 }
 
-int train_screen_free(TrainScreen *s)
+/* The loop has ended with the run on the screen, the terminal the
+ * shell's again: a run not finished is checkpointed and how to go on said.
+ * The exit status: 0, 1 a checkpoint or the model not written (a signal's
+ * is the loop's when this is 0). */
+static int train_at_exit(TuiTerm *term, void *self)
 {
-    if (!s)
-        return 0;
+    (void)term;
+    TrainScreen *s = self;
     char why[1200], shown[4200];
     const TrainRun *r = trainer_run(s->t);
     int status = s->failed ? 1 : 0;
     if (!s->finished && !s->failed) {
-        /* q: a stop asked for, everything kept (exit 0); a signal's exit
-         * status is the caller's */
+        /* q: a stop asked for, everything kept (exit 0) */
         if (trainer_checkpoint(s->t, why, sizeof why) != 0) {
-            fprintf(stderr, "attn: %s\n", lesson_escape(why, shown, sizeof shown));
+            fprintf(stderr, "attn: %s\n", term_escape(why, shown, sizeof shown));
             status = 1;
         } else {
             fprintf(stderr, "attn: stopped after %lld of %lld steps; attn train --resume --out %s goes on\n",
-                    (long long)r->step, (long long)r->set.steps, lesson_escape(trainer_out(s->t), shown, sizeof shown));
+                    (long long)r->step, (long long)r->set.steps, term_escape(trainer_out(s->t), shown, sizeof shown));
         }
     }
+    return status;
+}
+
+void train_screen_free(TrainScreen *s)
+{
+    if (!s)
+        return;
     trainer_free(s->t);
     free(s->probe);
     free(s);
-    return status;
 }
 
 /* Whether the menu's m lists the model in dir: it does for a folder in
@@ -154,19 +165,19 @@ static int train_idle(TuiTerm *term, void *self)
     return changed;
 }
 
-static TuiAction train_key(TuiTerm *term, void *self, int ch)
+static TuiAsk train_key(TuiTerm *term, void *self, int ch)
 {
     TrainScreen *s = self;
     TuiAction a = tui_key_action(ch, KEYS_MODEL);
     if (a == ACT_QUIT || a == ACT_BACK)
-        return ACT_QUIT;        /* the checkpoint is written as it closes */
+        return tui_ask(ACT_QUIT);   /* the checkpoint is written at the exit */
     if (a == ACT_HELP)
-        return a;
+        return tui_help_open(&(HelpWant){ .where = KEYS_MENU });
     if (a == ACT_PAUSE && !s->finished) {
         s->paused = !s->paused;
         tui_message(term, 0, s->paused ? "paused: p goes on" : "training");
     }
-    return ACT_NONE;
+    return tui_ask(ACT_NONE);
 }
 
 /* ---- the frame ------------------------------------------------------------- */
@@ -337,4 +348,8 @@ static void train_draw(TuiTerm *term, void *self)
     tui_keybar_draw(term, &(KeyBarWant){ .where = KEYS_MODEL, .alert = NULL, .model_keys = 0 });
 }
 
-const TuiScreen tui_screen_train = { "train", train_key, tui_prepare_min_size, train_draw, train_idle };
+static void train_close(void *self) { train_screen_free(self); }
+
+const TuiScreen tui_screen_train = { .name = "train", .key = train_key, .prepare = tui_prepare_min_size,
+                                     .draw = train_draw, .idle = train_idle, .at_exit = train_at_exit,
+                                     .close = train_close };

@@ -5,8 +5,10 @@
  * over the evaluations (the moment induction heads form), every head's
  * attention on a probe text as it changes, and a sample of text.
  *
- * Ownership: a TrainScreen owns its Trainer (train_screen_free, which
- * writes the checkpoint of a run not finished and says how to go on).
+ * Ownership: a TrainScreen owns its Trainer; the main loop's stack owns the
+ * TrainScreen. When the loop ends with it on the stack (tui_screen_train's
+ * at_exit), a run not finished is checkpointed and how to go on said on
+ * the shell's screen; that gives the exit status.
  */
 #ifndef ATTN_TUI_TRAIN_H
 #define ATTN_TUI_TRAIN_H
@@ -17,11 +19,9 @@ typedef struct TrainScreen TrainScreen;
 
 /* The screen of a run begun by trainer_open: NULL on no memory. */
 TrainScreen *train_screen_new(Trainer *t);
-/* Let it go: a run not finished is checkpointed first; what happened is
- * said on stderr (the terminal is the shell's again by then). Returns the
- * exit status: 0 done, 1 a checkpoint or the model not written, 130
- * stopped before the end. */
-int train_screen_free(TrainScreen *s);
+/* Let it go with its Trainer, nothing written (the screen object's close;
+ * NULL is fine). */
+void train_screen_free(TrainScreen *s);
 
 struct TuiScreen;
 extern const struct TuiScreen tui_screen_train;

@@ -28,11 +28,4 @@ const char *term_escape_text(const char *s, char *buf, size_t size);
  * escaped. Returns buf. */
 const char *term_lesson_error(const LessonError *e, char *buf, size_t size);
 
-/* The names these had in the engine, kept for app/tui/ and
- * app/modelscreen/ alone until their owners call the ones above (another
- * change holds those folders); nothing new uses them. */
-#define lesson_escape term_escape
-#define lesson_escape_text term_escape_text
-#define lesson_error_format term_lesson_error
-
 #endif

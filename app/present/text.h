@@ -10,11 +10,6 @@
 
 #include <stddef.h>
 
-/* For app/tui/ and app/modelscreen/ alone, which call the engine's old
- * names of escape.h's functions through this header until their owners
- * include escape.h (another change holds those folders). */
-#include "escape.h"
-
 /* Copy in to out (size bytes, NUL-terminated), dropping control
  * characters (C0 but newline when keep_newlines, DEL, and in UTF-8 the C1
  * and bidirectional controls of engine/base/utf8.h's list); tabs become

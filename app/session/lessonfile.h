@@ -15,11 +15,6 @@
 #include "lesson.h"
 #include "filewrite.h"
 
-/* The old name of filewrite_new, kept for app/modelscreen/tui_model.c
- * alone until it includes filewrite.h itself (another change owns that
- * folder); nothing new calls it. */
-#define lessonfile_write_new filewrite_new
-
 /* Read and parse path. NULL and err (with file set to path) when the file
  * cannot be read, is too large, or is refused by the parser. The caller
  * frees the Lesson with lesson_free. Its load() calls read their files

@@ -1,5 +1,6 @@
 /*
- * tui.h - the terminal screen: the lesson menu and the lesson screen.
+ * tui.h - the terminal screen (tui_main.c): the lesson menu, a lesson, the
+ * real models, attn train's run, a class, each a screen of one loop.
  */
 #ifndef ATTN_TUI_H
 #define ATTN_TUI_H
@@ -26,9 +27,10 @@ typedef struct {
 } TuiOptions;
 
 /* Open the menu of the default lesson set (file == NULL) or one lesson.
- * Returns the exit status: 0, or 2 when the lesson could not be loaded
- * (the error printed after the terminal is restored); for a training run,
- * train_screen_free's. */
+ * Returns the exit status: 2 when the lesson could not be loaded (the
+ * error printed before the terminal changes), else the loop's (tui_run in
+ * tui_state.h: 0; 1 when a save of progress failed; 128 + a signal's
+ * number; a training run's own when it could not be checkpointed). */
 int tui_main(const char *file, const TuiOptions *opt);
 
 #endif

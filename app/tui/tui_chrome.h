@@ -1,26 +1,21 @@
 /*
- * tui_chrome.h - the main loop's stack of screens, each with its own state
- * (tui_chrome.c).
+ * tui_chrome.h - the main loop's stack of screens (tui_chrome.c): which
+ * is on top, each with the state the stack owns.
  */
 #ifndef ATTN_TUI_CHROME_H
 #define ATTN_TUI_CHROME_H
-
 
 typedef struct Tui Tui;
 struct TuiScreen;
 
 /* The screen on top, the one that takes the keys and draws the frame, and
- * its state. */
-const struct TuiScreen *tui_screen(const Tui *t);
-void *tui_screen_self(const Tui *t);
-/* The screen at the bottom of the stack: the menu or the lesson. */
-void tui_set_base(Tui *t, const struct TuiScreen *s, void *self);
-int tui_on_base(const Tui *t, const struct TuiScreen *s);
-/* Put s (with its state) on top (nothing when it is there already); take
- * the top off (never the base). */
+ * its state (NULL when the stack is empty). */
+const struct TuiScreen *tui_top(const Tui *t);
+void *tui_top_self(const Tui *t);
+/* Put s with its state self on top: the stack owns self from then on (a
+ * full stack is a fatal error). */
 void tui_push(Tui *t, const struct TuiScreen *s, void *self);
-void tui_pop_top(Tui *t);
-/* Take s off wherever it is above the base (nothing when it is not). */
-void tui_pop(Tui *t, const struct TuiScreen *s);
+/* Take the top off and close it (its state let go). */
+void tui_close_top(Tui *t);
 
 #endif

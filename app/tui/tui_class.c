@@ -46,6 +46,9 @@ typedef struct {
     ClassServer *cls;           /* the instructor's: owned                   */
     ClassClient *student;       /* a student's: owned (NULL once it ended)   */
     ClassPack *pack;            /* the lesson and files the class sent: owned */
+    LessonScreen *ls;           /* the lesson it runs beside: borrowed (it
+                                   lives as long as the class: q and Esc on
+                                   it are the class's)                      */
     /* the instructor's: whether the spread is revealed, the exercise X
      * closed, q or Esc asked once, a tally not yet drawn and when one was */
     int reveal, closed, end_asked, pending;
@@ -346,9 +349,10 @@ static int class_fds(void *self, struct pollfd *fds, int max, int *wait_ms)
 }
 
 /* What poll found (fds NULL: before waiting, what the last read brought). */
-static int class_pump(void *self, TuiTerm *term, LessonScreen *ls, const struct pollfd *fds, int n)
+static int class_pump(void *self, TuiTerm *term, const struct pollfd *fds, int n)
 {
     ClassPlug *c = self;
+    LessonScreen *ls = c->ls;
     if (c->student || c->ended) {
         if (!fds) {
             if (c->student)
@@ -375,11 +379,19 @@ static int class_pump(void *self, TuiTerm *term, LessonScreen *ls, const struct 
     return 0;
 }
 
-/* After an action: the instructor's class told what the screen shows now
- * (the lesson too when it was reloaded); a student's answer sent. */
-static int class_after(void *self, TuiTerm *term, LessonScreen *ls, unsigned changed)
+/* After a key (key 1), or a tick on which the lesson changed: the
+ * instructor's class told what the screen shows now (the lesson too when
+ * it was reloaded); a student's answer sent. */
+static int class_after(void *self, TuiTerm *term, int key)
 {
     ClassPlug *c = self;
+    LessonScreen *ls = c->ls;
+    unsigned changed = ls->changed;
+    if (!key && !changed)
+        return 0;
+    ls->changed = 0;
+    if (!ls->lv.ses)
+        return 0;
     if (c->cls) {
         if (changed & SESSION_LESSON)
             lesson_changed(c, term, ls);
@@ -394,27 +406,28 @@ static int class_bar_rows(void *self)
     return c->student || c->ended;
 }
 
-static ClassPlug *class_new(void)
+static ClassPlug *class_new(LessonScreen *ls)
 {
     ClassPlug *c = calloc(1, sizeof *c);
     if (!c)
         return NULL;
+    c->ls = ls;
     c->plug = (TuiPlugin){ c, class_fds, class_pump, class_key, class_after, class_bar_rows, class_draw, class_help, 0 };
     return c;
 }
 
-TuiPlugin *tui_class_instructor(ClassServer *server)
+TuiPlugin *tui_class_instructor(ClassServer *server, LessonScreen *ls)
 {
-    ClassPlug *c = class_new();
+    ClassPlug *c = class_new(ls);
     if (!c)
         return NULL;
     c->cls = server;
     return &c->plug;
 }
 
-TuiPlugin *tui_class_student(ClassClient *client, ClassPack *pack)
+TuiPlugin *tui_class_student(ClassClient *client, ClassPack *pack, LessonScreen *ls)
 {
-    ClassPlug *c = class_new();
+    ClassPlug *c = class_new(ls);
     if (!c)
         return NULL;
     c->student = client;

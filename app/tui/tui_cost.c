@@ -4,8 +4,8 @@
  * one size per idle moment of the main loop so the keys stay live, with a
  * progress bar, the table so far, and the log-log plot of time against n
  * with its slopes and the n x n memory: a student watches the n^2 wall
- * appear on their own machine. Owns its CostView; a screen object
- * (tui_screen.h).
+ * appear on their own machine. A screen object (tui_screen.h) whose
+ * CostView the stack owns.
  */
 #include <curses.h>
 #include <stdio.h>
@@ -66,7 +66,7 @@ static TuiAction cost_key(TuiTerm *term, CostView *c, int ch)
     else if (ch == 'c')
         cost_restart(c, !c->o.causal);
     else if (a == ACT_BACK || a == ACT_QUIT || a == ACT_COST)
-        return ACT_CLOSE;   /* the loop frees the view */
+        return ACT_CLOSE;   /* the stack lets the view go */
     return ACT_NONE;
 }
 
@@ -143,8 +143,8 @@ static void cost_draw(TuiTerm *term, CostView *c)
     ui_put(&term->cv, term->rows - 1, 1, w - 2, term->attr[C_KEYBAR], "Esc back  r time again  c causal on/off");
 }
 
-/* The screen object (self: the CostView). */
-static TuiAction cost_screen_key(TuiTerm *term, void *self, int ch) { return cost_key(term, self, ch); }
+/* The screen object (self: a CostView of cost_new). */
+static TuiAsk cost_screen_key(TuiTerm *term, void *self, int ch) { return tui_ask(cost_key(term, self, ch)); }
 static void cost_screen_draw(TuiTerm *term, void *self) { cost_draw(term, self); }
 static int cost_screen_idle(TuiTerm *term, void *self)
 {
@@ -152,4 +152,7 @@ static int cost_screen_idle(TuiTerm *term, void *self)
     return cost_idle(self);
 }
 
-const TuiScreen tui_screen_cost = { "cost", cost_screen_key, tui_prepare_min_size, cost_screen_draw, cost_screen_idle };
+static void cost_screen_close(void *self) { cost_free(self); }
+
+const TuiScreen tui_screen_cost = { .name = "cost", .key = cost_screen_key, .prepare = tui_prepare_min_size,
+                                    .draw = cost_screen_draw, .idle = cost_screen_idle, .close = cost_screen_close };

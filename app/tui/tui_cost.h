@@ -11,7 +11,7 @@ typedef struct CostView CostView;
 CostView *cost_new(void);
 void cost_free(CostView *c);
 
-/* The screen object (self: the CostView). */
+/* The screen object (self: a CostView of cost_new, the stack's). */
 struct TuiScreen;
 extern const struct TuiScreen tui_screen_cost;
 

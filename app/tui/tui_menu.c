@@ -1,8 +1,10 @@
 /*
- * tui_menu.c - the lesson menu: every lesson of the default set with its
- * title and 'about' line, in file order; a lesson that does not parse is
- * listed with its error and cannot be opened. The menu's screen object
- * (tui_screen.h): its keys, layout and frame.
+ * tui_menu.c - the lesson menu: every lesson of a folder (the default set,
+ * or the folder of a lesson opened by name) with its title and 'about'
+ * line, in the course's order; a lesson that does not parse is listed
+ * with its error and cannot be opened. The menu's screen object
+ * (tui_screen.h): its keys (a lesson asked for by its path), layout and
+ * frame; the folder listed again when it is back on top after a lesson.
  */
 #include <curses.h>
 #include <stdio.h>
@@ -13,27 +15,44 @@
 #include "catalogue.h"
 #include "tui_put.h"
 #include "tui_screen.h"
+#include "tui_help.h"
 #include "tui_keybar.h"
 #include "tui_menu.h"
 #include "text.h"
 
 #include "minmax.h"
 
-void menu_load(MenuView *m, const char *dir)
+MenuView *menu_new(const char *dir, const char *select)
 {
-    menu_free(m);
+    MenuView *m = calloc(1, sizeof *m);
+    if (!m)
+        return NULL;
+    snprintf(m->dir, sizeof m->dir, "%s", dir ? dir : "");
+    snprintf(m->select, sizeof m->select, "%s", select ? select : "");
+    m->stale = 1;
+    return m;
+}
+
+void menu_free(MenuView *m)
+{
+    if (!m)
+        return;
+    catalogue_free(&m->cat);
+    free(m);
+}
+
+static void menu_load(MenuView *m, const char *dir)
+{
+    catalogue_free(&m->cat);
     snprintf(m->dir, sizeof m->dir, "%s", dir ? dir : "");
     if (catalogue_load(&m->cat, dir) != 0)
         tui_fatal("out of memory");
     m->sel = 0;
 }
 
-void menu_free(MenuView *m)
-{
-    catalogue_free(&m->cat);
-}
-
-void menu_reload(MenuView *m)
+/* List the menu's directory again (lessons added, removed or changed),
+ * keeping the selected lesson selected when it is still there. */
+static void menu_reload(MenuView *m)
 {
     char dir[sizeof m->dir], selected[4096] = "";
     snprintf(dir, sizeof dir, "%s", m->dir);
@@ -45,6 +64,26 @@ void menu_reload(MenuView *m)
     for (int i = 0; i < m->cat.n; i++)
         if (strcmp(m->cat.entries[i].path, selected) == 0)
             m->sel = i;
+}
+
+/* The folder listed: the first time with the lesson asked for selected,
+ * after that again with the selection kept. */
+static void menu_list(MenuView *m)
+{
+    m->stale = 0;
+    if (m->loaded) {
+        menu_reload(m);
+        return;
+    }
+    char dir[sizeof m->dir];
+    snprintf(dir, sizeof dir, "%s", m->dir);
+    menu_load(m, dir[0] ? dir : NULL);
+    m->loaded = 1;
+    for (int i = 0; m->select[0] && i < m->cat.n; i++) {
+        const char *b = strrchr(m->cat.entries[i].path, '/');
+        if (strcmp(b ? b + 1 : m->cat.entries[i].path, m->select) == 0)
+            m->sel = i;
+    }
 }
 
 static void open_selected(TuiTerm *term, MenuView *m)
@@ -230,15 +269,31 @@ static void menu_number(TuiTerm *term, MenuView *m, int digit)
 
 static TuiAction menu_key_of(TuiTerm *term, MenuView *m, int ch);
 
-/* A key; the lesson chosen goes to the loop to open. */
-static TuiAction menu_key(TuiTerm *term, MenuView *m, int ch)
+/* A key; what it leaves to the loop: the lesson chosen, the cost view and
+ * the models (made by the app for the action), the help, the end. */
+static TuiAsk menu_key(TuiTerm *term, MenuView *m, int ch)
 {
     TuiAction asked = menu_key_of(term, m, ch);
     if (m->open_asked) {
         m->open_asked = 0;
-        return ACT_OPEN_LESSON;
+        m->stale = 1;       /* listed again when the menu is back on top */
+        return tui_ask_for(ACT_OPEN_LESSON, m->cat.entries[m->sel].path);
     }
-    return asked;
+    switch (asked) {
+    case ACT_QUIT:
+    case ACT_COST:
+    case ACT_MODELS:
+        return tui_ask(asked);
+    case ACT_HELP:
+        return tui_help_open(&(HelpWant){ .where = KEYS_MENU });
+    case ACT_RELOAD:
+        clearok(curscr, TRUE);  /* Ctrl-L: repaint the whole terminal too */
+        menu_reload(m);
+        tui_message(term, 0, "%d lesson%s in %s", m->cat.n, m->cat.n == 1 ? "" : "s", m->dir);
+        return tui_ask(ACT_NONE);
+    default:
+        return tui_ask(ACT_NONE);
+    }
 }
 
 static TuiAction menu_key_of(TuiTerm *term, MenuView *m, int ch)
@@ -270,8 +325,19 @@ static void menu_frame(TuiTerm *term, MenuView *m)
     tui_keybar_draw(term, &(KeyBarWant){ .where = KEYS_MENU });
 }
 
-/* The screen object (self: the MenuView). */
-static TuiAction menu_screen_key(TuiTerm *term, void *self, int ch) { return menu_key(term, self, ch); }
+/* The screen object (self: a MenuView). */
+static TuiAsk menu_screen_key(TuiTerm *term, void *self, int ch) { return menu_key(term, self, ch); }
 static void menu_screen_draw(TuiTerm *term, void *self) { menu_frame(term, self); }
 
-const TuiScreen tui_screen_menu = { "menu", menu_screen_key, tui_prepare_min_size, menu_screen_draw, NULL };
+static void menu_prepare(TuiTerm *term, void *self)
+{
+    MenuView *m = self;
+    if (m->stale)
+        menu_list(m);
+    tui_prepare_min_size(term, m);
+}
+
+static void menu_close(void *self) { menu_free(self); }
+
+const TuiScreen tui_screen_menu = { .name = "menu", .key = menu_screen_key, .prepare = menu_prepare,
+                                    .draw = menu_screen_draw, .close = menu_close };

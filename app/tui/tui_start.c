@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 #include "lesson.h"
+#include "escape.h"
+#include "tui_screen.h"
 #include "tui_state.h"
 
 /* The terminal as it was before curses, for a crash: a signal that cannot
@@ -67,7 +69,7 @@ void tui_start_curses(TuiTerm *term, int no_color, void (*on_signal)(int))
         exit(2);
     }
     char term_name[200];
-    lesson_escape(getenv("TERM") ? getenv("TERM") : "", term_name, sizeof term_name);
+    term_escape(getenv("TERM") ? getenv("TERM") : "", term_name, sizeof term_name);
     saved_tty_ok = tcgetattr(STDIN_FILENO, &saved_tty) == 0;
     if (!newterm(NULL, stdout, stdin)) {
         fprintf(stderr, "attn: cannot open the terminal (TERM=%s)\n", term_name);

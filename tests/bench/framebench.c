@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "tui_chrome.h"
+#include "tui_lesson.h"
 #include "tui_screen.h"
 #include "tui_state.h"
 
@@ -56,27 +57,30 @@ static int bench_size(char **paths, int n_paths, int cols, int rows)
     resizeterm(rows, cols);
     static Tui t;
     memset(&t, 0, sizeof t);
-    t.utf8 = t.cv.utf8 = 1;
-    t.cv.win = stdscr;
-    tui_colors_init(&t, 0);
+    t.term.utf8 = t.term.cv.utf8 = 1;
+    t.term.cv.win = stdscr;
+    tui_colors_init(&t.term, 0);
     tui_curses_running();   /* as attn's own start does */
     int n = 0;
     for (int pass = 0; pass < PASSES; pass++)
         for (int i = 0; i < n_paths; i++) {
             char msg[512];
-            tui_set_base(&t, &tui_screen_lesson);
-            if (lv_open(&t, paths[i], msg, sizeof msg) != 0) {
+            LessonScreen *ls = lesson_screen_new(NULL);
+            if (!ls)
+                return 1;
+            tui_push(&t, &tui_screen_lesson, ls);
+            if (lv_open(&t.term, ls, paths[i], msg, sizeof msg) != 0) {
                 fprintf(stderr, "framebench: %s\n", msg);
                 return 1;
             }
-            for (int k = 0; k < session_n_screens(t.lv.ses); k++) {
-                lv_go(&t, k);
+            for (int k = 0; k < session_n_screens(ls->lv.ses); k++) {
+                lv_go(ls, k);
                 double a = now_ms();
                 tui_prepare(&t);
                 double b = now_ms();
                 werase(stdscr);
-                if (t.layout_ok)
-                    tui_screen(&t)->draw(&t);
+                if (t.term.layout_ok)
+                    tui_top(&t)->draw(&t.term, tui_top_self(&t));
                 wnoutrefresh(stdscr);
                 double c = now_ms();
                 doupdate();
@@ -88,9 +92,8 @@ static int bench_size(char **paths, int n_paths, int cols, int rows)
                     part[3][n++] = d - a;
                 }
             }
-            lv_close(&t.lv);
+            tui_close_top(&t);
         }
-    tui_frame_free(&t);
     endwin();
     delscreen(scr);
     fclose(out);
