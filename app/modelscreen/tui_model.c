@@ -14,7 +14,6 @@
 
 #include "format.h"
 #include "head_lesson.h"
-#include "lessonfile.h"
 #include "minmax.h"
 #include "model_svg.h"
 #include "svg.h"
