@@ -23,59 +23,10 @@
 #include "numfmt.h"
 #include "teach_internal.h"
 
-#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-int prose_number(const char **at, const char *text, ProseNumber *out)
-{
-    for (const char *p = *at; *p; p++) {
-        /* a number on its own: not inside a word (W_k, e^10, x2) */
-        if (!isdigit((unsigned char)*p) || (p > text && (isalnum((unsigned char)p[-1]) || strchr("_^.", p[-1]))))
-            continue;
-        const char *q = p;
-        while (isdigit((unsigned char)*q))
-            q++;
-        int decimal = *q == '.' && isdigit((unsigned char)q[1]);
-        int fraction = !decimal && *q == '/' && isdigit((unsigned char)q[1]);
-        const char *end = q + 1;
-        while ((decimal || fraction) && isdigit((unsigned char)*end))
-            end++;
-        if ((!decimal && !fraction) || isalnum((unsigned char)*end) || (*end == '.' && isdigit((unsigned char)end[1]))) {
-            p = (decimal || fraction ? end : q) - 1;
-            continue;
-        }
-        int neg = p > text && p[-1] == '-';
-        snprintf(out->text, sizeof out->text, "%s%.*s", neg ? "-" : "", (int)(end - p < 40 ? end - p : 40), p);
-        if (decimal) {
-            out->value = strtod(out->text, NULL);
-            out->unit = pow(10.0, -(double)(end - q - 1));
-        } else {
-            double den = strtod(q + 1, NULL);
-            out->value = den > 0 ? strtod(out->text, NULL) / den : NAN;
-            out->unit = 0;
-        }
-        *at = end;
-        return 1;
-    }
-    return 0;
-}
-
-/* The significant digits of a number as written ("0.4754": 4, "10.0000":
- * 1, "0.2500": 2, "4.5e-5": 2): leading and trailing zeros do not count. */
-static int significant(const char *t)
-{
-    char digits[48];
-    int n = 0;
-    for (; *t && *t != 'e' && *t != 'E' && n < (int)sizeof digits - 1; t++)
-        if (isdigit((unsigned char)*t) && (n > 0 || *t != '0'))
-            digits[n++] = *t;
-    while (n > 0 && digits[n - 1] == '0')
-        n--;
-    return n;
-}
 
 typedef struct {
     const Lesson *l;
@@ -89,16 +40,6 @@ typedef struct {
     size_t size;
     LessonCell *cell;       /* the visible cell that gives it, when one does */
 } Probe;
-
-/* Is name[r,c] kept as '?' while exercise at is open: it or a later one
- * hides it (as the screen keeps them, on every step). */
-static int hidden_from(const Lesson *l, int at, const char *name, int r, int c)
-{
-    for (int i = at; i < lesson_n_exercises(l); i++)
-        if (lesson_exercise_hides(lesson_exercise_at(l, i), name, r, c))
-            return 1;
-    return 0;
-}
 
 static const char *screen_name(const Probe *p, int k, char *buf, size_t size)
 {
@@ -125,7 +66,7 @@ static int cell_leak(const Probe *p, const Mat *m, int k)
             if (!isfinite(x) || (!p->long_value && r != p->ex->cell.row && c != p->ex->cell.col))
                 continue;
             num_format(buf, sizeof buf, x, NUM_DECIMALS_DEFAULT, 0);
-            if (strcmp(buf, p->text) != 0 || hidden_from(p->l, p->at, m->name, r, c))
+            if (strcmp(buf, p->text) != 0 || reading_hidden_from(p->l, p->at, m->name, r, c))
                 continue;
             snprintf(p->why, p->size, "its value %.6g can be read on %s at %s[%d,%d] (--strict): hide that cell too, "
                      "or ask another", p->v, screen_name(p, k, where, sizeof where), m->name, r + 1, c + 1);
@@ -147,7 +88,7 @@ static int text_leak(const Probe *p, const char *text, const char *where, int ow
     for (const char *at = text; text && (p->long_value || !own) && prose_number(&at, text, &n);) {
         double d = lesson_judge_distance(n.value, p->v);
         int taken = d <= p->ex->within;
-        int rounded = n.unit > 0 && significant(n.text) >= 3 && d <= 0.5 * n.unit * (1 + 1e-9);
+        int rounded = n.unit > 0 && reading_significant(n.text) >= 3 && d <= 0.5 * n.unit * (1 + 1e-9);
         if (!taken && !rounded)
             continue;
         snprintf(p->why, p->size, "its value %.6g is written in %s before it is asked (\"%s\") (--strict): reword "
@@ -173,63 +114,16 @@ static int sum_leak(const Probe *p, const Mat *m, int k, int by_rows)
         if (!isfinite(x))
             return 0;
         sum += x;
-        hidden += hidden_from(p->l, p->at, m->name, r, c);
+        hidden += reading_hidden_from(p->l, p->at, m->name, r, c);
     }
     double target = fabs(sum) < 1e-4 ? 0 : fabs(sum - 1) < 1e-4 ? 1 : -1;
-    if (hidden != 1 || target < 0 || !hidden_from(p->l, p->at, m->name, i, j))
+    if (hidden != 1 || target < 0 || !reading_hidden_from(p->l, p->at, m->name, i, j))
         return 0;
     char where[32];
     snprintf(p->why, p->size, "its value follows from %s %d of %s, which sums to %g with only this cell hidden (on %s; "
              "--strict): hide another cell of it, or ask another", by_rows ? "row" : "column", by_rows ? i + 1 : j + 1,
              m->name, target, screen_name(p, k, where, sizeof where));
     return 1;
-}
-
-/* Where ex stands: its place among the lesson's exercises and its step,
- * each -1 when it is none of l's. */
-static void locate(const Lesson *l, const LessonExercise *ex, int *at, int *step)
-{
-    *at = *step = -1;
-    for (int i = 0; i < lesson_n_exercises(l); i++)
-        if (lesson_exercise_at(l, i) == ex)
-            *at = i;
-    for (int k = 0; k < lesson_n_steps(l) && *step < 0; k++) {
-        const LessonStep *st = lesson_step(l, k);
-        if (st->n_exercises > 0 && ex >= st->exercises && ex < st->exercises + st->n_exercises)
-            *step = k;
-    }
-}
-
-int screen_cell_reading(const Lesson *l, const LessonState *s, const LessonExercise *ex, double got, double res,
-                        char *cell, size_t size, int *same_place)
-{
-    int at, step;
-    locate(l, ex, &at, &step);
-    char typed[40];
-    snprintf(typed, sizeof typed, "%.*f", res < 1 ? (int)lround(-log10(res)) : 0, got);
-    /* a number of one or two significant digits meets its like by chance;
-     * one of more decimals than the screen shows was not read off it */
-    if (at < 0 || step < 0 || !(res > 0) || res < 0.5 * pow(10.0, -NUM_DECIMALS_DEFAULT) || !isfinite(got)
-        || significant(typed) < 3)
-        return 0;
-    const LessonStep *st = lesson_step(l, step);
-    /* first the cells at the asked cell's place, the likeliest misread */
-    for (int pass = ex->has_cell ? 0 : 1; pass < 2; pass++)
-        for (int i = 0; i < st->n_show; i++) {
-            const Mat *m = lesson_state_get(s, st->show[i]);
-            for (int r = 0; m && r < m->rows; r++)
-                for (int c = 0; c < m->cols; c++)
-                    if ((pass || (r == ex->cell.row && c == ex->cell.col))
-                        && fabs(mat_get(m, r, c) - got) <= 0.5 * res * (1 + 1e-9) && !hidden_from(l, at, m->name, r, c)) {
-                        snprintf(cell, size, "%s[%d,%d]", m->name, r + 1, c + 1);
-                        /* the matrix holds the number at the asked place
-                         * too (kept as '?' or not): a stage of the cell */
-                        *same_place = ex->has_cell && ex->cell.row < m->rows && ex->cell.col < m->cols
-                                      && fabs(mat_get(m, ex->cell.row, ex->cell.col) - got) <= 0.5 * res * (1 + 1e-9);
-                        return 1;
-                    }
-        }
-    return 0;
 }
 
 int lesson_exercise_leaks(const Lesson *l, const LessonState *s, const LessonExercise *ex, char *why, size_t size)
@@ -243,7 +137,7 @@ int lesson_exercise_leak_cell(const Lesson *l, const LessonState *s, const Lesso
     Probe p = { l, ex, -1, -1, NAN, "", 0, why, size, cell };
     if (cell)
         *cell = (LessonCell){ 0 };
-    locate(l, ex, &p.at, &p.step);
+    reading_locate(l, ex, &p.at, &p.step);
     LessonError err;
     Mat *got = p.step >= 0 ? lesson_state_eval(s, &l->src, ex->parsed, &err) : NULL;
     int one = got && got->rows == 1 && got->cols == 1;
@@ -252,7 +146,7 @@ int lesson_exercise_leak_cell(const Lesson *l, const LessonState *s, const Lesso
     if (!one || !isfinite(p.v) || p.at < 0)
         return 0;
     num_format(p.text, sizeof p.text, p.v, NUM_DECIMALS_DEFAULT, 0);
-    p.long_value = significant(p.text) >= 3;
+    p.long_value = reading_significant(p.text) >= 3;
     /* its own screen first, then back to the set-up */
     for (int k = p.step; k >= -1; k--) {
         const LessonStep *st = k >= 0 ? lesson_step(l, k) : NULL;

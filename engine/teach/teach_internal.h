@@ -106,7 +106,7 @@ void bug_statement_text(const Lesson *l, const LessonState *s, int i, const Muta
  * states: its name and step (0-based), or -1. */
 int bug_first_shown_change(const Lesson *l, const LessonState *right, const LessonState *bugged, const char **name);
 
-/* ---- numbers in prose (lesson_leaks.c) ---- */
+/* ---- what a student can read (screen_reading.c) ---- */
 
 /* A number a text writes on its own (not inside a word: W_k, e^10, x2): a
  * decimal ("0.4754", "-0.5") or a fraction of whole numbers ("1/4"); a
@@ -131,6 +131,15 @@ int prose_number(const char **at, const char *text, ProseNumber *out);
  * stage of the same cell, where a slip of the arithmetic lands). */
 int screen_cell_reading(const Lesson *l, const LessonState *s, const LessonExercise *ex, double got, double res,
                         char *cell, size_t size, int *same_place);
+/* The significant digits of a number as written ("0.4754": 4, "10.0000":
+ * 1, "0.2500": 2, "4.5e-5": 2): leading and trailing zeros do not count. */
+int reading_significant(const char *t);
+/* Is name[r,c] kept as '?' while exercise at is open: it or a later one
+ * hides it (as the screen keeps them, on every step). */
+int reading_hidden_from(const Lesson *l, int at, const char *name, int r, int c);
+/* Where ex stands: its place among the lesson's exercises and its step,
+ * each -1 when it is none of l's. */
+void reading_locate(const Lesson *l, const LessonExercise *ex, int *at, int *step);
 
 /* ---- the judge and its candidates (lesson_judge.c, lesson_diagnose.c) ---- */
 
