@@ -8,53 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void model_effect_forget(ModelLook *lk, int tokens)
-{
-    free(lk->losses);
-    lk->losses = NULL;
-    lk->has_losses = 0;
-    free(lk->lens_top);
-    free(lk->lens_p);
-    lk->lens_top = NULL;
-    lk->lens_p = NULL;
-    model_attribution_free(&lk->attr);
-    lk->has_attr = 0;
-    if (tokens || lk->n_edits == 0) {
-        /* a pass without edits on new tokens: before is made again */
-        free(lk->base_losses);
-        free(lk->base_logits);
-        lk->base_losses = NULL;
-        lk->base_logits = NULL;
-        lk->has_base = 0;
-    }
-}
-
-int model_effect_patches(ModelLook *lk, int n, char *why, size_t size)
-{
-    const ModelConfig *c = &lk->md.cfg;
-    int q = c->heads * c->head_dim, kept = 0;
-    lk->patches_dropped = 0;
-    for (int i = 0; i < lk->n_edits; i++) {
-        ModelHeadEdit *e = &lk->edits[i];
-        if (e->how == MODEL_EDIT_GIVEN && !lk->source.heads_out) {
-            snprintf(why, size, "head %d.%d is patched, but from no second text", e->layer + 1, e->head + 1);
-            return -1;
-        }
-        if (e->how == MODEL_EDIT_GIVEN && lk->source_n != n) {
-            lk->patches_dropped++;      /* a text of another length: the head as it was */
-            continue;
-        }
-        if (e->how == MODEL_EDIT_GIVEN) {
-            e->given = lk->source.heads_out + (size_t)e->layer * n * q + (size_t)e->head * c->head_dim;
-            e->ld = q;
-        }
-        lk->edits[kept++] = *e;
-    }
-    lk->n_edits = kept;
-    (void)why;
-    return 0;
-}
-
 int model_effect_edit(ModelLook *lk, const ModelHeadEdit *edits, int n, char *why, size_t size)
 {
     ModelHeadEdit *copy = malloc((size_t)(n > 0 ? n : 1) * sizeof *copy), *old = lk->edits;

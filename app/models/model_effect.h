@@ -52,13 +52,5 @@ int model_effect_lens_top(ModelLook *lk, int layer, int pos, float *p, char *why
  * the look passes again); NULL with why. */
 const ModelAttribution *model_effect_attribution(ModelLook *lk, char *why, size_t size);
 
-/* For model_look.c: fill each patch's numbers from the source for a pass
- * over n tokens, letting go of the patches when the source has another
- * length (how many in lk->patches_dropped: a new text was typed); 0, or -1
- * with why (a patch with no source). */
-int model_effect_patches(ModelLook *lk, int n, char *why, size_t size);
-/* For model_look.c: what was made from the run let go (tokens: the
- * pass without edits too, the tokens changed). */
-void model_effect_forget(ModelLook *lk, int tokens);
 
 #endif

@@ -10,7 +10,6 @@
 
 #include "fileread.h"
 #include "json_read.h"
-#include "model_effect.h"
 
 static int make_thumbs(ModelLook *lk);
 
@@ -100,6 +99,60 @@ int model_look_open(ModelLook *lk, const char *dir, char *why, size_t size)
     return 0;
 }
 
+/* What was made from the run (the effect's losses, lens and attribution,
+ * model_effect.h) let go; tokens: the pass without edits too, the tokens
+ * changed. */
+static void forget_made(ModelLook *lk, int tokens)
+{
+    free(lk->losses);
+    lk->losses = NULL;
+    lk->has_losses = 0;
+    free(lk->lens_top);
+    free(lk->lens_p);
+    lk->lens_top = NULL;
+    lk->lens_p = NULL;
+    model_attribution_free(&lk->attr);
+    lk->has_attr = 0;
+    if (tokens || lk->n_edits == 0) {
+        /* a pass without edits on new tokens: before is made again */
+        free(lk->base_losses);
+        free(lk->base_logits);
+        lk->base_losses = NULL;
+        lk->base_logits = NULL;
+        lk->has_base = 0;
+    }
+}
+
+/* Each patch's numbers filled from the source for a pass over n tokens,
+ * the patches let go when the source has another length (how many in
+ * lk->patches_dropped: a new text was typed); 0, or -1 with why (a patch
+ * with no source). */
+static int bind_patches(ModelLook *lk, int n, char *why, size_t size)
+{
+    const ModelConfig *c = &lk->md.cfg;
+    int q = c->heads * c->head_dim, kept = 0;
+    lk->patches_dropped = 0;
+    for (int i = 0; i < lk->n_edits; i++) {
+        ModelHeadEdit *e = &lk->edits[i];
+        if (e->how == MODEL_EDIT_GIVEN && !lk->source.heads_out) {
+            snprintf(why, size, "head %d.%d is patched, but from no second text", e->layer + 1, e->head + 1);
+            return -1;
+        }
+        if (e->how == MODEL_EDIT_GIVEN && lk->source_n != n) {
+            lk->patches_dropped++;      /* a text of another length: the head as it was */
+            continue;
+        }
+        if (e->how == MODEL_EDIT_GIVEN) {
+            e->given = lk->source.heads_out + (size_t)e->layer * n * q + (size_t)e->head * c->head_dim;
+            e->ld = q;
+        }
+        lk->edits[kept++] = *e;
+    }
+    lk->n_edits = kept;
+    (void)why;
+    return 0;
+}
+
 void model_look_close(ModelLook *lk)
 {
     free(lk->ids);
@@ -110,7 +163,7 @@ void model_look_close(ModelLook *lk)
     model_dist_free(&lk->next);
     model_dist_free(&lk->top);
     model_run_free(&lk->run);
-    model_effect_forget(lk, 1);
+    forget_made(lk, 1);
     free(lk->edits);
     free(lk->source_ids);
     model_run_free(&lk->source);
@@ -132,7 +185,7 @@ int model_look_tokens(ModelLook *lk, const int *ids, int n, char *why, size_t si
     }
     if (n > c->context) {
         snprintf(why, size, "%d tokens, past the model's context of %d", n, c->context);
-    } else if (model_effect_patches(lk, n, why, size) != 0) {
+    } else if (bind_patches(lk, n, why, size) != 0) {
         ;
     } else if (model_dir_unchanged(&lk->md, why, size) != 0) {
         ;
@@ -146,7 +199,7 @@ int model_look_tokens(ModelLook *lk, const int *ids, int n, char *why, size_t si
         lk->ids = copy, lk->n = n, lk->run = run, lk->head = NULL, lk->logits_pos = 0;
         free(lk->thumbs);
         lk->thumbs = NULL;      /* made when first asked for */
-        model_effect_forget(lk, !same);
+        forget_made(lk, !same);
         return 0;
     }
     free(copy);
