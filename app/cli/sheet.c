@@ -24,13 +24,12 @@ int sheet_is_heatmap(const LessonStep *st, const char *name)
 
 int sheet_hidden(const SheetHide *h, const char *name, int row, int col)
 {
-    for (int k = h && h->l ? (h->step > 0 ? h->step : 0) : 0; h && h->l && k < lesson_n_steps(h->l); k++) {
-        const LessonStep *st = lesson_step(h->l, k);
-        for (int e = 0; e < st->n_exercises; e++)
-            if (lesson_exercise_hides(&st->exercises[e], name, row, col))
-                return 1;
-    }
-    return 0;
+    if (!h || !h->l)
+        return 0;
+    int first = 0;      /* the step's first exercise, counted over the lesson */
+    for (int k = 0; k < h->step && k < lesson_n_steps(h->l); k++)
+        first += lesson_step(h->l, k)->n_exercises;
+    return lesson_hidden_from(h->l, first, name, row, col);
 }
 
 int sheet_cell(char *buf, size_t size, float v, int hidden, int utf8)

@@ -118,6 +118,9 @@ typedef struct LessonState LessonState;
  * (NULL outside). */
 int lesson_n_exercises(const Lesson *l);
 const LessonExercise *lesson_exercise_at(const Lesson *l, int i);
+/* 1 when exercise `first` (counted over the lesson, from 0) or one after
+ * it hides name[row,col]: kept as '?' while `first` is the one open. */
+int lesson_hidden_from(const Lesson *l, int first, const char *name, int row, int col);
 /* The number of ex, an exercise of l, as attn numbers them (from 1); 0
  * when ex is not one of l's. */
 int lesson_exercise_number(const Lesson *l, const LessonExercise *ex);

@@ -66,7 +66,7 @@ static int cell_leak(const Probe *p, const Mat *m, int k)
             if (!isfinite(x) || (!p->long_value && r != p->ex->cell.row && c != p->ex->cell.col))
                 continue;
             num_format(buf, sizeof buf, x, NUM_DECIMALS_DEFAULT, 0);
-            if (strcmp(buf, p->text) != 0 || reading_hidden_from(p->l, p->at, m->name, r, c))
+            if (strcmp(buf, p->text) != 0 || lesson_hidden_from(p->l, p->at, m->name, r, c))
                 continue;
             snprintf(p->why, p->size, "its value %.6g can be read on %s at %s[%d,%d] (--strict): hide that cell too, "
                      "or ask another", p->v, screen_name(p, k, where, sizeof where), m->name, r + 1, c + 1);
@@ -114,10 +114,10 @@ static int sum_leak(const Probe *p, const Mat *m, int k, int by_rows)
         if (!isfinite(x))
             return 0;
         sum += x;
-        hidden += reading_hidden_from(p->l, p->at, m->name, r, c);
+        hidden += lesson_hidden_from(p->l, p->at, m->name, r, c);
     }
     double target = fabs(sum) < 1e-4 ? 0 : fabs(sum - 1) < 1e-4 ? 1 : -1;
-    if (hidden != 1 || target < 0 || !reading_hidden_from(p->l, p->at, m->name, i, j))
+    if (hidden != 1 || target < 0 || !lesson_hidden_from(p->l, p->at, m->name, i, j))
         return 0;
     char where[32];
     snprintf(p->why, p->size, "its value follows from %s %d of %s, which sums to %g with only this cell hidden (on %s; "

@@ -60,14 +60,6 @@ int reading_significant(const char *t)
     return n;
 }
 
-int reading_hidden_from(const Lesson *l, int at, const char *name, int r, int c)
-{
-    for (int i = at; i < lesson_n_exercises(l); i++)
-        if (lesson_exercise_hides(lesson_exercise_at(l, i), name, r, c))
-            return 1;
-    return 0;
-}
-
 void reading_locate(const Lesson *l, const LessonExercise *ex, int *at, int *step)
 {
     *at = *step = -1;
@@ -101,7 +93,7 @@ int screen_cell_reading(const Lesson *l, const LessonState *s, const LessonExerc
             for (int r = 0; m && r < m->rows; r++)
                 for (int c = 0; c < m->cols; c++)
                     if ((pass || (r == ex->cell.row && c == ex->cell.col))
-                        && fabs(mat_get(m, r, c) - got) <= 0.5 * res * (1 + 1e-9) && !reading_hidden_from(l, at, m->name, r, c)) {
+                        && fabs(mat_get(m, r, c) - got) <= 0.5 * res * (1 + 1e-9) && !lesson_hidden_from(l, at, m->name, r, c)) {
                         snprintf(cell, size, "%s[%d,%d]", m->name, r + 1, c + 1);
                         /* the matrix holds the number at the asked place
                          * too (kept as '?' or not): a stage of the cell */

@@ -134,9 +134,6 @@ int screen_cell_reading(const Lesson *l, const LessonState *s, const LessonExerc
 /* The significant digits of a number as written ("0.4754": 4, "10.0000":
  * 1, "0.2500": 2, "4.5e-5": 2): leading and trailing zeros do not count. */
 int reading_significant(const char *t);
-/* Is name[r,c] kept as '?' while exercise at is open: it or a later one
- * hides it (as the screen keeps them, on every step). */
-int reading_hidden_from(const Lesson *l, int at, const char *name, int r, int c);
 /* Where ex stands: its place among the lesson's exercises and its step,
  * each -1 when it is none of l's. */
 void reading_locate(const Lesson *l, const LessonExercise *ex, int *at, int *step);
