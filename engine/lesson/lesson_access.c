@@ -103,6 +103,14 @@ const LessonExercise *lesson_exercise_at(const Lesson *l, int i)
     return NULL;
 }
 
+int lesson_hidden_from(const Lesson *l, int first, const char *name, int row, int col)
+{
+    for (int i = first < 0 ? 0 : first; i < lesson_n_exercises(l); i++)
+        if (lesson_exercise_hides(lesson_exercise_at(l, i), name, row, col))
+            return 1;
+    return 0;
+}
+
 int lesson_exercise_number(const Lesson *l, const LessonExercise *ex)
 {
     for (int k = 0, n = 0; k < l->n_steps; n += l->steps[k].n_exercises, k++) {

@@ -49,14 +49,6 @@ int lesson_exercise_hides(const LessonExercise *ex, const char *name, int row, i
     return 0;
 }
 
-int lesson_hidden_from(const Lesson *l, int first, const char *name, int row, int col)
-{
-    for (int i = first < 0 ? 0 : first; i < lesson_n_exercises(l); i++)
-        if (lesson_exercise_hides(lesson_exercise_at(l, i), name, row, col))
-            return 1;
-    return 0;
-}
-
 /* Mark in mark[] (one byte per slot) every name e uses. */
 void expr_mark_slots(const Expr *e, unsigned char *mark)
 {

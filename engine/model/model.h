@@ -39,27 +39,7 @@
 #include "safetensors.h"
 #include "status.h"
 
-/* Sizes a config may claim, checked before anything is allocated. */
-#define MODEL_MAX_LAYERS 256
-#define MODEL_MAX_WIDTH 16384
-#define MODEL_MAX_VOCAB (1 << 20)
-#define MODEL_MAX_CONTEXT (1 << 17)
-/* The most query and key numbers a pass keeps (every layer's). */
-#define MODEL_MAX_KEPT (1L << 28)
-
-typedef enum { FAMILY_GPT2, FAMILY_LLAMA } ModelFamily;
-
-typedef struct {
-    ModelFamily kind;
-    char family[16];    /* model_type as config.json names it            */
-    int layers, heads, kv_heads, d_model, head_dim, d_ff, vocab, context;
-    double ln_eps;      /* LayerNorm's or RMSNorm's epsilon               */
-    double rope_theta;  /* Llama: the rotary base                         */
-    int tied;           /* the output embedding is the input's            */
-    int sliding_window; /* Mistral: keys at most this far back (0: all)   */
-} ModelConfig;
-
-typedef struct Model Model;
+#include "model_types.h"
 
 /* Read config.json's text into *cfg. ATTN_OK, or a code with err->msg:
  * not JSON, a family attn does not read (named), a size missing or absurd,
@@ -263,17 +243,6 @@ attn_status model_logits_at(const Model *m, const ModelRun *run, int pos, float 
  * row i the query's weights, zero above the diagonal (and past a sliding
  * window). ATTN_E_ARG when run kept none. */
 attn_status model_attention(const Model *m, const ModelRun *run, int layer, int head, float *out, AttnError *err);
-/* The one GELU (the tanh approximation, GPT-2's "gelu_new"): the tanh
- * of x's inner term, through one exp (1 - 2 / (e^2u + 1): within a few
- * units of float's last place, the ends exactly +-1); the forward
- * computes 0.5 x (1 + t), the backward (engine/train) its derivative from
- * the same t. */
-static inline float model_gelu_tanh(float x)
-{
-    float u = 0.7978845608028654f * (x + 0.044715f * x * x * x);
-    return 1.0f - 2.0f / (expf(2.0f * u) + 1.0f);
-}
-
 /* ---- what a pass did, read back (model_interv.c) ---- */
 
 /* The next-token cross-entropy in nats at each of the run's n - 1

@@ -6,9 +6,8 @@
  * (model_product, model_affine), an embedding row as it is stored, and the
  * row softmaxes (with the loss, and causal with a window).
  */
-#include "model_internal.h"     /* the Model's types and the one GELU (an inline of model.h): nothing
-                                   of model.c is called from here, though `farm-studio look` counts
-                                   model.h with model.c and so draws a circle back to model.c */
+#include "model_internal.h"     /* the layer parts' declarations; the Model's types and the one
+                                   GELU are model_types.h's: nothing of model.c is used here */
 
 #include <math.h>
 #include <stdlib.h>
