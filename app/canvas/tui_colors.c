@@ -181,3 +181,13 @@ int tui_heat_fill(const TuiTerm *t, int attr)
         return attr;
     return (int)COLOR_PAIR(t->heat_fill + p - t->heat_first);
 }
+
+int tui_heat_seq(const TuiTerm *t, float s)
+{
+    return t->color != COLORS_NONE ? t->heat_seq[ramp_level(s, HEAT_SEQ_LEVELS)] : (int)A_NORMAL;
+}
+
+int tui_heat_div(const TuiTerm *t, float s)
+{
+    return t->color != COLORS_NONE ? t->heat_div[ramp_signed_level(s, HEAT_DIV_HALF) + HEAT_DIV_HALF] : (int)A_NORMAL;
+}

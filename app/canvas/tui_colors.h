@@ -38,5 +38,10 @@ void tui_colors_init(TuiTerm *t, int no_color);
  * when it is not a plain heat colour (a cursor, a mark) or there is none. */
 int tui_heat_fill(const TuiTerm *t, int attr);
 int tui_attr(const TuiTerm *t, TuiColor c);
+/* The heat colour of s on the sequential scale (0..1: viridis) or the
+ * diverging one (-1..1), A_NORMAL without colour: the one mapping every
+ * screen's heat goes through. */
+int tui_heat_seq(const TuiTerm *t, float s);
+int tui_heat_div(const TuiTerm *t, float s);
 
 #endif

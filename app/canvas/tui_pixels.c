@@ -27,7 +27,7 @@ void tui_pixel_pair(const TuiTerm *term, int y, int x, float up, float down)
     }
     /* one shade for the two: the larger */
     float v = has_up && (!has_down || up >= down) ? up : down;
-    int attr = term->color != COLORS_NONE ? term->heat_seq[ramp_level(v, HEAT_SEQ_LEVELS)] : (int)A_NORMAL;
+    int attr = tui_heat_seq(term, v);
     wattrset(term->cv.win, attr);
     mvwaddstr(term->cv.win, y, x, term->color != COLORS_NONE ? " " : ramp_shade(v, term->utf8));
     wattrset(term->cv.win, A_NORMAL);

@@ -42,12 +42,8 @@ static int heat_attr(const TuiTerm *term, const PaneView *v, float x)
 {
     if (!isfinite(x))
         return term->attr[C_HEAT_INF];
-    if (term->color == COLORS_NONE)
-        return A_NORMAL;
     float s = heat_position(&v->heat, x);
-    if (v->heat.diverging)
-        return term->heat_div[ramp_signed_level(s, HEAT_DIV_HALF) + HEAT_DIV_HALF];
-    return term->heat_seq[ramp_level(s, HEAT_SEQ_LEVELS)];
+    return v->heat.diverging ? tui_heat_div(term, s) : tui_heat_seq(term, s);
 }
 
 static const char *shade_of(const TuiTerm *term, const PaneView *v, float x)

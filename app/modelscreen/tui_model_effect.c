@@ -195,8 +195,7 @@ void model_effect_strip(TuiTerm *term, ModelScreen *m, int y)
                : tui_attr(term, C_LABEL), label);
         if (i > 0) {
             float t = (float)((l[i - 1] - lk->base_losses[i - 1]) / most);
-            int attr = term->color != COLORS_NONE ? term->heat_div[ramp_signed_level(t, HEAT_DIV_HALF) + HEAT_DIV_HALF]
-                                                  : (int)A_NORMAL;
+            int attr = tui_heat_div(term, t);
             ui_fill(&term->cv, y + 2, x, lw, attr);
             if (term->color == COLORS_NONE)
                 for (int c = 0; c < lw; c++)
@@ -331,8 +330,7 @@ static void lens_draw(TuiTerm *term, ModelScreen *m)
                 return;
             }
             int cursor = l == m->lens_layer && i == m->lens_pos;
-            int attr = cursor ? tui_attr(term, C_CURSOR) : term->color != COLORS_NONE
-                     ? term->heat_seq[ramp_level(p, HEAT_SEQ_LEVELS)] : (int)A_NORMAL;
+            int attr = cursor ? tui_attr(term, C_CURSOR) : tui_heat_seq(term, p);
             model_look_label(lk, id, term->utf8, label, sizeof label);
             ui_fill(&term->cv, y, x, LENS_CELL - 1, attr);
             ui_put(&term->cv, y, x, 3, attr, label);

@@ -117,8 +117,7 @@ static void draw_cells(TuiTerm *term, ModelScreen *m, const HeadLayout *h)
         for (int j = 0; j <= i; j++) {
             float v = weight(m, i, j);
             int cursor = i == m->query && j == m->key;
-            int attr = cursor ? tui_attr(term, C_CURSOR) : term->color != COLORS_NONE
-                     ? term->heat_seq[ramp_level(v, HEAT_SEQ_LEVELS)] : (int)A_NORMAL;
+            int attr = cursor ? tui_attr(term, C_CURSOR) : tui_heat_seq(term, v);
             char cell[16] = "";
             if (cw >= 4)
                 snprintf(cell, sizeof cell, v >= 0.995f ? "%*s1" : "%*s.%02d", cw - (v >= 0.995f ? 2 : 4), "",
