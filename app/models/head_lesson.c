@@ -438,20 +438,31 @@ static double apart(double v, const Mat *a, const Mat *b, int skip_i, int skip_j
     return best;
 }
 
+/* The lesson written at path, read and evaluated as a student opens it
+ * (*l the lesson; the caller frees both), or NULL with why. */
+static LessonState *evaluated(const char *path, Lesson **l, char *why, size_t size)
+{
+    LessonError err;
+    *l = lessonfile_load(path, &err);
+    LessonState *s = *l ? lesson_eval(*l, NULL, 0, &err) : NULL;
+    if (!s) {
+        char buf[2048];
+        snprintf(why, size, "the head's lesson does not evaluate: %s", term_lesson_error(&err, buf, sizeof buf));
+        lesson_free(*l);
+        *l = NULL;
+    }
+    return s;
+}
+
 /* The lesson at path evaluated: each exercise asks for the cell of the
  * first rows (worked by hand: a few keys) that stands furthest from every
  * other number on its screen, so no other cell gives it away. */
 static int evaluate(const char *path, Stated *st, char *why, size_t size)
 {
-    LessonError err;
-    Lesson *l = lessonfile_load(path, &err);
-    LessonState *s = l ? lesson_eval(l, NULL, 0, &err) : NULL;
-    if (!s) {
-        char buf[2048];
-        snprintf(why, size, "the head's lesson does not evaluate: %s", term_lesson_error(&err, buf, sizeof buf));
-        lesson_free(l);
+    Lesson *l;
+    LessonState *s = evaluated(path, &l, why, size);
+    if (!s)
         return -1;
-    }
     const Mat *scaled = lesson_state_get(s, "scaled"), *S = lesson_state_get(s, "S");
     const Mat *a = lesson_state_get(s, "A"), *masked = lesson_state_get(s, "masked");
     double far = -1;
@@ -488,15 +499,10 @@ static int evaluate(const char *path, Stated *st, char *why, size_t size)
  * exercise's own: how many were new, or -1 with why. */
 static int chance_cells(const char *path, Stated *st, char *why, size_t size)
 {
-    LessonError err;
-    Lesson *l = lessonfile_load(path, &err);
-    LessonState *s = l ? lesson_eval(l, NULL, 0, &err) : NULL;
-    if (!s) {
-        char buf[2048];
-        snprintf(why, size, "the head's lesson does not evaluate: %s", term_lesson_error(&err, buf, sizeof buf));
-        lesson_free(l);
+    Lesson *l;
+    LessonState *s = evaluated(path, &l, why, size);
+    if (!s)
         return -1;
-    }
     int added = 0;
     /* the exercises stand in the order of EX_SCALED, EX_WEIGHT, EX_KIND */
     for (int i = 0; i < lesson_n_exercises(l) && i < EX_KINDS; i++) {
