@@ -173,6 +173,13 @@ START_TEST(a_student_follows_on_a_terminal)
     WAIT_FOR(&stu, "In class: f follows the instructor's step again after you look around.");
     tmux_keys(&stu, "Escape");
     ck_assert_msg(tmux_wait_gone(&stu, "In class:"), "the help did not close:\n%s", stu.last);
+    /* Esc on the class's lesson leaves it where it is (it once closed it
+     * under the class, which then wrote into the freed screen: a crash at
+     * the instructor's next step) */
+    tmux_keys(&stu, "Escape");
+    WAIT_FOR(&stu, "this lesson is the class's: q leaves the class");
+    tmux_keys(&inst, "p");
+    WAIT_FOR(&stu, "class: step 6 │ following");
     /* the end: said, and the student's answers kept */
     end_class(&inst);
     WAIT_FOR(&stu, "class ended │ your answers stay in your progress");

@@ -48,7 +48,8 @@ typedef struct {
     ClassPack *pack;            /* the lesson and files the class sent: owned */
     LessonScreen *ls;           /* the lesson it runs beside: borrowed (it
                                    lives as long as the class: q and Esc on
-                                   it are the class's)                      */
+                                   it are the class's, the instructor's and
+                                   a student's alike)                       */
     /* the instructor's: whether the spread is revealed, the exercise X
      * closed, q or Esc asked once, a tally not yet drawn and when one was */
     int reveal, closed, end_asked, pending;
@@ -197,12 +198,18 @@ static int student_after(ClassPlug *c, LessonScreen *ls, unsigned changed)
 static int class_key(void *self, TuiTerm *term, LessonScreen *ls, int ch)
 {
     ClassPlug *c = self;
-    (void)term;
     /* (a key typed into an answer or an edit is theirs, "-inf" keeps its f:
      * the lesson screen asks only outside its prompt) */
     if (c->student && ch == 'f') {
         c->follow = 1;
         follow(c, ls);
+        return 1;
+    }
+    /* a student's Esc (outside a zoom) would close the lesson the class
+     * runs beside (it once did, and the class wrote into the freed screen):
+     * the lesson is the class's, q leaves */
+    if (c->student && ch == 27 && !ls->lv.zoom) {
+        tui_message(term, 0, "this lesson is the class's: q leaves the class");
         return 1;
     }
     if (!c->cls)

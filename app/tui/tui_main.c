@@ -99,6 +99,16 @@ static void start_on(Tui *t, const TuiScreen *s, void *self)
     tui_push(t, s, self);
 }
 
+/* Leaving before the terminal changes: what was made let go, status
+ * given back (the lesson screen has not adopted the session yet). */
+static int refused(LessonScreen *ls, Session *ses, int status)
+{
+    if (ls)
+        tui_screen_lesson.close(ls);
+    session_free(ses);
+    return status;
+}
+
 int tui_main(const char *file, const TuiOptions *opt)
 {
     Tui t;
@@ -144,14 +154,14 @@ int tui_main(const char *file, const TuiOptions *opt)
         if (!student) {
             char shown[4800];   /* the address and the name, as typed */
             fprintf(stderr, "attn: %s\n", term_escape(why, shown, sizeof shown));
-            return 1;
+            return refused(ls, NULL, 1);
         }
         if (class_client_wait_ready(student, CLASS_READY_SECONDS * 1000, &m) != 0) {
             char shown[CLASS_LINE_MAX * 4];
             fprintf(stderr, m.what == CLIENT_REFUSED ? "attn: the class refused to let you in: %s\n" : "attn: %s\n",
                     term_escape(m.text, shown, sizeof shown));
             class_client_free(student);
-            return 1;
+            return refused(ls, NULL, 1);
         }
         LessonError err;
         ClassPack *pack = class_client_take_pack(student);
@@ -161,12 +171,12 @@ int tui_main(const char *file, const TuiOptions *opt)
             char buf[2048];
             fprintf(stderr, "attn: the class's lesson does not open here: %s",
                     ses ? "out of memory\n" : term_lesson_error(&err, buf, sizeof buf));
-            session_free(ses);
+            session_free(ses);      /* before the pack its lesson came from */
             class_client_free(student);
             if (pack)
                 class_pack_free(pack);
             free(pack);
-            return 1;
+            return refused(ls, NULL, 1);
         }
         file = "";      /* the lesson screen, not the menu */
     }
@@ -179,15 +189,14 @@ int tui_main(const char *file, const TuiOptions *opt)
             char shown[4800];   /* --listen, --log and the file, as typed */
             fprintf(stderr, "attn: %s\n", server ? "out of memory" : term_escape(why, shown, sizeof shown));
             class_server_free(server);
-            session_free(ses);
-            return 2;
+            return refused(ls, ses, 2);
         }
     }
     TrainScreen *train = NULL;
     if (opt->trainer && !(train = train_screen_new(opt->trainer))) {
         fputs("attn: out of memory\n", stderr);
         trainer_free(opt->trainer);
-        return 2;
+        return refused(ls, ses, 2);
     }
     ModelScreen *models = NULL;
     if (opt->model_dir) {
@@ -198,8 +207,7 @@ int tui_main(const char *file, const TuiOptions *opt)
             || model_screen_open(models, opt->model_dir, opt->model_text, why, sizeof why) != 0) {
             fprintf(stderr, "attn: %s\n", models ? term_escape(why, shown, sizeof shown) : "out of memory");
             model_screen_free(models);
-            session_free(ses);
-            return 2;
+            return refused(ls, ses, 2);
         }
         models->direct = 1;
     }
