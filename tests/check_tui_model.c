@@ -246,6 +246,12 @@ START_TEST(training_on_the_screen)
     ck_assert_msg(!has_colour_codes(t.last), "colour with NO_COLOR:\n%s", t.last);
     tmux_keys(&t, "p");
     WAIT_FOR(&t, "paused (p)");
+    /* the help is the training's own keys (it was the lesson menu's) */
+    tmux_keys(&t, "?");
+    WAIT_FOR(&t, "attn: keys of attn train");
+    ck_assert_msg(strstr(t.last, "pause the training, or go on") && !strstr(t.last, "first lesson"), "%s", t.last);
+    tmux_keys(&t, "x");
+    ck_assert_msg(tmux_wait_gone(&t, "attn: keys of attn train"), "the help did not close:\n%s", t.last);
     /* q is a stop asked for, everything kept: exit 0, as the README says */
     tmux_quit_and_check(&t, "q", "EXITED 0");
     ck_assert_msg(strstr(t.last, "attn: stopped after ") && strstr(t.last, "/stopped goes on"), "%s", t.last);

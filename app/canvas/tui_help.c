@@ -100,6 +100,7 @@ static void help_draw(TuiTerm *term, void *self)
     ui_fill(&term->cv, 0, 0, term->cols, term->attr[C_TITLE]);
     ui_put(&term->cv, 0, 1, term->cols - 2, term->attr[C_TITLE], o->where == KEYS_MENU ? "attn: keys of the lesson menu"
                                                        : o->where == KEYS_MODEL ? "attn: keys of the real models"
+                                                       : o->where == KEYS_TRAIN ? "attn: keys of attn train"
                                                        : o->words == KEYS_HUNT ? "attn: keys of a bug hunt"
                                                                                 : "attn: keys of the lesson screen");
     HelpLayout h;

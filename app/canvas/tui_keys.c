@@ -50,7 +50,7 @@ const TuiBinding tui_bindings[] = {
     { 't',           ACT_TEXT,      KEYS_LESSON },
     { 't',           ACT_TYPE,      KEYS_MODEL },
     { 'l',           ACT_HEAD_LESSON, KEYS_MODEL },
-    { 'p',           ACT_PAUSE,     KEYS_MODEL },
+    { 'p',           ACT_PAUSE,     KEYS_MODEL | KEYS_TRAIN },
     { 'g',           ACT_GENERATE,  KEYS_MODEL },
     { 'a',           ACT_KEEP_TEXT, KEYS_MODEL },
     { 'v',           ACT_LINES,     KEYS_MODEL },
@@ -86,10 +86,10 @@ const TuiBinding tui_bindings[] = {
     { '0',           ACT_OPEN_NUMBER, KEYS_MENU },
     { 'C',           ACT_COST,      BOTH },
     { 'm',           ACT_MODELS,    KEYS_MENU },
-    { '?',           ACT_HELP,      ALL },
-    { KEY_F(1),      ACT_HELP,      ALL },
-    { KEY_ESC,       ACT_BACK,      LESSON_MODEL },
-    { 'q',           ACT_QUIT,      ALL },
+    { '?',           ACT_HELP,      ALL | KEYS_TRAIN },
+    { KEY_F(1),      ACT_HELP,      ALL | KEYS_TRAIN },
+    { KEY_ESC,       ACT_BACK,      LESSON_MODEL | KEYS_TRAIN },
+    { 'q',           ACT_QUIT,      ALL | KEYS_TRAIN },
     { KEY_ESC,       ACT_QUIT,      KEYS_MENU },
     { 0,             ACT_NONE,      0 },
 };
@@ -134,6 +134,14 @@ const char *tui_action_help_in(TuiAction a, int where)
         case ACT_RELOAD: return "list the models again, redraw";
         case ACT_BACK: return "back: head, lens, heads, models, menu";
         case ACT_WRITE_SVG: return "every head, or the head, as an SVG here";
+        default: break;
+        }
+    }
+    /* attn train's screen (tui_train.c) */
+    if (where == KEYS_TRAIN) {
+        switch (a) {
+        case ACT_PAUSE: return "pause the training, or go on";
+        case ACT_BACK: case ACT_QUIT: return "stop: the checkpoint is kept, attn train --resume goes on";
         default: break;
         }
     }

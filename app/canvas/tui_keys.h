@@ -78,13 +78,14 @@ typedef enum {
 } TuiAction;
 
 /* Where a binding applies. KEYS_HUNT is no place of its own: the lesson
- * screen's keys in a bug hunt, for their words (tui_action_help_in). */
-enum { KEYS_MENU = 1, KEYS_LESSON = 2, KEYS_HUNT = 4, KEYS_MODEL = 8 };
+ * screen's keys in a bug hunt, for their words (tui_action_help_in).
+ * KEYS_TRAIN: attn train's screen (pause, stop, help). */
+enum { KEYS_MENU = 1, KEYS_LESSON = 2, KEYS_HUNT = 4, KEYS_MODEL = 8, KEYS_TRAIN = 16 };
 
 typedef struct {
     int key;            /* a character or a curses KEY_* code */
     TuiAction action;
-    int where;          /* KEYS_MENU | KEYS_LESSON | KEYS_MODEL */
+    int where;          /* KEYS_MENU | KEYS_LESSON | KEYS_MODEL | KEYS_TRAIN */
 } TuiBinding;
 
 /* The table, ended by an entry with action ACT_NONE. */

@@ -168,11 +168,11 @@ static int train_idle(TuiTerm *term, void *self)
 static TuiAsk train_key(TuiTerm *term, void *self, int ch)
 {
     TrainScreen *s = self;
-    TuiAction a = tui_key_action(ch, KEYS_MODEL);
+    TuiAction a = tui_key_action(ch, KEYS_TRAIN);
     if (a == ACT_QUIT || a == ACT_BACK)
         return tui_ask(ACT_QUIT);   /* the checkpoint is written at the exit */
     if (a == ACT_HELP)
-        return tui_help_open(&(HelpWant){ .where = KEYS_MENU });
+        return tui_help_open(&(HelpWant){ .where = KEYS_TRAIN });
     if (a == ACT_PAUSE && !s->finished) {
         s->paused = !s->paused;
         tui_message(term, 0, s->paused ? "paused: p goes on" : "training");
