@@ -145,9 +145,9 @@ static int bug_main(int argc, char **argv)
     return tui_main(file, &opt);
 }
 
-int main(int argc, char **argv)
+/* The command argv names, run: its exit status. */
+static int run_command(int argc, char **argv)
 {
-    setlocale(LC_ALL, "");
     if (argc >= 2 && strcmp(argv[1], "run") == 0)
         return cli_run(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "check") == 0)
@@ -257,4 +257,20 @@ int main(int argc, char **argv)
         return 2;
     }
     return tui_main(file, &opt);
+}
+
+int main(int argc, char **argv)
+{
+    setlocale(LC_ALL, "");
+    int status = run_command(argc, argv);
+    /* whatever the command wrote, a standard output that failed (a full
+     * disk, a pipe closed early) is no success, said here once: one big
+     * write of a JSON document fails at once and leaves nothing for a
+     * later flush to find */
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "attn: could not write the output\n");
+        if (status == 0)
+            status = 2;
+    }
+    return status;
 }

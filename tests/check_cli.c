@@ -573,6 +573,21 @@ START_TEST(test_write_failure)
         cmd_free(&r);
     }
     free(path);
+    /* a document larger than stdio's buffer goes out in one write that
+     * fails at once, leaving nothing for the last flush to find: it once
+     * exited 0, and attn run --json said nothing */
+    char big[4][1400];
+    snprintf(big[0], sizeof big[0], "run --json %s/01-key-query.lesson", lessons_dir());
+    snprintf(big[1], sizeof big[1], "model %s/../models/shakespeare --tokenize %s/../README.md --json", lessons_dir(),
+             lessons_dir());
+    snprintf(big[2], sizeof big[2], "model %s/../models/shakespeare --text 'ROMEO: But soft' --json", lessons_dir());
+    snprintf(big[3], sizeof big[3], "run --json --no-answers %s/06-encoder.lesson", lessons_dir());
+    for (int i = 0; i < 4; i++) {
+        CmdResult r = cmd_runf("%s %s > /dev/full", attn_bin(), big[i]);
+        ck_assert_msg(r.status == 2 && strcmp(r.err, "attn: could not write the output\n") == 0,
+                      "attn %s > /dev/full: exit %d, %s", big[i], r.status, r.err);
+        cmd_free(&r);
+    }
 }
 END_TEST
 

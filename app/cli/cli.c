@@ -254,11 +254,7 @@ int cli_run(int argc, char **argv)
     if (want_bug)
         lesson_bug_free(&bug);
     session_free(ses);
-    if (fflush(stdout) != 0) {
-        fprintf(stderr, "attn: could not write the output\n");
-        return 2;
-    }
-    return status;
+    return fflush(stdout) != 0 || ferror(stdout) ? 2 : status;   /* said by main */
 }
 
 /* ---- check ---- */
@@ -448,9 +444,5 @@ int cli_check(int argc, char **argv)
         status = 2;
     free(res.items);
     free(files);
-    if (fflush(stdout) != 0) {
-        fprintf(stderr, "attn: could not write the output\n");
-        return 2;
-    }
-    return status;
+    return fflush(stdout) != 0 || ferror(stdout) ? 2 : status;   /* said by main */
 }

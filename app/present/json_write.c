@@ -175,7 +175,8 @@ void jw_literal(JsonWriter *w, const char *key, const char *json)
 
 int jw_print(JsonWriter *w, FILE *f)
 {
-    int ok = !w->out.failed && (w->out.len == 0 || fwrite(w->out.s, 1, w->out.len, f) == w->out.len);
+    int ok = !w->out.failed && (w->out.len == 0 || fwrite(w->out.s, 1, w->out.len, f) == w->out.len)
+             && fflush(f) == 0 && !ferror(f);
     strbuf_free(&w->out);
     return ok ? 0 : -1;
 }
