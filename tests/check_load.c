@@ -400,6 +400,16 @@ START_TEST(lesson_errors_name_the_load_and_the_file)
     ck_assert_str_eq(lesson_error("lesson T\nlet S = load(\"bad.csv\")\n"),
                      "t.lesson:2:9: error: bad.csv: row 1, column 3: the label holds a control character, a "
                      "bidirectional control or bytes that are not UTF-8");
+    /* right-to-left words in a label keep the marks they need (a lesson's
+     * own text may hold them too); an override is still refused */
+    static const char rtl[] = ",\xd7\xa9\xd7\x9c\xd7\x95\xd7\x9d\xe2\x80\x8f,b\nx,1,2\n";
+    static const char over[] = ",a\xe2\x80\xae" "b,c\nx,1,2\n";
+    mem_files[2] = (MemFile){ "rtl.csv", rtl, sizeof rtl - 1 };
+    ck_assert_str_eq(lesson_error("lesson T\nlet S = load(\"rtl.csv\")\n"), "");
+    mem_files[2] = (MemFile){ "over.csv", over, sizeof over - 1 };
+    ck_assert_str_eq(lesson_error("lesson T\nlet S = load(\"over.csv\")\n"),
+                     "t.lesson:2:9: error: over.csv: row 1, column 2: the label holds a control character, a "
+                     "bidirectional control or bytes that are not UTF-8");
     ck_assert_str_eq(lesson_error("lesson T\nlet S = load(\"gone.npy\")\n"),
                      "t.lesson:2:9: error: gone.npy: no such file in the test");
     ck_assert_str_eq(lesson_error("lesson T\nlet S = load(\"s.txt\")\n"),

@@ -103,15 +103,21 @@ const char *lesson_load_path(const Lesson *l, int i)
 /* A label from a CSV may reach a terminal: it is refused when it holds a
  * character that may not be written there raw (utf8_unsafe: a control, a
  * tab, invalid UTF-8, a character of the list), as escaping it would
- * change more than its backslashes. */
+ * change more than its backslashes; but not for the marks right-to-left
+ * text needs, which a lesson's own text may hold too (U+200E, U+200F,
+ * U+061C: the screen drops them, the escapes write them out). */
 static int label_is_safe(const char *label)
 {
     size_t n = strlen(label);
     if (4 * n + 1 > 4 * 64 + 8)      /* longer than a label escaped ever fit (65 bytes) */
         return 0;
-    for (size_t i = 0, k; i < n; i += k)
-        if (utf8_unsafe((const unsigned char *)label + i, n - i, &k))
+    for (size_t i = 0, k; i < n; i += k) {
+        unsigned cp;
+        const unsigned char *t = (const unsigned char *)label + i;
+        if (utf8_unsafe(t, n - i, &k)
+            && !(k > 1 && utf8_decode(t, n - i, &cp) == k && !utf8_control_refused_in_text(cp)))
             return 0;
+    }
     return 1;
 }
 
