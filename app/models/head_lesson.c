@@ -446,8 +446,9 @@ static LessonState *evaluated(const char *path, Lesson **l, char *why, size_t si
     *l = lessonfile_load(path, &err);
     LessonState *s = *l ? lesson_eval(*l, NULL, 0, &err) : NULL;
     if (!s) {
-        char buf[2048];
-        snprintf(why, size, "the head's lesson does not evaluate: %s", term_lesson_error(&err, buf, sizeof buf));
+        /* plain: the caller escapes why for the terminal (the formatted,
+         * escaped error was escaped twice) */
+        snprintf(why, size, "the head's lesson does not evaluate: %s:%d:%d: %s", path, err.line, err.col, err.msg);
         lesson_free(*l);
         *l = NULL;
     }
