@@ -27,8 +27,9 @@ typedef struct {
 } TuiOptions;
 
 /* Open the menu of the default lesson set (file == NULL) or one lesson.
- * Returns the exit status: 2 when the lesson could not be loaded (the
- * error printed before the terminal changes), else the loop's (tui_run in
+ * Returns the exit status: 2 when the lesson, the class or the model could
+ * not be opened, 1 when a student could not join (each error printed
+ * before the terminal changes), else the loop's (tui_run in
  * tui_state.h: 0; 1 when a save of progress failed; 128 + a signal's
  * number; a training run's own when it could not be checkpointed). */
 int tui_main(const char *file, const TuiOptions *opt);
