@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "json_read.h"
 #include "testutil.h"
@@ -206,6 +207,24 @@ START_TEST(the_menu_lists_the_models)
 }
 END_TEST
 
+/* The CPU time process pid has used (user and system), in seconds, from
+ * /proc/PID/stat; -1 when it cannot be read. */
+static double cpu_seconds(int pid)
+{
+    char path[64], buf[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+    if (f)
+        fclose(f);
+    buf[n] = '\0';
+    const char *p = strrchr(buf, ')');     /* past the command's name */
+    unsigned long utime = 0, stime = 0;
+    if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &utime, &stime) != 2)
+        return -1;
+    return (double)(utime + stime) / (double)sysconf(_SC_CLK_TCK);
+}
+
 /* attn train on a terminal: the curves, every head's induction score and
  * attention, a sample, as it trains; q stops with the checkpoint kept; at
  * 250x70 and without colour too. At 80x24 with 16 heads: the title's parts
@@ -244,14 +263,36 @@ START_TEST(training_on_the_screen)
     WAIT_FOR(&t, "it writes: ROMEO:");
     tmux_capture(&t, 1);
     ck_assert_msg(!has_colour_codes(t.last), "colour with NO_COLOR:\n%s", t.last);
-    tmux_keys(&t, "p");
-    WAIT_FOR(&t, "paused (p)");
-    /* the help is the training's own keys (it was the lesson menu's) */
+    /* the help is the training's own keys (it was the lesson menu's), and
+     * while it is open over a run that is going, attn waits for a key: it
+     * once spun on the no-wait the training left, a core at full use for
+     * as long as the help was read (two seconds cost two; now next to
+     * none) */
+    /* training between keys (the first steps taken, not only drawn) */
+    int step = 0;
+    for (int tries = 0; tries < 200 && step < 50; tries++) {
+        tmux_capture(&t, 0);
+        const char *at = strstr(t.last, "attn train · step ");
+        step = at ? atoi(at + strlen("attn train · step ")) : 0;
+        if (step < 50)
+            usleep(50 * 1000);
+    }
+    ck_assert_msg(step >= 50, "the run never took its first steps:\n%s", t.last);
     tmux_keys(&t, "?");
     WAIT_FOR(&t, "attn: keys of attn train");
     ck_assert_msg(strstr(t.last, "pause the training, or go on") && !strstr(t.last, "first lesson"), "%s", t.last);
+    CmdResult q = cmd_runf("tmux -L %s list-panes -F '#{pane_pid}'", t.sock);
+    int pid = child_of(atoi(q.out ? q.out : "0"));
+    cmd_free(&q);
+    ck_assert_msg(pid > 0, "cannot find attn's pid");
+    double before = cpu_seconds(pid);
+    sleep(2);
+    double used = cpu_seconds(pid) - before;
+    ck_assert_msg(used < 1.0, "attn used %.2f s of CPU in 2 s with its help open", used);
     tmux_keys(&t, "x");
     ck_assert_msg(tmux_wait_gone(&t, "attn: keys of attn train"), "the help did not close:\n%s", t.last);
+    tmux_keys(&t, "p");
+    WAIT_FOR(&t, "paused (p)");
     /* q is a stop asked for, everything kept: exit 0, as the README says */
     tmux_quit_and_check(&t, "q", "EXITED 0");
     ck_assert_msg(strstr(t.last, "attn: stopped after ") && strstr(t.last, "/stopped goes on"), "%s", t.last);

@@ -206,6 +206,11 @@ int tui_run(Tui *t)
     frame(t);
     int brief_ticks = 0;
     while (!t->quit && !got_signal) {
+        /* a screen that works between keys asks for no wait while it does
+         * (its idle); one on top that does not work gets the tick back (the
+         * help over attn train once spun at full CPU on the wait it left) */
+        if (!t->plug && !tui_top(t)->idle)
+            timeout(TUI_TICK_MS);
         int plugin_redraw = 0;
         int ch = next_key(t, &plugin_redraw);
         if (ch == ERR) {
