@@ -207,24 +207,6 @@ START_TEST(the_menu_lists_the_models)
 }
 END_TEST
 
-/* The CPU time process pid has used (user and system), in seconds, from
- * /proc/PID/stat; -1 when it cannot be read. */
-static double cpu_seconds(int pid)
-{
-    char path[64], buf[1024];
-    snprintf(path, sizeof path, "/proc/%d/stat", pid);
-    FILE *f = fopen(path, "r");
-    size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
-    if (f)
-        fclose(f);
-    buf[n] = '\0';
-    const char *p = strrchr(buf, ')');     /* past the command's name */
-    unsigned long utime = 0, stime = 0;
-    if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &utime, &stime) != 2)
-        return -1;
-    return (double)(utime + stime) / (double)sysconf(_SC_CLK_TCK);
-}
-
 /* attn train on a terminal: the curves, every head's induction score and
  * attention, a sample, as it trains; q stops with the checkpoint kept; at
  * 250x70 and without colour too. At 80x24 with 16 heads: the title's parts
@@ -281,13 +263,11 @@ START_TEST(training_on_the_screen)
     tmux_keys(&t, "?");
     WAIT_FOR(&t, "attn: keys of attn train");
     ck_assert_msg(strstr(t.last, "pause the training, or go on") && !strstr(t.last, "first lesson"), "%s", t.last);
-    CmdResult q = cmd_runf("tmux -L %s list-panes -F '#{pane_pid}'", t.sock);
-    int pid = child_of(atoi(q.out ? q.out : "0"));
-    cmd_free(&q);
+    int pid = tmux_attn_pid(&t);
     ck_assert_msg(pid > 0, "cannot find attn's pid");
-    double before = cpu_seconds(pid);
+    double before = proc_cpu_seconds(pid);
     sleep(2);
-    double used = cpu_seconds(pid) - before;
+    double used = proc_cpu_seconds(pid) - before;
     ck_assert_msg(used < 1.0, "attn used %.2f s of CPU in 2 s with its help open", used);
     tmux_keys(&t, "x");
     ck_assert_msg(tmux_wait_gone(&t, "attn: keys of attn train"), "the help did not close:\n%s", t.last);

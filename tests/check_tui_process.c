@@ -60,11 +60,7 @@ START_TEST(signals_restore_the_terminal)
     for (int k = 0; k < 7; k++) {
         tmux_start(&t, 100, 30, NULL, args);
         WAIT_FOR(&t, "Set-up");
-        /* attn is the child of the pane's shell (the inner sh exec'd it) */
-        CmdResult q = cmd_runf("tmux -L %s list-panes -F '#{pane_pid}'", t.sock);
-        int sh = atoi(q.out ? q.out : "0");
-        cmd_free(&q);
-        int pid = child_of(sh);
+        int pid = tmux_attn_pid(&t);
         ck_assert_msg(pid > 0, "cannot find attn's pid");
         CmdResult kr = cmd_runf("kill -%s %d", sigs[k], pid);
         cmd_free(&kr);

@@ -235,6 +235,28 @@ int proc_stat(int pid, char *state, int *ppid)
     return ok;
 }
 
+double proc_cpu_seconds(int pid)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    char *stat = slurp(path);
+    /* after comm and state: ppid pgrp session tty_nr tpgid flags minflt
+     * cminflt majflt cmajflt, then utime and stime in clock ticks */
+    char *close = stat ? strrchr(stat, ')') : NULL;
+    unsigned long utime = 0, stime = 0;
+    int ok = close && sscanf(close + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &utime, &stime) == 2;
+    free(stat);
+    return ok ? (double)(utime + stime) / (double)sysconf(_SC_CLK_TCK) : -1;
+}
+
+int tmux_attn_pid(const Tmux *t)
+{
+    CmdResult q = cmd_runf("tmux -L %s list-panes -F '#{pane_pid}'", t->sock);
+    int sh = atoi(q.out ? q.out : "0");
+    cmd_free(&q);
+    return sh > 0 ? child_of(sh) : 0;
+}
+
 int child_of(int parent)
 {
     DIR *d = opendir("/proc");

@@ -48,10 +48,17 @@ int line_with(const char *s, int from, const char *needle, int *col);
 /* Line k of screen s into buf. */
 const char *line_at(const char *s, int k, char *buf, size_t size);
 
-/* The state letter and parent of process pid from /proc/PID/stat; 0 on success. */
+/* The state letter and parent of process pid from /proc/PID/stat; 1 on
+ * success, 0 when it cannot be read. */
 int proc_stat(int pid, char *state, int *ppid);
+/* The CPU time process pid has used (user and system), in seconds, from
+ * /proc/PID/stat; -1 when it cannot be read. */
+double proc_cpu_seconds(int pid);
 /* The first child process of parent, or 0. */
 int child_of(int parent);
+/* attn's process in t's pane: the child of the pane's shell (the inner sh
+ * exec'd it), or 0. */
+int tmux_attn_pid(const Tmux *t);
 /* Whether process pid has ended (gone, or a zombie). */
 int process_ended(int pid);
 
