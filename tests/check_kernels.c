@@ -261,12 +261,16 @@ END_TEST
  * in base 2), over two tiles of keys: every instruction set against double
  * sums, widths 1 to 32, causal and not, the second tile starting after the
  * block's first queries (live0 negative: columns with no live key in it),
- * scores far apart (2^-80, 2^-1e30, -inf) included. After each tile its
- * numbers are 2^(x - the running max), the rescale is 2^(old max - new),
- * and after the last the sum is the whole column's. */
+ * scores far apart (2^-80, 2^-1e30, -inf) included. A column's reference
+ * max moves only when a tile passes it by more than ATTN_MAX_SLACK (and
+ * some columns here grow by less: they keep it, and their rescale is 1
+ * exactly). After each tile its numbers are 2^(x - the reference max), the
+ * rescale is 2^(old reference - new), and after the last the sum is the
+ * whole column's. */
 START_TEST(test_softmax_columns)
 {
     static const int widths[] = { 1, 5, 8, 16, 17, 31, 32 };
+    int kept_while_growing = 0;
     for (size_t s = 0; s < sizeof isas / sizeof *isas; s++) {
         if (!attention_isa_supported(isas[s]))
             continue;
@@ -289,12 +293,18 @@ START_TEST(test_softmax_columns)
                     attn_softmax_columns_isa(y + (size_t)t0 * ld, t1 - t0, ld, width, tile_live0, max, sum, rescale,
                                              isas[s]);
                     for (int c = 0; c < width; c++) {
-                        double m = -INFINITY, total = 0;
-                        for (int p = 0; p < t1 && p <= live0 + c; p++)
-                            m = fmax(m, x[p * ld + c]);
+                        double tile_max = -INFINITY, total = 0, old = tile ? before[c] : -INFINITY;
+                        for (int p = t0; p < t1 && p <= live0 + c; p++)
+                            tile_max = fmax(tile_max, x[p * ld + c]);
+                        double m = tile_max > old + ATTN_MAX_SLACK ? tile_max : old;
                         ck_assert_msg(max[c] == (float)m, "%s width %d causal %d tile %d: max %d = %g, want %g",
                                       attention_isa_name(isas[s]), width, causal, tile, c, max[c], m);
-                        double grow = exp2(before[c] - m);
+                        if (tile && tile_max > old && m == old) {
+                            ck_assert_msg(rescale[c] == 1.0f, "%s: rescale %d = %g, want 1 (max kept)",
+                                          attention_isa_name(isas[s]), c, rescale[c]);
+                            kept_while_growing++;
+                        }
+                        double grow = exp2(old - m);
                         if (tile)
                             ck_assert_msg(fabs(rescale[c] - grow) <= 2e-6 * fmax(1e-30, grow),
                                           "%s: rescale %d = %g, want %g", attention_isa_name(isas[s]), c, rescale[c],
@@ -320,6 +330,36 @@ START_TEST(test_softmax_columns)
                 free(x);
                 free(y);
             }
+    }
+    ck_assert_msg(kept_while_growing > 0, "no column kept its max while a tile raised it a little");
+}
+END_TEST
+
+/* The accumulator's rescale: each column times its own number, columns
+ * past the width as they were, and nothing touched when every rescale is
+ * 1; every instruction set alike. */
+START_TEST(test_rescale_columns)
+{
+    for (size_t s = 0; s < sizeof isas / sizeof *isas; s++) {
+        if (!attention_isa_supported(isas[s]))
+            continue;
+        for (int width = 1; width <= 32; width += 3) {
+            float *acc = random_buf(64 * 32, 3.0f), was[64 * 32], rescale[32];
+            memcpy(was, acc, sizeof was);
+            for (int c = 0; c < 32; c++)
+                rescale[c] = 1.0f;
+            attn_rescale_columns_isa(acc, 64, width, rescale, isas[s]);
+            ck_assert(memcmp(acc, was, sizeof was) == 0);
+            for (int c = 0; c < 32; c++)
+                rescale[c] = c == width - 1 ? 0.25f : 1.0f / (float)(c + 2);
+            attn_rescale_columns_isa(acc, 64, width, rescale, isas[s]);
+            for (int i = 0; i < 64; i++)
+                for (int c = 0; c < 32; c++)
+                    ck_assert_msg(acc[i * 32 + c] == (c < width ? was[i * 32 + c] * rescale[c] : was[i * 32 + c]),
+                                  "%s width %d: [%d,%d] = %g from %g", attention_isa_name(isas[s]), width, i, c,
+                                  acc[i * 32 + c], was[i * 32 + c]);
+            free(acc);
+        }
     }
 }
 END_TEST
@@ -564,6 +604,7 @@ Suite *kernels_suite(void)
     tcase_add_test(c, test_gemm_odd_shapes);
     tcase_add_test(c, test_forward_on_own_kernels);
     tcase_add_test(c, test_softmax_columns);
+    tcase_add_test(c, test_rescale_columns);
     tcase_add_test(c, test_core_grouped_heads);
     tcase_add_test(c, test_transpose);
     tcase_add_test(c, test_unsupported_isa_refused);

@@ -54,28 +54,14 @@ void attn_pack_head(AttnJob *job, int g, int worker)
     kg_pack_a(job->isa, job->vpack + g * job->vpack_floats, job->v + g * dk, job->ldv, dk, job->n, 1);
 }
 
-/* The accumulator's columns (dk rows of KG_NR at ld KG_NR), each times its
- * rescale, where some max grew (most tiles: none did). */
-static void rescale_columns(float *ot, int dk, int rows, const float *rescale)
-{
-    int grew = 0;
-    for (int c = 0; c < rows; c++)
-        grew |= rescale[c] != 1.0f;
-    if (!grew)
-        return;
-    for (int i = 0; i < dk; i++)
-        for (int c = 0; c < KG_NR; c++)
-            ot[(size_t)i * KG_NR + c] *= rescale[c < rows ? c : 0];
-}
-
 /* Phase 2 on attn's kernels: one head for a block of up to PANELS panels
  * of KG_NR query rows, transposed so that nothing is packed per block but
  * the block's queries, and FlashAttention's forward over tiles of
  * ATTN_KEY_TILE keys (the online softmax). Per tile and panel: S^T (keys, KG_NR) =
  * K_tile Q_panel^T / sqrt(dk); the softmax down each column against its
  * running max and sum; the panel's accumulator O^T (dk, KG_NR) multiplied
- * column by column by 2^(old max - new max) where the max grew; O^T +=
- * V_tile^T P^T. A tile of K and V (96 KB at dk = 64) is read from memory
+ * column by column by 2^(old max - new max) where the max moved (rarely:
+ * ATTN_MAX_SLACK); O^T += V_tile^T P^T. A tile of K and V (96 KB at dk = 64) is read from memory
  * once for the block's panels, which take it from L2; a causal panel
  * stops at its last query's key. Then each column over its sum into the
  * head's columns of cat. */
@@ -111,7 +97,7 @@ static void attend_own(AttnJob *job, int h, int r0, int r1, int worker)
             attn_softmax_columns_isa(st, keys, KG_NR, rows, job->causal ? p0 - t0 : ATTN_ALL_LIVE, max, sum,
                                      rescale, job->isa);
             if (t0 > 0)
-                rescale_columns(ot, dk, rows, rescale);
+                attn_rescale_columns_isa(ot, dk, rows, rescale, job->isa);
             kg_gemm_packed(job->isa, dk, rows, keys, 1.0f, vpack + kg_packed_a_at(job->isa, dk, n, 0, t0), dk, n, st,
                            keys, t0 > 0 ? 1.0f : 0.0f, ot, KG_NR);
         }

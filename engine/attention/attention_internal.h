@@ -24,17 +24,28 @@ float attn_softmax_numerators_isa(float *row, int n, AttnIsa isa);
 
 /* The online softmax down the columns of one tile of keys: s (keys rows,
  * width columns at ld; width <= 32) holds scores times log2(e). Column c
- * has a running max[c] and sum[c] from the tiles before (-inf and 0 before
- * the first); here max[c] becomes the larger of it and the column's live
- * maximum in this tile, rescale[c] = 2^(old max - new max) (what the sum
- * and any accumulator of the tiles before must be multiplied by), s's
- * live entries 2^(s - max[c]) = e^(score - max) (at least 2^-125.5 where
- * that is smaller), its dead ones 0, and sum[c] = sum[c] x rescale[c] +
- * the column's new numbers. Key p of the tile is live for column c when p
- * <= live0 + c (a causal block: live0 = the block's first query minus
- * the tile's first key, which may be negative); ATTN_ALL_LIVE: every key.
- * Column c must have a live key in this tile or a finite max before it. */
+ * has a running reference max[c] and sum[c] from the tiles before (-inf
+ * and 0 before the first). max[c] is kept while the column's live maximum
+ * in this tile passes it by at most ATTN_MAX_SLACK, and else becomes that
+ * maximum; rescale[c] = 2^(old max - new max) (1 where it was kept: what
+ * the sum and any accumulator of the tiles before must be multiplied by),
+ * s's live entries 2^(s - max[c]) = e^(score - max) (at least 2^-125.5
+ * where that is smaller), its dead ones 0, and sum[c] = sum[c] x
+ * rescale[c] + the column's new numbers. Key p of the tile is live for
+ * column c when p <= live0 + c (a causal block: live0 = the block's first
+ * query minus the tile's first key, which may be negative); ATTN_ALL_LIVE:
+ * every key. Column c must have a live key in this tile or a finite max
+ * before it. */
 #define ATTN_ALL_LIVE (1 << 29)
+
+/* How far (in units of log2) a column's scores may pass its reference max
+ * before the max moves: its numbers are then at most 2^8, and a sum of
+ * them could not overflow a float below 2^119 keys, while the
+ * accumulator's rescale (64 x 32 multiplications a panel) is skipped
+ * after all but the rare tile that raises a column's max that far
+ * (FlashAttention-4's conditional rescaling). The result is the same:
+ * the max cancels in numerator over sum. */
+#define ATTN_MAX_SLACK 8.0f
 
 /* Keys per tile of attn's kernels' online softmax (attention.c): a
  * multiple of every micro-kernel's rows (12, 8, 6, 4), so a tile starts on
@@ -45,6 +56,10 @@ float attn_softmax_numerators_isa(float *row, int n, AttnIsa isa);
 #define ATTN_KEY_TILE 384
 void attn_softmax_columns_isa(float *s, int keys, int ld, int width, int live0, float *max, float *sum,
                               float *rescale, AttnIsa isa);
+/* An accumulator of the tiles before, rows of KG_NR columns at ld KG_NR,
+ * each of its first width columns times rescale[c]: nothing to do (and
+ * nothing done) when every rescale is 1, as after most tiles. */
+void attn_rescale_columns_isa(float *acc, int rows, int width, const float *rescale, AttnIsa isa);
 
 /* attn's own products (attention_gemm.c): B packed once into panels of
  * KG_NR columns, then c (m, n) at ldc = alpha a (m, k) at lda @ B + beta c

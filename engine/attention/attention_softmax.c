@@ -48,12 +48,13 @@ static int live_key(int p, int c, int live0) { return p <= live0 + c; }
 #define COL_LOWEST -125.0f
 
 /* Column c's running max and sum taken on past a tile whose live maximum
- * is tile_max: the new max, and rescale[c] = 2^(old max - new max), by
- * which the sum so far (and the caller's accumulator) is multiplied. */
+ * is tile_max: the new max (the old one unless tile_max passes it by more
+ * than ATTN_MAX_SLACK), and rescale[c] = 2^(old max - new max), by which
+ * the sum so far (and the caller's accumulator) is multiplied. */
 static float fold_max(float old, float tile_max, float *rescale)
 {
-    float max = tile_max > old ? tile_max : old;
-    *rescale = exp2f(fmaxf(old - max, COL_LOWEST));
+    float max = tile_max > old + ATTN_MAX_SLACK ? tile_max : old;
+    *rescale = max == old ? 1.0f : exp2f(fmaxf(old - max, COL_LOWEST));
     return max;
 }
 
@@ -358,10 +359,12 @@ AVX512 static void columns32(float *s, int keys, int ld, int width, int live0, f
         max0 = _mm512_mask_max_ps(max0, l0, max0, _mm512_maskz_loadu_ps(l0, row));
         max1 = _mm512_mask_max_ps(max1, l1, max1, _mm512_maskz_loadu_ps(l1, row + 16));
     }
-    /* the running max taken on past this tile's: rescale = 2^(old - new) */
+    /* the running max taken on past this tile's (fold_max's rule):
+     * rescale = 2^(old - new), 1 where the old one is kept */
     __m512 old0 = _mm512_maskz_loadu_ps(in0, max_io), old1 = _mm512_maskz_loadu_ps(in1, max_io + 16);
-    max0 = _mm512_max_ps(max0, old0);
-    max1 = _mm512_max_ps(max1, old1);
+    const __m512 slack = _mm512_set1_ps(ATTN_MAX_SLACK);
+    max0 = _mm512_mask_mov_ps(max0, _mm512_cmp_ps_mask(max0, _mm512_add_ps(old0, slack), _CMP_LE_OQ), old0);
+    max1 = _mm512_mask_mov_ps(max1, _mm512_cmp_ps_mask(max1, _mm512_add_ps(old1, slack), _CMP_LE_OQ), old1);
     __m512 resc0 = exp2_16(_mm512_sub_ps(old0, max0)), resc1 = exp2_16(_mm512_sub_ps(old1, max1));
     __m512 total0 = _mm512_setzero_ps(), total1 = total0;
     for (int p = 0; p < lc.full; p++) {
@@ -390,6 +393,21 @@ AVX512 static void columns32(float *s, int keys, int ld, int width, int live0, f
     _mm512_mask_storeu_ps(max_io + 16, in1, max1);
     _mm512_mask_storeu_ps(rescale_io, in0, resc0);
     _mm512_mask_storeu_ps(rescale_io + 16, in1, resc1);
+}
+
+/* The accumulator's rows times the columns' rescales, 32 columns as two
+ * vectors (the columns past width times 1). */
+AVX512 static void rescale32(float *acc, int rows, int width, const float *rescale)
+{
+    __mmask16 in0 = (__mmask16)(width >= 16 ? 0xffff : (1u << width) - 1);
+    __mmask16 in1 = (__mmask16)(width >= 32 ? 0xffff : width <= 16 ? 0 : (1u << (width - 16)) - 1);
+    __m512 r0 = _mm512_mask_loadu_ps(_mm512_set1_ps(1.0f), in0, rescale);
+    __m512 r1 = _mm512_mask_loadu_ps(_mm512_set1_ps(1.0f), in1, rescale + 16);
+    for (int i = 0; i < rows; i++) {
+        float *row = acc + (size_t)i * KG_NR;
+        _mm512_storeu_ps(row, _mm512_mul_ps(_mm512_loadu_ps(row), r0));
+        _mm512_storeu_ps(row + 16, _mm512_mul_ps(_mm512_loadu_ps(row + 16), r1));
+    }
 }
 
 void attn_softmax_columns_isa(float *s, int keys, int ld, int width, int live0, float *max, float *sum,
@@ -447,6 +465,26 @@ void attn_softmax_columns_isa(float *s, int keys, int ld, int width, int live0, 
 }
 
 #endif
+
+void attn_rescale_columns_isa(float *acc, int rows, int width, const float *rescale, AttnIsa isa)
+{
+    int grew = 0;
+    for (int c = 0; c < width; c++)
+        grew |= rescale[c] != 1.0f;
+    if (!grew)
+        return;
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (isa == ATTN_ISA_AVX512) {
+        rescale32(acc, rows, width, rescale);
+        return;
+    }
+#else
+    (void)isa;
+#endif
+    for (int i = 0; i < rows; i++)
+        for (int c = 0; c < width; c++)
+            acc[(size_t)i * KG_NR + c] *= rescale[c];
+}
 
 AttnIsa attention_isa(void)
 {
