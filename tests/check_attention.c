@@ -23,6 +23,7 @@
 #include "bench_plot.h"
 #include "json_read.h"
 #include "lesson.h"
+#include "pool.h"
 #include "testutil.h"
 
 /* ---- helpers ------------------------------------------------------------------ */
@@ -575,7 +576,7 @@ END_TEST
 /* The path each part takes is a rule: two processes on one shape say the
  * same, and it is the rule's answer (attn's kernels at the widest
  * instruction set the CPU has, else BLAS; the online softmax over tiles of
- * ATTN_KEY_TILE keys, blocks of PANELS panels). It used to be a timing at
+ * ATTN_KEY_TILE keys, blocks by attn_core_block). It used to be a timing at
  * the first call, which a noisy millisecond could turn either way. */
 START_TEST(test_bench_paths_are_a_rule)
 {
@@ -595,7 +596,8 @@ START_TEST(test_bench_paths_are_a_rule)
         ck_assert_double_eq(json_get(&root, "online_softmax")->num, own);
         ck_assert_double_eq(json_get(&root, "weights_in_place")->num, own);
         ck_assert_double_eq(json_get(&root, "key_tile")->num, own ? ATTN_KEY_TILE : 0);
-        ck_assert_double_eq(json_get(&root, "block")->num, own ? PANELS * KG_NR : attention_block(600));
+        ck_assert_double_eq(json_get(&root, "block")->num,
+                            own ? attn_core_block(600, 1, pool_threads()) : attention_block(600));
         for (int i = 0; i < 6; i++) {
             const JVal *v = json_get(&root, keys[i]);
             char now[32];

@@ -206,7 +206,8 @@ static int block_of(const AttnConfig *cfg)
     AttnIsa isa;
     int b;
     if (own_core_isa(cfg, &isa))    /* a block is up to PANELS panels of KG_NR */
-        b = cfg->block > 0 && cfg->block < PANELS * KG_NR ? cfg->block : PANELS * KG_NR;
+        b = cfg->block > 0 && cfg->block < PANELS * KG_NR ? cfg->block
+                                                           : attn_core_block(cfg->n, cfg->heads, workers(cfg));
     else
         b = cfg->block > 0 ? cfg->block : attention_block(cfg->n);
     return b > cfg->n ? cfg->n : b;
@@ -266,9 +267,8 @@ double attention_flops(const AttnConfig *cfg)
     if (cfg->causal) {
         /* on attn's kernels each panel of a block stops at its own last row */
         AttnIsa isa;
-        int block = block_of(cfg);
-        if (own_core_isa(cfg, &isa) && block > KG_NR)
-            block = KG_NR;
+        int block = !own_core_isa(cfg, &isa)                ? block_of(cfg)
+                  : cfg->block > 0 && cfg->block < KG_NR ? cfg->block : KG_NR;
         scores = 0;
         for (int r0 = 0; r0 < cfg->n; r0 += block) {
             int r1 = r0 + block < cfg->n ? r0 + block : cfg->n;

@@ -23,6 +23,14 @@
 
 int attn_key_tile(int n) { return n < ATTN_KEY_TILE ? n : ATTN_KEY_TILE; }
 
+int attn_core_block(int n, int heads, int threads)
+{
+    int block = PANELS * KG_NR;
+    while (block > 2 * KG_NR && (long)heads * ((n + block - 1) / block) < 32L * threads)
+        block /= 2;
+    return block < n ? block : n;
+}
+
 static void run_item(void *ctx, int item, int worker)
 {
     AttnJob *job = ctx;
@@ -215,7 +223,7 @@ attn_status attention_core(AttnWorkspace *ws, float *out, int ldo, const float *
         .q = q, .k = k, .v = v, .ldq = ldq, .ldk = ldk, .ldv = ldv, .cat = out, .ldcat = ldo, .lse = lse,
         .isa = isa, .own_core = 1, .scale = 1.0f / sqrtf((float)dk),
     };
-    job.block = n < PANELS * KG_NR ? n : PANELS * KG_NR;
+    job.block = attn_core_block(n, heads, threads);
     job.nblocks = (n + job.block - 1) / job.block;
     attn_core_sizes(&job);
     size_t part[ATTN_CORE_PARTS], floats = 0;

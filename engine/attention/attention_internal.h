@@ -122,6 +122,15 @@ void attn_bf16_gemm_panels(AttnIsa isa, int m, int k, const uint32_t *pa, const 
  * 84-86%, smaller n the same within the noise). */
 #define PANELS 8
 
+/* Query rows per block on attn's kernels for n queries of `heads` heads
+ * on `threads` workers: PANELS panels of KG_NR, halved (down to two
+ * panels) while that leaves a worker fewer than 32 (head, block) items,
+ * so the last item's tail is a small share of the core. At n = 512, d =
+ * 512, 8 heads on 2 threads (Zen 4), blocks of 64 read 79-82% of the FMA
+ * peak plain and 74-78% causal, blocks of 256 77-78% and 70-74%; from n =
+ * 1024 on the two were within the noise. */
+int attn_core_block(int n, int heads, int threads);
+
 /* attn's kernels take the scores in units of log2: the column softmax's
  * 2^(s - max) is then e^(score - max), for a cheaper range reduction. */
 #define LOG2_E 1.44269504088896341f
