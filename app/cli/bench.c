@@ -390,15 +390,17 @@ static int run_case(const BenchOpts *o, BenchResult *r, float **out)
 
 /* The standard cases' phases (bench --phases for each): a line a case,
  * each phase's median over the runs in ms and as a share of the same
- * run's peak ("-" where a case has no such phase). */
+ * run's peak ("-" where a case has no such phase), and the core's worst
+ * share of the runs at the end (the core's target is held by both). */
 static void standard_phases(const char names[][32], int count, const double ms[][ATTN_PHASES],
-                            const double share[][ATTN_PHASES])
+                            const double share[][ATTN_PHASES], const double core_worst[])
 {
-    printf("\nphases of the pass, each timed inside every pass: the runs' median ms, and the share of the peak\n");
+    printf("\nphases of the pass, each timed inside every pass: the runs' median ms, and the share of the peak;"
+           " the core's worst share of the runs last\n");
     printf("%-14s", "case");
     for (int p = 0; p < ATTN_PHASES; p++)
         printf(" %17s", attention_phase_name((AttnPhase)p));
-    printf("\n");
+    printf(" %11s\n", "core worst");
     for (int i = 0; i < count; i++) {
         printf("%-14s", names[i]);
         for (int p = 0; p < ATTN_PHASES; p++) {
@@ -409,7 +411,10 @@ static void standard_phases(const char names[][32], int count, const double ms[]
             else
                 printf(" %8.1f ms %5s", ms[i][p], "");
         }
-        printf("\n");
+        if (ms[i][ATTN_PHASE_CORE] < 0)
+            printf(" %11s\n", "-");
+        else
+            printf(" %10.0f%%\n", core_worst[i]);
     }
 }
 
@@ -431,7 +436,7 @@ static int standard(const BenchOpts *given)
     printf("%-14s %4s %4s %19s %19s %17s %9s\n", "case", "runs", "reps", "ms: worst median", "GFLOP/s: worst median",
            "peak: worst median", "extra MB");
     enum { CASES = sizeof cases / sizeof *cases };
-    double phase_ms[CASES][ATTN_PHASES], case_share[CASES][ATTN_PHASES];
+    double phase_ms[CASES][ATTN_PHASES], case_share[CASES][ATTN_PHASES], core_worst[CASES];
     char names[CASES][32];
     for (size_t i = 0; i < CASES; i++) {
         BenchOpts o = *given;
@@ -466,6 +471,7 @@ static int standard(const BenchOpts *given)
             phase_ms[i][p] = bench_median(run_phase[p], runs);
             case_share[i][p] = bench_median(run_phase_share[p], runs);
         }
+        core_worst[i] = run_phase_share[ATTN_PHASE_CORE][0];   /* sorted ascending by bench_median */
         /* bench_median sorts: ms ascending, rate and share ascending too */
         double ms_med = bench_median(ms, runs), rate_med = bench_median(rate, runs), share_med = bench_median(share, runs);
         snprintf(names[i], sizeof names[i], "n=%d%s", o.n, o.causal ? " causal" : "");
@@ -475,7 +481,7 @@ static int standard(const BenchOpts *given)
     }
     printf("peak: the fused path's GFLOP/s as a share of the FMA peak measured in the same run; worst: the worst of "
            "the runs\n");
-    standard_phases(names, CASES, phase_ms, case_share);
+    standard_phases(names, CASES, phase_ms, case_share, core_worst);
     return 0;
 }
 
