@@ -207,6 +207,14 @@ START_TEST(the_menu_lists_the_models)
 }
 END_TEST
 
+/* The step attn train's title shows now (0 when none is). */
+static int shown_step(Tmux *t)
+{
+    tmux_capture(t, 0);
+    const char *at = strstr(t->last, "attn train · step ");
+    return at ? atoi(at + strlen("attn train · step ")) : 0;
+}
+
 /* attn train on a terminal: the curves, every head's induction score and
  * attention, a sample, as it trains; q stops with the checkpoint kept; at
  * 250x70 and without colour too. At 80x24 with 16 heads: the title's parts
@@ -246,33 +254,40 @@ START_TEST(training_on_the_screen)
     tmux_capture(&t, 1);
     ck_assert_msg(!has_colour_codes(t.last), "colour with NO_COLOR:\n%s", t.last);
     /* the help is the training's own keys (it was the lesson menu's), and
-     * while it is open over a run that is going, attn waits for a key: it
-     * once spun on the no-wait the training left, a core at full use for
-     * as long as the help was read (two seconds cost two; now next to
-     * none) */
+     * the run goes on under it: it once stopped there (and before that
+     * spun on the no-wait the training left, a core at full use and not a
+     * step taken); over a paused run, attn waits for a key */
     /* training between keys (the first steps taken, not only drawn) */
     int step = 0;
     for (int tries = 0; tries < 200 && step < 50; tries++) {
-        tmux_capture(&t, 0);
-        const char *at = strstr(t.last, "attn train · step ");
-        step = at ? atoi(at + strlen("attn train · step ")) : 0;
+        step = shown_step(&t);
         if (step < 50)
             usleep(50 * 1000);
     }
     ck_assert_msg(step >= 50, "the run never took its first steps:\n%s", t.last);
+    sleep(1);
+    int second = shown_step(&t);
     tmux_keys(&t, "?");
     WAIT_FOR(&t, "attn: keys of attn train");
     ck_assert_msg(strstr(t.last, "pause the training, or go on") && !strstr(t.last, "first lesson"), "%s", t.last);
+    sleep(2);
+    tmux_keys(&t, "x");
+    ck_assert_msg(tmux_wait_gone(&t, "attn: keys of attn train"), "the help did not close:\n%s", t.last);
+    int after = shown_step(&t);
+    ck_assert_msg(after - second >= second - step, "steps: %d, a second later %d, after 2 s of help %d", step, second,
+                  after);
+    tmux_keys(&t, "p");
+    WAIT_FOR(&t, "paused (p)");
+    tmux_keys(&t, "?");
+    WAIT_FOR(&t, "attn: keys of attn train");
     int pid = tmux_attn_pid(&t);
     ck_assert_msg(pid > 0, "cannot find attn's pid");
     double before = proc_cpu_seconds(pid);
     sleep(2);
     double used = proc_cpu_seconds(pid) - before;
-    ck_assert_msg(used < 1.0, "attn used %.2f s of CPU in 2 s with its help open", used);
+    ck_assert_msg(used < 1.0, "attn used %.2f s of CPU in 2 s with its help open over a paused run", used);
     tmux_keys(&t, "x");
     ck_assert_msg(tmux_wait_gone(&t, "attn: keys of attn train"), "the help did not close:\n%s", t.last);
-    tmux_keys(&t, "p");
-    WAIT_FOR(&t, "paused (p)");
     /* q is a stop asked for, everything kept: exit 0, as the README says */
     tmux_quit_and_check(&t, "q", "EXITED 0");
     ck_assert_msg(strstr(t.last, "attn: stopped after ") && strstr(t.last, "/stopped goes on"), "%s", t.last);

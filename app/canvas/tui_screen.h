@@ -4,8 +4,8 @@
  * nothing else, and what a key asks of the main loop (TuiAsk). The screens
  * stand in the loop's stack (app/tui/tui_chrome.h), which owns each one's
  * state from the moment it goes on: the one on top takes the keys, lays
- * out its frame, draws it and works between keys (idle); every one on the
- * stack watches what it watches (tick) and does what waited for the frame
+ * out its frame and draws it; every one on the stack works between keys
+ * (idle), watches what it watches (tick) and does what waited for the frame
  * (frame_done); a screen taken off is closed (close), and when the loop
  * ends, each screen still on the stack has its last word (at_exit) once the
  * terminal is the shell's again. The loop knows no more than that.
@@ -63,8 +63,9 @@ struct TuiScreen {
     void (*prepare)(TuiTerm *term, void *self);
     /* draw it (only when term->layout_ok) */
     void (*draw)(TuiTerm *term, void *self);
-    /* on top, between keys (each 200 ms without one): work in steps; 1
-     * when the screen changed. NULL: nothing to do. */
+    /* on the stack, on top or under others, between keys (each 200 ms
+     * without one, or at once while a screen asks for no wait): work in
+     * steps; 1 when the screen changed. NULL: nothing to do. */
     int (*idle)(TuiTerm *term, void *self);
     /* on the stack, on top or under others, at each tick and after each
      * key: what the screen watches (a lesson's file saved in another

@@ -122,10 +122,8 @@ static int shelf_lists(const char *dir)
 static int train_idle(TuiTerm *term, void *self)
 {
     TrainScreen *s = self;
-    if (s->paused || s->finished || s->failed) {
-        timeout(TUI_TICK_MS);
-        return 0;
-    }
+    if (s->paused || s->finished || s->failed)
+        return 0;       /* the loop's tick: no work, so a wait */
     timeout(0);         /* no wait for keys while there is work */
     double t0 = now_s();
     int changed = 0;

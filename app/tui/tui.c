@@ -7,7 +7,8 @@
  * by name: the screens it starts on and the table are tui_main.c's.
  * Resizes arrive as KEY_RESIZE in the same loop; each 200 ms timeout (and
  * each key) ticks every screen on the stack (a lesson watches its file)
- * and lets the top one work (idle); a plug-in's descriptors are polled
+ * and lets each one that works between keys take a step (idle: attn
+ * train goes on under its help); a plug-in's descriptors are polled
  * beside the keyboard. SIGINT/SIGTERM/SIGHUP only set a flag here, and the
  * loop leaves through the one exit path that restores the terminal, then
  * gives each screen left its last word and closes it.
@@ -99,6 +100,22 @@ void tui_draw(Tui *t)
 
 /* Every screen on the stack, bottom first, at a tick or after a key:
  * what it watches. 1 when one of them changed. */
+/* Between keys: each screen on the stack that works takes its step, the
+ * one on top last, and the wait for the next key is the tick unless one
+ * of them asks for none while it works (the help over attn train once
+ * stopped the training, and before that spun on the no-wait it left).
+ * With a plug-in its poll waits, as ever. */
+static int idle(Tui *t)
+{
+    if (!t->plug)
+        timeout(TUI_TICK_MS);
+    int changed = 0;
+    for (int i = 0; i < t->depth && !t->quit; i++)
+        if (t->stack[i].screen->idle && t->stack[i].screen->idle(&t->term, t->stack[i].self))
+            changed = 1;
+    return changed;
+}
+
 static int tick(Tui *t)
 {
     int changed = 0;
@@ -206,11 +223,6 @@ int tui_run(Tui *t)
     frame(t);
     int brief_ticks = 0;
     while (!t->quit && !got_signal) {
-        /* a screen that works between keys asks for no wait while it does
-         * (its idle); one on top that does not work gets the tick back (the
-         * help over attn train once spun at full CPU on the wait it left) */
-        if (!t->plug && !tui_top(t)->idle)
-            timeout(TUI_TICK_MS);
         int plugin_redraw = 0;
         int ch = next_key(t, &plugin_redraw);
         if (ch == ERR) {
@@ -219,10 +231,9 @@ int tui_run(Tui *t)
             if (tui_terminal_gone())
                 break;
             /* what the screens watch (a lesson's file saved in another
-             * window); the one on top takes its next step of work */
+             * window); then their next steps of work */
             int changed = tick(t);
-            const TuiScreen *top = tui_top(t);
-            if (top->idle && top->idle(&t->term, tui_top_self(t)))
+            if (idle(t))
                 changed = 1;
             if (plugin_redraw || tell_plugin(t, 0))
                 changed = 1;
