@@ -401,11 +401,12 @@ START_TEST(test_extra_bytes_and_flops)
      * each of a block's 8 panels of 32 queries; and add each head's K and
      * V^T packed (2048 x 64 each) and each panel's Q^T and O^T a worker
      * (64 x 32 each); the weights are read where they are (d = 512, a
-     * multiple of 32) */
+     * multiple of 32), and a projection's input is packed once as tiles of
+     * rows (2048 x 512) */
     AttnConfig own = cfg;
     own.kernels = ATTN_KERNELS_OWN;
     ck_assert_uint_eq(attention_extra_bytes(&own), (2048u * 2048 + 2u * 32 * 384 + 2u * 8 * 3 * 32
-                                                    + 8u * 2 * 64 * 2048 + 2u * 8 * 2 * 64 * 32) * 4);
+                                                    + 8u * 2 * 64 * 2048 + 2u * 8 * 2 * 64 * 32 + 2048u * 512) * 4);
     /* a head one wide: its V^T a tile of 4 rows, K's tiles 40 keys; the
      * weights packed (d = 8: not a multiple of 32) */
     own.d = 8;

@@ -334,12 +334,12 @@ static int dump(const char *path, const float *out, size_t count)
 
 /* The memory one case needs at the most, in bytes: the inputs (x, the four
  * weights and their biases), the output and a reference copy, the fused
- * path's n x 4d and its scratch rows, the yardstick sgemm's n x d. The
+ * path's n x 5d and its scratch rows, the yardstick sgemm's n x d. The
  * naive path holds itself to NAIVE_MAX_BYTES apart. */
 static double case_bytes(const BenchOpts *o)
 {
     double n = o->n, d = o->d, threads = o->threads > 0 ? o->threads : 64;
-    return sizeof(float) * (n * d * (1 + 2 + 4 + 2) + 4 * d * d + 8 * d + threads * 256 * n);
+    return sizeof(float) * (n * d * (1 + 2 + 5 + 2) + 4 * d * d + 8 * d + threads * 256 * n);
 }
 
 /* A case larger than the machine can hold is refused before anything is

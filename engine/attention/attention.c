@@ -6,15 +6,16 @@
  * workers of attn's pool (the calling thread is worker 0):
  *   0. (attn's kernels, d not a multiple of KG_NR) the four weights packed
  *   1. qkv = x @ [Wq Wk Wv] + [bq bk bv] (three products side by side in
- *      qkv (n, 3d)): with the weights in place, items of a block of
- *      columns by a band of rows; packed or on BLAS, bands of rows
+ *      qkv (n, 3d)): with the weights in place, x packed once as tiles
+ *      of rows, then items of a block of columns by a band of rows;
+ *      packed or on BLAS, bands of rows
  *   2. (attn's kernels) each head's K and V^T packed
  *   3. the core (attention_core.c), (head, block of query rows) items: on
  *      attn's kernels the online softmax over tiles of keys; on BLAS a
  *      block's whole row of scores by one sgemm against K^T in place,
  *      causal columns up to the block's last row, blocks taken largest
  *      first
- *   4. out = cat @ Wo + bo, items as in 1
+ *   4. out = cat @ Wo + bo, items (and cat's packing) as in 1
  * Nothing is ever n x n. All the scratch is one allocation, a workspace
  * the caller may keep between calls (attention_forward_in): in a VM a
  * first touch of fresh memory costs a page fault per 4 KB, a fifth of a
@@ -101,16 +102,39 @@ static int row_bands(const AttnJob *job, int blocks, int threads)
     return bands < job->n ? bands : job->n;
 }
 
+/* Before the products by columns: rows [PACK_ROWS item, ...) of the
+ * projection's input (job->pack_src) into its packing, job->xpack, which
+ * every block of columns then reads (each block packed its own band of
+ * the input again: at n = 2048, d = 512, the input twelve times over). */
+#define PACK_ROWS 96    /* a multiple of 24, as kg_pack_a_part asks */
+
+static int pack_items(const AttnJob *job) { return (job->n + PACK_ROWS - 1) / PACK_ROWS; }
+
+static void pack_input(AttnJob *job, int item, int worker)
+{
+    (void)worker;
+    int lo = item * PACK_ROWS, rows = job->n - lo < PACK_ROWS ? job->n - lo : PACK_ROWS;
+    kg_pack_a_part(job->isa, job->xpack, job->pack_src, job->d, job->n, lo, rows, job->d);
+}
+
+/* Band b of bands: its first row, a multiple of 24 (a packed tile's
+ * start), n for b = bands. */
+static int band_start(int n, int b, int bands)
+{
+    return b >= bands ? n : (int)((long)n * b / bands) / 24 * 24;
+}
+
 /* Item `part` of a phase in blocks of columns: dst's columns [c0, c0 +
- * PROJ_COLS) of its band of rows (at ld) = x @ W's same columns + bias's. */
-static void project_cols(AttnJob *job, const float *x, const float *w, const float *bias, float *dst, int ld, int part)
+ * PROJ_COLS) of its band of rows (at ld) = the packed input @ W's same
+ * columns + bias's. */
+static void project_cols(AttnJob *job, const float *w, const float *bias, float *dst, int ld, int part)
 {
     int d = job->d, bands = job->proj_bands, block = part / bands, band = part % bands;
     int c0 = block * PROJ_COLS, cols = d - c0 < PROJ_COLS ? d - c0 : PROJ_COLS;
-    int lo = (int)((long)job->n * band / bands), hi = (int)((long)job->n * (band + 1) / bands);
+    int lo = band_start(job->n, band, bands), hi = band_start(job->n, band + 1, bands);
     fill_bias(dst + c0, ld, lo, hi, bias ? bias + c0 : NULL, cols);
-    kg_gemm_raw(job->isa, hi - lo, cols, d, 1.0f, x + (size_t)lo * d, d, w + c0, d, 1.0f, dst + (size_t)lo * ld + c0,
-                ld);
+    kg_gemm_packed_raw(job->isa, hi - lo, cols, d, 1.0f, job->xpack + kg_packed_a_at(job->isa, job->n, d, lo, 0),
+                       job->n, d, w + c0, d, 1.0f, dst + (size_t)lo * ld + c0, ld);
 }
 
 /* Phase 1 with the weights in place: one block of columns of Q, K or V. */
@@ -120,14 +144,14 @@ static void project_in_cols(AttnJob *job, int item, int worker)
     int per = col_blocks(job->d) * job->proj_bands, p = item / per;
     const float *wt[3] = { job->w->wq, job->w->wk, job->w->wv };
     const float *bias[3] = { job->w->bq, job->w->bk, job->w->bv };
-    project_cols(job, job->x, wt[p], bias[p], job->qkv + p * job->d, 3 * job->d, item % per);
+    project_cols(job, wt[p], bias[p], job->qkv + p * job->d, 3 * job->d, item % per);
 }
 
 /* Phase 3 with the weights in place: one block of the output's columns. */
 static void project_out_cols(AttnJob *job, int item, int worker)
 {
     (void)worker;
-    project_cols(job, job->cat, job->w->wo, job->w->bo, job->out, job->d, item);
+    project_cols(job, job->w->wo, job->w->bo, job->out, job->d, item);
 }
 
 /* Before phase 1 (own projections of a width KG_NR does not divide): one
@@ -216,7 +240,7 @@ static int block_of(const AttnConfig *cfg)
 /* The workspace's parts, in floats, each rounded up to a cache line so the
  * next starts on one: qkv, cat, scores, inv_sum, and with attn's kernels
  * the packed weights and each head's packed K^T and V. */
-enum { PART_QKV, PART_CAT, PART_SCORES, PART_SUMS, PART_WPACK, PART_KPACK, PART_VPACK, PART_QO, PARTS };
+enum { PART_QKV, PART_CAT, PART_SCORES, PART_SUMS, PART_WPACK, PART_XPACK, PART_KPACK, PART_VPACK, PART_QO, PARTS };
 
 static void parts_of(const AttnConfig *cfg, size_t part[PARTS])
 {
@@ -241,6 +265,8 @@ static void parts_of(const AttnConfig *cfg, size_t part[PARTS])
     part[PART_QO] = core[ATTN_CORE_QO];
     if (cfg->d % KG_NR != 0)
         part[PART_WPACK] = attn_line_up(4 * kg_packed_floats(cfg->d, cfg->d));
+    else
+        part[PART_XPACK] = attn_line_up(kg_packed_a_floats(isa, cfg->n, cfg->d));
 }
 
 void attention_paths(const AttnConfig *cfg, AttnPaths *paths)
@@ -355,7 +381,7 @@ attn_status attention_forward_in(AttnWorkspace *ws, float *out, const float *x, 
         st = attn_fail(err, ATTN_E_NOMEM, "attention: no memory for the workspace (%zu bytes)", need);
     } else {
         float *at = ws->buf, **slot[PARTS] = { &job.qkv, &job.cat, &job.scores, &job.inv_sum, &job.wpack,
-                                               &job.kpack, &job.vpack, &job.qo };
+                                               &job.xpack, &job.kpack, &job.vpack, &job.qo };
         for (int i = 0; i < PARTS; i++) {
             *slot[i] = part[i] ? at : NULL;
             at += part[i];
@@ -373,16 +399,20 @@ attn_status attention_forward_in(AttnWorkspace *ws, float *out, const float *x, 
         int by_cols = job.own_proj && !job.wpack;
         int blocks = col_blocks(job.d);
         job.proj_bands = row_bands(&job, 3 * blocks, threads);
+        job.pack_src = x;
         if (by_cols)
-            attn_run_phase(&job, ATTN_PHASE_PROJECT_IN, project_in_cols, 3 * blocks * job.proj_bands, threads);
+            attn_run_phase_after(&job, ATTN_PHASE_PROJECT_IN, pack_input, pack_items(&job), project_in_cols,
+                                 3 * blocks * job.proj_bands, threads);
         else
             attn_run_phase(&job, ATTN_PHASE_PROJECT_IN, project_in, bands_used, threads);
         if (job.own_core)
             attn_run_phase(&job, ATTN_PHASE_PACK_KV, attn_pack_head, job.heads, threads);
         attn_run_phase(&job, ATTN_PHASE_CORE, attn_attend, job.heads * job.nblocks, threads);
         job.proj_bands = row_bands(&job, blocks, threads);
+        job.pack_src = job.cat;
         if (by_cols)
-            attn_run_phase(&job, ATTN_PHASE_PROJECT_OUT, project_out_cols, blocks * job.proj_bands, threads);
+            attn_run_phase_after(&job, ATTN_PHASE_PROJECT_OUT, pack_input, pack_items(&job), project_out_cols,
+                                 blocks * job.proj_bands, threads);
         else
             attn_run_phase(&job, ATTN_PHASE_PROJECT_OUT, project_out, bands_used, threads);
         attn_error_clear(err);

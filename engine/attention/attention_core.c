@@ -37,18 +37,31 @@ static void run_item(void *ctx, int item, int worker)
     job->fn(job, item, worker);
 }
 
-void attn_run_phase(AttnJob *job, AttnPhase phase, AttnItemFn fn, int items, int threads)
+static void run_items(AttnJob *job, AttnItemFn fn, int items, int threads)
 {
     job->fn = fn;
-    if (job->observe)
-        job->observe(job->observe_ctx, phase, 0);
     if (job->split_products)
         for (int i = 0; i < items; i++)
             fn(job, i, 0);
     else
         pool_run(threads, run_item, job, items);
+}
+
+void attn_run_phase_after(AttnJob *job, AttnPhase phase, AttnItemFn first, int first_items, AttnItemFn fn, int items,
+                          int threads)
+{
+    if (job->observe)
+        job->observe(job->observe_ctx, phase, 0);
+    if (first)
+        run_items(job, first, first_items, threads);
+    run_items(job, fn, items, threads);
     if (job->observe)
         job->observe(job->observe_ctx, phase, 1);
+}
+
+void attn_run_phase(AttnJob *job, AttnPhase phase, AttnItemFn fn, int items, int threads)
+{
+    attn_run_phase_after(job, phase, NULL, 0, fn, items, threads);
 }
 
 /* Before the core's items (attn's kernels): one key/value head's K and

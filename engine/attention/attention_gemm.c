@@ -433,6 +433,34 @@ void kg_gemm_packed(AttnIsa isa, int m, int n, int k, float alpha, const float *
                            (size_t)pkb * KG_NR, KG_NR, p0 == 0 ? beta : 1.0f, c, ldc);
 }
 
+void kg_pack_a_part(AttnIsa isa, float *dst, const float *a, int lda, int pa_rows, int row0, int rows, int k)
+{
+    int mr = rows_for(isa, pa_rows);
+    pack_tiles(dst + (size_t)(row0 / mr) * mr * k, a + (size_t)row0 * lda, lda, rows, k, mr, k, 0);
+}
+
+void kg_gemm_packed_raw(AttnIsa isa, int m, int n, int k, float alpha, const float *pa, int pa_rows, int pka,
+                        const float *b, int ldb, float beta, float *c, int ldc)
+{
+    int mr = rows_for(isa, pa_rows);
+    MicroKernel mk = kernel_of(isa, &mr);
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (mk == mk_avx512)
+        mk = mk_avx512_in_place;
+#endif
+    if (empty_sum(m, n, k, beta, c, ldc))
+        return;
+    int panels = (n + KG_NR - 1) / KG_NR;
+    for (int p0 = 0; p0 < k; p0 += KG_KC) {
+        int kc = k - p0 < KG_KC ? k - p0 : KG_KC;
+        for (int t = 0; t < m; t += mr)
+            for (int j = 0; j < panels; j++)
+                mk(kc, pa + (size_t)t * pka + (size_t)p0 * mr, m - t < mr ? m - t : mr,
+                   b + (size_t)p0 * ldb + (size_t)j * KG_NR, ldb, c + (size_t)t * ldc + (size_t)j * KG_NR, ldc,
+                   n - j * KG_NR < KG_NR ? n - j * KG_NR : KG_NR, alpha, p0 == 0 ? beta : 1.0f);
+    }
+}
+
 /* Each thread's band of A, packed (KG_MC x KG_KC floats: 192 KB). */
 static _Thread_local float a_band[KG_MC * KG_KC];
 

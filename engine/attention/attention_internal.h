@@ -94,6 +94,17 @@ size_t kg_packed_a_at(AttnIsa isa, int rows, int pk, int row0, int p0);
 void kg_pack_a(AttnIsa isa, float *dst, const float *a, int lda, int rows, int k, int trans);
 void kg_gemm_packed(AttnIsa isa, int m, int n, int k, float alpha, const float *pa, int pa_rows, int pka,
                     const float *pb, int pkb, float beta, float *c, int ldc);
+/* Rows [row0, row0 + rows) of A into a packing of pa_rows rows (dst its
+ * start; row0 a multiple of 24), so that items of rows on several
+ * workers make one packing together. */
+void kg_pack_a_part(AttnIsa isa, float *dst, const float *a, int lda, int pa_rows, int row0, int rows, int k);
+/* c = alpha A @ B + beta c, A packed as kg_gemm_packed takes it and B as
+ * it is, (k, n) at ldb, n a multiple of KG_NR: a tile of A at a time
+ * against each of B's panels, so A is read once a pass, B's few panels
+ * stay in L2, and nothing is packed again for each block of B's columns
+ * (kg_gemm_raw packs its A at every call). */
+void kg_gemm_packed_raw(AttnIsa isa, int m, int n, int k, float alpha, const float *pa, int pa_rows, int pka,
+                        const float *b, int ldb, float beta, float *c, int ldc);
 
 /* attn's BF16 product (attention_bf16.c): A in float32 rounded to BF16
  * as it is packed, B in BF16 where the caller keeps it, float32 sums.
@@ -168,6 +179,8 @@ struct AttnJob {
     AttnIsa isa;
     int own_core, own_proj;
     float *wpack;           /* Wq | Wk | Wv | Wo, each packed (d, d), where d % KG_NR != 0; else NULL */
+    float *xpack;           /* the weights in place: x, then cat, packed as tiles of rows (n, d) */
+    const float *pack_src;  /* which of the two the packing phase takes */
     float *kpack, *vpack;   /* per key/value head: K packed as tiles of keys
                                (n, dk), V^T as tiles of its columns (dk, n) */
     float *qo;              /* per worker and panel: Q^T and O^T (dk, KG_NR) */
@@ -213,6 +226,10 @@ float *attn_workspace_take(AttnWorkspace *ws, size_t bytes);
  * under split_products on the caller, each product split over the pool.
  * job->observe, when set, is told as it begins and ends. */
 void attn_run_phase(AttnJob *job, AttnPhase phase, AttnItemFn fn, int items, int threads);
+/* The same in two steps timed as one phase: all of first's items, then
+ * all of fn's (a projection's input packed, then its products). */
+void attn_run_phase_after(AttnJob *job, AttnPhase phase, AttnItemFn first, int first_items, AttnItemFn fn, int items,
+                          int threads);
 /* The core's phases: a key/value head's K and V^T packed (attn's
  * kernels), then one (head, block of queries) item (attention_core.c). */
 void attn_pack_head(AttnJob *job, int g, int worker);

@@ -39,6 +39,7 @@ typedef struct {
     AttnIsa isa;
     int add;                    /* y += x @ W + bias (attention_linear_add) */
     uint32_t *pa, *panels;      /* BF16: the packed activations; each worker's panel */
+    float *xpack;               /* float32: the packed activations */
     float *wpack;               /* float32: each worker's panels of W, or NULL (read in place) */
 } LinearJob;
 
@@ -79,6 +80,14 @@ static void bf16_columns(void *ctx, int item, int worker)
                           job->ldy, job->panels + (size_t)worker * attn_bf16_panel_words());
 }
 
+static void f32_pack_rows(void *ctx, int item, int worker)
+{
+    (void)worker;
+    LinearJob *job = ctx;
+    int lo = item * LIN_ROWS, rows = job->m - lo < LIN_ROWS ? job->m - lo : LIN_ROWS;
+    kg_pack_a_part(job->isa, job->xpack, job->x, job->ldx, job->m, lo, rows, job->w->in);
+}
+
 static void f32_columns(void *ctx, int item, int worker)
 {
     LinearJob *job = ctx;
@@ -94,10 +103,11 @@ static void f32_columns(void *ctx, int item, int worker)
             kg_pack_b(pan, b + (size_t)c0 * w->ld, w->ld, w->in, c1 - c0, 1);
         else
             kg_pack_b(pan, b + c0, w->ld, w->in, c1 - c0, 0);
-        kg_gemm(job->isa, job->m, c1 - c0, w->in, 1.0f, job->x, job->ldx, pan, w->in, 1.0f, job->y + c0, job->ldy);
+        kg_gemm_packed(job->isa, job->m, c1 - c0, w->in, 1.0f, job->xpack, job->m, w->in, pan, w->in, 1.0f,
+                       job->y + c0, job->ldy);
     } else
-        kg_gemm_raw(job->isa, job->m, c1 - c0, w->in, 1.0f, job->x, job->ldx, (const float *)w->data + c0, w->ld, 1.0f,
-                    job->y + c0, job->ldy);
+        kg_gemm_packed_raw(job->isa, job->m, c1 - c0, w->in, 1.0f, job->xpack, job->m, w->in,
+                           (const float *)w->data + c0, w->ld, 1.0f, job->y + c0, job->ldy);
 }
 
 static attn_status check(const float *y, int ldy, const float *x, int ldx, int m, const AttnLinear *w,
@@ -134,11 +144,11 @@ static attn_status linear(AttnWorkspace *ws, float *y, int ldy, const float *x, 
     LinearJob job = { .w = w, .x = x, .bias = bias, .y = y, .ldx = ldx, .ldy = ldy, .m = m, .isa = isa, .add = add };
     int bf16 = w->dtype == ATTN_DTYPE_BF16;
     int packed = !bf16 && (w->out_major || w->out % KG_NR != 0);
-    size_t a_words = bf16 ? attn_line_up(attn_bf16_packed_a_words(m, w->in)) : 0;
-    size_t words = bf16 ? a_words + (size_t)threads * attn_bf16_panel_words()
-                        : packed ? (size_t)threads * kg_packed_floats(w->in, LIN_COLS) : 0;
-    float *at = words ? attn_workspace_take(ws, words * sizeof(float)) : NULL;
-    if (words && !at)
+    size_t a_words = attn_line_up(bf16 ? attn_bf16_packed_a_words(m, w->in) : kg_packed_a_floats(isa, m, w->in));
+    size_t words = a_words + (bf16     ? (size_t)threads * attn_bf16_panel_words()
+                              : packed ? (size_t)threads * kg_packed_floats(w->in, LIN_COLS) : 0);
+    float *at = attn_workspace_take(ws, words * sizeof(float));
+    if (!at)
         return attn_fail(err, ATTN_E_NOMEM, "linear layer: no memory for the workspace (%zu bytes)",
                          words * sizeof(float));
     int row_items = (m + LIN_ROWS - 1) / LIN_ROWS, col_items = (w->out + LIN_COLS - 1) / LIN_COLS;
@@ -148,7 +158,9 @@ static attn_status linear(AttnWorkspace *ws, float *y, int ldy, const float *x, 
         pool_run(threads, bf16_pack_rows, &job, row_items);
         pool_run(threads, bf16_columns, &job, col_items);
     } else {
-        job.wpack = packed ? at : NULL;
+        job.xpack = at;
+        job.wpack = packed ? at + a_words : NULL;
+        pool_run(threads, f32_pack_rows, &job, row_items);
         pool_run(threads, f32_columns, &job, col_items);
     }
     attn_error_clear(err);
