@@ -53,16 +53,24 @@ static void expect_gemm(int m, int n, int k, int trans, float alpha, float beta)
     float *pb = malloc(kg_packed_floats(k, n) * sizeof *pb), *c = malloc((size_t)m * ldc * sizeof *c);
     ck_assert(pb && c);
     kg_pack_b(pb, b, ldb, k, n, trans);
-    /* packed, and (B as it is, n a multiple of a panel) read in place */
+    /* packed, and (B as it is, n a multiple of a panel) read in place
+     * against A packed once in two parts (the rows from 24 on apart) */
     for (int raw = 0; raw <= (!trans && n % KG_NR == 0); raw++)
     for (size_t s = 0; s < sizeof isas / sizeof *isas; s++) {
         if (!attention_isa_supported(isas[s]))
             continue;
         for (size_t i = 0; i < (size_t)m * ldc; i++)
             c[i] = c0[i];
-        if (raw)
-            kg_gemm_raw(isas[s], m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-        else
+        if (raw) {
+            float *pa = malloc(kg_packed_a_floats(isas[s], m, k) * sizeof *pa);
+            ck_assert_ptr_nonnull(pa);
+            int split = m > 24 ? 24 : m;
+            kg_pack_a_part(isas[s], pa, a, lda, m, 0, split, k);
+            if (m > split)
+                kg_pack_a_part(isas[s], pa, a, lda, m, split, m - split, k);
+            kg_gemm_packed_raw(isas[s], m, n, k, alpha, pa, m, k, b, ldb, beta, c, ldc);
+            free(pa);
+        } else
             kg_gemm(isas[s], m, n, k, alpha, a, lda, pb, k, beta, c, ldc);
         for (int i = 0; i < m; i++) {
             for (int j = 0; j < n; j++) {

@@ -246,6 +246,27 @@ START_TEST(training_on_the_screen)
     CmdResult r = cmd_runf("%s model %s/run --text 'ROMEO:' --json", attn_bin(), dir);
     ck_assert_msg(r.status == 0 && strstr(r.out, "\"layers\": 2, \"heads\": 2"), "%s%s", r.out, r.err);
     cmd_free(&r);
+    /* a run that ends under its help says so when the help closes (the
+     * help's keys clear the message line, and the word came while it was
+     * on top) */
+    snprintf(args, sizeof args, "train --data %s/../models/tinyshakespeare.txt --out %s/quick --layers 2 --heads 2 --d 16 "
+             "--context 32 --batch 2 --steps 2000 --eval-every 1000 --threads 1", lessons_dir(), dir);
+    tmux_start(&t, 80, 24, NULL, args);
+    WAIT_FOR(&t, "attn train · step ");
+    tmux_keys(&t, "?");
+    WAIT_FOR(&t, "attn: keys of attn train");
+    char saved[1200];
+    snprintf(saved, sizeof saved, "%s/quick/config.json", dir);
+    for (int tries = 0; tries < 600 && access(saved, F_OK) != 0; tries++)
+        usleep(100 * 1000);
+    ck_assert_msg(access(saved, F_OK) == 0, "the run under the help never ended");
+    usleep(300 * 1000);
+    tmux_capture(&t, 0);
+    ck_assert_msg(strstr(t.last, "attn: keys of attn train"), "the help went away by itself:\n%s", t.last);
+    tmux_keys(&t, "x");
+    WAIT_FOR(&t, "done: m on the menu lists it once $ATTN_MODELS holds its folder's parent");
+    tmux_quit_and_check(&t, "q", "EXITED 0");
+    tmux_stop(&t);
     /* q before the end: the checkpoint kept, and how to go on said */
     snprintf(args, sizeof args, "train --data %s/../models/tinyshakespeare.txt --out %s/stopped --layers 2 --heads 2 "
              "--d 16 --context 32 --batch 2 --steps 100000 --eval-every 20 --threads 1", lessons_dir(), dir);

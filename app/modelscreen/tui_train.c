@@ -8,6 +8,7 @@
 #include "escape.h"
 
 #include <curses.h>
+#include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,9 +42,38 @@ struct TrainScreen {
     double rate;                /* tokens per second at the last evaluation */
     int paused, finished, failed;
     double last_frame;
+    /* the run's last word (done, or why it failed), said again until a
+     * frame of this screen has shown it: it may come while the help is
+     * on top, whose keys clear the message line */
+    char note[1400];
+    int note_error, note_seen;
 };
 
 static double now_s(void) { return clock_seconds(); }
+
+static void say_last(TuiTerm *term, TrainScreen *s, int error, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void say_last(TuiTerm *term, TrainScreen *s, int error, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->note, sizeof s->note, fmt, ap);
+    va_end(ap);
+    s->note_error = error;
+    s->note_seen = 0;
+    tui_message(term, error, "%s", s->note);
+}
+
+/* After each key and at each tick: the last word put back where a key on
+ * a screen above cleared it before it was seen. */
+static int train_tick(TuiTerm *term, void *self)
+{
+    TrainScreen *s = self;
+    if (!s->note[0] || s->note_seen || term->message[0])
+        return 0;
+    tui_message(term, s->note_error, "%s", s->note);
+    return 1;
+}
 
 /* The heads looked at again: the probe, a sample (each evaluation's
  * induction scores are the run's own, kept in its checkpoint, so the
@@ -81,6 +111,8 @@ static int train_at_exit(TuiTerm *term, void *self)
     char why[1200], shown[4200];
     const TrainRun *r = trainer_run(s->t);
     int status = s->failed ? 1 : 0;
+    if (s->failed && s->note[0])    /* the reason, off the screen with it */
+        fprintf(stderr, "attn: %s\n", term_escape(s->note, shown, sizeof shown));
     if (!s->finished && !s->failed) {
         /* q: a stop asked for, everything kept (exit 0) */
         if (trainer_checkpoint(s->t, why, sizeof why) != 0) {
@@ -132,7 +164,7 @@ static int train_idle(TuiTerm *term, void *self)
         double rate = 0;
         int e = trainer_step(s->t, &rate, why, sizeof why);
         if (e < 0) {
-            tui_message(term, 1, "%s", why);
+            say_last(term, s, 1, "%s", why);
             s->failed = 1;
             return 1;
         }
@@ -144,22 +176,24 @@ static int train_idle(TuiTerm *term, void *self)
         if (trainer_done(s->t)) {
             s->finished = 1;
             if (trainer_save_model(s->t, why, sizeof why) != 0) {
-                tui_message(term, 1, "%s", why);
+                say_last(term, s, 1, "%s", why);
                 s->failed = 1;
             } else {
                 trainer_log_end(s->t);
                 /* what matters first: a path is long, and the line is cut */
                 if (shelf_lists(trainer_out(s->t)))
-                    tui_message(term, 0, "done: m on the menu lists it; attn model opens %s", trainer_out(s->t));
+                    say_last(term, s, 0, "done: m on the menu lists it; attn model opens %s", trainer_out(s->t));
                 else
-                    tui_message(term, 0, "done: m on the menu lists it once $ATTN_MODELS holds its folder's parent; "
+                    say_last(term, s, 0, "done: m on the menu lists it once $ATTN_MODELS holds its folder's parent; "
                                 "attn model opens %s", trainer_out(s->t));
             }
             return 1;
         }
     }
-    if (now_s() - s->last_frame > FRAME_S)
+    if (now_s() - s->last_frame > FRAME_S) {
+        s->last_frame = now_s();    /* drawn or not: a screen above draws no step */
         changed = 1;
+    }
     return changed;
 }
 
@@ -308,6 +342,8 @@ static void train_draw(TuiTerm *term, void *self)
     const TrainRun *r = trainer_run(s->t);
     const GptShape *g = &r->set.shape;
     s->last_frame = now_s();
+    if (s->note[0] && strcmp(term->message, s->note) == 0)
+        s->note_seen = 1;
     /* the rate of the steps since the last evaluation until one measures it */
     double rate = s->rate > 0 ? s->rate : trainer_rate_now(s->t), left = trainer_seconds_left(s->t, rate);
     const char *dot = ui_glyph(&term->cv, "·", "-");
@@ -349,5 +385,6 @@ static void train_draw(TuiTerm *term, void *self)
 static void train_close(void *self) { train_screen_free(self); }
 
 const TuiScreen tui_screen_train = { .name = "train", .key = train_key, .prepare = tui_prepare_min_size,
-                                     .draw = train_draw, .idle = train_idle, .at_exit = train_at_exit,
+                                     .draw = train_draw, .idle = train_idle, .tick = train_tick,
+                                     .at_exit = train_at_exit,
                                      .close = train_close };

@@ -464,17 +464,13 @@ void kg_gemm_packed_raw(AttnIsa isa, int m, int n, int k, float alpha, const flo
 /* Each thread's band of A, packed (KG_MC x KG_KC floats: 192 KB). */
 static _Thread_local float a_band[KG_MC * KG_KC];
 
-/* c = alpha a @ B + beta c, a band of A packed at a time; B's panels as
- * tiles_times_panels takes them. */
-static void bands_times_panels(AttnIsa isa, int m, int n, int k, float alpha, const float *a, int lda,
-                               const float *b, size_t panel_step, int row_step, float beta, float *c, int ldc)
+/* c = alpha a @ B + beta c, a band of A packed at a time against B's
+ * packed panels. */
+void kg_gemm(AttnIsa isa, int m, int n, int k, float alpha, const float *a, int lda, const float *pb, int pk,
+             float beta, float *c, int ldc)
 {
     int mr = 0;
     MicroKernel mk = kernel_of(isa, &mr);
-#if defined(__x86_64__) && defined(__GNUC__)
-    if (mk == mk_avx512 && row_step != KG_NR)
-        mk = mk_avx512_in_place;
-#endif
     if (empty_sum(m, n, k, beta, c, ldc))
         return;
     for (int p0 = 0; p0 < k; p0 += KG_KC) {
@@ -483,20 +479,9 @@ static void bands_times_panels(AttnIsa isa, int m, int n, int k, float alpha, co
             int rows = m - i0 < KG_MC ? m - i0 : KG_MC;
             /* the band as tiles of depth kc, read from column 0 of the pass */
             pack_tiles(a_band, a + (size_t)i0 * lda + p0, lda, rows, kc, mr, kc, 0);
-            tiles_times_panels(mk, mr, rows, n, kc, 0, alpha, a_band, kc, b + (size_t)p0 * row_step, panel_step,
-                               row_step, p0 == 0 ? beta : 1.0f, c + (size_t)i0 * ldc, ldc);
+            tiles_times_panels(mk, mr, rows, n, kc, 0, alpha, a_band, kc, pb + (size_t)p0 * KG_NR,
+                               (size_t)pk * KG_NR, KG_NR, p0 == 0 ? beta : 1.0f, c + (size_t)i0 * ldc, ldc);
         }
     }
 }
 
-void kg_gemm(AttnIsa isa, int m, int n, int k, float alpha, const float *a, int lda, const float *pb, int pk,
-             float beta, float *c, int ldc)
-{
-    bands_times_panels(isa, m, n, k, alpha, a, lda, pb, (size_t)pk * KG_NR, KG_NR, beta, c, ldc);
-}
-
-void kg_gemm_raw(AttnIsa isa, int m, int n, int k, float alpha, const float *a, int lda, const float *b, int ldb,
-                 float beta, float *c, int ldc)
-{
-    bands_times_panels(isa, m, n, k, alpha, a, lda, b, KG_NR, ldb, beta, c, ldc);
-}

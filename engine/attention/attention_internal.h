@@ -71,11 +71,6 @@ size_t kg_packed_floats(int k, int n);
 void kg_pack_b(float *dst, const float *b, int ldb, int k, int n, int trans);
 void kg_gemm(AttnIsa isa, int m, int n, int k, float alpha, const float *a, int lda, const float *pb, int pk,
              float beta, float *c, int ldc);
-/* The same with B as it is, (k, n) at ldb, n a multiple of KG_NR: nothing
- * packed but A's band (a model's weights are read in place, not copied at
- * every call: at n = 128 the copy cost a third of a pass). */
-void kg_gemm_raw(AttnIsa isa, int m, int n, int k, float alpha, const float *a, int lda, const float *b, int ldb,
-                 float beta, float *c, int ldc);
 /* dst (cols, rows) at ldd = src (rows, cols) at lds transposed, row j
  * of dst times scale[j] (scale NULL: as it is); by 16 x 16 blocks in
  * registers where the CPU has AVX-512. */
@@ -101,8 +96,9 @@ void kg_pack_a_part(AttnIsa isa, float *dst, const float *a, int lda, int pa_row
 /* c = alpha A @ B + beta c, A packed as kg_gemm_packed takes it and B as
  * it is, (k, n) at ldb, n a multiple of KG_NR: a tile of A at a time
  * against each of B's panels, so A is read once a pass, B's few panels
- * stay in L2, and nothing is packed again for each block of B's columns
- * (kg_gemm_raw packs its A at every call). */
+ * stay in L2, and nothing is packed again for each block of B's columns.
+ * B is never copied (a model's weights: at n = 128 a copy at every call
+ * cost a third of a pass). */
 void kg_gemm_packed_raw(AttnIsa isa, int m, int n, int k, float alpha, const float *pa, int pa_rows, int pka,
                         const float *b, int ldb, float beta, float *c, int ldc);
 
