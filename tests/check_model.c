@@ -615,6 +615,31 @@ START_TEST(a_head_lesson_hides_what_reads_as_its_answer_by_chance)
 }
 END_TEST
 
+/* A lesson's progress is kept under its title, so a head's lesson on
+ * another text (other numbers, other answers) has a title of its own: the
+ * text's opening words and a mark of its tokens. It once had only the
+ * model, layer and head, and the answers given on one text showed as
+ * right on the next. The same text asked for again keeps its title. */
+START_TEST(a_head_lesson_on_another_text_starts_afresh)
+{
+    char model[600], dir[] = "/tmp/attn-retext-XXXXXX", titles[3][300];
+    snprintf(model, sizeof model, "%s/../models/shakespeare", lessons_dir());
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    static const char *const texts[] = { "abc abc abc", "abc abc abc", "xyz xyz xyz" };
+    for (int k = 0; k < 3; k++) {
+        CmdResult r = cmd_runf("%s model %s --text '%s' --head-lesson 1,1 %s/h%d >/dev/null && "
+                               "grep '^lesson ' %s/h%d/head.lesson", attn_bin(), model, texts[k], dir, k, dir, k);
+        ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
+        snprintf(titles[k], sizeof titles[k], "%s", r.out);
+        cmd_free(&r);
+    }
+    ck_assert_msg(strstr(titles[0], "lesson shakespeare: layer 1, head 1 on \"abc abc abc\" #"), "%s", titles[0]);
+    ck_assert_str_eq(titles[0], titles[1]);
+    ck_assert_msg(strcmp(titles[0], titles[2]) != 0, "two texts, one title: %s", titles[0]);
+    remove_dir(dir);
+}
+END_TEST
+
 /* attn train's induction score, the one its screen and its log draw over the
  * steps, on the same hand-built model as a GPT-2 of the 256 bytes: a step
  * at a rate too small to move a weight, then the log's line names layer 2's
@@ -655,6 +680,7 @@ Suite *model_suite(void)
     tcase_add_test(tc, an_induction_head_built_by_hand);
     tcase_add_test(tc, a_head_as_a_lesson_says_what_its_kind_does);
     tcase_add_test(tc, a_head_lesson_hides_what_reads_as_its_answer_by_chance);
+    tcase_add_test(tc, a_head_lesson_on_another_text_starts_afresh);
     tcase_add_test(tc, the_trainers_induction_score_finds_the_hand_built_head);
     suite_add_tcase(s, tc);
     return s;

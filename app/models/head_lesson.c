@@ -17,6 +17,7 @@
 #include "escape.h"
 #include "fileclaim.h"
 #include "filewrite.h"
+#include "hash.h"
 #include "lesson.h"
 #include "lessonfile.h"
 #include "npy.h"
@@ -240,7 +241,18 @@ static char *lesson_text(const ModelLook *lk, int layer, int head, const char *t
     strbuf_add(&b, "# Written by attn from the model in %s: layer %d, head %d, on its own weights and\n"
                    "# the text's %d tokens. Written again each time the head is asked for.\n",
                dir, layer, head, n);
-    strbuf_add(&b, "lesson %s: layer %d, head %d\n", name, layer, head);
+    /* the title is the progress's key: the text's opening words and a
+     * mark of its tokens in it, so a lesson on another text (whose
+     * numbers differ) starts afresh instead of taking the answers given
+     * on the first one as its own */
+    char opening[64];
+    one_line(text && *text ? text : "", opening, sizeof opening, 24);
+    unsigned mark = (unsigned)(hash_fnv1a(HASH_START, lk->ids, (size_t)n * sizeof *lk->ids) & 0xffff);
+    if (opening[0])
+        strbuf_add(&b, "lesson %s: layer %d, head %d on \"%s%s\" #%04x\n", name, layer, head, opening,
+                   strlen(opening) < strlen(quoted) ? "…" : "", mark);
+    else
+        strbuf_add(&b, "lesson %s: layer %d, head %d on %d tokens #%04x\n", name, layer, head, n, mark);
     if (quoted[0])
         strbuf_add(&b, "about  One head of a real model, step by step, on \"%s\".\n", quoted);
     else
