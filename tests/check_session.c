@@ -213,6 +213,14 @@ START_TEST(an_open_exercise_hides_its_cell)
     Session *s = session_of_text(lesson_text, "session.lesson");
     ck_assert(session_cell_hidden(s, 0, "P", 1, 1));       /* the set-up keeps what the steps ask */
     ck_assert(!session_cell_hidden(s, 0, "P", 0, 1));
+    /* which exercise keeps it, by the screen's number, and on which step
+     * (the screen names it: the one answered may not be the one hiding) */
+    ck_assert_int_eq(session_cell_hidden(s, 0, "P", 1, 1), 1);
+    ck_assert_int_eq(session_cell_hidden(s, 0, "P", 0, 0), 2);
+    ck_assert_int_eq(session_exercise_step(s, 1), 1);
+    ck_assert_int_eq(session_exercise_step(s, 2), 1);
+    ck_assert_int_eq(session_exercise_step(s, 3), 2);
+    ck_assert_int_eq(session_exercise_step(s, 4), 0);
     session_go(s, 1);
     ck_assert(session_cell_hidden(s, 0, "P", 1, 1));
     ck_assert(session_cell_hidden(s, 0, "P", 0, 0));

@@ -237,11 +237,19 @@ void lv_prepare(TuiTerm *term, LessonScreen *ls)
     /* the explanation of the focused cell */
     Pane *p = &lv->panes[lv->focus];
     const Mat *m = lv->views[lv->focus].m;
+    int hider = m && !p->overview ? session_cell_hidden(lv->ses, lv->ex_index, p->name, p->cur_r, p->cur_c) : 0;
     if (m && !lv_pane_shown(ls, lv->focus)) {
         snprintf(ls->frame.ex_err, sizeof ls->frame.ex_err, "%s", "not shown yet: what will it be? (Space shows it)");
-    } else if (m && !p->overview && session_cell_hidden(lv->ses, lv->ex_index, p->name, p->cur_r, p->cur_c)) {
-        snprintf(ls->frame.ex_err, sizeof ls->frame.ex_err, "%s",
-                 "kept hidden until the exercise is answered: work it out (a answers, i for a hint)");
+    } else if (hider) {
+        /* which exercise keeps it: the one answered may not be the one
+         * that hides the cell (a later one asks for it too) */
+        int step = session_exercise_step(lv->ses, hider);
+        if (step == session_step_number(lv->ses))
+            snprintf(ls->frame.ex_err, sizeof ls->frame.ex_err,
+                     "kept hidden until exercise %d is answered: work it out (a answers, i for a hint)", hider);
+        else
+            snprintf(ls->frame.ex_err, sizeof ls->frame.ex_err,
+                     "kept hidden: exercise %d asks for it on step %d", hider, step);
     } else if (m && !p->overview) {
         AttnError err;
         attn_error_clear(&err);

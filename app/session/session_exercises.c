@@ -233,7 +233,17 @@ int session_cell_hidden(const Session *s, int asked, const char *name, int row, 
         const ExerciseState *e = &s->ex[k];
         if ((e->status == EX_UNANSWERED || e->status == EX_TRIED)
             && lesson_exercise_hides(lesson_exercise_at(s->lesson, k), name, row, col))
-            return 1;
+            return k + 1;
+    }
+    return 0;
+}
+
+int session_exercise_step(const Session *s, int number)
+{
+    for (int i = 0, before = 0; i < lesson_n_steps(s->lesson) && number > 0; i++) {
+        before += lesson_step(s->lesson, i)->n_exercises;
+        if (number <= before)
+            return i + 1;
     }
     return 0;
 }
