@@ -629,6 +629,27 @@ START_TEST(the_panes_note_covers_no_number)
 }
 END_TEST
 
+/* Without colour a weight's shade stands against its own number: with a
+ * space after the shade and one before, "6.0e-6 █ 0.9820" read as the
+ * small weight's full block (lesson 8's second step, NO_COLOR). */
+START_TEST(a_shade_without_colour_sits_on_its_own_number)
+{
+    Tmux t;
+    char args[300];
+    snprintf(args, sizeof args, "%s/08-causal-mask.lesson", lessons_dir());
+    tmux_start(&t, 100, 30, "NO_COLOR=1", args);
+    WAIT_FOR(&t, "The causal mask and the decoder");
+    tmux_keys(&t, "n");
+    WAIT_FOR(&t, "step 1/");
+    tmux_keys(&t, "n");
+    WAIT_FOR(&t, "What softmax does with -inf");
+    ck_assert_msg(strstr(t.last, "6.0e-6  █0.9820   0.0180") && !strstr(t.last, "█ 0.9820"),
+                  "the shade is not against its number:\n%s", t.last);
+    tmux_quit_and_check(&t, "q", "EXITED 0");
+    tmux_stop(&t);
+}
+END_TEST
+
 Suite *tui_lesson_suite(void)
 {
     Suite *s = suite_create("tui_lesson");
@@ -651,6 +672,7 @@ Suite *tui_lesson_suite(void)
         tcase_add_test(tc, big_matrix_scrolls_and_pools);
         tcase_add_test(tc, long_text_scrolls_in_its_reader);
         tcase_add_test(tc, the_panes_note_covers_no_number);
+        tcase_add_test(tc, a_shade_without_colour_sits_on_its_own_number);
     }
     suite_add_tcase(s, tc);
     return s;

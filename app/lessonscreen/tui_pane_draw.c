@@ -355,9 +355,13 @@ static void draw_cell(const TuiTerm *term, const LessonScreen *ls, int idx, cons
             snprintf(two, sizeof two, "%s%s", sh, sh);
             ui_put(&term->cv, y, x, 2, a, two);
         } else {
-            ui_put(&term->cv, y, x, 1, a, sh);
-            ui_fill(&term->cv, y, x + 1, 1, a);
-            ui_put_right(&term->cv, y, x + 2, g->cell_w - 2, a, c->num);
+            /* the shade against its own number's first digit: one space
+             * after it read as the number to the left's shade */
+            int room = g->cell_w - 1, sw = fmt_display_width(c->num);
+            int at = x + 1 + (sw < room ? room - sw : 0);
+            ui_fill(&term->cv, y, x, 1, a);
+            ui_put_right(&term->cv, y, x + 1, room, a, c->num);
+            ui_put(&term->cv, y, at - 1, 1, a, sh);
         }
     } else if (heat && v->compact) {
         ui_fill(&term->cv, y, x, g->cell_w, a);
