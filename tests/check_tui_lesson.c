@@ -650,6 +650,27 @@ START_TEST(a_shade_without_colour_sits_on_its_own_number)
 }
 END_TEST
 
+/* The title bar's count of edits is never cut: at 80 columns lesson 1's
+ * first step title took the room and the count went past the edge. */
+START_TEST(the_edit_count_shows_beside_a_long_step_title)
+{
+    Tmux t;
+    char args[300];
+    snprintf(args, sizeof args, "%s/01-key-query.lesson", lessons_dir());
+    tmux_start(&t, 80, 24, NULL, args);
+    WAIT_FOR(&t, "Key and query");
+    tmux_keys(&t, "n");
+    WAIT_FOR(&t, "step 1/7: Scores");
+    tmux_keys(&t, "e");
+    WAIT_FOR(&t, "new value for E[1,1]");
+    tmux_type(&t, "2");
+    tmux_keys(&t, "Enter");
+    WAIT_FOR(&t, "│ 1 edit");
+    tmux_quit_and_check(&t, "q", "EXITED 0");
+    tmux_stop(&t);
+}
+END_TEST
+
 Suite *tui_lesson_suite(void)
 {
     Suite *s = suite_create("tui_lesson");
@@ -673,6 +694,7 @@ Suite *tui_lesson_suite(void)
         tcase_add_test(tc, long_text_scrolls_in_its_reader);
         tcase_add_test(tc, the_panes_note_covers_no_number);
         tcase_add_test(tc, a_shade_without_colour_sits_on_its_own_number);
+        tcase_add_test(tc, the_edit_count_shows_beside_a_long_step_title);
     }
     suite_add_tcase(s, tc);
     return s;

@@ -320,24 +320,33 @@ static void draw_title(const TuiTerm *term, const LessonScreen *ls)
     ui_fill(&term->cv, r.y, 0, r.w, term->attr[C_TITLE]);
     const LessonStep *st = session_step(lv->ses);
     int n_edits = session_n_edits(lv->ses);
-    char right[256];
+    char right[256], tail[96] = "";
     /* steps numbered as the handout numbers them: the set-up is not one */
     int n_steps = lesson_n_steps(session_lesson(lv->ses));
-    int rl = session_n_screens(lv->ses) == 0 ? snprintf(right, sizeof right, " no steps ")
-        : st ? snprintf(right, sizeof right, " step %d/%d: %s ", session_step_number(lv->ses), n_steps, st->title)
-             : snprintf(right, sizeof right, " Set-up, then %d step%s ", n_steps, n_steps == 1 ? "" : "s");
+    if (session_n_screens(lv->ses) == 0)
+        snprintf(right, sizeof right, " no steps ");
+    else if (st)
+        snprintf(right, sizeof right, " step %d/%d: %s ", session_step_number(lv->ses), n_steps, st->title);
+    else
+        snprintf(right, sizeof right, " Set-up, then %d step%s ", n_steps, n_steps == 1 ? "" : "s");
+    /* what the title bar counts is never cut: a long step title gives way */
+    int tl = 0;
     if (n_edits > 0)
-        rl += snprintf(right + rl, sizeof right - (size_t)rl, "%s %d edit%s ", ui_glyph(&term->cv, "│", "|"), n_edits,
+        tl += snprintf(tail, sizeof tail, "%s %d edit%s ", ui_glyph(&term->cv, "│", "|"), n_edits,
                        n_edits == 1 ? "" : "s");
-    if (session_reload_error(lv->ses) && lv->reload_error_hidden && rl < (int)sizeof right)
-        snprintf(right + rl, sizeof right - (size_t)rl, "%s file has an error ", ui_glyph(&term->cv, "│", "|"));
-    char clean[256];
+    if (session_reload_error(lv->ses) && lv->reload_error_hidden)
+        snprintf(tail + tl, sizeof tail - (size_t)tl, "%s file has an error ", ui_glyph(&term->cv, "│", "|"));
+    char clean[256], clean_tail[96];
     text_clean(clean, sizeof clean, right, 0, term->utf8);
-    int rw = imin(fmt_display_width(clean), r.w * 2 / 3);
+    text_clean(clean_tail, sizeof clean_tail, tail, 0, term->utf8);
+    int tw = fmt_display_width(clean_tail);
+    int rw = imin(fmt_display_width(clean) + tw, r.w * 2 / 3);
     char left[300];
     snprintf(left, sizeof left, " attn %s %s", ui_glyph(&term->cv, "·", "-"), lesson_title(session_lesson(lv->ses)));
     ui_put_fit(&term->cv, r.y, 0, r.w - rw - 1, term->attr[C_TITLE], left);
-    ui_put(&term->cv, r.y, r.w - rw, rw, term->attr[C_STEP], clean);
+    ui_put(&term->cv, r.y, r.w - rw, imax(0, rw - tw), term->attr[C_STEP], clean);
+    if (tw > 0)
+        ui_put(&term->cv, r.y, r.w - imin(tw, rw), imin(tw, rw), term->attr[C_STEP], clean_tail);
 }
 
 static void draw_status(const TuiTerm *term, const LessonScreen *ls)
