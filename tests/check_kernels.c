@@ -22,6 +22,7 @@
 #include "attention.h"
 #include "attention_internal.h"
 #include "attention_linear.h"
+#include "model_internal.h"
 
 static uint32_t seed = 77u;
 
@@ -372,6 +373,32 @@ START_TEST(test_rescale_columns)
 }
 END_TEST
 
+/* GPT-2's GELU, sixteen at a time where the CPU has AVX-512 (and the tail
+ * one by one), against tanh in double: each value and its tanh, over the
+ * range a layer sees and far past it (where exp overflows or underflows). */
+START_TEST(test_gelu_against_tanh)
+{
+    enum { N = 1003 };
+    float x[N], out[N], th[N];
+    for (int i = 0; i < N; i++)
+        x[i] = -12.0f + 24.0f * (float)i / (N - 1);
+    x[0] = -100.0f, x[1] = 100.0f, x[2] = 0.0f, x[N - 1] = 60.0f;
+    model_gelu(out, th, x, N);
+    for (int i = 0; i < N; i++) {
+        double u = 0.7978845608028654 * (x[i] + 0.044715 * (double)x[i] * x[i] * x[i]), t = tanh(u);
+        double want = 0.5 * x[i] * (1.0 + t);
+        ck_assert_msg(fabs(th[i] - t) <= 2e-6, "tanh at %g: %.9g, want %.9g", x[i], th[i], t);
+        ck_assert_msg(fabs(out[i] - want) <= 2e-6 * fmax(1.0, fabs(want)), "gelu(%g) = %.9g, want %.9g", x[i], out[i],
+                      want);
+    }
+    /* out may be x */
+    float y[N];
+    memcpy(y, x, sizeof y);
+    model_gelu(y, NULL, y, N);
+    ck_assert(memcmp(y, out, sizeof y) == 0);
+}
+END_TEST
+
 /* ---- the linear layer: float32 and BF16 weights ---- */
 
 /* BF16 rounding: to nearest, ties to even; infinities kept, a float past
@@ -613,6 +640,7 @@ Suite *kernels_suite(void)
     tcase_add_test(c, test_forward_on_own_kernels);
     tcase_add_test(c, test_softmax_columns);
     tcase_add_test(c, test_rescale_columns);
+    tcase_add_test(c, test_gelu_against_tanh);
     tcase_add_test(c, test_core_grouped_heads);
     tcase_add_test(c, test_transpose);
     tcase_add_test(c, test_unsupported_isa_refused);

@@ -4,7 +4,7 @@
  * sum. At n = 2048 and 8 heads that is 33 million exponentials per forward
  * pass, as many as the sgemms' multiply-adds divided by 256, so the scalar
  * expf of the C library would cost a third of the pass: with Cephes'
- * polynomial (as in avx_mathfun), within a few ulp of expf, sixteen lanes at
+ * polynomial (engine/base/vexp.h), within a few ulp of expf, sixteen lanes at
  * once where the CPU has AVX-512 (a third less time than AVX2 on the Zen 4
  * it was measured on), else eight with AVX2 and FMA, else plain expf; the
  * CPU is asked at run time (attention_isa, here: the one place that asks).
@@ -18,7 +18,7 @@
 #include <math.h>
 
 /* exp underflows below this (float's smallest normal is e^-87.34). */
-#define EXP_LOWEST -87.3f
+#define EXP_LOWEST VEXP_LOWEST
 
 static float numerators_scalar(float *row, int n)
 {
@@ -78,6 +78,8 @@ static void columns_scalar(float *s, int keys, int ld, int width, int live0, flo
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 
+#include "vexp.h"
+
 /* Which of a block's columns (bit c of a mask) are live at key p: every
  * one before `full`, none from `last`, between them those with c >= p -
  * live0 (live_key's rule, for the vector paths a key at a time; p - live0
@@ -104,27 +106,6 @@ static unsigned live_at(const LiveColumns *lc, int p)
 }
 
 #define AVX2 __attribute__((target("avx2,fma")))
-
-/* exp of 8 lanes of x <= 0; 0 below EXP_LOWEST. */
-AVX2 static __m256 exp8(__m256 x)
-{
-    __m256 live = _mm256_cmp_ps(x, _mm256_set1_ps(EXP_LOWEST), _CMP_GE_OQ);
-    x = _mm256_max_ps(x, _mm256_set1_ps(EXP_LOWEST));
-    /* x = k ln2 + r, |r| <= ln2 / 2; ln2 split in two for exactness */
-    __m256 k = _mm256_round_ps(_mm256_mul_ps(x, _mm256_set1_ps(1.44269504088896341f)),
-                               _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    __m256 r = _mm256_fnmadd_ps(k, _mm256_set1_ps(0.693359375f), x);
-    r = _mm256_fnmadd_ps(k, _mm256_set1_ps(-2.12194440e-4f), r);
-    __m256 p = _mm256_set1_ps(1.9875691500e-4f);
-    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.3981999507e-3f));
-    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(8.3334519073e-3f));
-    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(4.1665795894e-2f));
-    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.6666665459e-1f));
-    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(5.0000001201e-1f));
-    p = _mm256_fmadd_ps(p, _mm256_mul_ps(r, r), _mm256_add_ps(r, _mm256_set1_ps(1.0f)));
-    __m256i e = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(k), _mm256_set1_epi32(127)), 23);
-    return _mm256_and_ps(_mm256_mul_ps(p, _mm256_castsi256_ps(e)), live);
-}
 
 AVX2 static float hsum8(__m256 v)
 {
@@ -157,7 +138,7 @@ AVX2 static float numerators_avx2(float *row, int n)
             max = row[j];
     __m256 vmax = _mm256_set1_ps(max), vsum = _mm256_setzero_ps();
     for (j = 0; j + 8 <= n; j += 8) {
-        __m256 e = exp8(_mm256_sub_ps(_mm256_loadu_ps(row + j), vmax));
+        __m256 e = vexp8(_mm256_sub_ps(_mm256_loadu_ps(row + j), vmax));
         _mm256_storeu_ps(row + j, e);
         vsum = _mm256_add_ps(vsum, e);
     }
@@ -170,26 +151,6 @@ AVX2 static float numerators_avx2(float *row, int n)
 }
 
 #define AVX512 __attribute__((target("avx512f")))
-
-/* exp of 16 lanes of x <= 0; 0 below EXP_LOWEST (exp8's steps, 16 wide). */
-AVX512 static __m512 exp16(__m512 x)
-{
-    __mmask16 live = _mm512_cmp_ps_mask(x, _mm512_set1_ps(EXP_LOWEST), _CMP_GE_OQ);
-    x = _mm512_max_ps(x, _mm512_set1_ps(EXP_LOWEST));
-    __m512 k = _mm512_roundscale_ps(_mm512_mul_ps(x, _mm512_set1_ps(1.44269504088896341f)),
-                                    _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    __m512 r = _mm512_fnmadd_ps(k, _mm512_set1_ps(0.693359375f), x);
-    r = _mm512_fnmadd_ps(k, _mm512_set1_ps(-2.12194440e-4f), r);
-    __m512 p = _mm512_set1_ps(1.9875691500e-4f);
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.3981999507e-3f));
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(8.3334519073e-3f));
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(4.1665795894e-2f));
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.6666665459e-1f));
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(5.0000001201e-1f));
-    p = _mm512_fmadd_ps(p, _mm512_mul_ps(r, r), _mm512_add_ps(r, _mm512_set1_ps(1.0f)));
-    /* p * 2^k by scalef: exact, and no integer shift needed */
-    return _mm512_maskz_mov_ps(live, _mm512_scalef_ps(p, k));
-}
 
 AVX512 static float numerators_avx512(float *row, int n)
 {
@@ -206,7 +167,7 @@ AVX512 static float numerators_avx512(float *row, int n)
             max = row[j];
     __m512 vmax = _mm512_set1_ps(max), vsum = _mm512_setzero_ps();
     for (j = 0; j + 16 <= n; j += 16) {
-        __m512 e = exp16(_mm512_sub_ps(_mm512_loadu_ps(row + j), vmax));
+        __m512 e = vexp16(_mm512_sub_ps(_mm512_loadu_ps(row + j), vmax));
         _mm512_storeu_ps(row + j, e);
         vsum = _mm512_add_ps(vsum, e);
     }

@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "attention.h"
 #include "pool.h"
+#include "vexp.h"
 
 /* A LayerNorm's operands, a band of rows an item of attn's pool (each row
  * on its own: the same numbers on any thread). */
@@ -105,9 +107,34 @@ typedef struct {
     const float *x;
 } GeluArgs;
 
+#if defined(__x86_64__) && defined(__GNUC__)
+/* Sixteen at a time, model_gelu_tanh's arithmetic with the one vector
+ * exponential: GPT-2's 12 layers of 1024 x 3072 took 259 ms a pass on
+ * expf one number at a time (Zen 4, two threads), a fifth of the pass. */
+__attribute__((target("avx512f"))) static size_t gelu16(const GeluArgs *a, size_t lo, size_t hi)
+{
+    const __m512 c = _mm512_set1_ps(2.0f * 0.7978845608028654f), cube = _mm512_set1_ps(0.044715f);
+    const __m512 one = _mm512_set1_ps(1.0f), two = _mm512_set1_ps(2.0f), half = _mm512_set1_ps(0.5f);
+    size_t i = lo;
+    for (; i + 16 <= hi; i += 16) {
+        __m512 x = _mm512_loadu_ps(a->x + i);
+        __m512 u2 = _mm512_mul_ps(c, _mm512_fmadd_ps(_mm512_mul_ps(cube, x), _mm512_mul_ps(x, x), x));
+        __m512 t = _mm512_sub_ps(one, _mm512_div_ps(two, _mm512_add_ps(vexp16(u2), one)));
+        if (a->th)
+            _mm512_storeu_ps(a->th + i, t);
+        _mm512_storeu_ps(a->out + i, _mm512_mul_ps(_mm512_mul_ps(half, x), _mm512_add_ps(one, t)));
+    }
+    return i;
+}
+#endif
+
 static void gelu_band(void *ctx, size_t lo, size_t hi)
 {
     const GeluArgs *a = ctx;
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (attention_isa() == ATTN_ISA_AVX512)
+        lo = gelu16(a, lo, hi);     /* the tail below one vector as it was */
+#endif
     for (size_t i = lo; i < hi; i++) {
         float x = a->x[i], t = model_gelu_tanh(x);
         if (a->th)
