@@ -157,9 +157,9 @@ check-lessons: attn
 bench: deps
 	@$(MAKE) --no-print-directory attn
 	./attn bench --standard
-	./attn bench --model gpt2-small
-	./attn bench --model llama-small --dtype f32
-	./attn bench --model llama-small --dtype bf16
+	./attn bench --model gpt2-small --phases
+	./attn bench --model llama-small --dtype f32 --phases
+	./attn bench --model llama-small --dtype bf16 --phases
 
 # The screen's answer to a key, in a pseudo-terminal at 250x70 and 80x24
 # over every shipped lesson and a 512-token one (tests/bench/screenbench.c,

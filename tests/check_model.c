@@ -213,6 +213,27 @@ START_TEST(a_tiny_gpt2_equals_pytorch)
     ck_assert_int_eq((int)json_get(&doc, "n")->num, 8);
     json_free(&doc);
     cmd_free(&b);
+    /* --phases: each phase of the forward timed inside it, in the pass's
+     * order, the products' with their rate, the others without */
+    b = cmd_runf("%s bench --model %s --n 8 --reps 2 --phases --json", attn_bin(), dir);
+    ck_assert_msg(b.status == 0, "%s", b.err);
+    ck_assert_msg(json_parse(b.out, &doc, jerr, sizeof jerr) == 0, "%s: %s", jerr, b.out);
+    const JVal *phases = json_get(&doc, "phases");
+    static const char *const names[] = { "embeddings", "norms", "Q, K and V", "attention", "W_O", "MLP",
+                                         "output layer" };
+    ck_assert_msg(phases && phases->n == 7, "%s", b.out);
+    for (int i = 0; i < 7; i++) {
+        const JVal *ph = &phases->items[i];
+        ck_assert_str_eq(json_get(ph, "phase")->str, names[i]);
+        ck_assert_msg(json_get(ph, "ms")->num >= 0, "%s", b.out);
+        ck_assert_msg((json_get(ph, "gflops")->num > 0) == (i >= 2), "%s: %s", names[i], b.out);
+    }
+    json_free(&doc);
+    cmd_free(&b);
+    b = cmd_runf("%s bench --model %s --n 8 --reps 1 --phases", attn_bin(), dir);
+    ck_assert_msg(b.status == 0 && strstr(b.out, "phases, each timed inside every pass") && strstr(b.out, "    MLP "),
+                  "%s%s", b.out, b.err);
+    cmd_free(&b);
     b = cmd_runf("%s bench --model %s --n 33", attn_bin(), dir);
     ck_assert_msg(b.status == 2 && strstr(b.err, "--n is past the model's context"), "%s", b.err);
     cmd_free(&b);
@@ -615,6 +636,29 @@ START_TEST(a_head_lesson_hides_what_reads_as_its_answer_by_chance)
 }
 END_TEST
 
+/* A forward's flops are its phases' flops; the attention's count each
+ * query's keys as the causal pass computes them (n(n+1)/2 of them, not
+ * n^2), and a sliding window's band (Mistral's) fewer still. */
+START_TEST(a_forwards_flops_are_its_phases)
+{
+    ModelConfig c;
+    AttnError err;
+    ck_assert_int_eq(model_config_parse("{\"model_type\": \"gpt2\", \"n_layer\": 2, \"n_head\": 2, \"n_embd\": 8, "
+                                        "\"vocab_size\": 10, \"n_positions\": 16}", &c, &err), ATTN_OK);
+    double sum = 0;
+    for (int p = 0; p < MODEL_PHASES; p++)
+        sum += model_phase_flops(&c, 5, (ModelPhase)p);
+    ck_assert_double_eq_tol(model_forward_flops(&c, 5), sum, 1e-9);
+    /* 2 layers x (scores and sums: 2 x 2 flops) x 15 key-query pairs x 8 */
+    ck_assert_double_eq_tol(model_phase_flops(&c, 5, MODEL_PHASE_ATTENTION), 2 * 4.0 * 15 * 8, 1e-9);
+    ck_assert_double_eq_tol(model_phase_flops(&c, 5, MODEL_PHASE_QKV), 2 * 2.0 * 5 * 8 * 24, 1e-9);
+    ck_assert_double_eq(model_phase_flops(&c, 5, MODEL_PHASE_NORM), 0);
+    ck_assert_str_eq(model_phase_name(MODEL_PHASE_OUT), "W_O");
+    c.sliding_window = 2;       /* keys 1, 2, 2, 2, 2 */
+    ck_assert_double_eq_tol(model_phase_flops(&c, 5, MODEL_PHASE_ATTENTION), 2 * 4.0 * 9 * 8, 1e-9);
+}
+END_TEST
+
 /* A lesson's progress is kept under its title, so a head's lesson on
  * another text (other numbers, other answers) has a title of its own: the
  * text's opening words and a mark of its tokens. It once had only the
@@ -681,6 +725,7 @@ Suite *model_suite(void)
     tcase_add_test(tc, a_head_as_a_lesson_says_what_its_kind_does);
     tcase_add_test(tc, a_head_lesson_hides_what_reads_as_its_answer_by_chance);
     tcase_add_test(tc, a_head_lesson_on_another_text_starts_afresh);
+    tcase_add_test(tc, a_forwards_flops_are_its_phases);
     tcase_add_test(tc, the_trainers_induction_score_finds_the_hand_built_head);
     suite_add_tcase(s, tc);
     return s;

@@ -182,39 +182,29 @@ static double phase_share(const BenchResult *r, int p)
                                                    : 0.0;
 }
 
+/* The fused pass's phases as the table and the JSON take them. */
+static void phase_lines(const BenchResult *r, PhaseLine ph[ATTN_PHASES])
+{
+    for (int p = 0; p < ATTN_PHASES; p++)
+        ph[p] = (PhaseLine){ attention_phase_name((AttnPhase)p), r->phase_ms[p], r->phase_flops[p] };
+}
+
 /* --phases as JSON: each phase the pass ran, its median ms, GFLOP/s and
  * share of the peak. */
 static void json_phases(JsonWriter *w, const BenchResult *r)
 {
-    jw_array(w, "phases");
-    for (int p = 0; p < ATTN_PHASES; p++) {
-        if (r->phase_ms[p] < 0)
-            continue;
-        jw_object(w, NULL);
-        jw_str(w, "phase", attention_phase_name((AttnPhase)p));
-        jw_num(w, "ms", r->phase_ms[p], 4);
-        jw_num(w, "gflops", gflops(r->phase_flops[p], r->phase_ms[p]), 2);
-        jw_num(w, "peak_share", phase_share(r, p), 4);
-        jw_close(w, '}');
-    }
-    jw_close(w, ']');
+    PhaseLine ph[ATTN_PHASES];
+    phase_lines(r, ph);
+    bench_phases_json(w, ph, ATTN_PHASES, r->peak_gflops);
 }
 
 /* --phases as text: a line a phase, with its share of the pass and of the
  * peak. */
 static void print_phases(FILE *f, const BenchResult *r)
 {
-    fprintf(f, "  phases, each timed inside every pass, the median of the passes:\n");
-    for (int p = 0; p < ATTN_PHASES; p++) {
-        if (r->phase_ms[p] < 0)
-            continue;
-        fprintf(f, "    %-18s %9.2f ms %4.0f%% of the pass", attention_phase_name((AttnPhase)p), r->phase_ms[p],
-                r->fused.median > 0 ? 100.0 * r->phase_ms[p] / r->fused.median : 0.0);
-        if (r->phase_flops[p] > 0)
-            fprintf(f, " %9.1f GFLOP/s %4.0f%% of the FMA peak", gflops(r->phase_flops[p], r->phase_ms[p]),
-                    100.0 * phase_share(r, p));
-        fputc('\n', f);
-    }
+    PhaseLine ph[ATTN_PHASES];
+    phase_lines(r, ph);
+    bench_phases_print(f, ph, ATTN_PHASES, r->fused.median, r->peak_gflops);
 }
 
 static void print_json(FILE *f, const BenchOpts *o, const BenchResult *r)

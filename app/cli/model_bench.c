@@ -1,10 +1,11 @@
 /*
  * model_bench.c - `attn bench --model PATH|gpt2-small|llama-small [--n N]
- * [--reps R] [--generate N] [--dtype f32|bf16] [--json]`: a model's forward
- * pass over N tokens timed (one warm-up, then R runs; the median, the
- * fastest and the slowest), its work in GFLOP/s and as a share of the FMA
- * peak measured in the same run, tokens per second, its products' path
- * (float32 or BF16) and the process's peak resident memory. gpt2-small is
+ * [--reps R] [--generate N] [--dtype f32|bf16] [--phases] [--json]`: a
+ * model's forward pass over N tokens timed (one warm-up, then R runs; the
+ * median, the fastest and the slowest), its work in GFLOP/s and as a share
+ * of the FMA peak measured in the same run, tokens per second, its
+ * products' path (float32 or BF16) and the process's peak resident memory;
+ * with --phases each phase of the pass too (bench_phases.c). gpt2-small is
  * GPT-2 small's shape and llama-small a Llama's (12 layers, width 768, 12
  * heads, 4 key/value heads, SwiGLU of 2048, vocabulary 32000) with random
  * weights, made here, so no download is needed; a PATH is a checkpoint as
@@ -51,7 +52,7 @@
 static int bench_model_usage(const char *why)
 {
     fprintf(stderr, "attn: %s\nusage: attn bench --model PATH|gpt2-small|llama-small [--n N] [--reps R] "
-            "[--generate N] [--dtype f32|bf16] [--json]\n", why);
+            "[--generate N] [--dtype f32|bf16] [--phases] [--json]\n", why);
     return 2;
 }
 
@@ -164,6 +165,7 @@ int cli_model_bench(int argc, char **argv)
 {
     const char *which = NULL;
     int n = 1024, reps = 3, json = 0, generate = 0, n_given = 0, dtype = -1; /* dtype -1: as stored, or float32 */
+    int phases = 0;
     for (int i = 1; i < argc; i++) {
         long v;
         if (strcmp(argv[i], "--model") == 0 && i + 1 < argc)
@@ -190,8 +192,11 @@ int cli_model_bench(int argc, char **argv)
         }
         else if (strcmp(argv[i], "--json") == 0)
             json = 1;
+        else if (strcmp(argv[i], "--phases") == 0)
+            phases = 1;
         else if (!threads_option(argc, argv, &i))
-            return bench_model_usage("bench --model takes --n N, --reps R, --generate N, --dtype f32|bf16 and --json");
+            return bench_model_usage("bench --model takes --n N, --reps R, --generate N, --dtype f32|bf16, --phases "
+                                     "and --json");
     }
     if (!which)
         return bench_model_usage("which model?");
@@ -234,21 +239,13 @@ int cli_model_bench(int argc, char **argv)
         double *ms = malloc((size_t)reps * sizeof *ms);
         for (int i = 0; tokens && i < n; i++)
             tokens[i] = (int)((i * 2654435761u) % (unsigned)cfg.vocab);
-        ModelRun run;
+        PhaseLine phase[MODEL_PHASES];
         double peak_before = bench_fma_peak(pool_threads(), NULL);     /* and after: bench_fma_peak_again */
-        for (int r = -1; tokens && ms && status == 0 && r < reps; r++) {
-            double t0 = bench_now_ms();
-            if (model_forward_timed(m, tokens, n, &run, &err) != ATTN_OK) {
-                fprintf(stderr, "attn: %s\n", err.msg);
-                status = 2;
-                break;
-            }
-            if (r >= 0)
-                ms[r] = bench_now_ms() - t0;    /* the first run only warms up */
-            model_run_free(&run);
-        }
         if (!tokens || !ms) {
             fprintf(stderr, "attn: out of memory\n");
+            status = 2;
+        } else if (bench_model_forward(m, tokens, n, reps, ms, phase, &err) != ATTN_OK) {
+            fprintf(stderr, "attn: %s\n", err.msg);
             status = 2;
         }
         if (status == 0) {
@@ -279,6 +276,8 @@ int cli_model_bench(int argc, char **argv)
                 jw_num(&w, "peak_gflops", peak, 2);
                 jw_num(&w, "peak_share", peak > 0 ? gflops / peak : 0, 4);
                 jw_int(&w, "peak_rss_kb", rss);
+                if (phases)
+                    bench_phases_json(&w, phase, MODEL_PHASES, peak);
                 jw_end(&w);
                 jw_print(&w, stdout);
             } else {
@@ -290,6 +289,8 @@ int cli_model_bench(int argc, char **argv)
                        threads == 1 ? "" : "s", median,
                        ms[0], ms[reps - 1], n / (median / 1e3), gflops, peak > 0 ? 100 * gflops / peak : 0, peak,
                        path, rss / 1024.0);
+                if (phases)
+                    bench_phases_print(stdout, phase, MODEL_PHASES, median, peak);
             }
         }
         free(tokens);

@@ -196,25 +196,10 @@ static int time_naive(const BenchOpts *o, const BenchInputs *in, const AttnConfi
 }
 
 /* The phases of the pass being timed, told by the engine as each begins
- * and ends (attention_workspace_observe): each one's ms in this pass, -1
- * for one it did not run. */
-typedef struct {
-    double t0, ms[ATTN_PHASES];
-} PhaseClock;
-
+ * and ends (attention_workspace_observe), on the one clock of phases. */
 static void phase_tick(void *ctx, AttnPhase phase, int done)
 {
-    PhaseClock *pc = ctx;
-    if (!done)
-        pc->t0 = bench_now_ms();
-    else
-        pc->ms[phase] = (pc->ms[phase] < 0 ? 0 : pc->ms[phase]) + bench_now_ms() - pc->t0;
-}
-
-static void phase_clock_reset(PhaseClock *pc)
-{
-    for (int p = 0; p < ATTN_PHASES; p++)
-        pc->ms[p] = -1.0;
+    phase_clock_mark(ctx, (int)phase, done);
 }
 
 AttnConfig bench_config(const BenchOpts *o)

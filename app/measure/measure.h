@@ -11,6 +11,8 @@
 #include <stdio.h>
 
 #include "attention.h"
+#include "json_write.h"
+#include "model.h"
 
 typedef struct {
     int n, d, heads, causal, reps, json, fused_only, sweep, standard;
@@ -83,6 +85,32 @@ double bench_now_ms(void);
 double bench_cpu_now_ms(void);
 /* The median of t[0..n-1], sorting t in place (t[0] the least, t[n-1] the most). */
 double bench_median(double *t, int n);
+
+/* ---- the phases of a timed pass (bench_phases.c) ---- */
+#define BENCH_PHASES_MAX 8
+/* A pass's phases as the engine marks them, begun and ended: each one's
+ * ms in this pass (its marks summed), -1 for one it did not run. */
+typedef struct {
+    double t0, ms[BENCH_PHASES_MAX];
+} PhaseClock;
+void phase_clock_reset(PhaseClock *pc);
+void phase_clock_mark(PhaseClock *pc, int phase, int done);
+/* A phase for the table and the JSON: its name, its median ms over the
+ * passes (-1: not run, left out), its flops (0: none counted). */
+typedef struct {
+    const char *name;
+    double ms, flops;
+} PhaseLine;
+/* Each phase's line (ms, share of a pass of pass_ms, GFLOP/s and share of
+ * the peak where it computes); the JSON's "phases" array of phase, ms,
+ * gflops, peak_share. */
+void bench_phases_print(FILE *f, const PhaseLine *ph, int n, double pass_ms, double peak_gflops);
+void bench_phases_json(JsonWriter *w, const PhaseLine *ph, int n, double peak_gflops);
+/* A model's forward over tokens[0..n): one pass to warm up, then reps,
+ * each one's ms into ms[0..reps), and each phase's median over them into
+ * phases[0..MODEL_PHASES) with its flops. */
+attn_status bench_model_forward(const Model *m, const int *tokens, int n, int reps, double *ms, PhaseLine *phases,
+                                AttnError *err);
 
 /* The options of a plain `attn bench`: n 2048, d 512, 8 heads, 5 reps. */
 void bench_opts_default(BenchOpts *o);

@@ -442,19 +442,52 @@ attn_status model_forward_asked(const Model *m, const int *tokens, int n, const 
     return forward(m, tokens, n, 1, ask, run, err);
 }
 
-attn_status model_forward_timed(const Model *m, const int *tokens, int n, ModelRun *run, AttnError *err)
+attn_status model_forward_timed(const Model *m, const int *tokens, int n, const ModelWatch *watch, ModelRun *run,
+                                AttnError *err)
 {
-    return forward(m, tokens, n, 0, &ask_nothing, run, err);
+    ModelAsk ask = { .watch = watch ? *watch : (ModelWatch){ 0 } };
+    return forward(m, tokens, n, 0, &ask, run, err);
+}
+
+#define MODEL_PHASE_NAME(id, name) name,
+static const char *const phase_names[MODEL_PHASES] = { MODEL_PHASE_LIST(MODEL_PHASE_NAME) };
+
+const char *model_phase_name(ModelPhase phase)
+{
+    return phase >= 0 && phase < MODEL_PHASES ? phase_names[phase] : "?";
+}
+
+double model_phase_flops(const ModelConfig *c, int n, ModelPhase phase)
+{
+    double d = c->d_model, q = (double)c->heads * c->head_dim, kv = (double)c->kv_heads * c->head_dim, f = c->d_ff;
+    double L = c->layers;
+    switch (phase) {
+    case MODEL_PHASE_QKV:
+        return L * 2.0 * n * d * (q + 2 * kv);
+    case MODEL_PHASE_OUT:
+        return L * 2.0 * n * q * d;
+    case MODEL_PHASE_MLP:
+        return L * (c->kind == FAMILY_GPT2 ? 2 : 3) * 2.0 * n * d * f;
+    case MODEL_PHASE_ATTENTION: {
+        /* each query's scores and weighted sum over the keys it sees */
+        double keys = 0;
+        for (int i = 0; i < n; i++)
+            keys += c->sliding_window > 0 && c->sliding_window < i + 1 ? c->sliding_window : i + 1;
+        return L * 2 * 2.0 * keys * q;
+    }
+    case MODEL_PHASE_LOGITS:
+        return 2.0 * d * c->vocab;      /* the last position's */
+    default:
+        return 0.0;
+    }
 }
 
 double model_forward_flops(const ModelConfig *c, int n)
 {
-    double d = c->d_model, q = (double)c->heads * c->head_dim, kv = (double)c->kv_heads * c->head_dim, f = c->d_ff;
-    double proj = c->kind == FAMILY_GPT2 ? 2.0 * n * d * 3 * d + 2.0 * n * d * d
-                                         : 2.0 * n * d * (q + 2 * kv) + 2.0 * n * q * d;
-    double mlp = (c->kind == FAMILY_GPT2 ? 2 : 3) * 2.0 * n * d * f;
-    double att = 2 * 2.0 * n * n * c->head_dim * c->heads;     /* the scores and the weighted sum */
-    return c->layers * (proj + mlp + att) + 2.0 * d * c->vocab;
+    double total = 0;
+    for (int p = 0; p < MODEL_PHASES; p++)
+        total += model_phase_flops(c, n, (ModelPhase)p);
+    return total;
 }
 
 void model_run_free(ModelRun *run)

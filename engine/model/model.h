@@ -199,6 +199,30 @@ typedef struct {
     int ld;
 } ModelHeadEdit;
 
+/* The phases of a forward pass, each told as it begins and ends (done 0,
+ * then 1) to whoever watches (ModelAsk's watch): what `attn bench --model
+ * --phases` times, the engine keeping no clock. The norms are every
+ * layer's two; Q, K and V come with the rotary positions; the attention is
+ * the heads' scores, softmax and weighted sums; W_O the heads' outputs
+ * projected and added; the MLP its products and activation; the output
+ * layer the final norm and the logits. */
+#define MODEL_PHASE_LIST(X)                                                                                     \
+    X(MODEL_PHASE_EMBED, "embeddings")                                                                          \
+    X(MODEL_PHASE_NORM, "norms")                                                                                \
+    X(MODEL_PHASE_QKV, "Q, K and V")                                                                            \
+    X(MODEL_PHASE_ATTENTION, "attention")                                                                       \
+    X(MODEL_PHASE_OUT, "W_O")                                                                                   \
+    X(MODEL_PHASE_MLP, "MLP")                                                                                   \
+    X(MODEL_PHASE_LOGITS, "output layer")
+#define MODEL_PHASE_ID(id, name) id,
+typedef enum { MODEL_PHASE_LIST(MODEL_PHASE_ID) MODEL_PHASES } ModelPhase;
+#undef MODEL_PHASE_ID
+typedef struct {
+    void (*fn)(void *ctx, ModelPhase phase, int done);
+    void *ctx;
+} ModelWatch;
+const char *model_phase_name(ModelPhase phase);
+
 /* What a pass is asked to keep beyond the attention and the last logits,
  * and what it is asked to change. */
 typedef struct {
@@ -214,6 +238,8 @@ typedef struct {
                            the last position's output projections read
                            (run->last_att, run->last_mlp): the logit lens
                            and the direct logit attribution                 */
+    ModelWatch watch;   /* told of each phase as it begins and ends; fn NULL:
+                           nobody                                            */
 } ModelAsk;
 
 
@@ -231,9 +257,11 @@ attn_status model_forward_asked(const Model *m, const int *tokens, int n, const 
  * model_forward's, keeping what it would let go. GPT-2 only. */
 attn_status model_forward_keep(const Model *m, const int *tokens, const int *targets, int B, int T, ModelActs *acts,
                                double *loss, AttnError *err);
-/* The same pass keeping only the logits: what a benchmark times; n up to
- * the context, as far as memory goes. */
-attn_status model_forward_timed(const Model *m, const int *tokens, int n, ModelRun *run, AttnError *err);
+/* The same pass keeping only the logits: what a benchmark times (watch,
+ * or NULL, told of its phases); n up to the context, as far as memory
+ * goes. */
+attn_status model_forward_timed(const Model *m, const int *tokens, int n, const ModelWatch *watch, ModelRun *run,
+                                AttnError *err);
 /* The logits after position pos (from 0) into out (vocab), from a run
  * that kept every position (ModelAsk's every_position): the last's equal
  * run->logits. ATTN_E_ARG otherwise. */
@@ -282,8 +310,12 @@ attn_status model_attribution(const Model *m, const ModelRun *run, const int *to
                               AttnError *err);
 void model_attribution_free(ModelAttribution *a);
 
-/* The floating-point operations of a forward pass over n tokens. */
+/* The floating-point operations of a forward pass over n tokens, and of
+ * one of its phases (the attention's scores and weighted sums over the
+ * causal triangle, or the sliding window's band, as they are computed;
+ * the phases without products: 0). */
 double model_forward_flops(const ModelConfig *cfg, int n);
+double model_phase_flops(const ModelConfig *cfg, int n, ModelPhase phase);
 void model_run_free(ModelRun *run);
 
 /* The kind a head's scores name: "previous-token", "first-token", "self",

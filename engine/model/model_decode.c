@@ -156,20 +156,20 @@ attn_status model_step(const Model *m, ModelCache *kc, const int *tokens, int n,
         ModelLayerActs s = { .ln1 = b.a, .qkv = b.qkv, .atty = b.o, .res2 = b.x, .ln2 = b.a, .fch = b.ff,
                              .fch_gelu = b.ff, .res3 = b.x };
         for (int l = 0; l < c->layers && rc == ATTN_OK; l++) {
-            if ((rc = model_gpt2_layer_in(m, l, b.x, n, &s, ws, err)) != ATTN_OK)
+            if ((rc = model_gpt2_layer_in(m, l, b.x, n, &s, NULL, ws, err)) != ATTN_OK)
                 break;
             cached_attention(c, kc, l, b.qkv, 3 * d, b.qkv + d, b.qkv + 2 * d, 3 * d, n, b.A, b.o,
                              looked ? looked + (size_t)l * H * L : NULL);
-            rc = model_gpt2_layer_out(m, l, b.x, n, &s, NULL, ws, err);
+            rc = model_gpt2_layer_out(m, l, b.x, n, &s, NULL, NULL, ws, err);
         }
     } else {
         float *Q = b.qkv, *K = Q + (size_t)n * q, *V = K + (size_t)n * kv;
         model_llama_embed(m, tokens, n, b.x);
         for (int l = 0; l < c->layers && rc == ATTN_OK; l++) {
-            if ((rc = model_llama_layer_in(m, l, b.x, n, past, b.a, Q, K, V, ws, err)) != ATTN_OK)
+            if ((rc = model_llama_layer_in(m, l, b.x, n, past, b.a, Q, K, V, NULL, ws, err)) != ATTN_OK)
                 break;
             cached_attention(c, kc, l, Q, q, K, V, kv, n, b.A, b.o, looked ? looked + (size_t)l * H * L : NULL);
-            rc = model_llama_layer_out(m, l, b.o, n, b.x, b.a, b.ff, b.ff2, NULL, ws, err);
+            rc = model_llama_layer_out(m, l, b.o, n, b.x, b.a, b.ff, b.ff2, NULL, NULL, ws, err);
         }
     }
     if (rc == ATTN_OK) {
@@ -245,7 +245,7 @@ const float *model_gen_logits(ModelGen *g, AttnError *err)
     const ModelConfig *c = &g->m->cfg;
     if (!g->cache) {
         ModelRun run;
-        if (model_forward_timed(g->m, g->ids, g->n, &run, err) != ATTN_OK)
+        if (model_forward_timed(g->m, g->ids, g->n, NULL, &run, err) != ATTN_OK)
             return NULL;
         memcpy(g->logits, run.logits, (size_t)c->vocab * sizeof *g->logits);
         model_run_free(&run);

@@ -166,35 +166,48 @@ void model_gpt2_embed(const Model *m, const int *tokens, int N, int T, int pos0,
 }
 
 attn_status model_gpt2_layer_in(const Model *m, int l, const float *x, int N, const ModelLayerActs *s,
-                                AttnWorkspace *ws, AttnError *err)
+                                const ModelWatch *watch, AttnWorkspace *ws, AttnError *err)
 {
     const ModelConfig *c = &m->cfg;
     const Gpt2Layer *y = &m->gpt2[l];
     int d = c->d_model;
+    model_mark(watch, MODEL_PHASE_NORM, 0);
     model_layer_norm(s->ln1, s->ln1_mean, s->ln1_rstd, x, y->ln1_g, y->ln1_b, N, d, c->ln_eps);
-    return model_affine(ws, s->ln1, N, d, y->qkv_w, y->qkv_b, 3 * d, s->qkv, 0, err);
+    model_mark(watch, MODEL_PHASE_NORM, 1);
+    model_mark(watch, MODEL_PHASE_QKV, 0);
+    attn_status rc = model_affine(ws, s->ln1, N, d, y->qkv_w, y->qkv_b, 3 * d, s->qkv, 0, err);
+    model_mark(watch, MODEL_PHASE_QKV, 1);
+    return rc;
 }
 
 attn_status model_gpt2_layer_out(const Model *m, int l, const float *x, int N, const ModelLayerActs *s,
-                                 ModelRun *run, AttnWorkspace *ws, AttnError *err)
+                                 ModelRun *run, const ModelWatch *watch, AttnWorkspace *ws, AttnError *err)
 {
     const ModelConfig *c = &m->cfg;
     const Gpt2Layer *y = &m->gpt2[l];
     int d = c->d_model, f = c->d_ff;
     attn_status rc;
+    model_mark(watch, MODEL_PHASE_OUT, 0);
     if (s->res2 != x)
         memcpy(s->res2, x, (size_t)N * d * sizeof *s->res2);
-    if ((rc = model_affine(ws, s->atty, N, d, y->proj_w, y->proj_b, d, s->res2, 1, err)) != ATTN_OK)
+    rc = model_affine(ws, s->atty, N, d, y->proj_w, y->proj_b, d, s->res2, 1, err);
+    model_mark(watch, MODEL_PHASE_OUT, 1);
+    if (rc != ATTN_OK)
         return rc;
+    model_mark(watch, MODEL_PHASE_NORM, 0);
     model_layer_norm(s->ln2, s->ln2_mean, s->ln2_rstd, s->res2, y->ln2_g, y->ln2_b, N, d, c->ln_eps);
-    if ((rc = model_affine(ws, s->ln2, N, d, y->fc_w, y->fc_b, f, s->fch, 0, err)) != ATTN_OK)
-        return rc;
-    model_gelu(s->fch_gelu, s->fch_tanh, s->fch, (size_t)N * f);
-    if (run)
-        model_mlp_kept(c, run, l, s->fch_gelu, N);     /* what the MLP's output projection reads */
-    if (s->res3 != s->res2)
-        memcpy(s->res3, s->res2, (size_t)N * d * sizeof *s->res3);
-    return model_affine(ws, s->fch_gelu, N, f, y->out_w, y->out_b, d, s->res3, 1, err);
+    model_mark(watch, MODEL_PHASE_NORM, 1);
+    model_mark(watch, MODEL_PHASE_MLP, 0);
+    if ((rc = model_affine(ws, s->ln2, N, d, y->fc_w, y->fc_b, f, s->fch, 0, err)) == ATTN_OK) {
+        model_gelu(s->fch_gelu, s->fch_tanh, s->fch, (size_t)N * f);
+        if (run)
+            model_mlp_kept(c, run, l, s->fch_gelu, N);     /* what the MLP's output projection reads */
+        if (s->res3 != s->res2)
+            memcpy(s->res3, s->res2, (size_t)N * d * sizeof *s->res3);
+        rc = model_affine(ws, s->fch_gelu, N, f, y->out_w, y->out_b, d, s->res3, 1, err);
+    }
+    model_mark(watch, MODEL_PHASE_MLP, 1);
+    return rc;
 }
 
 /* A batch's attention, a sequence an item of attn's pool (each on one
@@ -268,8 +281,11 @@ static attn_status gpt2_pass(const Model *m, const int *tokens, int B, int T, Mo
             goto done;
         }
     }
+    const ModelWatch *watch = ask ? &ask->watch : NULL;
     float *x0 = keep ? keep->encoded : h;
+    model_mark(watch, MODEL_PHASE_EMBED, 0);
     model_gpt2_embed(m, tokens, N, T, 0, x0);
+    model_mark(watch, MODEL_PHASE_EMBED, 1);
     const float *x = x0;
     if (run)
         model_stream_kept(c, run, 0, x0, N);
@@ -278,22 +294,24 @@ static attn_status gpt2_pass(const Model *m, const int *tokens, int B, int T, Mo
         ModelLayerActs s = keep ? keep->layer[l]
                                 : (ModelLayerActs){ .ln1 = a, .qkv = qkv, .atty = o, .res2 = h, .ln2 = a, .fch = ff,
                                                     .fch_gelu = ff, .res3 = h };
-        if ((rc = model_gpt2_layer_in(m, l, x, N, &s, ws, err)) != ATTN_OK)
+        if ((rc = model_gpt2_layer_in(m, l, x, N, &s, watch, ws, err)) != ATTN_OK)
             goto done;
         if (run && run->input_layer == l + 1)
             memcpy(run->layer_input, s.ln1, (size_t)N * d * sizeof *s.ln1);
         if (run)
             model_keep_qk(c, run, l, s.qkv, 3 * d, s.qkv + d, 3 * d);
+        model_mark(watch, MODEL_PHASE_ATTENTION, 0);
         if (B == 1)
             rc = model_layer_attention(c, s.qkv, 3 * d, s.qkv + d, 3 * d, s.qkv + 2 * d, 3 * d, T, s.atty, d,
                                        run ? &run->scores[l * H] : NULL, s.lse, &scratch, err);
         else
             rc = batch_attention(c, &s, B, T, keep, err);
+        model_mark(watch, MODEL_PHASE_ATTENTION, 1);
         if (rc != ATTN_OK)
             goto done;
         if (run)
             model_heads_formed(c, ask, run, l, s.atty, d, N);
-        if ((rc = model_gpt2_layer_out(m, l, x, N, &s, run, ws, err)) != ATTN_OK)
+        if ((rc = model_gpt2_layer_out(m, l, x, N, &s, run, watch, ws, err)) != ATTN_OK)
             goto done;
         x = s.res3;
         if (run)
@@ -307,7 +325,9 @@ static attn_status gpt2_pass(const Model *m, const int *tokens, int B, int T, Mo
     } else {
         /* the last position (and every one kept, for model_logits_at) */
         int rows = run->final ? N : 1;
+        model_mark(watch, MODEL_PHASE_LOGITS, 0);
         rc = model_final(m, x + (size_t)(N - rows) * d, rows, a, run->logits, ws, err);
+        model_mark(watch, MODEL_PHASE_LOGITS, 1);
         if (run->final)
             memcpy(run->final, a, (size_t)N * d * sizeof *a);
     }

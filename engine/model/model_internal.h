@@ -156,9 +156,9 @@ void model_causal_softmax_at(float *a, int rows, int cols, int past, int window)
  * s->res2, the MLP's added into s->res3; either may be x). */
 void model_gpt2_embed(const Model *m, const int *tokens, int N, int T, int pos0, float *x);
 attn_status model_gpt2_layer_in(const Model *m, int l, const float *x, int N, const ModelLayerActs *s,
-                                AttnWorkspace *ws, AttnError *err);
+                                const ModelWatch *watch, AttnWorkspace *ws, AttnError *err);
 attn_status model_gpt2_layer_out(const Model *m, int l, const float *x, int N, const ModelLayerActs *s,
-                                 ModelRun *run, AttnWorkspace *ws, AttnError *err);
+                                 ModelRun *run, const ModelWatch *watch, AttnWorkspace *ws, AttnError *err);
 /* The Llama family's (model_llama.c): x (n x d) the tokens' embeddings; a
  * layer's attention inputs over h's n rows at positions pos0 ..: its
  * RMSNorm into a, Q (n x heads hd), K and V (n x kv_heads hd) projected,
@@ -167,9 +167,17 @@ attn_status model_gpt2_layer_out(const Model *m, int l, const float *x, int N, c
  * d_ff of scratch) added to h. */
 void model_llama_embed(const Model *m, const int *tokens, int n, float *x);
 attn_status model_llama_layer_in(const Model *m, int l, const float *h, int n, int pos0, float *a, float *Q,
-                                 float *K, float *V, AttnWorkspace *ws, AttnError *err);
+                                 float *K, float *V, const ModelWatch *watch, AttnWorkspace *ws, AttnError *err);
 attn_status model_llama_layer_out(const Model *m, int l, const float *o, int n, float *h, float *a, float *g,
-                                  float *u, ModelRun *run, AttnWorkspace *ws, AttnError *err);
+                                  float *u, ModelRun *run, const ModelWatch *watch, AttnWorkspace *ws,
+                                  AttnError *err);
+/* Whoever watches a pass told that phase begins (done 0) or ends (1);
+ * watch NULL, or its fn: nobody. */
+static inline void model_mark(const ModelWatch *watch, ModelPhase phase, int done)
+{
+    if (watch && watch->fn)
+        watch->fn(watch->ctx, phase, done);
+}
 
 
 /* Each family's weights found (0, or -1 with err) and its forward pass

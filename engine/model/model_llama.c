@@ -133,39 +133,51 @@ void model_llama_embed(const Model *m, const int *tokens, int n, float *x)
 }
 
 attn_status model_llama_layer_in(const Model *m, int l, const float *h, int n, int pos0, float *a, float *Q,
-                                 float *K, float *V, AttnWorkspace *ws, AttnError *err)
+                                 float *K, float *V, const ModelWatch *watch, AttnWorkspace *ws, AttnError *err)
 {
     const ModelConfig *c = &m->cfg;
     const LlamaLayer *y = &m->llama[l];
     int d = c->d_model, hd = c->head_dim;
     attn_status rc;
+    model_mark(watch, MODEL_PHASE_NORM, 0);
     model_rms_norm(a, h, y->in_norm, n, d, c->ln_eps);
-    if ((rc = model_product(ws, a, n, &y->q, y->q_b, Q, 0, err)) != ATTN_OK
-        || (rc = model_product(ws, a, n, &y->k, y->k_b, K, 0, err)) != ATTN_OK
-        || (rc = model_product(ws, a, n, &y->v, y->v_b, V, 0, err)) != ATTN_OK)
-        return rc;
-    rotate(Q, n, c->heads, hd, c->rope_theta, pos0);
-    rotate(K, n, c->kv_heads, hd, c->rope_theta, pos0);
-    return ATTN_OK;
+    model_mark(watch, MODEL_PHASE_NORM, 1);
+    model_mark(watch, MODEL_PHASE_QKV, 0);
+    if ((rc = model_product(ws, a, n, &y->q, y->q_b, Q, 0, err)) == ATTN_OK
+        && (rc = model_product(ws, a, n, &y->k, y->k_b, K, 0, err)) == ATTN_OK
+        && (rc = model_product(ws, a, n, &y->v, y->v_b, V, 0, err)) == ATTN_OK) {
+        rotate(Q, n, c->heads, hd, c->rope_theta, pos0);
+        rotate(K, n, c->kv_heads, hd, c->rope_theta, pos0);
+    }
+    model_mark(watch, MODEL_PHASE_QKV, 1);
+    return rc;
 }
 
 attn_status model_llama_layer_out(const Model *m, int l, const float *o, int n, float *h, float *a, float *g,
-                                  float *u, ModelRun *run, AttnWorkspace *ws, AttnError *err)
+                                  float *u, ModelRun *run, const ModelWatch *watch, AttnWorkspace *ws,
+                                  AttnError *err)
 {
     const ModelConfig *c = &m->cfg;
     const LlamaLayer *y = &m->llama[l];
     int d = c->d_model, f = c->d_ff;
-    attn_status rc;
-    if ((rc = model_product(ws, o, n, &y->o, NULL, h, 1, err)) != ATTN_OK)
+    model_mark(watch, MODEL_PHASE_OUT, 0);
+    attn_status rc = model_product(ws, o, n, &y->o, NULL, h, 1, err);
+    model_mark(watch, MODEL_PHASE_OUT, 1);
+    if (rc != ATTN_OK)
         return rc;
+    model_mark(watch, MODEL_PHASE_NORM, 0);
     model_rms_norm(a, h, y->post_norm, n, d, c->ln_eps);
-    if ((rc = model_product(ws, a, n, &y->gate, NULL, g, 0, err)) != ATTN_OK
-        || (rc = model_product(ws, a, n, &y->up, NULL, u, 0, err)) != ATTN_OK)
-        return rc;
-    pool_for((size_t)n * f, 1 << 16, gate_band, &(Gated){ g, u });
-    if (run)
-        model_mlp_kept(c, run, l, g, n);     /* what the MLP's output projection reads, for --attribution */
-    return model_product(ws, g, n, &y->down, NULL, h, 1, err);
+    model_mark(watch, MODEL_PHASE_NORM, 1);
+    model_mark(watch, MODEL_PHASE_MLP, 0);
+    if ((rc = model_product(ws, a, n, &y->gate, NULL, g, 0, err)) == ATTN_OK
+        && (rc = model_product(ws, a, n, &y->up, NULL, u, 0, err)) == ATTN_OK) {
+        pool_for((size_t)n * f, 1 << 16, gate_band, &(Gated){ g, u });
+        if (run)
+            model_mlp_kept(c, run, l, g, n);     /* what the MLP's output projection reads, for --attribution */
+        rc = model_product(ws, g, n, &y->down, NULL, h, 1, err);
+    }
+    model_mark(watch, MODEL_PHASE_MLP, 1);
+    return rc;
 }
 
 attn_status model_forward_llama(const Model *m, const int *tokens, int n, const ModelAsk *ask, ModelRun *run,
@@ -184,24 +196,31 @@ attn_status model_forward_llama(const Model *m, const int *tokens, int n, const 
         rc = attn_fail(err, ATTN_E_NOMEM, "out of memory for a forward pass of %d tokens", n);
         goto done;
     }
+    const ModelWatch *watch = &ask->watch;
+    model_mark(watch, MODEL_PHASE_EMBED, 0);
     model_llama_embed(m, tokens, n, h);
+    model_mark(watch, MODEL_PHASE_EMBED, 1);
     model_stream_kept(c, run, 0, h, n);
     for (int l = 0; l < c->layers; l++) {
-        if ((rc = model_llama_layer_in(m, l, h, n, 0, a, Q, K, V, ws, err)) != ATTN_OK)
+        if ((rc = model_llama_layer_in(m, l, h, n, 0, a, Q, K, V, watch, ws, err)) != ATTN_OK)
             goto done;
         if (run->input_layer == l + 1)
             memcpy(run->layer_input, a, (size_t)n * d * sizeof *a);
         model_keep_qk(c, run, l, Q, q, K, kv);
+        model_mark(watch, MODEL_PHASE_ATTENTION, 0);
         rc = model_layer_attention(c, Q, q, K, kv, V, kv, n, o, q, &run->scores[l * H], NULL, &scratch, err);
+        model_mark(watch, MODEL_PHASE_ATTENTION, 1);
         if (rc != ATTN_OK)
             goto done;
         model_heads_formed(c, ask, run, l, o, q, n);
-        if ((rc = model_llama_layer_out(m, l, o, n, h, a, g, u, run, ws, err)) != ATTN_OK)
+        if ((rc = model_llama_layer_out(m, l, o, n, h, a, g, u, run, watch, ws, err)) != ATTN_OK)
             goto done;
         model_stream_kept(c, run, l + 1, h, n);
     }
     int rows = run->final ? n : 1;  /* the last position (and every one kept) */
+    model_mark(watch, MODEL_PHASE_LOGITS, 0);
     rc = model_final(m, h + (size_t)(n - rows) * d, rows, a, run->logits, ws, err);
+    model_mark(watch, MODEL_PHASE_LOGITS, 1);
     if (run->final)
         memcpy(run->final, a, (size_t)n * d * sizeof *a);
 done:
