@@ -5,7 +5,7 @@
  * median, the fastest and the slowest), its work in GFLOP/s and as a share
  * of the FMA peak measured in the same run, tokens per second, its
  * products' path (float32 or BF16) and the process's peak resident memory;
- * with --phases each phase of the pass too (bench_phases.c). gpt2-small is
+ * with --phases each phase of the pass too (bench_clock.c). gpt2-small is
  * GPT-2 small's shape and llama-small a Llama's (12 layers, width 768, 12
  * heads, 4 key/value heads, SwiGLU of 2048, vocabulary 32000) with random
  * weights, made here, so no download is needed; a PATH is a checkpoint as

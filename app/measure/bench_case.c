@@ -18,13 +18,11 @@
  * is counted so.
  */
 #include "measure.h"
-#include "clock.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "alloc.h"
@@ -104,15 +102,6 @@ int bench_inputs_make(BenchInputs *in, int n, int d, unsigned long seed)
     return 0;
 }
 
-double bench_now_ms(void) { return clock_seconds() * 1e3; }
-
-double bench_cpu_now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
 /* Start a timed run: *wall and *cpu now. */
 static void start(double *wall, double *cpu)
 {
@@ -128,18 +117,6 @@ static void stop(double *t, int reps, int i, double wall, double cpu)
         return;
     t[i] = bench_now_ms() - wall;
     t[reps + i] = bench_cpu_now_ms() - cpu;
-}
-
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-double bench_median(double *t, int n)
-{
-    qsort(t, (size_t)n, sizeof *t, by_value);
-    return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
 }
 
 /* Median, min and max of n wall times t[0..n-1], and the median CPU time of

@@ -2,7 +2,8 @@
  * measure.h - what attention costs on this machine, for `attn bench`
  * (app/cli/bench.c) and the screen's cost view (app/tui/tui_cost.c) alike:
  * the options, the seeded inputs, one timed case and its result
- * (bench_case.c), the sweep over n (sweep.c).
+ * (bench_case.c), the sweep over n (sweep.c), the clock they read and the
+ * phases of a timed pass, a model's forward's too (bench_clock.c).
  */
 #ifndef ATTN_MEASURE_H
 #define ATTN_MEASURE_H
@@ -86,7 +87,7 @@ double bench_cpu_now_ms(void);
 /* The median of t[0..n-1], sorting t in place (t[0] the least, t[n-1] the most). */
 double bench_median(double *t, int n);
 
-/* ---- the phases of a timed pass (bench_phases.c) ---- */
+/* ---- the phases of a timed pass (bench_clock.c) ---- */
 #define BENCH_PHASES_MAX 8
 /* A pass's phases as the engine marks them, begun and ended: each one's
  * ms in this pass (its marks summed), -1 for one it did not run. */

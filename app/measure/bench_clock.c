@@ -1,18 +1,43 @@
 /*
- * bench_phases.c - the phases of a timed pass, for `attn bench --phases`
- * (the fused layer: bench_case.c) and `attn bench --model --phases` (a
- * model's forward: bench_model_forward, here): a clock the engine's marks
- * drive (each phase's time in one pass, its marks summed: a model's
- * layers' norms are one phase), and each phase's line of the table and
- * item of the JSON, with its share of the pass and of the same run's FMA
- * peak. The engine keeps no clock; the one it is read with is here.
+ * bench_clock.c - the clock attn bench reads (measure.h): now, on the wall
+ * and in CPU time, the median of a run's timings, and the phases of a
+ * timed pass, for `attn bench --phases` (the fused layer: bench_case.c) and
+ * `attn bench --model --phases` (a model's forward: bench_model_forward,
+ * here): a clock the engine's marks drive (each phase's time in one pass,
+ * its marks summed: a model's layers' norms are one phase), and each
+ * phase's line of the table and item of the JSON, with its share of the
+ * pass and of the same run's FMA peak. The engine keeps no clock; the one
+ * it is read with is here.
  */
 #include "measure.h"
+#include "clock.h"
 
 #include <stdlib.h>
+#include <time.h>
 
 #include "json_write.h"
 #include "model.h"
+
+double bench_now_ms(void) { return clock_seconds() * 1e3; }
+
+double bench_cpu_now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double bench_median(double *t, int n)
+{
+    qsort(t, (size_t)n, sizeof *t, by_value);
+    return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
+}
 
 _Static_assert(ATTN_PHASES <= BENCH_PHASES_MAX && MODEL_PHASES <= BENCH_PHASES_MAX, "a pass's phases fit the clock");
 
