@@ -411,6 +411,11 @@ START_TEST(test_errors_point_at_the_fault)
     expect_error("lesson T\nlet a = [ ]\n", ATTN_E_SHAPE, 2, 9, "a matrix needs at least one value");
     expect_error("lesson T\nstep S\n  exercise Q\n    answer 1\n  end junk\n", ATTN_E_SYNTAX, 5, 6, "nothing may follow 'end'");
     expect_error("lesson T\nlesson U\n", ATTN_E_SYNTAX, 2, 1, "already has a title");
+    /* a bad tolerance: the caret under the value, not under 'within' */
+    expect_error("lesson T\nlet A = [1]\nstep S\n  exercise Q\n    answer A[1,1] = 1e-3 within -1\n  end\n",
+                 ATTN_E_SYNTAX, 5, 33, "a tolerance is a number of 0 or more");
+    expect_error("lesson T\nlet A = [1]\ncheck A[1,1] = 1 within   inf\n", ATTN_E_SYNTAX, 3, 27,
+                 "a tolerance is a number of 0 or more");
     expect_error("lesson T\nseed -1\n", ATTN_E_SYNTAX, 2, 6, "'seed' needs a whole number");
     expect_error("lesson T\nlet a = zeros(0, 2)\n", ATTN_E_ARG, 2, 15, "zeros needs a whole number from 1 to 2147483647 for the rows, not 0");
     expect_error("lesson T\nlet a = zeros(2147483648, 2)\n", ATTN_E_ARG, 2, 15,

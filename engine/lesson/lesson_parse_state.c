@@ -213,16 +213,18 @@ int ps_number(PS *ps, Cursor *c, double *out, const char *what)
     return ps_cursor_next(c);
 }
 
-/* Optional `within TOL`. */
+/* Optional `within TOL`; a bad tolerance is refused at its value. */
 int ps_within(PS *ps, Cursor *c, double *tol)
 {
     if (!lex_tok_is(S(ps), &c->tok, "within"))
         return 0;
-    size_t pos = c->tok.pos;
-    if (ps_cursor_next(c) || ps_number(ps, c, tol, "a tolerance after 'within'"))
+    if (ps_cursor_next(c))
+        return -1;
+    size_t value = c->tok.pos;
+    if (ps_number(ps, c, tol, "a tolerance after 'within'"))
         return -1;
     if (!(*tol >= 0) || isinf(*tol))
-        return ps_fail(ps, ATTN_E_SYNTAX, pos, "a tolerance is a number of 0 or more");
+        return ps_fail(ps, ATTN_E_SYNTAX, value, "a tolerance is a number of 0 or more");
     return 0;
 }
 
