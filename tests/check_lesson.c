@@ -411,6 +411,16 @@ START_TEST(test_errors_point_at_the_fault)
     expect_error("lesson T\nlet a = [ ]\n", ATTN_E_SHAPE, 2, 9, "a matrix needs at least one value");
     expect_error("lesson T\nstep S\n  exercise Q\n    answer 1\n  end junk\n", ATTN_E_SYNTAX, 5, 6, "nothing may follow 'end'");
     expect_error("lesson T\nlesson U\n", ATTN_E_SYNTAX, 2, 1, "already has a title");
+    /* a misspelt word of an exercise, or keyword, is named as names are */
+    expect_error("lesson T\nlet A = [1]\nstep S\n  exercise Q\n    answre A[1,1]\n  end\n", ATTN_E_SYNTAX, 5, 5,
+                 "expected 'answer', 'hint', 'mistake', 'hide' or 'end' in the exercise of line 4, found 'answre'; "
+                 "did you mean 'answer'?");
+    expect_error("lesson T\nstep S\n  exercise Q\n    answer 1\n    hnit one\n  end\n", ATTN_E_SYNTAX, 5, 5,
+                 "found 'hnit'; did you mean 'hint'?");
+    expect_error("lesson T\nlayout colums\n", ATTN_E_SYNTAX, 2, 8,
+                 "layout is 'rows' or 'columns', not 'colums'; did you mean 'columns'?");
+    expect_error("lesson T\nswitch c onn\n", ATTN_E_SYNTAX, 2, 10, "a switch is 'on' or 'off', not 'onn'; did you mean 'on'?");
+    expect_error("lesson T\nlet A = [1]\nlabels A rwos a\n", ATTN_E_SYNTAX, 3, 10, "LABEL...; did you mean 'rows'?");
     /* a bad tolerance: the caret under the value, not under 'within' */
     expect_error("lesson T\nlet A = [1]\nstep S\n  exercise Q\n    answer A[1,1] = 1e-3 within -1\n  end\n",
                  ATTN_E_SYNTAX, 5, 33, "a tolerance is a number of 0 or more");

@@ -69,9 +69,11 @@ int dir_layout(PS *ps, size_t kw, size_t arg)
     else if (lex_tok_is(S(ps), &c.tok, "columns") || lex_tok_is(S(ps), &c.tok, "cols"))
         ps->l->layout = LAYOUT_COLUMNS;
     else {
-        char found[64];
+        static const char *const layouts[] = { "rows", "columns" };
+        char found[64], mean[48];
         snprintf(found, sizeof found, "%.*s", (int)(c.tok.len < 40 ? c.tok.len : 40), S(ps)->text + c.tok.pos);
-        return ps_fail(ps, ATTN_E_SYNTAX, c.tok.pos, "layout is 'rows' or 'columns', not '%s'", found);
+        return ps_fail(ps, ATTN_E_SYNTAX, c.tok.pos, "layout is 'rows' or 'columns', not '%s'%s", found,
+                       ps_keyword_suggestion(ps, c.tok.pos, c.tok.len, layouts, 2, mean, sizeof mean));
     }
     return ps_cursor_next(&c) || ps_end_statement(ps, &c, "the layout") ? -1 : 0;
 }
@@ -220,8 +222,13 @@ int dir_labels(PS *ps, size_t kw, size_t arg)
         cols = 0;
     else if (lex_tok_is(S(ps), &c.tok, "cols") || lex_tok_is(S(ps), &c.tok, "columns"))
         cols = 1;
-    else
-        return ps_fail(ps, ATTN_E_SYNTAX, c.tok.pos, "expected 'rows' or 'cols' after the name: labels NAME rows|cols LABEL...");
+    else {
+        static const char *const axes[] = { "rows", "cols", "columns" };
+        char mean[48];
+        return ps_fail(ps, ATTN_E_SYNTAX, c.tok.pos,
+                       "expected 'rows' or 'cols' after the name: labels NAME rows|cols LABEL...%s",
+                       ps_keyword_suggestion(ps, c.tok.pos, c.tok.len, axes, 3, mean, sizeof mean));
+    }
     LabelSpec spec = { .pos = name_pos, .slot = slot, .cols = cols };
     if (read_words(ps, c.lx.pos, &spec.names, &spec.n))
         goto fail;
@@ -509,8 +516,12 @@ int dir_switch(PS *ps, size_t kw, size_t arg)
         k.value = 0;
     else if (c.tok.kind == T_NEWLINE || c.tok.kind == T_EOF)
         return ps_fail(ps, ATTN_E_SYNTAX, c.tok.pos, "'switch' needs 'on' or 'off' after the name: switch NAME on|off");
-    else
-        return ps_fail(ps, ATTN_E_SYNTAX, c.tok.pos, "a switch is 'on' or 'off', not '%.*s'",
-                    (int)(c.tok.len < 40 ? c.tok.len : 40), S(ps)->text + c.tok.pos);
+    else {
+        static const char *const states[] = { "on", "off" };
+        char mean[48];
+        return ps_fail(ps, ATTN_E_SYNTAX, c.tok.pos, "a switch is 'on' or 'off', not '%.*s'%s",
+                       (int)(c.tok.len < 40 ? c.tok.len : 40), S(ps)->text + c.tok.pos,
+                       ps_keyword_suggestion(ps, c.tok.pos, c.tok.len, states, 2, mean, sizeof mean));
+    }
     return ps_cursor_next(&c) || ps_end_statement(ps, &c, "the switch") || add_knob(ps, kw, name.pos, name.len, value_pos, value_end, k) ? -1 : 0;
 }

@@ -202,13 +202,15 @@ int dir_exercise(PS *ps, size_t kw, size_t arg)
             }
             ps_next_line(ps);
         } else {
+            char mean[48];
+            ps_directive_suggestion(w, n, 1, mean, sizeof mean);
             if (n == 0)     /* not a word: show one whole character */
                 for (n = 1; p + n < ps->eol && ((unsigned char)w[n] & 0xC0) == 0x80; n++)
                     ;
+            /* a misspelt word of the exercise, or else a missing 'end' */
             ps_fail(ps, ATTN_E_SYNTAX, p,
-                 "expected 'answer', 'hint', 'mistake', 'hide' or 'end' in the exercise of line %d, found '%.*s' "
-                 "(missing 'end'?)",
-                 ex->line, (int)(n < 30 ? n : 30), w);
+                 "expected 'answer', 'hint', 'mistake', 'hide' or 'end' in the exercise of line %d, found '%.*s'%s",
+                 ex->line, (int)(n < 30 ? n : 30), w, mean[0] ? mean : " (missing 'end'?)");
             goto out;
         }
     }

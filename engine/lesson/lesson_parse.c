@@ -52,6 +52,29 @@ static const struct {
 };
 #define N_DIRECTIVES ((int)(sizeof directives / sizeof *directives))
 
+/* Is w[0..n) the name of a directive read at the top of a lesson or a
+ * step (not one of an exercise block's)? */
+static int top_directive(const char *w, size_t n)
+{
+    for (int i = 0; i < N_DIRECTIVES; i++)
+        if (directives[i].read && strlen(directives[i].name) == n && memcmp(directives[i].name, w, n) == 0)
+            return 1;
+    return 0;
+}
+
+const char *ps_directive_suggestion(const char *w, size_t n, int in_exercise, char *buf, size_t size)
+{
+    const char *names[N_DIRECTIVES];
+    int k = 0;
+    for (int i = 0; i < N_DIRECTIVES; i++)
+        if (!in_exercise || directives[i].in_exercise || strcmp(directives[i].name, "end") == 0)
+            names[k++] = directives[i].name;
+    /* a directive of the lesson met in an exercise is a missing 'end',
+     * not a misspelling */
+    const char *best = in_exercise && top_directive(w, n) ? NULL : lesson_suggest_name(w, n, (char *const *)names, k);
+    return lesson_did_you_mean(best, buf, size);
+}
+
 static int unknown_directive(PS *ps, size_t p, size_t n)
 {
     const char *w = S(ps)->text + p;
@@ -63,15 +86,9 @@ static int unknown_directive(PS *ps, size_t p, size_t n)
         snprintf(found, sizeof found, "%.*s", (int)k, w);
         return ps_fail(ps, ATTN_E_SYNTAX, p, "expected a directive (lesson, let, step, text, show, check, ...), found '%s'", found);
     }
-    char nm[48];
+    char nm[48], mean[48];
     snprintf(nm, sizeof nm, "%.*s", (int)(n < 40 ? n : 40), w);
-    const char *names[N_DIRECTIVES];
-    for (int i = 0; i < N_DIRECTIVES; i++)
-        names[i] = directives[i].name;
-    const char *best = lesson_suggest_name(w, n, (char *const *)names, N_DIRECTIVES);
-    if (best)
-        return ps_fail(ps, ATTN_E_SYNTAX, p, "unknown directive '%s'; did you mean '%s'?", nm, best);
-    return ps_fail(ps, ATTN_E_SYNTAX, p, "unknown directive '%s'", nm);
+    return ps_fail(ps, ATTN_E_SYNTAX, p, "unknown directive '%s'%s", nm, ps_directive_suggestion(w, n, 0, mean, sizeof mean));
 }
 
 static int parse_lines(PS *ps)

@@ -314,15 +314,17 @@ int ps_lookup_defined(PS *ps, size_t pos, size_t n, const char *context)
         return slot;
     char nm[80], msg[160];
     snprintf(nm, sizeof nm, "%.*s", (int)(n < 60 ? n : 60), S(ps)->text + pos);
-    const char *best = lesson_suggest_name(S(ps)->text + pos, n, ps->l->names, ps->l->n_names);
-    if (best)
-        snprintf(msg, sizeof msg, "; did you mean '%s'?", best);
-    else
-        msg[0] = '\0';
+    lesson_did_you_mean(lesson_suggest_name(S(ps)->text + pos, n, ps->l->names, ps->l->n_names), msg, sizeof msg);
     char full[200];
     snprintf(full, sizeof full, "unknown name '%s' in %s", nm, context);
     ps_fail(ps, ATTN_E_NAME, pos, "%s%s", full, msg);
     return -1;
+}
+
+const char *ps_keyword_suggestion(PS *ps, size_t pos, size_t n, const char *const *words, int n_words, char *buf,
+                                  size_t size)
+{
+    return lesson_did_you_mean(lesson_suggest_name(S(ps)->text + pos, n, (char *const *)words, n_words), buf, size);
 }
 
 /* ---- directives ---- */

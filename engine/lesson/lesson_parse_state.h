@@ -66,6 +66,15 @@ int ps_define_name(PS *ps, size_t pos, size_t n);
 int ps_lookup_defined(PS *ps, size_t pos, size_t n, const char *context);
 LessonStep *ps_cur_step(PS *ps);
 int ps_add_string(char ***arr, int *n, const char *s);
+/* "; did you mean 'DIRECTIVE'?" for the directive nearest w[0..n), or "":
+ * in_exercise, among the words of an exercise block (answer, hint,
+ * mistake, hide, end), and never for a directive of the lesson itself
+ * (met in an exercise, that is a missing 'end'); else among them all.
+ * lesson_parse.c's table is the one list of them. Into buf; returns buf. */
+const char *ps_directive_suggestion(const char *w, size_t n, int in_exercise, char *buf, size_t size);
+/* The same for a keyword a directive expects here (words[0..n_words)). */
+const char *ps_keyword_suggestion(PS *ps, size_t pos, size_t n, const char *const *words, int n_words, char *buf,
+                                  size_t size);
 int ps_close_step(PS *ps);
 int dir_lesson(PS *ps, size_t kw, size_t arg);
 int dir_about(PS *ps, size_t kw, size_t arg);
