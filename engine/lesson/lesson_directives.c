@@ -149,7 +149,39 @@ static int name_expected(PS *ps, size_t p)
     return 0;
 }
 
+/* A directive that defines a name (let, knob, switch) and was refused
+ * after reading it (name->len > 0): the name defined all the same. -1. */
+static int refused_naming(PS *ps, const Token *name)
+{
+    if (name->len > 0)
+        ps_define_refused(ps, name->pos, name->len);
+    return -1;
+}
+
+static int read_let(PS *ps, size_t kw, size_t arg, Token *name);
+static int read_knob(PS *ps, size_t kw, size_t arg, Token *name);
+static int read_switch(PS *ps, size_t kw, size_t arg, Token *name);
+
 int dir_let(PS *ps, size_t kw, size_t arg)
+{
+    Token name = { .len = 0 };
+    return read_let(ps, kw, arg, &name) ? refused_naming(ps, &name) : 0;
+}
+
+int dir_knob(PS *ps, size_t kw, size_t arg)
+{
+    Token name = { .len = 0 };
+    return read_knob(ps, kw, arg, &name) ? refused_naming(ps, &name) : 0;
+}
+
+int dir_switch(PS *ps, size_t kw, size_t arg)
+{
+    Token name = { .len = 0 };
+    return read_switch(ps, kw, arg, &name) ? refused_naming(ps, &name) : 0;
+}
+
+/* let NAME = EXPRESSION; *name once read. */
+static int read_let(PS *ps, size_t kw, size_t arg, Token *name_out)
 {
     Cursor c;
     if (name_expected(ps, arg) || ps_cursor_at(ps, &c, arg))
@@ -157,6 +189,7 @@ int dir_let(PS *ps, size_t kw, size_t arg)
     if (c.tok.kind != T_NAME)
         return ps_fail(ps, ATTN_E_SYNTAX, c.tok.pos, "'let' needs a name: let NAME = EXPRESSION");
     Token name = c.tok;
+    *name_out = name;
     if (ps_cursor_next(&c))
         return -1;
     if (!(c.tok.kind == T_SYM && c.tok.sym == '='))
@@ -265,8 +298,12 @@ int dir_step(PS *ps, size_t kw, size_t arg)
     if (!title)
         return ps_nomem(ps);
     if (!*title) {
-        free(title);
-        return ps_fail(ps, ATTN_E_SYNTAX, kw, "'step' needs a title: step TITLE");
+        ps_fail(ps, ATTN_E_SYNTAX, kw, "'step' needs a title: step TITLE");
+        /* going on, the step is opened untitled: its lines are a step's */
+        if (!ps_go_on(ps)) {
+            free(title);
+            return -1;
+        }
     }
     if (ps_grow1(&l->steps, l->n_steps, sizeof *l->steps)) {
         free(title);
@@ -459,8 +496,8 @@ static int knob_part(PS *ps, Cursor *c, const char *word, double *out, size_t *p
     return ps_number(ps, c, out, what);
 }
 
-/* knob NAME = VALUE from LO to HI step STEP */
-int dir_knob(PS *ps, size_t kw, size_t arg)
+/* knob NAME = VALUE from LO to HI step STEP; *name once read. */
+static int read_knob(PS *ps, size_t kw, size_t arg, Token *name_out)
 {
     Cursor c;
     if (name_expected(ps, arg) || ps_cursor_at(ps, &c, arg))
@@ -468,6 +505,7 @@ int dir_knob(PS *ps, size_t kw, size_t arg)
     if (c.tok.kind != T_NAME)
         return ps_fail(ps, ATTN_E_SYNTAX, c.tok.pos, "'knob' needs a name: knob NAME = VALUE from LO to HI step STEP");
     Token name = c.tok;
+    *name_out = name;
     if (ps_cursor_next(&c))
         return -1;
     if (!(c.tok.kind == T_SYM && c.tok.sym == '='))
@@ -497,8 +535,8 @@ int dir_knob(PS *ps, size_t kw, size_t arg)
     return ps_end_statement(ps, &c, "the knob") || add_knob(ps, kw, name.pos, name.len, value_pos, value_end, k) ? -1 : 0;
 }
 
-/* switch NAME on|off */
-int dir_switch(PS *ps, size_t kw, size_t arg)
+/* switch NAME on|off; *name once read. */
+static int read_switch(PS *ps, size_t kw, size_t arg, Token *name_out)
 {
     Cursor c;
     if (name_expected(ps, arg) || ps_cursor_at(ps, &c, arg))
@@ -506,6 +544,7 @@ int dir_switch(PS *ps, size_t kw, size_t arg)
     if (c.tok.kind != T_NAME)
         return ps_fail(ps, ATTN_E_SYNTAX, c.tok.pos, "'switch' needs a name: switch NAME on|off");
     Token name = c.tok;
+    *name_out = name;
     if (ps_cursor_next(&c))
         return -1;
     LessonKnob k = { .is_switch = 1, .lo = 0, .hi = 1, .step = 1 };

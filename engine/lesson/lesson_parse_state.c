@@ -30,6 +30,65 @@ int ps_fail(PS *ps, attn_status code, size_t pos, const char *fmt, ...)
     return -1;
 }
 
+int ps_go_on(PS *ps)
+{
+    if (ps->stopped)
+        return 0;
+    ps->n_errs++;
+    if (ps->err->code == ATTN_E_NOMEM || ps->err->code == ATTN_E_LIMIT || ps->n_errs >= ps->max_errs) {
+        ps->stopped = 1;
+        return 0;
+    }
+    ps->err = &ps->errs[ps->n_errs];
+    memset(ps->err, 0, sizeof *ps->err);
+    return 1;
+}
+
+size_t ps_statement_end(PS *ps, size_t p, int prose)
+{
+    const char *t = S(ps)->text;
+    size_t len = S(ps)->len;
+    int depth = 0;
+    for (; p < len; p++) {
+        size_t j = src_joint(t, p, len);
+        char ch = t[p];
+        if (j > 0) {
+            p += j - 1;
+        } else if (ch == '\n') {
+            if (depth == 0)
+                return p;
+        } else if (prose) {
+            continue;
+        } else if (ch == '#') {         /* a comment, to the line end */
+            while (p + 1 < len && t[p + 1] != '\n')
+                p++;
+        } else if (ch == '"') {         /* a file's name: its brackets are not */
+            size_t q = p + 1;
+            while (q < len && t[q] != '"' && t[q] != '\n')
+                q++;
+            p = q < len && t[q] == '"' ? q : q - 1;
+        } else if (ch == '(' || ch == '[') {
+            depth++;
+        } else if ((ch == ')' || ch == ']') && depth > 0) {
+            depth--;
+        }
+    }
+    return len;
+}
+
+void ps_skip_statement(PS *ps, size_t p, int prose)
+{
+    size_t end = ps_statement_end(ps, p, prose), next = end < S(ps)->len ? end + 1 : end;
+    ps_set_line(ps, next > ps->pos ? next : ps->pos);
+}
+
+void ps_define_refused(PS *ps, size_t name_pos, size_t n)
+{
+    LessonError kept = *ps->err;
+    ps_define_name(ps, name_pos, n);
+    *ps->err = kept;
+}
+
 int ps_nomem(PS *ps)
 {
     return ps_fail(ps, ATTN_E_NOMEM, ps->pos, "out of memory reading the lesson");
@@ -358,8 +417,11 @@ int ps_close_step(PS *ps)
         return 0;
     for (int i = 0; i < ps->n_pending; i++) {
         struct Pending *pd = &ps->pending[i];
-        if (ps_lookup_defined(ps, pd->pos, strlen(pd->name), pd->heat ? "'heatmap'" : "'show'") < 0)
-            return -1;
+        if (ps_lookup_defined(ps, pd->pos, strlen(pd->name), pd->heat ? "'heatmap'" : "'show'") < 0) {
+            if (!ps_go_on(ps))
+                return -1;
+            continue;       /* the other names are looked up all the same */
+        }
         if (pd->heat && !has_string(st->heatmap, st->n_heatmap, pd->name) &&
             ps_add_string(&st->heatmap, &st->n_heatmap, pd->name))
             return ps_nomem(ps);
