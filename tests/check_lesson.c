@@ -411,11 +411,113 @@ START_TEST(test_errors_point_at_the_fault)
     expect_error("lesson T\nlet a = [ ]\n", ATTN_E_SHAPE, 2, 9, "a matrix needs at least one value");
     expect_error("lesson T\nstep S\n  exercise Q\n    answer 1\n  end junk\n", ATTN_E_SYNTAX, 5, 6, "nothing may follow 'end'");
     expect_error("lesson T\nlesson U\n", ATTN_E_SYNTAX, 2, 1, "already has a title");
+    /* a misspelt word of an exercise, or keyword, is named as names are */
+    expect_error("lesson T\nlet A = [1]\nstep S\n  exercise Q\n    answre A[1,1]\n  end\n", ATTN_E_SYNTAX, 5, 5,
+                 "expected 'answer', 'hint', 'mistake', 'hide' or 'end' in the exercise of line 4, found 'answre'; "
+                 "did you mean 'answer'?");
+    expect_error("lesson T\nstep S\n  exercise Q\n    answer 1\n    hnit one\n  end\n", ATTN_E_SYNTAX, 5, 5,
+                 "found 'hnit'; did you mean 'hint'?");
+    expect_error("lesson T\nlayout colums\n", ATTN_E_SYNTAX, 2, 8,
+                 "layout is 'rows' or 'columns', not 'colums'; did you mean 'columns'?");
+    expect_error("lesson T\nswitch c onn\n", ATTN_E_SYNTAX, 2, 10, "a switch is 'on' or 'off', not 'onn'; did you mean 'on'?");
+    expect_error("lesson T\nlet A = [1]\nlabels A rwos a\n", ATTN_E_SYNTAX, 3, 10, "LABEL...; did you mean 'rows'?");
+    /* a bad tolerance: the caret under the value, not under 'within' */
+    expect_error("lesson T\nlet A = [1]\nstep S\n  exercise Q\n    answer A[1,1] = 1e-3 within -1\n  end\n",
+                 ATTN_E_SYNTAX, 5, 33, "a tolerance is a number of 0 or more");
+    expect_error("lesson T\nlet A = [1]\ncheck A[1,1] = 1 within   inf\n", ATTN_E_SYNTAX, 3, 27,
+                 "a tolerance is a number of 0 or more");
     expect_error("lesson T\nseed -1\n", ATTN_E_SYNTAX, 2, 6, "'seed' needs a whole number");
     expect_error("lesson T\nlet a = zeros(0, 2)\n", ATTN_E_ARG, 2, 15, "zeros needs a whole number from 1 to 2147483647 for the rows, not 0");
     expect_error("lesson T\nlet a = zeros(2147483648, 2)\n", ATTN_E_ARG, 2, 15,
                  "zeros needs a whole number from 1 to 2147483647 for the rows, not 2147483648");
     expect_error("lesson T\nlet a = [1 2]\nlet b = rows(a, 2, 1)\n", ATTN_E_RANGE, 3, 9, "the last row (1) comes before the first (2)");
+}
+END_TEST
+
+/* The errors lesson_parse_all finds of text: each "LINE:COL: MESSAGE",
+ * one a line, into buf. */
+static const char *all_errors(const char *text, int max, char *buf, size_t size)
+{
+    LessonError errs[LESSON_MAX_ERRORS];
+    int n = -1;
+    Lesson *l = lesson_parse_all(text, strlen(text), "t.lesson", errs, max, &n);
+    ck_assert_msg(l == NULL && n >= 1 && n <= max, "parsed, or n = %d", n);
+    size_t k = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < n && k < size; i++)
+        k += (size_t)snprintf(buf + k, size - k, "%d:%d: %s\n", errs[i].line, errs[i].col, errs[i].msg);
+    return buf;
+}
+
+/* One parse reports every mistake it can safely go on past, each where
+ * it is, and none that is only an echo of another (a name whose let was
+ * refused, the lines of a block whose first line was lost). */
+START_TEST(test_every_error_in_one_parse)
+{
+    const char *text = "lesson Several mistakes\n"
+                       "let A = [1 2 ; 3 4]\n"
+                       "let B = [1.2.3 5]\n"
+                       "let C = B + A\n"
+                       "step One\n"
+                       "  shwo C\n"
+                       "  let D = A @ Wk\n"
+                       "  exercise What is D[1,1]?\n"
+                       "    answre D[1,1] = 7\n"
+                       "    hint It is a product.\n"
+                       "  end\n"
+                       "  exercise Second\n"
+                       "    answer A[1,1] = 1e-3 within -1\n"
+                       "  end\n"
+                       "step Two\n"
+                       "  let E = [ 1 2 ;\n"
+                       "            3 x ]\n"
+                       "  let F = E + 1\n"
+                       "  show F G\n"
+                       "check A[1,1] = 1\n";
+    char buf[4096];
+    ck_assert_str_eq(all_errors(text, LESSON_MAX_ERRORS, buf, sizeof buf),
+                     "3:10: bad number '1.2.3'\n"
+                     "6:3: unknown directive 'shwo'; did you mean 'show'?\n"
+                     "7:15: unknown name 'Wk'\n"
+                     "9:5: expected 'answer', 'hint', 'mistake', 'hide' or 'end' in the exercise of line 8, found "
+                     "'answre'; did you mean 'answer'?\n"
+                     "13:33: a tolerance is a number of 0 or more\n"
+                     "17:15: a matrix literal holds numbers; to join matrices write hcat(A, B) or vcat(A, B)\n"
+                     "19:10: unknown name 'G' in 'show'\n");
+    /* lesson_parse gives the first of them, as before */
+    LessonError err;
+    ck_assert_ptr_null(lesson_parse(text, strlen(text), "t.lesson", &err));
+    ck_assert_msg(err.line == 3 && err.col == 10 && strcmp(err.msg, "bad number '1.2.3'") == 0, "%d:%d: %s",
+                  err.line, err.col, err.msg);
+    /* a block whose first line is lost: its prose is no directives */
+    ck_assert_str_eq(all_errors("lesson T\nstep S\n  txet\n    let us see how step one goes.\n    show it\n  end\n"
+                                "  let A = [1]\n  shwo A\n", LESSON_MAX_ERRORS, buf, sizeof buf),
+                     "3:3: unknown directive 'txet'; did you mean 'let'?\n"
+                     "8:3: unknown directive 'shwo'; did you mean 'show'?\n");
+    /* an exercise refused at its first line: its answer and hint are not */
+    ck_assert_str_eq(all_errors("lesson T\nexercise Q\n  answer 1\n  hint h\nend\nstep S\n  let A = [1]\n"
+                                "  heatmpa A\n", LESSON_MAX_ERRORS, buf, sizeof buf),
+                     "2:1: 'exercise' belongs inside a step\n"
+                     "8:3: unknown directive 'heatmpa'; did you mean 'heatmap'?\n");
+    /* a line refused in an exercise: the block goes on, and its missing
+     * 'end' is not said twice; an untitled step is still a step */
+    ck_assert_str_eq(all_errors("lesson T\nstep\n  exercise Q\n    answer 1\n    ned\n    hint\nstep Two\n"
+                                "  lte A = 1\n", LESSON_MAX_ERRORS, buf, sizeof buf),
+                     "2:1: 'step' needs a title: step TITLE\n"
+                     "5:5: expected 'answer', 'hint', 'mistake', 'hide' or 'end' in the exercise of line 3, found "
+                     "'ned' (missing 'end'?)\n"
+                     "6:5: 'hint' needs the hint's text\n"
+                     "8:3: unknown directive 'lte'\n");
+    /* a knob refused still defines its name; brackets carry a statement on */
+    ck_assert_str_eq(all_errors("lesson T\nlet B = hcat([1], Q,\n  [2])\nlet C = B\n"
+                                "knob T = 5 from 0 to 1 step 1\nlet D = T @ C\nlet E = D +\n", LESSON_MAX_ERRORS,
+                                buf, sizeof buf),
+                     "2:19: unknown name 'Q'\n"
+                     "5:10: the knob's value 5 is outside its range 0 to 1\n"
+                     "7:12: expected a number, a name, '(' or '[', found the end of the line\n");
+    /* a bracket never closed: nothing after it is read */
+    ck_assert_str_eq(all_errors("lesson T\nlet A = (1 +\nlet B = 2\nlet C = Q\n", LESSON_MAX_ERRORS, buf,
+                                sizeof buf), "3:1: unknown name 'let'\n");
 }
 END_TEST
 
@@ -437,6 +539,7 @@ Suite *lesson_suite(void)
     tcase_add_test(core, test_error_format);
     tcase_add_test(core, test_crlf_and_length);
     tcase_add_test(core, test_errors_point_at_the_fault);
+    tcase_add_test(core, test_every_error_in_one_parse);
     suite_add_tcase(s, core);
     return s;
 }

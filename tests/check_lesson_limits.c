@@ -191,6 +191,19 @@ START_TEST(test_fuzzed_input_never_crashes)
                 buf[cut] = subst[k];
             LessonError err;
             Lesson *l = lesson_parse(buf, len, "f.lesson", &err);
+            /* going on past errors: the same verdict, the same first error,
+             * every one with a position */
+            LessonError all[LESSON_MAX_ERRORS];
+            int n_all = -1;
+            Lesson *again = lesson_parse_all(buf, len, "f.lesson", all, LESSON_MAX_ERRORS, &n_all);
+            ck_assert_msg(!again == !l && (l ? n_all == 0 : n_all >= 1), "%zu/%zu: %d errors", cut, k, n_all);
+            if (!l)
+                ck_assert_msg(all[0].line == err.line && all[0].col == err.col && strcmp(all[0].msg, err.msg) == 0,
+                              "first %d:%d %s, not %d:%d %s", all[0].line, all[0].col, all[0].msg, err.line, err.col,
+                              err.msg);
+            for (int e = 0; e < n_all; e++)
+                ck_assert_msg(all[e].line >= 1 && all[e].col >= 1 && all[e].msg[0], "error %d without a position", e);
+            lesson_free(again);
             LessonState *s = l ? lesson_eval(l, NULL, 0, &err) : NULL;
             if (!s)
                 ck_assert_msg(err.line >= 1 && err.col >= 1 && err.msg[0], "refusal without a position: %s",
@@ -330,6 +343,32 @@ START_TEST(test_total_elements_limit)
 }
 END_TEST
 
+/* A parse going on past its errors keeps at most max of them, and stops at
+ * the first limit passed, whatever follows. */
+START_TEST(test_errors_kept_are_capped)
+{
+    char text[4096] = "lesson Many\n";
+    for (int i = 0; i < 30; i++)
+        snprintf(text + strlen(text), sizeof text - strlen(text), "let a%d = %d.%d.%d\n", i, i, i, i);
+    LessonError errs[LESSON_MAX_ERRORS + 1];
+    int n = -1;
+    ck_assert_ptr_null(lesson_parse_all(text, strlen(text), "m.lesson", errs, LESSON_MAX_ERRORS + 1, &n));
+    ck_assert_int_eq(n, LESSON_MAX_ERRORS + 1);
+    ck_assert_int_eq(errs[LESSON_MAX_ERRORS].line, LESSON_MAX_ERRORS + 2);
+    ck_assert_ptr_null(lesson_parse_all(text, strlen(text), "m.lesson", errs, 3, &n));
+    ck_assert_int_eq(n, 3);
+    const char *limit = "lesson L\nlet a23456789012345678901234567890123 = 1\nlet b = Q\n";
+    ck_assert_ptr_null(lesson_parse_all(limit, strlen(limit), "l.lesson", errs, LESSON_MAX_ERRORS, &n));
+    ck_assert_msg(n == 1 && errs[0].code == ATTN_E_LIMIT, "%d errors, the first: %s", n, errs[0].msg);
+    /* a text that parses has none */
+    const char *good = "lesson G\nlet a = 1\n";
+    Lesson *l = lesson_parse_all(good, strlen(good), "g.lesson", errs, LESSON_MAX_ERRORS, &n);
+    ck_assert_ptr_nonnull(l);
+    ck_assert_int_eq(n, 0);
+    lesson_free(l);
+}
+END_TEST
+
 Suite *lesson_limits_suite(void)
 {
     Suite *s = suite_create("lesson_limits");
@@ -344,6 +383,7 @@ Suite *lesson_limits_suite(void)
     tcase_add_test(limits, test_file_size_limit);
     tcase_add_test(limits, test_total_elements_limit);
     tcase_add_test(limits, test_null_safe);
+    tcase_add_test(limits, test_errors_kept_are_capped);
     tcase_add_test(limits, test_fuzzed_input_never_crashes);
     suite_add_tcase(s, limits);
     return s;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lesson.h"
 #include "testutil.h"
 #include "xml_fixtures.h"
 
@@ -244,6 +245,64 @@ START_TEST(test_quiet)
 }
 END_TEST
 
+/* A file with several mistakes: every one on stderr in one run, each with
+ * FILE:LINE:COL, its line and a caret, as `attn run` shows the first; on
+ * stdout one refusal counted as one failure; more than LESSON_MAX_ERRORS
+ * are cut with a word. */
+START_TEST(test_every_error_of_a_file)
+{
+    char *path = temp_copy(".lesson", "lesson Three mistakes\n"
+                                      "let B = [1.2.3 5]\n"
+                                      "step One\n"
+                                      "  shwo B\n"
+                                      "  exercise Q\n"
+                                      "    answer B[1,1] = 1e-3 within -1\n"
+                                      "  end\n");
+    CmdResult r = cmd_runf("%s check %s", attn_bin(), path);
+    ck_assert_int_eq(r.status, 2);
+    char want[2048];
+    snprintf(want, sizeof want,
+             "%s:2:10: error: bad number '1.2.3'\n"
+             "let B = [1.2.3 5]\n"
+             "         ^\n"
+             "%s:4:3: error: unknown directive 'shwo'; did you mean 'show'?\n"
+             "  shwo B\n"
+             "  ^\n"
+             "%s:6:33: error: a tolerance is a number of 0 or more\n"
+             "    answer B[1,1] = 1e-3 within -1\n"
+             "                                ^\n", path, path, path);
+    ck_assert_str_eq(r.err, want);
+    snprintf(want, sizeof want,
+             "FAIL %s  refused: bad number '1.2.3' (and 2 more errors, on standard error)\n0 passed, 1 failed\n", path);
+    ck_assert_str_eq(r.out, want);
+    cmd_free(&r);
+    /* attn run stops at the first, as before */
+    r = cmd_runf("%s run %s", attn_bin(), path);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, ":2:10: error: bad number") && !strstr(r.err, "shwo"), "%s", r.err);
+    cmd_free(&r);
+    free(path);
+    char many[4096] = "lesson Many\n";
+    for (int i = 0; i < 25; i++)
+        snprintf(many + strlen(many), sizeof many - strlen(many), "zzz%d A\n", i);
+    path = temp_copy(".lesson", many);
+    r = cmd_runf("%s check --quiet %s", attn_bin(), path);
+    ck_assert_int_eq(r.status, 2);
+    int n = 0;
+    for (const char *p = r.err; (p = strstr(p, ": error: ")); p++)
+        n++;
+    ck_assert_int_eq(n, LESSON_MAX_ERRORS);
+    snprintf(want, sizeof want, "attn: %s: more errors after these %d; fix them and check again\n", path,
+             LESSON_MAX_ERRORS);
+    ck_assert_msg(strlen(r.err) > strlen(want) && strcmp(r.err + strlen(r.err) - strlen(want), want) == 0, "%s", r.err);
+    snprintf(want, sizeof want, "FAIL %s  refused: unknown directive 'zzz0' (and over %d more errors, on standard "
+             "error)\n0 passed, 1 failed\n", path, LESSON_MAX_ERRORS - 1);
+    ck_assert_str_eq(r.out, want);
+    cmd_free(&r);
+    free(path);
+}
+END_TEST
+
 START_TEST(test_option_errors)
 {
     struct { const char *args, *msg; } bad[] = {
@@ -395,6 +454,7 @@ Suite *report_suite(void)
     tcase_add_test(core, test_tap_failing);
     tcase_add_test(core, test_junit);
     tcase_add_test(core, test_quiet);
+    tcase_add_test(core, test_every_error_of_a_file);
     suite_add_tcase(s, core);
     TCase *limits = tcase_create("limits");
     tcase_set_timeout(limits, 60);     /* dozens of runs of attn on a shared machine */

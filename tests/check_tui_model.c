@@ -119,6 +119,36 @@ START_TEST(every_head_one_head_and_the_head_as_a_lesson)
 }
 END_TEST
 
+/* The real models' help lists their own keys only: not attn train's p
+ * (pause) nor the lesson screen's b (blank), which do nothing here. */
+START_TEST(the_models_help_is_their_own)
+{
+    if (!have_tmux())
+        return;
+    char *dir = make_dir(), args[700];
+    tiny_gpt2_dir(dir);
+    Tmux t;
+    snprintf(args, sizeof args, "model %s --text \"Hello, hello!\"", dir);
+    tmux_start(&t, 120, 50, NULL, args);
+    WAIT_FOR(&t, "(gpt2) · 2 layers x 4 heads · 13 tokens");
+    tmux_keys(&t, "?");
+    WAIT_FOR(&t, "attn: keys of the real models");
+    WAIT_FOR(&t, "generate after the text, a token at a time");
+    ck_assert_msg(!strstr(t.last, "pause the training") && !strstr(t.last, "blank the screen"),
+                  "another screen's keys in the models' help:\n%s", t.last);
+    tmux_keys(&t, "x");
+    ck_assert_msg(tmux_wait_gone(&t, "attn: keys of the real models"), "the help did not close:\n%s", t.last);
+    /* p and b do nothing on the models' screen */
+    tmux_keys(&t, "p");
+    tmux_keys(&t, "b");
+    WAIT_FOR(&t, "(gpt2) · 2 layers x 4 heads · 13 tokens");
+    tmux_quit_and_check(&t, "q", "EXITED 0");
+    tmux_stop(&t);
+    free_weights();
+    remove_dir(dir);
+}
+END_TEST
+
 /* A projector: every head at once, and without colour the shades. */
 START_TEST(a_projector_shows_every_head)
 {
@@ -241,6 +271,13 @@ START_TEST(training_on_the_screen)
     /* the run's folder is in no $ATTN_MODELS: how to have m list it */
     WAIT_FOR(&t, "done: m on the menu lists it once $ATTN_MODELS holds its folder's parent");
     WAIT_FOR(&t, "No head reached 0.4.");
+    /* the run over, its help has nothing to pause and says what q does */
+    tmux_keys(&t, "?");
+    WAIT_FOR(&t, "attn: keys of attn train");
+    ck_assert_msg(!strstr(t.last, "pause the training") && strstr(t.last, "quit: the run is over, its files are kept"),
+                  "the help of a finished run:\n%s", t.last);
+    tmux_keys(&t, "x");
+    ck_assert_msg(tmux_wait_gone(&t, "attn: keys of attn train"), "the help did not close:\n%s", t.last);
     tmux_quit_and_check(&t, "q", "EXITED 0");
     tmux_stop(&t);
     CmdResult r = cmd_runf("%s model %s/run --text 'ROMEO:' --json", attn_bin(), dir);
@@ -356,6 +393,7 @@ Suite *tui_model_suite(void)
     tcase_set_timeout(c, 120);
     tcase_add_test(c, every_head_one_head_and_the_head_as_a_lesson);
     tcase_add_test(c, a_projector_shows_every_head);
+    tcase_add_test(c, the_models_help_is_their_own);
     tcase_add_test(c, the_menu_lists_the_models);
     tcase_add_test(c, training_on_the_screen);
     suite_add_tcase(s, c);

@@ -68,6 +68,12 @@ START_TEST(presenter_reveals_one_matrix_at_a_time)
     tmux_keys(&t, "Enter");
     WAIT_FOR(&t, "A[1,1] =");
     /* b blanks the screen; the next key only brings it back */
+    /* the help says what Space does here: the next matrix first */
+    tmux_keys(&t, "?");
+    WAIT_FOR(&t, "attn: keys of the lesson screen, presenting");
+    ck_assert_msg(strstr(t.last, "the step's next matrix, then the next step"), "presenter's help:\n%s", t.last);
+    tmux_keys(&t, "x");
+    ck_assert_msg(tmux_wait_gone(&t, "keys of the lesson screen"), "the help did not close:\n%s", t.last);
     tmux_keys(&t, "b");
     for (int k = 0; k < 40 && !screen_blank(t.last); k++)
         tmux_wait_for(&t, "");

@@ -64,8 +64,8 @@ static void help_layout(const TuiTerm *term, const HelpView *o, HelpLayout *h)
     h->n = h->key_w = h->help_w = 0;
     for (int a = ACT_NONE + 1; a < ACT_COUNT; a++) {
         tui_action_keys((TuiAction)a, o->where, h->keys[h->n], sizeof h->keys[h->n]);
-        if (!h->keys[h->n][0])
-            continue;
+        if (!h->keys[h->n][0] || !tui_action_help_in((TuiAction)a, o->words)[0])
+            continue;   /* no key here, or none the screen takes now */
         h->key_w = imax(h->key_w, fmt_display_width(h->keys[h->n]));
         h->help_w = imax(h->help_w, fmt_display_width(tui_action_help_in((TuiAction)a, o->words)));
         h->acts[h->n++] = a;
@@ -102,6 +102,7 @@ static void help_draw(TuiTerm *term, void *self)
                                                        : o->where == KEYS_MODEL ? "attn: keys of the real models"
                                                        : o->where == KEYS_TRAIN ? "attn: keys of attn train"
                                                        : o->words == KEYS_HUNT ? "attn: keys of a bug hunt"
+                                                       : o->words == KEYS_PRESENT ? "attn: keys of the lesson screen, presenting"
                                                                                 : "attn: keys of the lesson screen");
     HelpLayout h;
     help_layout(term, o, &h);

@@ -14,7 +14,9 @@
 /* What a screen asks of its help. */
 typedef struct {
     int where;      /* KEYS_MENU, KEYS_LESSON or KEYS_MODEL: whose keys      */
-    int words;      /* whose words (tui_action_help_in): where, or KEYS_HUNT */
+    int words;      /* whose words (tui_action_help_in): where, KEYS_HUNT,
+                       KEYS_PRESENT or KEYS_TRAIN_OVER; an action worded ""
+                       is left out                                         */
     const char *notes[HELP_NOTES_MAX];  /* under the keys, NULL-ended; copied */
 } HelpWant;
 

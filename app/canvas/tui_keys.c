@@ -50,7 +50,7 @@ const TuiBinding tui_bindings[] = {
     { 't',           ACT_TEXT,      KEYS_LESSON },
     { 't',           ACT_TYPE,      KEYS_MODEL },
     { 'l',           ACT_HEAD_LESSON, KEYS_MODEL },
-    { 'p',           ACT_PAUSE,     KEYS_MODEL | KEYS_TRAIN },
+    { 'p',           ACT_PAUSE,     KEYS_TRAIN },
     { 'g',           ACT_GENERATE,  KEYS_MODEL },
     { 'a',           ACT_KEEP_TEXT, KEYS_MODEL },
     { 'v',           ACT_LINES,     KEYS_MODEL },
@@ -62,7 +62,7 @@ const TuiBinding tui_bindings[] = {
     { 'B',           ACT_BIG,       KEYS_LESSON },
     { 'N',           ACT_HEAT_NUMBERS, KEYS_LESSON },
     { 'w',           ACT_WRITE_SVG, LESSON_MODEL },
-    { 'b',           ACT_BLANK,     LESSON_MODEL },
+    { 'b',           ACT_BLANK,     KEYS_LESSON },
     { 'K',           ACT_KNOB_NEXT, LESSON_MODEL },
     { '<',           ACT_KNOB_DOWN, LESSON_MODEL },
     { '[',           ACT_KNOB_DOWN, LESSON_MODEL },
@@ -145,6 +145,17 @@ const char *tui_action_help_in(TuiAction a, int where)
         default: break;
         }
     }
+    /* attn train's once the run is over: nothing to pause */
+    if (where == KEYS_TRAIN_OVER) {
+        switch (a) {
+        case ACT_PAUSE: return "";
+        case ACT_BACK: case ACT_QUIT: return "quit: the run is over, its files are kept";
+        default: break;
+        }
+    }
+    /* a presenter's: each step's matrices come one at a time (tui_lesson.c) */
+    if (where == KEYS_PRESENT && a == ACT_NEXT)
+        return "the step's next matrix, then the next step";
     /* a bug hunt's: the exercise keys are the hunt's (tui_bug.c) */
     if (where == KEYS_HUNT) {
         switch (a) {

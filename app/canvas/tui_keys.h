@@ -77,10 +77,13 @@ typedef enum {
     ACT_COUNT
 } TuiAction;
 
-/* Where a binding applies. KEYS_HUNT is no place of its own: the lesson
- * screen's keys in a bug hunt, for their words (tui_action_help_in).
- * KEYS_TRAIN: attn train's screen (pause, stop, help). */
-enum { KEYS_MENU = 1, KEYS_LESSON = 2, KEYS_HUNT = 4, KEYS_MODEL = 8, KEYS_TRAIN = 16 };
+/* Where a binding applies. KEYS_HUNT, KEYS_PRESENT and KEYS_TRAIN_OVER are
+ * no places of their own but words (tui_action_help_in): the lesson
+ * screen's keys in a bug hunt, or a presenter's (Space shows the next
+ * matrix first), and attn train's once its run is over (nothing to
+ * pause). KEYS_TRAIN: attn train's screen (pause, stop, help). */
+enum { KEYS_MENU = 1, KEYS_LESSON = 2, KEYS_HUNT = 4, KEYS_MODEL = 8, KEYS_TRAIN = 16, KEYS_PRESENT = 32,
+       KEYS_TRAIN_OVER = 64 };
 
 typedef struct {
     int key;            /* a character or a curses KEY_* code */
@@ -100,7 +103,9 @@ int tui_action_shared(TuiAction a);
 
 /* The action's help text (static, "" for ACT_NONE). */
 const char *tui_action_help(TuiAction a);
-/* The same in the words of a screen (KEYS_MENU: "first lesson", ...). */
+/* The same in the words of a screen (KEYS_MENU: "first lesson", ...); ""
+ * for an action the screen has a key for but cannot take now (a help
+ * leaves it out). */
 const char *tui_action_help_in(TuiAction a, int where);
 
 /* A key's name for people: "n", "Space", "PgDn", "Up", "Tab", "Esc" ...

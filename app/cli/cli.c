@@ -340,23 +340,50 @@ static void strict_results(const char *file, const Session *ses, VerifyResult *v
     lesson_judge_free(judge);
 }
 
+/* A file refused: every error the parser found of it on stderr (at most
+ * LESSON_MAX_ERRORS, and a word when there were more), and one result,
+ * the first error's, counted as one failure. */
+static void refused_file(const char *file, const LessonError *errs, int n, ReportList *res)
+{
+    int shown = n < LESSON_MAX_ERRORS ? n : LESSON_MAX_ERRORS;
+    for (int i = 0; i < shown; i++)
+        print_error(&errs[i]);
+    if (n > shown) {
+        fputs("attn: ", stderr);
+        report_put_name(stderr, file);
+        fprintf(stderr, ": more errors after these %d; fix them and check again\n", shown);
+    }
+    ReportItem *it = report_add(res, file);
+    if (it) {
+        it->kind = REPORT_REFUSED;
+        it->line = errs[0].line;
+        it->col = errs[0].col;
+        if (n > 1)
+            snprintf(it->detail, sizeof it->detail, "%s (and %s%d more errors, on standard error)", errs[0].msg,
+                     n > shown ? "over " : "", shown - 1);
+        else
+            snprintf(it->detail, sizeof it->detail, "%s", errs[0].msg);
+    }
+}
+
 /* Check one file and add its results to res. Returns 2 when it could not be
  * read or evaluated, 1 when something failed, 0 when all passed. */
 static int check_file(const char *file, ReportList *res, int strict)
 {
-    LessonError err;
-    Session *ses = session_open(file, &err);
-    if (!ses) {
-        print_error(&err);
-        ReportItem *it = report_add(res, file);
-        if (it) {
-            it->kind = REPORT_REFUSED;
-            it->line = err.line;
-            it->col = err.col;
-            snprintf(it->detail, sizeof it->detail, "%s", err.msg);
-        }
+    /* one more than are shown: to know that there were more */
+    LessonError *errs = calloc(LESSON_MAX_ERRORS + 1, sizeof *errs);
+    if (!errs) {
+        fprintf(stderr, "attn: out of memory checking %s\n", file);
         return 2;
     }
+    int n_errs = 0;
+    Session *ses = session_open_all(file, errs, LESSON_MAX_ERRORS + 1, &n_errs);
+    if (!ses) {
+        refused_file(file, errs, n_errs, res);
+        free(errs);
+        return 2;
+    }
+    free(errs);
     VerifyResult *vr = NULL;
     int n = 0, status = 0;
     if (lesson_verify(session_lesson(ses), session_state(ses), &vr, &n) != ATTN_OK) {

@@ -132,7 +132,7 @@ static TuiAsk lesson_help(const TuiTerm *term, const LessonScreen *ls)
     char edited[200];
     snprintf(edited, sizeof edited, "%s marks an edited cell; the title bar counts the edits.",
              ui_glyph(&term->cv, "✎", "'"));
-    HelpWant want = { KEYS_LESSON, session_bug(ls->lv.ses) ? KEYS_HUNT : KEYS_LESSON,
+    HelpWant want = { KEYS_LESSON, session_bug(ls->lv.ses) ? KEYS_HUNT : ls->present ? KEYS_PRESENT : KEYS_LESSON,
                       { "Enter marks where a value came from; a click selects a cell; -inf is masked.", edited,
                         ls->plug ? ls->plug->help(ls->plug->self) : NULL } };
     return tui_help_open(&want);

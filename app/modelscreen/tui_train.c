@@ -203,9 +203,10 @@ static TuiAsk train_key(TuiTerm *term, void *self, int ch)
     TuiAction a = tui_key_action(ch, KEYS_TRAIN);
     if (a == ACT_QUIT || a == ACT_BACK)
         return tui_ask(ACT_QUIT);   /* the checkpoint is written at the exit */
+    int over = s->finished || s->failed;
     if (a == ACT_HELP)
-        return tui_help_open(&(HelpWant){ .where = KEYS_TRAIN });
-    if (a == ACT_PAUSE && !s->finished) {
+        return tui_help_open(&(HelpWant){ .where = KEYS_TRAIN, .words = over ? KEYS_TRAIN_OVER : KEYS_TRAIN });
+    if (a == ACT_PAUSE && !over) {
         s->paused = !s->paused;
         tui_message(term, 0, s->paused ? "paused: p goes on" : "training");
     }

@@ -33,6 +33,14 @@ static void io_error(LessonError *err, const char *path, const char *fmt, const 
 
 Lesson *lessonfile_load(const char *path, LessonError *err)
 {
+    int n;
+    return lessonfile_load_all(path, err, 1, &n);
+}
+
+Lesson *lessonfile_load_all(const char *path, LessonError *errs, int max, int *n_errs)
+{
+    LessonError *err = errs;
+    *n_errs = 1;    /* until the file is read */
     char *text;
     size_t len;
     const char *kind = "";
@@ -56,7 +64,7 @@ Lesson *lessonfile_load(const char *path, LessonError *err)
         break;
     }
     /* the read stops soon past the limit; lesson_parse refuses the excess */
-    Lesson *l = lesson_parse(text, len, path, err);
+    Lesson *l = lesson_parse_all(text, len, path, errs, max, n_errs);
     free(text);
     lesson_set_loader(l, lessonfile_read_data, NULL);
     return l;

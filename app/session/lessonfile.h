@@ -20,6 +20,10 @@
  * frees the Lesson with lesson_free. Its load() calls read their files
  * through lessonfile_read_data. */
 Lesson *lessonfile_load(const char *path, LessonError *err);
+/* The same, with every error the parser can find of the file
+ * (lesson_parse_all): up to max into errs, how many in *n_errs (1 when
+ * the file cannot be read; 0 on success). */
+Lesson *lessonfile_load_all(const char *path, LessonError *errs, int max, int *n_errs);
 
 /* The largest data file load() reads (bytes). */
 #define LESSONFILE_MAX_DATA (1L << 26)

@@ -40,11 +40,14 @@ static void error_line(const LessonError *err, char *buf, size_t size)
 }
 
 /* Load-then-evaluate: the lesson at path, and its state without edits.
- * 0, or -1 with err and nothing kept. */
-int session_read_lesson(const char *path, Lesson **l, LessonState **st, LessonError *err)
+ * 0, or -1 with the errors (up to max, *n_errs of them: the parser's, or
+ * the one of reading or evaluating) and nothing kept. */
+int session_read_lesson(const char *path, Lesson **l, LessonState **st, LessonError *errs, int max, int *n_errs)
 {
-    *l = lessonfile_load(path, err);
-    *st = *l ? lesson_eval(*l, NULL, 0, err) : NULL;
+    *l = lessonfile_load_all(path, errs, max, n_errs);
+    *st = *l ? lesson_eval(*l, NULL, 0, errs) : NULL;
+    if (*l && !*st)
+        *n_errs = 1;
     if (!*st) {
         lesson_free(*l);
         *l = NULL;

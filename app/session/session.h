@@ -50,6 +50,10 @@ typedef struct Session Session;
 /* Read, parse and evaluate the lesson at path, and watch it for reload.
  * NULL and err when it cannot be read or is refused. */
 Session *session_open(const char *path, LessonError *err);
+/* The same, with every error the parser can find of the file
+ * (lesson_parse_all) when it is refused: up to max into errs, how many in
+ * *n_errs (0 on success; 1 for an error of reading or evaluation). */
+Session *session_open_all(const char *path, LessonError *errs, int max, int *n_errs);
 /* The same from text in memory (name is used in errors); no reload. */
 Session *session_open_text(const char *text, size_t len, const char *name, LessonError *err);
 /* A session of a lesson already parsed (its loader set by the caller: a

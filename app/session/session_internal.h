@@ -87,7 +87,7 @@ void session_save_progress(Session *s, int durable);
 unsigned session_say(Session *s, unsigned change, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Load-then-evaluate: the lesson at path and its state without edits.
  * 0, or -1 with err and nothing kept. */
-int session_read_lesson(const char *path, Lesson **l, LessonState **st, LessonError *err);
+int session_read_lesson(const char *path, Lesson **l, LessonState **st, LessonError *errs, int max, int *n_errs);
 void session_undo_clear(Session *s);
 /* Stamp the files lesson l loads (beside the session's file), so reload
  * notices when one changes; l NULL: nothing is watched (what

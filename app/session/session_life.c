@@ -61,12 +61,19 @@ static Session *adopt(Lesson *l, LessonState *st, LessonError *err)
 
 Session *session_open(const char *path, LessonError *err)
 {
+    int n;
+    return session_open_all(path, err, 1, &n);
+}
+
+Session *session_open_all(const char *path, LessonError *errs, int max, int *n_errs)
+{
     FileStamp stamp = file_stamp(path);   /* before reading: a save after it is seen */
     Lesson *l;
     LessonState *st;
-    if (session_read_lesson(path, &l, &st, err) < 0)
+    if (session_read_lesson(path, &l, &st, errs, max, n_errs) < 0)
         return NULL;
-    Session *s = adopt(l, st, err);
+    *n_errs = 1;    /* adopt's, if it fails */
+    Session *s = adopt(l, st, errs);
     if (!s)
         return NULL;
     s->path = strdup(path);
@@ -74,6 +81,7 @@ Session *session_open(const char *path, LessonError *err)
         session_free(s);
         return NULL;
     }
+    *n_errs = 0;
     s->stamp = stamp;
     session_watch_data(s, l);
     return s;

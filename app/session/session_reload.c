@@ -105,7 +105,8 @@ unsigned session_reload(Session *s, int by_hand)
     LessonError err;
     Lesson *l;
     LessonState *bare;
-    session_read_lesson(s->path, &l, &bare, &err);
+    int n_errs;
+    session_read_lesson(s->path, &l, &bare, &err, 1, &n_errs);
     LessonEdit *kept = bare ? malloc((size_t)(s->n_edits > 0 ? s->n_edits : 1) * sizeof *kept) : NULL;
     int n_ex = l ? lesson_n_exercises(l) : 0;
     ExerciseState *ex = kept ? carry_exercises(s, l, n_ex) : NULL;

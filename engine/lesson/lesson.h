@@ -33,6 +33,8 @@
                                              records the progress store keeps) */
 #define LESSON_MAX_TOTAL      (1L << 26)  /* elements of all the matrices one
                                              evaluation makes (256 MB)       */
+#define LESSON_MAX_ERRORS     20          /* errors `attn check` reports of
+                                             one file (lesson_parse_all)     */
 
 typedef enum { LAYOUT_ROWS, LAYOUT_COLUMNS } LessonLayout;
 
@@ -129,6 +131,18 @@ int lesson_exercise_number(const Lesson *l, const LessonExercise *ex);
  * Checks syntax and names (every name used is defined earlier; an unknown
  * name suggests the nearest defined one). NULL and err on refusal. */
 Lesson *lesson_parse(const char *text, size_t len, const char *file, LessonError *err);
+/* lesson_parse, going on past an error where the parser can start again
+ * safely, so one run finds up to max errors: errs[0..*n_errs) in the order
+ * found, errs[0] the error lesson_parse gives (*n_errs is 0 when the text
+ * parses). The parse starts again at the next line that begins a
+ * statement (past a statement's open brackets), within an exercise at its
+ * next line, and past the 'end' of a block whose first line was refused.
+ * A statement refused after its name still defines the name, so the lines
+ * that use it are not refused too. It stops at the first error when going
+ * on could only mislead: a text that does not start with 'lesson', a limit
+ * passed, memory run out. Evaluation's errors (shapes, files, numbers)
+ * come one at a time, from lesson_eval. max >= 1. */
+Lesson *lesson_parse_all(const char *text, size_t len, const char *file, LessonError *errs, int max, int *n_errs);
 void lesson_free(Lesson *l);
 
 const char *lesson_title(const Lesson *l);

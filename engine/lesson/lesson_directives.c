@@ -69,9 +69,11 @@ int dir_layout(PS *ps, size_t kw, size_t arg)
     else if (lex_tok_is(S(ps), &c.tok, "columns") || lex_tok_is(S(ps), &c.tok, "cols"))
         ps->l->layout = LAYOUT_COLUMNS;
     else {
-        char found[64];
+        static const char *const layouts[] = { "rows", "columns" };
+        char found[64], mean[48];
         snprintf(found, sizeof found, "%.*s", (int)(c.tok.len < 40 ? c.tok.len : 40), S(ps)->text + c.tok.pos);
-        return ps_fail(ps, ATTN_E_SYNTAX, c.tok.pos, "layout is 'rows' or 'columns', not '%s'", found);
+        return ps_fail(ps, ATTN_E_SYNTAX, c.tok.pos, "layout is 'rows' or 'columns', not '%s'%s", found,
+                       ps_keyword_suggestion(ps, c.tok.pos, c.tok.len, layouts, 2, mean, sizeof mean));
     }
     return ps_cursor_next(&c) || ps_end_statement(ps, &c, "the layout") ? -1 : 0;
 }
@@ -147,7 +149,39 @@ static int name_expected(PS *ps, size_t p)
     return 0;
 }
 
+/* A directive that defines a name (let, knob, switch) and was refused
+ * after reading it (name->len > 0): the name defined all the same. -1. */
+static int refused_naming(PS *ps, const Token *name)
+{
+    if (name->len > 0)
+        ps_define_refused(ps, name->pos, name->len);
+    return -1;
+}
+
+static int read_let(PS *ps, size_t kw, size_t arg, Token *name);
+static int read_knob(PS *ps, size_t kw, size_t arg, Token *name);
+static int read_switch(PS *ps, size_t kw, size_t arg, Token *name);
+
 int dir_let(PS *ps, size_t kw, size_t arg)
+{
+    Token name = { .len = 0 };
+    return read_let(ps, kw, arg, &name) ? refused_naming(ps, &name) : 0;
+}
+
+int dir_knob(PS *ps, size_t kw, size_t arg)
+{
+    Token name = { .len = 0 };
+    return read_knob(ps, kw, arg, &name) ? refused_naming(ps, &name) : 0;
+}
+
+int dir_switch(PS *ps, size_t kw, size_t arg)
+{
+    Token name = { .len = 0 };
+    return read_switch(ps, kw, arg, &name) ? refused_naming(ps, &name) : 0;
+}
+
+/* let NAME = EXPRESSION; *name once read. */
+static int read_let(PS *ps, size_t kw, size_t arg, Token *name_out)
 {
     Cursor c;
     if (name_expected(ps, arg) || ps_cursor_at(ps, &c, arg))
@@ -155,6 +189,7 @@ int dir_let(PS *ps, size_t kw, size_t arg)
     if (c.tok.kind != T_NAME)
         return ps_fail(ps, ATTN_E_SYNTAX, c.tok.pos, "'let' needs a name: let NAME = EXPRESSION");
     Token name = c.tok;
+    *name_out = name;
     if (ps_cursor_next(&c))
         return -1;
     if (!(c.tok.kind == T_SYM && c.tok.sym == '='))
@@ -220,8 +255,13 @@ int dir_labels(PS *ps, size_t kw, size_t arg)
         cols = 0;
     else if (lex_tok_is(S(ps), &c.tok, "cols") || lex_tok_is(S(ps), &c.tok, "columns"))
         cols = 1;
-    else
-        return ps_fail(ps, ATTN_E_SYNTAX, c.tok.pos, "expected 'rows' or 'cols' after the name: labels NAME rows|cols LABEL...");
+    else {
+        static const char *const axes[] = { "rows", "cols", "columns" };
+        char mean[48];
+        return ps_fail(ps, ATTN_E_SYNTAX, c.tok.pos,
+                       "expected 'rows' or 'cols' after the name: labels NAME rows|cols LABEL...%s",
+                       ps_keyword_suggestion(ps, c.tok.pos, c.tok.len, axes, 3, mean, sizeof mean));
+    }
     LabelSpec spec = { .pos = name_pos, .slot = slot, .cols = cols };
     if (read_words(ps, c.lx.pos, &spec.names, &spec.n))
         goto fail;
@@ -258,8 +298,12 @@ int dir_step(PS *ps, size_t kw, size_t arg)
     if (!title)
         return ps_nomem(ps);
     if (!*title) {
-        free(title);
-        return ps_fail(ps, ATTN_E_SYNTAX, kw, "'step' needs a title: step TITLE");
+        ps_fail(ps, ATTN_E_SYNTAX, kw, "'step' needs a title: step TITLE");
+        /* going on, the step is opened untitled: its lines are a step's */
+        if (!ps_go_on(ps)) {
+            free(title);
+            return -1;
+        }
     }
     if (ps_grow1(&l->steps, l->n_steps, sizeof *l->steps)) {
         free(title);
@@ -452,8 +496,8 @@ static int knob_part(PS *ps, Cursor *c, const char *word, double *out, size_t *p
     return ps_number(ps, c, out, what);
 }
 
-/* knob NAME = VALUE from LO to HI step STEP */
-int dir_knob(PS *ps, size_t kw, size_t arg)
+/* knob NAME = VALUE from LO to HI step STEP; *name once read. */
+static int read_knob(PS *ps, size_t kw, size_t arg, Token *name_out)
 {
     Cursor c;
     if (name_expected(ps, arg) || ps_cursor_at(ps, &c, arg))
@@ -461,6 +505,7 @@ int dir_knob(PS *ps, size_t kw, size_t arg)
     if (c.tok.kind != T_NAME)
         return ps_fail(ps, ATTN_E_SYNTAX, c.tok.pos, "'knob' needs a name: knob NAME = VALUE from LO to HI step STEP");
     Token name = c.tok;
+    *name_out = name;
     if (ps_cursor_next(&c))
         return -1;
     if (!(c.tok.kind == T_SYM && c.tok.sym == '='))
@@ -490,8 +535,8 @@ int dir_knob(PS *ps, size_t kw, size_t arg)
     return ps_end_statement(ps, &c, "the knob") || add_knob(ps, kw, name.pos, name.len, value_pos, value_end, k) ? -1 : 0;
 }
 
-/* switch NAME on|off */
-int dir_switch(PS *ps, size_t kw, size_t arg)
+/* switch NAME on|off; *name once read. */
+static int read_switch(PS *ps, size_t kw, size_t arg, Token *name_out)
 {
     Cursor c;
     if (name_expected(ps, arg) || ps_cursor_at(ps, &c, arg))
@@ -499,6 +544,7 @@ int dir_switch(PS *ps, size_t kw, size_t arg)
     if (c.tok.kind != T_NAME)
         return ps_fail(ps, ATTN_E_SYNTAX, c.tok.pos, "'switch' needs a name: switch NAME on|off");
     Token name = c.tok;
+    *name_out = name;
     if (ps_cursor_next(&c))
         return -1;
     LessonKnob k = { .is_switch = 1, .lo = 0, .hi = 1, .step = 1 };
@@ -509,8 +555,12 @@ int dir_switch(PS *ps, size_t kw, size_t arg)
         k.value = 0;
     else if (c.tok.kind == T_NEWLINE || c.tok.kind == T_EOF)
         return ps_fail(ps, ATTN_E_SYNTAX, c.tok.pos, "'switch' needs 'on' or 'off' after the name: switch NAME on|off");
-    else
-        return ps_fail(ps, ATTN_E_SYNTAX, c.tok.pos, "a switch is 'on' or 'off', not '%.*s'",
-                    (int)(c.tok.len < 40 ? c.tok.len : 40), S(ps)->text + c.tok.pos);
+    else {
+        static const char *const states[] = { "on", "off" };
+        char mean[48];
+        return ps_fail(ps, ATTN_E_SYNTAX, c.tok.pos, "a switch is 'on' or 'off', not '%.*s'%s",
+                       (int)(c.tok.len < 40 ? c.tok.len : 40), S(ps)->text + c.tok.pos,
+                       ps_keyword_suggestion(ps, c.tok.pos, c.tok.len, states, 2, mean, sizeof mean));
+    }
     return ps_cursor_next(&c) || ps_end_statement(ps, &c, "the switch") || add_knob(ps, kw, name.pos, name.len, value_pos, value_end, k) ? -1 : 0;
 }

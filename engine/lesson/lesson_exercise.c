@@ -127,6 +127,68 @@ static int d_mistake(PS *ps, size_t kw, size_t arg, LessonExercise *ex)
     return 0;
 }
 
+/* `hint TEXT`. */
+static int d_hint(PS *ps, size_t kw, size_t arg, LessonExercise *ex)
+{
+    char *h = ps_rest_of_line(ps, arg);
+    if (!h || ps_grow1(&ex->hints, ex->n_hints, sizeof *ex->hints)) {
+        free(h);
+        return ps_nomem(ps);
+    }
+    ex->hints[ex->n_hints++] = h;
+    if (!*h)
+        return ps_fail(ps, ATTN_E_SYNTAX, kw, "'hint' needs the hint's text");
+    ps_next_line(ps);
+    return 0;
+}
+
+/* The answer read, at the exercise's `end`: the cell it asks about, and
+ * the cell it hides when no `hide` says. */
+static int close_answer(PS *ps, LessonExercise *ex, const Expr *a)
+{
+    /* the answer parsed once: the judge, the handouts and the screen read
+     * the cell it asks about from here */
+    ex->parsed = a;
+    if (a->kind == E_INDEX && a->a->kind == E_NAME && a->row > 0 && a->col > 0) {
+        ex->has_cell = 1;
+        snprintf(ex->cell.name, sizeof ex->cell.name, "%s", ps->l->names[a->a->slot]);
+        ex->cell.row = a->row - 1;
+        ex->cell.col = a->col - 1;
+        ex->cell.pos = a->pos;
+    }
+    /* no `hide`: an answer that is one cell hides that cell */
+    if (ex->n_hides == 0 && ex->has_cell && add_hide(ps, ex, ex->cell.name, a->row, a->col, a->pos))
+        return -1;
+    return 0;
+}
+
+/* A word at p (n bytes) that no exercise reads: refused. 1 when the block
+ * goes on, 0 when it ends here (the parse going on after it), -1 when the
+ * parse stops. refused: a line of this block was refused before. */
+static int stray_word(PS *ps, LessonExercise *ex, size_t p, size_t n, int refused)
+{
+    const char *w = S(ps)->text + p;
+    int directive = ps_top_directive(w, n);
+    if (directive && refused)
+        return 0;   /* the block ends unclosed: no second word on that */
+    char mean[48];
+    ps_directive_suggestion(w, n, 1, mean, sizeof mean);
+    size_t shown = n;
+    if (shown == 0)     /* not a word: show one whole character */
+        for (shown = 1; p + shown < ps->eol && ((unsigned char)w[shown] & 0xC0) == 0x80; shown++)
+            ;
+    /* a misspelt word of the exercise, or else a missing 'end' */
+    ps_fail(ps, ATTN_E_SYNTAX, p,
+            "expected 'answer', 'hint', 'mistake', 'hide' or 'end' in the exercise of line %d, found '%.*s'%s",
+            ex->line, (int)(shown < 30 ? shown : 30), w, mean[0] ? mean : " (missing 'end'?)");
+    if (!ps_go_on(ps))
+        return -1;
+    if (directive)
+        return 0;   /* the lesson's own directive: read as the lesson's */
+    ps_skip_statement(ps, p, 0);
+    return strstr(mean, "'end'") ? 0 : 1;     /* 'ned': the block ends there */
+}
+
 int dir_exercise(PS *ps, size_t kw, size_t arg)
 {
     LessonStep *st = ps_cur_step(ps);
@@ -145,7 +207,9 @@ int dir_exercise(PS *ps, size_t kw, size_t arg)
     if (!*ex->question)
         return ps_fail(ps, ATTN_E_SYNTAX, kw, "'exercise' needs a question: exercise QUESTION");
     VerifyItem it = { .kind = VERIFY_EXERCISE, .line = ps->line, .pos = kw, .tol = 1e-3 };
-    int ok = 0;
+    /* refused: a line of the block was, and the parse went on past it (to
+     * the block's next line); the exercise is then no item to verify */
+    int refused = 0;
     for (ps_next_line(ps); !ps_at_end(ps);) {
         if (ps_is_empty_line(ps)) {
             ps_next_line(ps);
@@ -153,72 +217,63 @@ int dir_exercise(PS *ps, size_t kw, size_t arg)
         }
         size_t p = ps_skip_blanks(ps, ps->pos), n = ps_word_len(ps, p);
         const char *w = S(ps)->text + p;
+        int failed, prose = 0;
         if (n == 3 && memcmp(w, "end", 3) == 0) {
             if (!ps_line_is(ps, "end")) {
                 ps_fail(ps, ATTN_E_SYNTAX, p + 3, "nothing may follow 'end' on its line");
-                goto out;
+                if (!ps_go_on(ps))
+                    goto fail;
+                refused = 1;
+            }
+            if (refused) {      /* the answer may be the line refused */
+                ps_next_line(ps);
+                goto recovered;
             }
             if (!it.lhs) {
                 ps_fail(ps, ATTN_E_SYNTAX, kw, "this exercise has no 'answer EXPRESSION'");
-                goto out;
+                goto fail;
             }
-            /* the answer parsed once: the judge, the handouts and the
-             * screen read the cell it asks about from here */
-            const Expr *a = it.lhs;
-            ex->parsed = a;
-            if (a->kind == E_INDEX && a->a->kind == E_NAME && a->row > 0 && a->col > 0) {
-                ex->has_cell = 1;
-                snprintf(ex->cell.name, sizeof ex->cell.name, "%s", ps->l->names[a->a->slot]);
-                ex->cell.row = a->row - 1;
-                ex->cell.col = a->col - 1;
-                ex->cell.pos = a->pos;
-            }
-            /* no `hide`: an answer that is one cell hides that cell */
-            if (ex->n_hides == 0 && ex->has_cell && add_hide(ps, ex, ex->cell.name, a->row, a->col, a->pos))
-                goto out;
+            if (close_answer(ps, ex, it.lhs))
+                goto fail;
             ps_next_line(ps);
-            ok = 1;
-            goto out;
+            goto done;
         } else if (n == 6 && memcmp(w, "answer", 6) == 0) {
-            if (dir_answer(ps, p, p + 6, ex, &it))
-                goto out;
+            failed = dir_answer(ps, p, p + 6, ex, &it);
         } else if (n == 4 && memcmp(w, "hide", 4) == 0) {
-            if (d_hide(ps, p, p + 4, ex))
-                goto out;
+            failed = d_hide(ps, p, p + 4, ex);
         } else if (n == 7 && memcmp(w, "mistake", 7) == 0) {
-            if (d_mistake(ps, p, p + 7, ex))
-                goto out;
+            failed = d_mistake(ps, p, p + 7, ex);
         } else if (n == 4 && memcmp(w, "hint", 4) == 0) {
-            char *h = ps_rest_of_line(ps, p + 4);
-            if (!h || ps_grow1(&ex->hints, ex->n_hints, sizeof *ex->hints)) {
-                free(h);
-                ps_nomem(ps);
-                goto out;
-            }
-            ex->hints[ex->n_hints++] = h;
-            if (!*h) {
-                ps_fail(ps, ATTN_E_SYNTAX, p, "'hint' needs the hint's text");
-                goto out;
-            }
-            ps_next_line(ps);
+            failed = d_hint(ps, p, p + 4, ex);
+            prose = 1;
         } else {
-            if (n == 0)     /* not a word: show one whole character */
-                for (n = 1; p + n < ps->eol && ((unsigned char)w[n] & 0xC0) == 0x80; n++)
-                    ;
-            ps_fail(ps, ATTN_E_SYNTAX, p,
-                 "expected 'answer', 'hint', 'mistake', 'hide' or 'end' in the exercise of line %d, found '%.*s' "
-                 "(missing 'end'?)",
-                 ex->line, (int)(n < 30 ? n : 30), w);
-            goto out;
+            int goes_on = stray_word(ps, ex, p, n, refused);
+            if (goes_on < 0)
+                goto fail;
+            refused = 1;
+            if (!goes_on)
+                goto recovered;
+            continue;
+        }
+        if (failed) {
+            if (!ps_go_on(ps))
+                goto fail;
+            refused = 1;
+            ps_skip_statement(ps, p, prose);
         }
     }
+    if (refused)
+        goto recovered;     /* its missing 'end' is no second error */
     ps_fail(ps, ATTN_E_SYNTAX, kw, "this exercise has no 'end'");
-out:
-    if (!ok) {
-        expr_free(it.lhs);
-        ex->parsed = NULL;
-        return -1;
-    }
+fail:
+    expr_free(it.lhs);
+    ex->parsed = NULL;
+    return -1;
+recovered:
+    expr_free(it.lhs);
+    ex->parsed = NULL;
+    return 0;
+done:
     it.what = ps_dupn(ex->question, strlen(ex->question));
     if (!it.what) {
         expr_free(it.lhs);

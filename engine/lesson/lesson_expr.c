@@ -46,6 +46,15 @@ const char *lesson_suggest_name(const char *name, size_t len, char *const *names
     return best;
 }
 
+const char *lesson_did_you_mean(const char *best, char *buf, size_t size)
+{
+    if (best)
+        snprintf(buf, size, "; did you mean '%s'?", best);
+    else if (size > 0)
+        buf[0] = '\0';
+    return buf;
+}
+
 static Expr *parse_expr(Parser *p);
 
 typedef struct { char opener; size_t pos; int skip; } Saved;
@@ -205,11 +214,8 @@ static Expr *parse_name(Parser *p)
                 best = fns[i];
         if (!best)
             best = lesson_suggest_name(name, len, fns, n_fns);
-        if (best) {
-            px_fail(p, ATTN_E_NAME, pos, "unknown function '%s'; did you mean '%s'?", nm, best);
-        } else {
-            px_fail(p, ATTN_E_NAME, pos, "unknown function '%s'", nm);
-        }
+        char mean[MAT_NAME_MAX + 32];
+        px_fail(p, ATTN_E_NAME, pos, "unknown function '%s'%s", nm, lesson_did_you_mean(best, mean, sizeof mean));
         return NULL;
     }
     for (int i = p->scope->n - 1; i >= 0; i--)
@@ -225,11 +231,9 @@ static Expr *parse_name(Parser *p)
         px_fail(p, ATTN_E_NAME, pos, "'%s' is a function: call it as %s(...)", nm, nm);
         return NULL;
     }
+    char mean[MAT_NAME_MAX + 32];
     const char *best = lesson_suggest_name(name, len, p->scope->names, p->scope->n);
-    if (best)
-        px_fail(p, ATTN_E_NAME, pos, "unknown name '%s'; did you mean '%s'?", nm, best);
-    else
-        px_fail(p, ATTN_E_NAME, pos, "unknown name '%s'", nm);
+    px_fail(p, ATTN_E_NAME, pos, "unknown name '%s'%s", nm, lesson_did_you_mean(best, mean, sizeof mean));
     return NULL;
 }
 

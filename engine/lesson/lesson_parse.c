@@ -20,6 +20,11 @@
  *   directive, its words or its prose go on there, and the joint reads as
  *   one blank. Positions stay those of the file, so errors on a continued
  *   line name its true line and column.
+ *
+ * After a refused directive the walk may go on (lesson_parse_all; see
+ * resume): at the line after the statement, or past the 'end' of a block
+ * whose first line was refused, so each further error is the file's own
+ * and not an echo of the first.
  */
 #include "alloc.h"
 #include "lesson_parse_state.h"
@@ -34,23 +39,47 @@
 typedef int (*DirectiveFn)(PS *ps, size_t kw, size_t arg);
 
 static int d_show(PS *ps, size_t kw, size_t arg) { return dir_panes(ps, kw, arg, 0); }
+static int d_heatmap(PS *ps, size_t kw, size_t arg);
 static int d_heatmap(PS *ps, size_t kw, size_t arg) { return dir_panes(ps, kw, arg, 1); }
 
 static const struct {
     const char *name;
     DirectiveFn read;       /* NULL: only inside a block               */
     int in_exercise;        /* read by the exercise block, not here    */
+    int prose;              /* words and prose: brackets are text      */
+    int block;              /* its lines run to an 'end'               */
 } directives[] = {
-    { "lesson", dir_lesson, 0 },   { "about", dir_about, 0 },     { "layout", dir_layout, 0 },
-    { "tokens", dir_tokens, 0 },   { "seed", dir_seed, 0 },       { "let", dir_let, 0 },
-    { "labels", dir_labels, 0 },   { "step", dir_step, 0 },       { "text", dir_text, 0 },
-    { "show", d_show, 0 },       { "heatmap", d_heatmap, 0 }, { "exercise", dir_exercise, 0 },
-    { "answer", NULL, 1 },       { "hint", NULL, 1 },         { "mistake", NULL, 1 },
-    { "hide", NULL, 1 },         { "end", NULL, 0 },          { "check", dir_check, 0 },
-    { "knob", dir_knob, 0 },
-    { "switch", dir_switch, 0 },
+    { "lesson", dir_lesson, 0, 1, 0 },  { "about", dir_about, 0, 1, 0 },     { "layout", dir_layout, 0, 0, 0 },
+    { "tokens", dir_tokens, 0, 1, 0 },  { "seed", dir_seed, 0, 0, 0 },       { "let", dir_let, 0, 0, 0 },
+    { "labels", dir_labels, 0, 1, 0 },  { "step", dir_step, 0, 1, 0 },       { "text", dir_text, 0, 1, 1 },
+    { "show", d_show, 0, 0, 0 },        { "heatmap", d_heatmap, 0, 0, 0 },   { "exercise", dir_exercise, 0, 1, 1 },
+    { "answer", NULL, 1, 0, 0 },        { "hint", NULL, 1, 1, 0 },           { "mistake", NULL, 1, 0, 0 },
+    { "hide", NULL, 1, 0, 0 },          { "end", NULL, 0, 1, 0 },            { "check", dir_check, 0, 0, 0 },
+    { "knob", dir_knob, 0, 0, 0 },
+    { "switch", dir_switch, 0, 0, 0 },
 };
 #define N_DIRECTIVES ((int)(sizeof directives / sizeof *directives))
+
+int ps_top_directive(const char *w, size_t n)
+{
+    for (int i = 0; i < N_DIRECTIVES; i++)
+        if (directives[i].read && strlen(directives[i].name) == n && memcmp(directives[i].name, w, n) == 0)
+            return 1;
+    return 0;
+}
+
+const char *ps_directive_suggestion(const char *w, size_t n, int in_exercise, char *buf, size_t size)
+{
+    const char *names[N_DIRECTIVES];
+    int k = 0;
+    for (int i = 0; i < N_DIRECTIVES; i++)
+        if (!in_exercise || directives[i].in_exercise || strcmp(directives[i].name, "end") == 0)
+            names[k++] = directives[i].name;
+    /* a directive of the lesson met in an exercise is a missing 'end',
+     * not a misspelling */
+    const char *best = in_exercise && ps_top_directive(w, n) ? NULL : lesson_suggest_name(w, n, (char *const *)names, k);
+    return lesson_did_you_mean(best, buf, size);
+}
 
 static int unknown_directive(PS *ps, size_t p, size_t n)
 {
@@ -63,15 +92,43 @@ static int unknown_directive(PS *ps, size_t p, size_t n)
         snprintf(found, sizeof found, "%.*s", (int)k, w);
         return ps_fail(ps, ATTN_E_SYNTAX, p, "expected a directive (lesson, let, step, text, show, check, ...), found '%s'", found);
     }
-    char nm[48];
+    char nm[48], mean[48];
     snprintf(nm, sizeof nm, "%.*s", (int)(n < 40 ? n : 40), w);
-    const char *names[N_DIRECTIVES];
-    for (int i = 0; i < N_DIRECTIVES; i++)
-        names[i] = directives[i].name;
-    const char *best = lesson_suggest_name(w, n, (char *const *)names, N_DIRECTIVES);
-    if (best)
-        return ps_fail(ps, ATTN_E_SYNTAX, p, "unknown directive '%s'; did you mean '%s'?", nm, best);
-    return ps_fail(ps, ATTN_E_SYNTAX, p, "unknown directive '%s'", nm);
+    return ps_fail(ps, ATTN_E_SYNTAX, p, "unknown directive '%s'%s", nm, ps_directive_suggestion(w, n, 0, mean, sizeof mean));
+}
+
+/* The directive the current line starts with (its index), or -1. */
+static int line_directive(PS *ps)
+{
+    size_t p = ps_skip_blanks(ps, ps->pos), n = ps_word_len(ps, p);
+    for (int k = 0; k < N_DIRECTIVES; k++)
+        if (strlen(directives[k].name) == n && memcmp(directives[k].name, S(ps)->text + p, n) == 0)
+            return k;
+    return -1;
+}
+
+/* Where the walk goes on after the directive at kw (directives[k], -1 when
+ * unknown) was refused: the line after its statement (or where its
+ * handler got to, when further); but when a line with just 'end' comes
+ * before any 'text' or 'exercise', the lines up to it are a block whose
+ * first line was lost (refused, or misspelt), and the walk goes on after
+ * that 'end'. */
+static void resume(PS *ps, size_t kw, int k)
+{
+    ps_skip_statement(ps, kw, k >= 0 && directives[k].prose);
+    PS look = *ps;
+    for (; !ps_at_end(&look); ps_next_line(&look)) {
+        if (ps_is_empty_line(&look))
+            continue;
+        if (ps_line_is(&look, "end")) {
+            ps_set_line(ps, look.pos);
+            ps_next_line(ps);
+            return;
+        }
+        int d = line_directive(&look);
+        if (d >= 0 && directives[d].block)
+            return;
+    }
 }
 
 static int parse_lines(PS *ps)
@@ -91,7 +148,9 @@ static int parse_lines(PS *ps)
                 for (n = 1; p + n < ps->eol && ((unsigned char)w[n] & 0xC0) == 0x80; n++)
                     ;
             snprintf(found, sizeof found, "%.*s", (int)(n < 40 ? n : 40), w);
-            return ps_fail(ps, ATTN_E_SYNTAX, p, "a lesson starts with 'lesson TITLE', not '%s'", found);
+            ps_fail(ps, ATTN_E_SYNTAX, p, "a lesson starts with 'lesson TITLE', not '%s'", found);
+            ps_go_on(ps);   /* kept; what follows may not be a lesson at all */
+            return -1;
         }
         int k = 0;
         while (k < N_DIRECTIVES && !IS(directives[k].name))
@@ -106,19 +165,35 @@ static int parse_lines(PS *ps)
         else
             failed = ps_fail(ps, ATTN_E_SYNTAX, p, "'end' without a 'text' or 'exercise' to close");
 #undef IS
-        if (failed)
-            return -1;
+        if (failed) {
+            if (!ps_go_on(ps))
+                return -1;
+            resume(ps, p, k < N_DIRECTIVES ? k : -1);
+        }
     }
-    if (!ps->l->title)
-        return ps_fail(ps, ATTN_E_SYNTAX, S(ps)->len, "the lesson is empty: it starts with 'lesson TITLE'");
-    return ps_close_step(ps);
+    if (!ps->l->title) {
+        ps_fail(ps, ATTN_E_SYNTAX, S(ps)->len, "the lesson is empty: it starts with 'lesson TITLE'");
+        ps_go_on(ps);
+        return -1;
+    }
+    if (ps_close_step(ps)) {
+        ps_go_on(ps);
+        return -1;
+    }
+    return ps->n_errs > 0 ? -1 : 0;
 }
 
 Lesson *lesson_parse(const char *text, size_t len, const char *file, LessonError *err)
 {
     LessonError scratch;
-    if (!err)
-        err = &scratch;
+    int n;
+    return lesson_parse_all(text, len, file, err ? err : &scratch, 1, &n);
+}
+
+Lesson *lesson_parse_all(const char *text, size_t len, const char *file, LessonError *errs, int max, int *n_errs)
+{
+    LessonError *err = errs;
+    *n_errs = 1;    /* until the text parses */
     memset(err, 0, sizeof *err);
     if (text && len > (size_t)LESSON_MAX_BYTES) {   /* refused before copying it */
         err->code = ATTN_E_LIMIT;
@@ -150,14 +225,16 @@ Lesson *lesson_parse(const char *text, size_t len, const char *file, LessonError
         lesson_free(l);
         return NULL;
     }
-    PS ps = { .l = l, .err = err, .line = 1, .step = -1 };
+    PS ps = { .l = l, .err = err, .errs = errs, .max_errs = max > 0 ? max : 1, .line = 1, .step = -1 };
     ps_set_line(&ps, 0);
     int failed = parse_lines(&ps);
     for (int i = 0; i < ps.n_pending; i++)
         free(ps.pending[i].name);
     free(ps.pending);
-    if (!failed && !l->about && !(l->about = ps_dupn("", 0)))
+    if (!failed && !l->about && !(l->about = ps_dupn("", 0))) {
         failed = ps_nomem(&ps);
+        ps_go_on(&ps);
+    }
     if (failed) {
         lesson_free(l);
         /* NULL always comes with a code that says why */
@@ -165,7 +242,9 @@ Lesson *lesson_parse(const char *text, size_t len, const char *file, LessonError
             err->code = ATTN_E_NOMEM;
             snprintf(err->msg, sizeof err->msg, "out of memory reading the lesson");
         }
+        *n_errs = ps.n_errs > 0 ? ps.n_errs : 1;
         return NULL;
     }
+    *n_errs = 0;
     return l;
 }

@@ -30,6 +30,65 @@ int ps_fail(PS *ps, attn_status code, size_t pos, const char *fmt, ...)
     return -1;
 }
 
+int ps_go_on(PS *ps)
+{
+    if (ps->stopped)
+        return 0;
+    ps->n_errs++;
+    if (ps->err->code == ATTN_E_NOMEM || ps->err->code == ATTN_E_LIMIT || ps->n_errs >= ps->max_errs) {
+        ps->stopped = 1;
+        return 0;
+    }
+    ps->err = &ps->errs[ps->n_errs];
+    memset(ps->err, 0, sizeof *ps->err);
+    return 1;
+}
+
+size_t ps_statement_end(PS *ps, size_t p, int prose)
+{
+    const char *t = S(ps)->text;
+    size_t len = S(ps)->len;
+    int depth = 0;
+    for (; p < len; p++) {
+        size_t j = src_joint(t, p, len);
+        char ch = t[p];
+        if (j > 0) {
+            p += j - 1;
+        } else if (ch == '\n') {
+            if (depth == 0)
+                return p;
+        } else if (prose) {
+            continue;
+        } else if (ch == '#') {         /* a comment, to the line end */
+            while (p + 1 < len && t[p + 1] != '\n')
+                p++;
+        } else if (ch == '"') {         /* a file's name: its brackets are not */
+            size_t q = p + 1;
+            while (q < len && t[q] != '"' && t[q] != '\n')
+                q++;
+            p = q < len && t[q] == '"' ? q : q - 1;
+        } else if (ch == '(' || ch == '[') {
+            depth++;
+        } else if ((ch == ')' || ch == ']') && depth > 0) {
+            depth--;
+        }
+    }
+    return len;
+}
+
+void ps_skip_statement(PS *ps, size_t p, int prose)
+{
+    size_t end = ps_statement_end(ps, p, prose), next = end < S(ps)->len ? end + 1 : end;
+    ps_set_line(ps, next > ps->pos ? next : ps->pos);
+}
+
+void ps_define_refused(PS *ps, size_t name_pos, size_t n)
+{
+    LessonError kept = *ps->err;
+    ps_define_name(ps, name_pos, n);
+    *ps->err = kept;
+}
+
 int ps_nomem(PS *ps)
 {
     return ps_fail(ps, ATTN_E_NOMEM, ps->pos, "out of memory reading the lesson");
@@ -213,16 +272,18 @@ int ps_number(PS *ps, Cursor *c, double *out, const char *what)
     return ps_cursor_next(c);
 }
 
-/* Optional `within TOL`. */
+/* Optional `within TOL`; a bad tolerance is refused at its value. */
 int ps_within(PS *ps, Cursor *c, double *tol)
 {
     if (!lex_tok_is(S(ps), &c->tok, "within"))
         return 0;
-    size_t pos = c->tok.pos;
-    if (ps_cursor_next(c) || ps_number(ps, c, tol, "a tolerance after 'within'"))
+    if (ps_cursor_next(c))
+        return -1;
+    size_t value = c->tok.pos;
+    if (ps_number(ps, c, tol, "a tolerance after 'within'"))
         return -1;
     if (!(*tol >= 0) || isinf(*tol))
-        return ps_fail(ps, ATTN_E_SYNTAX, pos, "a tolerance is a number of 0 or more");
+        return ps_fail(ps, ATTN_E_SYNTAX, value, "a tolerance is a number of 0 or more");
     return 0;
 }
 
@@ -312,15 +373,17 @@ int ps_lookup_defined(PS *ps, size_t pos, size_t n, const char *context)
         return slot;
     char nm[80], msg[160];
     snprintf(nm, sizeof nm, "%.*s", (int)(n < 60 ? n : 60), S(ps)->text + pos);
-    const char *best = lesson_suggest_name(S(ps)->text + pos, n, ps->l->names, ps->l->n_names);
-    if (best)
-        snprintf(msg, sizeof msg, "; did you mean '%s'?", best);
-    else
-        msg[0] = '\0';
+    lesson_did_you_mean(lesson_suggest_name(S(ps)->text + pos, n, ps->l->names, ps->l->n_names), msg, sizeof msg);
     char full[200];
     snprintf(full, sizeof full, "unknown name '%s' in %s", nm, context);
     ps_fail(ps, ATTN_E_NAME, pos, "%s%s", full, msg);
     return -1;
+}
+
+const char *ps_keyword_suggestion(PS *ps, size_t pos, size_t n, const char *const *words, int n_words, char *buf,
+                                  size_t size)
+{
+    return lesson_did_you_mean(lesson_suggest_name(S(ps)->text + pos, n, (char *const *)words, n_words), buf, size);
 }
 
 /* ---- directives ---- */
@@ -354,8 +417,11 @@ int ps_close_step(PS *ps)
         return 0;
     for (int i = 0; i < ps->n_pending; i++) {
         struct Pending *pd = &ps->pending[i];
-        if (ps_lookup_defined(ps, pd->pos, strlen(pd->name), pd->heat ? "'heatmap'" : "'show'") < 0)
-            return -1;
+        if (ps_lookup_defined(ps, pd->pos, strlen(pd->name), pd->heat ? "'heatmap'" : "'show'") < 0) {
+            if (!ps_go_on(ps))
+                return -1;
+            continue;       /* the other names are looked up all the same */
+        }
         if (pd->heat && !has_string(st->heatmap, st->n_heatmap, pd->name) &&
             ps_add_string(&st->heatmap, &st->n_heatmap, pd->name))
             return ps_nomem(ps);

@@ -21,7 +21,10 @@
 
 typedef struct {
     Lesson *l;
-    LessonError *err;
+    LessonError *err;       /* where the next error goes: errs[n_errs]       */
+    LessonError *errs;      /* the errors kept (lesson_parse_all), max_errs  */
+    int max_errs, n_errs;
+    int stopped;            /* the parse gives up: no error is kept after    */
     size_t pos;             /* start of the current line                     */
     int line;               /* its number                                    */
     size_t eol;             /* its end (the '\n' or the end of the text),
@@ -41,6 +44,20 @@ typedef struct {
 static inline const Src *S(PS *ps) { return &ps->l->src; }
 
 int ps_fail(PS *ps, attn_status code, size_t pos, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* After a refusal (the error in ps->err): keep the error; 1 when the parse
+ * may go on past it (the caller starts again where it safely can), 0 when
+ * it stops (the caller returns -1: out of memory, a limit, max_errs kept). */
+int ps_go_on(PS *ps);
+/* The end of the statement that starts at p: the line end (past joints)
+ * at which no ( or [ opened since p is still open, or the end of the text;
+ * prose: the line end, brackets being words there. */
+size_t ps_statement_end(PS *ps, size_t p, int prose);
+/* After a refused statement at p: on at the line after it (never back
+ * before the current line). */
+void ps_skip_statement(PS *ps, size_t p, int prose);
+/* A statement refused after its name (name_pos, n): the name defined all
+ * the same where it may be, the error in ps->err kept as it was. */
+void ps_define_refused(PS *ps, size_t name_pos, size_t n);
 int ps_nomem(PS *ps);
 int ps_grow1(void *arr, int n, size_t size);
 char *ps_dupn(const char *s, size_t n);
@@ -66,6 +83,18 @@ int ps_define_name(PS *ps, size_t pos, size_t n);
 int ps_lookup_defined(PS *ps, size_t pos, size_t n, const char *context);
 LessonStep *ps_cur_step(PS *ps);
 int ps_add_string(char ***arr, int *n, const char *s);
+/* "; did you mean 'DIRECTIVE'?" for the directive nearest w[0..n), or "":
+ * in_exercise, among the words of an exercise block (answer, hint,
+ * mistake, hide, end), and never for a directive of the lesson itself
+ * (met in an exercise, that is a missing 'end'); else among them all.
+ * lesson_parse.c's table is the one list of them. Into buf; returns buf. */
+const char *ps_directive_suggestion(const char *w, size_t n, int in_exercise, char *buf, size_t size);
+/* Is w[0..n) a directive read at the top of a lesson or a step (not one of
+ * an exercise block's)? */
+int ps_top_directive(const char *w, size_t n);
+/* The same for a keyword a directive expects here (words[0..n_words)). */
+const char *ps_keyword_suggestion(PS *ps, size_t pos, size_t n, const char *const *words, int n_words, char *buf,
+                                  size_t size);
 int ps_close_step(PS *ps);
 int dir_lesson(PS *ps, size_t kw, size_t arg);
 int dir_about(PS *ps, size_t kw, size_t arg);

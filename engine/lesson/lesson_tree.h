@@ -133,6 +133,10 @@ Expr *expr_parse(Lexer *lx, Token *tok, const Scope *scope);
 
 /* The nearest of names[0..n) to name[0..len) within a few edits, or NULL. */
 const char *lesson_suggest_name(const char *name, size_t len, char *const *names, int n);
+/* The one wording of a suggestion, for names, functions, directives and
+ * keywords alike: "; did you mean 'BEST'?", or "" when best is NULL. Into
+ * buf; returns buf. */
+const char *lesson_did_you_mean(const char *best, char *buf, size_t size);
 
 /* ---- the compiled lesson (lesson_parse.c) ---- */
 
