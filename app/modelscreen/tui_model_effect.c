@@ -31,7 +31,6 @@
 #include "tui_keys.h"
 #include "tui_term.h"
 
-#define KEY_ESC 27
 #define STRIP_ROWS 4        /* the loss, the tokens, their cells, the next token */
 #define NEXT_K 3
 #define LENS_TOP 3          /* title, the cursor's cell, layer numbers */
@@ -90,49 +89,36 @@ static void set_edit(TuiTerm *term, ModelScreen *m, int how)
     free(ed);
 }
 
+/* P: the second text typed as t types a text, begun on the text shown;
+ * after a refusal on this same text, on the one refused, to mend. */
 static void start_patch(ModelScreen *m)
 {
-    m->patching = 1;
-    if (!m->patch_text[0])
-        snprintf(m->patch_text, sizeof m->patch_text, "%s", m->text);
+    int mend = m->patch_mend[0] && strcmp(m->patch_mend_for, m->text) == 0;
+    model_type_start(m, TYPING_PATCH, mend ? m->patch_mend : m->text);
 }
 
-void model_effect_typing(TuiTerm *term, ModelScreen *m, int ch)
+void model_effect_patch(TuiTerm *term, ModelScreen *m)
 {
     ModelLook *lk = &m->look;
-    if (ch == KEY_ESC) {
-        m->patching = 0;
-    } else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
-        char why[1200];
-        int n = 0, *ids = model_look_encode(lk, m->patch_text, 0, &n, why, sizeof why);
-        m->patching = 0;        /* P again brings the text back to mend */
-        if (!ids) {
-            tui_message(term, 1, "the second text: %s", why);
-        } else if (n != lk->n) {
-            tui_message(term, 1, "the second text is %d tokens and the text %d: a patch needs as many", n, lk->n);
-        } else if (model_effect_base(lk, why, sizeof why) != 0 || model_effect_source(lk, ids, n, why, sizeof why) != 0) {
-            tui_message(term, 1, "%s", why);
-        } else {
-            set_edit(term, m, MODEL_EDIT_GIVEN);
-        }
-        free(ids);
-    } else {
-        model_text_key(m->patch_text, sizeof m->patch_text, ch);
+    char why[1200];
+    int n = 0, *ids = model_look_encode(lk, m->typed.text, 0, &n, why, sizeof why);
+    m->patch_mend[0] = '\0';
+    if (!ids || n != lk->n) {
+        /* kept for P to bring back to mend, while the text is this one */
+        snprintf(m->patch_mend, sizeof m->patch_mend, "%s", m->typed.text);
+        snprintf(m->patch_mend_for, sizeof m->patch_mend_for, "%s", m->text);
     }
-}
-
-const char *model_effect_prompt(const TuiTerm *term, const ModelScreen *m, const char **input)
-{
-    static char label[96];
-    snprintf(label, sizeof label, "patch L%dH%d from (%d tokens; Enter, Esc): ", m->layer + 1, m->head + 1, m->look.n);
-    /* the end of a long text, where it is being typed */
-    const char *in = m->patch_text;
-    while (*in && fmt_display_width(label) + fmt_display_width(in) > term->cols - 3)
-        in++;
-    while (((unsigned char)*in & 0xc0) == 0x80)
-        in++;
-    *input = in;
-    return label;
+    if (!ids) {
+        tui_message(term, 1, "the second text: %s", why);
+    } else if (n != lk->n) {
+        tui_message(term, 1, "the second text is %d tokens and the text %d: a patch needs as many (P brings it back "
+                    "to mend)", n, lk->n);
+    } else if (model_effect_base(lk, why, sizeof why) != 0 || model_effect_source(lk, ids, n, why, sizeof why) != 0) {
+        tui_message(term, 1, "%s", why);
+    } else {
+        set_edit(term, m, MODEL_EDIT_GIVEN);
+    }
+    free(ids);
 }
 
 void model_effect_said(TuiTerm *term, ModelScreen *m)
