@@ -372,6 +372,28 @@ static void draw_cache(TuiTerm *term, ModelScreen *m, int y, int x, int w, int r
     }
 }
 
+/* The tokens a second with the KV cache and without it, each a token's
+ * time measured the same way (the mean of its passes after the first, on
+ * the same tokens), and below, the text's first pass, apart: it reads
+ * every token of the text at once, with the cache or without, and is not
+ * a token's. */
+static void draw_speed(TuiTerm *term, const ModelScreen *m, int y)
+{
+    const LookGen *g = &m->gen;
+    double cached = look_gen_token_ms(g, 0), plain = look_gen_token_ms(g, 1);
+    const char *dot = ui_glyph(&term->cv, "·", "|");
+    if (cached > 0 && plain > 0)
+        ui_putf(&term->cv, y, 1, term->cols - 2, A_NORMAL, "tokens/s with the KV cache %.0f (%.2f ms each) %s "
+                "without %.0f (%.2f ms each)", 1e3 / cached, cached, dot, 1e3 / plain, plain);
+    else
+        ui_put(&term->cv, y, 1, term->cols - 2, A_NORMAL, "tokens/s with the KV cache and without: timed from the "
+               "first token drawn");
+    if (g->times.started)
+        ui_putf(&term->cv, y + 1, 1, term->cols - 2, tui_attr(term, C_DIM), "the text's first pass (%d tokens): "
+                "%.1f ms, apart %s the mean of %d token%s %s without the cache each reads the whole sequence "
+                "again", m->look.n, g->times.first_ms, dot, g->times.passes, g->times.passes == 1 ? "" : "s", dot);
+}
+
 void model_gen_draw(TuiTerm *term, ModelScreen *m)
 {
     const ModelConfig *c = &m->look.md.cfg;
@@ -396,10 +418,8 @@ void model_gen_draw(TuiTerm *term, ModelScreen *m)
         ui_put(&term->cv, y, 1, w - 2, tui_attr(term, C_HINT),
                "Space draws a token, Enter runs on (any key stops), a keeps the text, Esc goes back");
     }
-    ui_putf(&term->cv, y + 1, 1, w - 2, A_NORMAL, "with the KV cache %.0f tokens/s (%.1f ms a token) %s without it "
-            "%.0f tokens/s (%.1f ms: the whole sequence again)", look_gen_rate(&m->gen), m->gen.last_ms,
-            ui_glyph(&term->cv, "·", "|"), look_gen_plain_rate(&m->gen), m->gen.last_plain_ms);
-    int top = y + 3, bottom = term->rows - 1, h = bottom - top;
+    draw_speed(term, m, y + 1);
+    int top = y + (term->rows >= 40 ? 4 : 3), bottom = term->rows - 1, h = bottom - top;
     if (w >= 150) {
         int cw = (w - 4) / 4;
         draw_next(term, m, top, 1, cw, h);
