@@ -2,10 +2,11 @@
  * tui_model_view.h - the real models' screen's state (ModelScreen) and its
  * views of a model, drawn by their own files: every head
  * (tui_model_heads.c), one head (tui_model_head.c), the text generated
- * after the text (tui_model_gen.c), the lens, the attribution and the
- * strip of an edit's loss (tui_model_effect.c), and a line of text being
- * typed, t's new text or P's second text (tui_model_type.c). tui_model.c,
- * the screen object, takes the keys and hands each view its frame.
+ * after the text (tui_model_gen.c), the lens and the attribution
+ * (tui_model_effect.c), the strip of an edit's loss (tui_model_strip.c),
+ * and a line of text being typed, t's new text or P's second text
+ * (tui_model_type.c). tui_model.c, the screen object, takes the keys and
+ * hands each view its frame.
  */
 #ifndef ATTN_TUI_MODEL_VIEW_H
 #define ATTN_TUI_MODEL_VIEW_H
@@ -116,10 +117,12 @@ void model_gen_stop(ModelScreen *m);
 /* Testing what a head does (tui_model_effect.c): x takes the chosen head
  * out or puts it back, P patches it from a second text typed, L and A open
  * the lens and the attribution. The strip the heads and the head show
- * while a head is changed: its rows (0: none changed) and its drawing from
- * row y. */
+ * while a head is changed (tui_model_strip.c): its rows (0: none changed)
+ * and its drawing from row y; the heads changed, as "L3H2 zeros, L1H4
+ * patched" into buf. */
 int model_effect_rows(const TuiTerm *term, const ModelScreen *m);
 void model_effect_strip(TuiTerm *term, ModelScreen *m, int y);
+const char *model_edits_said(const ModelLook *lk, char *buf, size_t size);
 /* After a new text: a patch it let go of, said. */
 void model_effect_said(TuiTerm *term, ModelScreen *m);
 /* A key for x, P, L, A or for the lens and attribution views: 1 when
