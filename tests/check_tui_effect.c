@@ -8,7 +8,7 @@
  * second text (typed as t types a text, its tokens counted against the
  * text's) and refuses one of another length, brings it back to mend while
  * the text is the same, and lets the patch go for a new text of another
- * length; L, the lens, its cells
+ * length; the strip fits the width, a long text's end in view; L, the lens, its cells
  * and Enter; A, the attribution, its bars and Enter; at 80x24 and at
  * 250x70, with colour and without.
  */
@@ -233,6 +233,61 @@ START_TEST(the_patch_text_is_typed_as_t_types)
 }
 END_TEST
 
+static int ends_with(const char *s, const char *end)
+{
+    size_t n = strlen(s), k = strlen(end);
+    return n >= k && strcmp(s + n - k, end) == 0;
+}
+
+/* The strip under a change fits the width: at 250x70 a text of the
+ * shipped model's whole context (128 tokens) wraps onto a second line, its
+ * end shown; at 80x24, where one line holds a part, the part with the end
+ * (the copy an induction head acts on), the cut marked and the tokens
+ * shown said; in one head, the part with the query. */
+START_TEST(the_strip_shows_the_end_of_a_long_text)
+{
+    if (!have_tmux())
+        return;
+    const char *said = "First Citizen: before we proceed any further, hear me speak. ";
+    char args[1200], line[600];
+    snprintf(args, sizeof args, "model %s/../models/shakespeare-twice --text \"%s%sAll: s\"", lessons_dir(), said, said);
+    Tmux t;
+    int col;
+    tmux_start(&t, 250, 70, NULL, args);
+    WAIT_FOR(&t, "4 layers x 4 heads · 128 tokens");
+    tmux_keys(&t, "Down Down Right x");
+    WAIT_FOR(&t, "L3H2 zeros: loss");
+    int title = line_with(t.last, 0, "L3H2 zeros: loss", &col);
+    int first = line_with(t.last, title, "F i r s t · C i t i z e n", &col);
+    int end = line_with(t.last, title, "l : · s", &col);
+    line_at(t.last, end, line, sizeof line);
+    ck_assert_msg(first == title + 1 && end > first && end <= title + 5 && ends_with(line, "l : · s"),
+                  "the strip does not hold the text to its end (lines %d, %d, %d): \"%s\"", title, first, end, line);
+    ck_assert_msg(line_with(t.last, end, "next token: before", &col) == end + 2, "no next token under the strip");
+    tmux_quit_and_check(&t, "q", "EXITED 0");
+    tmux_stop(&t);
+    tmux_start(&t, 80, 24, NULL, args);
+    WAIT_FOR(&t, "128 tokens");
+    tmux_keys(&t, "Down Down Right x");
+    WAIT_FOR(&t, "L3H2 zeros: loss");
+    title = line_with(t.last, 0, "L3H2 zeros: loss", &col);
+    line_at(t.last, title + 1, line, sizeof line);
+    ck_assert_msg(ends_with(line, "A l l : · s") && strncmp(line, " …", strlen(" …")) == 0, "the strip does not "
+                  "show the end, its cut marked: \"%s\"", line);
+    /* in one head, the query's part: the first token's, 127 tokens up */
+    char ups[1200] = "Enter";
+    for (int k = 0; k < 127; k++)
+        strcat(ups, " Up");
+    tmux_keys(&t, ups);
+    WAIT_FOR(&t, "  …\n");    /* the right end's mark: more tokens after */
+    title = line_with(t.last, 0, "L3H2 zeros: loss", &col);
+    line_at(t.last, title + 1, line, sizeof line);
+    ck_assert_msg(strstr(line, "F i r s t") && ends_with(line, "…") && !strstr(line, "A l l"), "\"%s\"", line);
+    tmux_quit_and_check(&t, "q", "EXITED 0");
+    tmux_stop(&t);
+}
+END_TEST
+
 START_TEST(the_lens_and_the_attribution)
 {
     if (!have_tmux())
@@ -310,6 +365,7 @@ Suite *tui_effect_suite(void)
     tcase_add_test(c, a_head_taken_out_and_put_back);
     tcase_add_test(c, a_head_patched_from_a_second_text);
     tcase_add_test(c, the_patch_text_is_typed_as_t_types);
+    tcase_add_test(c, the_strip_shows_the_end_of_a_long_text);
     tcase_add_test(c, the_lens_and_the_attribution);
     suite_add_tcase(s, c);
     return s;
