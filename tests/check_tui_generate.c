@@ -5,7 +5,7 @@
  * draws for the same seed; the knobs (K picks, > turns) change the kept
  * set; the KV cache table grows a row a token with the bytes stated;
  * the speed line times a token with the cache and without it the same way,
- * the text's first pass apart;
+ * the text's first pass apart; p and q said what they are;
  * Enter runs on and any key stops; a keeps the text, which every view
  * then reads. And the rest of the screen that explains itself: typing a
  * text as people expect, the legend, a head's four scores, its tokens on
@@ -186,6 +186,35 @@ START_TEST(the_cache_is_timed_as_without_it)
 }
 END_TEST
 
+/* The distribution's two columns say what they are: p and q labelled on
+ * each row, q explained under the rows (p renormalised over the kept set,
+ * the draw's chances), and both in the help's notes. */
+START_TEST(p_and_q_are_explained)
+{
+    if (!have_tmux())
+        return;
+    Tmux t;
+    char *dir = open_tiny(&t, 80, 24, NULL);
+    tmux_keys(&t, "g");
+    WAIT_FOR(&t, "next token: 256 kept");
+    WAIT_FOR(&t, "q: p renormalised over the kept ●");
+    ck_assert_msg(strstr(t.last, "% q ") && strstr(t.last, " p "), "the rows do not name p and q:\n%s", t.last);
+    tmux_quit_and_check(&t, "q", "EXITED 0");
+    tmux_stop(&t);
+    remove_dir(dir);
+    dir = open_tiny(&t, 250, 70, NULL);
+    tmux_keys(&t, "g");
+    WAIT_FOR(&t, "q: p renormalised over the kept ● (the draw's chances);");
+    tmux_keys(&t, "?");
+    WAIT_FOR(&t, "In g, q: the chance of the draw: p renormalised over the kept set, 0 outside");
+    WAIT_FOR(&t, "In g, p: softmax(logits / temperature)");
+    tmux_quit_and_check(&t, "Escape q", "EXITED 0");
+    tmux_stop(&t);
+    free_weights();
+    remove_dir(dir);
+}
+END_TEST
+
 /* t: the old text selected, so typing replaces it; Ctrl-U clears, Ctrl-W
  * takes a word, the arrows move, Alt-Enter and \n make a new line; the
  * tokens counted against the context as it is typed. */
@@ -309,6 +338,7 @@ Suite *tui_generate_suite(void)
     tcase_set_timeout(c, 120);
     tcase_add_test(c, generating_on_the_screen);
     tcase_add_test(c, the_cache_is_timed_as_without_it);
+    tcase_add_test(c, p_and_q_are_explained);
     tcase_add_test(c, typing_a_text_as_people_expect);
     tcase_add_test(c, the_model_screen_explains_itself);
     suite_add_tcase(s, c);

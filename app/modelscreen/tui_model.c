@@ -385,12 +385,16 @@ static int models_idle(TuiTerm *term, void *self)
 /* A key; what it leaves to the loop: the help of the models' keys, the
  * head's lesson (written to m->lesson) to open over the model, which Esc on
  * the lesson comes back to, the end, or the screen closed. */
+/* The help's notes: what the generating view's two columns are. */
+static const char q_note[] = "In g, q: the chance of the draw: p renormalised over the kept set, 0 outside",
+                  p_note[] = "In g, p: softmax(logits / temperature); the kept set: top-k, then top-p";
+
 static TuiAsk models_key(TuiTerm *term, void *self, int ch)
 {
     ModelScreen *m = self;
     TuiAction a = models_key_of(term, m, ch);
     if (a == ACT_HELP)
-        return tui_help_open(&(HelpWant){ .where = KEYS_MODEL });
+        return tui_help_open(&(HelpWant){ .where = KEYS_MODEL, .notes = { q_note, p_note } });
     if (a == ACT_OPEN_LESSON)
         return tui_ask_for(ACT_OPEN_LESSON, m->lesson);
     return tui_ask(a);
