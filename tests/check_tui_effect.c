@@ -5,8 +5,10 @@
  * puts it back, the grid marks it, the strip shows the loss before and
  * after and the next token before and after; Enter on a weight says what
  * the change did to the next token's loss there; P patches a head from a
- * second text and refuses one of another length, and lets it go for a new
- * text of another length; L, the lens, its cells
+ * second text (typed as t types a text, its tokens counted against the
+ * text's) and refuses one of another length, brings it back to mend while
+ * the text is the same, and lets the patch go for a new text of another
+ * length; the strip fits the width, a long text's end in view; L, the lens, its cells
  * and Enter; A, the attribution, its bars and Enter; at 80x24 and at
  * 250x70, with colour and without.
  */
@@ -123,14 +125,18 @@ START_TEST(a_head_patched_from_a_second_text)
     tmux_start(&t, 80, 24, NULL, args);
     WAIT_FOR(&t, "2 layers x 4 heads");
     tmux_keys(&t, "Down P");
-    WAIT_FOR(&t, "patch L2H1 from (13 tokens; Enter, Esc): Hello, hello!");
+    WAIT_FOR(&t, "patch L2H1 from: Hello, hello!");
+    WAIT_FOR(&t, "13 tokens of the 13 a patch needs");
     /* a text of another length is refused, and P brings it back */
-    tmux_keys(&t, "BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace Enter");
+    tmux_keys(&t, "C-e BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace");    /* Ctrl-E keeps it, at its end */
+    WAIT_FOR(&t, "5 tokens of the 13 a patch needs");
+    tmux_keys(&t, "Enter");
     WAIT_FOR(&t, "the second text is 5 tokens and the text 13: a patch needs as many");
     tmux_keys(&t, "P");
-    WAIT_FOR(&t, "patch L2H1 from (13 tokens; Enter, Esc): Hello");
-    tmux_keys(&t, "BSpace BSpace BSpace BSpace BSpace");
-    tmux_type(&t, "Howdy, yellow");
+    WAIT_FOR(&t, "patch L2H1 from: Hello");
+    WAIT_FOR(&t, "5 tokens of the 13 a patch needs");
+    tmux_type(&t, "Howdy, yellow");     /* it comes selected: typing replaces it */
+    WAIT_FOR(&t, "13 tokens of the 13 a patch needs");
     tmux_keys(&t, "Enter");
     snprintf(want, sizeof want, "L2H1 patched from the second text: loss %.4f -> %.4f", num(&clean, "loss"),
              num(&patched, "loss"));
@@ -149,6 +155,136 @@ START_TEST(a_head_patched_from_a_second_text)
     json_free(&patched);
     free_weights();
     remove_dir(dir);
+}
+END_TEST
+
+/* P's second text is typed as t types a text (one editor for both): it
+ * starts as the text shown, selected, so typing replaces it; Ctrl-W and
+ * Ctrl-U; a new line shown as one; its tokens counted live against the
+ * text's; a text refused comes back to mend only while the text is the
+ * same: after a new text, or the model opened again, P starts afresh. */
+START_TEST(the_patch_text_is_typed_as_t_types)
+{
+    if (!have_tmux())
+        return;
+    char *dir = make_dir(), args[900], env[800], model[700];
+    snprintf(model, sizeof model, "%s/tiny-gpt2", dir);
+    CmdResult mk = cmd_runf("mkdir %s", model);
+    cmd_free(&mk);
+    tiny_gpt2_dir(model);
+    Tmux t;
+    snprintf(args, sizeof args, "model %s --text \"Hello, hello!\"", model);
+    tmux_start(&t, 80, 24, NULL, args);
+    WAIT_FOR(&t, "2 layers x 4 heads");
+    tmux_keys(&t, "Down P");
+    WAIT_FOR(&t, "patch L2H1 from: Hello, hello!");
+    WAIT_FOR(&t, "13 tokens of the 13 a patch needs · ^U clears · ^W a word");
+    tmux_type(&t, "abc def");
+    WAIT_FOR(&t, "patch L2H1 from: abc def");
+    WAIT_FOR(&t, "7 tokens of the 13 a patch needs");
+    ck_assert_msg(!strstr(t.last, "Hello, hello!abc"), "typed after the old text:\n%s", t.last);
+    tmux_keys(&t, "C-w");
+    WAIT_FOR(&t, "4 tokens of the 13 a patch needs");
+    tmux_keys(&t, "C-u");
+    WAIT_FOR(&t, "0 tokens of the 13 a patch needs");
+    tmux_type(&t, "one");
+    tmux_keys(&t, "M-Enter");
+    tmux_type(&t, "two");
+    WAIT_FOR(&t, "patch L2H1 from: one↵two");
+    WAIT_FOR(&t, "7 tokens of the 13 a patch needs");
+    tmux_keys(&t, "Enter");
+    WAIT_FOR(&t, "the second text is 7 tokens and the text 13: a patch needs as many");
+    tmux_keys(&t, "P");
+    WAIT_FOR(&t, "patch L2H1 from: one↵two");     /* back to mend */
+    tmux_keys(&t, "Escape");
+    WAIT_FOR(&t, "2 layers x 4 heads");
+    /* a new text: P starts from it, not from the text refused before */
+    tmux_keys(&t, "t");
+    tmux_type(&t, "Goodbye, you!");
+    tmux_keys(&t, "Enter");
+    WAIT_FOR(&t, "o d b y e");
+    tmux_keys(&t, "P");
+    WAIT_FOR(&t, "patch L2H1 from: Goodbye, you!");
+    tmux_quit_and_check(&t, "Escape q", "EXITED 0");
+    tmux_stop(&t);
+    /* the model left and opened again from the shelf: afresh too */
+    snprintf(env, sizeof env, "ATTN_MODELS=%s", dir);
+    tmux_start(&t, 80, 24, env, NULL);
+    WAIT_FOR(&t, "m real models");
+    tmux_keys(&t, "m");
+    WAIT_FOR(&t, "tiny-gpt2");
+    tmux_keys(&t, "Enter");
+    WAIT_FOR(&t, "2 layers x 4 heads");
+    tmux_keys(&t, "P");
+    WAIT_FOR(&t, "patch L1H1 from: When Mary");
+    tmux_type(&t, "xyz");
+    tmux_keys(&t, "Enter");
+    WAIT_FOR(&t, "the second text is 3 tokens");
+    tmux_keys(&t, "Escape");
+    WAIT_FOR(&t, "from $ATTN_MODELS");
+    tmux_keys(&t, "Enter");
+    WAIT_FOR(&t, "2 layers x 4 heads");
+    tmux_keys(&t, "P");
+    WAIT_FOR(&t, "patch L1H1 from: When Mary");
+    tmux_quit_and_check(&t, "Escape q", "EXITED 0");
+    tmux_stop(&t);
+    free_weights();
+    remove_dir(dir);
+}
+END_TEST
+
+static int ends_with(const char *s, const char *end)
+{
+    size_t n = strlen(s), k = strlen(end);
+    return n >= k && strcmp(s + n - k, end) == 0;
+}
+
+/* The strip under a change fits the width: at 250x70 a text of the
+ * shipped model's whole context (128 tokens) wraps onto a second line, its
+ * end shown; at 80x24, where one line holds a part, the part with the end
+ * (the copy an induction head acts on), the cut marked and the tokens
+ * shown said; in one head, the part with the query. */
+START_TEST(the_strip_shows_the_end_of_a_long_text)
+{
+    if (!have_tmux())
+        return;
+    const char *said = "First Citizen: before we proceed any further, hear me speak. ";
+    char args[1200], line[600];
+    snprintf(args, sizeof args, "model %s/../models/shakespeare-twice --text \"%s%sAll: s\"", lessons_dir(), said, said);
+    Tmux t;
+    int col;
+    tmux_start(&t, 250, 70, NULL, args);
+    WAIT_FOR(&t, "4 layers x 4 heads · 128 tokens");
+    tmux_keys(&t, "Down Down Right x");
+    WAIT_FOR(&t, "L3H2 zeros: loss");
+    int title = line_with(t.last, 0, "L3H2 zeros: loss", &col);
+    int first = line_with(t.last, title, "F i r s t · C i t i z e n", &col);
+    int end = line_with(t.last, title, "l : · s", &col);
+    line_at(t.last, end, line, sizeof line);
+    ck_assert_msg(first == title + 1 && end > first && end <= title + 5 && ends_with(line, "l : · s"),
+                  "the strip does not hold the text to its end (lines %d, %d, %d): \"%s\"", title, first, end, line);
+    ck_assert_msg(line_with(t.last, end, "next token: before", &col) == end + 2, "no next token under the strip");
+    tmux_quit_and_check(&t, "q", "EXITED 0");
+    tmux_stop(&t);
+    tmux_start(&t, 80, 24, NULL, args);
+    WAIT_FOR(&t, "128 tokens");
+    tmux_keys(&t, "Down Down Right x");
+    WAIT_FOR(&t, "L3H2 zeros: loss");
+    title = line_with(t.last, 0, "L3H2 zeros: loss", &col);
+    line_at(t.last, title + 1, line, sizeof line);
+    ck_assert_msg(ends_with(line, "A l l : · s") && strncmp(line, " …", strlen(" …")) == 0, "the strip does not "
+                  "show the end, its cut marked: \"%s\"", line);
+    /* in one head, the query's part: the first token's, 127 tokens up */
+    char ups[1200] = "Enter";
+    for (int k = 0; k < 127; k++)
+        strcat(ups, " Up");
+    tmux_keys(&t, ups);
+    WAIT_FOR(&t, "  …\n");    /* the right end's mark: more tokens after */
+    title = line_with(t.last, 0, "L3H2 zeros: loss", &col);
+    line_at(t.last, title + 1, line, sizeof line);
+    ck_assert_msg(strstr(line, "F i r s t") && ends_with(line, "…") && !strstr(line, "A l l"), "\"%s\"", line);
+    tmux_quit_and_check(&t, "q", "EXITED 0");
+    tmux_stop(&t);
 }
 END_TEST
 
@@ -228,6 +364,8 @@ Suite *tui_effect_suite(void)
     tcase_set_timeout(c, 120);
     tcase_add_test(c, a_head_taken_out_and_put_back);
     tcase_add_test(c, a_head_patched_from_a_second_text);
+    tcase_add_test(c, the_patch_text_is_typed_as_t_types);
+    tcase_add_test(c, the_strip_shows_the_end_of_a_long_text);
     tcase_add_test(c, the_lens_and_the_attribution);
     suite_add_tcase(s, c);
     return s;

@@ -4,12 +4,15 @@
  * colour and with NO_COLOR; Space draws the token `attn model --generate`
  * draws for the same seed; the knobs (K picks, > turns) change the kept
  * set; the KV cache table grows a row a token with the bytes stated;
+ * the speed line times a token with the cache and without it the same way,
+ * the text's first pass apart; p and q said what they are;
  * Enter runs on and any key stops; a keeps the text, which every view
  * then reads. And the rest of the screen that explains itself: typing a
  * text as people expect, the legend, a head's four scores, its tokens on
  * both axes, BertViz's lines, the grid filling a large terminal.
  */
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,6 +125,90 @@ START_TEST(generating_on_the_screen)
     tmux_capture(&t, 1);
     ck_assert_msg(!has_colour_codes(t.last), "colour with NO_COLOR:\n%s", t.last);
     tmux_quit_and_check(&t, "q", "EXITED 0");
+    tmux_stop(&t);
+    free_weights();
+    remove_dir(dir);
+}
+END_TEST
+
+/* The speed line: a token's time with the KV cache and without it,
+ * measured the same way (the mean of each path's passes after its first,
+ * on the same tokens), each line's tokens/s and ms one number; the text's
+ * first pass (every token of the text at once) said apart, never as a
+ * token's: before any token is drawn no rate is shown, and on the shipped
+ * model's 83-token sentence the cache is the faster from the first token. */
+static int speed_read(Tmux *t, double *cached_rate, double *cached_ms, double *plain_rate, double *plain_ms)
+{
+    tmux_capture(t, 0);
+    const char *at = strstr(t->last, "tokens/s with the KV cache ");
+    return at && sscanf(at, "tokens/s with the KV cache %lf (%lf ms each) · without %lf (%lf ms each)", cached_rate,
+                        cached_ms, plain_rate, plain_ms) == 4;
+}
+
+/* rate tokens/s (rounded to a whole) and ms a token (to 2 decimals) are
+ * one number. */
+static int one_number(double rate, double ms)
+{
+    return rate > 0 && fabs(1e3 / rate - ms) <= 0.005 + 1e3 * 0.5 / (rate * rate - 0.25) + 1e-9;
+}
+
+START_TEST(the_cache_is_timed_as_without_it)
+{
+    if (!have_tmux())
+        return;
+    Tmux t;
+    char args[700];
+    snprintf(args, sizeof args, "model %s/../models/shakespeare", lessons_dir());
+    tmux_start(&t, 80, 24, NULL, args);
+    WAIT_FOR(&t, "83 tokens");
+    tmux_keys(&t, "g");
+    WAIT_FOR(&t, "generating · 83 + 0 tokens of 128");
+    /* no token drawn: nothing to compare yet, the first pass apart */
+    WAIT_FOR(&t, "the text's first pass (83 tokens): ");
+    double cr, cm, pr, pm;
+    ck_assert_msg(!speed_read(&t, &cr, &cm, &pr, &pm) && strstr(t.last, "timed from the first token drawn"),
+                  "a rate before any token was drawn:\n%s", t.last);
+    for (int k = 1; k <= 3; k++) {
+        char want[64];
+        tmux_keys(&t, "Space");
+        snprintf(want, sizeof want, "83 + %d tokens of 128", k);
+        WAIT_FOR(&t, want);
+        ck_assert_msg(speed_read(&t, &cr, &cm, &pr, &pm), "no speed line after %d tokens:\n%s", k, t.last);
+        ck_assert_msg(one_number(cr, cm) && one_number(pr, pm), "tokens/s and ms a token disagree: %g/s is not "
+                      "%g ms, or %g/s not %g ms:\n%s", cr, cm, pr, pm, t.last);
+        ck_assert_msg(cr > pr, "after %d tokens the cache reads slower (%g tokens/s) than the whole sequence again "
+                      "(%g):\n%s", k, cr, pr, t.last);
+        snprintf(want, sizeof want, "apart · the mean of %d token%s", k, k == 1 ? "" : "s");
+        ck_assert_msg(strstr(t.last, want), "no \"%s\":\n%s", want, t.last);
+    }
+    tmux_quit_and_check(&t, "q", "EXITED 0");
+    tmux_stop(&t);
+}
+END_TEST
+
+/* The distribution's two columns say what they are: p and q labelled on
+ * each row, q explained under the rows (p renormalised over the kept set,
+ * the draw's chances), and both in the help's notes. */
+START_TEST(p_and_q_are_explained)
+{
+    if (!have_tmux())
+        return;
+    Tmux t;
+    char *dir = open_tiny(&t, 80, 24, NULL);
+    tmux_keys(&t, "g");
+    WAIT_FOR(&t, "next token: 256 kept");
+    WAIT_FOR(&t, "q: p renormalised over the kept ●");
+    ck_assert_msg(strstr(t.last, "% q ") && strstr(t.last, " p "), "the rows do not name p and q:\n%s", t.last);
+    tmux_quit_and_check(&t, "q", "EXITED 0");
+    tmux_stop(&t);
+    remove_dir(dir);
+    dir = open_tiny(&t, 250, 70, NULL);
+    tmux_keys(&t, "g");
+    WAIT_FOR(&t, "q: p renormalised over the kept ● (the draw's chances);");
+    tmux_keys(&t, "?");
+    WAIT_FOR(&t, "In g, q: the chance of the draw: p renormalised over the kept set, 0 outside");
+    WAIT_FOR(&t, "In g, p: softmax(logits / temperature)");
+    tmux_quit_and_check(&t, "Escape q", "EXITED 0");
     tmux_stop(&t);
     free_weights();
     remove_dir(dir);
@@ -250,6 +337,8 @@ Suite *tui_generate_suite(void)
     TCase *c = tcase_create("core");
     tcase_set_timeout(c, 120);
     tcase_add_test(c, generating_on_the_screen);
+    tcase_add_test(c, the_cache_is_timed_as_without_it);
+    tcase_add_test(c, p_and_q_are_explained);
     tcase_add_test(c, typing_a_text_as_people_expect);
     tcase_add_test(c, the_model_screen_explains_itself);
     suite_add_tcase(s, c);

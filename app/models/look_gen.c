@@ -52,10 +52,9 @@ void look_gen_end(LookGen *g)
     memset(g, 0, sizeof *g);
 }
 
-/* gen's logits for the sequence as it is, a pass timed into *spent and
- * *last_ms and counted in *passes. NULL with why. */
-static const float *logits_of(LookGen *g, ModelGen *gen, double *spent, double *last_ms, int *passes, char *why,
-                              size_t size)
+/* gen's logits for the sequence as it is, the pass timed into *t (its
+ * first apart). NULL with why. */
+static const float *logits_of(LookGen *g, ModelGen *gen, LookGenTimes *t, char *why, size_t size)
 {
     AttnError err = { 0 };
     if (model_dir_unchanged(&g->lk->md, why, size) != 0)
@@ -67,9 +66,14 @@ static const float *logits_of(LookGen *g, ModelGen *gen, double *spent, double *
         snprintf(why, size, "%s", err.msg);
         return NULL;
     }
-    *spent += dt;
-    *last_ms = dt * 1e3;
-    ++*passes;
+    t->last_ms = dt * 1e3;
+    if (!t->started) {
+        t->started = 1;
+        t->first_ms = dt * 1e3;
+    } else {
+        t->seconds += dt;
+        t->passes++;
+    }
     return z;
 }
 
@@ -81,13 +85,13 @@ const ModelDist *look_gen_dist(LookGen *g, char *why, size_t size)
         snprintf(why, size, "the model's context of %d tokens is full", g->lk->md.cfg.context);
         return NULL;
     }
-    const float *z = logits_of(g, g->gen, &g->seconds, &g->last_ms, &g->passes, why, size);
+    const float *z = logits_of(g, g->gen, &g->times, why, size);
     if (!z)
         return NULL;
     /* the comparison, timed every token while a pass without the cache is
      * quick, every PLAIN_EVERY-th once it is slow (the screen waits on it) */
-    if (g->plain && (g->last_plain_ms < PLAIN_SLOW_MS || g->passes % PLAIN_EVERY == 0)
-        && !logits_of(g, g->plain, &g->plain_seconds, &g->last_plain_ms, &g->plain_passes, why, size))
+    if (g->plain && (g->plain_times.last_ms < PLAIN_SLOW_MS || g->times.passes % PLAIN_EVERY == 0)
+        && !logits_of(g, g->plain, &g->plain_times, why, size))
         return NULL;
     model_dist_make(&g->dist, z, &g->s);
     g->dist_ready = 1;
@@ -126,9 +130,18 @@ int look_gen_next(LookGen *g, char *why, size_t size)
     return 1;
 }
 
-double look_gen_rate(const LookGen *g) { return g->seconds > 0 ? g->passes / g->seconds : 0; }
+double look_gen_rate(const LookGen *g)
+{
+    const LookGenTimes *t = &g->times;
+    double seconds = t->seconds + t->first_ms / 1e3;
+    return seconds > 0 ? (t->passes + t->started) / seconds : 0;
+}
 
-double look_gen_plain_rate(const LookGen *g) { return g->plain_seconds > 0 ? g->plain_passes / g->plain_seconds : 0; }
+double look_gen_token_ms(const LookGen *g, int plain)
+{
+    const LookGenTimes *t = plain ? &g->plain_times : &g->times;
+    return t->passes > 0 ? t->seconds * 1e3 / t->passes : 0;
+}
 
 int look_gen_len(const LookGen *g) { return model_gen_len(g->gen); }
 

@@ -20,6 +20,17 @@
 #include "model_gen.h"
 #include "model_look.h"
 
+/* What one generator's passes took: its first, over the text (the
+ * prompt's prefill, done once), apart from the rest, one a token drawn, so
+ * a token's time is a token's and not the prompt's. */
+typedef struct {
+    int started;        /* the first pass was made                         */
+    double first_ms;    /* its time                                        */
+    double seconds;     /* the passes after it, each a token's             */
+    int passes;         /* how many of those were timed                    */
+    double last_ms;     /* the last pass's                                 */
+} LookGenTimes;
+
 typedef struct {
     ModelLook *lk;
     ModelGen *gen;      /* the one that draws: cached, or not (--no-cache) */
@@ -34,12 +45,8 @@ typedef struct {
     int *ids;           /* the tokens generated, and each one's p          */
     double *p;
     int n;
-    double seconds;     /* spent computing with gen: the first pass over
-                           the text and every token's                     */
-    int passes;         /* the passes timed: one a token                   */
-    double plain_seconds; /* the same tokens' with plain                   */
-    int plain_passes;
-    double last_ms, last_plain_ms; /* the last token's, with and without   */
+    LookGenTimes times; /* gen's passes                                    */
+    LookGenTimes plain_times; /* plain's, on the same tokens               */
     int full;           /* the model's context is reached                  */
 } LookGen;
 
@@ -57,10 +64,14 @@ const ModelDist *look_gen_dist(LookGen *g, char *why, size_t size);
 int look_gen_next(LookGen *g, char *why, size_t size);
 /* The knobs changed: the distribution is made again from the same logits. */
 void look_gen_knobs(LookGen *g, const ModelSampling *s);
-/* Tokens a second: with gen (including the first pass over the text), and
- * without the cache (plain; 0 before it timed any). */
+/* Tokens a second with gen over all its passes, the first over the text
+ * included (attn model --generate's "tokens_per_s"; 0 before any). */
 double look_gen_rate(const LookGen *g);
-double look_gen_plain_rate(const LookGen *g);
+/* A token's time, in ms: the mean of the passes after the first (the
+ * first, over the text, is times.first_ms), with gen or (plain) without
+ * the cache on the same tokens, measured the same way; 0 before any was
+ * timed. */
+double look_gen_token_ms(const LookGen *g, int plain);
 /* The whole sequence so far (the text's tokens and the generated). */
 int look_gen_len(const LookGen *g);
 const int *look_gen_all(const LookGen *g);

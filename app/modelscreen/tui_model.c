@@ -84,6 +84,7 @@ int model_screen_open(ModelScreen *m, const char *dir, const char *text, char *w
     m->look_open = 1;
     model_look_joined(&m->look, m->text, sizeof m->text);
     m->layer = m->head = m->top_layer = m->left_head = m->first_query = 0;
+    m->patch_mend[0] = '\0';     /* a second text refused on the model before */
     cursor_to_end(m);
     m->view = MODEL_HEADS;
     return 0;
@@ -91,17 +92,22 @@ int model_screen_open(ModelScreen *m, const char *dir, const char *text, char *w
 
 /* ---- typing a new text -------------------------------------------------- */
 
+/* A key while a line is typed; Enter on t's text looks at it, on P's
+ * patches the head from it (tui_model_effect.c). */
 static void typing_key(TuiTerm *term, ModelScreen *m, int ch)
 {
     char why[1200];
+    Typing what = m->typing;
     if (model_type_key(term, m, ch) == 0) {
         ;
-    } else if (!m->typed[0]) {
+    } else if (what == TYPING_PATCH) {
+        model_effect_patch(term, m);
+    } else if (!m->typed.text[0]) {
         tui_message(term, 1, "the text is empty: nothing changed");
-    } else if (model_look_text(&m->look, m->typed, why, sizeof why) != 0) {
+    } else if (model_look_text(&m->look, m->typed.text, why, sizeof why) != 0) {
         tui_message(term, 1, "%s", why);
     } else {
-        snprintf(m->text, sizeof m->text, "%s", m->typed);
+        snprintf(m->text, sizeof m->text, "%s", m->typed.text);
         model_gen_stop(m);
         if (m->view == MODEL_GEN)
             m->view = m->gen_from;
@@ -203,10 +209,6 @@ static TuiAction models_key_of(TuiTerm *term, ModelScreen *m, int ch)
         tui_message(term, 0, "stopped: Space draws a token, Enter runs on");
         return ACT_NONE;
     }
-    if (m->patching) {
-        model_effect_typing(term, m, ch);
-        return ACT_NONE;
-    }
     TuiAction a = tui_key_action(ch, KEYS_MODEL);
     if (a == ACT_QUIT || a == ACT_HELP)
         return a;
@@ -257,7 +259,7 @@ static TuiAction models_key_of(TuiTerm *term, ModelScreen *m, int ch)
     }
     switch (a) {
     case ACT_TYPE:
-        model_type_start(m);
+        model_type_start(m, TYPING_TEXT, m->text);
         break;
     case ACT_WRITE_SVG:
         write_svg(term, m);
@@ -369,13 +371,10 @@ static void models_draw(TuiTerm *term, void *self)
                    : m->view == MODEL_HEAD  ? 0x7du | 0x1000u | 0xe000u
                                             : 0x23u;
     KeyBarWant want = { .where = KEYS_MODEL, .model_keys = offer };
-    if (m->typing) {
+    if (m->typing)
         model_type_draw(term, m);
-    } else {
-        if (m->patching)
-            want.prompt_label = model_effect_prompt(term, m, &want.prompt_input);
+    else
         tui_keybar_draw(term, &want);
-    }
 }
 
 static int models_idle(TuiTerm *term, void *self)
@@ -386,12 +385,16 @@ static int models_idle(TuiTerm *term, void *self)
 /* A key; what it leaves to the loop: the help of the models' keys, the
  * head's lesson (written to m->lesson) to open over the model, which Esc on
  * the lesson comes back to, the end, or the screen closed. */
+/* The help's notes: what the generating view's two columns are. */
+static const char q_note[] = "In g, q: the chance of the draw: p renormalised over the kept set, 0 outside",
+                  p_note[] = "In g, p: softmax(logits / temperature); the kept set: top-k, then top-p";
+
 static TuiAsk models_key(TuiTerm *term, void *self, int ch)
 {
     ModelScreen *m = self;
     TuiAction a = models_key_of(term, m, ch);
     if (a == ACT_HELP)
-        return tui_help_open(&(HelpWant){ .where = KEYS_MODEL });
+        return tui_help_open(&(HelpWant){ .where = KEYS_MODEL, .notes = { q_note, p_note } });
     if (a == ACT_OPEN_LESSON)
         return tui_ask_for(ACT_OPEN_LESSON, m->lesson);
     return tui_ask(a);

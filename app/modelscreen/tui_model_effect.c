@@ -4,10 +4,8 @@
  * `attn model --ablate/--patch/--lens/--attribution` prints):
  *   - x takes the chosen head out (its output zeros) or puts it back; P
  *     asks for a second text of as many tokens and patches the head from
- *     it. While a head is changed, the heads and the head show a strip:
- *     the loss before and after, the next token's top before and after, and
- *     under the tokens a coloured cell each for how much harder (red) or
- *     easier (blue) that token became to foretell;
+ *     it. While a head is changed, the heads and the head show a strip
+ *     (tui_model_strip.c);
  *   - L, the logit lens: layers down (0 the embeddings), positions across,
  *     each cell the top token of the stream there through the final norm
  *     and the unembedding, its probability as heat;
@@ -23,36 +21,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format.h"
 #include "minmax.h"
 #include "model_effect.h"
-#include "ramp.h"
 #include "text.h"
 #include "tui_keys.h"
 #include "tui_term.h"
 
-#define KEY_ESC 27
-#define STRIP_ROWS 4        /* the loss, the tokens, their cells, the next token */
-#define NEXT_K 3
 #define LENS_TOP 3          /* title, the cursor's cell, layer numbers */
 #define LENS_CELL 7         /* columns a position in the lens */
 #define LENS_LABEL 9        /* "layer 12 " */
-
-static const char *edit_word(int how)
-{
-    return how == MODEL_EDIT_ZERO ? "zeros" : how == MODEL_EDIT_MEAN ? "its mean" : "patched";
-}
-
-/* The heads changed, as "L3H2 zeros, L1H4 patched" into buf. */
-static const char *edits_said(const ModelLook *lk, char *buf, size_t size)
-{
-    size_t k = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < lk->n_edits && k + 1 < size; i++)
-        k += (size_t)snprintf(buf + k, size - k, "%sL%dH%d %s", i ? ", " : "", lk->edits[i].layer + 1,
-                              lk->edits[i].head + 1, edit_word(lk->edits[i].how));
-    return buf;
-}
 
 /* ---- x and P ---------------------------------------------------------- */
 
@@ -81,7 +58,7 @@ static void set_edit(TuiTerm *term, ModelScreen *m, int how)
         before = lk->base_loss;
         if (how < 0)
             tui_message(term, 0, "L%dH%d is back: loss %.4f (%s)", m->layer + 1, m->head + 1, after,
-                        lk->n_edits ? edits_said(lk, said, sizeof said) : "the model as it is");
+                        lk->n_edits ? model_edits_said(lk, said, sizeof said) : "the model as it is");
         else
             tui_message(term, 0, "L%dH%d %s: loss %.4f -> %.4f (%+.4f); x puts it back", m->layer + 1, m->head + 1,
                         how == MODEL_EDIT_GIVEN ? "patched from the second text" : "taken out (zeros)", before, after,
@@ -90,49 +67,36 @@ static void set_edit(TuiTerm *term, ModelScreen *m, int how)
     free(ed);
 }
 
+/* P: the second text typed as t types a text, begun on the text shown;
+ * after a refusal on this same text, on the one refused, to mend. */
 static void start_patch(ModelScreen *m)
 {
-    m->patching = 1;
-    if (!m->patch_text[0])
-        snprintf(m->patch_text, sizeof m->patch_text, "%s", m->text);
+    int mend = m->patch_mend[0] && strcmp(m->patch_mend_for, m->text) == 0;
+    model_type_start(m, TYPING_PATCH, mend ? m->patch_mend : m->text);
 }
 
-void model_effect_typing(TuiTerm *term, ModelScreen *m, int ch)
+void model_effect_patch(TuiTerm *term, ModelScreen *m)
 {
     ModelLook *lk = &m->look;
-    if (ch == KEY_ESC) {
-        m->patching = 0;
-    } else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
-        char why[1200];
-        int n = 0, *ids = model_look_encode(lk, m->patch_text, 0, &n, why, sizeof why);
-        m->patching = 0;        /* P again brings the text back to mend */
-        if (!ids) {
-            tui_message(term, 1, "the second text: %s", why);
-        } else if (n != lk->n) {
-            tui_message(term, 1, "the second text is %d tokens and the text %d: a patch needs as many", n, lk->n);
-        } else if (model_effect_base(lk, why, sizeof why) != 0 || model_effect_source(lk, ids, n, why, sizeof why) != 0) {
-            tui_message(term, 1, "%s", why);
-        } else {
-            set_edit(term, m, MODEL_EDIT_GIVEN);
-        }
-        free(ids);
-    } else {
-        model_text_key(m->patch_text, sizeof m->patch_text, ch);
+    char why[1200];
+    int n = 0, *ids = model_look_encode(lk, m->typed.text, 0, &n, why, sizeof why);
+    m->patch_mend[0] = '\0';
+    if (!ids || n != lk->n) {
+        /* kept for P to bring back to mend, while the text is this one */
+        snprintf(m->patch_mend, sizeof m->patch_mend, "%s", m->typed.text);
+        snprintf(m->patch_mend_for, sizeof m->patch_mend_for, "%s", m->text);
     }
-}
-
-const char *model_effect_prompt(const TuiTerm *term, const ModelScreen *m, const char **input)
-{
-    static char label[96];
-    snprintf(label, sizeof label, "patch L%dH%d from (%d tokens; Enter, Esc): ", m->layer + 1, m->head + 1, m->look.n);
-    /* the end of a long text, where it is being typed */
-    const char *in = m->patch_text;
-    while (*in && fmt_display_width(label) + fmt_display_width(in) > term->cols - 3)
-        in++;
-    while (((unsigned char)*in & 0xc0) == 0x80)
-        in++;
-    *input = in;
-    return label;
+    if (!ids) {
+        tui_message(term, 1, "the second text: %s", why);
+    } else if (n != lk->n) {
+        tui_message(term, 1, "the second text is %d tokens and the text %d: a patch needs as many (P brings it back "
+                    "to mend)", n, lk->n);
+    } else if (model_effect_base(lk, why, sizeof why) != 0 || model_effect_source(lk, ids, n, why, sizeof why) != 0) {
+        tui_message(term, 1, "%s", why);
+    } else {
+        set_edit(term, m, MODEL_EDIT_GIVEN);
+    }
+    free(ids);
 }
 
 void model_effect_said(TuiTerm *term, ModelScreen *m)
@@ -140,87 +104,6 @@ void model_effect_said(TuiTerm *term, ModelScreen *m)
     if (m->look.patches_dropped)
         tui_message(term, 0, "%d tokens; the patched heads are as they were again: the second text has %d (P patches "
                     "from one of as many)", m->look.n, m->look.source_n);
-}
-
-/* ---- the strip: before and after ---------------------------------------- */
-
-int model_effect_rows(const TuiTerm *term, const ModelScreen *m)
-{
-    return m->look.n_edits > 0 && term->rows >= 20 ? STRIP_ROWS : 0;
-}
-
-/* The top k of z as "tok 94%  tok 1%" into buf. */
-static const char *top_said(const TuiTerm *term, ModelLook *lk, const float *z, char *buf, size_t size)
-{
-    int ids[NEXT_K];
-    double p[NEXT_K];
-    char tok[96];
-    size_t k = 0;
-    model_look_top(lk, z, 1.0, imin(NEXT_K, lk->md.cfg.vocab), ids, p);
-    buf[0] = '\0';
-    for (int j = 0; j < imin(NEXT_K, lk->md.cfg.vocab) && k + 1 < size; j++)
-        k += (size_t)snprintf(buf + k, size - k, "%s%s %.0f%%", j ? "  " : "",
-                              model_look_label(lk, ids[j], term->utf8, tok, sizeof tok), 100 * p[j]);
-    return buf;
-}
-
-void model_effect_strip(TuiTerm *term, ModelScreen *m, int y)
-{
-    ModelLook *lk = &m->look;
-    char why[600], said[300], before[200], after[200], label[96];
-    double loss;
-    const double *l = model_effect_losses(lk, &loss, why, sizeof why);
-    if (!l || model_effect_base(lk, why, sizeof why) != 0) {
-        ui_putf(&term->cv, y, 1, term->cols - 2, tui_attr(term, C_ERROR), "%s", why);
-        return;
-    }
-    l = model_effect_losses(lk, &loss, why, sizeof why);     /* the base may have made a pass */
-    if (!l)
-        return;
-    ui_putf(&term->cv, y, 1, term->cols - 2, tui_attr(term, C_PANE_TITLE), "%s: loss %.4f %s %.4f (%+.4f), the mean "
-            "over %d tokens; under each, how much harder (red) or easier (blue) it got", edits_said(lk, said, sizeof said),
-            lk->base_loss, ui_glyph(&term->cv, "→", "->"), loss, loss - lk->base_loss, lk->n - 1);
-    /* the tokens, and under each the change of its own loss (the first
-     * token is foretold by nothing) */
-    double most = 1e-9;
-    for (int i = 0; i + 1 < lk->n; i++)
-        most = fmax(most, fabs(l[i] - lk->base_losses[i]));
-    int x = 1, w = term->cols - 1;
-    for (int i = 0; i < lk->n; i++) {
-        model_look_label(lk, lk->ids[i], term->utf8, label, sizeof label);
-        int lw = imax(1, fmt_display_width(label));
-        if (x + lw > w)
-            break;
-        ui_put(&term->cv, y + 1, x, lw, i == m->query && m->view == MODEL_HEAD ? tui_attr(term, C_SELECTED)
-               : tui_attr(term, C_LABEL), label);
-        if (i > 0) {
-            float t = (float)((l[i - 1] - lk->base_losses[i - 1]) / most);
-            int attr = tui_heat_div(term, t);
-            ui_fill(&term->cv, y + 2, x, lw, attr);
-            if (term->color == COLORS_NONE)
-                for (int c = 0; c < lw; c++)
-                    ui_put(&term->cv, y + 2, x + c, 1, attr, ramp_shade_signed(t, term->utf8));
-        }
-        x += lw + 1;
-    }
-    ui_putf(&term->cv, y + 3, 1, term->cols - 2, tui_attr(term, C_HINT), "next token: before %s  %s  after %s",
-            top_said(term, lk, lk->base_logits, before, sizeof before), ui_glyph(&term->cv, "→", "->"),
-            top_said(term, lk, lk->run.logits, after, sizeof after));
-}
-
-const char *model_effect_at(ModelScreen *m, int i, char *buf, size_t size)
-{
-    ModelLook *lk = &m->look;
-    char why[300], said[300];
-    double loss;
-    buf[0] = '\0';
-    if (lk->n_edits == 0 || i + 1 >= lk->n || model_effect_base(lk, why, sizeof why) != 0)
-        return buf;
-    const double *l = model_effect_losses(lk, &loss, why, sizeof why);
-    if (l)
-        snprintf(buf, size, "; with %s, the next token's loss went %.4f -> %.4f", edits_said(lk, said, sizeof said),
-                 lk->base_losses[i], l[i]);
-    return buf;
 }
 
 /* ---- L, the lens ------------------------------------------------------- */

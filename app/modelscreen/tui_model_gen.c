@@ -4,8 +4,9 @@
  * a token a tick until any key), by the one generator (look_gen.h). Shown:
  * the text with what was generated highlighted, the newest most; the
  * knobs (temperature, top-k, top-p: K picks one, < and > change it); the
- * next token's distribution before its draw, the kept set marked, and the
- * one the last token was drawn from with the drawn token marked; where the
+ * next token's distribution before its draw, the kept set marked (p, q
+ * and what they are), and the one the last token was drawn from with the
+ * drawn token marked; where the
  * newest token looked in the chosen head, as bars over the tokens; the
  * key/value cache as a table that grows a row a token; and the tokens a
  * second with the cache and without it (the whole sequence again), side by
@@ -268,10 +269,10 @@ static void draw_dist_rows(TuiTerm *term, int y, int x, int w, int rows, const M
         ui_put(&term->cv, y + r, x + 2, lw, attr, label);
         tui_bar(term, y + r, x + 3 + lw, bw, p[r], kept ? tui_attr(term, C_HINT) : tui_attr(term, C_DIM));
         if (kept)
-            ui_putf(&term->cv, y + r, x + 4 + lw + bw, w - lw - bw - 4, attr, "%5.1f%% q %5.1f%%", 100 * p[r],
+            ui_putf(&term->cv, y + r, x + 4 + lw + bw, w - lw - bw - 4, attr, "p %5.1f%% q %5.1f%%", 100 * p[r],
                     100 * q[r]);
         else
-            ui_putf(&term->cv, y + r, x + 4 + lw + bw, w - lw - bw - 4, attr, "%5.1f%%", 100 * p[r]);
+            ui_putf(&term->cv, y + r, x + 4 + lw + bw, w - lw - bw - 4, attr, "p %5.1f%%", 100 * p[r]);
     }
 }
 
@@ -285,12 +286,15 @@ static void draw_next(TuiTerm *term, ModelScreen *m, int y, int x, int w, int ro
     }
     ui_putf(&term->cv, y, x, w, tui_attr(term, C_PANE_TITLE), "next token: %d kept %s", d->kept,
             ui_glyph(&term->cv, "●", "*"));
-    int n = imin(imin(MODEL_DRAWN_ROWS, rows - 1), d->vocab), ids[MODEL_DRAWN_ROWS];
+    int n = imin(imin(MODEL_DRAWN_ROWS, rows - 2), d->vocab), ids[MODEL_DRAWN_ROWS];
     double p[MODEL_DRAWN_ROWS], q[MODEL_DRAWN_ROWS];
     model_top_ids(d->p, d->vocab, n, ids);
     for (int r = 0; r < n; r++)
         p[r] = d->p[ids[r]], q[r] = d->q[ids[r]];
-    draw_dist_rows(term, y + 1, x, w, rows - 1, m, ids, p, q, n, -1);
+    draw_dist_rows(term, y + 1, x, w, n, m, ids, p, q, n, -1);
+    /* what the two columns are (the help says it too) */
+    ui_putf(&term->cv, y + 1 + n, x, w, tui_attr(term, C_DIM), "q: p renormalised over the kept %s (the draw's "
+            "chances); p: softmax(logits / temperature)", ui_glyph(&term->cv, "●", "*"));
 }
 
 /* The distribution the last token was drawn from, the drawn one marked. */
@@ -372,6 +376,28 @@ static void draw_cache(TuiTerm *term, ModelScreen *m, int y, int x, int w, int r
     }
 }
 
+/* The tokens a second with the KV cache and without it, each a token's
+ * time measured the same way (the mean of its passes after the first, on
+ * the same tokens), and below, the text's first pass, apart: it reads
+ * every token of the text at once, with the cache or without, and is not
+ * a token's. */
+static void draw_speed(TuiTerm *term, const ModelScreen *m, int y)
+{
+    const LookGen *g = &m->gen;
+    double cached = look_gen_token_ms(g, 0), plain = look_gen_token_ms(g, 1);
+    const char *dot = ui_glyph(&term->cv, "·", "|");
+    if (cached > 0 && plain > 0)
+        ui_putf(&term->cv, y, 1, term->cols - 2, A_NORMAL, "tokens/s with the KV cache %.0f (%.2f ms each) %s "
+                "without %.0f (%.2f ms each)", 1e3 / cached, cached, dot, 1e3 / plain, plain);
+    else
+        ui_put(&term->cv, y, 1, term->cols - 2, A_NORMAL, "tokens/s with the KV cache and without: timed from the "
+               "first token drawn");
+    if (g->times.started)
+        ui_putf(&term->cv, y + 1, 1, term->cols - 2, tui_attr(term, C_DIM), "the text's first pass (%d tokens): "
+                "%.1f ms, apart %s the mean of %d token%s %s without the cache each reads the whole sequence "
+                "again", m->look.n, g->times.first_ms, dot, g->times.passes, g->times.passes == 1 ? "" : "s", dot);
+}
+
 void model_gen_draw(TuiTerm *term, ModelScreen *m)
 {
     const ModelConfig *c = &m->look.md.cfg;
@@ -396,10 +422,8 @@ void model_gen_draw(TuiTerm *term, ModelScreen *m)
         ui_put(&term->cv, y, 1, w - 2, tui_attr(term, C_HINT),
                "Space draws a token, Enter runs on (any key stops), a keeps the text, Esc goes back");
     }
-    ui_putf(&term->cv, y + 1, 1, w - 2, A_NORMAL, "with the KV cache %.0f tokens/s (%.1f ms a token) %s without it "
-            "%.0f tokens/s (%.1f ms: the whole sequence again)", look_gen_rate(&m->gen), m->gen.last_ms,
-            ui_glyph(&term->cv, "·", "|"), look_gen_plain_rate(&m->gen), m->gen.last_plain_ms);
-    int top = y + 3, bottom = term->rows - 1, h = bottom - top;
+    draw_speed(term, m, y + 1);
+    int top = y + (term->rows >= 40 ? 4 : 3), bottom = term->rows - 1, h = bottom - top;
     if (w >= 150) {
         int cw = (w - 4) / 4;
         draw_next(term, m, top, 1, cw, h);
