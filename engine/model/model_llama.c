@@ -20,7 +20,9 @@
 
 #include "alloc.h"
 #include "blas.h"
+#include "attention.h"
 #include "pool.h"
+#include "vexp.h"
 
 #define P "model."
 
@@ -105,9 +107,29 @@ typedef struct {
     const float *u;
 } Gated;
 
+#if defined(__x86_64__) && defined(__GNUC__)
+/* Sixteen at a time on the one vector exponential: a Llama-small pass's
+ * 12 layers of 1024 x 2048 gates ran expf one number at a time. */
+__attribute__((target("avx512f"))) static size_t gate16(const Gated *gu, size_t lo, size_t hi)
+{
+    const __m512 one = _mm512_set1_ps(1.0f);
+    size_t i = lo;
+    for (; i + 16 <= hi; i += 16) {
+        __m512 x = _mm512_loadu_ps(gu->g + i);
+        __m512 s = _mm512_div_ps(x, _mm512_add_ps(one, vexp16(_mm512_sub_ps(_mm512_setzero_ps(), x))));
+        _mm512_storeu_ps(gu->g + i, _mm512_mul_ps(s, _mm512_loadu_ps(gu->u + i)));
+    }
+    return i;
+}
+#endif
+
 static void gate_band(void *ctx, size_t lo, size_t hi)
 {
     const Gated *gu = ctx;
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (attention_isa() == ATTN_ISA_AVX512)
+        lo = gate16(gu, lo, hi);    /* the tail below one vector as it was */
+#endif
     for (size_t i = lo; i < hi; i++)
         gu->g[i] = silu(gu->g[i]) * gu->u[i];
 }
