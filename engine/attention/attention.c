@@ -239,7 +239,8 @@ static int block_of(const AttnConfig *cfg)
 
 /* The workspace's parts, in floats, each rounded up to a cache line so the
  * next starts on one: qkv, cat, scores, inv_sum, and with attn's kernels
- * the packed weights and each head's packed K^T and V. */
+ * the packed weights (or the projections' packed input) and each head's
+ * packed K^T and V. */
 enum { PART_QKV, PART_CAT, PART_SCORES, PART_SUMS, PART_WPACK, PART_XPACK, PART_KPACK, PART_VPACK, PART_QO, PARTS };
 
 static void parts_of(const AttnConfig *cfg, size_t part[PARTS])
