@@ -359,6 +359,14 @@ START_TEST(the_reported_calls_are_right_now)
     /* the score 1 for the weight of B is the score, not "softmax down a column" of one row */
     lesson_judge(d.j, by_answer(&d, "alpha[1,3]"), "1", NULL, &j);
     ck_assert_str_eq(j.diagnosis, "score-not-weight");
+    /* 0.5 for the score 1 is the weight (0.4754) only to the one decimal
+     * typed: said so, where "that is" alone read as exact to a student */
+    lesson_judge(d.j, by_answer(&d, "s[1,3]"), "0.5", NULL, &j);
+    ck_assert_str_eq(j.diagnosis, "weight-not-score");
+    ck_assert_msg(strncmp(j.msg, "to the digits you typed, that is the weight after the softmax", 61) == 0, "%s", j.msg);
+    /* typed to the screen's four decimals it is said plainly */
+    lesson_judge(d.j, by_answer(&d, "s[1,3]"), "0.4754", NULL, &j);
+    ck_assert_msg(strncmp(j.msg, "that is the weight after the softmax", 36) == 0, "%s", j.msg);
     /* the boost forgotten is not softmax twice */
     lesson_judge(d.j, by_answer(&d, "alpha_boost[1,3]"), "0.4754", NULL, &j);
     ck_assert_str_eq(j.diagnosis, "unscaled");

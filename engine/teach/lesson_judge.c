@@ -298,7 +298,11 @@ static void diagnose(LessonJudge *j, const LessonExercise *ex, const char *typed
                  ex->within);
     } else if (ids == 1) {
         snprintf(out->diagnosis, sizeof out->diagnosis, "%s", cs.c[first].id);
-        snprintf(out->msg, sizeof out->msg, "%s", cs.c[first].msg);
+        /* a number typed with fewer digits than the screen's 4 decimals
+         * that the rewrite gives only when rounded: said so, since "that
+         * is" alone reads as exact (0.5 for a weight of 0.4754) */
+        int rounded = tier == 0 && res > 1.0001e-4 && lesson_judge_distance(out->got, cs.c[first].value) > 0.5e-4;
+        snprintf(out->msg, sizeof out->msg, "%s%s", rounded ? "to the digits you typed, " : "", cs.c[first].msg);
     } else if (ids > 1) {
         snprintf(out->msg, sizeof out->msg, "not yet: that number fits more than one slip (%s)", list);
     } else if (ex->within == 0) {
