@@ -393,19 +393,21 @@ void kg_pack_a(AttnIsa isa, float *dst, const float *a, int lda, int rows, int k
 /* c = alpha A @ B + beta c, A packed as tiles of depth pka, one pass of
  * depth kc from p0 (beta for the first, 1 after). B's panels start
  * panel_step floats apart and their rows row_step apart: a packing of
- * depth pk is (pk x KG_NR, KG_NR), B read where it is (KG_NR, ldb). */
+ * depth pk is (pk x KG_NR, KG_NR), B read where it is (KG_NR, ldb). A
+ * tile of A at a time against each panel, so a tile is read once a pass
+ * (the panels after the first take it from L1) and the few panels stay in
+ * L2: panel by panel, a model's packed input (3 MB at 1024 x 768) was read
+ * from L3 once a panel. Each tile of C is the same sums in either order. */
 static void tiles_times_panels(MicroKernel mk, int mr, int m, int n, int kc, int p0, float alpha, const float *pa,
                                int pka, const float *pb, size_t panel_step, int row_step, float beta, float *c,
                                int ldc)
 {
     int panels = (n + KG_NR - 1) / KG_NR;
-    for (int j = 0; j < panels; j++) {
-        const float *bp = pb + (size_t)j * panel_step + (size_t)p0 * row_step;
-        int nv = n - j * KG_NR < KG_NR ? n - j * KG_NR : KG_NR;
-        for (int t = 0; t < m; t += mr)
-            mk(kc, pa + (size_t)t * pka + (size_t)p0 * mr, m - t < mr ? m - t : mr, bp, row_step,
-               c + (size_t)t * ldc + j * KG_NR, ldc, nv, alpha, beta);
-    }
+    for (int t = 0; t < m; t += mr)
+        for (int j = 0; j < panels; j++)
+            mk(kc, pa + (size_t)t * pka + (size_t)p0 * mr, m - t < mr ? m - t : mr,
+               pb + (size_t)j * panel_step + (size_t)p0 * row_step, row_step, c + (size_t)t * ldc + j * KG_NR, ldc,
+               n - j * KG_NR < KG_NR ? n - j * KG_NR : KG_NR, alpha, beta);
 }
 
 /* c = beta c where the sum is empty (k = 0). */
@@ -421,16 +423,30 @@ static int empty_sum(int m, int n, int k, float beta, float *c, int ldc)
     return 1;
 }
 
-void kg_gemm_packed(AttnIsa isa, int m, int n, int k, float alpha, const float *pa, int pa_rows, int pka,
-                    const float *pb, int pkb, float beta, float *c, int ldc)
+/* c = alpha A @ B + beta c, A packed as kg_pack_a packs it (pa_rows rows,
+ * depth pka), B's panels as tiles_times_panels takes them, in passes of
+ * depth KG_KC; B read in place (its rows not KG_NR apart) by the kernel
+ * that prefetches them. */
+static void packed_times_panels(AttnIsa isa, int m, int n, int k, float alpha, const float *pa, int pa_rows, int pka,
+                                const float *pb, size_t panel_step, int row_step, float beta, float *c, int ldc)
 {
     int mr = rows_for(isa, pa_rows);
     MicroKernel mk = kernel_of(isa, &mr);
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (mk == mk_avx512 && row_step != KG_NR)
+        mk = mk_avx512_in_place;
+#endif
     if (empty_sum(m, n, k, beta, c, ldc))
         return;
     for (int p0 = 0; p0 < k; p0 += KG_KC)
-        tiles_times_panels(mk, mr, m, n, k - p0 < KG_KC ? k - p0 : KG_KC, p0, alpha, pa, pka, pb,
-                           (size_t)pkb * KG_NR, KG_NR, p0 == 0 ? beta : 1.0f, c, ldc);
+        tiles_times_panels(mk, mr, m, n, k - p0 < KG_KC ? k - p0 : KG_KC, p0, alpha, pa, pka, pb, panel_step, row_step,
+                           p0 == 0 ? beta : 1.0f, c, ldc);
+}
+
+void kg_gemm_packed(AttnIsa isa, int m, int n, int k, float alpha, const float *pa, int pa_rows, int pka,
+                    const float *pb, int pkb, float beta, float *c, int ldc)
+{
+    packed_times_panels(isa, m, n, k, alpha, pa, pa_rows, pka, pb, (size_t)pkb * KG_NR, KG_NR, beta, c, ldc);
 }
 
 void kg_pack_a_part(AttnIsa isa, float *dst, const float *a, int lda, int pa_rows, int row0, int rows, int k)
@@ -442,23 +458,7 @@ void kg_pack_a_part(AttnIsa isa, float *dst, const float *a, int lda, int pa_row
 void kg_gemm_packed_raw(AttnIsa isa, int m, int n, int k, float alpha, const float *pa, int pa_rows, int pka,
                         const float *b, int ldb, float beta, float *c, int ldc)
 {
-    int mr = rows_for(isa, pa_rows);
-    MicroKernel mk = kernel_of(isa, &mr);
-#if defined(__x86_64__) && defined(__GNUC__)
-    if (mk == mk_avx512)
-        mk = mk_avx512_in_place;
-#endif
-    if (empty_sum(m, n, k, beta, c, ldc))
-        return;
-    int panels = (n + KG_NR - 1) / KG_NR;
-    for (int p0 = 0; p0 < k; p0 += KG_KC) {
-        int kc = k - p0 < KG_KC ? k - p0 : KG_KC;
-        for (int t = 0; t < m; t += mr)
-            for (int j = 0; j < panels; j++)
-                mk(kc, pa + (size_t)t * pka + (size_t)p0 * mr, m - t < mr ? m - t : mr,
-                   b + (size_t)p0 * ldb + (size_t)j * KG_NR, ldb, c + (size_t)t * ldc + (size_t)j * KG_NR, ldc,
-                   n - j * KG_NR < KG_NR ? n - j * KG_NR : KG_NR, alpha, p0 == 0 ? beta : 1.0f);
-    }
+    packed_times_panels(isa, m, n, k, alpha, pa, pa_rows, pka, b, KG_NR, ldb, beta, c, ldc);
 }
 
 /* Each thread's band of A, packed (KG_MC x KG_KC floats: 192 KB). */
