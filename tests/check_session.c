@@ -217,10 +217,10 @@ START_TEST(an_open_exercise_hides_its_cell)
      * (the screen names it: the one answered may not be the one hiding) */
     ck_assert_int_eq(session_cell_hidden(s, 0, "P", 1, 1), 1);
     ck_assert_int_eq(session_cell_hidden(s, 0, "P", 0, 0), 2);
-    ck_assert_int_eq(session_exercise_step(s, 1), 1);
-    ck_assert_int_eq(session_exercise_step(s, 2), 1);
-    ck_assert_int_eq(session_exercise_step(s, 3), 2);
-    ck_assert_int_eq(session_exercise_step(s, 4), 0);
+    ck_assert_int_eq(lesson_exercise_step(session_lesson(s), 0), 0);
+    ck_assert_int_eq(lesson_exercise_step(session_lesson(s), 1), 0);
+    ck_assert_int_eq(lesson_exercise_step(session_lesson(s), 2), 1);
+    ck_assert_int_eq(lesson_exercise_step(session_lesson(s), 3), -1);
     session_go(s, 1);
     ck_assert(session_cell_hidden(s, 0, "P", 1, 1));
     ck_assert(session_cell_hidden(s, 0, "P", 0, 0));

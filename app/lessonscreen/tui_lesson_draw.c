@@ -243,7 +243,7 @@ void lv_prepare(TuiTerm *term, LessonScreen *ls)
     } else if (hider) {
         /* which exercise keeps it: the one answered may not be the one
          * that hides the cell (a later one asks for it too) */
-        int step = session_exercise_step(lv->ses, hider);
+        int step = lesson_exercise_step(session_lesson(lv->ses), hider - 1) + 1;  /* as the title counts */
         if (step == session_step_number(lv->ses))
             snprintf(ls->frame.ex_err, sizeof ls->frame.ex_err,
                      "kept hidden until exercise %d is answered: work it out (a answers, i for a hint)", hider);

@@ -238,15 +238,6 @@ int session_cell_hidden(const Session *s, int asked, const char *name, int row, 
     return 0;
 }
 
-int session_exercise_step(const Session *s, int number)
-{
-    for (int i = 0, before = 0; i < lesson_n_steps(s->lesson) && number > 0; i++) {
-        before += lesson_step(s->lesson, i)->n_exercises;
-        if (number <= before)
-            return i + 1;
-    }
-    return 0;
-}
 
 void session_summary(const Session *s, int *first_time, int *later, int *revealed, int *open)
 {

@@ -91,9 +91,6 @@ void session_progress(const Session *s, int *solved, int *total);
  * exercise that hides it (as the screen numbers them, from 1 through the
  * lesson), or 0. */
 int session_cell_hidden(const Session *s, int asked, const char *name, int row, int col);
-/* The step (from 1, as session_step_number counts) that asks exercise
- * number (from 1 through the lesson); 0 for no such exercise. */
-int session_exercise_step(const Session *s, int number);
 /* How the lesson went, for the summary at its end: exercises right at the
  * first attempt, right later (after hints or tries), revealed, left open. */
 void session_summary(const Session *s, int *first_time, int *later, int *revealed, int *open);

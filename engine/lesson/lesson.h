@@ -120,6 +120,8 @@ typedef struct LessonState LessonState;
  * (NULL outside). */
 int lesson_n_exercises(const Lesson *l);
 const LessonExercise *lesson_exercise_at(const Lesson *l, int i);
+/* The step (from 0) that asks the i-th exercise; -1 outside. */
+int lesson_exercise_step(const Lesson *l, int i);
 /* 1 when exercise `first` (counted over the lesson, from 0) or one after
  * it hides name[row,col]: kept as '?' while `first` is the one open. */
 int lesson_hidden_from(const Lesson *l, int first, const char *name, int row, int col);

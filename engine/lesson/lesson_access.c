@@ -95,12 +95,22 @@ int lesson_n_exercises(const Lesson *l)
 
 const LessonExercise *lesson_exercise_at(const Lesson *l, int i)
 {
+    int k = lesson_exercise_step(l, i);
+    if (k < 0)
+        return NULL;
+    for (int j = 0; j < k; j++)
+        i -= l->steps[j].n_exercises;
+    return &l->steps[k].exercises[i];
+}
+
+int lesson_exercise_step(const Lesson *l, int i)
+{
     for (int k = 0; i >= 0 && k < l->n_steps; k++) {
         if (i < l->steps[k].n_exercises)
-            return &l->steps[k].exercises[i];
+            return k;
         i -= l->steps[k].n_exercises;
     }
-    return NULL;
+    return -1;
 }
 
 int lesson_hidden_from(const Lesson *l, int first, const char *name, int row, int col)
